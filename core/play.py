@@ -1,0 +1,75 @@
+"""Running a whole game with bots in one process: the heart of ``quackbox sim``.
+
+:func:`play_game` is the reference loop every runner follows (the host does
+the same with sockets in between): ask the seats the game waits for, give the
+other seats a chance to react, apply, repeat. Deadlines are not timed here;
+bots answer at once, so a timeout never fires.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from core.bots import Bot
+from core.rules import Event, Move, Outcome, Rules
+
+
+class GameStalled(RuntimeError):
+    """The game waited for nobody before it ended: a bug in the rules."""
+
+
+@dataclass
+class GameRecord:
+    """What happened in one game: the moves in order, and how it ended."""
+
+    seed: int
+    moves: list[tuple[int, Move]] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    outcome: Outcome | None = None
+    state: Any = None
+
+
+def play_game(
+    rules: Rules,
+    bots: Sequence[Bot],
+    *,
+    seed: int,
+    options: Any = None,
+    max_moves: int = 200_000,
+    keep_events: bool = False,
+) -> GameRecord:
+    """Play one game to its end with one bot per seat.
+
+    Raises GameStalled if the rules stop waiting for anyone before the game
+    ends, or if it runs past ``max_moves`` (every game must end).
+    """
+    state = rules.new_game(seats=len(bots), options=options, seed=seed)
+    record = GameRecord(seed=seed, state=state)
+    while rules.outcome(state) is None:
+        if len(record.moves) >= max_moves:
+            raise GameStalled(f"game with seed {seed} did not end within {max_moves} moves")
+        seat, move = next_move(rules, state, bots)
+        events = rules.apply(state, seat, move)
+        record.moves.append((seat, move))
+        if keep_events:
+            record.events.extend(events)
+    record.outcome = rules.outcome(state)
+    return record
+
+
+def next_move(rules: Rules, state: Any, bots: Sequence[Bot]) -> tuple[int, Move]:
+    """The next (seat, move): an optional reaction first, else a waited-for seat."""
+    waiting = rules.waiting_for(state)
+    if not waiting:
+        raise GameStalled("the game is not over but waits for no seat")
+    for seat, bot in enumerate(bots):
+        if seat in waiting or not bot.reacts:
+            continue
+        if not rules.legal_moves(state, seat):
+            continue
+        move = bot.react(rules.view(state, seat))
+        if move is not None:
+            return seat, move
+    seat = waiting[0]
+    return seat, bots[seat].choose(rules.view(state, seat))

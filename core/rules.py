@@ -1,0 +1,181 @@
+"""The rules interface both games implement, and the values it speaks in.
+
+Every game module exports one object satisfying :class:`Rules`. The host, the
+bots, ``quackbox sim``, the replay viewer and the TUI's generic screens are
+written once against it; only the table widgets know which game they show.
+
+The shape follows a Game/State split: a :class:`Rules` object is immutable
+and holds no game; a State is a plain mutable object owned by whoever runs
+the game (the host, a simulation), holding everything including the seeded
+``random.Random``. Same seed and same moves give the same game.
+
+Moves, events and views are frozen dataclasses built from ints, strs, bools,
+floats, None, tuples and other such dataclasses, so the wire can encode and
+validate them without knowing which game they belong to.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar, Mapping, Protocol, Sequence
+
+__all__ = [
+    "Deadline",
+    "Event",
+    "GameOver",
+    "IllegalMove",
+    "MalformedMove",
+    "Move",
+    "NotYourTurn",
+    "Outcome",
+    "Rules",
+    "RulesError",
+    "BadOptions",
+]
+
+
+# --- errors -----------------------------------------------------------------
+#
+# RulesError
+#  +-- MalformedMove   the move is not a move of this game, or a field has the wrong type
+#  +-- NotYourTurn     the seat may not act now
+#  +-- IllegalMove     the move names cards or targets that do not allow it now
+#  +-- GameOver        the game has ended
+# BadOptions          a game option is unknown or out of range (not a move error)
+#
+# Each class carries the stable wire error code the network layer replies with.
+
+
+class RulesError(Exception):
+    """A move was refused. The message is a plain sentence naming the bad input."""
+
+    code: ClassVar[str] = "illegal_move"
+
+
+class MalformedMove(RulesError):
+    """The move is not a move of this game, or one of its fields has the wrong type."""
+
+    code = "malformed_move"
+
+
+class NotYourTurn(RulesError):
+    """The seat may not make this move now (another seat is being waited on)."""
+
+    code = "not_your_turn"
+
+
+class IllegalMove(RulesError):
+    """The move is well formed but the rules do not allow it in this state."""
+
+    code = "illegal_move"
+
+
+class GameOver(RulesError):
+    """No move is accepted once the game has ended."""
+
+    code = "game_over"
+
+
+class BadOptions(ValueError):
+    """A game option is unknown, of the wrong type, or out of range."""
+
+    code: ClassVar[str] = "bad_options"
+
+
+# --- values -----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """Base of every move. Subclasses are imperative: ``Treat``, ``EndTurn``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Base of every event. Subclasses are past tense: ``DisorderTreated``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished game ended.
+
+    ``winners`` are the seats that won (several on a shared win); ``ranking``
+    lists every seat best first, and ``places`` gives each seat's place (1 is
+    best; tied seats share a place). ``reason`` is a short plain sentence.
+    """
+
+    winners: tuple[int, ...]
+    places: tuple[int, ...]
+    reason: str
+
+    @property
+    def ranking(self) -> tuple[int, ...]:
+        return tuple(sorted(range(len(self.places)), key=lambda s: (self.places[s], s)))
+
+
+@dataclass(frozen=True, slots=True)
+class Deadline:
+    """A timed wait the host must enforce.
+
+    The rules never read a clock: a deadline says *who* must answer and *how
+    long* they have from the moment it appeared. When it passes, the host
+    applies ``timeout`` on behalf of ``seat``; the timeout is journalled like
+    any other move, so a replay needs no clock.
+    """
+
+    seat: int
+    seconds: float
+    kind: str
+    timeout: Move
+
+
+class Rules(Protocol):
+    """The interface of one game's rules. See docs/ARCHITECTURE.md."""
+
+    name: str
+    """The game's id on the command line and the wire: ``side-effects``, ``quack``."""
+    title: str
+    min_seats: int
+    max_seats: int
+
+    def default_options(self) -> Any:
+        """The options dataclass with every default."""
+
+    def parse_options(self, values: Mapping[str, Any]) -> Any:
+        """Build options from plain values (command line, wire); raise BadOptions."""
+
+    def new_game(self, *, seats: int, options: Any = None, seed: int) -> Any:
+        """A new State for ``seats`` players, shuffled by ``random.Random(seed)``."""
+
+    def legal_moves(self, state: Any, seat: int) -> tuple[Move, ...]:
+        """Every move ``seat`` may make now, in a documented deterministic order."""
+
+    def check(self, state: Any, seat: int, move: Move) -> None:
+        """Raise a RulesError if ``seat`` may not make ``move`` now; change nothing."""
+
+    def apply(self, state: Any, seat: int, move: Move) -> list[Event]:
+        """Check, then make the move, returning what happened (unredacted)."""
+
+    def waiting_for(self, state: Any) -> tuple[int, ...]:
+        """The seats whose move the game needs in order to go on (empty when over)."""
+
+    def deadline(self, state: Any) -> Deadline | None:
+        """The timed wait the game is in, if any."""
+
+    def view(self, state: Any, seat: int | None) -> Any:
+        """What ``seat`` may see (None: a spectator), including its legal moves."""
+
+    def redact(self, event: Event, seat: int | None) -> Event | None:
+        """``event`` as ``seat`` may see it, or None if it is not theirs to see."""
+
+    def describe(self, event: Event, names: Sequence[str], seat: int | None = None) -> str:
+        """``event`` as a plain sentence for the log, told from ``seat``'s side."""
+
+    def outcome(self, state: Any) -> Outcome | None:
+        """None while the game runs, then how it ended."""
+
+    def move_types(self) -> tuple[type, ...]:
+        """Every Move class of the game (for the wire codec)."""
+
+    def wire_types(self) -> tuple[type, ...]:
+        """Every dataclass that can appear in a move, event or view (for the wire)."""
