@@ -37,7 +37,7 @@ class Fields:
     (a typo such as ``copys`` would otherwise be silently ignored).
     """
 
-    def __init__(self, source: str, section: str, table: Any, index: int) -> None:
+    def __init__(self, source: str, section: str, table: Any, index: int, allowed: tuple[str, ...] = ()) -> None:
         self.source = source
         if not isinstance(table, dict):
             raise CardDataError(source, None, f"entry {index + 1} of [[{section}]] is not a table")
@@ -47,6 +47,11 @@ class Fields:
             raise CardDataError(source, None, f"entry {index + 1} of [[{section}]] has no name")
         self.name = name.strip()
         self.seen = {"name"}
+        if allowed:
+            # Name a misspelt key before complaining that the right one is missing.
+            unknown = sorted(set(table) - set(allowed) - {"name"})
+            if unknown:
+                raise self.fail(f"has unknown field(s): {', '.join(unknown)}; expected {', '.join(allowed)}")
 
     def fail(self, problem: str) -> CardDataError:
         return CardDataError(self.source, self.name, problem)

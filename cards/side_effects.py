@@ -109,7 +109,7 @@ def parse(text: str, source: str = FILENAME) -> Deck:
         copies.append(count)
 
     for i, table in enumerate(doc.get(DISORDER, [])):
-        f = Fields(source, DISORDER, table, i)
+        f = Fields(source, DISORDER, table, i, ("copies", "punishment", "text", "therapy_proof"))
         punishment = f.text("punishment")
         if punishment not in PUNISHMENTS:
             raise f.fail(f"has unknown punishment {punishment!r}; known: {', '.join(PUNISHMENTS)}")
@@ -129,7 +129,7 @@ def parse(text: str, source: str = FILENAME) -> Deck:
 
     treated: set[str] = set()
     for i, table in enumerate(doc.get(DRUG, [])):
-        f = Fields(source, DRUG, table, i)
+        f = Fields(source, DRUG, table, i, ("copies", "treats", "side_effects", "text"))
         treats = f.text("treats")
         if treats not in disorders:
             raise f.fail(f"treats {treats!r}, which is not a Disorder in this deck")
@@ -147,11 +147,11 @@ def parse(text: str, source: str = FILENAME) -> Deck:
 
     for kind in (EPISODE, THERAPY):
         for i, table in enumerate(doc.get(kind, [])):
-            f = Fields(source, kind, table, i)
+            f = Fields(source, kind, table, i, ("copies", "text"))
             add(f, SECard(-1, f.name, kind, text=f.text("text", "")), f.integer("copies", 1, MAX_COPIES))
 
     for i, table in enumerate(doc.get("bonus", [])):
-        f = Fields(source, "bonus", table, i)
+        f = Fields(source, "bonus", table, i, ("copies", "effect", "text"))
         effect = f.text("effect")
         if effect not in BONUS_EFFECTS:
             raise f.fail(f"has unknown effect {effect!r}; known: {', '.join(BONUS_EFFECTS)}")

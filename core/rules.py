@@ -16,7 +16,7 @@ validate them without knowing which game they belong to.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import MISSING, dataclass, fields
 from typing import Any, ClassVar, Mapping, Protocol, Sequence
 
 __all__ = [
@@ -31,6 +31,7 @@ __all__ = [
     "Rules",
     "RulesError",
     "BadOptions",
+    "record",
 ]
 
 
@@ -85,12 +86,42 @@ class BadOptions(ValueError):
 # --- values -----------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+def record(cls: type) -> type:
+    """Make ``cls`` a frozen, slotted dataclass with a faster ``__init__``.
+
+    Moves and events are made on every decision of every simulated game, and
+    a frozen dataclass's own ``__init__`` (one ``object.__setattr__`` call
+    per field) took half the time of making an event. This ``__init__`` sets
+    each slot through its descriptor instead: the same frozen value, about
+    twice as fast to build (see bench/rules.py). Defaults are kept.
+    """
+    cls = dataclass(frozen=True, slots=True)(cls)
+    params, body, env = [], [], {}
+    for i, f in enumerate(fields(cls)):
+        if f.default is not MISSING:
+            env[f"_default{i}"] = f.default
+            params.append(f"{f.name}=_default{i}")
+        elif f.default_factory is not MISSING:  # pragma: no cover - records use plain defaults
+            raise TypeError(f"{cls.__name__}.{f.name}: records take plain defaults only")
+        else:
+            params.append(f.name)
+        env[f"_set{i}"] = getattr(cls, f.name).__set__
+        body.append(f"    _set{i}(self, {f.name})")
+    source = f"def __init__(self, {', '.join(params)}):\n" + ("\n".join(body) or "    pass") + "\n"
+    exec(source, env)  # noqa: S102 - builds a plain field-setting __init__, as dataclasses itself does
+    init = env["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    cls.__init__ = init
+    return cls
+
+
+
+@record
 class Move:
     """Base of every move. Subclasses are imperative: ``Treat``, ``EndTurn``."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Event:
     """Base of every event. Subclasses are past tense: ``DisorderTreated``."""
 

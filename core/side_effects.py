@@ -10,9 +10,10 @@ untreated Disorder wins.
 The State is mutable and owned by the caller; :data:`RULES` holds no game.
 
 Legal moves come in this order (documented because bots, tests and the TUI
-rely on it): plays (Treat, GiveDisorder, PlayTherapy, PlayEpisode,
-PlayMisdiagnosis, PlayHighTolerance; each by hand order, then by target in
-seat and Psyche order), then Discard by hand order, then EndTurn, then answers
+rely on it): plays by hand order (Treat, GiveDisorder, PlayTherapy,
+PlayEpisode, PlayMisdiagnosis, PlayHighTolerance, whichever the card allows),
+each card's by target in seat and Psyche order; then Discard by hand order,
+then EndTurn, then answers
 to trade offers (AcceptTrade, DeclineTrade, WithdrawTrade by offer id). During
 a prompt, only the prompt's answers. OfferTrade is legal whenever trading is
 open but is not enumerated: its space is every subset of a hand.
@@ -21,6 +22,7 @@ open but is not enumerated: its space is every subset of a hand.
 from __future__ import annotations
 
 import random
+import statistics
 from dataclasses import dataclass, fields, replace
 from typing import Any, Mapping, Sequence
 
@@ -37,6 +39,7 @@ from core.rules import (
     NotYourTurn,
     Outcome,
     RulesError,
+    record,
 )
 
 GAME = "side-effects"
@@ -63,7 +66,7 @@ OVER = "over"
 # --- options ----------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SEOptions:
     """Table options. Everything off is the rulebook game."""
 
@@ -103,11 +106,11 @@ def parse_options(values: Mapping[str, Any] | SEOptions | None) -> SEOptions:
         elif isinstance(default, (int, float)):
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise BadOptions(f"Option {key} must be a number, not {value!r}.")
+            low, high = _OPTION_LIMITS[key]
+            if not low <= value <= high:  # first: int() of NaN or infinity would raise
+                raise BadOptions(f"Option {key} must be from {low} to {high}, not {value!r}.")
             if isinstance(default, int) and not isinstance(default, bool) and value != int(value):
                 raise BadOptions(f"Option {key} must be a whole number, not {value!r}.")
-            low, high = _OPTION_LIMITS[key]
-            if not low <= value <= high:
-                raise BadOptions(f"Option {key} must be from {low} to {high}, not {value!r}.")
             value = type(default)(value)
         out[key] = value
     return SEOptions(**out)
@@ -116,7 +119,7 @@ def parse_options(values: Mapping[str, Any] | SEOptions | None) -> SEOptions:
 # --- moves ------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Treat(Move):
     """Put the Drug ``drug`` from your hand on the untreated Disorder ``disorder``."""
 
@@ -124,7 +127,7 @@ class Treat(Move):
     disorder: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class GiveDisorder(Move):
     """Add the Disorder ``card`` from your hand to ``target``'s Psyche."""
 
@@ -132,7 +135,7 @@ class GiveDisorder(Move):
     target: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PlayTherapy(Move):
     """Discard your untreated Disorder ``disorder`` together with Therapy ``card``."""
 
@@ -140,7 +143,7 @@ class PlayTherapy(Move):
     disorder: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PlayEpisode(Move):
     """Trigger the punishment of another player's untreated Disorder ``disorder``."""
 
@@ -148,7 +151,7 @@ class PlayEpisode(Move):
     disorder: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PlayMisdiagnosis(Move):
     """Swap your untreated Disorder ``mine`` with another's untreated ``theirs``."""
 
@@ -157,7 +160,7 @@ class PlayMisdiagnosis(Move):
     theirs: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PlayHighTolerance(Move):
     """Discard the Drug ``drug`` from another player's Psyche."""
 
@@ -165,31 +168,31 @@ class PlayHighTolerance(Move):
     drug: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Discard(Move):
     """Discard ``card`` from your hand: freely on your turn, to the hand limit, or for Tremors."""
 
     card: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class EndTurn(Move):
     """End your turn (you will discard down to six if you hold more)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TakeCard(Move):
     """Anxiety: take ``card`` from the hand you were shown."""
 
     card: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TakeNothing(Move):
     """Anxiety: take nothing from the hand you were shown."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class OfferTrade(Move):
     """Offer ``to`` the cards ``give`` from your hand for cards named ``want`` from theirs."""
 
@@ -198,22 +201,22 @@ class OfferTrade(Move):
     want: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class AcceptTrade(Move):
     offer: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DeclineTrade(Move):
     offer: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class WithdrawTrade(Move):
     offer: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Timeout(Move):
     """Applied by the host, never sent by a player: the Tremors time ran out."""
 
@@ -246,19 +249,19 @@ _TIMEOUT = Timeout()
 # --- events -----------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class GameStarted(Event):
     seats: int
     first: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TurnStarted(Event):
     seat: int
     turn: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TurnSkipped(Event):
     """Depression: the seat sat this turn out; ``skips_left`` more are owed."""
 
@@ -266,7 +269,7 @@ class TurnSkipped(Event):
     skips_left: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CardsDrawn(Event):
     """``cards`` is empty in every copy but the drawer's; ``count`` is public."""
 
@@ -275,26 +278,26 @@ class CardsDrawn(Event):
     count: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DeckReshuffled(Event):
     count: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DrawPrevented(Event):
     """Anorexia: the seat drew nothing this turn."""
 
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PlaysPrevented(Event):
     """Impotence: the seat may play no card this turn."""
 
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DisorderTreated(Event):
     seat: int
     drug: int
@@ -302,21 +305,21 @@ class DisorderTreated(Event):
     target: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DisorderGiven(Event):
     seat: int
     card: int
     target: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TherapyUsed(Event):
     seat: int
     card: int
     disorder: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class EpisodePlayed(Event):
     seat: int
     card: int
@@ -327,7 +330,7 @@ class EpisodePlayed(Event):
     """False when the punishment could do nothing (the card is spent anyway)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DrugsDiscarded(Event):
     """Madness: every Drug on ``seat``'s Psyche went to the discard pile."""
 
@@ -335,7 +338,7 @@ class DrugsDiscarded(Event):
     cards: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class HandDiscarded(Event):
     """``seat`` discarded the whole hand (discards are face up, so public)."""
 
@@ -344,7 +347,7 @@ class HandDiscarded(Event):
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SkipAdded(Event):
     """Depression: ``seat`` will sit out ``skips`` turns."""
 
@@ -352,21 +355,21 @@ class SkipAdded(Event):
     skips: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PlaysBlocked(Event):
     """Impotence: ``seat`` may not play cards on their next turn."""
 
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DrawBlocked(Event):
     """Anorexia: ``seat`` will not draw on their next turn."""
 
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TremorsStarted(Event):
     seat: int
     inflictor: int
@@ -374,7 +377,7 @@ class TremorsStarted(Event):
     seconds: float
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CardDiscarded(Event):
     seat: int
     card: int
@@ -382,7 +385,7 @@ class CardDiscarded(Event):
     """``free``, ``hand_limit`` or ``tremors``."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CardsTaken(Event):
     """``seat`` took cards from ``target``: ``how`` is ``random`` (Gambling
     Addiction) or ``chosen`` (Anxiety). ``cards`` is seen by the two only."""
@@ -394,7 +397,7 @@ class CardsTaken(Event):
     how: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class HandShown(Event):
     """Anxiety: ``target``'s hand shown to ``seat`` only."""
 
@@ -404,7 +407,7 @@ class HandShown(Event):
     count: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MisdiagnosisPlayed(Event):
     seat: int
     card: int
@@ -413,7 +416,7 @@ class MisdiagnosisPlayed(Event):
     theirs: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class HighTolerancePlayed(Event):
     seat: int
     card: int
@@ -421,7 +424,7 @@ class HighTolerancePlayed(Event):
     drug: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TradeOffered(Event):
     """``give`` and ``want`` are seen by the two parties only."""
 
@@ -432,7 +435,7 @@ class TradeOffered(Event):
     want: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TradeAccepted(Event):
     """``gave`` went from ``seat`` to ``to``; ``got`` the other way. Private to the two."""
 
@@ -444,7 +447,7 @@ class TradeAccepted(Event):
     count: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TradeClosed(Event):
     """An offer ended unaccepted: ``declined``, ``withdrawn`` or ``lapsed``."""
 
@@ -454,18 +457,18 @@ class TradeClosed(Event):
     how: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TurnEnded(Event):
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PlayerWon(Event):
     seat: int
     place: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class GameEnded(Event):
     winners: tuple[int, ...]
     loser: int
@@ -475,7 +478,7 @@ class GameEnded(Event):
 # --- views ------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Slot:
     """One Disorder on a Psyche and the Drug treating it, if any."""
 
@@ -483,7 +486,7 @@ class Slot:
     drug: SECard | None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PlayerView:
     seat: int
     psyche: tuple[Slot, ...]
@@ -497,7 +500,7 @@ class PlayerView:
     """0 while playing; else the place they finished in."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Prompt:
     """Something the game waits on besides an ordinary play."""
 
@@ -517,7 +520,7 @@ class Prompt:
     """Anxiety: the shown hand; only in the inflictor's view."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Offer:
     id: int
     seat: int
@@ -526,7 +529,7 @@ class Offer:
     want: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SEView:
     """Everything one seat may see, including its legal moves."""
 
@@ -583,6 +586,59 @@ EVENT_TYPES = (
 
 # --- state ------------------------------------------------------------------
 
+_DISORDER, _DRUG, _EPISODE, _THERAPY, _MISDIAGNOSIS, _HIGH_TOLERANCE = range(6)
+_KIND_CODE = {
+    se_cards.DISORDER: _DISORDER,
+    se_cards.DRUG: _DRUG,
+    se_cards.EPISODE: _EPISODE,
+    se_cards.THERAPY: _THERAPY,
+    se_cards.MISDIAGNOSIS: _MISDIAGNOSIS,
+    se_cards.HIGH_TOLERANCE: _HIGH_TOLERANCE,
+}
+
+
+class _DeckMeta:
+    """Per-card facts as flat lists and bit masks, made once per deck.
+
+    legal_moves runs for every decision of every simulated game; looking up
+    ``meta.bit[c]`` and or-ing masks is several times cheaper than comparing
+    names and scanning side-effect tuples (measured with bench/rules.py).
+    Each Disorder name gets one bit; ``side[drug]`` is the mask of its side
+    effects and ``treats[drug]`` the bit of the Disorder it treats.
+    """
+
+    __slots__ = ("kind", "bit", "side", "treats", "therapy_proof", "bit_of", "discard", "take")
+
+    def __init__(self, cards: tuple[SECard, ...]) -> None:
+        names = sorted({c.name for c in cards if c.kind == se_cards.DISORDER})
+        self.bit_of = {name: 1 << i for i, name in enumerate(names)}
+        self.kind = [_KIND_CODE[c.kind] for c in cards]
+        self.bit = [self.bit_of.get(c.name, 0) if c.kind == se_cards.DISORDER else 0 for c in cards]
+        self.side = [sum(self.bit_of[n] for n in c.side_effects) for c in cards]
+        self.treats = [self.bit_of.get(c.treats, 0) for c in cards]
+        self.therapy_proof = [c.therapy_proof for c in cards]
+        self.discard = [Discard(c.id) for c in cards]
+        self.take = [TakeCard(c.id) for c in cards]
+
+
+# Moves are values: the ones legal_moves offers again and again are made once
+# and reused (building frozen dataclasses dominated legal_moves in profiles).
+_TREATS: dict[int, Move] = {}
+_GIVES: dict[int, Move] = {}
+_THERAPIES: dict[int, Move] = {}
+_EPISODES: dict[int, Move] = {}
+_TOLERANCES: dict[int, Move] = {}
+
+
+def _move2(cache: dict[int, Move], cls: type, a: int, b: int) -> Move:
+    key = (a << 20) | b
+    move = cache.get(key)
+    if move is None:
+        move = cache[key] = cls(a, b)
+    return move
+
+
+
 
 class SEState:
     """One game of Side Effects, mutable. Card ids index ``cards``.
@@ -597,6 +653,11 @@ class SEState:
         "options",
         "rng",
         "cards",
+        "meta",
+        "psyche_info",
+        "plays_cache",
+        "view_cache",
+        "epoch",
         "draw",
         "discard",
         "hands",
@@ -618,11 +679,22 @@ class SEState:
         "over",
     )
 
-    def __init__(self, seats: int, options: SEOptions, rng: random.Random, cards: tuple[SECard, ...]) -> None:
+    def __init__(
+        self, seats: int, options: SEOptions, rng: random.Random, cards: tuple[SECard, ...], meta: _DeckMeta
+    ) -> None:
         self.seats = seats
         self.options = options
         self.rng = rng
         self.cards = cards
+        self.meta = meta
+        self.psyche_info: list[tuple[int, tuple[int, ...], int] | None] = [None] * seats
+        """Per seat, a cache for legal_moves (see _seat_info); None when stale."""
+        self.plays_cache: list[tuple[int, dict[int, tuple[Move, ...]]] | None] = [None] * seats
+        """Per seat, (epoch, card -> plays) for legal_moves (see SideEffects._plays)."""
+        self.view_cache: list[tuple[Any, tuple[int, ...], PlayerView] | None] = [None] * seats
+        """Per seat, the last PlayerView made and what it was made from."""
+        self.epoch = 0
+        """Counts plays; any play may change what every card can do."""
         self.draw: list[int] = []
         self.discard: list[int] = []
         self.hands: list[list[int]] = [[] for _ in range(seats)]
@@ -675,6 +747,8 @@ class SideEffects:
         self.deck = deck if deck is not None else se_cards.load()
         # Bonus cards come last in the data, so ids agree with or without them.
         self._names = tuple(c.name for c in self.deck.build(bonus=True))
+        self._built = {bonus: self.deck.build(bonus=bonus) for bonus in (False, True)}
+        self._meta = {bonus: _DeckMeta(cards) for bonus, cards in self._built.items()}
 
     def deck_name(self, card_id: int) -> str:
         """The name of card ``card_id`` (for sentences; ids are public)."""
@@ -698,8 +772,8 @@ class SideEffects:
         if opts.first_player >= seats:
             raise BadOptions(f"first_player must be a seat from 0 to {seats - 1}, not {opts.first_player}.")
         rng = random.Random(seed)
-        cards = self.deck.build(bonus=opts.bonus_cards)
-        state = SEState(seats, opts, rng, cards)
+        cards = self._built[opts.bonus_cards]
+        state = SEState(seats, opts, rng, cards, self._meta[opts.bonus_cards])
 
         disorders = [c.id for c in cards if c.kind == se_cards.DISORDER]
         others = [c.id for c in cards if c.kind != se_cards.DISORDER]
@@ -755,73 +829,99 @@ class SideEffects:
         return Outcome(winners=winners, places=places, reason=reason)
 
     def legal_moves(self, state: SEState, seat: int) -> tuple[Move, ...]:
-        if state.over or not 0 <= seat < state.seats or not state.active(seat):
+        if state.over or not 0 <= seat < state.seats or state.places[seat]:
             return ()
         phase = state.phase
         hand = state.hands[seat]
         if phase == TREMORS:
-            return tuple(Discard(c) for c in hand) if seat == state.prompt_seat else ()
+            return tuple(map(state.meta.discard.__getitem__, hand)) if seat == state.prompt_seat else ()
         if seat != state.current:
             return self._trade_answers(state, seat) if phase == PLAY else ()
         if phase == ANXIETY:
-            return tuple(TakeCard(c) for c in state.hands[state.prompt_seat]) + (_TAKE_NOTHING,)
+            take = state.meta.take
+            return (*map(take.__getitem__, state.hands[state.prompt_seat]), _TAKE_NOTHING)
         if phase == DISCARD_DOWN:
-            return tuple(Discard(c) for c in hand)
+            return tuple(map(state.meta.discard.__getitem__, hand))
         moves: list[Move] = []
         if state.plays_left > 0:
             self._plays(state, seat, moves)
-        moves.extend(Discard(c) for c in hand)
+        moves.extend(map(state.meta.discard.__getitem__, hand))
         moves.append(_END_TURN)
         if state.offers:
             moves.extend(self._trade_answers(state, seat))
         return tuple(moves)
 
     def _plays(self, state: SEState, seat: int, out: list[Move]) -> None:
-        cards = state.cards
-        opts = state.options
-        psyche = state.psyche
-        seats = range(state.seats)
-        others = [s for s in seats if s != seat and state.places[s] == 0]
-        hand = state.hands[seat]
-        for c in hand:
-            card = cards[c]
-            kind = card.kind
-            if kind == se_cards.DRUG:
-                targets = seats if opts.treat_others else (seat,)
-                for t in targets:
-                    if state.places[t]:
-                        continue
-                    for d, drug in psyche[t]:
-                        if drug == NO_CARD and cards[d].name == card.treats:
-                            out.append(Treat(c, d))
-            elif kind == se_cards.DISORDER:
+        """The plays of ``seat``, by hand order, each card's by target.
+
+        What a card can do depends only on the Psyches and who is still
+        playing, which change only with a play; so each seat keeps its
+        card -> plays table until the next play (``state.epoch``). Most
+        decisions are discards and turn ends, and then nothing is recomputed.
+        """
+        cache = state.plays_cache[seat]
+        if cache is None or cache[0] != state.epoch:
+            cache = state.plays_cache[seat] = (state.epoch, {})
+        table = cache[1]
+        others: list[int] | None = None
+        for c in state.hands[seat]:
+            moves = table.get(c)
+            if moves is None:
+                if others is None:
+                    others = self._prepare(state, seat)
+                moves = table[c] = self._card_plays(state, seat, c, others)
+            if moves:
+                out.extend(moves)
+
+    def _prepare(self, state: SEState, seat: int) -> list[int]:
+        """Refresh stale Psyche summaries; return the other seats still playing."""
+        info = state.psyche_info
+        for t in range(state.seats):
+            if info[t] is None:
+                info[t] = _seat_info(state, t)
+        places = state.places
+        return [s for s in range(state.seats) if s != seat and places[s] == 0]
+
+    def _card_plays(self, state: SEState, seat: int, c: int, others: list[int]) -> tuple[Move, ...]:
+        meta = state.meta
+        info = state.psyche_info
+        kind = meta.kind[c]
+        out: list[Move] = []
+        if kind == _DRUG:
+            bits = meta.bit
+            treats = meta.treats[c]
+            targets = range(state.seats) if state.options.treat_others else (seat,)
+            for t in targets:
+                if state.places[t] or not info[t][2] & treats:
+                    continue
+                for d in info[t][1]:
+                    if bits[d] == treats:
+                        out.append(_move2(_TREATS, Treat, c, d))
+        elif kind == _DISORDER:
+            bit = meta.bit[c]
+            for t in others:
+                if bit & info[t][0]:
+                    out.append(_move2(_GIVES, GiveDisorder, c, t))
+        elif kind == _EPISODE:
+            for t in others:
+                for d in info[t][1]:
+                    out.append(_move2(_EPISODES, PlayEpisode, c, d))
+        elif kind == _THERAPY:
+            for d in info[seat][1]:
+                if not meta.therapy_proof[d]:
+                    out.append(_move2(_THERAPIES, PlayTherapy, c, d))
+        elif kind == _MISDIAGNOSIS:
+            for mine in info[seat][1]:
                 for t in others:
-                    if _can_receive(state, t, card.name):
-                        out.append(GiveDisorder(c, t))
-        for c in hand:
-            kind = cards[c].kind
-            if kind == se_cards.THERAPY:
-                for d, drug in psyche[seat]:
-                    if drug == NO_CARD and not cards[d].therapy_proof:
-                        out.append(PlayTherapy(c, d))
-            elif kind == se_cards.EPISODE:
-                for t in others:
-                    for d, drug in psyche[t]:
-                        if drug == NO_CARD:
-                            out.append(PlayEpisode(c, d))
-            elif kind == se_cards.MISDIAGNOSIS:
-                for mine, drug in psyche[seat]:
+                    for theirs in info[t][1]:
+                        if _swap_ok(state, seat, mine, t, theirs):
+                            out.append(PlayMisdiagnosis(c, mine, theirs))
+        elif kind == _HIGH_TOLERANCE:
+            for t in others:
+                for _d, drug in state.psyche[t]:
                     if drug != NO_CARD:
-                        continue
-                    for t in others:
-                        for theirs, their_drug in psyche[t]:
-                            if their_drug == NO_CARD and _swap_ok(state, seat, mine, t, theirs):
-                                out.append(PlayMisdiagnosis(c, mine, theirs))
-            elif kind == se_cards.HIGH_TOLERANCE:
-                for t in others:
-                    for _d, drug in psyche[t]:
-                        if drug != NO_CARD:
-                            out.append(PlayHighTolerance(c, drug))
+                        out.append(_move2(_TOLERANCES, PlayHighTolerance, c, drug))
+        return tuple(out)
 
     def _trade_answers(self, state: SEState, seat: int) -> tuple[Move, ...]:
         out: list[Move] = []
@@ -842,20 +942,22 @@ class SideEffects:
 
     def _check(self, state: SEState, seat: Any, move: Any) -> Any:
         """Check ``move``; return what ``apply`` needs (target seat, etc.)."""
-        if not isinstance(move, MOVE_TYPES):
+        kind = type(move)
+        checks = _MOVE_FIELDS.get(kind)
+        if checks is None:
             raise MalformedMove(f"{move!r} is not a Side Effects move.")
-        _check_fields(move)
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seats:
+        for name, ok in checks:
+            if not ok(getattr(move, name)):
+                raise MalformedMove(f"{kind.__name__}.{name} has the wrong type: {getattr(move, name)!r}.")
+        if type(seat) is not int or not 0 <= seat < state.seats:
             raise MalformedMove(f"There is no seat {seat!r} at this table of {state.seats}.")
         if state.over:
             raise GameOver("The game is over.")
-        if not state.active(seat):
+        if state.places[seat]:
             raise NotYourTurn(f"Seat {seat} has already won and left the game.")
         phase = state.phase
-        kind = type(move)
-
         if kind is Timeout:
-            if phase != TREMORS or seat != state.prompt_seat:
+            if phase != TREMORS or seat != state.prompt_seat or state.options.tremors_seconds <= 0:
                 raise IllegalMove("There is no Tremors countdown for this seat to run out.")
             return None
         if kind is OfferTrade:
@@ -995,14 +1097,15 @@ class SideEffects:
         offer = state.offers.get(move.offer)
         if offer is None:
             raise IllegalMove(f"There is no open trade offer {move.offer}.")
+        # Withdrawing too waits: legal_moves lists no trade answer during a prompt.
+        if state.phase != PLAY:
+            raise IllegalMove("Trading waits until the current prompt is answered.")
         if isinstance(move, WithdrawTrade):
             if offer.seat != seat:
                 raise IllegalMove(f"Offer {move.offer} is not yours to withdraw.")
             return offer
         if offer.to != seat:
             raise IllegalMove(f"Offer {move.offer} was not made to you.")
-        if state.phase != PLAY:
-            raise IllegalMove("Trading waits until the current prompt is answered.")
         if isinstance(move, AcceptTrade) and not _has_names(state.hands[seat], state.cards, offer.want):
             raise IllegalMove(f"You do not hold {', '.join(offer.want)}.")
         return offer
@@ -1076,6 +1179,12 @@ class SideEffects:
         self._after_play(state, events)
 
     def _play(self, state: SEState, seat: int, move: Any, found: Any, events: list[Event]) -> None:
+        # Every play changes at most the player's and one target's Psyche.
+        state.epoch += 1
+        info = state.psyche_info
+        info[seat] = None
+        target = found[0] if type(found) is tuple else move.target if type(move) is GiveDisorder else seat
+        info[target] = None
         kind = type(move)
         hand = state.hands[seat]
         if kind is Treat:
@@ -1125,6 +1234,10 @@ class SideEffects:
             effective = bool(drugs)
         elif punishment in ("discard_hand", "tremors", "random_steal", "reveal_and_take"):
             effective = bool(hand)
+        elif punishment == "no_play":
+            effective = not state.no_play[target]  # a second Impotence before that turn adds nothing
+        elif punishment == "no_draw":
+            effective = not state.no_draw[target]
         events.append(EpisodePlayed(seat, card, target, disorder, punishment, effective))
         if punishment == "discard_drugs":
             for slot in state.psyche[target]:
@@ -1197,6 +1310,8 @@ class SideEffects:
                 state.places[s] = place + 1
             state.over = True
             state.phase = OVER
+            for oid, off in state.offers.items():
+                events.append(TradeClosed(oid, off.seat, off.to, "lapsed"))
             state.offers.clear()
             winners = tuple(s for s in range(state.seats) if state.places[s] == 1)
             events.append(GameEnded(winners, left[0] if state.options.until_one_loser and left else -1))
@@ -1274,19 +1389,7 @@ class SideEffects:
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seats):
             raise MalformedMove(f"There is no seat {seat!r} at this table.")
         cards = state.cards
-        players = tuple(
-            PlayerView(
-                seat=s,
-                psyche=tuple(Slot(cards[d], cards[g] if g != NO_CARD else None) for d, g in state.psyche[s]),
-                hand_size=len(state.hands[s]),
-                vulnerable_to=_vulnerable_list(state, s),
-                skips=state.skips[s],
-                no_play=state.no_play[s],
-                no_draw=state.no_draw[s],
-                place=state.places[s],
-            )
-            for s in range(state.seats)
-        )
+        players = tuple([_player_view(state, s) for s in range(state.seats)])
         prompt = None
         if state.phase == TREMORS:
             prompt = Prompt(TREMORS, state.prompt_seat, state.current, state.prompt_seat, state.prompt_count,
@@ -1343,6 +1446,15 @@ class SideEffects:
 
         return describe(self, event, names, seat)
 
+    def sim_summary(self, records: Sequence[Any]) -> dict[str, Any]:
+        """Figures for ``quackbox sim``: how long games ran."""
+        turns = sorted(r.state.turn for r in records)
+        return {
+            "turns_median": statistics.median(turns),
+            "turns_min": turns[0],
+            "turns_max": turns[-1],
+        }
+
     def move_types(self) -> tuple[type, ...]:
         return MOVE_TYPES
 
@@ -1353,20 +1465,23 @@ class SideEffects:
 # --- helpers ----------------------------------------------------------------
 
 
-def _check_fields(move: Move) -> None:
-    """Refuse moves whose fields are not the types the rules expect."""
-    for f in fields(move):
-        value = getattr(move, f.name)
-        if f.type in ("int", int):
-            ok = isinstance(value, int) and not isinstance(value, bool)
-        elif f.type in ("tuple[int, ...]",):
-            ok = isinstance(value, tuple) and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
-        elif f.type in ("tuple[str, ...]",):
-            ok = isinstance(value, tuple) and all(isinstance(v, str) for v in value)
-        else:  # pragma: no cover - every move field is one of the above
-            ok = True
-        if not ok:
-            raise MalformedMove(f"{type(move).__name__}.{f.name} has the wrong type: {value!r}.")
+def _is_int(value: Any) -> bool:
+    return type(value) is int
+
+
+def _is_ints(value: Any) -> bool:
+    return type(value) is tuple and all(type(v) is int for v in value)
+
+
+def _is_strs(value: Any) -> bool:
+    return type(value) is tuple and all(type(v) is str for v in value)
+
+
+# Field type checks per move class; bools are not ints (``type(x) is int``).
+_FIELD_CHECKS = {"int": _is_int, "tuple[int, ...]": _is_ints, "tuple[str, ...]": _is_strs}
+_MOVE_FIELDS = {cls: tuple((f.name, _FIELD_CHECKS[f.type]) for f in fields(cls)) for cls in MOVE_TYPES}
+
+
 
 
 def _in_hand(state: SEState, seat: int, card: int) -> SECard:
@@ -1407,17 +1522,77 @@ def _vulnerable(state: SEState, seat: int, name: str) -> bool:
     return any(g != NO_CARD and name in cards[g].side_effects for _d, g in state.psyche[seat])
 
 
+def _receivable(state: SEState, seat: int) -> int:
+    """The Disorders ``seat`` can be given now, as a bit mask (SE6, no duplicates)."""
+    meta = state.meta
+    bits, side = meta.bit, meta.side
+    held = causes = 0
+    for d, g in state.psyche[seat]:
+        held |= bits[d]
+        if g != NO_CARD:
+            causes |= side[g]
+    return causes if state.options.duplicate_disorders else causes & ~held
+
+
+def _seat_info(state: SEState, seat: int) -> tuple[int, tuple[int, ...], int]:
+    """(receivable mask, untreated Disorder ids, their bit mask) for ``seat``.
+
+    legal_moves keeps these in ``state.psyche_info`` until a play touches the
+    seat's Psyche.
+    """
+    bits = state.meta.bit
+    untreated = tuple(d for d, g in state.psyche[seat] if g == NO_CARD)
+    mask = 0
+    for d in untreated:
+        mask |= bits[d]
+    return _receivable(state, seat), untreated, mask
+
+
+def _player_view(state: SEState, seat: int) -> PlayerView:
+    """The public view of one seat, rebuilt only when something in it changed.
+
+    Views are made for every bot decision; a seat's Psyche summary in
+    ``psyche_info`` is replaced whenever its Psyche changes, so its identity
+    tells whether the cached view is still true.
+    """
+    info = state.psyche_info[seat]
+    if info is None:
+        info = state.psyche_info[seat] = _seat_info(state, seat)
+    key = (len(state.hands[seat]), state.skips[seat], state.no_play[seat], state.no_draw[seat], state.places[seat])
+    cached = state.view_cache[seat]
+    if cached is not None and cached[0] is info and cached[1] == key:
+        return cached[2]
+    cards = state.cards
+    view = PlayerView(
+        seat=seat,
+        psyche=tuple([Slot(cards[d], cards[g] if g != NO_CARD else None) for d, g in state.psyche[seat]]),
+        hand_size=key[0],
+        vulnerable_to=_vulnerable_list(state, seat),
+        skips=key[1],
+        no_play=key[2],
+        no_draw=key[3],
+        place=key[4],
+    )
+    state.view_cache[seat] = (info, key, view)
+    return view
+
+
 def _can_receive(state: SEState, seat: int, name: str) -> bool:
-    return _vulnerable(state, seat, name) and (state.options.duplicate_disorders or not _holds(state, seat, name))
+    return bool(_receivable(state, seat) & state.meta.bit_of.get(name, 0))
 
 
 def _vulnerable_list(state: SEState, seat: int) -> tuple[str, ...]:
+    """The names in :func:`_receivable`, in the order the Drugs list them."""
+    mask = _receivable(state, seat)
+    if not mask:
+        return ()
     cards = state.cards
+    bit_of = state.meta.bit_of
     names: list[str] = []
     for _d, g in state.psyche[seat]:
         if g != NO_CARD:
             for name in cards[g].side_effects:
-                if name not in names and _can_receive(state, seat, name):
+                if bit_of[name] & mask and name not in names:
                     names.append(name)
     return tuple(names)
 

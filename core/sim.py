@@ -1,0 +1,122 @@
+"""Many bot games in a row, and the figures they add up to (``quackbox sim``).
+
+Pure: no printing and no clock of its own. The caller passes a ``clock``
+function for the decisions-per-second figure, so the same seed gives the same
+figures apart from the timing.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import traceback
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+from core import bots as bot_registry
+from core import games
+from core.play import GameRecord, play_game
+
+
+@dataclass
+class SimResult:
+    game: str
+    players: int
+    games: int
+    seed: int
+    lineup: tuple[str, ...]
+    errors: list[str] = field(default_factory=list)
+    wins_by_seat: list[float] = field(default_factory=list)
+    wins_by_bot: dict[str, float] = field(default_factory=dict)
+    seats_by_bot: dict[str, int] = field(default_factory=dict)
+    decisions: int = 0
+    seconds: float = 0.0
+    figures: dict[str, Any] = field(default_factory=dict)
+
+    def as_json(self) -> dict[str, Any]:
+        finished = self.games - len(self.errors)
+        fair = {k: round(100.0 * n / self.players, 1) for k, n in self.seats_by_bot.items()}
+        return {
+            "game": self.game,
+            "players": self.players,
+            "games": self.games,
+            "seed": self.seed,
+            "bots": list(self.lineup),
+            "errors": len(self.errors),
+            "error_messages": self.errors[:5],
+            **self.figures,
+            "wins_by_seat": [round(w, 2) for w in self.wins_by_seat],
+            "wins_by_bot": {k: round(v, 2) for k, v in self.wins_by_bot.items()},
+            "win_pct_by_bot": {
+                k: round(100.0 * v / max(finished, 1) / self.seats_by_bot[k], 1) for k, v in self.wins_by_bot.items()
+            },
+            "fair_share_pct_by_bot": fair,
+            "decisions": self.decisions,
+            "decisions_per_second": round(self.decisions / self.seconds) if self.seconds > 0 else None,
+        }
+
+
+def lineup_for(game: str, players: int, bots: Sequence[str] | None) -> tuple[str, ...]:
+    """Bot kinds per seat: the list given, repeated to fill the table."""
+    names = [b.strip() for b in (bots or ["heuristic"]) if b.strip()]
+    if not names:
+        raise ValueError("--bots needs at least one bot name")
+    for name in names:
+        if name not in bot_registry.kinds(game):
+            raise ValueError(f"no bot called {name!r} for {game}; choose from {', '.join(bot_registry.kinds(game))}")
+    return tuple(names[i % len(names)] for i in range(players))
+
+
+def run(
+    game: str,
+    *,
+    players: int,
+    games_count: int,
+    seed: int,
+    bots: Sequence[str] | None = None,
+    options: Any = None,
+    clock: Callable[[], float] | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> SimResult:
+    """Play ``games_count`` games; a game that raises is counted as an error."""
+    rules = games.get(game)
+    opts = rules.parse_options(options or {})
+    lineup = lineup_for(game, players, bots)
+    if not rules.min_seats <= players <= rules.max_seats:
+        raise ValueError(f"{rules.title} is for {rules.min_seats} to {rules.max_seats} players, not {players}")
+    result = SimResult(game, players, games_count, seed, lineup)
+    result.wins_by_seat = [0.0] * players
+    result.wins_by_bot = {k: 0.0 for k in lineup}
+    result.seats_by_bot = {k: lineup.count(k) for k in lineup}
+    seeds = random.Random(seed)
+    records: list[GameRecord] = []
+    needs_events = getattr(rules, "sim_needs_events", False)
+    start = clock() if clock else 0.0
+    for i in range(games_count):
+        game_seed = seeds.randrange(2**32)
+        table = [bot_registry.make(game, kind, game_seed * 16 + s) for s, kind in enumerate(lineup)]
+        try:
+            record = play_game(rules, table, seed=game_seed, options=opts, keep_events=needs_events)
+        except Exception as exc:  # one broken game must not hide the figures of the rest
+            frame = traceback.extract_tb(exc.__traceback__)[-1]
+            where = f"{frame.filename.rsplit('/', 1)[-1]}:{frame.lineno}"
+            result.errors.append(f"seed {game_seed}: {type(exc).__name__}: {exc} ({where})")
+            continue
+        result.decisions += len(record.moves)
+        winners = record.outcome.winners if record.outcome else ()
+        for w in winners:
+            share = 1.0 / len(winners)
+            result.wins_by_seat[w] += share
+            result.wins_by_bot[lineup[w]] += share
+        records.append(record)
+        if progress:
+            progress(i + 1)
+    result.seconds = (clock() - start) if clock else 0.0
+    summary = getattr(rules, "sim_summary", None)
+    if summary and records:
+        result.figures = summary(records)
+    return result
+
+
+def median(values: Sequence[float]) -> float:
+    return statistics.median(values) if values else 0.0

@@ -1,0 +1,242 @@
+"""The ``quackbox`` command: argument parsing and wiring, nothing else.
+
+    quackbox                         the home screen (play, host, join, rules)
+    quackbox play side-effects       a game against bots
+    quackbox host --game quack       open a table; friends join it
+    quackbox join 10.0.0.5           take a seat at a table
+    quackbox sim --game quack ...    many bot games, and what they add up to
+    quackbox games / replay FILE     saved games, and watching one again
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from dataclasses import fields
+from typing import Any, Sequence
+
+from core import games
+from core.rules import BadOptions
+
+
+def parse_option_values(pairs: Sequence[str]) -> dict[str, Any]:
+    """``["until-one-loser=true", "tremors-seconds=5"]`` -> typed values."""
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, raw = pair.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise BadOptions(f"Options are written KEY=VALUE, not {pair!r}.")
+        out[key] = _typed(raw.strip())
+    return out
+
+
+def _typed(raw: str) -> Any:
+    lowered = raw.lower()
+    if lowered in ("true", "yes", "on"):
+        return True
+    if lowered in ("false", "no", "off"):
+        return False
+    for kind in (int, float):
+        try:
+            return kind(raw)
+        except ValueError:
+            pass
+    return raw
+
+
+def options_help() -> str:
+    lines = ["game options (-o KEY=VALUE, repeatable):"]
+    for name, rules in sorted(games.GAMES.items()):
+        defaults = rules.default_options()
+        shown = ", ".join(f"{f.name.replace('_', '-')}={getattr(defaults, f.name)}" for f in fields(defaults))
+        lines.append(f"  {name}: {shown}")
+    return "\n".join(lines)
+
+
+def add_game_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "-o",
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a game option, e.g. -o until-one-loser=true (see the list below)",
+    )
+
+
+# --- sim --------------------------------------------------------------------
+
+
+def cmd_sim(args: argparse.Namespace) -> int:
+    from core import sim
+
+    options = parse_option_values(args.option)
+    bots = args.bots.split(",") if args.bots else None
+    shown = [0]
+
+    def progress(done: int) -> None:
+        if not args.json and sys.stderr.isatty() and (done == args.games or time.monotonic() - shown[0] > 0.2):
+            shown[0] = time.monotonic()
+            print(f"\r{done}/{args.games} games", end="", file=sys.stderr, flush=True)
+
+    result = sim.run(
+        args.game,
+        players=args.players,
+        games_count=args.games,
+        seed=args.seed,
+        bots=bots,
+        options=options,
+        clock=time.perf_counter,
+        progress=progress,
+    )
+    if not args.json and sys.stderr.isatty():
+        print("\r", end="", file=sys.stderr)
+    data = result.as_json()
+    if args.json:
+        print(json.dumps(data, indent=2))
+    else:
+        print(format_sim(data))
+    return 1 if data["errors"] else 0
+
+
+def format_sim(data: dict[str, Any]) -> str:
+    """The sim figures as a readable table."""
+    title = games.get(data["game"]).title
+    rows = [
+        f"{title}: {data['games']} games, {data['players']} players, seed {data['seed']}",
+        f"bots by seat: {', '.join(data['bots'])}",
+        "",
+    ]
+    skip = {"game", "players", "games", "seed", "bots", "error_messages", "wins_by_seat", "wins_by_bot",
+            "win_pct_by_bot", "fair_share_pct_by_bot"}
+    width = max(len(k) for k in data)
+    for key, value in data.items():
+        if key in skip:
+            continue
+        if isinstance(value, dict):
+            value = ", ".join(f"{k} {v}" for k, v in value.items())
+        rows.append(f"  {key.replace('_', ' '):<{width}}  {value}")
+    rows.append("")
+    rows.append("  wins by seat:  " + "  ".join(f"{i + 1}: {w:g}" for i, w in enumerate(data["wins_by_seat"])))
+    rows.append("  wins by bot:")
+    for kind, wins in data["wins_by_bot"].items():
+        pct = data["win_pct_by_bot"][kind]
+        fair = data["fair_share_pct_by_bot"][kind]
+        rows.append(f"    {kind:<12} {wins:>8g} wins   {pct:5.1f}% per seat (fair share {100 / data['players']:.1f}%, "
+                    f"{fair:.0f}% of seats)")
+    for message in data["error_messages"]:
+        rows.append(f"  error: {message}")
+    return "\n".join(rows)
+
+
+# --- play -------------------------------------------------------------------
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    options = parse_option_values(args.option)
+    rules = games.get(args.game)
+    rules.parse_options(options)  # refuse bad options before anything starts
+    try:
+        from tui.app import run_local_game
+    except ImportError:
+        return _text_game(args, options)
+    return run_local_game(args.game, players=args.players, options=options, name=args.name, seed=args.seed)
+
+
+def _text_game(args: argparse.Namespace, options: dict[str, Any]) -> int:
+    """A bot game printed as a log, for a terminal without the table."""
+    from core import bots
+    from core.play import play_game
+
+    rules = games.get(args.game)
+    seed = args.seed if args.seed is not None else int(time.time())
+    table = [bots.make(args.game, "heuristic", seed + s) for s in range(args.players)]
+    names = [f"Bot {s + 1}" for s in range(args.players)]
+    record = play_game(rules, table, seed=seed, options=rules.parse_options(options), keep_events=True)
+    for event in record.events:
+        print(rules.describe(rules.redact(event, None), names, None))
+    return 0
+
+
+# --- entry ------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    game_names = sorted(games.GAMES)
+    parser = argparse.ArgumentParser(
+        prog="quackbox",
+        description="A terminal tabletop for Side Effects and Quack in the Box.",
+        epilog=options_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    play = sub.add_parser("play", help="play a game against bots", epilog=options_help(),
+                          formatter_class=argparse.RawDescriptionHelpFormatter)
+    play.add_argument("game", choices=game_names, help="which game")
+    play.add_argument("-p", "--players", type=int, default=4, help="seats at the table, you included (default 4)")
+    play.add_argument("--name", default=None, help="your name at the table")
+    play.add_argument("--seed", type=int, default=None, help="deal a particular game")
+    add_game_options(play)
+    play.set_defaults(func=cmd_play)
+
+    sim = sub.add_parser("sim", help="play many bot games headless and print the figures", epilog=options_help(),
+                         formatter_class=argparse.RawDescriptionHelpFormatter)
+    sim.add_argument("--game", required=True, choices=game_names)
+    sim.add_argument("--players", type=int, default=4)
+    sim.add_argument("--games", type=int, default=100)
+    sim.add_argument("--seed", type=int, default=1)
+    sim.add_argument("--bots", default=None, help="bot kinds by seat, repeated to fill the table "
+                     "(default heuristic), e.g. heuristic,random")
+    sim.add_argument("--json", action="store_true", help="print one JSON object")
+    add_game_options(sim)
+    sim.set_defaults(func=cmd_sim)
+
+    try:
+        from quackbox import netcmd
+    except ImportError:
+        netcmd = None
+    if netcmd is not None:
+        host = sub.add_parser("host", help="open a table others can join", epilog=options_help(),
+                              formatter_class=argparse.RawDescriptionHelpFormatter)
+        netcmd.add_host_args(host)
+        host.set_defaults(func=netcmd.host_main)
+        join = sub.add_parser("join", help="take a seat at a table")
+        netcmd.add_join_args(join)
+        join.set_defaults(func=netcmd.join_main)
+    try:
+        from quackbox import savecmd
+    except ImportError:
+        savecmd = None
+    if savecmd is not None:
+        savecmd.add_commands(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        try:
+            from tui.app import run_home
+        except ImportError:
+            parser.print_help()
+            return 0
+        return run_home()
+    try:
+        return args.func(args)
+    except (BadOptions, ValueError) as exc:
+        print(f"quackbox: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # e.g. piped into head: the reader has all it wanted
+        sys.stderr.close()
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

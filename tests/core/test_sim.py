@@ -1,0 +1,52 @@
+"""quackbox sim: figures from many bot games, reproducible by seed."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from core import sim
+
+
+def test_same_seed_same_figures() -> None:
+    a = sim.run("side-effects", players=3, games_count=20, seed=5).as_json()
+    b = sim.run("side-effects", players=3, games_count=20, seed=5).as_json()
+    c = sim.run("side-effects", players=3, games_count=20, seed=6).as_json()
+    assert a == b
+    assert a["wins_by_seat"] != c["wins_by_seat"] or a["turns_median"] != c["turns_median"]
+    assert a["errors"] == 0 and sum(a["wins_by_seat"]) == pytest.approx(20)
+
+
+def test_lineup_repeats_to_fill_the_table() -> None:
+    assert sim.lineup_for("side-effects", 5, ["heuristic", "random"]) == (
+        "heuristic", "random", "heuristic", "random", "heuristic")
+
+
+def test_unknown_bot_is_a_plain_error() -> None:
+    with pytest.raises(ValueError, match="no bot called 'genius'"):
+        sim.lineup_for("side-effects", 4, ["genius"])
+
+
+def test_sim_command_prints_json() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "quackbox", "sim", "--game", "side-effects", "--players", "4", "--games", "30",
+         "--seed", "1", "--bots", "heuristic,random,random,random", "--json"],
+        capture_output=True, text=True, check=True,
+    )
+    data = json.loads(out.stdout)
+    for key in ("games", "errors", "turns_median", "wins_by_seat", "wins_by_bot", "decisions_per_second"):
+        assert key in data
+    assert data["games"] == 30 and len(data["wins_by_seat"]) == 4
+    assert data["wins_by_bot"]["heuristic"] > data["wins_by_bot"]["random"]
+
+
+def test_sim_command_refuses_bad_options_plainly() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "quackbox", "sim", "--game", "side-effects", "--games", "1", "-o", "nonsense=1"],
+        capture_output=True, text=True,
+    )
+    assert out.returncode == 2
+    assert "no option 'nonsense'" in out.stderr and "Traceback" not in out.stderr
