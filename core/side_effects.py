@@ -694,7 +694,7 @@ class SEState:
         self.view_cache: list[tuple[Any, tuple[int, ...], PlayerView] | None] = [None] * seats
         """Per seat, the last PlayerView made and what it was made from."""
         self.epoch = 0
-        """Counts plays; any play may change what every card can do."""
+        """Counts changes to any Psyche or to who is still playing."""
         self.draw: list[int] = []
         self.discard: list[int] = []
         self.hands: list[list[int]] = [[] for _ in range(seats)]
@@ -855,9 +855,9 @@ class SideEffects:
         """The plays of ``seat``, by hand order, each card's by target.
 
         What a card can do depends only on the Psyches and who is still
-        playing, which change only with a play; so each seat keeps its
-        card -> plays table until the next play (``state.epoch``). Most
-        decisions are discards and turn ends, and then nothing is recomputed.
+        playing; so each seat keeps its card -> plays table until one of
+        those changes (``state.epoch``, see _psyche_changed). Most decisions
+        are discards, turn ends and Episodes, and then nothing is recomputed.
         """
         cache = state.plays_cache[seat]
         if cache is None or cache[0] != state.epoch:
@@ -947,8 +947,13 @@ class SideEffects:
         if checks is None:
             raise MalformedMove(f"{move!r} is not a Side Effects move.")
         for name, ok in checks:
-            if not ok(getattr(move, name)):
-                raise MalformedMove(f"{kind.__name__}.{name} has the wrong type: {getattr(move, name)!r}.")
+            value = getattr(move, name)
+            # Most fields are ints: test those inline, call a checker for the rest.
+            if ok is _is_int:
+                if type(value) is not int:
+                    raise MalformedMove(f"{kind.__name__}.{name} has the wrong type: {value!r}.")
+            elif not ok(value):
+                raise MalformedMove(f"{kind.__name__}.{name} has the wrong type: {value!r}.")
         if type(seat) is not int or not 0 <= seat < state.seats:
             raise MalformedMove(f"There is no seat {seat!r} at this table of {state.seats}.")
         if state.over:
@@ -1179,28 +1184,25 @@ class SideEffects:
         self._after_play(state, events)
 
     def _play(self, state: SEState, seat: int, move: Any, found: Any, events: list[Event]) -> None:
-        # Every play changes at most the player's and one target's Psyche.
-        state.epoch += 1
-        info = state.psyche_info
-        info[seat] = None
-        target = found[0] if type(found) is tuple else move.target if type(move) is GiveDisorder else seat
-        info[target] = None
         kind = type(move)
         hand = state.hands[seat]
         if kind is Treat:
             target, slot = found
             hand.remove(move.drug)
             slot[1] = move.drug
+            _psyche_changed(state, target)
             events.append(DisorderTreated(seat, move.drug, move.disorder, target))
             self._check_win(state, target, events)
         elif kind is GiveDisorder:
             hand.remove(move.card)
             state.psyche[move.target].append([move.card, NO_CARD])
+            _psyche_changed(state, move.target)
             events.append(DisorderGiven(seat, move.card, move.target))
         elif kind is PlayTherapy:
             slot = found
             hand.remove(move.card)
             state.psyche[seat].remove(slot)
+            _psyche_changed(state, seat)
             state.discard.append(slot[0])
             state.discard.append(move.card)
             events.append(TherapyUsed(seat, move.card, move.disorder))
@@ -1215,6 +1217,7 @@ class SideEffects:
             hand.remove(move.card)
             state.discard.append(move.card)
             mine[0], theirs[0] = theirs[0], mine[0]
+            _psyche_changed(state, seat, target)
             events.append(MisdiagnosisPlayed(seat, move.card, move.mine, target, move.theirs))
         else:  # PlayHighTolerance
             target, slot = found
@@ -1222,6 +1225,7 @@ class SideEffects:
             state.discard.append(move.card)
             state.discard.append(slot[1])
             slot[1] = NO_CARD
+            _psyche_changed(state, target)
             events.append(HighTolerancePlayed(seat, move.card, target, move.drug))
 
     def _punish(self, state: SEState, seat: int, target: int, card: int, disorder: int, events: list[Event]) -> None:
@@ -1244,6 +1248,7 @@ class SideEffects:
                 if slot[1] != NO_CARD:
                     state.discard.append(slot[1])
                     slot[1] = NO_CARD
+            _psyche_changed(state, target)
             if drugs:
                 events.append(DrugsDiscarded(target, drugs))
         elif punishment == "discard_hand":
@@ -1290,7 +1295,7 @@ class SideEffects:
         """A play (and any prompt it opened) is done: end the turn after the last one."""
         if state.over or state.phase != PLAY:
             return
-        if not state.active(state.current):
+        if state.places[state.current]:
             self._next_turn(state, events)
         elif state.plays_left <= 0:
             self._end_turn(state, events)
@@ -1302,6 +1307,7 @@ class SideEffects:
         place = len(state.finish_order) + 1
         state.finish_order.append(seat)
         state.places[seat] = place
+        state.epoch += 1  # who may be targeted has changed
         events.append(PlayerWon(seat, place))
         left = [s for s in range(state.seats) if state.places[s] == 0]
         if not state.options.until_one_loser or len(left) <= 1:
@@ -1334,7 +1340,7 @@ class SideEffects:
         self._next_turn(state, events)
 
     def _next_turn(self, state: SEState, events: list[Event]) -> None:
-        if state.active(state.current):
+        if not state.places[state.current]:
             events.append(TurnEnded(state.current))
         state.current = self._next_seat(state, state.current)
         self._begin_turn(state, events)
@@ -1532,6 +1538,13 @@ def _receivable(state: SEState, seat: int) -> int:
         if g != NO_CARD:
             causes |= side[g]
     return causes if state.options.duplicate_disorders else causes & ~held
+
+
+def _psyche_changed(state: SEState, *seats: int) -> None:
+    """Forget what the legal-move and view caches knew of these Psyches."""
+    state.epoch += 1
+    for seat in seats:
+        state.psyche_info[seat] = None
 
 
 def _seat_info(state: SEState, seat: int) -> tuple[int, tuple[int, ...], int]:
