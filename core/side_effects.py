@@ -1551,14 +1551,22 @@ def _seat_info(state: SEState, seat: int) -> tuple[int, tuple[int, ...], int]:
     """(receivable mask, untreated Disorder ids, their bit mask) for ``seat``.
 
     legal_moves keeps these in ``state.psyche_info`` until a play touches the
-    seat's Psyche.
+    seat's Psyche. The receivable mask is :func:`_receivable`, inlined.
     """
-    bits = state.meta.bit
-    untreated = tuple(d for d, g in state.psyche[seat] if g == NO_CARD)
-    mask = 0
-    for d in untreated:
-        mask |= bits[d]
-    return _receivable(state, seat), untreated, mask
+    meta = state.meta
+    bits, side = meta.bit, meta.side
+    held = causes = mask = 0
+    untreated = []
+    for d, g in state.psyche[seat]:
+        bit = bits[d]
+        held |= bit
+        if g == NO_CARD:
+            untreated.append(d)
+            mask |= bit
+        else:
+            causes |= side[g]
+    receivable = causes if state.options.duplicate_disorders else causes & ~held
+    return receivable, tuple(untreated), mask
 
 
 def _player_view(state: SEState, seat: int) -> PlayerView:
