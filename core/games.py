@@ -2,17 +2,10 @@
 
 from __future__ import annotations
 
+from core import quack, quack_bot, side_effects, side_effects_bot  # noqa: F401  (the bot modules register their bots)
 from core.rules import Rules
-from core import side_effects, side_effects_bot  # noqa: F401  (registers its bots)
 
-GAMES: dict[str, Rules] = {side_effects.RULES.name: side_effects.RULES}
-
-try:  # Quack in the Box joins when its module is present.
-    from core import quack, quack_bot  # noqa: F401
-except ImportError:  # pragma: no cover - only while the second game is being built
-    pass
-else:
-    GAMES[quack.RULES.name] = quack.RULES
+GAMES: dict[str, Rules] = {rules.name: rules for rules in (side_effects.RULES, quack.RULES)}
 
 
 def get(name: str) -> Rules:

@@ -176,7 +176,11 @@ class Rules(Protocol):
         """Build options from plain values (command line, wire); raise BadOptions."""
 
     def new_game(self, *, seats: int, options: Any = None, seed: int) -> Any:
-        """A new State for ``seats`` players, shuffled by ``random.Random(seed)``."""
+        """A new State for ``seats`` players, shuffled by ``random.Random(seed)``.
+
+        What happened while dealing (the first turn's draw, say) is kept in
+        ``state.start_events`` for the host to relay like any other events.
+        """
 
     def legal_moves(self, state: Any, seat: int) -> tuple[Move, ...]:
         """Every move ``seat`` may make now, in a documented deterministic order."""

@@ -677,6 +677,7 @@ class SEState:
         "offers",
         "next_offer",
         "over",
+        "start_events",
     )
 
     def __init__(
@@ -717,6 +718,8 @@ class SEState:
         self.offers: dict[int, _OpenOffer] = {}
         self.next_offer = 1
         self.over = False
+        self.start_events: tuple[Event, ...] = ()
+        """What happened inside new_game (the deal, the first draw), for the host to relay."""
 
     def active(self, seat: int) -> bool:
         return self.places[seat] == 0
@@ -800,6 +803,7 @@ class SideEffects:
         state.current = opts.first_player if opts.first_player >= 0 else rng.randrange(seats)
         events: list[Event] = [GameStarted(seats, state.current)]
         self._begin_turn(state, events)
+        state.start_events = tuple(events)
         return state
 
     # queries ---------------------------------------------------------------

@@ -1,0 +1,421 @@
+"""A Quack in the Box bot that doctors the way a cynical professional would.
+
+It reads only its seat's :class:`~core.quack.QuackView`. The judgement:
+
+- **Treatments**: with the Patient known, it searches every order of the
+  Treatments in hand (a small dynamic programme over which cards are played)
+  and plays the first card of the best line, weighing the money each card pays
+  against killing the Patient (no pay this round, Infamy, maybe the Mob), the
+  bonus of a cure, and the Harm and Mortal risk left for later rounds. A
+  face-down Patient is treated with the cards that do least harm on average.
+- **Fleeing**: it leaves for Switzerland when one more death would bring the
+  Mob and its money is worth protecting, or when its lead is big enough that
+  the doctors left cannot catch up.
+- **Anytime cards**: each legal play gets a score in dollars of advantage
+  (hurt the richest rival, save its own Patient, push a rival towards the Mob);
+  it plays the best one when the score clears a bar, on its own turn, in a
+  response window, or unasked through :meth:`QuackBot.react`.
+"""
+
+from __future__ import annotations
+
+import random
+
+from cards import quack as qc
+from cards.quack import Anytime, Patient, Treatment
+from core import bots
+from core import quack as q
+from core.rules import Move
+
+# Dollar weights of the judgement (tuned with core.quack.balance_report).
+CURE_BONUS = 250.0
+"""A cured Patient frees the office for a new one and the co-pay."""
+INFAMY_COST = 180.0
+"""Per point of Infamy taken, before the Mob multiplier."""
+MOB_COST = 4000.0
+"""Being mobbed: out of the game, every dollar worthless."""
+HARM_RISK = 350.0
+"""Cost of leaving the Patient with Harm close to its Kill (scaled by how close)."""
+PROGRESS_VALUE = 120.0
+"""Worth of Cure points towards the Patient's Cure (scaled by the fraction)."""
+EXPECTED_TURN = 700.0
+"""Roughly what a practising doctor earns in a turn: the pace rivals catch up at."""
+ANYTIME_BAR = 140.0
+"""An Anytime play must be worth this much to spend the card (on anyone's turn)."""
+REACT_BAR = 260.0
+"""Unasked (react), only clearly good plays: the window is the usual moment."""
+
+
+class QuackBot:
+    """The heuristic Quack in the Box doctor."""
+
+    name = "heuristic"
+    reacts = True
+
+    def __init__(self, seed: int = 0) -> None:
+        # The judgement is deterministic today; the RNG is the bot's own, for
+        # tie-breaks and bluffing later, never the global one.
+        self.rng = random.Random(seed)
+
+    # the two bot calls ----------------------------------------------------
+
+    def choose(self, view: q.QuackView) -> Move:
+        legal = view.legal
+        me = view.seat
+        phase = view.phase
+        best, score = self._best_anytime(view)
+        if phase == q.WINDOW:
+            return best if best is not None and score >= ANYTIME_BAR else _first(legal, q.Pass)
+        if phase == q.SHORT_HAND:
+            if best is not None and score > 0:
+                return best
+            return self._worst_discard(view)
+        if best is not None and score >= ANYTIME_BAR:
+            return best
+        if phase == q.FLEE and view.turn == me:
+            if self._should_flee(view) and _has(legal, q.FleeToSwitzerland):
+                return q.FleeToSwitzerland()
+            return q.StayHome()
+        if phase == q.TREAT and view.turn == me:
+            move = self._treatment(view)
+            if move is not None:
+                return move
+        return legal[0]
+
+    def react(self, view: q.QuackView) -> Move | None:
+        best, score = self._best_anytime(view)
+        if best is not None and score >= REACT_BAR:
+            return best
+        return None
+
+    # fleeing ----------------------------------------------------------------
+
+    def _should_flee(self, view: q.QuackView) -> bool:
+        me = view.doctors[view.seat]
+        threshold = view.threshold
+        rivals = [d for d in view.doctors if d.seat != view.seat and d.status != q.MOBBED]
+        best_rival = max((d.money for d in rivals), default=0)
+        lead = me.money - best_rival
+        practising = [d for d in rivals if d.status == q.PRACTISING]
+        case = me.patient
+        if case is not None and case.patient is not None:
+            at_stake = case.patient.infamy
+            risk = _danger(case)
+        else:
+            at_stake = 2  # a new or face-down Patient: about the deck's average Infamy
+            risk = 0.35
+        if view.options.turbo_infamy:
+            at_stake += 1
+        one_death_mobs = me.infamy + at_stake >= threshold
+        # Not worth staying when the next death brings the Mob and there is money to keep.
+        if one_death_mobs and risk >= 0.3 and lead > -2.5 * EXPECTED_TURN:
+            return True
+        if me.infamy >= threshold - 1 and lead > -EXPECTED_TURN:
+            return True
+        # Lock in a lead the others cannot close before the game ends.
+        if not practising:
+            return False
+        turns_left = _turns_left(view, len(practising))
+        return lead > EXPECTED_TURN * min(turns_left, 6) * 1.2 and turns_left <= 3
+
+    # treatments -------------------------------------------------------------
+
+    def _treatment(self, view: q.QuackView) -> Move | None:
+        moves = [m for m in view.legal if isinstance(m, q.PlayTreatment)]
+        if not moves:
+            return None
+        me = view.doctors[view.seat]
+        case = me.patient
+        hand = {c.id: c for c in view.hand}
+        own = [m for m in moves if m.target in (q.NONE, view.seat)]
+        if case is None or case.patient is None or not own:
+            # Face down (or no own Patient in Group Practice): least average harm, then price.
+            pool = own or moves
+            return max(pool, key=lambda m: (-_average_harm(hand[m.card]), hand[m.card].price))
+        cards = [hand[m.card] for m in own]
+        first = _best_line(view, me, case, cards)
+        for m in own:
+            if m.card == first:
+                return m
+        return own[0]
+
+    # short-hand rule ----------------------------------------------------------
+
+    def _worst_discard(self, view: q.QuackView) -> Move:
+        """Short-hand rule: throw away the Anytime card whose best play is worth least."""
+        discards = [m for m in view.legal if isinstance(m, q.Discard)]
+        if not discards:
+            return view.legal[0]
+        cards = {c.id: c for c in view.hand}
+        threats = _threats(view)
+        worth: dict[int, float] = {m.card: -1000.0 for m in discards}
+        for move in view.legal:
+            if type(move) is q.PlayAnytime and move.card in worth:
+                score = self._score_anytime(view, cards[move.card], move, threats)
+                worth[move.card] = max(worth[move.card], score)
+        return min(discards, key=lambda m: (worth[m.card], m.card))
+
+    # Anytime cards ------------------------------------------------------------
+
+    def _best_anytime(self, view: q.QuackView) -> tuple[Move | None, float]:
+        best: Move | None = None
+        best_score = float("-inf")
+        if not any(type(c) is Anytime for c in view.hand):
+            return best, best_score
+        cards = {c.id: c for c in view.hand}
+        threats = _threats(view)
+        for move in view.legal:
+            if type(move) is not q.PlayAnytime:
+                continue
+            score = self._score_anytime(view, cards[move.card], move, threats)
+            if score > best_score:
+                best, best_score = move, score
+        return best, best_score
+
+    def _score_anytime(self, view: q.QuackView, card: Anytime, move: q.PlayAnytime, threats: list[float]) -> float:
+        me = view.seat
+        doctors = view.doctors
+        t = doctors[move.target]
+        threat = threats[move.target]
+        effect = card.effect
+        mine = move.target == me
+        case = t.patient
+        known = case is not None and case.patient is not None
+        if effect in (qc.CURE_POINTS, qc.HARM_POINTS, qc.RESET_HARM) and not known:
+            return -1.0
+        if effect == qc.CURE_POINTS:
+            if not mine:
+                return -50.0
+            left = case.patient.cure - case.cure_points
+            if left <= card.amount:
+                return 400.0 + 150.0 * _danger(case)
+            return 60.0 * card.amount * (0.5 + _danger(case))
+        if effect == qc.HARM_POINTS:
+            if mine:
+                return -500.0
+            if case.harm_points + card.amount >= case.patient.kill:
+                mob = t.infamy + case.patient.infamy >= view.threshold
+                return (250.0 + INFAMY_COST * case.patient.infamy + (1500.0 if mob else 0.0)) * threat
+            return 25.0 * card.amount * threat
+        if effect == qc.RESET_HARM:
+            if not mine:
+                return -100.0
+            return 80.0 * case.harm_points * (1.0 + _danger(case))
+        if effect == qc.INFAMY_UP:
+            if mine or t.status != q.PRACTISING:
+                return -500.0
+            if t.infamy + card.amount >= view.threshold:
+                return 1500.0 * threat
+            return 90.0 * card.amount * threat * (1 + t.infamy / view.threshold)
+        if effect == qc.INFAMY_DOWN:
+            if not mine:
+                return -200.0
+            return 120.0 * card.amount * (1 + 3 * t.infamy / view.threshold)
+        if effect == qc.FINE:
+            if mine:
+                return -300.0
+            return min(t.money, card.amount) * threat
+        if effect == qc.NO_PAY:
+            if mine:
+                return -200.0
+            # Worth most while the target is treating (this round's pay is at stake).
+            treating = view.turn == move.target and view.phase != q.FLEE
+            return (280.0 if treating else 60.0) * threat
+        if effect == qc.DOUBLE_PAY:
+            return 260.0 if mine else -200.0
+        if effect == qc.FACE_DOWN:
+            return -100.0 if mine else 50.0 * threat
+        if effect == qc.EXTRA_TREATMENT:
+            return -80.0 if mine else 70.0 * threat
+        if effect == qc.FEWER_TREATMENT:
+            if mine and known:
+                return 60.0 + 200.0 * _danger(case)
+            return -20.0
+        if effect == qc.TRANSFER:
+            other = doctors[move.other]
+            if me not in (move.target, move.other):
+                return -10.0
+            mine_case = doctors[me].patient
+            theirs = other.patient if move.target == me else t.patient
+            if mine_case is None or theirs is None or mine_case.patient is None or theirs.patient is None:
+                return -10.0
+            return 400.0 * (_case_value(theirs) - _case_value(mine_case))
+        if effect == qc.SHRED:
+            return self._score_shred(view, move)
+        if effect in (qc.NULLIFY_TYPE, qc.BOOST_TYPE):
+            if not mine or not known or view.turn != me:
+                return -10.0
+            return _type_card_value(view, case, card)
+        if effect == qc.REDIRECT:
+            other = doctors[move.other]
+            if mine or move.other == me or other.patient is None or other.patient.patient is None:
+                return -10.0
+            # Send a rival's Treatment at another rival's fragile Patient.
+            oc = other.patient
+            close = oc.harm_points / max(1, oc.patient.kill)
+            return 150.0 * close * threats[move.other]
+        return 0.0
+
+    def _score_shred(self, view: q.QuackView, move: q.PlayAnytime) -> float:
+        me = view.doctors[view.seat]
+        case = me.patient
+        gone = next((c for c in view.hand if c.id == move.discard), None)
+        if gone is None or case is None or case.patient is None or type(gone) is not Treatment:
+            return -10.0
+        cure, harm = q.treatment_points(gone, case.patient)
+        if harm and case.harm_points + harm >= case.patient.kill:
+            return 200.0 + 50.0 * case.patient.infamy
+        return -10.0
+
+
+# --- pure judgement helpers ---------------------------------------------------
+
+
+def _first(legal: tuple[Move, ...], kind: type) -> Move:
+    for m in legal:
+        if type(m) is kind:
+            return m
+    return legal[0]
+
+
+def _has(legal: tuple[Move, ...], kind: type) -> bool:
+    return any(type(m) is kind for m in legal)
+
+
+def _threats(view: q.QuackView) -> list[float]:
+    """How much hurting each seat helps me: about 1 for the richest rival, less
+    for the rest, 0 for the mobbed, -1 for myself."""
+    rivals = [d for d in view.doctors if d.seat != view.seat and d.status != q.MOBBED]
+    top = max((d.money for d in rivals), default=0)
+    me = view.doctors[view.seat].money
+    out = []
+    for d in view.doctors:
+        if d.seat == view.seat:
+            out.append(-1.0)
+        elif d.status == q.MOBBED:
+            out.append(0.0)
+        else:
+            base = 0.4 + 0.6 * (d.money / top if top > 0 else 1.0)
+            out.append(base * (1.3 if d.money >= me else 1.0))
+    return out
+
+
+def _danger(case: q.PatientView) -> float:
+    """0..1: how near the Patient is to dying (Harm towards Kill, Mortal count)."""
+    p = case.patient
+    harm = case.harm_points / p.kill
+    mortal = case.received / p.mortal if p.mortal else 0.0
+    return min(1.0, max(harm, mortal))
+
+
+def _case_value(case: q.PatientView) -> float:
+    """Rough worth of keeping a Patient: closer to cure is better, closer to death worse."""
+    p = case.patient
+    return case.cure_points / p.cure - _danger(case) * (1 + p.infamy / 3)
+
+
+def _turns_left(view: q.QuackView, practising_rivals: int) -> int:
+    if view.endgame:
+        return 1
+    rounds = view.options.round_limit - view.round + 1
+    return max(1, min(rounds, 3 if practising_rivals <= 2 else 8))
+
+
+_AVERAGE_HARM: dict[str, float] = {}
+
+
+def _average_harm(card: Treatment | Anytime) -> float:
+    """Expected Harm of a Treatment on a Patient of the shipped deck (public knowledge)."""
+    if type(card) is not Treatment:
+        return 0.0
+    got = _AVERAGE_HARM.get(card.name)
+    if got is None:
+        patients = q.RULES.deck.patients
+        got = sum(q.treatment_points(card, p)[1] for p in patients) / max(1, len(patients))
+        _AVERAGE_HARM[card.name] = got
+    return got
+
+
+def _type_card_value(view: q.QuackView, case: q.PatientView, card: Anytime) -> float:
+    """Lost Lab Results on my own Patient before a harmful card of that type, Extra
+    Strength before a curing one."""
+    best = -10.0
+    for c in view.hand:
+        if type(c) is not Treatment or c.treatment_type != card.treatment_type:
+            continue
+        cure, harm = q.treatment_points(c, case.patient)
+        if card.effect == qc.NULLIFY_TYPE and harm and case.harm_points + harm >= case.patient.kill:
+            best = max(best, 150.0 + 40.0 * case.patient.infamy)
+        if card.effect == qc.BOOST_TYPE and cure and not harm and case.cure_points + 2 * cure >= case.patient.cure:
+            best = max(best, 180.0)
+    return best
+
+
+def _best_line(view: q.QuackView, me: q.DoctorView, case: q.PatientView, cards: list[Treatment]) -> int:
+    """The first card of the best order to play ``cards`` on a known Patient.
+
+    A dynamic programme over the set of cards played (bitmask): Cure and Harm
+    add up, so the Patient's state depends only on the set. Each line ends when
+    the Patient dies (Harm >= Kill, or Mortal), is cured, or the cards owed are
+    played; its worth is the money paid plus what the Patient is left worth.
+    """
+    p: Patient = case.patient
+    owed = max(1, view.owed)
+    n = len(cards)
+    cure = [0] * n
+    harm = [0] * n
+    nullified_type = {r.treatment_type for r in case.reminders if r.effect == qc.NULLIFY_TYPE}
+    for i, c in enumerate(cards):
+        cure[i], harm[i] = q.treatment_points(c, p)
+        if c.treatment_type in nullified_type:
+            cure[i] = harm[i] = 0  # approximate: as if each such card were spared
+    price = [c.price for c in cards]
+    base_cure, base_harm, base_received = case.cure_points, case.harm_points, case.received
+    # Pay already earned this round on this Patient is lost too if it dies.
+    played_now = max(0, min(len(case.treatments), view.die - view.owed))
+    earned = sum(t.price for t in case.treatments[len(case.treatments) - played_now:]) if played_now else 0
+    threshold = view.threshold
+    infamy_gain = p.infamy + (1 if view.options.turbo_infamy else 0)
+    mobbed = me.infamy + infamy_gain >= threshold
+    death_cost = -earned - (MOB_COST + me.money if mobbed else INFAMY_COST * infamy_gain * (1 + me.infamy / threshold))
+    memo: dict[int, tuple[float, int]] = {}
+
+    def alive(c: int, h: int, r: int, pay: int) -> float:
+        danger = h / p.kill
+        if p.mortal:
+            danger = max(danger, r / p.mortal)
+        risk = HARM_RISK * danger * danger * (1 + infamy_gain / 2) * (3 if mobbed else 1)
+        return earned + pay + PROGRESS_VALUE * c / p.cure - risk
+
+    def best(mask: int, c: int, h: int, r: int, pay: int, steps: int) -> tuple[float, int]:
+        if steps >= owed or mask == (1 << n) - 1:
+            return alive(c, h, r, pay), -1
+        got = memo.get(mask)
+        if got is not None:
+            return got
+        top, pick = float("-inf"), -1
+        seen: set[str] = set()
+        for i in range(n):
+            bit = 1 << i
+            if mask & bit or cards[i].name in seen:
+                continue
+            seen.add(cards[i].name)
+            c2, h2, r2, pay2 = c + cure[i], h + harm[i], r + 1, pay + price[i]
+            if h2 >= p.kill:
+                value = death_cost
+            elif c2 >= p.cure:
+                value = earned + pay2 + CURE_BONUS
+            elif p.mortal and r2 >= p.mortal:
+                value = death_cost
+            else:
+                value = best(mask | bit, c2, h2, r2, pay2, steps + 1)[0]
+            if value > top:
+                top, pick = value, i
+        memo[mask] = (top, pick)
+        return top, pick
+
+    _value, pick = best(0, base_cure, base_harm, base_received, 0, 0)
+    return cards[pick if pick >= 0 else 0].id
+
+
+bots.register(q.GAME, "heuristic", QuackBot)

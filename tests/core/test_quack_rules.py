@@ -1,0 +1,1321 @@
+"""Quack in the Box rules: scenarios with stacked decks, errors, and invariants.
+
+Scenario tests deal a real game with ``RULES.new_game`` and then move real
+card ids between piles (:func:`table`), so every card is still in exactly one
+place. Each docstring names the rule (rulebook phase) or ruling (QB1-QB10,
+docs/QUACK_RULINGS.md) it checks.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+import subprocess
+import sys
+from collections import Counter
+from typing import Any, Mapping, Sequence
+
+import pytest
+
+from cards.quack import Anytime, Patient, Treatment
+from core import quack as q
+from core.bots import RandomBot
+from core.quack import RULES, QuackState
+from core.quack_bot import QuackBot
+from core.rules import BadOptions, Deadline, GameOver, IllegalMove, MalformedMove, NotYourTurn
+from tests.core import invariants
+from tests.core.invariants import Adapter, disturb_global_random, play_checked, replay
+
+CARDS = RULES.cards
+
+
+# --- stacking the table -------------------------------------------------------
+
+
+def ids(name: str) -> list[int]:
+    """Every physical id of the card called ``name``."""
+    found = [c.id for c in CARDS if c.name == name]
+    assert found, f"no card called {name!r}"
+    return found
+
+
+class ScriptedRandom(random.Random):
+    """The game's RNG with die rolls queued: ``random()`` returns the queued
+    faces first (as a die roll reads them), then carries on as usual."""
+
+    def __init__(self, seed: int = 0, faces: Sequence[int] = ()) -> None:
+        # Defaults: copy and pickle rebuild a Random by calling its class with no arguments.
+        super().__init__(seed)
+        self.faces = list(faces)
+
+    def random(self) -> float:
+        if self.faces:
+            return (self.faces.pop(0) - 1) / q.DIE_SIDES + 0.01
+        return super().random()
+
+
+def _pull(state: QuackState, card: int) -> None:
+    """Take ``card`` out of whichever pile or hand holds it."""
+    for pile in (state.doc_deck, state.doc_discard, state.patient_deck, state.patient_discard, *state.hands):
+        if card in pile:
+            pile.remove(card)
+            return
+    raise AssertionError(f"card {card} is not in a pile or hand")
+
+
+def _free(state: QuackState, name: str, claimed: set[int]) -> int:
+    """An id of ``name`` lying in a deck or discard pile (never in play)."""
+    for card in ids(name):
+        if card in claimed:
+            continue
+        if card in state.doc_deck or card in state.doc_discard or card in state.patient_deck or card in state.patient_discard:
+            claimed.add(card)
+            return card
+    for card in ids(name):
+        if card not in claimed and any(card in h for h in state.hands):
+            claimed.add(card)
+            return card
+    raise AssertionError(f"no free copy of {name!r}")
+
+
+PatientSpec = str | tuple[str, int, int, int]
+
+
+def table(
+    seats: int = 3,
+    *,
+    hands: Mapping[int, Sequence[str]] | None = None,
+    patients: Mapping[int, PatientSpec] | None = None,
+    doc_top: Sequence[str] = (),
+    patient_top: Sequence[str] = (),
+    money: Mapping[int, int] | None = None,
+    infamy: Mapping[int, int] | None = None,
+    faces: Sequence[int] = (),
+    seed: int = 0,
+    pad: bool = True,
+    **options: Any,
+) -> QuackState:
+    """A dealt game with seat 0 to act in phase 1, rearranged: ``hands`` by
+    name; ``patients`` as a name or (name, cure, harm, received); ``doc_top``
+    and ``patient_top`` top first; die ``faces`` queued. Windows are off
+    unless ``window_seconds`` is given. Displaced cards go under the Doc deck.
+    Named hands shorter than six are padded with Treatments named nowhere in
+    the call (``pad=False`` leaves them short)."""
+    options.setdefault("window_seconds", 0)
+    options.setdefault("first_seat", 0)
+    state = RULES.new_game(seats=seats, options=options, seed=seed)
+    claimed: set[int] = set()
+    for seat, names in (hands or {}).items():
+        wanted = [_free(state, n, claimed) for n in names]
+        for c in wanted:
+            _pull(state, c)
+        old = state.hands[seat]
+        state.doc_deck[0:0] = old
+        state.hands[seat] = wanted
+    # Any hand robbed of a card by _free is topped up from the deck bottom.
+    for seat, hand in enumerate(state.hands):
+        if hands and seat in hands:
+            continue
+        while len(hand) < q.HAND_SIZE and state.doc_deck:
+            hand.append(state.doc_deck.pop(0))
+    if pad:
+        named = {n for names in (hands or {}).values() for n in names} | set(doc_top) | set(patient_top)
+        named |= {spec if isinstance(spec, str) else spec[0] for spec in (patients or {}).values()}
+        fillers = [c.name for c in RULES.deck.treatments if c.name not in named]
+        for seat in sorted(hands or {}):
+            names = list(hands[seat])
+            while len(state.hands[seat]) < q.HAND_SIZE:
+                name = fillers.pop(0)
+                card = _free(state, name, claimed)
+                _pull(state, card)
+                state.hands[seat].append(card)
+    for seat, spec in (patients or {}).items():
+        name, cure, harm, received = (spec, 0, 0, 0) if isinstance(spec, str) else spec
+        card = _free(state, name, claimed)
+        _pull(state, card)
+        old_case = state.doctors[seat].patient
+        if old_case is not None:  # admitted inside new_game (Deathmatch): back under the decks
+            state.patient_deck.insert(0, old_case.card)
+            state.doc_deck[0:0] = old_case.treatments + old_case.reminders
+        case = q.Case(card)
+        case.cure, case.harm, case.received = cure, harm, received
+        state.doctors[seat].patient = case
+    for name in reversed(doc_top):
+        card = _free(state, name, claimed)
+        _pull(state, card)
+        state.doc_deck.append(card)
+    for name in reversed(patient_top):
+        card = _free(state, name, claimed)
+        _pull(state, card)
+        state.patient_deck.append(card)
+    for seat, value in (money or {}).items():
+        state.doctors[seat].money = value
+    for seat, value in (infamy or {}).items():
+        state.doctors[seat].infamy = value
+    if faces:
+        rng = ScriptedRandom(0, faces)
+        rng.setstate(state.rng.getstate())
+        state.rng = rng
+    state.touch()
+    QuackAdapter().assert_conserved(state)
+    return state
+
+
+def card_in_hand(state: QuackState, seat: int, name: str) -> int:
+    for c in state.hands[seat]:
+        if CARDS[c].name == name:
+            return c
+    raise AssertionError(f"seat {seat} holds no {name!r}")
+
+
+def treat(state: QuackState, seat: int, name: str, target: int = q.NONE) -> list:
+    return RULES.apply(state, seat, q.PlayTreatment(card_in_hand(state, seat, name), target))
+
+
+def anytime(state: QuackState, seat: int, name: str, target: int, other: int = q.NONE, discard: int = q.NONE) -> list:
+    return RULES.apply(state, seat, q.PlayAnytime(card_in_hand(state, seat, name), target, other, discard))
+
+
+def of(events: Sequence[Any], kind: type) -> list:
+    return [e for e in events if type(e) is kind]
+
+
+def patient_name(state: QuackState, seat: int) -> str | None:
+    case = state.doctors[seat].patient
+    return None if case is None else CARDS[case.card].name
+
+
+def play_out_turn(state: QuackState) -> list:
+    """Finish the current turn with the first phase move each time (StayHome,
+    the first Treatment, Pass, or a short-hand Discard), up to the next
+    doctor's decision (turns in Switzerland run by themselves)."""
+    events: list = []
+    while not of(events, q.TurnStarted) and not state.over:
+        waiting = RULES.waiting_for(state)
+        who = waiting[0]
+        legal = RULES.legal_moves(state, who)
+        phase_moves = [m for m in legal if not isinstance(m, q.PlayAnytime)] or list(legal)
+        move = phase_moves[0]
+        if isinstance(move, q.FleeToSwitzerland):
+            move = q.StayHome()
+        events += RULES.apply(state, who, move)
+    return events
+
+
+def snapshot(value: Any, _seen: Any = None) -> Any:
+    """A comparable copy of a State (every slot, the RNG state included)."""
+    if isinstance(value, random.Random):
+        return ("rng", value.getstate())
+    if isinstance(value, (list, tuple)):
+        return tuple(snapshot(v) for v in value)
+    if isinstance(value, set):
+        return ("set", tuple(sorted(value)))
+    if isinstance(value, (QuackState, q.Doctor, q.Case)):
+        return tuple((name, snapshot(getattr(value, name))) for name in type(value).__slots__ if name != "_public")
+    return value
+
+
+# --- the card math (QB4) --------------------------------------------------------
+
+
+def _t(cures=(), harms=(), others=0) -> Treatment:
+    return Treatment(0, "T", "", "Medicine", 100, tuple(cures), tuple(harms), others)
+
+
+def _p(*illnesses: str) -> Patient:
+    return Patient(0, "P", "", tuple(illnesses), 5, 5, 1)
+
+
+def test_points_use_the_largest_value_among_the_patients_types() -> None:
+    """QB4: Cure and Harm are each the largest value among the Patient's listed types, not a sum."""
+    t = _t(cures=(("Cardiac", 2), ("Minor Trauma", 1)), harms=(("Bleeding", 2), ("GI", 3)))
+    assert q.treatment_points(t, _p("Cardiac", "Minor Trauma")) == (2, 0)
+    assert q.treatment_points(t, _p("Bleeding", "GI", "Minor Trauma")) == (1, 3)
+    assert q.treatment_points(t, _p("Neuro")) == (0, 0)
+
+
+def test_all_others_harms_only_types_the_card_does_not_name() -> None:
+    """QB4: "All others" harms every illness type of the Patient the card names nowhere."""
+    trepanation = CARDS[ids("Trepanation")[0]]
+    assert q.treatment_points(trepanation, _p("Neuro")) == (1, 0)
+    assert q.treatment_points(trepanation, _p("Neuro", "Psychiatry")) == (1, 3)
+    named_as_harm = _t(cures=(("Neuro", 1),), harms=(("Cardiac", 1),), others=3)
+    assert q.treatment_points(named_as_harm, _p("Cardiac")) == (0, 1)
+    assert q.treatment_points(named_as_harm, _p("Cardiac", "GI")) == (0, 3)
+
+
+# --- phases of a turn ---------------------------------------------------------------
+
+
+def test_phase_1_offers_stay_or_flee_before_drawing() -> None:
+    """Rulebook phase 1: the turn opens with the choice to flee, before any draw."""
+    state = table()
+    assert state.phase == q.FLEE and RULES.waiting_for(state) == (0,)
+    legal = RULES.legal_moves(state, 0)
+    assert legal[:2] == (q.StayHome(), q.FleeToSwitzerland())
+    assert all(isinstance(m, q.PlayAnytime) for m in legal[2:])
+
+
+def test_phases_2_to_4_draw_admit_copay_and_roll() -> None:
+    """Phases 2-4: draw up to six, admit a Patient and collect the $50 co-pay (QB5), roll the Treatments owed."""
+    state = table(hands={0: ["Stitches", "Xray", "Yoga", "Aspirin"]}, doc_top=["Knee Tap", "Get Some Rest", "Heparin"],
+                  patient_top=["Weekend Warrior"], faces=[3], pad=False)
+    events = RULES.apply(state, 0, q.StayHome())
+    drawn = of(events, q.CardsDrawn)
+    assert [CARDS[c].name for c in drawn[0].cards] == ["Knee Tap", "Get Some Rest"]
+    assert len(state.hands[0]) == q.HAND_SIZE
+    assert patient_name(state, 0) == "Weekend Warrior"
+    assert of(events, q.PatientAdmitted)[0].face_down is False
+    assert of(events, q.MoneyPaid) == [q.MoneyPaid(0, q.CO_PAY, "co-pay", ())]
+    assert state.doctors[0].money == 50
+    assert of(events, q.DieRolled) == [q.DieRolled(0, (3,), 3, 3)]
+    assert state.phase == q.TREAT and state.owed == 3
+
+
+def test_a_patient_stays_from_round_to_round() -> None:
+    """Phase 3: a doctor who already has a Patient admits no other and collects no co-pay."""
+    state = table(patients={0: "Retired Hypochondriac"}, faces=[2])
+    events = RULES.apply(state, 0, q.StayHome())
+    assert not of(events, q.PatientAdmitted) and not of(events, q.MoneyPaid)
+    assert patient_name(state, 0) == "Retired Hypochondriac"
+
+
+def test_the_die_rerolls_ones_and_sixes() -> None:
+    """Phase 4: required Treatments are 2-5, a die rerolling 1s and 6s."""
+    state = table(faces=[1, 6, 1, 5])
+    events = RULES.apply(state, 0, q.StayHome())
+    assert of(events, q.DieRolled) == [q.DieRolled(0, (1, 6, 1, 5), 5, 5)]
+
+
+def test_die_rolls_stay_between_two_and_five() -> None:
+    """Phase 4 over many seeds: every value is 2-5."""
+    for seed in range(60):
+        state = RULES.new_game(seats=2, seed=seed, options={"first_seat": 0})
+        events = RULES.apply(state, 0, q.StayHome())
+        rolled = of(events, q.DieRolled)
+        assert rolled and q.DIE_LOW <= rolled[0].value <= q.DIE_HIGH
+
+
+def test_cure_sends_the_patient_home_waives_the_rest_and_pays() -> None:
+    """Phase 5 and QB4/QB5: a cured Patient leaves, the rest of the requirement is waived, every Treatment pays."""
+    state = table(hands={0: ["Stitches", "Xray", "Yoga", "Knee Tap", "Drink More Water", "Heparin"]},
+                  patient_top=["Weekend Warrior"], faces=[4])
+    RULES.apply(state, 0, q.StayHome())
+    treat(state, 0, "Stitches")  # Minor Trauma 2 of 3
+    assert state.doctors[0].patient.cure == 2 and state.turn == 0
+    events = treat(state, 0, "Xray")  # +1: cured, two Treatments still owed are waived
+    assert of(events, q.PatientCured) == [q.PatientCured(0, ids("Weekend Warrior")[0], 0)]
+    paid = of(events, q.MoneyPaid)
+    assert paid[0].amount == 150 + 300 and paid[0].reason == "treatments"
+    assert state.doctors[0].money == 50 + 450
+    assert state.doctors[0].patient is None and ids("Weekend Warrior")[0] in state.patient_discard
+    assert state.turn == 1 and state.phase == q.FLEE
+
+
+def test_death_pays_nothing_this_round_and_adds_infamy() -> None:
+    """QB5: a death pays nothing for the round's Treatments and adds the Patient's Infamy."""
+    state = table(hands={0: ["Stitches", "Heparin", "Yoga", "Knee Tap", "Drink More Water", "Xray"]},
+                  patient_top=["Nosebleed That Won't Quit"], faces=[4])
+    RULES.apply(state, 0, q.StayHome())
+    treat(state, 0, "Stitches")  # Bleeding +2 Cure, $150 at stake
+    events = treat(state, 0, "Heparin")  # Bleeding 9 Harm >= Kill 6
+    assert of(events, q.PatientDied) == [q.PatientDied(0, ids("Nosebleed That Won't Quit")[0], "harm", 0)]
+    assert not [e for e in of(events, q.MoneyPaid) if e.reason == "treatments"]
+    assert state.doctors[0].money == 50
+    assert state.doctors[0].infamy == 1
+    assert state.turn == 1
+
+
+def test_harm_kills_even_when_the_same_card_completes_the_cure() -> None:
+    """QB4: death is checked first: Harm >= Kill kills though the same card reaches the Cure."""
+    # Helmets Are for Quitters: Minor Trauma, Bleeding, Neuro; Cure 8, Kill 7. Aspirin: MT +1 Cure, Bleeding +2 Harm.
+    state = table(hands={0: ["Aspirin", "Yoga", "Knee Tap", "Drink More Water", "Xray", "Stitches"]},
+                  patients={0: ("Helmets Are for Quitters", 7, 5, 0)}, faces=[2])
+    RULES.apply(state, 0, q.StayHome())
+    events = treat(state, 0, "Aspirin")
+    assert of(events, q.PatientDied) and not of(events, q.PatientCured)
+
+
+def test_mortal_patient_dies_after_that_many_treatments() -> None:
+    """Rulebook Mortal, QB4: a Patient dies on receiving its Mortal number of Treatment cards uncured."""
+    # Buffet Heart Attack: Cardiac, Cure 8, Kill 5, Mortal 5. Drink More Water does nothing for Cardiac.
+    state = table(hands={0: ["Drink More Water", "Yoga", "Knee Tap", "Xray", "Stitches", "Aspirin"]},
+                  patients={0: ("Buffet Heart Attack", 0, 0, 4)}, faces=[3])
+    RULES.apply(state, 0, q.StayHome())
+    events = treat(state, 0, "Drink More Water")
+    assert of(events, q.PatientDied)[0].cause == "mortal"
+    assert state.doctors[0].infamy == 2
+
+
+def test_a_cure_on_the_mortal_card_still_cures() -> None:
+    """QB4: Mortal counts Treatments *without being cured*; curing on that card wins."""
+    state = table(hands={0: ["Aspirin", "Yoga", "Knee Tap", "Xray", "Stitches", "Drink More Water"]},
+                  patients={0: ("Buffet Heart Attack", 7, 0, 4)}, faces=[3])
+    RULES.apply(state, 0, q.StayHome())
+    events = treat(state, 0, "Aspirin")  # Cardiac +2: 9 >= 8 on the 5th Treatment
+    assert of(events, q.PatientCured) and not of(events, q.PatientDied)
+
+
+def test_short_hand_rule_play_all_treatments_then_one_anytime() -> None:
+    """Phase 4 short-hand rule: without enough Treatments, play them all, then play or discard one Anytime card."""
+    hand = ["Stitches", "Placebo", "Malpractice Suit", "Tax Audit", "Glowing Online Review", "Upcoding"]
+    state = table(hands={0: hand}, patient_top=["Retired Hypochondriac"], faces=[4])
+    RULES.apply(state, 0, q.StayHome())
+    assert state.phase == q.TREAT
+    treat(state, 0, "Stitches")
+    assert state.phase == q.SHORT_HAND and state.owed == 3
+    legal = RULES.legal_moves(state, 0)
+    discards = [m for m in legal if isinstance(m, q.Discard)]
+    assert {CARDS[m.card].name for m in discards} == set(hand[1:])
+    assert legal[-len(discards):] == tuple(discards)  # Discards come last
+    audit = card_in_hand(state, 0, "Tax Audit")
+    events = RULES.apply(state, 0, q.Discard(audit))
+    assert of(events, q.CardsDiscarded) == [q.CardsDiscarded(0, (audit,), "short_hand")]
+    assert audit in state.doc_discard and state.turn == 1
+
+
+def test_short_hand_rule_may_be_met_by_playing_the_anytime_card() -> None:
+    """Short-hand rule: playing one Anytime card instead of discarding also ends the phase."""
+    hand = ["Stitches", "Placebo", "Malpractice Suit", "Tax Audit", "Glowing Online Review", "Upcoding"]
+    state = table(hands={0: hand}, patient_top=["Retired Hypochondriac"], faces=[4])
+    RULES.apply(state, 0, q.StayHome())
+    treat(state, 0, "Stitches")
+    anytime(state, 0, "Malpractice Suit", 1)
+    assert state.turn == 1 and state.doctors[1].infamy == 1
+    assert len(state.hands[0]) == 4
+
+
+def test_a_doctor_with_no_treatments_goes_straight_to_the_short_hand_rule() -> None:
+    """Short-hand rule with zero Treatments in hand."""
+    hand = ["Placebo", "Malpractice Suit", "Tax Audit", "Glowing Online Review", "Upcoding", "Staff Shortage"]
+    state = table(hands={0: hand}, patient_top=["Retired Hypochondriac"], faces=[2])
+    RULES.apply(state, 0, q.StayHome())
+    assert state.phase == q.SHORT_HAND
+
+
+# --- Switzerland (QB7) ------------------------------------------------------------
+
+
+def test_fleeing_is_final_and_freezes_money_and_infamy() -> None:
+    """QB7: the Patient goes with no pay and no Infamy; Treatments are dropped (ruling);
+    the draw keeps the first Anytime card and discards the rest."""
+    hand = ["Stitches", "Heparin", "Malpractice Suit", "Yoga", "Xray", "Aspirin"]
+    state = table(hands={0: hand}, patients={0: ("Nosebleed That Won't Quit", 0, 5, 1)},
+                  doc_top=["Walk It Off", "Knee Tap", "Placebo", "Tax Audit"], money={0: 700}, infamy={0: 3})
+    events = RULES.apply(state, 0, q.FleeToSwitzerland())
+    doctor = state.doctors[0]
+    assert doctor.status == q.SWITZERLAND and doctor.patient is None
+    assert of(events, q.DoctorFled) == [q.DoctorFled(0, 700, 3)]
+    assert of(events, q.PatientDischarged)[0].reason == "fled"
+    assert (doctor.money, doctor.infamy) == (700, 3)
+    assert [CARDS[c].name for c in state.hands[0]] == ["Malpractice Suit", "Placebo"]
+    thrown = [e for e in of(events, q.CardsDiscarded) if e.reason == "switzerland"]
+    assert [CARDS[c].name for c in thrown[0].cards] == ["Walk It Off", "Knee Tap"]
+    assert state.turn == 1
+    # Anytime cards still work from Switzerland, and Money can no longer change.
+    anytime(state, 0, "Malpractice Suit", 1)
+    assert state.doctors[1].infamy == 1
+    assert not any(m.target == 0 for m in RULES.legal_moves(state, 0) if isinstance(m, q.PlayAnytime))
+
+
+def test_nothing_can_touch_money_or_infamy_in_switzerland() -> None:
+    """QB7: Money and Infamy freeze, so Tax Audit, Malpractice Suit and the like find no target there."""
+    state = table(money={0: 700}, infamy={0: 2},
+                  hands={1: ["Tax Audit", "Malpractice Suit", "Glowing Online Review", "Claim Denied"]})
+    RULES.apply(state, 0, q.FleeToSwitzerland())
+    assert not [m for m in RULES.legal_moves(state, 1) if isinstance(m, q.PlayAnytime) and m.target == 0]
+    for name in ("Tax Audit", "Malpractice Suit", "Glowing Online Review", "Claim Denied"):
+        with pytest.raises(IllegalMove, match="no longer practises"):
+            anytime(state, 1, name, 0)
+    assert (state.doctors[0].money, state.doctors[0].infamy) == (700, 2)
+
+
+def test_switzerland_turns_only_draw_an_anytime_card() -> None:
+    """QB7: a doctor in Switzerland takes no Treatments; each turn draws until one Anytime card."""
+    state = table(seats=2, two_player_endgame="play_on", doc_top=["Heparin", "Yoga", "Placebo"])
+    RULES.apply(state, 0, q.FleeToSwitzerland())
+    before = len(state.hands[0])
+    state.doc_deck[-3:] = state.doc_deck[-3:]  # seat 1 draws nothing (full hand); seat 0 finds Placebo next
+    events = play_out_turn(state)  # seat 1's turn, then seat 0's in Switzerland runs by itself
+    assert [e.seat for e in of(events, q.TurnStarted)] == [0, 1]
+    assert len(state.hands[0]) == before + 1 and state.kinds[state.hands[0][-1]] == 2
+    assert not of(events, q.DieRolled) or of(events, q.DieRolled)[0].seat == 1
+    assert state.turn == 1 and state.phase == q.FLEE
+
+
+def test_nobody_flees_in_deathmatch() -> None:
+    """QB3 Deathmatch: nobody can flee; phase 1 has no decision, so the turn starts at the treatments."""
+    state = RULES.new_game(seats=3, seed=5, options={"deathmatch": True, "first_seat": 0, "window_seconds": 0})
+    assert state.phase in (q.TREAT, q.SHORT_HAND)
+    assert of(state.start_events, q.PatientAdmitted) and of(state.start_events, q.DieRolled)
+    assert not any(isinstance(m, q.FleeToSwitzerland) for m in RULES.legal_moves(state, 0))
+    play_out_turn(state)
+    with pytest.raises(IllegalMove, match="Deathmatch"):
+        RULES.check(state, state.turn, q.FleeToSwitzerland())
+
+
+# --- the Angry Mob (QB6) -------------------------------------------------------------
+
+
+def test_the_mob_comes_the_moment_infamy_reaches_the_threshold() -> None:
+    """QB6: out of the game, hand and Patient discarded, no more moves, cannot win."""
+    state = table(patients={1: "Weekend Warrior"}, infamy={1: 5},
+                  hands={0: ["Malpractice Suit"]})
+    events = anytime(state, 0, "Malpractice Suit", 1)
+    assert of(events, q.DoctorMobbed) == [q.DoctorMobbed(1, 6)]
+    assert state.doctors[1].status == q.MOBBED
+    assert state.hands[1] == [] and state.doctors[1].patient is None
+    assert RULES.legal_moves(state, 1) == ()
+    with pytest.raises(NotYourTurn):
+        RULES.check(state, 1, q.Pass())
+
+
+def test_death_on_your_own_turn_can_bring_the_mob() -> None:
+    """QB6: a death raising Infamy to the threshold mobs at once and ends the turn."""
+    state = table(hands={0: ["Throat Culture"]},
+                  patients={0: ("Peanut Gallery", 0, 3, 0)}, infamy={0: 4}, faces=[3])
+    RULES.apply(state, 0, q.StayHome())
+    events = treat(state, 0, "Throat Culture")  # Allergy +1 Harm: 4 >= Kill 4
+    assert of(events, q.DoctorMobbed)
+    assert state.doctors[0].status == q.MOBBED and state.turn == 1
+
+
+def test_mobbed_doctors_skip_their_turns() -> None:
+    """QB6: the mobbed are out of the rotation."""
+    state = table(patients={1: "Weekend Warrior"}, infamy={1: 5},
+                  hands={0: ["Malpractice Suit"]})
+    anytime(state, 0, "Malpractice Suit", 1)
+    play_out_turn(state)
+    assert state.turn == 2
+
+
+# --- Anytime cards (QB8) ---------------------------------------------------------------
+
+
+def test_anytime_cards_are_playable_off_turn_by_anyone() -> None:
+    """QB8: any doctor still in the game may play at any time, on anyone (self included)."""
+    state = table(hands={2: ["Malpractice Suit"]})
+    legal = RULES.legal_moves(state, 2)
+    assert {m.target for m in legal} == {0, 1, 2}
+    anytime(state, 2, "Malpractice Suit", 2)
+    assert state.doctors[2].infamy == 1 and state.turn == 0 and state.phase == q.FLEE
+
+
+def test_diagnostic_dilemma_hides_the_patient_from_everyone_until_treated() -> None:
+    """Diagnostic Dilemma: the next Patient is face down, hidden from all (its doctor too), revealed after a round."""
+    state = table(hands={1: ["Diagnostic Dilemma"],
+                         0: ["Yoga", "Drink More Water", "Get Some Rest", "Knee Tap", "Walk It Off", "Thorough H&P"]},
+                  patient_top=["Retired Hypochondriac"], faces=[2])
+    anytime(state, 1, "Diagnostic Dilemma", 0)
+    assert [c.name for c in RULES.view(state, 2).doctors[0].reminders] == ["Diagnostic Dilemma"]
+    events = RULES.apply(state, 0, q.StayHome())
+    admitted = of(events, q.PatientAdmitted)[0]
+    assert admitted.face_down and admitted.patient == ids("Retired Hypochondriac")[0]
+    for seat in (0, 1, 2, None):
+        assert RULES.redact(admitted, seat).patient == q.NONE
+        seen = RULES.view(state, seat).doctors[0].patient
+        assert seen.face_down and seen.patient is None and seen.cure_points is None
+    assert of(events, q.MoneyPaid)[0].amount == q.CO_PAY  # the co-pay is paid face down too
+    played = of(treat(state, 0, "Yoga"), q.TreatmentPlayed)[0]
+    hidden = RULES.redact(played, 0)
+    assert (hidden.patient, hidden.cure, hidden.total_cure) == (q.NONE, q.NONE, q.NONE)
+    events = treat(state, 0, "Get Some Rest")
+    assert of(events, q.PatientRevealed) == [q.PatientRevealed(0, ids("Retired Hypochondriac")[0])]
+    assert RULES.view(state, 2).doctors[0].patient.patient.name == "Retired Hypochondriac"
+    assert RULES.view(state, 2).doctors[0].patient.cure_points == 3
+    assert ids("Diagnostic Dilemma")[0] in state.doc_discard or ids("Diagnostic Dilemma")[1] in state.doc_discard
+
+
+def test_wrong_chart_sends_the_treatment_and_pays_its_player() -> None:
+    """Wrong Chart, QB5: the redirected Treatment lands on another doctor's Patient and pays its player if it survives."""
+    state = table(hands={2: ["Wrong Chart"],
+                         0: ["Tourniquet", "Yoga", "Drink More Water", "Knee Tap", "Walk It Off", "Thorough H&P"]},
+                  patients={0: "Retired Hypochondriac", 1: ("Nosebleed That Won't Quit", 0, 0, 0)}, faces=[2])
+    anytime(state, 2, "Wrong Chart", 0, 1)
+    RULES.apply(state, 0, q.StayHome())
+    events = treat(state, 0, "Tourniquet")  # Bleeding +3: cures seat 1's nosebleed
+    played = of(events, q.TreatmentPlayed)[0]
+    assert played.redirected and played.target == 1
+    assert of(events, q.PatientCured) == [q.PatientCured(1, ids("Nosebleed That Won't Quit")[0], 0)]
+    events = treat(state, 0, "Yoga")
+    paid = [e for e in of(events, q.MoneyPaid) if e.reason == "treatments"][0]
+    assert paid.amount == 75 + 50 and paid.seat == 0
+    assert state.doctors[1].money == 0
+
+
+def test_a_redirected_killing_treatment_splits_the_infamy_rounding_up() -> None:
+    """QB5: a death by a redirected Treatment splits the Infamy between the two doctors, each rounding up."""
+    state = table(hands={2: ["Wrong Chart"],
+                         0: ["Xray", "Yoga", "Drink More Water", "Knee Tap", "Walk It Off", "Thorough H&P"]},
+                  patients={0: "Retired Hypochondriac", 1: ("Overdue and Furious", 0, 3, 0)}, faces=[2])
+    anytime(state, 2, "Wrong Chart", 0, 1)
+    RULES.apply(state, 0, q.StayHome())
+    events = treat(state, 0, "Xray")  # Pregnancy +2 Harm: 5 >= Kill 5; Infamy 3 -> 2 and 2
+    assert of(events, q.PatientDied)[0].by == 0
+    assert state.doctors[0].infamy == 2 and state.doctors[1].infamy == 2
+    events = treat(state, 0, "Yoga")
+    paid = [e for e in of(events, q.MoneyPaid) if e.reason == "treatments"]
+    assert paid[0].amount == 50  # Yoga on the survivor; nothing for the Xray on the dead
+
+
+def test_wrong_chart_fizzles_when_its_patient_has_gone() -> None:
+    """Wrong Chart: if the chosen Patient has left, the card is discarded and the Treatment goes home."""
+    state = table(hands={2: ["Wrong Chart", "Placebo"],
+                         0: ["Yoga", "Drink More Water", "Get Some Rest", "Knee Tap", "Walk It Off", "Thorough H&P"]},
+                  patients={0: "Retired Hypochondriac", 1: ("Nosebleed That Won't Quit", 2, 0, 0)}, faces=[2])
+    anytime(state, 2, "Wrong Chart", 0, 1)
+    anytime(state, 2, "Placebo", 1)  # cures seat 1's Patient: it leaves
+    RULES.apply(state, 0, q.StayHome())
+    events = treat(state, 0, "Yoga")
+    assert of(events, q.ReminderDiscarded)[0].reason == "fizzled"
+    assert of(events, q.TreatmentPlayed)[0].target == 0
+
+
+def test_paper_shredder_discards_a_card_of_your_choice_and_draws_one() -> None:
+    """Paper Shredder: the Anytime card that lets a player discard (QB1)."""
+    state = table(hands={1: ["Paper Shredder", "Heparin"]},
+                  doc_top=["Yoga"])
+    heparin = card_in_hand(state, 1, "Heparin")
+    events = anytime(state, 1, "Paper Shredder", 1, discard=heparin)
+    played = of(events, q.AnytimePlayed)[0].card
+    assert heparin in state.doc_discard and played in state.doc_discard and CARDS[played].name == "Paper Shredder"
+    assert [CARDS[c].name for c in of(events, q.CardsDrawn)[0].cards] == ["Yoga"]
+    assert len(state.hands[1]) == 5
+    with pytest.raises(IllegalMove):
+        RULES.check(state, 0, q.PlayAnytime(ids("Paper Shredder")[1], 1, q.NONE, heparin))
+
+
+def test_placebo_adds_cure_and_can_cure_off_turn() -> None:
+    """Placebo: +2 Cure points, which may send the Patient home at once."""
+    state = table(hands={2: ["Placebo"]},
+                  patients={1: ("Weekend Warrior", 1, 0, 0)})
+    events = anytime(state, 2, "Placebo", 1)
+    assert of(events, q.PatientCured) == [q.PatientCured(1, ids("Weekend Warrior")[0], 2)]
+
+
+def test_nurse_night_off_kills_and_its_doctor_answers_for_it() -> None:
+    """Nurse Has the Night Off: +2 Harm; a death by an Anytime card puts the Infamy on the Patient's doctor (ruling)."""
+    state = table(hands={2: ["Nurse Has the Night Off"]},
+                  patients={1: ("Overdue and Furious", 0, 3, 0)})
+    events = anytime(state, 2, "Nurse Has the Night Off", 1)
+    assert of(events, q.PatientDied)[0].by == 2
+    assert state.doctors[1].infamy == 3 and state.doctors[2].infamy == 0
+
+
+def test_nurse_night_off_during_the_round_loses_the_round_pay() -> None:
+    """QB5 with an Anytime death: Treatments played this round on the dead Patient pay nothing."""
+    state = table(hands={0: ["Stitches", "Yoga", "Drink More Water", "Knee Tap", "Walk It Off", "Thorough H&P"],
+                         1: ["Nurse Has the Night Off"]},
+                  patients={0: ("Weekend Warrior", 0, 4, 0)}, faces=[3])
+    RULES.apply(state, 0, q.StayHome())
+    treat(state, 0, "Stitches")  # MT +2 Cure, $150
+    anytime(state, 1, "Nurse Has the Night Off", 0)  # Harm 6 >= Kill 6
+    assert state.turn == 1
+    assert state.doctors[0].money == 0 and state.doctors[0].infamy == 1
+
+
+@pytest.mark.parametrize(("name", "start", "end"), [("Malpractice Suit", 2, 3), ("Glowing Online Review", 2, 1)])
+def test_infamy_cards(name: str, start: int, end: int) -> None:
+    """Malpractice Suit and Glowing Online Review move a doctor's Infamy by 1."""
+    state = table(hands={2: [name]}, infamy={1: start})
+    events = anytime(state, 2, name, 1)
+    assert state.doctors[1].infamy == end
+    assert of(events, q.InfamyChanged)[0].total == end
+
+
+def test_glowing_review_needs_infamy_to_remove() -> None:
+    """QB8: a card with no valid target cannot be played."""
+    state = table(hands={2: ["Glowing Online Review"]})
+    assert not [m for m in RULES.legal_moves(state, 2) if isinstance(m, q.PlayAnytime)]
+    with pytest.raises(IllegalMove, match="no Infamy"):
+        anytime(state, 2, "Glowing Online Review", 1)
+
+
+def test_tax_audit_takes_up_to_its_amount() -> None:
+    """Tax Audit: the target loses $300, or everything if they have less."""
+    state = table(hands={2: ["Tax Audit"]}, money={1: 120})
+    events = anytime(state, 2, "Tax Audit", 1)
+    assert state.doctors[1].money == 0 and of(events, q.MoneyLost) == [q.MoneyLost(1, 120, "fine")]
+
+
+def test_miraculous_recovery_wipes_the_harm() -> None:
+    """Miraculous Recovery: the target Patient's Harm goes back to 0."""
+    state = table(hands={2: ["Miraculous Recovery"]},
+                  patients={1: ("Weekend Warrior", 1, 5, 2)})
+    anytime(state, 2, "Miraculous Recovery", 1)
+    case = state.doctors[1].patient
+    assert (case.cure, case.harm, case.received) == (1, 0, 2)
+
+
+def test_patient_transfer_swaps_patients_with_their_progress() -> None:
+    """Patient Transfer: two doctors swap Patients, with every point and Treatment they carry."""
+    state = table(hands={2: ["Patient Transfer"]},
+                  patients={0: ("Weekend Warrior", 2, 1, 1), 1: ("Retired Hypochondriac", 0, 4, 3)})
+    with pytest.raises(IllegalMove, match="lower seat first"):
+        RULES.check(state, 2, q.PlayAnytime(ids("Patient Transfer")[0], 1, 0))
+    anytime(state, 2, "Patient Transfer", 0, 1)
+    assert patient_name(state, 0) == "Retired Hypochondriac" and state.doctors[0].patient.harm == 4
+    assert patient_name(state, 1) == "Weekend Warrior" and state.doctors[1].patient.cure == 2
+
+
+def test_teaching_hospital_now_or_at_the_next_roll() -> None:
+    """Teaching Hospital: +1 Treatment this round if the doctor is treating now, else at their next roll."""
+    state = table(hands={1: ["Teaching Hospital", "Staff Shortage"],
+                         0: ["Yoga", "Drink More Water", "Get Some Rest", "Knee Tap", "Walk It Off", "Thorough H&P"]},
+                  patients={0: "Retired Hypochondriac"}, faces=[2, 4])
+    anytime(state, 1, "Teaching Hospital", 0)  # before the roll: a reminder for this turn's roll
+    assert state.doctors[0].reminders
+    events = RULES.apply(state, 0, q.StayHome())
+    assert of(events, q.DieRolled)[0].owed == 3 and not state.doctors[0].reminders
+    events = anytime(state, 1, "Staff Shortage", 0)  # while treating: at once
+    assert of(events, q.TreatmentsOwedChanged) == [q.TreatmentsOwedChanged(0, 2)]
+
+
+def test_staff_shortage_cannot_go_below_zero_and_ends_the_phase() -> None:
+    """Staff Shortage: owing 0 Treatments ends the treatment phase (payday follows)."""
+    state = table(hands={1: ["Staff Shortage"],
+                         0: ["Yoga", "Drink More Water", "Get Some Rest", "Knee Tap", "Walk It Off", "Thorough H&P"]},
+                  patients={0: "Retired Hypochondriac"}, faces=[2])
+    RULES.apply(state, 0, q.StayHome())
+    treat(state, 0, "Yoga")
+    events = anytime(state, 1, "Staff Shortage", 0)
+    assert of(events, q.TreatmentsOwedChanged)[0].owed == 0
+    assert state.turn == 1
+    assert [e for e in of(events, q.MoneyPaid) if e.reason == "treatments"][0].amount == 50
+
+
+@pytest.mark.parametrize(("card", "treatment"), [("Lost Lab Results", "Throat Culture"), ("Overexposed Film", "Xray")])
+def test_nullify_cards_make_the_next_treatment_of_their_type_do_nothing(card: str, treatment: str) -> None:
+    """Lost Lab Results / Overexposed Film: the next Treatment of that type does nothing, yet counts and pays."""
+    state = table(hands={1: [card],
+                         0: [treatment, "Drink More Water", "Get Some Rest", "Knee Tap", "Yoga", "Thorough H&P"]},
+                  patients={0: ("Daycare Lice Outbreak", 0, 0, 0)}, faces=[2])
+    anytime(state, 1, card, 0)
+    RULES.apply(state, 0, q.StayHome())
+    played = of(treat(state, 0, treatment), q.TreatmentPlayed)[0]
+    assert (played.cure, played.harm, played.note, played.received) == (0, 0, "nullified", 1)
+    events = treat(state, 0, "Get Some Rest")  # Infectious +1 Cure
+    assert [e for e in of(events, q.MoneyPaid) if e.reason == "treatments"][0].amount == CARDS[ids(treatment)[0]].price + 25
+
+
+def test_extra_strength_doubles_the_next_medicine() -> None:
+    """Extra Strength: the next Medicine on the Patient counts double, Cure and Harm."""
+    state = table(hands={1: ["Extra Strength"],
+                         0: ["Aspirin", "Drink More Water", "Get Some Rest", "Knee Tap", "Yoga", "Thorough H&P"]},
+                  patients={0: ("Marathon Collapse", 0, 0, 0)}, faces=[2])
+    anytime(state, 1, "Extra Strength", 0)
+    RULES.apply(state, 0, q.StayHome())
+    played = of(treat(state, 0, "Aspirin"), q.TreatmentPlayed)[0]
+    assert (played.cure, played.note) == (4, "doubled")
+
+
+@pytest.mark.parametrize(("card", "factor"), [("Claim Denied", 0), ("Upcoding", 2)])
+def test_payday_reminders(card: str, factor: int) -> None:
+    """Claim Denied pays nothing, Upcoding pays double, at the target's next payday."""
+    state = table(hands={1: [card],
+                         0: ["Thorough H&P", "Drink More Water", "Get Some Rest", "Knee Tap", "Yoga", "Xray"]},
+                  patients={0: "Retired Hypochondriac"}, faces=[2])
+    anytime(state, 1, card, 0)
+    RULES.apply(state, 0, q.StayHome())
+    treat(state, 0, "Thorough H&P")
+    events = treat(state, 0, "Drink More Water")
+    assert state.doctors[0].money == 325 * factor
+    assert not state.doctors[0].reminders
+    assert of(events, q.ReminderDiscarded)[0].reason == "used"
+
+
+def test_unique_reminders_do_not_stack() -> None:
+    """One Claim Denied (or Diagnostic Dilemma, Upcoding) waits per doctor: a second has no valid target."""
+    state = table(hands={1: ["Claim Denied", "Diagnostic Dilemma"],
+                         2: ["Diagnostic Dilemma"]})
+    anytime(state, 1, "Diagnostic Dilemma", 0)
+    with pytest.raises(IllegalMove, match="already has"):
+        anytime(state, 2, "Diagnostic Dilemma", 0)
+
+
+# --- response windows (QB8) ---------------------------------------------------------
+
+
+def test_each_treatment_opens_a_timed_window_for_other_doctors() -> None:
+    """QB8: a fair chance between any two Treatments: a window with a Deadline; Pass and Timeout close it."""
+    state = table(hands={0: ["Yoga", "Drink More Water", "Get Some Rest", "Knee Tap", "Walk It Off", "Thorough H&P"],
+                         1: ["Malpractice Suit"],
+                         2: ["Walk It Off"]},
+                  patients={0: "Retired Hypochondriac"}, faces=[3], window_seconds=8)
+    RULES.apply(state, 0, q.StayHome())
+    assert RULES.deadline(state) is None
+    events = treat(state, 0, "Yoga")
+    assert of(events, q.WindowOpened) == [q.WindowOpened(1, (1,))]
+    assert RULES.waiting_for(state) == (1,) and state.phase == q.WINDOW
+    assert RULES.legal_moves(state, 1)[0] == q.Pass()
+    assert RULES.deadline(state) == Deadline(0, 8.0, q.WINDOW, q.Timeout(1))
+    with pytest.raises(NotYourTurn):
+        treat(state, 0, "Get Some Rest")
+    RULES.apply(state, 1, q.Pass())
+    assert state.phase == q.TREAT
+    treat(state, 0, "Get Some Rest")
+    assert state.window_id == 2
+    with pytest.raises(IllegalMove):
+        RULES.apply(state, 0, q.Timeout(1))  # a stale timeout does not close the new window
+    RULES.apply(state, 0, q.Timeout(2))
+    assert state.phase == q.TREAT and RULES.deadline(state) is None
+
+
+def test_playing_in_a_window_answers_it() -> None:
+    """QB8: an Anytime card played in the window resolves at once and counts as the answer."""
+    state = table(hands={0: ["Yoga", "Drink More Water", "Get Some Rest", "Knee Tap", "Walk It Off", "Thorough H&P"],
+                         1: ["Malpractice Suit", "Tax Audit"]},
+                  patients={0: "Retired Hypochondriac"}, faces=[3], window_seconds=5)
+    RULES.apply(state, 0, q.StayHome())
+    treat(state, 0, "Yoga")
+    anytime(state, 1, "Malpractice Suit", 0)
+    assert state.phase == q.TREAT and state.doctors[0].infamy == 1
+
+
+def test_no_window_when_nobody_can_answer() -> None:
+    """Windows open only for doctors holding an Anytime card with a valid target."""
+    state = table(seats=2, hands={0: ["Yoga", "Drink More Water", "Get Some Rest", "Knee Tap", "Walk It Off", "Xray"],
+                                  1: ["Walk It Off"]},
+                  patients={0: "Retired Hypochondriac"}, faces=[3], window_seconds=5)
+    RULES.apply(state, 0, q.StayHome())
+    treat(state, 0, "Yoga")
+    assert state.phase == q.TREAT
+
+
+# --- the end (QB9, QB3) -------------------------------------------------------------
+
+
+def test_endgame_at_four_seats_when_two_remain() -> None:
+    """QB9: when at most 2 doctors remain, each takes one more turn and the game ends."""
+    state = table(seats=4)
+    RULES.apply(state, 0, q.FleeToSwitzerland())
+    events = RULES.apply(state, 1, q.FleeToSwitzerland())
+    assert of(events, q.EndgameStarted)[0].seats == (2, 3)
+    assert RULES.view(state, None).doctors[3].final_turn  # seat 2's last turn is under way
+    play_out_turn(state)
+    assert state.turn == 3 and not state.over
+    events = play_out_turn(state)
+    assert state.over and of(events, q.GameEnded)
+    assert RULES.legal_moves(state, 2) == () and RULES.waiting_for(state) == ()
+
+
+def test_the_doctor_whose_turn_triggers_the_endgame_still_gets_one_more_turn() -> None:
+    """QB9: the remaining doctors each take one *more* turn after the trigger."""
+    state = table(seats=3, patients={1: "Weekend Warrior"}, infamy={1: 5},
+                  hands={0: ["Malpractice Suit"]})
+    events = anytime(state, 0, "Malpractice Suit", 1)  # mobbed during seat 0's turn: 2 remain
+    assert of(events, q.EndgameStarted)[0].seats == (0, 2)
+    play_out_turn(state)  # seat 0's current turn does not count
+    play_out_turn(state)  # seat 2's last
+    assert not state.over and state.turn == 0
+    play_out_turn(state)  # seat 0's last
+    assert state.over
+
+
+@pytest.mark.parametrize(("mode", "ends_after_turns"), [("one_left", 2), ("immediate", 1)])
+def test_two_player_endgame_modes(mode: str, ends_after_turns: int) -> None:
+    """QB3: with 2 seats, one doctor left takes one more turn (default) or the game ends with the turn."""
+    state = table(seats=2, two_player_endgame=mode)
+    RULES.apply(state, 0, q.FleeToSwitzerland())
+    turns = 1
+    while not state.over:
+        play_out_turn(state)
+        turns += 1
+    assert turns == ends_after_turns
+
+
+def test_two_player_play_on_lasts_until_the_last_doctor_leaves() -> None:
+    """QB3 ``play_on``: the last doctor practises on; the game ends when they flee."""
+    state = table(seats=2, two_player_endgame="play_on")
+    RULES.apply(state, 0, q.FleeToSwitzerland())
+    assert not state.endgame
+    for _ in range(3):
+        play_out_turn(state)  # seat 1's turn, then seat 0's in Switzerland by itself
+        assert not state.over and state.turn == 1
+    RULES.apply(state, 1, q.FleeToSwitzerland())
+    assert state.over
+
+
+def test_round_limit_starts_the_endgame() -> None:
+    """QB3: after the round limit every practising doctor takes one more turn, so every game ends."""
+    state = table(seats=3, round_limit=1)
+    for _ in range(3):
+        play_out_turn(state)
+    assert state.endgame and state.round == 2
+    for _ in range(3):
+        play_out_turn(state)
+    assert state.over and state.result is not None
+
+
+def test_most_money_wins_the_mobbed_cannot() -> None:
+    """QB9: most money among doctors not mobbed wins; the mobbed rank last."""
+    state = table(seats=3, money={0: 900, 1: 5000, 2: 400}, infamy={1: 5}, patients={1: "Weekend Warrior"},
+                  hands={0: ["Malpractice Suit"]})
+    anytime(state, 0, "Malpractice Suit", 1)
+    RULES.apply(state, 0, q.FleeToSwitzerland())  # one doctor practises: the endgame
+    while not state.over:
+        RULES.apply(state, state.turn, q.FleeToSwitzerland())
+    out = RULES.outcome(state)
+    assert out.winners == (0,) and out.places == (1, 3, 2)
+
+
+@pytest.mark.parametrize(
+    ("infamy", "winners", "places"), [((2, 1), (1,), (2, 1)), ((1, 1), (0, 1), (1, 1))]
+)
+def test_money_ties_go_to_lower_infamy_then_share(infamy, winners, places) -> None:
+    """QB9: ties on money go to lower Infamy, then the win is shared."""
+    state = table(seats=2, money={0: 800, 1: 800}, infamy={0: infamy[0], 1: infamy[1]}, two_player_endgame="immediate")
+    RULES.apply(state, 0, q.FleeToSwitzerland())
+    out = RULES.outcome(state)
+    assert out.winners == winners and out.places == places
+
+
+def test_nobody_wins_when_the_mob_gets_everyone() -> None:
+    """QB9: only doctors not mobbed can win."""
+    state = table(seats=2, infamy={0: 5, 1: 5}, patients={0: ("Overdue and Furious", 0, 3, 0), 1: "Weekend Warrior"},
+                  hands={0: ["Malpractice Suit", "Nurse Has the Night Off"]}, two_player_endgame="immediate")
+    anytime(state, 0, "Malpractice Suit", 1)
+    assert not state.over
+    anytime(state, 0, "Nurse Has the Night Off", 0)  # its own Patient dies: Infamy 8
+    assert state.over and RULES.outcome(state).winners == ()
+
+
+# --- variants (QB3) -------------------------------------------------------------------
+
+
+def test_turbo_infamy_gives_every_practising_doctor_one() -> None:
+    """Turbo-Infamy: when a Patient dies, everyone (still practising) gains 1 Infamy."""
+    state = table(seats=4, turbo_infamy=True, patients={1: ("Overdue and Furious", 0, 3, 0)},
+                  hands={2: ["Nurse Has the Night Off"]})
+    RULES.apply(state, 0, q.FleeToSwitzerland())
+    anytime(state, 2, "Nurse Has the Night Off", 1)
+    assert [d.infamy for d in state.doctors] == [0, 4, 1, 1]
+
+
+def test_group_practice_treats_any_patient_and_the_killer_takes_the_infamy() -> None:
+    """Group Practice: Treatments on any Patient, paid if it survives; the killing card's player takes all the Infamy."""
+    state = table(group_practice=True,
+                  hands={0: ["Xray", "Stitches", "Get Some Rest", "Knee Tap", "Walk It Off", "Thorough H&P"]},
+                  patients={0: "Retired Hypochondriac", 1: ("Overdue and Furious", 0, 3, 0),
+                            2: ("Weekend Warrior", 0, 0, 0)}, faces=[3])
+    RULES.apply(state, 0, q.StayHome())
+    xray = card_in_hand(state, 0, "Xray")
+    assert q.PlayTreatment(xray, 1) in RULES.legal_moves(state, 0)
+    treat(state, 0, "Xray", 1)  # Pregnancy +2 Harm kills seat 1's Patient
+    assert state.doctors[0].infamy == 3 and state.doctors[1].infamy == 0
+    treat(state, 0, "Stitches", 2)  # MT +2 on seat 2's Patient, $150
+    events = treat(state, 0, "Get Some Rest")
+    paid = [e for e in of(events, q.MoneyPaid) if e.reason == "treatments"][0]
+    assert paid.amount == 150 + 25
+
+
+def test_without_group_practice_only_your_own_patient() -> None:
+    """Rulebook: Treatments go on your own Patient unless Group Practice is on."""
+    state = table(hands={0: ["Xray", "Stitches", "Get Some Rest", "Knee Tap", "Walk It Off", "Thorough H&P"]},
+                  patients={0: "Retired Hypochondriac", 1: "Weekend Warrior"}, faces=[3])
+    RULES.apply(state, 0, q.StayHome())
+    with pytest.raises(IllegalMove, match="Group Practice"):
+        treat(state, 0, "Xray", 1)
+
+
+# --- refused moves change nothing -----------------------------------------------------
+
+
+def _bad_moves(state: QuackState) -> list[tuple[int, Any, type]]:
+    heparin = ids("Heparin")[0]
+    not_mine = next(c for c in state.hands[1])
+    return [
+        (0, "StayHome", MalformedMove),
+        (0, q.PlayTreatment("7"), MalformedMove),
+        (0, q.PlayTreatment(True), MalformedMove),
+        (0, q.PlayAnytime(3, 1.0), MalformedMove),
+        (7, q.StayHome(), MalformedMove),
+        (1, q.StayHome(), NotYourTurn),
+        (0, q.PlayTreatment(heparin), IllegalMove),
+        (0, q.PlayTreatment(not_mine), IllegalMove),
+        (0, q.PlayTreatment(99999), IllegalMove),
+        (0, q.Discard(state.hands[0][0]), IllegalMove),
+        (0, q.Pass(), IllegalMove),
+        (0, q.Timeout(0), IllegalMove),
+        (0, q.PlayAnytime(card_in_hand(state, 0, "Placebo"), 2), IllegalMove),  # seat 2 has no Patient
+        (0, q.PlayAnytime(card_in_hand(state, 0, "Placebo"), 9), IllegalMove),
+        (0, q.PlayAnytime(card_in_hand(state, 0, "Placebo"), 1, 2), IllegalMove),
+        (0, q.PlayAnytime(card_in_hand(state, 0, "Yoga"), 1), IllegalMove),
+    ]
+
+
+def test_refused_moves_raise_typed_errors_and_change_nothing() -> None:
+    """Errors: MalformedMove / NotYourTurn / IllegalMove with a plain sentence; the state is untouched."""
+    state = table(hands={0: ["Placebo"]},
+                  patients={1: "Weekend Warrior"})
+    before = snapshot(state)
+    copy_before = copy.deepcopy(state)
+    for seat, move, error in _bad_moves(state):
+        with pytest.raises(error) as info:
+            RULES.apply(state, seat, move)
+        assert str(info.value).endswith(".") and len(str(info.value)) > 10
+        assert snapshot(state) == before, f"{move!r} changed the state"
+    assert snapshot(copy_before) == before
+
+
+def test_the_message_names_the_card() -> None:
+    """Errors name the bad input: "Heparin (card n) is not in your hand."."""
+    state = table(hands={0: ["Placebo"]})
+    RULES.apply(state, 0, q.StayHome())
+    heparin = ids("Heparin")[0]
+    if heparin in state.hands[0]:
+        heparin = ids("Heparin")[0]
+    with pytest.raises(IllegalMove, match=r"Heparin \(card \d+\) is not in your hand\."):
+        RULES.check(state, 0, q.PlayTreatment(heparin))
+
+
+def test_no_move_after_the_game_ends() -> None:
+    """GameOver once the game has ended."""
+    state = table(seats=2, two_player_endgame="immediate")
+    RULES.apply(state, 0, q.FleeToSwitzerland())
+    assert state.over
+    before = snapshot(state)
+    with pytest.raises(GameOver):
+        RULES.apply(state, 1, q.StayHome())
+    assert snapshot(state) == before
+
+
+# --- options ------------------------------------------------------------------------
+
+
+def test_options_parse_plain_values_and_command_line_text() -> None:
+    """QB3 options, from the wire or the command line."""
+    opts = RULES.parse_options({"infamy-threshold": "10", "turbo_infamy": "yes", "two-player-endgame": "play-on",
+                                "window_seconds": 2})
+    assert opts == q.QuackOptions(infamy_threshold=10, turbo_infamy=True, two_player_endgame="play_on",
+                                  window_seconds=2.0)
+    assert RULES.default_options() == q.QuackOptions()
+    assert RULES.parse_options(opts) == opts
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [{"colour": 1}, {"infamy_threshold": 0}, {"infamy_threshold": 2.5}, {"deathmatch": "maybe"},
+     {"round_limit": True}, {"two_player_endgame": "sudden"}, {"window_seconds": -1}, {"round_limit": "many"}],
+)
+def test_bad_options_are_refused_with_a_sentence(bad: dict) -> None:
+    with pytest.raises(BadOptions) as info:
+        RULES.parse_options(bad)
+    assert str(info.value).endswith(".")
+
+
+def test_bad_seat_counts_and_first_seats() -> None:
+    """QB2: 2-8 seats."""
+    for seats in (1, 9, True, "4"):
+        with pytest.raises(BadOptions):
+            RULES.new_game(seats=seats, seed=1)
+    with pytest.raises(BadOptions):
+        RULES.new_game(seats=3, seed=1, options={"first_seat": 3})
+
+
+# --- describe ----------------------------------------------------------------------------
+
+
+def test_describe_tells_the_reader_you() -> None:
+    """The log speaks to the reader: "You drew ..." for the drawer, a count for the rest."""
+    state = table(hands={0: ["Stitches", "Xray", "Yoga", "Aspirin"]}, doc_top=["Knee Tap", "Get Some Rest"], pad=False)
+    events = RULES.apply(state, 0, q.StayHome())
+    drawn = of(events, q.CardsDrawn)[0]
+    names = ["Ana", "Ben", "Cy"]
+    assert RULES.describe(RULES.redact(drawn, 0), names, 0) == "You drew Knee Tap, Get Some Rest."
+    assert RULES.describe(RULES.redact(drawn, 1), names, 1) == "Ana drew 2 cards."
+
+
+# --- the invariant harness (tests/core/invariants.py) ---------------------------------
+
+
+class QuackAdapter(Adapter):
+    """Quack in the Box for the shared invariant harness."""
+
+    rules = RULES
+    card_types = (Patient, Treatment, Anytime)
+    event_card_fields = frozenset({"card", "cards", "patient", "discard"})
+
+    def __init__(self) -> None:
+        self.game: QuackState | None = None
+        self.frozen: dict[int, tuple[int, int]] = {}
+
+    def all_cards(self, state: QuackState) -> Counter:
+        return Counter(range(len(state.cards)))
+
+    def locations(self, state: QuackState) -> Counter:
+        where: Counter = Counter(state.patient_deck)
+        for pile in (state.patient_discard, state.doc_deck, state.doc_discard, *state.hands):
+            where.update(pile)
+        for doctor in state.doctors:
+            where.update(doctor.reminders)
+            case = doctor.patient
+            if case is not None:
+                where[case.card] += 1
+                where.update(case.treatments)
+                where.update(case.reminders)
+        return where
+
+    def assert_conserved(self, state: QuackState) -> None:
+        assert self.locations(state) == self.all_cards(state), "cards lost or duplicated"
+
+    def hidden_from(self, state: QuackState, seat: int | None) -> set[int]:
+        hidden = set(state.doc_deck) | set(state.patient_deck)
+        for other, hand in enumerate(state.hands):
+            if other != seat:
+                hidden.update(hand)
+        for doctor in state.doctors:
+            if doctor.patient is not None and doctor.patient.face_down:
+                hidden.add(doctor.patient.card)  # from everyone, its doctor included
+        return hidden
+
+    def before_step(self, state: QuackState) -> Any:
+        return set(state.doc_deck) | set(state.patient_deck)
+
+    def shown_during(self, note: Any, state: QuackState, events: Sequence[Any]) -> set[int]:
+        # Cards that reached a deck during the move came from a face-up discard pile.
+        shown = (set(state.doc_deck) | set(state.patient_deck)) - note
+        for e in events:
+            kind = type(e)
+            if kind is q.CardsDiscarded:
+                shown.update(e.cards)
+            elif kind in (q.PatientCured, q.PatientDied, q.PatientDischarged, q.PatientRevealed):
+                shown.add(e.patient)
+            elif kind in (q.TreatmentPlayed, q.AnytimePlayed, q.ReminderDiscarded):
+                shown.add(e.card)
+        return shown
+
+    def check_step(self, state: QuackState, events: Sequence[Any]) -> None:
+        quack_invariants(state)
+        if state is not self.game:
+            self.game, self.frozen = state, {}
+        for e in events:
+            if type(e) is q.DoctorFled:
+                self.frozen[e.seat] = (e.money, e.infamy)
+        for seat, doctor in enumerate(state.doctors):
+            frozen = self.frozen.get(seat)
+            if frozen is not None:
+                assert (doctor.money, doctor.infamy) == frozen, f"seat {seat}'s money or Infamy changed in Switzerland"
+
+    def fingerprint(self, state: QuackState) -> Any:
+        return snapshot(state)
+
+
+def quack_invariants(state: QuackState) -> None:
+    """What holds in every Quack in the Box state, whatever the moves."""
+    seen: Counter = QuackAdapter().locations(state)
+    assert seen == Counter(range(len(state.cards))), "every card is in exactly one place"
+    kinds = state.kinds
+    assert all(kinds[c] == 0 for c in state.patient_deck + state.patient_discard)
+    assert all(kinds[c] != 0 for c in state.doc_deck + state.doc_discard)
+    threshold = state.options.infamy_threshold
+    for seat, doctor in enumerate(state.doctors):
+        assert doctor.money >= 0 and doctor.infamy >= 0
+        assert all(kinds[c] != 0 for c in state.hands[seat])
+        if doctor.status == q.MOBBED:
+            assert not state.hands[seat] and doctor.patient is None and not doctor.reminders
+        else:
+            assert doctor.status == q.SWITZERLAND or doctor.infamy < threshold or state.over
+        if doctor.status != q.PRACTISING:
+            assert doctor.patient is None and not doctor.reminders
+        case = doctor.patient
+        if case is not None:
+            patient = state.cards[case.card]
+            assert kinds[case.card] == 0
+            assert case.harm < patient.kill and case.cure < patient.cure
+            assert not patient.mortal or case.received < patient.mortal
+            assert all(kinds[c] == 1 for c in case.treatments) and len(case.treatments) == case.received
+    if state.over:
+        assert state.result is not None and state.phase == q.OVER
+    else:
+        assert state.phase in (q.FLEE, q.TREAT, q.SHORT_HAND, q.WINDOW)
+        assert state.doctors[state.turn].status != q.MOBBED or state.phase == q.WINDOW
+        if state.phase == q.WINDOW:
+            assert state.window and state.turn not in state.window
+        assert 1 <= state.round <= state.options.round_limit + 1
+
+
+class NervousRandomBot(RandomBot):
+    """A random doctor that rarely flees (random ones flee half the time, so
+    games would end before reaching deep states) and plays Anytime cards unasked."""
+
+    reacts = True
+
+    def choose(self, view: Any) -> Any:
+        legal = [m for m in view.legal if not isinstance(m, q.FleeToSwitzerland) or self.rng.random() < 0.05]
+        return self.rng.choice(legal or view.legal)
+
+    def react(self, view: Any) -> Any:
+        if view.legal and self.rng.random() < 0.03:
+            return self.rng.choice(view.legal)
+        return None
+
+
+QUACK_OPTION_CHOICES = {
+    "turbo_infamy": (False, False, True),
+    "group_practice": (False, False, True),
+    "deathmatch": (False, False, True),
+    "window_seconds": (0, 10),
+    "infamy_threshold": (6, 6, 3, 12),
+    "round_limit": (30, 12, 4),
+    "two_player_endgame": q.TWO_PLAYER_ENDGAMES,
+}
+
+
+def _quack_table(seed: int, seats: int) -> list[Any]:
+    kinds = (RandomBot, NervousRandomBot, NervousRandomBot, QuackBot)
+    rng = random.Random(seed)
+    return [rng.choice(kinds)(seed * 10 + s) for s in range(seats)]
+
+
+QUACK_GAMES = 200
+
+
+@pytest.mark.parametrize("chunk", range(5))
+def test_quack_invariants(chunk: int) -> None:
+    """Invariants over 200 seeded games at 2-8 seats with options on and off: no
+    exception, every game ends, cards conserved, no leaks, Switzerland frozen."""
+    adapter = QuackAdapter()
+    for seed in range(chunk * QUACK_GAMES // 5, (chunk + 1) * QUACK_GAMES // 5):
+        rng = random.Random(seed)
+        seats = 2 + seed % 7
+        options = invariants.random_options(RULES, rng, QUACK_OPTION_CHOICES)
+        every = 1 if seed % 15 == 0 else 25
+        play_checked(adapter, _quack_table(seed, seats), seed=seed, options=options, check_views_every=every)
+
+
+@pytest.mark.parametrize("seed", [4, 23])
+def test_quack_determinism(seed: int) -> None:
+    """Same seed and moves, same game, whatever the global random module does."""
+    adapter = QuackAdapter()
+    options = q.QuackOptions(window_seconds=5, turbo_infamy=True)
+    first_moves, first = play_checked(adapter, _quack_table(seed, 5), seed=seed, options=options, check_views_every=50)
+    disturb_global_random()
+    second_moves, second = play_checked(adapter, _quack_table(seed, 5), seed=seed, options=options, check_views_every=50)
+    assert first_moves == second_moves
+    assert adapter.fingerprint(first) == adapter.fingerprint(second)
+    disturb_global_random()
+    again = replay(adapter, 5, seed, options, first_moves)
+    assert adapter.fingerprint(again) == adapter.fingerprint(first)
+
+
+def test_different_seeds_deal_different_games() -> None:
+    a = RULES.new_game(seats=4, seed=1)
+    b = RULES.new_game(seats=4, seed=2)
+    assert snapshot(a) != snapshot(b)
+
+
+def test_every_event_has_a_sentence() -> None:
+    """describe: every kind of event met in play reads as a sentence, not a repr."""
+    seen: set[type] = set()
+    names = [f"Doc{i}" for i in range(8)]
+    for seed in range(40):
+        seats = 2 + seed % 7
+        options = {"window_seconds": 5, "turbo_infamy": seed % 3 == 0, "round_limit": 12}
+        state = RULES.new_game(seats=seats, seed=seed, options=options)
+        bots = _quack_table(seed, seats)
+        from core.play import next_move
+
+        events = list(state.start_events)
+        while not state.over:
+            seat, move = next_move(RULES, state, bots)
+            events += RULES.apply(state, seat, move)
+        for e in events:
+            for reader in (None, 0, 1):
+                seen_event = RULES.redact(e, reader)
+                text = RULES.describe(seen_event, names[:seats], reader)
+                assert text and not text.startswith(type(e).__name__ + "("), text
+            seen.add(type(e))
+    missing = set(q.EVENT_TYPES) - seen
+    assert len(missing) <= 3, f"event types never met in 40 games: {missing}"
+
+
+def test_wire_types_are_plain() -> None:
+    """Moves, events, cards and views hold only ints, strs, bools, floats, None, tuples and listed dataclasses."""
+    import dataclasses
+
+    listed = set(RULES.wire_types())
+    assert set(RULES.move_types()) <= listed
+    state = RULES.new_game(seats=4, seed=3, options={"window_seconds": 5})
+
+    def plain(value: Any) -> None:
+        if value is None or type(value) in (int, str, bool, float):
+            return
+        if type(value) is tuple:
+            for v in value:
+                plain(v)
+            return
+        assert type(value) in listed, f"{type(value).__name__} is not a wire type"
+        for f in dataclasses.fields(value):
+            plain(getattr(value, f.name))
+
+    for seat in (0, 1, None):
+        plain(RULES.view(state, seat))
+    for move in RULES.legal_moves(state, state.turn):
+        plain(move)
+        assert eval(repr(move), vars(q)) == move
+
+
+def test_core_quack_does_no_io() -> None:
+    """core/ and cards/ are Sans-IO: importing the game pulls in no IO or UI library."""
+    code = (
+        "import sys, core.quack, core.quack_bot, cards.quack;"
+        "bad = [m for m in ('asyncio', 'socket', 'textual', 'rich', 'msgpack', 'websockets') if m in sys.modules];"
+        "print(','.join(bad))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
+
+
+def _garbage_move(rng: random.Random, state: QuackState) -> Any:
+    """A move of any type with fields that are often nonsense (wrong seat, card, type)."""
+    cards = len(state.cards)
+
+    def field() -> Any:
+        roll = rng.random()
+        if roll < 0.6:
+            return rng.choice([rng.randrange(-2, cards + 3), rng.randrange(-1, state.seats + 2)])
+        if roll < 0.8:
+            pool = [c for h in state.hands for c in h] or [0]
+            return rng.choice(pool)
+        return rng.choice(["3", None, 2.0, True, (1,), -1])
+
+    kind = rng.choice(q.MOVE_TYPES + (str,))
+    if kind is str:
+        return "PlayTreatment(3)"
+    names = q._MOVE_FIELDS[kind]
+    return kind(*[field() for _ in names])
+
+
+def test_fuzzed_moves_are_accepted_or_refused_cleanly() -> None:
+    """Every input is accepted or refused with a RulesError; a refusal changes nothing."""
+    from core.rules import RulesError
+
+    accepted = refused = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        seats = 2 + seed % 7
+        options = {"window_seconds": rng.choice((0, 5)), "group_practice": seed % 4 == 0}
+        state = RULES.new_game(seats=seats, seed=seed, options=options)
+        bots = [NervousRandomBot(seed * 10 + s) for s in range(seats)]
+        from core.play import next_move
+
+        while not state.over:
+            for _ in range(3):
+                move = _garbage_move(rng, state)
+                seat = rng.choice([rng.randrange(seats), -1, seats, "0"])
+                before = snapshot(state)
+                try:
+                    RULES.apply(state, seat, move)
+                except RulesError:
+                    refused += 1
+                    assert snapshot(state) == before, f"refused {move!r} by {seat!r} changed the state"
+                else:
+                    accepted += 1
+                    quack_invariants(state)
+                if state.over:
+                    break
+            if not state.over:
+                seat, move = next_move(RULES, state, bots)
+                RULES.apply(state, seat, move)
+    assert refused > 500 and accepted > 5
