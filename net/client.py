@@ -1,0 +1,570 @@
+"""The client: one seat (or a spectator) at a host's table, over one WebSocket.
+
+Shared by the TUI and the bots. :meth:`Client.connect` does the handshake and
+raises a :class:`NetError` with a sentence a person can read when it cannot
+join (no host there, wrong code, table full, game already started, version
+mismatch). After that, ``async for message in client`` yields the host's
+messages as typed values (:class:`~net.protocol.Lobby`,
+:class:`~net.protocol.View`, :class:`~net.protocol.ChatLine`,
+:class:`~net.protocol.Error`, ...) plus two local notices,
+:class:`Disconnected` and :class:`Reconnected`: when the connection drops
+without a goodbye, the client reconnects by itself with its seat token (the
+first retry within a second) and the host sends a fresh view.
+
+:func:`run_network_bot` is a bot seat over the network, for
+``quackbox join HOST --bot``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from dataclasses import dataclass
+from typing import Any, AsyncIterator
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+
+from core import bots as core_bots
+from core import games
+from core.rules import Move, Outcome
+from net.protocol import (
+    DEFAULT_PORT,
+    MAX_HOST_FRAME,
+    PROTOCOL_VERSION,
+    Bye,
+    Error,
+    ErrorCode,
+    Hello,
+    Lobby,
+    MoveMessage,
+    ProtocolError,
+    Ready,
+    Say,
+    Start,
+    View,
+    Welcome,
+    Wire,
+)
+
+__all__ = [
+    "BadToken",
+    "Client",
+    "ConnectionLost",
+    "Disconnected",
+    "GameStarted",
+    "HostClosed",
+    "NetError",
+    "NoHost",
+    "NotConnected",
+    "Reconnected",
+    "Refused",
+    "TableFull",
+    "VersionMismatch",
+    "WrongCode",
+    "run_bot_client",
+    "run_network_bot",
+    "table_url",
+]
+
+log = logging.getLogger("quackbox.net")
+
+RECONNECT_DELAYS = (0.2, 0.5, 1.0, 2.0, 3.0, 5.0)
+"""Seconds before each reconnection attempt; the last repeats."""
+RECONNECT_FOR = 60.0
+"""Seconds to keep trying before giving up on a lost host."""
+OPEN_TIMEOUT = 5.0
+
+
+# --- errors ----------------------------------------------------------------------
+#
+# NetError             something went wrong with the host; str() is a sentence
+#  +-- NoHost          nothing answered at that address
+#  +-- Refused         the host answered but would not seat us; .code says why
+#  |    +-- WrongCode, TableFull, GameStarted, VersionMismatch, BadToken
+#  +-- HostClosed      the host said goodbye (.reason)
+#  +-- ConnectionLost  the connection dropped and reconnecting failed
+#  +-- NotConnected    a send while the connection is down (reconnecting)
+
+
+class NetError(Exception):
+    """A problem talking to a host; ``str()`` is a plain sentence."""
+
+    code = "net_error"
+
+
+class NoHost(NetError):
+    """Nothing (or nothing speaking WebSocket) answered at the address."""
+
+    code = "no_host"
+
+
+class Refused(NetError):
+    """The host answered but refused the join; ``code`` is the host's error code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class WrongCode(Refused):
+    """The room code is missing or wrong."""
+
+
+class TableFull(Refused):
+    """Every seat (or every spectator place) is taken."""
+
+
+class GameStarted(Refused):
+    """The game began without us; join as a spectator instead."""
+
+
+class VersionMismatch(Refused):
+    """The host runs a different protocol version."""
+
+
+class BadToken(Refused):
+    """The seat token is not valid at this table (a different or restarted table)."""
+
+
+class HostClosed(NetError):
+    """The host said goodbye; ``reason`` is its stable word for why."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message or f"The host closed the connection ({reason}).")
+        self.reason = reason
+
+
+class ConnectionLost(NetError):
+    """The connection dropped and could not be re-established."""
+
+    code = "connection_lost"
+
+
+class NotConnected(NetError):
+    """Nothing can be sent while the connection is down."""
+
+    code = "not_connected"
+
+
+_REFUSALS: dict[str, type[Refused]] = {
+    ErrorCode.WRONG_CODE: WrongCode,
+    ErrorCode.TABLE_FULL: TableFull,
+    ErrorCode.GAME_STARTED: GameStarted,
+    ErrorCode.VERSION_MISMATCH: VersionMismatch,
+    ErrorCode.BAD_TOKEN: BadToken,
+}
+
+
+# --- local notices (not wire messages) -------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Disconnected:
+    """The connection dropped; the client is reconnecting."""
+
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Reconnected:
+    """The connection is back; a fresh view follows."""
+
+
+_END = object()
+
+
+def table_url(host: str, port: int | None = None) -> str:
+    """The WebSocket URL for ``host`` as a person types it.
+
+    Accepts ``10.0.0.5``, ``10.0.0.5:7117``, ``[::1]:7117``, ``box.lan`` or a
+    full ``ws://`` URL; ``port`` applies when the text names none.
+    """
+    host = host.strip()
+    if host.startswith(("ws://", "wss://")):
+        return host
+    if host.startswith("["):  # [v6]:port
+        end = host.find("]")
+        name, rest = host[: end + 1], host[end + 1 :]
+        given = rest[1:] if rest.startswith(":") else ""
+    elif host.count(":") == 1:
+        name, given = host.split(":")
+    elif ":" in host:  # a bare IPv6 address
+        name, given = f"[{host}]", ""
+    else:
+        name, given = host, ""
+    return f"ws://{name}:{given or port or DEFAULT_PORT}"
+
+
+class Client:
+    """A connection to a host's table. Make one with :meth:`connect`.
+
+    Attributes:
+        welcome: the host's ``welcome`` (game, seats, your seat and token).
+        lobby: the latest ``lobby`` message, or None.
+        view: the latest ``view`` message, or None (``view.view`` is the game view).
+    """
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        name: str,
+        code: str | None,
+        token: str | None,
+        spectate: bool,
+        reconnect: bool,
+        reconnect_for: float,
+    ) -> None:
+        self.url = url
+        self.name = name
+        self.code = code
+        self.token = token
+        self.spectate = spectate
+        self.reconnect = reconnect
+        self.reconnect_for = reconnect_for
+        self.welcome: Welcome | None = None
+        self.lobby: Lobby | None = None
+        self.view: View | None = None
+        self.wire: Wire | None = None
+        self._handshake = Wire(None)
+        self._ws: ClientConnection | None = None
+        self._queue: asyncio.Queue[Any] = asyncio.Queue()
+        self._reader: asyncio.Task[None] | None = None
+        self._closing = False
+        self._failure: NetError | None = None
+
+    # --- opening ---------------------------------------------------------------------
+
+    @classmethod
+    async def connect(
+        cls,
+        url: str,
+        *,
+        name: str,
+        code: str | None = None,
+        token: str | None = None,
+        spectate: bool = False,
+        reconnect: bool = True,
+        reconnect_for: float = RECONNECT_FOR,
+    ) -> Client:
+        """Join the table at ``url``: a seat (or the seat ``token`` holds), or a spectator place.
+
+        Raises:
+            NoHost: nothing answered at ``url``.
+            Refused: the host would not seat us (a subclass says why).
+        """
+        client = cls(
+            url, name=name, code=code, token=token, spectate=spectate, reconnect=reconnect, reconnect_for=reconnect_for
+        )
+        await client._open()
+        client._reader = asyncio.create_task(client._read())
+        return client
+
+    async def _open(self) -> None:
+        try:
+            ws = await connect(
+                self.url,
+                max_size=MAX_HOST_FRAME,
+                compression=None,
+                # Tables are on the LAN or this machine: an HTTP proxy from the
+                # environment would only get in the way.
+                proxy=None,
+                open_timeout=OPEN_TIMEOUT,
+                close_timeout=2.0,
+                ping_interval=10.0,
+                ping_timeout=10.0,
+            )
+        except InvalidURI:
+            raise NoHost(f"{self.url} is not a table address.") from None
+        except (OSError, InvalidHandshake, TimeoutError) as exc:
+            raise NoHost(f"No quackbox host answered at {self.url} ({_why(exc)}).") from None
+        try:
+            hello = Hello(PROTOCOL_VERSION, self.name, self.token, self.code, self.spectate)
+            await ws.send(self._handshake.encode(hello))
+            async with asyncio.timeout(OPEN_TIMEOUT):
+                first = self._handshake.decode_from_host(await ws.recv())
+        except (ConnectionClosed, TimeoutError, OSError) as exc:
+            await ws.close()
+            raise NoHost(f"The host at {self.url} did not answer the handshake ({_why(exc)}).") from None
+        except ProtocolError as exc:
+            await ws.close()
+            raise NoHost(f"Whatever answered at {self.url} does not speak quackbox ({exc}).") from None
+        if isinstance(first, Error):
+            await ws.close()
+            kind = _REFUSALS.get(first.code, Refused)
+            raise kind(first.code, first.message)
+        if isinstance(first, Bye):
+            await ws.close()
+            raise HostClosed(first.reason, first.message)
+        welcome: Welcome = first
+        if self.wire is None or self.welcome is None or self.welcome.game != welcome.game:
+            try:
+                self.wire = Wire(games.get(welcome.game), intern=True)
+            except ValueError:
+                await ws.close()
+                raise NetError(f"The host plays {welcome.title}, which this quackbox does not know.") from None
+        self.welcome = welcome
+        self.token = welcome.token
+        self._ws = ws
+
+    # --- reading ---------------------------------------------------------------------
+
+    async def _read(self) -> None:
+        try:
+            while True:
+                bye = await self._pump()
+                if bye is not None or self._closing:
+                    break
+                if not self.reconnect:
+                    self._failure = ConnectionLost("The connection to the host was lost.")
+                    break
+                self._queue.put_nowait(Disconnected("The connection to the host was lost."))
+                if not await self._reconnect():
+                    break
+                self._queue.put_nowait(Reconnected())
+        except Exception as exc:  # a bug here must end the stream loudly, not hang it
+            log.exception("the client's reader failed")
+            self._failure = ConnectionLost(f"The connection failed unexpectedly ({exc}).")
+        finally:
+            self._queue.put_nowait(_END)
+
+    async def _pump(self) -> Bye | None:
+        """Read frames until the connection ends; the host's bye, if it said one."""
+        ws = self._ws
+        if ws is None:  # pragma: no cover - _read starts only after a successful open
+            return None
+        wire = self.wire
+        try:
+            async for frame in ws:
+                try:
+                    message = wire.decode_from_host(frame)
+                except ProtocolError as exc:
+                    # A host sending nonsense is a bug on its side; skip the frame.
+                    log.warning("skipping a frame the host sent: %s", exc)
+                    continue
+                kind = type(message)
+                if kind is View:
+                    self.view = message
+                elif kind is Lobby:
+                    self.lobby = message
+                elif kind is Welcome:
+                    self.welcome = message
+                self._queue.put_nowait(message)
+                if kind is Bye:  # the host said why; the stream ends after it, without an error
+                    return message
+        except ConnectionClosed:
+            pass
+        return None
+
+    async def _reconnect(self) -> bool:
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + self.reconnect_for
+        attempt = 0
+        self._ws = None
+        while not self._closing:
+            await asyncio.sleep(RECONNECT_DELAYS[min(attempt, len(RECONNECT_DELAYS) - 1)])
+            attempt += 1
+            try:
+                await self._open()
+                return True
+            except NoHost as exc:
+                if loop.time() >= give_up:
+                    self._failure = ConnectionLost(f"Lost the host and could not reconnect: {exc}")
+                    return False
+            except NetError as exc:  # refused, or the host said goodbye: retrying will not help
+                self._failure = exc
+                return False
+        return False
+
+    def __aiter__(self) -> AsyncIterator[Any]:
+        return self.messages()
+
+    async def messages(self) -> AsyncIterator[Any]:
+        """The host's messages in order, and Disconnected/Reconnected notices.
+
+        Ends after the host's ``bye`` or :meth:`close`; raises the NetError
+        (e.g. ConnectionLost) if the connection ended any other way.
+        """
+        while True:
+            item = await self._queue.get()
+            if item is _END:
+                self._queue.put_nowait(_END)  # later readers end too
+                if self._failure is not None and not self._closing:
+                    raise self._failure
+                return
+            yield item
+
+    # --- properties ------------------------------------------------------------------
+
+    @property
+    def game(self) -> str:
+        return self.welcome.game if self.welcome else ""
+
+    @property
+    def rules(self) -> Any:
+        return self.wire.rules if self.wire else None
+
+    @property
+    def seat(self) -> int | None:
+        return self.welcome.seat if self.welcome else None
+
+    @property
+    def connected(self) -> bool:
+        return self._ws is not None and not self._closing
+
+    # --- sending ---------------------------------------------------------------------
+
+    async def _send(self, message: Any) -> None:
+        ws = self._ws
+        if ws is None or self._closing or self.wire is None:
+            raise NotConnected("Not connected to the host right now.")
+        try:
+            await ws.send(self.wire.encode(message))
+        except ConnectionClosed:
+            raise NotConnected("The connection to the host dropped; reconnecting.") from None
+
+    async def move(self, move: Move, seq: int | None = None) -> None:
+        """Make ``move``, chosen from the view numbered ``seq`` (default: the latest)."""
+        if seq is None:
+            seq = self.view.seq if self.view is not None else 0
+        await self._send(MoveMessage(seq, move))
+
+    async def chat(self, text: str) -> None:
+        """Say ``text`` to the table (the host cleans and limits it)."""
+        await self._send(Say(text))
+
+    async def ready(self, ready: bool = True) -> None:
+        await self._send(Ready(ready))
+
+    async def start(self) -> None:
+        """Ask to start the game (only the starter seat may)."""
+        await self._send(Start())
+
+    async def close(self, reason: str = "left") -> None:
+        """Say goodbye and close. Safe to call more than once."""
+        if self._closing:
+            return
+        self._closing = True
+        ws = self._ws
+        if ws is not None:
+            try:
+                await ws.send(self._handshake.encode(Bye(reason)))
+            except ConnectionClosed:
+                pass
+            await ws.close()
+        if self._reader is not None:
+            self._reader.cancel()
+            try:
+                await self._reader
+            except asyncio.CancelledError:
+                pass
+        self._queue.put_nowait(_END)
+
+    async def __aenter__(self) -> Client:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+
+def _why(exc: BaseException) -> str:
+    if isinstance(exc, ConnectionRefusedError):
+        return "connection refused"
+    if isinstance(exc, TimeoutError):
+        return "timed out"
+    if isinstance(exc, ConnectionClosed):
+        return "the connection closed"
+    text = str(exc)
+    return text or type(exc).__name__
+
+
+# --- a bot over the network ---------------------------------------------------------------
+
+
+def decide(bot: Any, view: Any, seat: int | None) -> Move | None:
+    """The move a bot makes from ``view``, as :func:`core.play.next_move` would ask it."""
+    if seat is None or view.outcome is not None or not view.legal:
+        return None
+    if seat in view.waiting_for:
+        return bot.choose(view)
+    if bot.reacts:
+        return bot.react(view)
+    return None
+
+
+async def run_network_bot(
+    url: str,
+    name: str = "Bot",
+    code: str | None = None,
+    kind: str = "heuristic",
+    *,
+    seed: int | None = None,
+    think: float = 0.0,
+    token: str | None = None,
+) -> Outcome | None:
+    """Play one seat with a bot over the network until the game ends.
+
+    Marks itself ready; if it holds the starter seat, it starts the game once
+    every seat is taken and every connected person is ready.
+
+    Args:
+        kind: the bot kind (``core.bots.kinds(game)``).
+        think: seconds to wait before each move (pacing for people watching).
+
+    Returns:
+        The outcome, or None if the host closed the table before the end.
+
+    Raises:
+        NetError: could not join, or lost the host for good.
+    """
+    client = await Client.connect(url, name=name, code=code, token=token)
+    try:
+        bot = core_bots.make(client.game, kind, seed if seed is not None else secrets.randbits(32))
+        await client.ready()
+        asked_to_start: Lobby | None = None
+        async for message in client:
+            kind_of = type(message)
+            if kind_of is Lobby:
+                if _should_start(message, client.seat) and message != asked_to_start:
+                    asked_to_start = message
+                    await _quietly(client.start())
+            elif kind_of is View:
+                view = message.view
+                if view.outcome is not None:
+                    return view.outcome
+                if client.view is not None and client.view.seq > message.seq:
+                    continue  # a newer view is already queued: act on that one
+                if think > 0:
+                    await asyncio.sleep(think)
+                    if client.view is not None and client.view.seq != message.seq:
+                        continue
+                move = decide(bot, view, client.seat)
+                if move is not None:
+                    await _quietly(client.move(move, message.seq))
+            elif kind_of is Error:
+                log.info("bot %s: the host refused: %s (%s)", name, message.message, message.code)
+        return None
+    finally:
+        await client.close()
+
+
+run_bot_client = run_network_bot
+"""The name the command line uses for :func:`run_network_bot`."""
+
+
+def _should_start(lobby: Lobby, seat: int | None) -> bool:
+    if lobby.started or lobby.over or seat is None or lobby.starter != seat:
+        return False
+    if any(s.kind == "open" for s in lobby.seats):
+        return False
+    return all(s.ready or not s.connected for s in lobby.seats if s.kind == "human" and s.seat != seat)
+
+
+async def _quietly(send: Any) -> None:
+    """Send, ignoring a dropped connection (the client reconnects; a fresh view follows)."""
+    try:
+        await send
+    except NotConnected:
+        pass

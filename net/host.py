@@ -1,0 +1,331 @@
+"""The host: a thin asyncio shell around :class:`net.table.Table`.
+
+It listens with websockets' ``serve``, feeds every frame to the table with
+the loop's clock, and delivers what the table says to send. Each connection
+has its own outbox and writer task, so one client that never reads cannot
+hold up the others: its backlog is capped and, past the cap, its connection
+is dropped (the seat goes away and can be reclaimed with its token).
+
+Entry points for the command line: :class:`HostConfig` and :func:`run_host`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import errno
+import ipaddress
+import itertools
+import logging
+from collections import deque
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from websockets.asyncio.server import ServerConnection, serve
+from websockets.exceptions import ConnectionClosed
+
+from core.rules import Outcome
+from net.protocol import DEFAULT_PORT, MAX_FRAME, Error, ErrorCode
+from net.table import OVER, Close, Send, Table, TableConfig, new_room_code
+
+__all__ = ["Host", "HostConfig", "HostError", "run_host"]
+
+log = logging.getLogger("quackbox.net")
+
+HARD_MAX_SIZE = 16 * MAX_FRAME
+"""Frames up to this size are read and refused with ``frame_too_large``;
+bigger ones are cut off by websockets itself (close code 1009)."""
+SEND_BACKLOG = 2 * 1024 * 1024
+"""Bytes queued for one connection before it counts as never reading."""
+FLUSH_TIMEOUT = 2.0
+"""Seconds to let goodbyes reach every client when the host stops."""
+
+
+@dataclass
+class HostConfig(TableConfig):
+    """A :class:`TableConfig` plus where to listen and when to stop."""
+
+    bind: str = "127.0.0.1"
+    """Address to listen on; anything beyond loopback requires a room code."""
+    port: int = DEFAULT_PORT
+    """0 picks a free port (see :attr:`Host.port`)."""
+    once: bool = True
+    """Stop after one game; else the table returns to its lobby for another."""
+    send_backlog: int = SEND_BACKLOG
+
+
+class HostError(Exception):
+    """The host cannot run; the message is a sentence for the person who started it."""
+
+
+def is_loopback(bind: str) -> bool:
+    """Whether ``bind`` only listens on this machine."""
+    if bind == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(bind).is_loopback
+    except ValueError:
+        return False
+
+
+class Host:
+    """One table served over WebSockets.
+
+    Use as ``async with Host(config) as host:``; :attr:`url`, :attr:`code`
+    and :attr:`host_token` say how to reach it once started.
+
+    Args:
+        config: the table and where to listen. Without loopback and without
+            a code, a room code is made up (see :attr:`code`).
+        rules: the game's rules, for tests with a made-up game.
+    """
+
+    def __init__(self, config: HostConfig, *, rules: Any = None) -> None:
+        if config.code is None and not is_loopback(config.bind):
+            config = dataclasses.replace(config, code=new_room_code())
+        self.config = config
+        self.table = Table(config, rules=rules)
+        self._server: Any = None
+        self._outboxes: dict[int, _Outbox] = {}
+        self._ids = itertools.count(1)
+        self._timer: asyncio.TimerHandle | None = None
+        self._over: asyncio.Future[Outcome] | None = None
+        self._stopped = False
+        self.port = config.port
+
+    @property
+    def code(self) -> str | None:
+        """The room code players must give, or None."""
+        return self.table.code
+
+    @property
+    def host_token(self) -> str | None:
+        """The token of the host's own seat (seat 0), or None when headless."""
+        return self.table.host_token
+
+    @property
+    def url(self) -> str:
+        """A URL for a client on this machine."""
+        bind = self.config.bind
+        if bind in ("", "0.0.0.0"):
+            bind = "127.0.0.1"
+        elif bind == "::":
+            bind = "::1"
+        if ":" in bind:
+            bind = f"[{bind}]"
+        return f"ws://{bind}:{self.port}"
+
+    async def __aenter__(self) -> Host:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        if self.table.phase == OVER:
+            await self.stop("game_over", "The game is over. Thanks for playing!")
+        else:
+            await self.stop("shutdown", "The host closed the table.")
+
+    async def start(self) -> None:
+        """Listen; HostError with a plain sentence if the address cannot be used."""
+        loop = asyncio.get_running_loop()
+        self._over = loop.create_future()
+        bind = self.config.bind or None
+        try:
+            self._server = await serve(
+                self._serve,
+                bind,
+                self.config.port,
+                max_size=HARD_MAX_SIZE,
+                # Views are small and LAN bandwidth is plenty: compression would
+                # only cost CPU on every frame.
+                compression=None,
+                close_timeout=FLUSH_TIMEOUT,
+            )
+        except OSError as exc:
+            raise HostError(_explain(exc, self.config.bind, self.config.port)) from None
+        self.port = self._server.sockets[0].getsockname()[1]
+        self._reschedule()
+
+    async def stop(self, reason: str = "shutdown", message: str = "The host closed the table.") -> None:
+        """Say goodbye to everyone (with ``reason``), then stop listening."""
+        if self._stopped:
+            return
+        self._stopped = True
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self._do(self.table.shutdown(reason, message))
+        boxes = list(self._outboxes.values())
+        if boxes:
+            await asyncio.wait([b.task for b in boxes], timeout=FLUSH_TIMEOUT)
+        for box in boxes:
+            box.abort()
+        if self._server is not None:
+            self._server.close()
+            await self._server.wait_closed()
+        if self._over is not None and not self._over.done():
+            self._over.cancel()
+
+    async def game_over(self) -> Outcome:
+        """Wait for the current game to end; its outcome."""
+        if self._over is None:
+            raise RuntimeError("start() the host before waiting for its game")
+        return await asyncio.shield(self._over)
+
+    # --- the connection handler ---------------------------------------------------
+
+    async def _serve(self, ws: ServerConnection) -> None:
+        conn = next(self._ids)
+        box = _Outbox(ws, self.config.send_backlog)
+        self._outboxes[conn] = box
+        remote = ws.remote_address[0] if ws.remote_address else "unknown"
+        self._do(self.table.connect(conn, str(remote), self._now()))
+        try:
+            async for frame in ws:
+                try:
+                    actions = self.table.receive(conn, frame, self._now())
+                except Exception:
+                    # A bug in the table: report it to this client and keep the table up.
+                    log.exception("the table failed on a frame from connection %d", conn)
+                    error = Error(ErrorCode.HOST_ERROR.value, "The host failed on that message (a bug).")
+                    actions = [Send(conn, self.table.wire.encode(error))]
+                self._do(actions)
+        except ConnectionClosed:
+            pass
+        finally:
+            self._outboxes.pop(conn, None)
+            self._do(self.table.disconnect(conn, self._now()))
+            box.abort()
+
+    # --- delivering what the table says ---------------------------------------------
+
+    def _now(self) -> float:
+        return asyncio.get_running_loop().time()
+
+    def _do(self, actions: list[Send | Close]) -> None:
+        for action in actions:
+            box = self._outboxes.get(action.conn)
+            if box is None:
+                continue
+            if type(action) is Send:
+                box.send(action.data)
+            else:
+                box.close(action.code, action.reason)
+        if self.table.phase == OVER and self._over is not None and not self._over.done():
+            self._over.set_result(self.table.outcome)
+        if not self._stopped:
+            self._reschedule()
+
+    def _reschedule(self) -> None:
+        wake = self.table.next_wakeup()
+        timer = self._timer
+        if timer is not None:
+            if wake is not None and timer.when() == wake:
+                return
+            timer.cancel()
+            self._timer = None
+        if wake is not None:
+            self._timer = asyncio.get_running_loop().call_at(wake, self._on_timer)
+
+    def _on_timer(self) -> None:
+        self._timer = None
+        try:
+            actions = self.table.tick(self._now())
+        except Exception:
+            log.exception("the table failed on a tick")
+            # Retry in a second rather than spin on the same failure.
+            self._timer = asyncio.get_running_loop().call_later(1.0, self._on_timer)
+            return
+        self._do(actions)
+
+
+class _Outbox:
+    """Frames waiting to go out on one connection, written by their own task."""
+
+    def __init__(self, ws: ServerConnection, limit: int) -> None:
+        self.ws = ws
+        self.limit = limit
+        self.queued = 0
+        self.items: deque[bytes | Close] = deque()
+        self.wakeup = asyncio.Event()
+        self.closing = False
+        self.task = asyncio.create_task(self._write())
+
+    def send(self, data: bytes) -> None:
+        if self.closing:
+            return
+        self.items.append(data)
+        self.queued += len(data)
+        self.wakeup.set()
+        if self.queued > self.limit:
+            # A client this far behind is not reading: drop it rather than
+            # buffer without end. Its seat goes away and can be reclaimed.
+            log.warning("dropping a connection that is %d bytes behind", self.queued)
+            self.abort()
+
+    def close(self, code: int, reason: str) -> None:
+        if self.closing:
+            return
+        self.closing = True
+        self.items.append(Close(0, code, reason))
+        self.wakeup.set()
+
+    def abort(self) -> None:
+        """Drop the connection now, unsent frames and all."""
+        self.closing = True
+        self.items.clear()
+        if not self.task.done():
+            self.task.cancel()
+        transport = self.ws.transport
+        if transport is not None and not transport.is_closing():
+            transport.abort()
+
+    async def _write(self) -> None:
+        try:
+            while True:
+                while not self.items:
+                    self.wakeup.clear()
+                    await self.wakeup.wait()
+                item = self.items.popleft()
+                if isinstance(item, Close):
+                    await self.ws.close(item.code, item.reason)
+                    return
+                self.queued -= len(item)
+                await self.ws.send(item)
+        except ConnectionClosed:
+            pass
+
+
+def _explain(exc: OSError, bind: str, port: int) -> str:
+    where = f"{bind or 'every address'} port {port}"
+    if exc.errno == errno.EADDRINUSE:
+        return (
+            f"Cannot listen on {where}: the port is already in use (another quackbox host?). "
+            "Stop it, or pick another port with --port."
+        )
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return f"Cannot listen on {where}: permission denied. Ports below 1024 need privileges; try --port {DEFAULT_PORT}."
+    if exc.errno == errno.EADDRNOTAVAIL:
+        return f"Cannot listen on {where}: this machine has no such address. Try --bind 0.0.0.0 for every address."
+    return f"Cannot listen on {where}: {exc.strerror or exc}."
+
+
+async def run_host(config: HostConfig, *, on_ready: Callable[[Host], None] | None = None) -> Outcome | None:
+    """Run a table until its game ends (``once``) or until cancelled.
+
+    Args:
+        on_ready: called once the host listens (e.g. to print the address and code).
+
+    Returns:
+        The outcome of the (last) game, or None if none finished.
+
+    Raises:
+        HostError: the address cannot be used (a plain sentence).
+    """
+    async with Host(config) as host:
+        if on_ready is not None:
+            on_ready(host)
+        if config.once:
+            return await host.game_over()
+        await asyncio.Future()  # until cancelled (Ctrl-C); leaving the block says goodbye
+    return None  # pragma: no cover - only reached through cancellation

@@ -1,0 +1,399 @@
+"""The game journal: every accepted move on disk before anyone hears of it.
+
+A journal is one append-only file per game:
+
+    MAGIC                       b"QUACKBOX JOURNAL\\n"
+    record, record, ...         each: u32 length, u32 CRC-32, msgpack map
+
+The first record is the header (format, game, options, seed, seats, names,
+which seats are bots, SHA-256 hashes of the seat tokens, when it began); then
+one record per accepted move or timeout, in order; then, once the game is
+over, an end record. Each record is flushed and fsynced before the host
+relays the move, so a crash or a power cut loses at most the move that was
+being written, which nobody had seen yet.
+
+Reading is strict about everything but the last record: a torn last record
+(the host died mid-write) is dropped and reported, and the game resumes from
+the last whole move; damage anywhere earlier, or a newer format, is refused
+with a :class:`JournalError` that names the file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import struct
+import time
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, BinaryIO, Iterator, Mapping, Sequence
+
+import msgpack
+
+from core import games
+from core.rules import Move, Outcome, Rules, RulesError
+from net.codec import Codec, DecodeError
+
+__all__ = [
+    "FORMAT",
+    "Journal",
+    "JournalError",
+    "JournalWriter",
+    "Header",
+    "read",
+    "rebuild",
+    "token_hash",
+]
+
+MAGIC = b"QUACKBOX JOURNAL\n"
+FORMAT = 1
+"""Bumped when a record changes shape; a reader refuses a newer format."""
+_FRAME = struct.Struct(">II")
+MAX_RECORD = 1 << 20
+"""No record comes near this (a move is tens of bytes); a bigger length is damage."""
+SUFFIX = ".qbj"
+
+HEADER, MOVE, END = "header", "move", "end"
+
+
+class JournalError(Exception):
+    """A journal that cannot be used; the message names the file."""
+
+    def __init__(self, path: os.PathLike[str] | str, problem: str) -> None:
+        self.path = str(path)
+        self.problem = problem
+        super().__init__(f"{self.path}: {problem}")
+
+
+def token_hash(token: str) -> str:
+    """What the journal keeps of a seat token: enough to check one, not to forge one."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Header:
+    """Everything needed to deal the same game again."""
+
+    game: str
+    seed: int
+    seats: int
+    names: tuple[str, ...]
+    options: Mapping[str, Any] = field(default_factory=dict)
+    bots: tuple[bool, ...] = ()
+    """Per seat, whether a bot plays it."""
+    token_hashes: tuple[str, ...] = ()
+    """Per seat, :func:`token_hash` of its seat token ("" for none)."""
+    created: float = 0.0
+    """Seconds since the epoch when the game began."""
+    room: str = ""
+    format: int = FORMAT
+
+    def to_record(self) -> dict[str, Any]:
+        return {
+            "kind": HEADER,
+            "format": self.format,
+            "game": self.game,
+            "seed": self.seed,
+            "seats": self.seats,
+            "names": list(self.names),
+            "options": dict(self.options),
+            "bots": list(self.bots),
+            "token_hashes": list(self.token_hashes),
+            "created": self.created,
+            "room": self.room,
+        }
+
+
+@dataclass
+class Journal:
+    """A journal as read from disk."""
+
+    path: Path
+    header: Header
+    moves: list[tuple[int, Move]]
+    times: list[float]
+    """When each move was accepted (seconds since the epoch)."""
+    outcome: Outcome | None = None
+    dropped: str = ""
+    """Why a torn last record was dropped ("" if none was)."""
+    good_length: int = 0
+    """Bytes of whole records, where an appending writer must carry on."""
+
+    @property
+    def finished(self) -> bool:
+        return self.outcome is not None
+
+
+def _codec(rules: Rules) -> Codec:
+    return Codec(rules.wire_types())
+
+
+def _frame(record: Mapping[str, Any], codec: Codec | None) -> bytes:
+    payload = msgpack.packb(record, default=codec.default if codec else None, use_bin_type=True)
+    return _FRAME.pack(len(payload), zlib.crc32(payload)) + payload
+
+
+class JournalWriter:
+    """Appends records to one journal, each on disk before :meth:`append` returns."""
+
+    def __init__(self, path: Path, handle: BinaryIO, rules: Rules, *, sync: bool = True) -> None:
+        self.path = path
+        self._file = handle
+        self._codec = _codec(rules)
+        self._sync = sync
+        self.moves = 0
+        self.bytes = handle.tell()
+
+    @classmethod
+    def create(cls, path: os.PathLike[str] | str, header: Header, *, sync: bool = True) -> JournalWriter:
+        """Start a new journal at ``path`` (refusing to overwrite one)."""
+        path = Path(path)
+        rules = games.get(header.game)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            handle = open(path, "xb")  # noqa: SIM115 - held open for the whole game
+        except FileExistsError:
+            raise JournalError(path, "a journal by that name exists already") from None
+        writer = cls(path, handle, rules, sync=sync)
+        writer._write(MAGIC + _frame(header.to_record(), None))
+        return writer
+
+    @classmethod
+    def resume(cls, journal: Journal, *, sync: bool = True) -> JournalWriter:
+        """Carry on appending to ``journal`` after its last whole record."""
+        if journal.finished:
+            raise JournalError(journal.path, "that game is over; there is nothing to resume")
+        rules = games.get(journal.header.game)
+        handle = open(journal.path, "r+b")  # noqa: SIM115 - held open for the whole game
+        # A torn tail is cut off so the next record starts on a boundary.
+        handle.truncate(journal.good_length)
+        handle.seek(journal.good_length)
+        writer = cls(journal.path, handle, rules, sync=sync)
+        writer.moves = len(journal.moves)
+        return writer
+
+    def append(self, seat: int, move: Move, *, at: float | None = None) -> None:
+        """Record one accepted move (or timeout) for ``seat``."""
+        when = time.time() if at is None else at
+        self._write(_frame({"kind": MOVE, "seat": seat, "move": move, "at": when}, self._codec))
+        self.moves += 1
+
+    def finish(self, outcome: Outcome) -> None:
+        """Record how the game ended."""
+        record = {"kind": END, "winners": list(outcome.winners), "places": list(outcome.places),
+                  "reason": outcome.reason, "at": time.time()}
+        self._write(_frame(record, None))
+
+    def _write(self, data: bytes) -> None:
+        self._file.write(data)
+        self._file.flush()
+        if self._sync:
+            os.fsync(self._file.fileno())
+        self.bytes += len(data)
+
+    def close(self) -> None:
+        self._file.close()
+
+
+class _Decoder:
+    """Unpacks records; game values inside them once the header names the game."""
+
+    def __init__(self) -> None:
+        self.hook: Any = None
+
+    def __call__(self, payload: bytes) -> Any:
+        return msgpack.unpackb(payload, raw=False, strict_map_key=True, use_list=False, object_hook=self.hook)
+
+
+def _records(data: bytes, decode: _Decoder) -> Iterator[tuple[int, int, dict[str, Any] | None, str]]:
+    """(offset, end, record or None, problem) for each record after the magic."""
+    offset = len(MAGIC)
+    while offset < len(data):
+        if offset + _FRAME.size > len(data):
+            yield offset, len(data), None, "the last record is cut short"
+            return
+        length, crc = _FRAME.unpack_from(data, offset)
+        start, end = offset + _FRAME.size, offset + _FRAME.size + length
+        if length > MAX_RECORD:
+            yield offset, end, None, f"a record claims {length} bytes"
+            return
+        if end > len(data):
+            yield offset, len(data), None, "the last record is cut short"
+            return
+        payload = data[start:end]
+        if zlib.crc32(payload) != crc:
+            yield offset, end, None, "a record fails its checksum"
+            return
+        try:
+            record = decode(payload)
+        except DecodeError as exc:
+            yield offset, end, None, f"a record holds a bad value ({exc})"
+            return
+        except Exception:  # msgpack raises several types for bad bytes
+            yield offset, end, None, "a record is not valid msgpack"
+            return
+        if not isinstance(record, dict):
+            yield offset, end, None, "a record is not a map"
+            return
+        yield offset, end, record, ""
+        offset = end
+
+
+def read(path: os.PathLike[str] | str) -> Journal:
+    """Read a journal; drop (and report) a torn last record; refuse other damage."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise JournalError(path, "no such file") from None
+    except OSError as exc:
+        raise JournalError(path, f"cannot be read ({exc.strerror or exc})") from None
+    if not data.startswith(MAGIC):
+        raise JournalError(path, "is not a quackbox journal")
+    header: Header | None = None
+    moves: list[tuple[int, Move]] = []
+    times: list[float] = []
+    outcome: Outcome | None = None
+    good = len(MAGIC)
+    dropped = ""
+    decode = _Decoder()
+    for offset, end, record, problem in _records(data, decode):
+        if record is None:
+            if end >= len(data) and header is not None:
+                # Only the very last record may be damaged: that is a torn write.
+                dropped = f"dropped a damaged last record at byte {offset} ({problem})"
+                break
+            raise JournalError(path, f"is damaged at byte {offset}: {problem}")
+        kind = record.get("kind")
+        if header is None:
+            header = _header(path, record)
+            decode.hook = _codec(games.get(header.game)).object_hook
+        elif outcome is not None:
+            raise JournalError(path, f"has a record after the end of the game at byte {offset}")
+        elif kind == MOVE:
+            seat, move, at = _move(path, record, offset, header)
+            moves.append((seat, move))
+            times.append(at)
+        elif kind == END:
+            outcome = _outcome(path, record, offset, header)
+        else:
+            raise JournalError(path, f"has a record of unknown kind {kind!r} at byte {offset}")
+        good = end
+    if header is None:
+        raise JournalError(path, "has no header")
+    return Journal(path, header, moves, times, outcome, dropped, good)
+
+
+def _header(path: Path, record: Mapping[str, Any]) -> Header:
+    if record.get("kind") != HEADER:
+        raise JournalError(path, "does not begin with a header")
+    version = record.get("format")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise JournalError(path, "has no format version")
+    if version > FORMAT:
+        raise JournalError(path, f"was written in format {version}, newer than this quackbox reads ({FORMAT}); "
+                                 "upgrade quackbox to open it")
+    try:
+        game = record["game"]
+        if game not in games.GAMES:
+            raise JournalError(path, f"is a game of {game!r}, which this quackbox does not know")
+        seats = _int(record["seats"])
+        header = Header(
+            game=game,
+            seed=_int(record["seed"]),
+            seats=seats,
+            names=tuple(str(n) for n in record["names"]),
+            options=dict(record.get("options") or {}),
+            bots=tuple(bool(b) for b in record.get("bots") or ()),
+            token_hashes=tuple(str(t) for t in record.get("token_hashes") or ()),
+            created=float(record.get("created") or 0.0),
+            room=str(record.get("room") or ""),
+            format=version,
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        raise JournalError(path, f"has a broken header ({exc})") from None
+    if len(header.names) != seats:
+        raise JournalError(path, "has a header whose names do not match its seats")
+    return header
+
+
+def _int(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"expected a whole number, got {value!r}")
+    return value
+
+
+def _move(path: Path, record: Mapping[str, Any], offset: int, header: Header) -> tuple[int, Move, float]:
+    try:
+        seat = _int(record["seat"])
+        move = record["move"]
+        at = float(record.get("at") or 0.0)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise JournalError(path, f"has a broken move at byte {offset} ({exc})") from None
+    if not isinstance(move, Move) or not 0 <= seat < header.seats:
+        raise JournalError(path, f"has a broken move at byte {offset}")
+    return seat, move, at
+
+
+def _outcome(path: Path, record: Mapping[str, Any], offset: int, header: Header) -> Outcome:
+    try:
+        return Outcome(
+            winners=tuple(_int(w) for w in record["winners"]),
+            places=tuple(_int(p) for p in record["places"]),
+            reason=str(record.get("reason", "")),
+        )
+    except (KeyError, TypeError) as exc:
+        raise JournalError(path, f"has a broken end record at byte {offset} ({exc})") from None
+
+
+def rebuild(journal: Journal, upto: int | None = None) -> Any:
+    """The game's State after its first ``upto`` moves (all of them by default).
+
+    Every move goes through ``apply``, so a journal that does not replay
+    (edited by hand, or written by different rules) is refused by name.
+    """
+    header = journal.header
+    rules = games.get(header.game)
+    try:
+        options = rules.parse_options(header.options)
+        state = rules.new_game(seats=header.seats, options=options, seed=header.seed)
+    except ValueError as exc:
+        raise JournalError(journal.path, f"cannot deal its game again ({exc})") from None
+    for number, (seat, move) in enumerate(journal.moves[:upto]):
+        try:
+            rules.apply(state, seat, move)
+        except RulesError as exc:
+            raise JournalError(journal.path, f"move {number + 1} does not replay: {exc}") from None
+    return state
+
+
+def summaries(directory: os.PathLike[str] | str) -> list[tuple[Path, Journal | JournalError]]:
+    """Every journal in ``directory``, newest first, read (or the error reading it)."""
+    found: list[tuple[Path, Journal | JournalError]] = []
+    folder = Path(directory)
+    if not folder.is_dir():
+        return found
+    for path in sorted(folder.glob(f"*{SUFFIX}"), key=lambda p: p.stat().st_mtime, reverse=True):
+        try:
+            found.append((path, read(path)))
+        except JournalError as exc:
+            found.append((path, exc))
+    return found
+
+
+def new_path(directory: os.PathLike[str] | str, game: str, when: float, room: str = "") -> Path:
+    """A fresh file name for a game begun at ``when``: ``20261130-101500-quack-KQXZ.qbj``."""
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(when))
+    base = f"{stamp}-{game}" + (f"-{room}" if room else "")
+    folder = Path(directory)
+    path = folder / f"{base}{SUFFIX}"
+    counter = 2
+    while path.exists():
+        path = folder / f"{base}-{counter}{SUFFIX}"
+        counter += 1
+    return path
+
+
+def names_line(names: Sequence[str]) -> str:
+    return ", ".join(names)

@@ -1,0 +1,518 @@
+"""The quackbox wire protocol: the closed set of messages, their codec and limits.
+
+Every message is one msgpack map in one WebSocket *binary* frame, tagged by
+its ``"type"`` key. Game values inside a message (a move, a view, events) are
+maps tagged by ``"@"`` with their class name; see :mod:`net.codec`. The
+reference a third party can write a client from is ``docs/PROTOCOL.md``; this
+module is the executable version of it, and a test checks that the two agree
+on every message type and error code.
+
+Direction matters: a client may send only :data:`CLIENT_MESSAGES`, a host
+only :data:`HOST_MESSAGES`. Decoding checks every field (see
+:class:`Wire`), and raises nothing but :class:`ProtocolError`, whose ``code``
+is one of :class:`ErrorCode` and is what the host replies with.
+
+Text a player supplies (names, chat) passes through :func:`clean_text` on the
+host, which strips control characters and terminal escape sequences. It may
+still *look* like Rich markup (``[bold]hi[/]``): clients must display it as
+plain text, never interpret it as markup (the TUI renders it as a Rich
+``Text``, never through ``Text.from_markup`` or a markup-enabled widget).
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import re
+import unicodedata
+from dataclasses import dataclass
+from typing import Any, ClassVar, Iterable
+
+import msgpack
+
+from core.rules import Event, Move, Outcome, RulesError
+from net.codec import Codec, DecodeError, _short
+
+__all__ = [
+    "Bye",
+    "ChatLine",
+    "CLIENT_MESSAGES",
+    "DeadlineInfo",
+    "DEFAULT_PORT",
+    "Error",
+    "ErrorCode",
+    "FATAL_CODES",
+    "HOST_MESSAGES",
+    "Hello",
+    "Lobby",
+    "MAX_CHAT",
+    "MAX_FRAME",
+    "MAX_HOST_FRAME",
+    "MAX_NAME",
+    "MoveMessage",
+    "PROTOCOL_VERSION",
+    "ProtocolError",
+    "Ready",
+    "Say",
+    "SeatInfo",
+    "Start",
+    "Started",
+    "View",
+    "Welcome",
+    "Wire",
+    "clean_text",
+]
+
+PROTOCOL_VERSION = 1
+"""Sent in ``hello`` and ``welcome``; a host refuses any other version."""
+
+DEFAULT_PORT = 7117
+
+MAX_FRAME = 64 * 1024
+"""Largest frame a host accepts from a client, in bytes."""
+MAX_HOST_FRAME = 1024 * 1024
+"""Largest frame a client accepts from a host (an 8-seat view is ~10 KiB)."""
+MAX_NAME = 24
+"""Longest player name, in characters, after cleaning."""
+MAX_CHAT = 300
+"""Longest chat line, in characters, after cleaning."""
+MAX_TOKEN = 64
+MAX_CODE = 16
+MAX_RAW_TEXT = 2000
+"""Longest text field accepted before cleaning; longer frames are refused outright."""
+
+TYPE = "type"
+"""The key naming a message's type."""
+
+
+class ErrorCode(enum.StrEnum):
+    """Every error a host may reply with. Stable: clients may switch on them."""
+
+    # The frame itself: these close the connection.
+    BAD_FRAME = "bad_frame"
+    FRAME_TOO_LARGE = "frame_too_large"
+    # The message.
+    BAD_MESSAGE = "bad_message"
+    # Joining: these close the connection.
+    VERSION_MISMATCH = "version_mismatch"
+    WRONG_CODE = "wrong_code"
+    TABLE_FULL = "table_full"
+    GAME_STARTED = "game_started"
+    BAD_TOKEN = "bad_token"
+    HELLO_FIRST = "hello_first"
+    # The lobby.
+    NOT_SEATED = "not_seated"
+    NOT_STARTER = "not_starter"
+    NOT_READY = "not_ready"
+    NOT_STARTED = "not_started"
+    TOO_LONG = "too_long"
+    RATE_LIMITED = "rate_limited"
+    # Moves: the first four are core.rules.RulesError codes.
+    MALFORMED_MOVE = "malformed_move"
+    NOT_YOUR_TURN = "not_your_turn"
+    ILLEGAL_MOVE = "illegal_move"
+    GAME_OVER = "game_over"
+    STALE_VIEW = "stale_view"
+    HOST_ONLY = "host_only"
+    HOST_ERROR = "host_error"
+
+
+FATAL_CODES = frozenset(
+    {
+        ErrorCode.BAD_FRAME,
+        ErrorCode.FRAME_TOO_LARGE,
+        ErrorCode.VERSION_MISMATCH,
+        ErrorCode.WRONG_CODE,
+        ErrorCode.TABLE_FULL,
+        ErrorCode.GAME_STARTED,
+        ErrorCode.BAD_TOKEN,
+        ErrorCode.HELLO_FIRST,
+    }
+)
+"""Errors after which the host closes the connection (a protocol violation or a refused join)."""
+
+# A rules error's code becomes the wire code; a new RulesError subclass with a
+# code the wire does not know is reported as illegal_move rather than leaking
+# an undocumented code.
+_RULES_CODES = {c.value for c in ErrorCode}
+
+
+class ProtocolError(Exception):
+    """A frame or message that cannot be accepted; ``code`` is an :class:`ErrorCode`.
+
+    ``str()`` is a plain sentence suitable for showing to the person whose
+    client sent it.
+    """
+
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        self.code = ErrorCode(code)
+        self.message = message
+        super().__init__(message)
+
+    @property
+    def fatal(self) -> bool:
+        """Whether the host closes the connection after replying."""
+        return self.code in FATAL_CODES
+
+    @classmethod
+    def from_rules(cls, exc: RulesError) -> ProtocolError:
+        code = exc.code if exc.code in _RULES_CODES else ErrorCode.ILLEGAL_MOVE
+        return cls(ErrorCode(code), str(exc))
+
+
+# --- messages -------------------------------------------------------------------
+#
+# Each message is a frozen dataclass; TYPE names it on the wire. Fields with a
+# default may be left out of a frame; any other missing or unknown field is
+# refused.
+
+
+@dataclass(frozen=True, slots=True)
+class Hello:
+    """Client, first message: who is joining, and how."""
+
+    TYPE: ClassVar[str] = "hello"
+    version: int
+    name: str
+    token: str | None = None
+    """A seat token from an earlier ``welcome``: reclaim that seat."""
+    code: str | None = None
+    """The room code, required by a host listening beyond loopback."""
+    spectate: bool = False
+    """Watch without a seat (public view only)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ready:
+    """Client, lobby: this seat is (or is no longer) ready to start."""
+
+    TYPE: ClassVar[str] = "ready"
+    ready: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    """Client, lobby: start the game (only the starter seat may)."""
+
+    TYPE: ClassVar[str] = "start"
+
+
+@dataclass(frozen=True, slots=True)
+class MoveMessage:
+    """Client: make ``move``, chosen from the view numbered ``seq``."""
+
+    TYPE: ClassVar[str] = "move"
+    seq: int
+    move: Move
+
+
+@dataclass(frozen=True, slots=True)
+class Say:
+    """Client: a line of table chat."""
+
+    TYPE: ClassVar[str] = "chat"
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Bye:
+    """Either side: the connection is ending on purpose, and why.
+
+    ``reason`` is a stable word (``left``, ``shutdown``, ``game_over``,
+    ``replaced``, ``protocol_error``, ``slow_reader``, ``flood``,
+    ``hello_timeout``); ``message`` is a sentence for people.
+    """
+
+    TYPE: ClassVar[str] = "bye"
+    reason: str = "left"
+    message: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Welcome:
+    """Host, the answer to ``hello``: the table, and the seat you hold."""
+
+    TYPE: ClassVar[str] = "welcome"
+    version: int
+    game: str
+    """The game's id (``side-effects``, ``quack``): which rules decode views."""
+    title: str
+    seats: int
+    seat: int | None
+    """Your seat, or nil for a spectator."""
+    token: str | None
+    """Keep it: ``hello`` with it reclaims this seat after a disconnect."""
+    starter: bool
+    """Whether this seat may start the game."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """One seat as the lobby shows it."""
+
+    seat: int
+    name: str
+    kind: str
+    """``open`` (nobody yet), ``human`` or ``bot``."""
+    connected: bool
+    ready: bool
+    away: bool
+    """A human seat whose person is disconnected or idle; a bot may stand in."""
+
+
+@dataclass(frozen=True, slots=True)
+class Lobby:
+    """Host: every seat and its presence; sent whenever any of it changes."""
+
+    TYPE: ClassVar[str] = "lobby"
+    started: bool
+    over: bool
+    starter: int | None
+    """The seat that may start the game (nil: none yet)."""
+    seats: tuple[SeatInfo, ...]
+    spectators: int
+
+
+@dataclass(frozen=True, slots=True)
+class Started:
+    """Host: the game began; a ``view`` follows."""
+
+    TYPE: ClassVar[str] = "started"
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DeadlineInfo:
+    """A countdown the host is running: ``seat`` must answer within ``seconds``."""
+
+    seat: int
+    kind: str
+    seconds: float
+    """Seconds left when the frame was sent (network latency not deducted)."""
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """Host: what your seat may now see, after the events that led to it.
+
+    ``seq`` numbers the game's states; send it back with a move made from
+    this view. ``events`` are the events since your previous view, redacted
+    for your seat, and ``log`` the same events as sentences for people.
+    """
+
+    TYPE: ClassVar[str] = "view"
+    seq: int
+    view: Any
+    events: tuple[Event, ...]
+    log: tuple[str, ...]
+    deadline: DeadlineInfo | None
+
+
+@dataclass(frozen=True, slots=True)
+class ChatLine:
+    """Host: a line of chat from ``seat`` (nil: a spectator), already cleaned."""
+
+    TYPE: ClassVar[str] = "chat"
+    seat: int | None
+    name: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Error:
+    """Host: a request was refused. ``code`` is an :class:`ErrorCode`."""
+
+    TYPE: ClassVar[str] = "error"
+    code: str
+    message: str
+    refused: str = ""
+    """The type of the message that was refused, if known."""
+
+
+CLIENT_MESSAGES: tuple[type, ...] = (Hello, Ready, Start, MoveMessage, Say, Bye)
+HOST_MESSAGES: tuple[type, ...] = (Welcome, Lobby, Started, View, ChatLine, Error, Bye)
+_HANDSHAKE = (Welcome, Error, Bye)
+"""What a client may receive before it knows which game the host plays."""
+_VALUE_TYPES = (SeatInfo, DeadlineInfo, Outcome)
+
+
+# --- text -----------------------------------------------------------------------
+
+# Terminal escape sequences, in their 7-bit form (ESC + a letter) and their
+# 8-bit form (one C1 control): CSI (ESC [ or 0x9b, parameters, a final
+# byte), the string commands OSC/DCS/SOS/PM/APC (ESC ] P X ^ _ or 0x9d 0x90
+# 0x98 0x9e 0x9f, up to BEL or ST), and two-character escapes. Whatever is
+# left of a sequence cut short is caught by the control-character pass below.
+_ESCAPES = re.compile(
+    r"""
+    (?:\x1b\[|\x9b) [0-?]* [ -/]* [@-~]?                         # CSI
+  | (?:\x1b[\]PX^_]|[\x9d\x90\x98\x9e\x9f]) .*? (?:\x07|\x1b\\|\x9c|$)   # string commands
+  | \x1b[ -/]* [0-~]?                                           # other escapes
+    """,
+    re.VERBOSE | re.DOTALL,
+)
+# Characters that reorder or hide text on screen (bidi overrides and isolates),
+# which could make a name or a chat line impersonate someone else.
+_INVISIBLE = frozenset(
+    "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"  # bidi controls
+    "\ufeff\u200b\u2060\u180e\u00ad"  # zero-width and soft characters that hide look-alike names
+)
+_SPACES = re.compile(r"\s+")
+
+
+def clean_text(text: str, limit: int | None = None) -> str:
+    """``text`` made safe to show on anyone's terminal.
+
+    Removes terminal escape sequences, every control character (C0, DEL, C1;
+    line breaks and tabs become spaces), bidi overrides and other invisible
+    reordering characters, collapses runs of whitespace and trims the ends.
+    Rich markup such as ``[red]`` is deliberately left as literal characters:
+    it is inert as long as clients show player text as plain text.
+
+    Args:
+        limit: if given, raise ValueError when the cleaned text is longer.
+    """
+    text = _ESCAPES.sub("", text)
+    out = []
+    for ch in text:
+        if ch in _INVISIBLE:
+            continue
+        cat = unicodedata.category(ch)
+        if cat == "Cc" or cat in ("Zl", "Zp"):
+            if ch in "\t\n\r\x0b\x0c" or cat != "Cc":
+                out.append(" ")
+            continue
+        if cat == "Cs":  # a lone surrogate cannot even be encoded as UTF-8
+            continue
+        out.append(ch)
+    cleaned = _SPACES.sub(" ", "".join(out)).strip()
+    if limit is not None and len(cleaned) > limit:
+        raise ValueError(f"text longer than {limit} characters")
+    return cleaned
+
+
+# --- the codec -------------------------------------------------------------------
+
+
+class Wire:
+    """Encodes and decodes protocol frames for one game.
+
+    Args:
+        rules: the game's rules (its ``wire_types()`` are the game values a
+            frame may carry), or None for a client that has not yet been
+            welcomed: it can only decode ``welcome``, ``error`` and ``bye``.
+        intern: share decoded cards and moves between frames (see
+            :class:`net.codec.Codec`); clients turn it on.
+    """
+
+    def __init__(self, rules: Any | None, *, intern: bool = False) -> None:
+        game_types: tuple[type, ...] = tuple(rules.wire_types()) if rules is not None else ()
+        self.rules = rules
+        self.values = _codec(game_types + _VALUE_TYPES, intern)
+        if rules is not None:
+            self._from_client = {cls.TYPE: cls for cls in CLIENT_MESSAGES}
+            self._from_host = {cls.TYPE: cls for cls in HOST_MESSAGES}
+        else:
+            self._from_client = {Hello.TYPE: Hello, Bye.TYPE: Bye}
+            self._from_host = {cls.TYPE: cls for cls in _HANDSHAKE}
+        # Compile every message now so a rules module whose types the wire
+        # cannot carry fails when the host starts, not mid-game.
+        for cls in {*self._from_client.values(), *self._from_host.values()}:
+            self.values.spec(cls)
+
+    # encoding ---------------------------------------------------------------
+
+    def encode(self, message: Any) -> bytes:
+        """One frame holding ``message``."""
+        body: dict[str, Any] = {TYPE: message.TYPE}
+        body.update(self.values.fields_of(message))
+        return msgpack.packb(body, default=self.values.default, use_bin_type=True, strict_types=False)
+
+    # decoding ---------------------------------------------------------------
+
+    def decode_from_client(self, data: bytes | str) -> Any:
+        """A message a client sent; ProtocolError if the frame or message is bad."""
+        obj = self._unpack(data, MAX_FRAME)
+        kind = obj.get(TYPE) if isinstance(obj, dict) else None
+        if kind == Hello.TYPE:
+            # Checked before the fields, so a future client whose hello has
+            # other fields still learns that the versions differ.
+            version = obj.get("version")
+            if type(version) is int and version != PROTOCOL_VERSION:
+                raise ProtocolError(
+                    ErrorCode.VERSION_MISMATCH,
+                    f"This host speaks protocol version {PROTOCOL_VERSION}, your client speaks {version}; "
+                    "use the same quackbox version as the host.",
+                )
+        return self._decode(obj, self._from_client)
+
+    def decode_from_host(self, data: bytes | str) -> Any:
+        """A message a host sent; ProtocolError if the frame or message is bad."""
+        return self._decode(self._unpack(data, MAX_HOST_FRAME), self._from_host)
+
+    def _decode(self, obj: Any, registry: dict[str, type]) -> Any:
+        if not isinstance(obj, dict):
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, "A message must be a map with a 'type' key.")
+        kind = obj.get(TYPE)
+        cls = registry.get(kind) if type(kind) is str else None
+        if cls is None:
+            known = ", ".join(sorted(registry))
+            raise ProtocolError(
+                ErrorCode.BAD_MESSAGE, f"Unknown message type {_short(kind)}; expected one of {known}."
+            )
+        try:
+            return self.values.build(cls, obj, TYPE)
+        except DecodeError as exc:
+            raise _refusal(exc, kind) from None
+
+    def _unpack(self, data: Any, limit: int) -> Any:
+        """The one msgpack value in ``data``, game values built; ProtocolError otherwise."""
+        if isinstance(data, str):
+            raise ProtocolError(ErrorCode.BAD_FRAME, "Text frames are not part of the protocol; send binary frames.")
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise ProtocolError(ErrorCode.BAD_FRAME, "A frame must be bytes.")
+        if len(data) > limit:
+            raise ProtocolError(
+                ErrorCode.FRAME_TOO_LARGE, f"A frame of {len(data)} bytes is over the limit of {limit} bytes."
+            )
+        try:
+            return msgpack.unpackb(
+                data,
+                raw=False,
+                strict_map_key=True,
+                use_list=False,
+                object_hook=self.values.object_hook,
+                max_str_len=limit,
+                max_bin_len=limit,
+                max_array_len=limit,
+                max_map_len=limit,
+                max_ext_len=limit,
+            )
+        except DecodeError as exc:  # raised by object_hook: a game value with bad fields
+            raise _refusal(exc, None) from None
+        # msgpack raises a zoo of types for bad input (ExtraData, FormatError,
+        # StackError, ValueError, UnicodeDecodeError, TypeError for unhashable
+        # keys...); every one of them means the same thing here.
+        except Exception:
+            raise ProtocolError(ErrorCode.BAD_FRAME, "The frame is not one valid msgpack value.") from None
+
+
+@functools.lru_cache(maxsize=16)
+def _codec(classes: tuple[type, ...], intern: bool) -> Codec:
+    """One codec per set of classes: compiling one takes tens of milliseconds,
+    and every client and table of a game can share it (its caches are bounded
+    and hold only immutable values)."""
+    return Codec(classes, max_str=MAX_RAW_TEXT, intern=intern)
+
+
+def _refusal(exc: DecodeError, kind: str | None) -> ProtocolError:
+    """The ProtocolError for a field that did not decode."""
+    bad_move = (exc.cls is not None and issubclass(exc.cls, Move)) or exc.where.startswith("MoveMessage.move")
+    code = ErrorCode.MALFORMED_MOVE if bad_move else ErrorCode.BAD_MESSAGE
+    what = f"Bad {kind} message" if kind else "Bad value in the message"
+    return ProtocolError(code, f"{what}: {exc}.")
+
+
+def message_types() -> Iterable[str]:
+    """Every message type on the wire (both directions), for docs and tests."""
+    return sorted({cls.TYPE for cls in CLIENT_MESSAGES + HOST_MESSAGES})

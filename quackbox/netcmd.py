@@ -1,0 +1,207 @@
+"""``quackbox host`` and ``quackbox join``: argument parsing and wiring only.
+
+The main command hooks these in with ``add_host_args(subparser)`` /
+``host_main(args)`` and ``add_join_args(subparser)`` / ``join_main(args)``.
+Each ``*_main`` returns the process exit status; this is the only place in
+the network code that prints.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import socket
+import sys
+from typing import Any
+
+from core import games
+from core.rules import BadOptions, Outcome
+from net.client import NetError, run_network_bot, table_url
+from net.host import Host, HostConfig, HostError, is_loopback, run_host
+from net.protocol import DEFAULT_PORT
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+
+
+def _seconds_or_off(text: str) -> float | None:
+    if text.strip().lower() in ("off", "none", "never"):
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds or 'off', not {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError("seconds cannot be negative")
+    return value
+
+
+def _option(text: str) -> tuple[str, Any]:
+    """``KEY=VALUE`` with VALUE read as true/false, a number, or text."""
+    key, sep, raw = text.partition("=")
+    if not sep or not key.strip():
+        raise argparse.ArgumentTypeError(f"options are KEY=VALUE, not {text!r}")
+    value: Any = raw.strip()
+    lowered = value.lower()
+    if lowered in ("true", "yes", "on"):
+        value = True
+    elif lowered in ("false", "no", "off"):
+        value = False
+    else:
+        for kind in (int, float):
+            try:
+                value = kind(value)
+                break
+            except ValueError:
+                continue
+    return key.strip(), value
+
+
+def add_host_args(parser: argparse.ArgumentParser) -> None:
+    """The arguments of ``quackbox host``."""
+    parser.add_argument("--game", default="side-effects", help="the game: " + ", ".join(sorted(games.GAMES)))
+    parser.add_argument("--seats", type=int, default=4, help="players at the table, bots included (default 4)")
+    parser.add_argument("--bots", type=int, default=0, help="seats kept for bots; open seats also get bots at the start")
+    parser.add_argument("--bind", default="0.0.0.0", help="address to listen on (default every address; 127.0.0.1 for this machine only)")
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port to listen on (default {DEFAULT_PORT})")
+    parser.add_argument("--code", help="the room code players must give (default: a random one unless listening on loopback only)")
+    parser.add_argument("--name", default="Host", help="your name at the table")
+    parser.add_argument("--headless", action="store_true", help="no seat for you: the first to join starts the game")
+    parser.add_argument("--again", action="store_true", help="after a game, return to the lobby instead of stopping")
+    parser.add_argument("--autostart", action="store_true", help="start as soon as every seat is taken")
+    parser.add_argument("--option", "-o", action="append", type=_option, default=[], metavar="KEY=VALUE", help="a game option (repeat for more)")
+    parser.add_argument("--seed", type=int, help="seed the deck (the seed never leaves the host)")
+    parser.add_argument("--bot-kind", default="heuristic", help="which bot plays bot seats (default heuristic)")
+    parser.add_argument("--bot-delay", type=float, default=0.8, help="seconds between bot moves (default 0.8; 0 for simulations)")
+    parser.add_argument("--away-grace", type=_seconds_or_off, default=15.0, help="seconds before a bot plays an away seat's turn, or 'off' (default 15)")
+    parser.add_argument("--turn-timer", type=_seconds_or_off, default=None, help="seconds a person has per move before a bot plays for them (default off)")
+
+
+def add_join_args(parser: argparse.ArgumentParser) -> None:
+    """The arguments of ``quackbox join``."""
+    parser.add_argument("host", help="the host's address: 10.0.0.5, 10.0.0.5:7117 or ws://...")
+    parser.add_argument("--port", type=int, default=None, help=f"the host's port if HOST does not say (default {DEFAULT_PORT})")
+    parser.add_argument("--code", help="the room code the host shows")
+    parser.add_argument("--name", default=None, help="your name at the table")
+    parser.add_argument("--spectate", action="store_true", help="watch without a seat")
+    parser.add_argument("--bot", action="store_true", help="play this seat with a bot")
+    parser.add_argument("--bot-kind", default="heuristic", help="which bot (with --bot; default heuristic)")
+    parser.add_argument("--think", type=float, default=0.0, help="seconds the bot waits before each move (with --bot)")
+    parser.add_argument("--seed", type=int, default=None, help="the bot's seed (with --bot)")
+
+
+def _lan_address() -> str:
+    """This machine's address on the local network, best effort (no packet is sent)."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("10.255.255.255", 1))
+            return probe.getsockname()[0]
+    except OSError:
+        return "THIS-MACHINE"
+
+
+def _describe_outcome(outcome: Outcome | None, names: tuple[str, ...]) -> str:
+    if outcome is None:
+        return "The table closed before the game ended."
+    winners = ", ".join(names[s] if s < len(names) else f"seat {s}" for s in outcome.winners)
+    return f"Game over. Won by {winners or 'nobody'}. {outcome.reason}"
+
+
+def host_main(args: argparse.Namespace) -> int:
+    """``quackbox host``: run a table until its game ends (or Ctrl-C); without
+    --headless the person at this terminal plays seat 0 in the table screen."""
+    try:
+        games.get(args.game)
+    except ValueError as exc:
+        print(f"quackbox host: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    config = HostConfig(
+        game=args.game,
+        seats=args.seats,
+        bots=args.bots,
+        headless=args.headless,
+        host_name=args.name,
+        code=args.code,
+        options=dict(args.option),
+        seed=args.seed,
+        bot_kind=args.bot_kind,
+        bot_delay=args.bot_delay,
+        away_grace=args.away_grace,
+        turn_timer=args.turn_timer,
+        autostart=args.autostart,
+        bind=args.bind,
+        port=args.port,
+        once=not args.again,
+    )
+    if not args.headless:
+        from tui.app import run_hosted
+
+        # The table screen shows the address and room code; "Host" is the flag's default,
+        # so the name remembered on the home screen is used unless one was given.
+        return run_hosted(config, name=None if args.name == "Host" else args.name)
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    logging.getLogger("websockets").setLevel(logging.WARNING)
+    host_ref: list[Host] = []
+
+    def announce(host: Host) -> None:
+        host_ref.append(host)
+        rules = host.table.rules
+        print(f"Hosting {rules.title} for {config.seats} players on port {host.port}.")
+        address = _lan_address() if not is_loopback(config.bind) else "127.0.0.1"
+        join = f"quackbox join {address}" + (f":{host.port}" if host.port != DEFAULT_PORT else "")
+        if host.code:
+            print(f"Room code: {host.code}")
+            join += f" --code {host.code}"
+        print(f"Players join with:  {join}")
+        print("Press Ctrl-C to close the table.")
+
+    try:
+        outcome = asyncio.run(run_host(config, on_ready=announce))
+    except HostError as exc:
+        print(f"quackbox host: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    except (BadOptions, ValueError) as exc:
+        print(f"quackbox host: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("\nTable closed; everyone was told.")
+        return EXIT_INTERRUPTED
+    names = host_ref[0].table.names if host_ref else ()
+    print(_describe_outcome(outcome, names))
+    return EXIT_OK
+
+
+def join_main(args: argparse.Namespace) -> int:
+    """``quackbox join``: the table screen for a person, or with --bot a bot seat."""
+    if args.bot:
+        return join_bot_main(args)
+    from tui.app import run_join
+
+    return run_join(args.host, port=args.port, code=args.code, name=args.name, spectate=args.spectate)
+
+
+def join_bot_main(args: argparse.Namespace) -> int:
+    """``quackbox join HOST --bot``: play one seat with a bot until the game ends."""
+    url = table_url(args.host, args.port)
+    name = args.name or f"{args.bot_kind.title()} Bot"
+    try:
+        outcome = asyncio.run(
+            run_network_bot(url, name, args.code, args.bot_kind, seed=args.seed, think=args.think)
+        )
+    except NetError as exc:
+        print(f"quackbox join: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    except ValueError as exc:  # an unknown bot kind names the choices
+        print(f"quackbox join: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("\nLeft the table.")
+        return EXIT_INTERRUPTED
+    if outcome is None:
+        print("The host closed the table before the game ended.")
+        return EXIT_OK
+    print(f"Game over: winners {', '.join(map(str, outcome.winners)) or 'none'}. {outcome.reason}")
+    return EXIT_OK

@@ -1,0 +1,412 @@
+"""The wire: round trips of every message and game value, strict decoding, and
+the fuzz contract (any input is a message or a ProtocolError, nothing else)."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import types
+import typing
+from pathlib import Path
+from typing import Any
+
+import msgpack
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from core import games
+from core.bots import make as make_bot
+from core.play import next_move
+from core.rules import Move, Outcome
+from net.codec import Codec, DecodeError
+from net.protocol import (
+    CLIENT_MESSAGES,
+    HOST_MESSAGES,
+    MAX_FRAME,
+    PROTOCOL_VERSION,
+    Bye,
+    ChatLine,
+    DeadlineInfo,
+    Error,
+    ErrorCode,
+    Hello,
+    Lobby,
+    MoveMessage,
+    ProtocolError,
+    Ready,
+    Say,
+    SeatInfo,
+    Start,
+    Started,
+    View,
+    Welcome,
+    Wire,
+    clean_text,
+    message_types,
+)
+from tests.net import fakegame
+
+GAME_NAMES = sorted(games.GAMES)
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "PROTOCOL.md"
+
+
+# --- values from annotations ------------------------------------------------------------
+#
+# A strategy for any value of an annotation, written independently of the
+# codec, so round trips check the codec against the annotations themselves.
+
+TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=30)
+INT = st.integers(-(2**63), 2**63 - 1)
+FLOAT = st.floats(allow_nan=False)
+
+
+def strategy_for(ann: Any, classes: dict[str, type], depth: int = 0) -> st.SearchStrategy:
+    if ann is int:
+        return INT
+    if ann is bool:
+        return st.booleans()
+    if ann is float:
+        return FLOAT
+    if ann is str:
+        return TEXT
+    if ann is None or ann is type(None):
+        return st.none()
+    if ann is Any or ann is object:
+        dataclass_types = [c for c in classes.values()]
+        return st.one_of(INT, TEXT, st.none(), *(instances(c, classes, depth + 1) for c in dataclass_types[:3]))
+    origin, args = typing.get_origin(ann), typing.get_args(ann)
+    if origin is typing.Union or origin is types.UnionType:
+        return st.one_of(*(strategy_for(a, classes, depth) for a in args))
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            return st.lists(strategy_for(args[0], classes, depth + 1), max_size=3 if depth < 3 else 0).map(tuple)
+        return st.tuples(*(strategy_for(a, classes, depth + 1) for a in args))
+    if isinstance(ann, type) and dataclasses.is_dataclass(ann):
+        subclasses = [c for c in classes.values() if issubclass(c, ann)]
+        return st.one_of(*(instances(c, classes, depth + 1) for c in subclasses))
+    raise AssertionError(f"no strategy for {ann!r}")
+
+
+def instances(cls: type, classes: dict[str, type], depth: int = 0) -> st.SearchStrategy:
+    hints = typing.get_type_hints(cls)
+    fields = {f.name: strategy_for(hints[f.name], classes, depth) for f in dataclasses.fields(cls)}
+    return st.fixed_dictionaries(fields).map(lambda kw: cls(**kw))
+
+
+def classes_of(rules) -> dict[str, type]:
+    return {c.__name__: c for c in (*rules.wire_types(), Outcome)}
+
+
+# --- round trips ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_every_game_value_round_trips(game):
+    """Every move, event and view class of every game survives encode -> decode."""
+    rules = games.get(game)
+    wire = Wire(rules)
+    classes = classes_of(rules)
+
+    @settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(st.data())
+    def check(data):
+        for cls in classes.values():
+            value = data.draw(instances(cls, classes), label=cls.__name__)
+            message = View(seq=3, view=value, events=(), log=(), deadline=None)
+            assert wire.decode_from_host(wire.encode(message)) == message
+            if issubclass(cls, Move):
+                move = MoveMessage(seq=1, move=value)
+                assert wire.decode_from_client(wire.encode(move)) == move
+
+    check()
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_real_views_and_events_round_trip(game):
+    """The views and events of a real game played by bots, for every seat and a spectator."""
+    rules = games.get(game)
+    wire = Wire(rules)
+    seats = 4
+    bots = [make_bot(game, "heuristic", s) for s in range(seats)]
+    state = rules.new_game(seats=seats, seed=5)
+    for _ in range(80):
+        if rules.outcome(state) is not None:
+            break
+        seat, move = next_move(rules, state, bots)
+        events = rules.apply(state, seat, move)
+        for watcher in (*range(seats), None):
+            seen = tuple(e for e in (rules.redact(e, watcher) for e in events) if e is not None)
+            message = View(7, rules.view(state, watcher), seen, ("a line",), DeadlineInfo(0, "x", 1.5))
+            frame = wire.encode(message)
+            assert len(frame) < MAX_FRAME
+            assert wire.decode_from_host(frame) == message
+
+
+def test_every_message_round_trips():
+    wire = Wire(fakegame.RULES)
+    seat = SeatInfo(seat=0, name="Ana", kind="human", connected=True, ready=False, away=False)
+    client = [
+        Hello(PROTOCOL_VERSION, "Ana", token="t", code="KQXZ", spectate=False),
+        Ready(False),
+        Start(),
+        MoveMessage(4, fakegame.Play(3)),
+        Say("hello"),
+        Bye("left", ""),
+    ]
+    host = [
+        Welcome(PROTOCOL_VERSION, "shed", "Shed", 2, 0, "token", True),
+        Welcome(PROTOCOL_VERSION, "shed", "Shed", 2, None, None, False),
+        Lobby(started=False, over=False, starter=None, seats=(seat,), spectators=2),
+        Started(("Ana", "Bot 2")),
+        ChatLine(None, "Watcher", "hi"),
+        Error("illegal_move", "No.", "move"),
+        Bye("shutdown", "Closed."),
+    ]
+    assert {type(m) for m in client} == set(CLIENT_MESSAGES)
+    assert {type(m) for m in host} >= set(HOST_MESSAGES) - {View}
+    for message in client:
+        assert wire.decode_from_client(wire.encode(message)) == message
+    for message in host:
+        assert wire.decode_from_host(wire.encode(message)) == message
+
+
+def test_fields_with_defaults_may_be_left_out():
+    wire = Wire(fakegame.RULES)
+    frame = msgpack.packb({"type": "hello", "version": PROTOCOL_VERSION, "name": "Ana"})
+    assert wire.decode_from_client(frame) == Hello(PROTOCOL_VERSION, "Ana", None, None, False)
+
+
+def test_a_client_before_its_welcome_decodes_only_the_handshake():
+    wire = Wire(fakegame.RULES)
+    early = Wire(None)
+    assert early.decode_from_host(wire.encode(Error("wrong_code", "No."))) == Error("wrong_code", "No.")
+    with pytest.raises(ProtocolError) as refused:
+        early.decode_from_host(wire.encode(Started(("a",))))
+    assert refused.value.code == "bad_message"
+
+
+# --- strictness ------------------------------------------------------------------------------
+
+
+def refuse(frame: dict, code: str = "bad_message", *, from_host: bool = False) -> ProtocolError:
+    wire = Wire(fakegame.RULES)
+    data = msgpack.packb(frame)
+    with pytest.raises(ProtocolError) as refused:
+        (wire.decode_from_host if from_host else wire.decode_from_client)(data)
+    assert refused.value.code == code, refused.value
+    return refused.value
+
+
+def test_bool_is_not_an_int():
+    refuse({"type": "move", "seq": True, "move": {"@": "Draw"}})
+    error = refuse({"type": "move", "seq": 1, "move": {"@": "Play", "card": True}}, "malformed_move")
+    assert "Play.card" in str(error)
+
+
+def test_int_is_not_a_bool_and_float_is_not_an_int():
+    refuse({"type": "ready", "ready": 1})
+    refuse({"type": "move", "seq": 1.0, "move": {"@": "Draw"}})
+
+
+def test_missing_and_unknown_fields_are_refused():
+    refuse({"type": "move", "move": {"@": "Draw"}})
+    refuse({"type": "move", "seq": 1, "move": {"@": "Draw"}, "seat": 1})
+    refuse({"type": "move", "seq": 1, "move": {"@": "Play"}}, "malformed_move")
+    refuse({"type": "move", "seq": 1, "move": {"@": "Play", "card": 1, "as_seat": 0}}, "malformed_move")
+
+
+def test_unknown_and_misplaced_tags_are_refused():
+    refuse({"type": "launch"})
+    refuse({"kind": "hello"})
+    refuse({"type": "move", "seq": 1, "move": {"@": "Nuke"}}, "malformed_move")
+    refuse({"type": "move", "seq": 1, "move": {"@": "Card", "id": 1, "name": "x"}}, "malformed_move")  # not a Move
+    refuse({"type": "move", "seq": 1, "move": {"card": 1}}, "malformed_move")
+    refuse({"type": "welcome"})  # a host message, sent by a client
+
+
+def test_game_values_are_checked_deep_inside_host_frames():
+    base = {"type": "view", "seq": 1, "events": [], "log": [], "deadline": None}
+    view = {"@": "ShedView", "seat": 0, "hand": [{"@": "Card", "id": "1", "name": "x"}]}
+    refuse({**base, "view": view}, from_host=True)
+    refuse({**base, "view": {"rogue": True}}, from_host=True)
+    refuse({**base, "events": [{"@": "Play", "card": 1}], "view": None}, from_host=True)  # a move is not an event
+
+
+def test_text_and_arrays_have_limits():
+    refuse({"type": "chat", "text": "x" * 5000})
+    refuse({"type": "move", "seq": 1, "move": {"@": "Play", "card": 1}, "x": [0] * 10})
+
+
+def test_text_frames_and_oversized_frames_are_refused():
+    wire = Wire(fakegame.RULES)
+    with pytest.raises(ProtocolError) as text:
+        wire.decode_from_client('{"type": "hello"}')
+    assert text.value.code == "bad_frame" and text.value.fatal
+    with pytest.raises(ProtocolError) as big:
+        wire.decode_from_client(msgpack.packb({"type": "chat", "text": "x" * MAX_FRAME}))
+    assert big.value.code == "frame_too_large" and big.value.fatal
+
+
+def test_version_mismatch_is_seen_even_in_a_hello_from_the_future():
+    error = refuse({"type": "hello", "version": 2, "name": "x", "avatar": "duck"}, "version_mismatch")
+    assert error.fatal and "version 1" in str(error)
+
+
+def test_codec_refuses_types_it_cannot_carry():
+    @dataclasses.dataclass(frozen=True)
+    class Bad:
+        blob: bytes
+
+    with pytest.raises(TypeError):
+        Codec([Bad])
+
+
+# --- the fuzz contract ----------------------------------------------------------------------
+
+SHED = Wire(fakegame.RULES)
+SE = Wire(games.get("side-effects"))
+NAMES = sorted({*SHED.values.classes, *SE.values.classes})
+FIELD_NAMES = sorted(
+    {f.name for w in (SHED, SE) for c in w.values.classes.values() for f in dataclasses.fields(c)}
+    | {f.name for c in CLIENT_MESSAGES + HOST_MESSAGES for f in dataclasses.fields(c)}
+)
+
+scalars = st.one_of(
+    st.none(), st.booleans(), INT, st.floats(), TEXT, st.binary(max_size=20), st.sampled_from(NAMES + FIELD_NAMES)
+)
+keys = st.one_of(st.sampled_from(["type", "@", *FIELD_NAMES]), TEXT)
+plain = st.recursive(
+    scalars,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=5),
+        st.dictionaries(keys, inner, max_size=6),
+        st.builds(lambda t, d: {"@": t, **d}, st.sampled_from(NAMES), st.dictionaries(st.sampled_from(FIELD_NAMES), inner, max_size=5)),
+    ),
+    max_leaves=15,
+)
+messages = st.builds(
+    lambda t, d: {"type": t, **d},
+    st.sampled_from(message_types() + ["nonsense"]),
+    st.dictionaries(st.sampled_from(FIELD_NAMES), plain, max_size=6),
+)
+
+
+def decodes_or_refuses(wire: Wire, data: bytes) -> None:
+    """The contract: a well-typed message that re-encodes, or a ProtocolError."""
+    for decode in (wire.decode_from_client, wire.decode_from_host):
+        try:
+            message = decode(data)
+        except ProtocolError as exc:
+            assert exc.code in set(ErrorCode)
+            assert str(exc)
+            continue
+        assert decode(wire.encode(message)) == message
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.binary(max_size=300))
+def test_fuzz_random_bytes(data):
+    decodes_or_refuses(SHED, data)
+    decodes_or_refuses(SE, data)
+
+
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(messages)
+def test_fuzz_message_shaped_garbage(frame):
+    data = msgpack.packb(frame, use_bin_type=True)
+    decodes_or_refuses(SHED, data)
+    decodes_or_refuses(SE, data)
+
+
+VALID_FRAMES = [
+    SHED.encode(MoveMessage(3, fakegame.Play(7))),
+    SHED.encode(Hello(PROTOCOL_VERSION, "Ana", "tok", "KQXZ")),
+    SE.encode(View(2, games.get("side-effects").view(games.get("side-effects").new_game(seats=3, seed=1), 0), (), (), None)),
+]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.sampled_from(VALID_FRAMES), st.data())
+def test_fuzz_damaged_frames(frame, data):
+    damaged = bytearray(frame)
+    for _ in range(data.draw(st.integers(1, 4))):
+        op = data.draw(st.sampled_from(["flip", "cut", "insert"]))
+        at = data.draw(st.integers(0, max(0, len(damaged) - 1)))
+        if op == "flip" and damaged:
+            damaged[at] ^= data.draw(st.integers(1, 255))
+        elif op == "cut":
+            del damaged[at:]
+        else:
+            damaged[at:at] = data.draw(st.binary(min_size=1, max_size=4))
+    decodes_or_refuses(SHED, bytes(damaged))
+    decodes_or_refuses(SE, bytes(damaged))
+
+
+def test_deep_nesting_is_refused_not_crashing():
+    for depth in (100, 900, 5000):
+        decodes_or_refuses(SE, b"\x91" * depth + b"\x01")
+        nested = b"\x83\xa4type\xa4view\xa3seq\x01\xa4view" + b"\x91" * depth + b"\xc0"
+        decodes_or_refuses(SE, nested)
+
+
+def test_decode_error_names_the_place():
+    codec = Codec([fakegame.Card])
+    with pytest.raises(DecodeError) as bad:
+        codec.object_hook({"@": "Card", "id": 1, "name": 5})
+    assert bad.value.where == "Card.name"
+
+
+# --- text cleaning -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "raw, clean",
+    [
+        ("Ana", "Ana"),
+        ("\x1b[31mred\x1b[0m", "red"),
+        ("\x1b]0;set title\x07name", "name"),
+        ("\x1b]8;;http://evil\x1b\\link\x1b]8;;\x1b\\", "link"),
+        ("\x1bP+q544e\x1b\\x", "x"),
+        ("\x9b2Jwipe", "wipe"),
+        ("a\x00b\x7fc\x85d", "abcd"),
+        ("two\nlines\r\tand tabs", "two lines and tabs"),
+        ("\u202eevil\u202c", "evil"),
+        ("zero\u200bwidth", "zerowidth"),
+        ("[bold]markup[/bold] stays", "[bold]markup[/bold] stays"),
+        ("  spaced   out  ", "spaced out"),
+        ("\x1b[", ""),
+        ("\x1b", ""),
+        ("日本語 ok 🦆", "日本語 ok 🦆"),
+    ],
+)
+def test_clean_text(raw, clean):
+    assert clean_text(raw) == clean
+
+
+@given(st.text())
+def test_clean_text_leaves_no_control_or_escape(text):
+    cleaned = clean_text(text)
+    assert not re.search(r"[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]", cleaned)
+    assert clean_text(cleaned) == cleaned
+
+
+def test_clean_text_limit():
+    assert clean_text("x" * 24, limit=24)
+    with pytest.raises(ValueError):
+        clean_text("x" * 25, limit=24)
+
+
+# --- the reference document --------------------------------------------------------------------
+
+
+def test_protocol_document_names_every_message_field_and_error_code():
+    text = DOCS.read_text(encoding="utf-8")
+    for kind in message_types():
+        assert f"`{kind}`" in text, f"docs/PROTOCOL.md does not describe the {kind} message"
+    for cls in CLIENT_MESSAGES + HOST_MESSAGES + (SeatInfo, DeadlineInfo):
+        for f in dataclasses.fields(cls):
+            assert f"`{f.name}`" in text, f"docs/PROTOCOL.md does not describe {cls.__name__}.{f.name}"
+    for code in ErrorCode:
+        assert f"`{code.value}`" in text, f"docs/PROTOCOL.md does not list the error code {code.value}"
+    assert f"version {PROTOCOL_VERSION}" in text.lower() or f"version`: {PROTOCOL_VERSION}" in text

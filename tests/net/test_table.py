@@ -1,0 +1,479 @@
+"""The table's rules, without sockets: lobby, seats, moves, deadlines, bots, limits.
+
+Driven by tests.net.sansio with the made-up game in tests.net.fakegame, so
+each behaviour is pinned down exactly (the clock is ours).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from core.rules import BadOptions
+from net.protocol import (
+    Bye,
+    ChatLine,
+    Error,
+    Hello,
+    Lobby,
+    MoveMessage,
+    PROTOCOL_VERSION,
+    Ready,
+    Say,
+    Start,
+    Started,
+    View,
+    Welcome,
+)
+from net.table import (
+    CHAT_BURST,
+    CLOSE_POLICY,
+    CODE_TRIES,
+    FLOOD_LIMIT,
+    HELLO_TIMEOUT,
+    MESSAGE_BURST,
+    Table,
+    TableConfig,
+)
+from tests.net import fakegame
+from tests.net.fakegame import Draw, Drop, Play, Poke, Timeout
+from tests.net.sansio import Driver
+
+
+def make(**config) -> Driver:
+    config.setdefault("game", "shed")
+    config.setdefault("headless", True)
+    config.setdefault("seats", 2)
+    config.setdefault("bot_kind", "random")
+    config.setdefault("bot_delay", 0.0)
+    config.setdefault("seed", 1)
+    return Driver(Table(TableConfig(**config), rules=fakegame.RULES))
+
+
+def started(seats: int = 2, **config) -> Driver:
+    """A headless table with a person on every seat (connections 1..seats), dealt."""
+    d = make(seats=seats, **config)
+    for conn in range(1, seats + 1):
+        assert isinstance(d.join(conn), Welcome)
+        d.send(conn, Ready())
+    d.send(1, Start())
+    assert d.table.phase == "playing"
+    return d
+
+
+def error_codes(messages) -> list[str]:
+    return [m.code for m in messages if isinstance(m, Error)]
+
+
+# --- joining ----------------------------------------------------------------------
+
+
+def test_join_gives_a_seat_a_token_and_a_lobby():
+    d = make(seats=3)
+    welcome = d.join(1, "Ana")
+    assert isinstance(welcome, Welcome)
+    assert (welcome.seat, welcome.game, welcome.seats, welcome.starter) == (0, "shed", 3, True)
+    assert welcome.token and len(welcome.token) >= 16
+    lobby = d.of(1, Lobby)[-1]
+    assert [s.kind for s in lobby.seats] == ["human", "open", "open"]
+    assert lobby.seats[0].name == "Ana" and lobby.starter == 0
+    second = d.join(2, "Ben")
+    assert second.seat == 1 and not second.starter and second.token != welcome.token
+    assert d.of(1, Lobby)[-1].seats[1].name == "Ben"  # the first seat hears of the second
+
+
+def test_same_names_are_told_apart():
+    d = make(seats=3)
+    d.join(1, "Ana")
+    d.join(2, "ana")
+    assert d.of(2, Lobby)[-1].seats[1].name == "ana 2"
+
+
+def test_full_table_refuses_and_closes():
+    d = make(seats=2)
+    d.join(1)
+    d.join(2)
+    reply = d.join(3)
+    assert isinstance(reply, Error) and reply.code == "table_full"
+    assert 3 in d.closed
+
+
+def test_started_game_refuses_newcomers_but_takes_spectators():
+    d = started()
+    reply = d.join(5)
+    assert isinstance(reply, Error) and reply.code == "game_started" and 5 in d.closed
+    welcome = d.join(6, spectate=True)
+    assert isinstance(welcome, Welcome) and welcome.seat is None and welcome.token is None
+    assert isinstance(d.inbox[6][-1], View)  # a spectator is shown the game at once
+    assert d.inbox[6][-1].view.hand == ()
+
+
+def test_room_code_is_required_and_checked():
+    d = make(code="kqxz")
+    reply = d.join(1)
+    assert reply.code == "wrong_code" and d.closed[1].code == CLOSE_POLICY
+    assert d.join(2, code="ABCD").code == "wrong_code"
+    assert isinstance(d.join(3, code=" KQXZ "), Welcome)  # case and spaces do not matter
+
+
+def test_wrong_codes_are_throttled_per_address():
+    d = make(code="KQXZ")
+    for conn in range(1, CODE_TRIES + 1):
+        assert d.join(conn, code="NOPE").code == "wrong_code"
+    assert d.join(50, code="KQXZ").code == "rate_limited"  # even the right code, for a while
+    d.now += 61
+    assert isinstance(d.join(51, code="KQXZ"), Welcome)
+
+
+def test_version_mismatch_is_refused_with_a_sentence():
+    d = make()
+    d.connect(1)
+    replies = d.send_raw(1, d.wire.encode(Hello(PROTOCOL_VERSION + 1, "Future")))
+    assert replies[0].code == "version_mismatch"
+    assert str(PROTOCOL_VERSION) in replies[0].message and 1 in d.closed
+
+
+def test_anything_before_hello_closes():
+    d = make()
+    d.connect(1)
+    replies = d.send(1, Ready())
+    assert error_codes(replies) == ["hello_first"] and 1 in d.closed
+
+
+def test_silent_connection_is_closed_after_the_hello_timeout():
+    d = make()
+    d.connect(1)
+    d.advance(HELLO_TIMEOUT - 1)
+    assert 1 not in d.closed
+    d.advance(2)
+    assert d.closed[1].code == CLOSE_POLICY
+    assert isinstance(d.inbox[1][-1], Bye) and d.inbox[1][-1].reason == "hello_timeout"
+
+
+def test_bad_token_is_refused():
+    d = make()
+    d.join(1)
+    assert d.join(2, token="not-a-token").code == "bad_token"
+    assert 2 in d.closed
+
+
+def test_bad_options_fail_when_the_table_is_made():
+    with pytest.raises(BadOptions):
+        Table(TableConfig(game="shed", options={"nope": 1}), rules=fakegame.RULES)
+
+
+# --- the lobby ----------------------------------------------------------------------
+
+
+def test_only_the_starter_starts_and_only_when_everyone_is_ready():
+    d = make(seats=3)
+    d.join(1)
+    d.join(2)
+    assert error_codes(d.send(2, Start())) == ["not_starter"]
+    replies = d.send(1, Start())
+    assert error_codes(replies) == ["not_ready"] and "P2" in replies[0].message
+    d.send(2, Ready())
+    d.send(1, Start())
+    lobby = d.of(1, Lobby)[-1]
+    assert lobby.started and [s.kind for s in lobby.seats] == ["human", "human", "bot"]  # a bot fills the open seat
+    assert d.of(2, Started)[-1].names[2].startswith("Bot")
+
+
+def test_host_seat_is_reserved_and_starts():
+    d = make(headless=False, seats=3, host_name="Hostess")
+    token = d.table.host_token
+    guest = d.join(1, "Guest")
+    assert guest.seat == 1  # seat 0 is kept for the host
+    assert d.of(1, Lobby)[-1].seats[0].name == "Hostess"
+    host = d.join(2, "Hana", token=token)
+    assert host.seat == 0 and host.starter
+    assert d.of(2, Lobby)[-1].seats[0].name == "Hana"  # in the lobby, the name given last wins
+
+
+def test_leaving_the_lobby_frees_the_seat_and_passes_the_start():
+    d = make(seats=3)
+    d.join(1)
+    d.join(2)
+    d.send(1, Bye())
+    lobby = d.of(2, Lobby)[-1]
+    assert lobby.seats[0].kind == "open" and lobby.starter == 1
+
+
+def test_autostart_when_every_seat_is_taken():
+    d = make(seats=3, bots=1, autostart=True)
+    d.join(1)
+    d.advance()
+    assert d.table.phase == "lobby"
+    d.join(2)
+    d.advance()
+    assert d.table.phase == "playing"
+    assert isinstance(d.inbox[1][-1], View)
+
+
+# --- moves -------------------------------------------------------------------------
+
+
+def test_each_seat_sees_its_own_hand_and_only_its_own():
+    d = started()
+    state = d.table.state
+    for conn, seat in ((1, 0), (2, 1)):
+        view = d.view(conn).view
+        assert [c.id for c in view.hand] == state.hands[seat]
+        assert view.seat == seat
+
+
+def test_a_move_updates_every_seat_and_numbers_the_view():
+    d = started()
+    seq = d.view(1).seq
+    card = d.view(1).view.hand[0].id
+    d.send(1, MoveMessage(seq, Play(card)))
+    for conn in (1, 2):
+        update = d.view(conn)
+        assert update.seq == seq + 1
+        assert update.view.top.id == card
+        assert update.log and "Played" in update.log[0]
+
+
+def test_drawn_cards_are_redacted_for_others():
+    d = started()
+    d.send(1, MoveMessage(d.view(1).seq, Draw()))
+    mine, theirs = d.view(1).events[0], d.view(2).events[0]
+    assert len(mine.cards) == 1 and theirs.cards == () and theirs.count == 1
+
+
+def test_move_out_of_turn_is_refused_with_the_rules_code():
+    d = started()
+    replies = d.send(2, MoveMessage(d.view(2).seq, Play(d.view(2).view.hand[0].id)))
+    assert error_codes(replies) == ["not_your_turn"]
+    assert "seat 0" in replies[0].message
+
+
+def test_move_from_a_stale_view_that_is_still_legal_is_applied():
+    d = started()
+    old = d.view(2).seq
+    d.send(1, MoveMessage(old, Draw()))  # seat 0 moves; seat 1's view is now old
+    d.send(2, MoveMessage(old, Poke(0)))  # an "Anytime" move, still legal
+    assert d.table.state.poked == 0
+    assert d.view(2).seq == old + 2
+
+
+def test_move_from_a_stale_view_that_is_no_longer_legal_gets_the_fresh_view():
+    d = started()
+    old = d.view(1).seq
+    hand = [c.id for c in d.view(1).view.hand]
+    d.send(1, MoveMessage(old, Play(hand[0])))
+    d.send(2, MoveMessage(d.view(2).seq, Draw()))
+    # Seat 0 replays a move from its old view: that card is gone now.
+    replies = d.send(1, MoveMessage(old, Play(hand[0])))
+    assert error_codes(replies) == ["stale_view"]
+    assert isinstance(replies[1], View) and replies[1].seq == old + 2
+
+
+def test_a_view_from_the_future_is_refused():
+    d = started()
+    replies = d.send(1, MoveMessage(99, Draw()))
+    assert error_codes(replies) == ["bad_message"] and isinstance(replies[1], View)
+
+
+def test_spectators_and_lobby_moves_are_refused():
+    d = make()
+    d.join(1)
+    assert error_codes(d.send(1, MoveMessage(0, Draw()))) == ["not_started"]
+    d = started()
+    d.join(9, spectate=True)
+    assert error_codes(d.send(9, MoveMessage(0, Draw()))) == ["not_seated"]
+
+
+def test_moves_after_the_end_are_refused():
+    d = started()
+    d.table.state.hands[0][:] = d.table.state.hands[0][:1]  # stack the game: one card left
+    d.send(1, MoveMessage(d.table.seq, Play(d.table.state.hands[0][0])))
+    assert d.table.phase == "over"
+    assert d.view(2).view.outcome.winners == (0,)
+    assert d.of(2, Lobby)[-1].over
+    assert error_codes(d.send(2, MoveMessage(d.table.seq, Draw()))) == ["game_over"]
+
+
+def test_rematch_after_the_end():
+    d = started()
+    d.table.state.hands[0][:] = d.table.state.hands[0][:1]
+    d.send(1, MoveMessage(d.table.seq, Play(d.table.state.hands[0][0])))
+    d.send(2, Ready())
+    d.send(1, Start())
+    assert d.table.phase == "playing" and d.table.games_played == 2
+    assert d.view(1).seq == 0 and d.view(1).view.outcome is None
+
+
+def test_journal_records_every_accepted_move():
+    d = started()
+    d.send(1, MoveMessage(d.table.seq, Draw()))
+    d.send(1, MoveMessage(d.table.seq, Draw()))  # refused: not seat 0's turn now
+    assert d.table.journal == [(0, Draw())]
+
+
+# --- deadlines ----------------------------------------------------------------------
+
+
+def test_host_runs_out_the_countdown():
+    d = started(deadline_grace=0.5)
+    d.send(2, MoveMessage(d.table.seq, Poke(0)))
+    update = d.view(1)
+    assert update.deadline is not None and update.deadline.seat == 0 and update.deadline.seconds == pytest.approx(1.0)
+    hand_before = len(d.table.state.hands[0])
+    d.advance(1.4)  # within the grace: nothing yet
+    assert d.table.state.poked == 0
+    d.advance(0.2)
+    assert d.table.state.poked is None and len(d.table.state.hands[0]) == hand_before + 2
+    assert d.table.journal[-1] == (0, Timeout())
+
+
+def test_clients_may_not_send_the_timeout():
+    d = started()
+    d.send(2, MoveMessage(d.table.seq, Poke(0)))
+    replies = d.send(1, MoveMessage(d.table.seq, Timeout()))
+    assert error_codes(replies) == ["host_only"] and d.table.state.poked == 0
+
+
+def test_answering_in_time_stops_the_countdown():
+    d = started()
+    d.send(2, MoveMessage(d.table.seq, Poke(0)))
+    d.advance(0.5)
+    d.send(1, MoveMessage(d.table.seq, Drop(d.view(1).view.hand[0].id)))
+    assert d.view(1).deadline is None
+    d.advance(5)
+    assert Timeout() not in [m for _, m in d.table.journal]
+
+
+# --- bots, away seats, timers -----------------------------------------------------------
+
+
+def test_bot_moves_are_paced():
+    d = make(seats=2, bots=1, bot_delay=2.0)
+    d.join(1)
+    d.send(1, Start())
+    d.table.state.current = 1  # the bot's turn
+    d.table._track(d.now, None, ())
+    d.advance(1.9)
+    assert d.table.journal == []
+    d.advance(0.2)
+    assert len(d.table.journal) == 1 and d.table.journal[0][0] == 1
+
+
+def test_all_bot_table_plays_to_the_end():
+    d = make(seats=4, bots=4, autostart=True)
+    d.join(9, spectate=True)
+    d.advance(0)
+    assert d.table.phase == "over"
+    assert d.view(9).view.outcome is not None
+
+
+def test_away_seat_gets_a_stand_in_after_the_grace_and_its_hand_back_on_return():
+    d = started(away_grace=5.0)
+    token = d.welcome(1).token
+    d.disconnect(1)
+    lobby = d.of(2, Lobby)[-1]
+    assert lobby.seats[0].away and not lobby.seats[0].connected
+    d.advance(4.9)
+    assert d.table.journal == []  # seat 0's turn waits out the grace
+    d.advance(0.2)
+    assert d.table.journal and d.table.journal[0][0] == 0  # a bot played for the seat
+    hand = list(d.table.state.hands[0])
+    back = d.join(3, token=token)
+    assert back.seat == 0 and back.token == token
+    assert [c.id for c in d.view(3).view.hand] == hand
+    assert not d.of(2, Lobby)[-1].seats[0].away
+
+
+def test_no_stand_in_when_the_grace_is_off():
+    d = started(away_grace=None)
+    d.disconnect(1)
+    d.advance(3600)
+    assert d.table.journal == []
+
+
+def test_reconnecting_replaces_the_old_connection():
+    d = started()
+    token = d.welcome(1).token
+    d.join(3, token=token)
+    assert isinstance(d.inbox[1][-1], Bye) and d.inbox[1][-1].reason == "replaced"
+    assert 1 in d.closed
+    d.send(3, MoveMessage(d.table.seq, Draw()))
+    assert d.table.journal == [(0, Draw())]
+
+
+def test_turn_timer_hands_an_idle_seat_to_a_bot_until_the_person_acts():
+    d = started(turn_timer=10.0)
+    d.advance(10.1)
+    assert d.of(2, Lobby)[-1].seats[0].away  # idle counts as away
+    assert d.table.journal and d.table.journal[0][0] == 0
+    d.send(1, Say("back"))
+    assert not d.of(2, Lobby)[-1].seats[0].away
+
+
+# --- chat, names and limits ----------------------------------------------------------------
+
+
+def test_chat_and_names_are_cleaned_of_escapes_but_markup_stays_literal():
+    d = make(seats=2)
+    d.join(1, "\x1b[31mEvil\x1b[0m\x07 [bold]Ana[/bold]")
+    d.join(2)
+    name = d.of(2, Lobby)[-1].seats[0].name
+    assert name == "Evil [bold]Ana[/bold]"
+    d.send(1, Say("hi\x1b]0;pwned\x07 there\r\n\x9b2J[link=http://x]y[/link]"))
+    line = d.of(2, ChatLine)[-1]
+    assert line.text == "hi there [link=http://x]y[/link]" and line.seat == 0 and line.name == name
+
+
+def test_chat_limits():
+    d = make(seats=2)
+    d.join(1)
+    assert error_codes(d.send(1, Say("x" * 301))) == ["too_long"]
+    assert error_codes(d.send(1, Say("\x1b[2J"))) == ["bad_message"]  # nothing left after cleaning
+    assert error_codes(d.send(1, Say("x" * 300))) == []
+
+
+def test_chat_backlog_reaches_newcomers():
+    d = make(seats=3)
+    d.join(1)
+    d.send(1, Say("first"))
+    d.join(2)
+    assert [line.text for line in d.of(2, ChatLine)] == ["first"]
+
+
+def test_long_names_are_refused():
+    d = make()
+    assert d.join(1, "x" * 25).code == "too_long"
+    assert 1 not in d.closed  # the client may say hello again with a shorter name
+    assert isinstance(d.send(1, Hello(PROTOCOL_VERSION, "x" * 24))[0], Welcome)
+
+
+def test_chat_flood_is_rate_limited():
+    d = make(seats=2)
+    d.join(1)
+    codes = error_codes(d.send(1, Say("a")) + [m for _ in range(CHAT_BURST + 3) for m in d.send(1, Say("a"))])
+    assert "rate_limited" in codes
+    d.now += 10
+    assert error_codes(d.send(1, Say("later"))) == []
+
+
+def test_message_flood_is_warned_then_closed():
+    d = make(seats=2)
+    d.join(1)
+    d.join(2)
+    replies = []
+    for _ in range(MESSAGE_BURST + FLOOD_LIMIT + 10):
+        replies += d.send(1, Ready())
+    assert "rate_limited" in error_codes(replies)
+    assert d.closed[1].reason == "flood"
+    assert 2 not in d.closed  # the other seat is untouched
+    assert not d.send(1, Ready())  # a closing connection is ignored
+
+
+def test_garbage_from_one_connection_leaves_the_table_playing():
+    d = started()
+    d.join(7, spectate=True)
+    assert error_codes(d.send_raw(7, b"\xc1\xc1garbage")) == ["bad_frame"] and 7 in d.closed
+    d.join(8, spectate=True)
+    assert error_codes(d.send_raw(8, b"\x81\xa4type\xa6launch")) == ["bad_message"] and 8 not in d.closed
+    assert error_codes(d.send_raw(8, b"x" * 70_000)) == ["frame_too_large"] and d.closed[8].code == 1009
+    d.send(1, MoveMessage(d.table.seq, Draw()))
+    assert d.view(2).seq == 1
