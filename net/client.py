@@ -29,6 +29,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 from core import bots as core_bots
 from core import games
 from core.rules import Move, Outcome
+from net.tokens import TokenStore
 from net.protocol import (
     DEFAULT_PORT,
     MAX_HOST_FRAME,
@@ -248,17 +249,35 @@ class Client:
         spectate: bool = False,
         reconnect: bool = True,
         reconnect_for: float = RECONNECT_FOR,
+        tokens: TokenStore | None = None,
     ) -> Client:
         """Join the table at ``url``: a seat (or the seat ``token`` holds), or a spectator place.
+
+        With ``tokens`` (and no ``token``), the token last given at ``url`` is
+        offered first, so a player finds their seat again after either side
+        restarted; a token the host no longer knows is forgotten and the
+        player joins as a newcomer. The token given is remembered there.
 
         Raises:
             NoHost: nothing answered at ``url``.
             Refused: the host would not seat us (a subclass says why).
         """
+        recalled = None
+        if token is None and tokens is not None and not spectate:
+            token = recalled = tokens.recall(url)
         client = cls(
             url, name=name, code=code, token=token, spectate=spectate, reconnect=reconnect, reconnect_for=reconnect_for
         )
-        await client._open()
+        try:
+            await client._open()
+        except BadToken:
+            if recalled is None:
+                raise
+            tokens.forget(url)
+            client.token = None
+            await client._open()
+        if tokens is not None and client.token:
+            tokens.remember(url, client.token, game=client.game)
         client._reader = asyncio.create_task(client._read())
         return client
 
@@ -503,6 +522,7 @@ async def run_network_bot(
     seed: int | None = None,
     think: float = 0.0,
     token: str | None = None,
+    tokens: TokenStore | None = None,
 ) -> Outcome | None:
     """Play one seat with a bot over the network until the game ends.
 
@@ -519,7 +539,7 @@ async def run_network_bot(
     Raises:
         NetError: could not join, or lost the host for good.
     """
-    client = await Client.connect(url, name=name, code=code, token=token)
+    client = await Client.connect(url, name=name, code=code, token=token, tokens=tokens)
     try:
         bot = core_bots.make(client.game, kind, seed if seed is not None else secrets.randbits(32))
         await client.ready()

@@ -17,8 +17,10 @@ import errno
 import ipaddress
 import itertools
 import logging
+import time
 from collections import deque
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Callable
 
 from websockets.asyncio.server import ServerConnection, serve
@@ -26,7 +28,8 @@ from websockets.exceptions import ConnectionClosed
 
 from core.rules import Outcome
 from net.protocol import DEFAULT_PORT, MAX_FRAME, Error, ErrorCode
-from net.table import OVER, Close, Send, Table, TableConfig, new_room_code
+from net import journal as jn
+from net.table import OVER, Close, JournalEnd, JournalMove, JournalStart, Send, Table, TableConfig, new_room_code
 
 __all__ = ["Host", "HostConfig", "HostError", "run_host"]
 
@@ -52,6 +55,12 @@ class HostConfig(TableConfig):
     once: bool = True
     """Stop after one game; else the table returns to its lobby for another."""
     send_backlog: int = SEND_BACKLOG
+    journal_dir: str | None = None
+    """Where each game's journal is written; None keeps no journal."""
+    resume: str | None = None
+    """A journal to carry on from instead of dealing a new game."""
+    journal_sync: bool = True
+    """fsync each journal record (off only for benchmarks of the rest)."""
 
 
 class HostError(Exception):
@@ -84,7 +93,18 @@ class Host:
         if config.code is None and not is_loopback(config.bind):
             config = dataclasses.replace(config, code=new_room_code())
         self.config = config
-        self.table = Table(config, rules=rules)
+        self.journal: jn.JournalWriter | None = None
+        self.resume_note = ""
+        """What resuming had to say (a torn last record dropped), for the person."""
+        if config.resume:
+            record = jn.read(config.resume)  # JournalError names the file
+            self.journal = jn.JournalWriter.resume(record, sync=config.journal_sync)
+            self.resume_note = record.dropped
+            # The clock starts when the loop runs; deadlines restart in full then.
+            self.table = Table.resume(config, record, 0.0, rules=rules)
+            self.config = config = dataclasses.replace(config, code=self.table.code)
+        else:
+            self.table = Table(config, rules=rules)
         self._server: Any = None
         self._outboxes: dict[int, _Outbox] = {}
         self._ids = itertools.count(1)
@@ -144,6 +164,8 @@ class Host:
         except OSError as exc:
             raise HostError(_explain(exc, self.config.bind, self.config.port)) from None
         self.port = self._server.sockets[0].getsockname()[1]
+        if self.config.resume:
+            self.table.restart_clock(self._now())
         self._reschedule()
 
     async def stop(self, reason: str = "shutdown", message: str = "The host closed the table.") -> None:
@@ -202,12 +224,16 @@ class Host:
     def _now(self) -> float:
         return asyncio.get_running_loop().time()
 
-    def _do(self, actions: list[Send | Close]) -> None:
+    def _do(self, actions: list[Any]) -> None:
         for action in actions:
+            kind = type(action)
+            if kind is JournalMove or kind is JournalStart or kind is JournalEnd:
+                self._record(action)
+                continue
             box = self._outboxes.get(action.conn)
             if box is None:
                 continue
-            if type(action) is Send:
+            if kind is Send:
                 box.send(action.data)
             else:
                 box.close(action.code, action.reason)
@@ -215,6 +241,42 @@ class Host:
             self._over.set_result(self.table.outcome)
         if not self._stopped:
             self._reschedule()
+
+    def _record(self, action: Any) -> None:
+        """Write a journal record, synchronously: the sends after it wait for the disk."""
+        try:
+            if type(action) is JournalStart:
+                if self.journal is not None:
+                    self.journal.close()
+                    self.journal = None
+                if self.config.journal_dir is None:
+                    return
+                when = time.time()
+                header = dataclasses.replace(action.header, created=when)
+                path = jn.new_path(self.config.journal_dir, header.game, when, header.room)
+                self.journal = jn.JournalWriter.create(path, header, sync=self.config.journal_sync)
+                log.info("journal: %s", path)
+            elif self.journal is not None:
+                if type(action) is JournalMove:
+                    self.journal.append(action.seat, action.move)
+                else:
+                    self.journal.finish(action.outcome)
+                    self.journal.close()
+                    self.journal = None
+        except (OSError, jn.JournalError) as exc:
+            # Play goes on; the game just cannot be resumed after a crash.
+            log.error("cannot write the game journal: %s", exc)
+            if self.journal is not None:
+                try:
+                    self.journal.close()
+                except OSError:
+                    pass
+            self.journal = None
+
+    @property
+    def journal_path(self) -> Path | None:
+        """The journal being written, if any."""
+        return self.journal.path if self.journal is not None else None
 
     def _reschedule(self) -> None:
         wake = self.table.next_wakeup()

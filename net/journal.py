@@ -20,6 +20,7 @@ with a :class:`JournalError` that names the file.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import struct
@@ -125,7 +126,9 @@ class Journal:
         return self.outcome is not None
 
 
+@functools.lru_cache(maxsize=8)
 def _codec(rules: Rules) -> Codec:
+    # Compiling a codec takes tens of milliseconds; one per game is plenty.
     return Codec(rules.wire_types())
 
 

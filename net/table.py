@@ -21,6 +21,7 @@ seat and events passed through :meth:`Rules.redact` for that seat.
 
 from __future__ import annotations
 
+import dataclasses
 import hmac
 import logging
 import random
@@ -33,6 +34,7 @@ from core import bots as core_bots
 from core import games
 from core.bots import Bot
 from core.rules import Deadline, Event, Move, Outcome, RulesError
+from net.journal import Header, Journal, rebuild, token_hash
 from net.protocol import (
     MAX_CHAT,
     MAX_NAME,
@@ -57,7 +59,7 @@ from net.protocol import (
     PROTOCOL_VERSION,
 )
 
-__all__ = ["Close", "Send", "Table", "TableConfig", "new_room_code"]
+__all__ = ["Close", "JournalEnd", "JournalMove", "JournalStart", "Send", "Table", "TableConfig", "new_room_code"]
 
 log = logging.getLogger("quackbox.net")
 
@@ -153,7 +155,32 @@ class Close:
     reason: str
 
 
-Action = Send | Close
+@dataclass(frozen=True, slots=True)
+class JournalStart:
+    """Begin a journal for the game just dealt (before its first view goes out)."""
+
+    header: Header
+
+
+@dataclass(frozen=True, slots=True)
+class JournalMove:
+    """Put this accepted move on disk; the sends after it must wait for that."""
+
+    seat: int
+    move: Move
+
+
+@dataclass(frozen=True, slots=True)
+class JournalEnd:
+    """The game is over: record how it ended."""
+
+    outcome: Outcome
+
+
+Action = Send | Close | JournalStart | JournalMove | JournalEnd
+"""What the table asks its shell to do, in order. Journal actions come
+before the sends that depend on them, so a move is on disk before anyone is
+told of it."""
 
 
 @dataclass
@@ -162,6 +189,8 @@ class _Seat:
     kind: str = OPEN
     name: str = ""
     token: str | None = None
+    token_hash: str = ""
+    """SHA-256 of the token: all a resumed table knows of a seat's token."""
     conn: int | None = None
     ready: bool = False
     away_since: float | None = None
@@ -226,7 +255,8 @@ class Table:
         if not config.headless:
             self.host_token = host_token or secrets.token_urlsafe(16)
             host = self.seats[0]
-            host.kind, host.name, host.token = HUMAN, clean_text(config.host_name)[:MAX_NAME] or "Host", self.host_token
+            host.kind, host.name = HUMAN, clean_text(config.host_name)[:MAX_NAME] or "Host"
+            self._give_token(host, self.host_token)
         for seat in self.seats[config.seats - config.bots :]:
             self._make_bot_seat(seat)
         self._peers: dict[int, _Peer] = {}
@@ -451,6 +481,7 @@ class Table:
                 out.append(Close(old.conn, CLOSE_NORMAL, "replaced"))
             if self.phase == LOBBY and name:
                 seat.name = self._unique_name(name, seat.index)
+            seat.token = hello.token  # a resumed table knew only its hash
             seat.conn, seat.away_since = peer.conn, None
             peer.seat = seat.index
         elif hello.spectate:
@@ -466,7 +497,8 @@ class Table:
             seat = next((s for s in self.seats if s.kind == OPEN), None)
             if seat is None:
                 return self._refuse(peer, ErrorCode.TABLE_FULL, "Every seat at this table is taken.", "hello")
-            seat.kind, seat.token, seat.ready = HUMAN, secrets.token_urlsafe(16), False
+            seat.kind, seat.ready = HUMAN, False
+            self._give_token(seat, secrets.token_urlsafe(16))
             seat.name = self._unique_name(name or f"Player {seat.index + 1}", seat.index)
             seat.conn, seat.away_since = peer.conn, None
             peer.seat = seat.index
@@ -490,12 +522,16 @@ class Table:
         return out
 
     def _seat_for_token(self, token: str) -> _Seat | None:
-        given = token.encode()
+        given = token_hash(token).encode()
         found = None
         for seat in self.seats:  # compare every seat, in constant time each
-            if seat.token is not None and hmac.compare_digest(given, seat.token.encode()):
+            if seat.token_hash and hmac.compare_digest(given, seat.token_hash.encode()):
                 found = seat
         return found
+
+    def _give_token(self, seat: _Seat, token: str | None) -> None:
+        seat.token = token
+        seat.token_hash = token_hash(token) if token else ""
 
     def _unique_name(self, name: str, index: int) -> str:
         taken = {s.name.casefold() for s in self.seats if s.index != index and s.kind != OPEN}
@@ -516,7 +552,8 @@ class Table:
             if seat.conn == peer.conn:
                 seat.conn, seat.away_since = None, now
                 if self.phase != PLAYING and not (seat.index == 0 and not self.config.headless):
-                    seat.kind, seat.name, seat.token, seat.ready = OPEN, "", None, False
+                    seat.kind, seat.name, seat.ready = OPEN, "", False
+                    self._give_token(seat, None)
             peer.seat = None
         peer.spectator = False
         return out + self._broadcast(self.lobby(), skip=peer.conn)
@@ -575,12 +612,70 @@ class Table:
         self.journal = []
         self._deadline = None
         self._track(now, moved=None, before=())
-        out = self._broadcast(self.lobby())
+        header = Header(
+            game=self.rules.name,
+            seed=seed,
+            seats=len(self.seats),
+            names=self.names,
+            options=_plain_options(self.options),
+            bots=tuple(s.kind == BOT for s in self.seats),
+            token_hashes=tuple(s.token_hash for s in self.seats),
+            room=self.code or "",
+        )
+        out: list[Action] = [JournalStart(header)]
+        out += self._broadcast(self.lobby())
         out += self._broadcast(Started(names=self.names))
-        return out + self._send_views((), now)
+        return out + self._send_views(getattr(self.state, "start_events", ()), now)
+
+    @classmethod
+    def resume(cls, config: TableConfig, journal: Journal, now: float, *, rules: Any = None) -> Table:
+        """The table of a journalled game, rebuilt to its last recorded move.
+
+        Seats come back as the header says: bots play again at once, people
+        are away until they reconnect with their seat tokens (checked against
+        the hashes in the header). The host's own seat, when not headless,
+        gets a fresh token: whoever holds the journal file owns that seat.
+        """
+        header = journal.header
+        config = dataclasses.replace(
+            config, game=header.game, seats=header.seats, options=dict(header.options), seed=header.seed,
+            bots=0, code=header.room or config.code,
+        )
+        table = cls(config, rules=rules)
+        table.state = rebuild(journal)
+        table.journal = list(journal.moves)
+        table.seq = len(journal.moves)
+        table.games_played = 1
+        table.phase = PLAYING
+        bot_seeds = random.Random(header.seed)
+        for seat, name in zip(table.seats, header.names):
+            seat.name = name
+            is_bot = seat.index < len(header.bots) and header.bots[seat.index]
+            if is_bot:
+                table._make_bot_seat(seat)
+                seat.name = name
+                seat.bot = core_bots.make(table.rules.name, config.bot_kind, bot_seeds.getrandbits(32))
+            elif seat.index == 0 and not config.headless:
+                seat.kind = HUMAN
+            else:
+                seat.kind = HUMAN
+                seat.token, seat.conn, seat.away_since = None, None, now
+                seat.token_hash = header.token_hashes[seat.index] if seat.index < len(header.token_hashes) else ""
+        table._track(now, moved=None, before=())
+        return table
+
+    def restart_clock(self, now: float) -> None:
+        """Start every running wait afresh at ``now`` (after a resume: the
+        time the host was down counts against nobody)."""
+        self._deadline = None
+        self._track(now, moved=None, before=())
+        for seat in self.seats:
+            if seat.kind == HUMAN and seat.conn is None:
+                seat.away_since = now
 
     def _make_bot_seat(self, seat: _Seat) -> None:
-        seat.kind, seat.token, seat.conn, seat.ready = BOT, None, None, True
+        seat.kind, seat.conn, seat.ready = BOT, None, True
+        self._give_token(seat, None)
         seat.name = self._unique_name(f"Bot {seat.index + 1}", seat.index)
 
     # --- chat ------------------------------------------------------------------------
@@ -640,13 +735,15 @@ class Table:
         self.journal.append((seat, move))
         self.seq += 1
         self._track(now, moved=seat, before=before)
-        out = self._send_views(events, now)
+        out: list[Action] = [JournalMove(seat, move)]
+        out += self._send_views(events, now)
         outcome = self.rules.outcome(self.state)
         if outcome is not None:
             self.outcome = outcome
             self.phase = OVER
             for s in self.seats:
                 s.ready = s.kind == BOT
+            out.append(JournalEnd(outcome))
             out += self._broadcast(self.lobby())
         return out
 
@@ -828,6 +925,13 @@ class _RulesFault(RulesError):
     """The rules raised something other than a RulesError: reported as host_error."""
 
     code = ErrorCode.HOST_ERROR.value
+
+
+def _plain_options(options: Any) -> dict[str, Any]:
+    """A game's parsed options as plain values, which parse_options takes back."""
+    if dataclasses.is_dataclass(options):
+        return {f.name: getattr(options, f.name) for f in dataclasses.fields(options)}
+    return dict(options or {})
 
 
 def _first(moves: Any) -> Move | None:

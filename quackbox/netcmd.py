@@ -19,7 +19,9 @@ from core import games
 from core.rules import BadOptions, Outcome
 from net.client import NetError, run_network_bot, table_url
 from net.host import Host, HostConfig, HostError, is_loopback, run_host
+from net import journal, places
 from net.protocol import DEFAULT_PORT
+from net.tokens import TokenStore
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -78,6 +80,11 @@ def add_host_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bot-delay", type=float, default=0.8, help="seconds between bot moves (default 0.8; 0 for simulations)")
     parser.add_argument("--away-grace", type=_seconds_or_off, default=15.0, help="seconds before a bot plays an away seat's turn, or 'off' (default 15)")
     parser.add_argument("--turn-timer", type=_seconds_or_off, default=None, help="seconds a person has per move before a bot plays for them (default off)")
+    parser.add_argument("--resume", metavar="FILE", help="carry on the saved game in FILE (see 'quackbox games'); "
+                        "its game, seats and options are the journal's")
+    parser.add_argument("--journal-dir", metavar="DIR", default=None,
+                        help="where games are saved (default: the user data directory; see 'quackbox games')")
+    parser.add_argument("--no-journal", action="store_true", help="keep no journal of this game")
 
 
 def add_join_args(parser: argparse.ArgumentParser) -> None:
@@ -118,6 +125,19 @@ def host_main(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"quackbox host: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    journal_dir = None if args.no_journal else (args.journal_dir or str(places.games_dir()))
+    if args.resume:
+        try:
+            saved = journal.read(args.resume)
+        except journal.JournalError as exc:
+            print(f"quackbox host: {exc}", file=sys.stderr)
+            return EXIT_FAILED
+        if saved.finished:
+            print(f"quackbox host: {args.resume}: that game is over; 'quackbox replay' shows it.", file=sys.stderr)
+            return EXIT_USAGE
+        if saved.dropped:
+            print(f"Resuming {args.resume}: {saved.dropped}; the game goes on from the last whole move.")
+        args.game, args.seats = saved.header.game, saved.header.seats
     config = HostConfig(
         game=args.game,
         seats=args.seats,
@@ -135,6 +155,8 @@ def host_main(args: argparse.Namespace) -> int:
         bind=args.bind,
         port=args.port,
         once=not args.again,
+        journal_dir=journal_dir,
+        resume=args.resume,
     )
     if not args.headless:
         from tui.app import run_hosted
@@ -156,6 +178,10 @@ def host_main(args: argparse.Namespace) -> int:
             print(f"Room code: {host.code}")
             join += f" --code {host.code}"
         print(f"Players join with:  {join}")
+        if config.journal_dir is not None and not config.resume:
+            print(f"The game will be saved in {config.journal_dir}")
+        if config.resume:
+            print(f"Resumed {config.resume} at move {len(host.table.journal)}; players rejoin with the same command.")
         print("Press Ctrl-C to close the table.")
 
     try:
@@ -189,7 +215,8 @@ def join_bot_main(args: argparse.Namespace) -> int:
     name = args.name or f"{args.bot_kind.title()} Bot"
     try:
         outcome = asyncio.run(
-            run_network_bot(url, name, args.code, args.bot_kind, seed=args.seed, think=args.think)
+            run_network_bot(url, name, args.code, args.bot_kind, seed=args.seed, think=args.think,
+                            tokens=TokenStore())
         )
     except NetError as exc:
         print(f"quackbox join: {exc}", file=sys.stderr)

@@ -21,6 +21,7 @@ class Driver:
         self.wire = Wire(table.rules, intern=True)
         self.inbox: dict[int, list[Any]] = defaultdict(list)
         self.closed: dict[int, Close] = {}
+        self.records: list[Any] = []
         self.on_frame = on_frame
 
     # sending ---------------------------------------------------------------
@@ -81,5 +82,7 @@ class Driver:
                 if self.on_frame is not None:
                     self.on_frame(action.conn, message)
                 self.inbox[action.conn].append(message)
-            else:
+            elif isinstance(action, Close):
                 self.closed[action.conn] = action
+            else:  # a journal record: kept in order, for the journal tests
+                self.records.append(action)

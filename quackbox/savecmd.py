@@ -1,0 +1,76 @@
+"""``quackbox games`` and ``quackbox replay``: saved games, and watching one again."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from core import games as known_games
+from net import journal, places
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+def add_commands(sub: argparse._SubParsersAction) -> None:
+    listing = sub.add_parser("games", help="list saved games (finished or not)")
+    listing.add_argument("--dir", default=None, help="where games are saved (default: the user data directory)")
+    listing.set_defaults(func=games_main)
+    replay = sub.add_parser("replay", help="step through a saved game with every hand visible")
+    replay.add_argument("file", help="a saved game (see 'quackbox games')")
+    replay.add_argument("--text", action="store_true", help="print the game's log instead of opening the viewer")
+    replay.set_defaults(func=replay_main)
+
+
+def games_main(args: argparse.Namespace) -> int:
+    folder = Path(args.dir) if args.dir else places.games_dir()
+    found = journal.summaries(folder)
+    if not found:
+        print(f"No saved games in {folder}.")
+        return EXIT_OK
+    print(f"Saved games in {folder}, newest first:\n")
+    for path, item in found:
+        if isinstance(item, journal.JournalError):
+            print(f"  {'(unreadable)':<19} {item.problem}\n    {path}")
+            continue
+        header = item.header
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(header.created)) if header.created else "?"
+        title = known_games.get(header.game).title
+        if item.finished:
+            winners = ", ".join(header.names[w] for w in item.outcome.winners) or "nobody"
+            state = f"won by {winners}"
+        else:
+            state = f"unfinished at move {len(item.moves)}" + (" (torn last record)" if item.dropped else "")
+        print(f"  {when}  {title}: {', '.join(header.names)}\n    {state}\n    {path}")
+    return EXIT_OK
+
+
+def replay_main(args: argparse.Namespace) -> int:
+    try:
+        record = journal.read(args.file)
+        journal.rebuild(record)  # refuse a journal that does not replay before opening anything
+    except journal.JournalError as exc:
+        print(f"quackbox replay: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    if record.dropped:
+        print(f"quackbox replay: {args.file}: {record.dropped}", file=sys.stderr)
+    if args.text or not sys.stdout.isatty():
+        return _print_log(record)
+    from tui.replay import run_replay
+
+    return run_replay(record)
+
+
+def _print_log(record: journal.Journal) -> int:
+    """Every event of the game, as everyone would have read it afterwards."""
+    header = record.header
+    rules = known_games.get(header.game)
+    state = rules.new_game(seats=header.seats, options=rules.parse_options(header.options), seed=header.seed)
+    names = header.names
+    for event in getattr(state, "start_events", ()):
+        print(rules.describe(event, names, None))
+    for seat, move in record.moves:
+        for event in rules.apply(state, seat, move):
+            print(rules.describe(event, names, None))
+    return EXIT_OK
