@@ -1,0 +1,247 @@
+"""The app around the tables: settings, the home screen, connection trouble, player text."""
+
+from __future__ import annotations
+
+import json
+
+from core import side_effects as se
+from core.side_effects import RULES as SE
+from net.client import ConnectionLost, Disconnected, Reconnected
+from net.protocol import Bye, ChatLine, Error
+from tests.core.se_helpers import table
+from tests.tui.conftest import SIZE
+from tests.tui.fakes import FakeSession, RulesTable, flat, lobby_of, screen_text, wait_for
+from tui.app import make_app, token_key
+from tui.config import ENV_DIR, Settings, SettingsStore, config_dir
+from tui.home import HomeScreen
+
+
+# --- settings ------------------------------------------------------------------------------
+
+
+def test_settings_round_trip_and_env_dir(tmp_path, monkeypatch):
+    """Settings live in $QUACKBOX_CONFIG_DIR when set; what is saved is what is loaded."""
+    monkeypatch.setenv(ENV_DIR, str(tmp_path / "elsewhere"))
+    assert config_dir() == tmp_path / "elsewhere"
+    store = SettingsStore()
+    settings = Settings(name="Ann", game="quack", players=5, bot_delay=0.3,
+                        options={"quack": {"deathmatch": True}})
+    assert store.save(settings)
+    assert store.load() == settings
+
+
+def test_bad_settings_files_give_defaults(tmp_path):
+    """A garbled or ill-typed file never stops the app: bad fields fall back to defaults."""
+    store = SettingsStore(tmp_path)
+    (tmp_path / "settings.json").write_text("{not json")
+    assert store.load() == Settings(name=store.load().name)
+    (tmp_path / "settings.json").write_text(json.dumps({"name": 7, "players": 99, "game": "quack", "options": []}))
+    loaded = store.load()
+    assert loaded.game == "quack" and loaded.players == 4 and loaded.options == {}
+
+
+def test_unwritable_settings_are_skipped(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    assert SettingsStore(blocker / "sub").save(Settings()) is False
+
+
+def test_seat_tokens_are_kept_per_address_and_name():
+    """Two people sharing one login never reclaim each other's seat."""
+    assert token_key("10.0.0.5", "Ann") != token_key("10.0.0.5", "Ben")
+    assert token_key(" 10.0.0.5 ", "ann") == token_key("10.0.0.5", "Ann")
+
+
+# --- the home screen -------------------------------------------------------------------------
+
+
+async def test_home_remembers_choices_and_plays(tmp_path, monkeypatch):
+    """The name and game typed on the home screen are saved, and Play opens a game against bots."""
+    app = make_app(config_dir=tmp_path / "config", home=True, cursor_blink=False)
+    opened = []
+
+    async def fake_local(game, **kwargs):
+        opened.append((game, kwargs))
+        session = FakeSession(game)
+        return session
+
+    monkeypatch.setattr("tui.app.open_local", fake_local)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+        name = app.screen.query_one("#name")
+        name.value = "Zed"
+        app.screen.query_one("#game").value = "quack"
+        await pilot.pause()
+        app.screen.query_one("#play").focus()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: opened, what="the game to open")
+    assert opened[0][0] == "quack" and opened[0][1]["name"] == "Zed"
+    saved = SettingsStore(tmp_path / "config").load()
+    assert saved.name == "Zed" and saved.game == "quack"
+
+
+async def test_a_table_that_cannot_open_says_why(tmp_path):
+    """Opening failures are a notification on the home screen, never a traceback."""
+
+    async def opener():
+        raise ConnectionLost("No quackbox host answered at ws://10.9.9.9:7117 (timed out).")
+
+    app = make_app(config_dir=tmp_path / "config", home=True, opener=opener, cursor_blink=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen), what="back home")
+        await wait_for(pilot, lambda: any("No quackbox host answered" in str(n.message) for n in app._notifications),
+                       what="the notification")
+
+
+# --- connection trouble and host messages ---------------------------------------------------------
+
+
+def se_session() -> RulesTable:
+    return RulesTable(SE, table(3, current=1))
+
+
+async def test_lost_connection_is_shown_and_recovered(app_for):
+    """Disconnected -> 'reconnecting' in the status line; Reconnected -> online again; no traceback."""
+    session = se_session()
+    app = app_for(session)
+    async with app.run_test(size=SIZE) as pilot:
+        session.begin()
+        await wait_for(pilot, lambda: app.table_screen is not None and app.table_screen.view is not None)
+        session.push(Disconnected("The connection to the host was lost."))
+        await wait_for(pilot, lambda: "reconnecting" in screen_text(app).split("\n")[0], what="reconnecting")
+        session.push(Reconnected())
+        session.resend()
+        await wait_for(pilot, lambda: "● online" in screen_text(app).split("\n")[0], what="online again")
+        session.push(ConnectionLost("Lost the host and could not reconnect."))
+        await wait_for(pilot, lambda: "table closed" in screen_text(app).split("\n")[0], what="closed")
+        assert any("could not reconnect" in str(n.message) for n in app._notifications)
+        assert app.table_screen is not None  # the last table stays on screen to look at
+
+
+async def test_host_goodbye_and_errors_are_sentences(app_for):
+    session = se_session()
+    app = app_for(session)
+    async with app.run_test(size=SIZE) as pilot:
+        session.begin()
+        await wait_for(pilot, lambda: app.table_screen is not None and app.table_screen.view is not None)
+        session.push(Error(code="rate_limited", message="You are chatting too fast.", refused="chat"))
+        session.push(Bye(reason="shutdown", message="The host closed the table."))
+        await wait_for(pilot, lambda: "table closed" in screen_text(app).split("\n")[0], what="closed")
+        messages = [str(n.message) for n in app._notifications]
+        assert "You are chatting too fast." in messages and "The host closed the table." in messages
+
+
+async def test_player_text_is_never_markup(app_for):
+    """Names and chat from other people are shown exactly as typed ([red] stays literal)."""
+    state = table(3, current=1)
+    session = RulesTable(SE, state, names=("Ann", "[bold red]Mallory[/]", "Bob"))
+    app = app_for(session)
+    async with app.run_test(size=SIZE) as pilot:
+        session.begin(lobby=lobby_of(session.names))
+        await wait_for(pilot, lambda: app.table_screen is not None and app.table_screen.view is not None)
+        session.push(ChatLine(seat=1, name="[bold red]Mallory[/]", text="[link=http://x]click[/] me"))
+        await wait_for(pilot, lambda: "click[/] me" in screen_text(app), what="the chat line")
+        text = screen_text(app)
+        assert "[bold red]Mallory[/]: [link=http://x]click[/] me" in flat(text)
+        assert "[bold red]Mallory" in text  # the rival's panel title, literally
+
+
+async def test_chat_is_sent_from_the_table(app_for):
+    session = se_session()
+    app = app_for(session)
+    async with app.run_test(size=SIZE) as pilot:
+        session.begin()
+        await wait_for(pilot, lambda: app.table_screen is not None and app.table_screen.view is not None)
+        await pilot.press("c")
+        await pilot.pause()
+        await pilot.press(*"hi all", "enter")
+        await wait_for(pilot, lambda: ("chat", ("hi all",)) in session.sent, what="the chat")
+        assert app.table_screen.board.has_focus
+
+
+async def test_leaving_a_running_game_asks_first(app_for):
+    session = se_session()
+    app = app_for(session)
+    async with app.run_test(size=SIZE) as pilot:
+        session.begin()
+        await wait_for(pilot, lambda: app.table_screen is not None and app.table_screen.view is not None)
+        await pilot.press("q")
+        await wait_for(pilot, lambda: "Leave" in screen_text(app), what="the question")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: session.closed, what="the session to close")
+
+
+async def test_spectators_see_every_psyche_and_no_hand(app_for):
+    state = table(3, current=1)
+    session = RulesTable(SE, state, seat=None, names=("Ann", "Ben", "Cy"))
+    session.seat = None
+    app = app_for(session)
+    async with app.run_test(size=SIZE) as pilot:
+        session.begin()
+        await wait_for(pilot, lambda: app.table_screen is not None and app.table_screen.view is not None)
+        text = screen_text(app)
+        assert "Ann" in text and "Ben" in text and "Cy" in text and "Watching" in text
+        await pilot.press("1", "enter", "e")  # nothing to do, nothing breaks
+        assert session.moves == []
+
+
+async def test_help_and_rules_are_one_key_away(app_for):
+    session = se_session()
+    app = app_for(session)
+    async with app.run_test(size=SIZE) as pilot:
+        session.begin()
+        await wait_for(pilot, lambda: app.table_screen is not None and app.table_screen.view is not None)
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: "Keys" in screen_text(app) and "pick the card" in screen_text(app))
+        for _ in range(10):
+            if "end your turn" in screen_text(app):
+                break
+            await pilot.press("pagedown")
+        assert "end your turn" in screen_text(app)
+        await pilot.press("escape", "r")
+        await wait_for(pilot, lambda: "Side Effects" in screen_text(app) and "Psyche" in screen_text(app),
+                       what="the rules")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is app.table_screen)
+
+
+async def test_lobby_ready_start_and_chat(app_for):
+    """In a joined lobby r marks us ready; the starter's s starts; chat goes out from the line."""
+    session = FakeSession("quack", mode="join", seat=1, address="10.0.0.5")
+    app = app_for(session)
+    async with app.run_test(size=SIZE) as pilot:
+        session.push(lobby_of(["Hana", "Ann", ""], started=False, kinds=["human", "human", "open"]))
+        await wait_for(pilot, lambda: app.lobby_screen is not None, what="the lobby")
+        await pilot.pause()
+        assert "Waiting for the host" in screen_text(app)
+        await pilot.press("r")
+        await wait_for(pilot, lambda: ("ready", (True,)) in session.sent, what="ready")
+        await pilot.press("s")  # not the starter: nothing is sent
+        await pilot.press("c")
+        await pilot.pause()
+        await pilot.press(*"hello", "enter")
+        await wait_for(pilot, lambda: ("chat", ("hello",)) in session.sent, what="the chat")
+        assert ("start", ()) not in session.sent
+        session.push(ChatLine(seat=0, name="Hana", text="welcome"))
+        await wait_for(pilot, lambda: "Hana: welcome" in screen_text(app), what="chat shown")
+
+
+async def test_play_again_after_a_local_game(app_for):
+    """The summary of a game against bots offers another; choosing it asks the host to deal."""
+    from core.quack import RULES as QUACK
+    from tests.tui.fakes import advance
+
+    state = QUACK.new_game(seats=3, seed=5, options={"window_seconds": 0})
+    advance(QUACK, state, until=lambda s: False, seed=5)
+    session = RulesTable(QUACK, state)
+    app = app_for(session)
+    async with app.run_test(size=SIZE) as pilot:
+        session.begin()
+        await wait_for(pilot, lambda: app.table_screen is not None and app.table_screen.view is not None)
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "SummaryScreen", timeout=5,
+                       what="the summary to open by itself")
+        await pilot.pause()
+        assert "Play again" in screen_text(app)
+        await pilot.press("a")
+        await wait_for(pilot, lambda: ("start", ()) in session.sent, what="a new deal")

@@ -1,0 +1,151 @@
+"""The Quack in the Box table driven with the keyboard, against the real rules behind a fake host."""
+
+from __future__ import annotations
+
+from core import quack as q
+from core.quack import RULES
+from tests.tui.conftest import SIZE
+from tests.tui.fakes import RulesTable, flat, quack_table, screen_text, wait_for
+from tui.modals import ChoiceScreen, ConfirmScreen
+from tui.quack_board import QuackBoard
+
+
+def hand_id(state, seat: int, name: str) -> int:
+    return next(c for c in state.hands[seat] if RULES.cards[c].name == name)
+
+
+async def opened(pilot) -> QuackBoard:
+    app = pilot.app
+    await wait_for(pilot, lambda: app.table_screen is not None and app.table_screen.view is not None,
+                   what="the table to open")
+    await pilot.pause()
+    return app.table_screen.board
+
+
+async def press_card(pilot, board: QuackBoard, name: str) -> None:
+    names = [c.name for c in board.view.hand]
+    await pilot.press(str(names.index(name) + 1))
+
+
+TREATMENTS = ["Walk It Off", "Yoga", "Drink More Water", "Get Some Rest", "Aspirin", "Placebo"]
+
+
+async def test_fleeing_asks_first_and_staying_treats(app_for):
+    """Phase 1: f asks before the one-way trip; s stays; then a picked Treatment goes on the Patient."""
+    state = quack_table(hands={0: TREATMENTS}, patients={0: "The Paper Cut"})
+    session = RulesTable(RULES, state)
+    app = app_for(session)
+    async with app.run_test(size=SIZE) as pilot:
+        session.begin()
+        board = await opened(pilot)
+        assert "f flee" in flat(screen_text(app))
+        await pilot.press("f")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the flee question")
+        assert "cannot be undone" in flat(screen_text(app))
+        await pilot.press("n")
+        await wait_for(pilot, lambda: not isinstance(app.screen, ConfirmScreen))
+        assert session.moves == []
+        await pilot.press("s")
+        await wait_for(pilot, lambda: board.view.phase == q.TREAT, what="the treatment phase")
+        assert session.moves == [q.StayHome()]
+        text = flat(screen_text(app))
+        assert "The Paper Cut" in text and "cure" in text and "harm" in text
+        walk = hand_id(state, 0, "Walk It Off")
+        await press_card(pilot, board, "Walk It Off")
+        assert "Walk It Off on your The Paper Cut" in flat(screen_text(app))
+        seq = session.seq
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.table_screen.seq > seq, what="the treatment")
+        assert session.moves[-1] == q.PlayTreatment(walk)
+        assert "You played Walk It Off on your Patient" in flat(screen_text(app))
+
+
+async def test_fleeing_when_confirmed(app_for):
+    """Answering yes sends the flight; the doctor shows as in Switzerland."""
+    state = quack_table(hands={0: TREATMENTS})
+    session = RulesTable(RULES, state)
+    app = app_for(session)
+    async with app.run_test(size=SIZE) as pilot:
+        session.begin()
+        board = await opened(pilot)
+        await pilot.press("f")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+        await wait_for(pilot, lambda: board.view.doctors[0].status == q.SWITZERLAND, what="the flight")
+        assert session.moves == [q.FleeToSwitzerland()]
+        assert "in Switzerland" in screen_text(app)
+
+
+async def test_anytime_card_on_another_doctors_turn(app_for):
+    """QB8: while Bot 2 treats, an Anytime card from our hand goes on their Patient through the picker."""
+    state = quack_table(hands={0: ["Placebo", "Yoga", "Aspirin"]}, patients={1: "Mystery Rash", 2: "The Paper Cut"},
+                        first=1)
+    session = RulesTable(RULES, state)
+    app = app_for(session)
+    async with app.run_test(size=SIZE) as pilot:
+        session.begin()
+        board = await opened(pilot)
+        session.act(1, q.StayHome())
+        await wait_for(pilot, lambda: board.view.phase == q.TREAT and board.view.turn == 1, what="Bot 2 treating")
+        placebo = hand_id(state, 0, "Placebo")
+        await press_card(pilot, board, "Placebo")
+        assert board.options(), "Placebo should have targets on someone else's turn"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ChoiceScreen), what="the target picker")
+        assert "Bot 2's Mystery Rash gains 2 Cure" in flat(screen_text(app))
+        while "Bot 2's" not in app.screen.query_one("OptionList").highlighted_option.prompt.plain:
+            await pilot.press("down")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: session.moves, what="the Anytime card")
+        assert session.moves == [q.PlayAnytime(placebo, 1)]
+        await wait_for(pilot, lambda: placebo not in [c.id for c in board.view.hand])
+        assert "You played Placebo on Bot 2" in flat(screen_text(app))
+        assert board.view.turn == 1  # still Bot 2's turn
+
+
+async def test_response_window_shows_countdown_and_space_passes(app_for):
+    """After each Treatment the table waits for us (with the host's countdown); space passes."""
+    state = quack_table(hands={0: ["Placebo", "Yoga"]}, patients={1: "Mystery Rash"}, first=1, window_seconds=8)
+    session = RulesTable(RULES, state)
+    app = app_for(session)
+    async with app.run_test(size=SIZE) as pilot:
+        session.begin()
+        board = await opened(pilot)
+        session.act(1, q.StayHome())
+        treatment = next(c for c in state.hands[1] if RULES.kinds[c] == 1)
+        session.act(1, q.PlayTreatment(treatment))
+        await wait_for(pilot, lambda: board.view.phase == q.WINDOW and 0 in board.view.window, what="the window")
+        await pilot.pause()
+        text = flat(screen_text(app))
+        assert "Your chance" in text and "◷ passing in" in text
+        await pilot.press("space")
+        await wait_for(pilot, lambda: session.moves == [q.Pass()], what="the pass")
+
+
+async def test_auto_pass_passes_by_itself_unless_a_card_is_picked(app_for, monkeypatch):
+    """A window waiting on us passes after a moment; picking a card stops that, and a turns it off."""
+    import tui.quack_board
+
+    monkeypatch.setattr(tui.quack_board, "AUTO_PASS_SECONDS", 0.3)
+    state = quack_table(hands={0: ["Placebo", "Yoga"]}, patients={1: "Mystery Rash"}, first=1, window_seconds=30)
+    session = RulesTable(RULES, state)
+    app = app_for(session)
+    async with app.run_test(size=SIZE) as pilot:
+        session.begin()
+        board = await opened(pilot)
+        session.act(1, q.StayHome())
+        treatments = [c for c in state.hands[1] if RULES.kinds[c] == 1]
+        session.act(1, q.PlayTreatment(treatments[0]))
+        await wait_for(pilot, lambda: session.moves == [q.Pass()], what="the automatic pass")
+        # Next Treatment: pick a card at once, and nothing is passed for us.
+        session.act(1, q.PlayTreatment(treatments[1]))
+        await wait_for(pilot, lambda: board.view.phase == q.WINDOW, what="the second window")
+        await press_card(pilot, board, "Placebo")
+        await pilot.pause(0.6)
+        assert session.moves == [q.Pass()]
+        await pilot.press("escape", "a")
+        assert not board.auto_pass and app.settings.auto_pass == 0
+        await pilot.pause(0.6)
+        assert session.moves == [q.Pass()]
+        await pilot.press("space")
+        await wait_for(pilot, lambda: session.moves == [q.Pass(), q.Pass()], what="our own pass")

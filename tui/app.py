@@ -1,0 +1,629 @@
+"""The quackbox Textual app and its entry points.
+
+- :func:`run_home` - ``quackbox``: the home screen.
+- :func:`run_local_game` - ``quackbox play GAME``: straight to a game against bots.
+- :func:`run_join` - ``quackbox join HOST``: a seat at someone's table.
+- :func:`run_hosted` - ``quackbox host``: open a table and sit at it.
+
+:func:`make_app` builds the app (tests pass a settings directory, an opener
+that returns a fake session, a clock). The app owns the :class:`Session`:
+one worker reads the host's messages and posts them to the app, which hands
+them to the screen showing the table (attributes down); screens post moves
+up, and the app sends them from a worker. Nothing here raises to the
+terminal: refusals, lost connections and host goodbyes become notifications.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import sys
+import time
+from typing import Any, Awaitable, Callable, Iterable, Mapping
+
+from rich.text import Text
+from textual import on, work
+from textual.app import App, ComposeResult, SystemCommand
+from textual.binding import Binding
+from textual.containers import Center, Vertical
+from textual.message import Message
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.widgets import Footer, LoadingIndicator, Static
+
+from core import games
+from core.rules import BadOptions, Move
+from net.client import Disconnected, NetError, NotConnected, Reconnected
+from net.host import HostConfig, HostError, is_loopback
+from net.protocol import Bye, ChatLine, Error, Lobby, Started, View, Welcome
+from tui import rules_text
+from tui.config import Settings, SettingsStore
+from tui.modals import ReadingScreen
+from tui.session import JOINED, LOCAL, Session, open_hosted, open_joined, open_local
+from tui.table import CLOSED, ONLINE, RECONNECTING, TableInfo, TableScreen
+
+Opener = Callable[[], Awaitable[Session]]
+"""Opens a session (connects, or starts a local host); raises NetError & co. with a sentence."""
+
+OPEN_ERRORS = (NetError, HostError, BadOptions, ValueError, OSError)
+
+
+class ConnectingScreen(Screen):
+    """Shown while a table opens; Escape gives up."""
+
+    DEFAULT_CSS = """
+    ConnectingScreen { align: center middle; }
+    ConnectingScreen Vertical { width: 60; height: auto; }
+    ConnectingScreen #what { width: 1fr; content-align: center middle; text-align: center; }
+    ConnectingScreen LoadingIndicator { height: 3; }
+    """
+
+    BINDINGS = [Binding("escape", "give_up", "give up")]
+
+    def __init__(self, what: str) -> None:
+        super().__init__()
+        self.what = what
+
+    def compose(self) -> ComposeResult:
+        with Center():
+            with Vertical():
+                yield Static(Text(self.what), id="what")
+                yield LoadingIndicator()
+        yield Footer()
+
+    def action_give_up(self) -> None:
+        self.app.give_up_connecting()
+
+
+class NetReceived(Message):
+    """The listener worker got ``item`` from the host (or a local Disconnected/Reconnected notice)."""
+
+    def __init__(self, item: Any) -> None:
+        super().__init__()
+        self.item = item
+
+
+class NetEnded(Message):
+    """The listener worker stopped; ``error`` is a sentence when it ended badly."""
+
+    def __init__(self, error: str | None) -> None:
+        super().__init__()
+        self.error = error
+
+
+class SessionOpened(Message):
+    def __init__(self, session: Session) -> None:
+        super().__init__()
+        self.session = session
+
+
+class SessionFailed(Message):
+    def __init__(self, error: str) -> None:
+        super().__init__()
+        self.error = error
+
+
+class QuackboxApp(App[int]):
+    """A terminal tabletop for Side Effects and Quack in the Box."""
+
+    CSS_PATH = "quackbox.tcss"
+    TITLE = "quackbox"
+
+    BINDINGS = [
+        Binding("ctrl+q", "quit", "quit", show=False, priority=True),
+        Binding("f1", "show_help", "help", show=False),
+    ]
+
+    connection: reactive[str] = reactive("offline")
+    """The link to the host: offline, connecting, online, reconnecting or closed."""
+
+    def __init__(
+        self,
+        *,
+        store: SettingsStore | None = None,
+        opener: Opener | None = None,
+        opening: str = "",
+        home: bool = True,
+        clock: Callable[[], float] = time.monotonic,
+        cursor_blink: bool = True,
+        lan_address: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.store = store if store is not None else SettingsStore()
+        self.settings: Settings = self.store.load()
+        self.clock = clock
+        self.cursor_blink_enabled = cursor_blink
+        self.home = home
+        self.lan_address = lan_address
+        self._first_opener = opener
+        self._first_opening = opening
+        self.session: Session | None = None
+        self.lobby: Lobby | None = None
+        self.names: tuple[str, ...] = ()
+        self.table_screen: TableScreen | None = None
+        self.lobby_screen: Any = None
+        self.chat_lines: list[ChatLine] = []
+        self.exit_note: str | None = None
+        self.join_name: str | None = None
+        """The name given to ``quackbox join --name`` (tokens are remembered under it)."""
+        """A sentence to print after the app closes (why it could not open the table)."""
+
+    # --- start ---------------------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        self._apply_theme()
+        if self.home:
+            from tui.home import HomeScreen
+
+            self.push_screen(HomeScreen(self.settings))
+        if self._first_opener is not None:
+            self.open_session(self._first_opener, self._first_opening)
+
+    def _apply_theme(self) -> None:
+        """The remembered theme; else, on a 16-colour terminal, the one drawn in the
+        terminal's own colours (mapping a true-colour theme to 16 colours muddles it)."""
+        chosen = self.settings.theme
+        if chosen and chosen in self.available_themes:
+            self.theme = chosen
+        elif not self.is_headless and self.console.color_system in ("standard", "windows"):
+            self.theme = "ansi-dark"
+        self._theme_ready = True
+
+    def watch_theme(self, theme: str) -> None:
+        if getattr(self, "_theme_ready", False) and theme != self.settings.theme:
+            self.settings.theme = theme
+            self.save_settings()
+
+    @property
+    def base_depth(self) -> int:
+        """Screens that stay when a table closes: the default screen, and home if there is one."""
+        return 2 if self.home else 1
+
+    def _show(self, screen: Screen) -> None:
+        """Replace whatever is above home with ``screen``."""
+        while len(self.screen_stack) > self.base_depth:
+            self.pop_screen()
+        self.push_screen(screen)
+
+    def save_settings(self) -> None:
+        self.store.save(self.settings)
+
+    # --- the home screen's choices --------------------------------------------------------
+
+    # The home screen's messages are handled by name, so that a game started from the
+    # command line never imports the home screen.
+
+    def on_home_screen_play_chosen(self) -> None:
+        s = self.settings
+        options = s.options.get(s.game, {})
+        title = games.get(s.game).title
+
+        async def opener() -> Session:
+            return await open_local(s.game, players=s.players, options=options, name=s.name, seed=None,
+                                    bot_delay=s.bot_delay)
+
+        self.open_session(opener, f"Dealing {title} for {s.players}…")
+
+    def on_home_screen_host_chosen(self, message: Any) -> None:
+        s = self.settings
+        config = HostConfig(game=s.game, seats=s.players, host_name=s.name, options=dict(s.options.get(s.game, {})),
+                            bot_delay=s.bot_delay, bind="0.0.0.0" if message.lan else "127.0.0.1", port=message.port)
+        lan = lan_address() if message.lan else "127.0.0.1"
+
+        async def opener() -> Session:
+            return await open_hosted(config, name=s.name, lan_address=lan)
+
+        self.open_session(opener, f"Opening a table of {games.get(s.game).title}…")
+
+    def on_home_screen_join_chosen(self, message: Any) -> None:
+        s = self.settings
+        token = s.tokens.get(token_key(message.address, s.name))
+
+        async def opener() -> Session:
+            return await open_joined(message.address, code=message.code or None, name=s.name,
+                                     spectate=message.spectate, token=token)
+
+        self.open_session(opener, f"Joining the table at {message.address}…")
+
+    # --- opening and closing a session ----------------------------------------------------
+
+    def open_session(self, opener: Opener, label: str) -> None:
+        self.connection = "connecting"
+        self._show(ConnectingScreen(label or "Connecting…"))
+        self._open(opener)
+
+    @work(exclusive=True, group="open", exit_on_error=False)
+    async def _open(self, opener: Opener) -> None:
+        try:
+            session = await opener()
+        except OPEN_ERRORS as exc:
+            self.post_message(SessionFailed(str(exc) or type(exc).__name__))
+            return
+        except Exception as exc:  # never a traceback on the table: say what happened
+            self.post_message(SessionFailed(f"Could not open the table: {exc}"))
+            return
+        self.post_message(SessionOpened(session))
+
+    def give_up_connecting(self) -> None:
+        self.workers.cancel_group(self, "open")
+        self.connection = "offline"
+        self._after_table()
+
+    @on(SessionFailed)
+    def _failed(self, message: SessionFailed) -> None:
+        self.connection = "offline"
+        if self.home:
+            self.notify(message.error, title="Could not open the table", severity="error", markup=False, timeout=10)
+            self._after_table()
+        else:
+            self.exit_note = message.error
+            self.exit(1)
+
+    @on(SessionOpened)
+    def _opened(self, message: SessionOpened) -> None:
+        session = message.session
+        self.session = session
+        self.lobby = None
+        self.names = ()
+        self.chat_lines = []
+        self.table_screen = None
+        self.lobby_screen = None
+        self.connection = ONLINE
+        if session.mode == JOINED and session.token:
+            self.settings.tokens[token_key(session.address, self.join_name or self.settings.name)] = session.token
+            self.save_settings()
+        self._listen(session)
+
+    @work(exclusive=True, group="listen", exit_on_error=False)
+    async def _listen(self, session: Session) -> None:
+        try:
+            async for item in session.messages():
+                self.post_message(NetReceived(item))
+        except NetError as exc:
+            self.post_message(NetEnded(str(exc)))
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            self.post_message(NetEnded(f"The connection failed: {exc}"))
+        else:
+            self.post_message(NetEnded(None))
+
+    def leave_table(self) -> None:
+        session = self.session
+        self.session = None
+        self.table_screen = None
+        self.lobby_screen = None
+        self.workers.cancel_group(self, "listen")
+        if session is not None:
+            self._close(session)
+        self.connection = "offline"
+        self._after_table()
+
+    @work(group="close", exit_on_error=False)
+    async def _close(self, session: Session) -> None:
+        try:
+            await asyncio.wait_for(session.close(), timeout=5)
+        except Exception:  # the table is gone either way
+            pass
+
+    def _after_table(self) -> None:
+        if self.home:
+            while len(self.screen_stack) > self.base_depth:
+                self.pop_screen()
+        else:
+            self.exit(0)
+
+    async def action_quit(self) -> None:
+        session = self.session
+        self.session = None
+        if session is not None:
+            try:
+                await asyncio.wait_for(session.close(), timeout=3)
+            except Exception:
+                pass
+        self.exit(0)
+
+    # --- what the host says ------------------------------------------------------------------
+
+    @on(NetReceived)
+    def _received(self, message: NetReceived) -> None:
+        try:
+            self._dispatch(message.item)
+        except Exception as exc:  # a bug in showing a message must not take the table down
+            self.log.error(f"could not show {type(message.item).__name__}: {exc!r}")
+            self.notify(f"Could not show what the host sent ({type(exc).__name__}: {exc}).",
+                        severity="error", markup=False)
+
+    def _dispatch(self, item: Any) -> None:
+        kind = type(item)
+        if kind is View:
+            self._view(item)
+        elif kind is Lobby:
+            self._lobby(item)
+        elif kind is Started:
+            self.names = tuple(item.names)
+            self._new_table()
+        elif kind is ChatLine:
+            self.chat_lines.append(item)
+            if self.table_screen is not None:
+                self.table_screen.receive_chat(item)
+            if self.lobby_screen is not None:
+                self.lobby_screen.receive_chat(item, self.names)
+        elif kind is Error:
+            self.notify(item.message, title="The host says no", severity="error", markup=False)
+            if self.table_screen is not None:
+                self.table_screen.receive_error(item)
+        elif kind is Bye:
+            self._set_connection(CLOSED)
+            text = item.message or f"The host closed the connection ({item.reason})."
+            self.notify(text, title="Table closed", severity="warning", markup=False, timeout=10)
+            if self.table_screen is not None:
+                self.table_screen.notice(text)
+        elif kind is Disconnected:
+            self._set_connection(RECONNECTING)
+            self.notify("Lost the host; reconnecting…", severity="warning", markup=False)
+            if self.table_screen is not None:
+                self.table_screen.notice("Connection lost; reconnecting…")
+        elif kind is Reconnected:
+            self._set_connection(ONLINE)
+            self.notify("Back at the table.", markup=False)
+            if self.table_screen is not None:
+                self.table_screen.notice("Reconnected.")
+        elif kind is Welcome:
+            pass  # the client keeps it; the seat and game do not change on a reconnect
+
+    @on(NetEnded)
+    def _ended(self, message: NetEnded) -> None:
+        if self.session is None:
+            return
+        self._set_connection(CLOSED)
+        if message.error:
+            self.notify(message.error, title="Connection lost", severity="error", markup=False, timeout=15)
+            if self.table_screen is not None:
+                self.table_screen.notice(message.error + " Press q to leave.")
+        if self.table_screen is None and self.lobby_screen is None:
+            # Nothing on screen to show the news on: go back.
+            self.leave_table()
+
+    def _set_connection(self, state: str) -> None:
+        self.connection = state
+        for screen in (self.table_screen, self.lobby_screen):
+            if screen is not None:
+                screen.connection = state
+
+    def _lobby(self, lobby: Lobby) -> None:
+        self.lobby = lobby
+        self.names = tuple(s.name for s in lobby.seats)
+        if self.table_screen is not None:
+            self.table_screen.receive_lobby(lobby)
+        session = self.session
+        if session is None:
+            return
+        if not lobby.started and self.table_screen is None and session.mode != LOCAL:
+            self._show_lobby()
+        if self.lobby_screen is not None:
+            self.lobby_screen.lobby = lobby
+
+    def _show_lobby(self) -> None:
+        session = self.session
+        if session is None:
+            return
+        if self.lobby_screen is None:
+            from tui.lobby import LobbyInfo, LobbyScreen
+
+            info = LobbyInfo(title=session.title, mode=session.mode, address=session.address,
+                             room_code=session.room_code, seat=session.seat, starter=session.starter)
+            self.lobby_screen = LobbyScreen(info)
+            self.lobby_screen.lobby = self.lobby
+            self.lobby_screen.connection = self.connection
+            self._show(self.lobby_screen)
+            for line in self.chat_lines[-50:]:
+                self.call_after_refresh(self.lobby_screen.receive_chat, line, self.names)
+
+    def _new_table(self) -> TableScreen | None:
+        session = self.session
+        if session is None:
+            return None
+        info = TableInfo(game=session.game, seat=session.seat, names=self.names, mode=session.mode,
+                         starter=session.starter)
+        screen = TableScreen(info, clock=self.clock)
+        screen.connection = self.connection
+        self.table_screen = screen
+        self.lobby_screen = None
+        self._show(screen)
+        if self.lobby is not None:
+            screen.receive_lobby(self.lobby)
+        return screen
+
+    def _view(self, message: View) -> None:
+        screen = self.table_screen
+        if screen is None:
+            screen = self._new_table()
+            if screen is None:
+                return
+        # A screen that is still mounting takes the view as soon as it can: its board
+        # renders whatever view it holds when it mounts.
+        if getattr(screen, "_ready", False):
+            screen.receive_view(message)
+        else:
+            self.call_after_refresh(screen.receive_view, message)
+
+    # --- sending -------------------------------------------------------------------------
+
+    def send_move(self, move: Move, seq: int) -> None:
+        self._send("move", move, seq)
+
+    def send_chat(self, text: str) -> None:
+        self._send("chat", text)
+
+    def send_ready(self, ready: bool) -> None:
+        self._send("ready", ready)
+
+    def send_start(self) -> None:
+        self._send("start")
+
+    @work(group="send", exit_on_error=False)
+    async def _send(self, what: str, *args: Any) -> None:
+        session = self.session
+        if session is None:
+            self.notify("You are not at a table.", severity="warning")
+            return
+        try:
+            await getattr(session, what)(*args)
+        except NotConnected as exc:
+            self.notify(str(exc), severity="warning", markup=False)
+        except NetError as exc:
+            self.notify(str(exc), severity="error", markup=False)
+
+    # --- after a game --------------------------------------------------------------------------
+
+    def can_play_again(self) -> bool:
+        session = self.session
+        return session is not None and session.mode == LOCAL and self.connection == ONLINE
+
+    def can_return_to_lobby(self) -> bool:
+        session = self.session
+        return session is not None and session.mode != LOCAL and self.connection == ONLINE
+
+    def play_again(self) -> None:
+        self.send_start()
+
+    def back_to_lobby(self) -> None:
+        self.table_screen = None
+        self._show_lobby()
+
+    # --- help, rules and the command palette ----------------------------------------------------
+
+    def action_show_help(self) -> None:
+        self.push_screen(ReadingScreen("Keys", rules_text.TABLE_KEYS))
+
+    def show_rules(self, game: str) -> None:
+        self.push_screen(ReadingScreen(f"Rules: {rules_text.TITLES[game]}", rules_text.rules_markdown(game)))
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        for game, title in rules_text.TITLES.items():
+            yield SystemCommand(f"Rules: {title}", f"How to play {title}, in short",
+                                lambda game=game: self.show_rules(game))
+        yield SystemCommand("Keys", "Every key of the table", self.action_show_help)
+        if isinstance(screen, TableScreen):
+            table_commands = [
+                ("Chat", "Say something to the table", "chat"),
+                ("Read the log", "Scroll back through what happened", "read_log"),
+                ("Leave the table", "Close this game", "leave"),
+            ]
+            if screen.info.game == "side-effects":
+                table_commands += [
+                    ("End turn", "End your turn now", "board_end_turn"),
+                    ("Offer a trade", "Cards from your hand for cards from theirs", "trade"),
+                    ("Answer trade offers", "Accept, decline or withdraw", "offers"),
+                ]
+            else:
+                table_commands += [
+                    ("Pass", "Let the moment go by without an Anytime card", "board_pass"),
+                    ("Money chart", "Everyone's money round by round", "money"),
+                ]
+            if screen.view is not None and screen.view.outcome is not None:
+                table_commands.append(("Game summary", "Who won, and how", "summary"))
+            for name, help_text, action in table_commands:
+                yield SystemCommand(name, help_text, lambda a=action, s=screen: s.run_action(a))
+        if type(screen).__name__ == "HomeScreen":
+            yield SystemCommand("Play against bots", "Start a game with the choices on screen", screen.action_play)
+            yield SystemCommand("Host a table", "Open a table friends can join", screen.action_host)
+            yield SystemCommand("Join a table", "Take a seat at a friend's table", screen.action_join)
+            yield SystemCommand("Game options", "Variants and house rules", screen.action_options)
+
+
+def token_key(address: str, name: str) -> str:
+    """Seat tokens are remembered per table address and name: two people sharing one
+    login (an SSH box) each reclaim their own seat, never each other's."""
+    return f"{address.strip()}|{name.strip().casefold()}"
+
+
+def lan_address() -> str:
+    """This machine's address on the local network, best effort (no packet is sent)."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("10.255.255.255", 1))
+            return probe.getsockname()[0]
+    except OSError:
+        return "127.0.0.1"
+
+
+# --- factory and entry points -----------------------------------------------------------------
+
+
+def make_app(
+    *,
+    config_dir: str | os.PathLike[str] | None = None,
+    opener: Opener | None = None,
+    opening: str = "",
+    home: bool = True,
+    clock: Callable[[], float] = time.monotonic,
+    cursor_blink: bool = True,
+) -> QuackboxApp:
+    """The app, with its settings in ``config_dir`` (default: the user's config directory)."""
+    return QuackboxApp(store=SettingsStore(config_dir), opener=opener, opening=opening, home=home, clock=clock,
+                       cursor_blink=cursor_blink)
+
+
+def _run(app: QuackboxApp) -> int:
+    result = app.run()
+    if app.exit_note:
+        print(f"quackbox: {app.exit_note}", file=sys.stderr)
+    if app.return_code not in (None, 0):
+        return app.return_code
+    return result if isinstance(result, int) else 0
+
+
+def run_home() -> int:
+    """``quackbox``: the home screen."""
+    return _run(make_app())
+
+
+def run_local_game(game: str, *, players: int, options: Mapping[str, Any] | None, name: str | None,
+                   seed: int | None, bot_delay: float | None = None) -> int:
+    """``quackbox play GAME``: a game against bots, straight away."""
+    store = SettingsStore()
+    settings = store.load()
+    who = (name or settings.name).strip() or "Player"
+    delay = settings.bot_delay if bot_delay is None else bot_delay
+    title = games.get(game).title
+
+    async def opener() -> Session:
+        return await open_local(game, players=players, options=dict(options or {}), name=who, seed=seed,
+                                bot_delay=delay)
+
+    return _run(QuackboxApp(store=store, opener=opener, opening=f"Dealing {title} for {players}…", home=False))
+
+
+def run_join(address: str, *, port: int | None = None, code: str | None, name: str | None,
+             spectate: bool = False) -> int:
+    """``quackbox join HOST``: take a seat at someone's table."""
+    store = SettingsStore()
+    settings = store.load()
+    who = (name or settings.name).strip() or "Player"
+    token = None if spectate else settings.tokens.get(token_key(address, who))
+
+    async def opener() -> Session:
+        return await open_joined(address, port=port, code=code, name=who, spectate=spectate, token=token)
+
+    app = QuackboxApp(store=store, opener=opener, opening=f"Joining the table at {address}…", home=False)
+    app.join_name = who
+    return _run(app)
+
+
+def run_hosted(config: HostConfig, *, name: str | None = None) -> int:
+    """``quackbox host`` with a seat for the person at this terminal."""
+    store = SettingsStore()
+    settings = store.load()
+    who = (name or settings.name).strip() or "Host"
+    config.host_name = who
+    lan = "127.0.0.1" if is_loopback(config.bind) else lan_address()
+
+    async def opener() -> Session:
+        return await open_hosted(config, name=who, lan_address=lan)
+
+    title = games.get(config.game).title
+    return _run(QuackboxApp(store=store, opener=opener, opening=f"Opening a table of {title}…", home=False))

@@ -1,0 +1,242 @@
+"""The lobby of a hosted or joined table: room code, seats, ready marks, start, chat."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.widgets import Footer, Input, Static
+
+from net.protocol import ChatLine, Lobby
+from tui.widgets import GameLog, StatusBar
+
+# A 5x5 pixel font for room codes (consonants, as net.table makes them, and digits),
+# drawn two pixel rows per text row with half blocks.
+_FONT = {
+    "B": "11110 10001 11110 10001 11110", "C": "01111 10000 10000 10000 01111",
+    "D": "11110 10001 10001 10001 11110", "F": "11111 10000 11110 10000 10000",
+    "G": "01111 10000 10011 10001 01111", "H": "10001 10001 11111 10001 10001",
+    "J": "00111 00010 00010 10010 01100", "K": "10010 10100 11000 10100 10010",
+    "L": "10000 10000 10000 10000 11111", "M": "10001 11011 10101 10001 10001",
+    "N": "10001 11001 10101 10011 10001", "P": "11110 10001 11110 10000 10000",
+    "Q": "01110 10001 10101 10010 01101", "R": "11110 10001 11110 10100 10010",
+    "S": "01111 10000 01110 00001 11110", "T": "11111 00100 00100 00100 00100",
+    "V": "10001 10001 10001 01010 00100", "W": "10001 10001 10101 11011 10001",
+    "X": "10001 01010 00100 01010 10001", "Z": "11111 00010 00100 01000 11111",
+    "0": "01110 10011 10101 11001 01110", "1": "00100 01100 00100 00100 01110",
+    "2": "11110 00001 01110 10000 11111", "3": "11110 00001 00110 00001 11110",
+    "4": "10010 10010 11111 00010 00010", "5": "11111 10000 11110 00001 11110",
+    "6": "01110 10000 11110 10001 01110", "7": "11111 00001 00010 00100 00100",
+    "8": "01110 10001 01110 10001 01110", "9": "01110 10001 01111 00001 01110",
+    "A": "01110 10001 11111 10001 10001", "E": "11111 10000 11110 10000 11111",
+    "I": "01110 00100 00100 00100 01110", "O": "01110 10001 10001 10001 01110",
+    "U": "10001 10001 10001 10001 01110", "Y": "10001 01010 00100 00100 00100",
+}
+
+
+def big_text(text: str) -> str:
+    """``text`` in block letters three rows high (characters without a glyph show as themselves)."""
+    rows = ["", "", ""]
+    for ch in text.upper():
+        glyph = _FONT.get(ch)
+        if glyph is None:
+            cells = [f"  {ch}  " if r == 1 else "     " for r in range(3)]
+        else:
+            pix = [row for row in glyph.split()] + ["00000"]
+            cells = []
+            for r in range(3):
+                top, bottom = pix[2 * r], pix[2 * r + 1]
+                cells.append("".join("█" if t == "1" and b == "1" else "▀" if t == "1" else "▄" if b == "1" else " "
+                                     for t, b in zip(top, bottom)))
+        for r in range(3):
+            rows[r] += cells[r] + " "
+    return "\n".join(row.rstrip() for row in rows)
+
+
+@dataclass
+class LobbyInfo:
+    title: str
+    mode: str
+    address: str
+    room_code: str | None
+    seat: int | None
+    starter: bool
+
+
+class LobbyScreen(Screen):
+    """Waiting for the table to fill up and the starter to start."""
+
+    DEFAULT_CSS = """
+    LobbyScreen { layout: vertical; }
+    LobbyScreen #top { height: auto; padding: 0 1; }
+    LobbyScreen #code { width: auto; min-width: 26; height: 5; border: round $accent; padding: 0 1;
+                        color: $accent; text-style: bold; }
+    LobbyScreen #how { width: 1fr; height: auto; padding: 0 0 0 2; }
+    LobbyScreen #seats { height: auto; padding: 0 1; margin-top: 1; }
+    LobbyScreen #lobby-log { height: 1fr; min-height: 3; border-top: solid $panel-lighten-2; }
+    LobbyScreen #lobby-chat { height: 1; border: none; padding: 0 1; }
+    """
+
+    AUTO_FOCUS = None
+    """Letters are keys here until c opens the chat line."""
+
+    BINDINGS = [
+        Binding("r", "ready", "ready"),
+        Binding("s", "start", "start"),
+        Binding("c", "chat", "chat"),
+        Binding("question_mark", "help", "rules", key_display="?"),
+        Binding("q", "leave", "leave"),
+        Binding("escape", "unfocus_chat", show=False),
+    ]
+
+    lobby: reactive[Lobby | None] = reactive(None)
+    """The latest lobby message from the host."""
+    connection: reactive[str] = reactive("online")
+    """The link to the host: online, reconnecting or closed."""
+    ready_sent: reactive[bool] = reactive(False)
+    """What this seat last told the host about being ready."""
+
+    def __init__(self, info: LobbyInfo) -> None:
+        super().__init__()
+        self.info = info
+
+    def compose(self) -> ComposeResult:
+        yield StatusBar(id="status")
+        with Horizontal(id="top"):
+            if self.info.room_code:
+                yield Static(big_text(self.info.room_code), id="code")
+            yield Static("", id="how")
+        yield Static("", id="seats")
+        yield GameLog(id="lobby-log")
+        yield Input(placeholder="Chat: type and press Enter (c to come back here)", id="lobby-chat", max_length=300)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._ready = True
+        if self.info.room_code:
+            self.query_one("#code", Static).border_title = Text("room code")
+        self.query_one("#lobby-chat", Input).cursor_blink = self.app.cursor_blink_enabled
+        self.set_focus(None)
+        self._render_all()
+
+    def watch_lobby(self) -> None:
+        self._render_all()
+
+    def watch_connection(self) -> None:
+        self._render_all()
+
+    def receive_chat(self, line: ChatLine, names: tuple[str, ...]) -> None:
+        self.query_one("#lobby-log", GameLog).chat(line.name or "Someone", line.text,
+                                                    me=line.seat is not None and line.seat == self.info.seat)
+
+    def _me(self):
+        lobby = self.lobby
+        if lobby is None or self.info.seat is None:
+            return None
+        return next((s for s in lobby.seats if s.seat == self.info.seat), None)
+
+    def _render_all(self) -> None:
+        if not getattr(self, "_ready", False):
+            return
+        info = self.info
+        lobby = self.lobby
+        status = Text(no_wrap=True, overflow="ellipsis")
+        status.append(info.title, style="bold")
+        status.append(" · hosting" if info.mode == "host" else f" · at {info.address}")
+        right = Text(f"● {self.connection}" if self.connection == "online" else f"◌ {self.connection}",
+                     style="green" if self.connection == "online" else "bold yellow")
+        self.query_one("#status", StatusBar).update(status, right)
+
+        how = Text()
+        if info.mode == "host":
+            how.append("Friends join with:\n", style="bold")
+            cmd = f"quackbox join {info.address}"
+            if info.room_code:
+                cmd += f" --code {info.room_code}"
+            how.append(cmd, style="bold cyan")
+            how.append("\nSeats nobody takes are played by bots. Press s to start.")
+        elif lobby is not None and lobby.starter == info.seat:
+            how.append("You start this table.\n", style="bold")
+            how.append("Press s to start when everyone is ready; empty seats get bots.")
+        else:
+            how.append("Waiting for the host to start the game.\n")
+            how.append("Press r when you are ready.", style="bold")
+        self.query_one("#how", Static).update(how)
+
+        seats = Text()
+        if lobby is not None:
+            seats.append("Seats\n", style="bold underline")
+            for s in lobby.seats:
+                you = s.seat == info.seat
+                seats.append(f" {s.seat + 1}  ")
+                if s.kind == "open":
+                    seats.append("(open)".ljust(26), style="dim")
+                    seats.append("a bot sits here if nobody comes", style="dim")
+                else:
+                    name = s.name + (" (you)" if you else "")
+                    seats.append(name[:25].ljust(26), style="bold" if you else "")
+                    if s.kind == "bot":
+                        seats.append("bot", style="cyan")
+                    else:
+                        starter = lobby.starter == s.seat
+                        seats.append("host  " if starter else "player", style="magenta" if starter else "")
+                        if not s.connected:
+                            seats.append("  away", style="italic red")
+                        elif s.ready or starter:
+                            seats.append("  ✓ ready", style="bold green")
+                        else:
+                            seats.append("  not ready", style="yellow")
+                seats.append("\n")
+            if lobby.spectators:
+                seats.append(f" and {lobby.spectators} watching\n", style="dim")
+            if lobby.over:
+                seats.append("The last game is over; the starter can deal another.\n", style="italic")
+        self.query_one("#seats", Static).update(seats)
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "start":
+            return True if self.lobby is not None and self.lobby.starter == self.info.seat else False
+        if action == "ready":
+            return self.info.seat is not None and (self.lobby is None or self.lobby.starter != self.info.seat)
+        return True
+
+    def action_ready(self) -> None:
+        me = self._me()
+        now = not (me.ready if me is not None else self.ready_sent)
+        self.ready_sent = now
+        self.app.send_ready(now)
+
+    def action_start(self) -> None:
+        self.app.send_start()
+
+    def action_chat(self) -> None:
+        self.set_focus(self.query_one("#lobby-chat", Input))
+
+    def action_unfocus_chat(self) -> None:
+        self.set_focus(None)
+
+    def action_help(self) -> None:
+        from tui import rules_text
+        from tui.modals import ReadingScreen
+
+        game = self.app.session.game if self.app.session is not None else "side-effects"
+        self.app.push_screen(ReadingScreen(f"Rules: {rules_text.TITLES.get(game, game)}",
+                                           rules_text.rules_markdown(game)))
+
+    @on(Input.Submitted, "#lobby-chat")
+    def _chat(self, event: Input.Submitted) -> None:
+        event.stop()
+        text = event.value.strip()
+        event.input.value = ""
+        if text:
+            self.app.send_chat(text)
+
+    def action_leave(self) -> None:
+        self.app.leave_table()

@@ -1,0 +1,716 @@
+"""The Quack in the Box table: one row per doctor, your hand as numbered cards, the prompt.
+
+:class:`QuackBoard` renders the seat's :class:`~core.quack.QuackView` and
+posts :class:`~tui.widgets.MovePicked` when the person plays. Anytime cards
+are in ``view.legal`` at every moment for every doctor still in the game, so
+the same keys play one on your turn or anyone else's.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Callable
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.message import Message
+from textual.reactive import reactive
+
+from cards.quack import Anytime, Treatment
+from core import quack as q
+from core.rules import Move
+from tui import quack_text as qt
+from tui.modals import ChoiceScreen, ConfirmScreen
+from tui.widgets import ClickableText, MovePicked, PromptBar, click, refresh_keys
+
+BAR_CELLS = 8
+AUTO_PASS_SECONDS = 3.0
+"""With auto-pass on, a response window passes by itself after this long unless a card is picked."""
+
+
+def bar(points: int, total: int, cells: int, fill_style: str) -> Text:
+    """``███░░░░░`` for ``points`` of ``total``, never full before the total is reached."""
+    total = max(1, total)
+    filled = min(cells, (points * cells) // total if points < total else cells)
+    if points and not filled:
+        filled = 1
+    out = Text()
+    out.append("█" * filled, style=fill_style)
+    out.append("░" * (cells - filled), style="dim")
+    return out
+
+
+def pips(infamy: int, threshold: int) -> Text:
+    """Infamy as ``●●○○○○`` against the threshold (a number past a dozen)."""
+    out = Text()
+    if threshold > 12:
+        style = "bold red" if infamy >= threshold - 1 else ""
+        out.append(f"{infamy}/{threshold}", style=style)
+        return out
+    danger = "bold red" if infamy >= threshold - 1 else "yellow"
+    out.append("●" * min(infamy, threshold), style=danger if infamy else "")
+    out.append("○" * max(0, threshold - infamy), style="dim")
+    return out
+
+
+def target_seats(move: Move, me: int | None) -> set[int]:
+    if isinstance(move, q.PlayTreatment):
+        return {me if move.target == q.NONE else move.target} - {None}
+    if isinstance(move, q.PlayAnytime):
+        seats = {move.target}
+        if move.other != q.NONE:
+            seats.add(move.other)
+        return seats
+    return set()
+
+
+class DoctorTable(ClickableText):
+    """Every doctor: money, Infamy pips, the Patient with Cure and Harm bars, reminders."""
+
+    DEFAULT_CSS = """
+    DoctorTable { height: auto; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
+    """
+
+    class SeatClicked(Message):
+        def __init__(self, seat: int) -> None:
+            super().__init__()
+            self.seat = seat
+
+    view: reactive[q.QuackView | None] = reactive(None, layout=True)
+    """The seat's view."""
+    names: reactive[tuple[str, ...]] = reactive(())
+    """Every seat's name (plain text, from the host)."""
+    away: reactive[frozenset[int]] = reactive(frozenset())
+    """Seats whose person is away."""
+    lit: reactive[frozenset[int]] = reactive(frozenset())
+    """Seats the picked card can aim at."""
+    cursor: reactive[frozenset[int]] = reactive(frozenset())
+    """Seats the aimed move touches."""
+    compact: reactive[bool] = reactive(False, layout=True)
+    """One line per doctor (many doctors on a small screen)."""
+
+    def render(self) -> Text:
+        view = self.view
+        if view is None:
+            return Text("")
+        width = max(40, self.size.width)
+        out = Text(no_wrap=True, overflow="ellipsis")
+        waiting = set(view.waiting_for)
+        for i, doctor in enumerate(view.doctors):
+            if i:
+                out.append("\n")
+            out.append_text(self._row(view, doctor, width, doctor.seat in waiting))
+        return out
+
+    def _row(self, view: q.QuackView, doctor: q.DoctorView, width: int, waiting: bool) -> Text:
+        seat = doctor.seat
+        me = view.seat
+        action = f"seat({seat})"
+        lit = seat in self.lit
+        cursor = seat in self.cursor
+        name = self.names[seat] if seat < len(self.names) else f"Seat {seat + 1}"
+        if seat == me:
+            name += " (you)"
+        line = Text(no_wrap=True, overflow="ellipsis")
+        marker = "▶" if cursor else "›" if lit else "●" if seat == view.turn and not view.outcome else " "
+        marker_style = "bold reverse" if cursor else "bold yellow" if lit else "bold green"
+        line.append(f"{marker} ", style=click(action, marker_style))
+        name_style = "bold reverse" if cursor else "bold yellow underline" if lit else "bold"
+        if doctor.status == q.MOBBED:
+            name_style += " strike"
+        name_w = 16 if width >= 70 else 12
+        shown = name if len(name) <= name_w else name[: name_w - 1] + "…"
+        line.append(shown.ljust(name_w), style=click(action, name_style))
+        line.append(f"{qt.money(doctor.money):>8} ", style=click(action, "bold green" if doctor.money else ""))
+        line.append_text(pips(doctor.infamy, view.threshold))
+        line.append(" ")
+        tags = []
+        if seat in self.away:
+            tags.append(("away", "italic red"))
+        if waiting and view.phase == q.WINDOW:
+            tags.append(("deciding", "italic yellow"))
+        if doctor.final_turn:
+            tags.append(("last turn", "bold magenta"))
+        status_words = {q.SWITZERLAND: ("in Switzerland", "bold cyan"), q.MOBBED: ("MOBBED", "bold red")}
+        if doctor.status in status_words:
+            tags.insert(0, status_words[doctor.status])
+        case = doctor.patient
+        bars = self._short_bars(doctor) if self.compact and case is not None else Text()
+        if case is None:
+            if doctor.status == q.PRACTISING:
+                line.append("no Patient", style="dim")
+        elif case.patient is None:
+            line.append("face-down Patient", style="italic")
+        else:
+            room = width - line.cell_len - sum(len(t) + 1 for t, _ in tags) - bars.cell_len - 2
+            name = case.patient.name
+            if self.compact and len(name) > room:
+                name = name[: max(4, room - 1)] + "…"
+            line.append(name, style="bold cyan")
+            room -= len(name)
+            kinds = qt.illnesses(case.patient)
+            if len(kinds) + 3 > room:
+                kinds = qt.illnesses(case.patient, short=True)
+            if len(kinds) + 3 <= room:
+                line.append(f" ({kinds})", style="cyan")
+        for word, style in tags:
+            line.append(" ")
+            line.append(word, style=style)
+        if self.compact:
+            if bars.cell_len:
+                pad = width - line.cell_len - bars.cell_len
+                line.append(" " * max(1, pad))
+                line.append_text(bars)
+            return line
+        second = Text("    ", no_wrap=True, overflow="ellipsis")
+        if case is not None:
+            second.append_text(self._bars(view, doctor, short=width < 70))
+        reminders = [r.name for r in doctor.reminders]
+        if case is not None:
+            reminders += [r.name for r in case.reminders]
+        if reminders:
+            second.append("  ⚑ ", style="magenta")
+            second.append(", ".join(reminders), style="magenta")
+        if second.plain.strip():
+            line.append("\n")
+            line.append_text(second)
+        return line
+
+    def _short_bars(self, doctor: q.DoctorView) -> Text:
+        """``C 2/5 H 3/6 M 1/5`` for one-line rows."""
+        case = doctor.patient
+        out = Text()
+        if case.patient is None or case.cure_points is None:
+            out.append(f"? treated {case.received}x", style="italic")
+            return out
+        patient = case.patient
+        out.append(f"C {case.cure_points}/{patient.cure}", style="green")
+        out.append(" ")
+        danger = case.harm_points >= patient.kill - 2
+        out.append(f"H {case.harm_points}/{patient.kill}", style="bold red" if danger else "red")
+        if patient.mortal:
+            out.append(f" M {case.received}/{patient.mortal}", style="bold red" if case.received >= patient.mortal - 1 else "")
+        return out
+
+    def _bars(self, view: q.QuackView, doctor: q.DoctorView, *, short: bool) -> Text:
+        case = doctor.patient
+        out = Text()
+        cells = 5 if short else BAR_CELLS
+        if case.patient is None or case.cure_points is None:
+            out.append(f"cure ?  harm ?  treated {case.received}x", style="italic")
+            return out
+        patient = case.patient
+        out.append("cure ", style="green")
+        out.append_text(bar(case.cure_points, patient.cure, cells, "green"))
+        out.append(f" {case.cure_points}/{patient.cure}  ")
+        out.append("harm ", style="red")
+        out.append_text(bar(case.harm_points, patient.kill, cells, "red"))
+        out.append(f" {case.harm_points}/{patient.kill}")
+        if patient.mortal:
+            near = case.received >= patient.mortal - 1
+            out.append(f"  mortal {case.received}/{patient.mortal}", style="bold red" if near else "")
+        return out
+
+    def action_seat(self, seat: int) -> None:
+        self.post_message(self.SeatClicked(seat))
+
+
+class QuackHand(ClickableText):
+    """Your hand, one numbered card per line, with what each Treatment would do to your Patient."""
+
+    DEFAULT_CSS = """
+    QuackHand { height: auto; padding: 0 1; border-top: solid $panel-lighten-2; text-wrap: nowrap; text-overflow: ellipsis; }
+    """
+
+    class CardClicked(Message):
+        def __init__(self, index: int) -> None:
+            super().__init__()
+            self.index = index
+
+    view: reactive[q.QuackView | None] = reactive(None, layout=True)
+    """The seat's view (the hand and whose Patient it treats)."""
+    selected: reactive[int | None] = reactive(None)
+    """The picked card, drawn reversed."""
+    playable: reactive[frozenset[int]] = reactive(frozenset())
+    """Card ids with a legal move now."""
+
+    def render(self) -> Text:
+        view = self.view
+        out = Text(no_wrap=True, overflow="ellipsis")
+        if view is None or view.seat is None:
+            return out
+        width = max(40, self.size.width)
+        if not view.hand:
+            out.append("(no cards in hand)", style="dim")
+            return out
+        for i, card in enumerate(view.hand):
+            if i:
+                out.append("\n")
+            out.append_text(self._line(view, i, card, width))
+        return out
+
+    def _line(self, view: q.QuackView, index: int, card: Any, width: int) -> Text:
+        selected = card.id == self.selected
+        playable = card.id in self.playable
+        action = f"card({index})"
+        base = "reverse bold" if selected else "" if playable else "dim"
+        line = Text(no_wrap=True, overflow="ellipsis")
+        line.append(f"{index + 1} ", style=click(action, "bold " + base if not selected else base))
+        name_w = 24 if width >= 76 else 18
+        name = card.name if len(card.name) <= name_w else card.name[: name_w - 1] + "…"
+        line.append(name.ljust(name_w), style=click(action, base or ("bold" if playable else "")))
+        if isinstance(card, Treatment):
+            line.append(f" {qt.TYPE_SHORT.get(card.treatment_type, card.treatment_type):<9}",
+                        style=click(action, base or "cyan"))
+            line.append(f"{qt.money(card.price):>7} ", style=click(action, base or "green"))
+            me = view.seat
+            if view.doctors[me].patient is not None:
+                effect, style = qt.treatment_effect(view, card, me)
+                line.append("→ ", style="dim")
+                line.append(effect, style=style if not selected else "reverse " + style)
+                line.append("  ")
+            line.append(qt.points_text(card, short=True), style="dim")
+        elif isinstance(card, Anytime):
+            line.append(" Anytime          ", style=click(action, base or "magenta"))
+            line.append(card.description, style="dim" if not selected else "")
+        return line
+
+    def action_card(self, index: int) -> None:
+        self.post_message(self.CardClicked(index))
+
+
+class QuackBoard(Vertical, can_focus=True):
+    """The whole Quack in the Box table for one seat."""
+
+    DEFAULT_CSS = """
+    QuackBoard { height: auto; }
+    """
+
+    BINDINGS = [
+        Binding("1", "pick(1)", "card", key_display="1-9", show=False),
+        *[Binding(str(n), f"pick({n})", show=False) for n in range(2, 10)],
+        Binding("left", "step_card(-1)", "card", key_display="←→"),
+        Binding("right", "step_card(1)", show=False),
+        Binding("up", "step_target(-1)", "target", key_display="↑↓", show=False),
+        Binding("down", "step_target(1)", show=False),
+        Binding("enter", "play", "play"),
+        Binding("space", "pass_window", "pass"),
+        Binding("s", "stay", "stay"),
+        Binding("f", "flee", "flee"),
+        Binding("d", "discard", "discard"),
+        Binding("a", "toggle_auto_pass", "auto-pass", show=False),
+        Binding("escape", "cancel", "cancel", show=False),
+    ]
+
+    view: reactive[q.QuackView | None] = reactive(None, always_update=True)
+    """The seat's current view from the host."""
+    names: reactive[tuple[str, ...]] = reactive(())
+    """Every seat's name (plain text, from the host)."""
+    away: reactive[frozenset[int]] = reactive(frozenset())
+    """Seats whose person is away."""
+    selected: reactive[int | None] = reactive(None)
+    """The id of the picked card, if any."""
+    target: reactive[int] = reactive(0)
+    """Which of the picked card's moves is aimed at."""
+    pending: reactive[frozenset[int]] = reactive(frozenset())
+    """Cards sent and not yet confirmed by the host (kept for the shared screen code)."""
+    deadline_at: reactive[float | None] = reactive(None)
+    """When the open response window closes (the host enforces it)."""
+    auto_pass: reactive[bool] = reactive(True)
+    """Pass response windows by themselves after AUTO_PASS_SECONDS unless a card is picked."""
+    auto_pass_at: reactive[float | None] = reactive(None)
+    """When the pending auto-pass fires, on the board's clock."""
+
+    def __init__(self, *, clock: Callable[[], float] = time.monotonic, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.clock = clock
+        self._auto_timer: Any = None
+
+    def compose(self) -> ComposeResult:
+        yield DoctorTable(id="doctors")
+        yield QuackHand(id="hand")
+        yield PromptBar(clock=self.clock, id="prompt")
+
+    def on_mount(self) -> None:
+        self._ready = True
+        if self.view is not None:
+            if hasattr(self, "_ensure_panels"):
+                self._ensure_panels()
+            self.query_one("#prompt", PromptBar).deadline_at = self.deadline_at
+            self.refresh_table()
+
+    # --- derived facts ---------------------------------------------------------------
+
+    @property
+    def me(self) -> int | None:
+        return self.view.seat if self.view is not None else None
+
+    def hand(self) -> tuple[Any, ...]:
+        return self.view.hand if self.view is not None else ()
+
+    def moves_for(self, card: int | None) -> list[Move]:
+        if card is None or self.view is None:
+            return []
+        return [m for m in self.view.legal
+                if isinstance(m, (q.PlayTreatment, q.PlayAnytime)) and m.card == card]
+
+    def options(self) -> list[Move]:
+        return self.moves_for(self.selected)
+
+    def aimed(self) -> Move | None:
+        options = self.options()
+        return options[self.target % len(options)] if options else None
+
+    def legal_has(self, move: Move) -> bool:
+        return self.view is not None and move in self.view.legal
+
+    def seat_name(self, seat: int) -> str:
+        return self.names[seat] if 0 <= seat < len(self.names) else f"Seat {seat + 1}"
+
+    def status_text(self) -> Text:
+        view = self.view
+        text = Text(no_wrap=True, overflow="ellipsis")
+        # On a narrow screen the table itself says which game it is.
+        if self.app.size.width >= 100 or view is None:
+            text.append("Quack in the Box · ", style="bold")
+        if view is None:
+            return text
+        limit = view.options.round_limit
+        text.append(f"Round {view.round}/{limit}", style="bold")
+        if view.outcome is None:
+            whose = "your" if view.turn == view.seat else f"{self.seat_name(view.turn)}'s"
+            text.append(f" · {whose} turn")
+            if view.die:
+                text.append(f" · die {view.die}, {view.owed} owed")
+            if view.endgame:
+                text.append(" · endgame", style="bold magenta")
+        else:
+            text.append(" · game over", style="bold")
+        text.append(f" · mob at {view.threshold}")
+        text.append(f" · deck {view.doc_deck}", style="dim")
+        return text
+
+    # --- reacting ------------------------------------------------------------------------
+
+    def watch_view(self, view: q.QuackView | None) -> None:
+        if view is None:
+            return
+        if self.selected is not None and self.selected not in {c.id for c in view.hand}:
+            self.selected = None
+        self.pending = frozenset()
+        self._arm_auto_pass()
+        self.refresh_table()
+
+    # --- passing response windows by themselves ----------------------------------------
+
+    def _arm_auto_pass(self) -> None:
+        """A window waiting on us passes by itself after a few seconds, unless a card is picked.
+
+        The host would wait its full window (and a bot turn has several); a person who
+        wants to act picks a card, which stops the clock. ``a`` turns this off.
+        """
+        self._disarm_auto_pass()
+        view = self.view
+        if (not self.auto_pass or view is None or view.phase != q.WINDOW or view.seat not in view.window
+                or self.selected is not None or not self.legal_has(q.Pass())):
+            return
+        self.auto_pass_at = self.clock() + AUTO_PASS_SECONDS
+        self._auto_timer = self.set_timer(AUTO_PASS_SECONDS, lambda v=view: self._auto_pass_fire(v))
+
+    def _disarm_auto_pass(self) -> None:
+        if self._auto_timer is not None:
+            self._auto_timer.stop()
+            self._auto_timer = None
+        self.auto_pass_at = None
+
+    def _auto_pass_fire(self, view: q.QuackView) -> None:
+        self._auto_timer = None
+        self.auto_pass_at = None
+        if self.view is view and self.selected is None and self.auto_pass and self.legal_has(q.Pass()):
+            self._send(q.Pass())
+
+    def watch_auto_pass_at(self) -> None:
+        self._show_deadline()
+
+    def _show_deadline(self) -> None:
+        if not getattr(self, "_ready", False):
+            return
+        bar = self.query_one("#prompt", PromptBar)
+        if self.auto_pass_at is not None:
+            bar.deadline_at = self.auto_pass_at
+            bar.deadline_label = "passing in"
+        else:
+            bar.deadline_at = self.deadline_at
+            bar.deadline_label = "window" if self.view is not None and self.view.phase == q.WINDOW else ""
+
+    def action_toggle_auto_pass(self) -> None:
+        self.auto_pass = not self.auto_pass
+        settings = getattr(self.app, "settings", None)
+        if settings is not None:
+            settings.auto_pass = int(self.auto_pass)
+            self.app.save_settings()
+        if self.auto_pass:
+            self.app.notify("Response windows pass by themselves after a few seconds (a to wait instead).")
+            self._arm_auto_pass()
+        else:
+            self._disarm_auto_pass()
+            self.app.notify("Response windows wait for you to press space (a to pass them by themselves).")
+        self.refresh_table()
+
+    def watch_names(self) -> None:
+        self.refresh_table()
+
+    def watch_away(self) -> None:
+        self.refresh_table()
+
+    def watch_selected(self, selected: int | None) -> None:
+        self.target = 0
+        if selected is not None:
+            self._disarm_auto_pass()
+        self.refresh_table()
+
+    def watch_target(self) -> None:
+        self.refresh_table()
+
+    def watch_deadline_at(self, at: float | None) -> None:
+        self._show_deadline()
+
+    def on_resize(self) -> None:
+        self.refresh_table()
+
+    def refresh_table(self) -> None:
+        view = self.view
+        if view is None or not getattr(self, "_ready", False):
+            return
+        options = self.options()
+        aimed = self.aimed()
+        lit = frozenset(s for m in options for s in target_seats(m, view.seat))
+        cursor = frozenset(target_seats(aimed, view.seat)) if aimed is not None and len(options) > 1 else frozenset()
+        doctors = self.query_one("#doctors", DoctorTable)
+        doctors.names = self.names
+        doctors.away = self.away
+        doctors.lit = lit
+        doctors.cursor = cursor
+        height = self.app.size.height if self.is_attached else 24
+        doctors.compact = len(view.doctors) > 5 and height < 40
+        doctors.view = view
+        hand = self.query_one("#hand", QuackHand)
+        hand.display = view.seat is not None
+        hand.playable = frozenset(
+            m.card for m in view.legal if isinstance(m, (q.PlayTreatment, q.PlayAnytime, q.Discard)))
+        hand.selected = self.selected
+        hand.view = view
+        bar = self.query_one("#prompt", PromptBar)
+        bar.message = self.prompt_text()
+        self._show_deadline()
+        refresh_keys(self, ("pick", "step_card", "step_target", "play", "pass_window", "stay", "flee", "discard"))
+
+    # --- the prompt ------------------------------------------------------------------------
+
+    def prompt_text(self) -> Text:
+        view = self.view
+        text = Text()
+        if view is None:
+            return text
+        if view.outcome is not None:
+            text.append("Game over. ", style="bold")
+            text.append("Press g for the summary, q to leave.")
+            return text
+        me = view.seat
+        if self.selected is not None:
+            return self._with_selection(text)
+        if me is None:
+            text.append(f"Watching: {self.seat_name(view.turn)}'s turn.")
+            return text
+        doctor = view.doctors[me]
+        if doctor.status == q.MOBBED:
+            text.append("The Angry Mob ran you out of town. You are watching the rest.", style="italic")
+            return text
+        if view.phase == q.WINDOW:
+            if me in view.window:
+                text.append("Your chance: ", style="bold yellow")
+                text.append("play an Anytime card (1-9), or ")
+                text.append("space to pass", style=click("pass_window", "bold underline"))
+                text.append(".")
+                if self.auto_pass:
+                    text.append(" a: wait for me", style=click("toggle_auto_pass", "dim underline"))
+            else:
+                others = ", ".join(self.seat_name(s) for s in view.window)
+                text.append(f"Waiting for {others} to play an Anytime card or pass.")
+            return text
+        if view.turn == me:
+            if view.phase == q.FLEE:
+                text.append("Your turn: ", style="bold green")
+                text.append("s stay", style=click("stay", "bold underline"))
+                text.append(" and practise, or ")
+                text.append("f flee", style=click("flee", "bold underline"))
+                text.append(" to Switzerland for good.")
+                return text
+            if view.phase == q.TREAT:
+                text.append("Your turn: ", style="bold green")
+                n = view.owed
+                text.append(f"play {n} more Treatment{'s' if n != 1 else ''} on your Patient (pick 1-9, Enter).")
+                return text
+            if view.phase == q.SHORT_HAND:
+                text.append("Out of Treatments: ", style="bold yellow")
+                text.append("play (Enter) or throw away (d) one Anytime card.")
+                return text
+        if doctor.status == q.SWITZERLAND:
+            text.append("You are in Switzerland: money and Infamy are frozen; Anytime cards still work.")
+            return text
+        text.append(f"{self.seat_name(view.turn)}'s turn.")
+        if any(isinstance(m, q.PlayAnytime) for m in view.legal):
+            text.append(" Your Anytime cards work now too.", style="dim")
+        return text
+
+    def _with_selection(self, text: Text) -> Text:
+        view = self.view
+        card = next((c for c in view.hand if c.id == self.selected), None)
+        if card is None:
+            return text
+        options = self.options()
+        aimed = self.aimed()
+        if aimed is not None:
+            text.append(qt.describe_move(view, aimed, self.names), style="bold")
+            text.append("  ")
+            if isinstance(card, Anytime) and len(options) > 1:
+                text.append(f"⏎ choose target ({len(options)})", style=click("play", "underline"))
+            else:
+                text.append("⏎ play", style=click("play", "underline"))
+                if len(options) > 1:
+                    text.append(f" · ↑↓ patient {self.target % len(options) + 1}/{len(options)}")
+        else:
+            text.append(f"{card.name}: ", style="bold")
+            if isinstance(card, Treatment):
+                text.append("not now: Treatments go on your Patient on your own turn.")
+            else:
+                text.append(card.description + " No target for it now.")
+        if self.legal_has(q.Discard(card.id)):
+            text.append(" · ")
+            text.append("d throw away", style=click("discard", "underline"))
+        text.append(" · esc")
+        return text
+
+    # --- actions -----------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        view = self.view
+        if view is None or view.seat is None:
+            return False
+        # False hides a key from the footer when it cannot do anything now.
+        if action == "stay":
+            return self.legal_has(q.StayHome())
+        if action == "flee":
+            return self.legal_has(q.FleeToSwitzerland())
+        if action == "pass_window":
+            return self.legal_has(q.Pass())
+        # While a card is picked its keys stay shown (moving between cards does not
+        # rebuild the footer); the prompt says when a key cannot act.
+        if action == "discard":
+            return self.selected is not None and any(isinstance(m, q.Discard) for m in view.legal)
+        if action == "play":
+            return self.selected is not None
+        if action == "step_target":
+            return self.selected is not None
+        if action in ("pick", "step_card"):
+            return bool(view.hand)
+        return True
+
+    def action_pick(self, number: int) -> None:
+        if 1 <= number <= len(self.hand()):
+            self.pick_index(number - 1)
+
+    def pick_index(self, index: int) -> None:
+        card = self.hand()[index]
+        self.selected = None if self.selected == card.id else card.id
+
+    def action_step_card(self, step: int) -> None:
+        ids = [c.id for c in self.hand()]
+        if not ids:
+            return
+        if self.selected not in ids:
+            self.selected = ids[0] if step > 0 else ids[-1]
+        else:
+            self.selected = ids[(ids.index(self.selected) + step) % len(ids)]
+
+    def action_step_target(self, step: int) -> None:
+        options = self.options()
+        if options:
+            self.target = (self.target + step) % len(options)
+
+    def action_cancel(self) -> None:
+        self.selected = None
+
+    def action_play(self) -> None:
+        options = self.options()
+        aimed = self.aimed()
+        if aimed is None:
+            return
+        card = next((c for c in self.hand() if c.id == self.selected), None)
+        if isinstance(card, Anytime) and len(options) > 1:
+            labels = [Text(qt.describe_anytime(self.view, m, self.names)) for m in options]
+
+            def chosen(index: int | None) -> None:
+                if index is not None and 0 <= index < len(options):
+                    self._send(options[index])
+
+            self.app.push_screen(ChoiceScreen(Text(f"{card.name}: choose the target"), labels,
+                                              start=self.target % len(options)), chosen)
+            return
+        self._send(aimed)
+
+    def action_pass_window(self) -> None:
+        if self.legal_has(q.Pass()):
+            self._send(q.Pass())
+
+    def action_stay(self) -> None:
+        if self.legal_has(q.StayHome()):
+            self._send(q.StayHome())
+
+    def action_flee(self) -> None:
+        if not self.legal_has(q.FleeToSwitzerland()):
+            return
+        view = self.view
+        me = view.doctors[view.seat]
+        question = Text()
+        question.append("Flee to Switzerland?\n\n", style="bold")
+        question.append(f"Your {qt.money(me.money)} and {me.infamy} Infamy freeze for good. ")
+        if me.patient is not None:
+            question.append("Your Patient leaves unpaid. ")
+        question.append("You play no more Treatments, only Anytime cards. This cannot be undone.")
+
+        def confirmed(yes: bool | None) -> None:
+            if yes and self.legal_has(q.FleeToSwitzerland()):
+                self._send(q.FleeToSwitzerland())
+
+        self.app.push_screen(ConfirmScreen(question, yes="Flee", no="Stay"), confirmed)
+
+    def action_discard(self) -> None:
+        if self.selected is not None and self.legal_has(q.Discard(self.selected)):
+            self._send(q.Discard(self.selected))
+
+    def _send(self, move: Move) -> None:
+        self.selected = None
+        self.post_message(MovePicked(move))
+
+    # --- the mouse ---------------------------------------------------------------------------
+
+    def on_quack_hand_card_clicked(self, message: QuackHand.CardClicked) -> None:
+        message.stop()
+        self.focus()
+        if 0 <= message.index < len(self.hand()):
+            self.pick_index(message.index)
+
+    def on_doctor_table_seat_clicked(self, message: DoctorTable.SeatClicked) -> None:
+        message.stop()
+        self.focus()
+        options = self.options()
+        for i, move in enumerate(options):
+            if message.seat in target_seats(move, self.me):
+                if self.target % len(options) == i:
+                    self.action_play()
+                else:
+                    self.target = i
+                return

@@ -1,0 +1,228 @@
+"""Words for the Quack in the Box table: what a legal move will do, said before it is made.
+
+Reads a :class:`core.quack.QuackView` and moves from its ``legal`` tuple.
+The Cure and Harm a Treatment would give come from
+:func:`core.quack.treatment_points`, the rules' own arithmetic (QB4).
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from cards import quack as qc
+from cards.quack import Anytime, Patient, Treatment
+from core import quack as q
+from core.rules import Move
+
+ILLNESS_SHORT = {
+    "Abdominal Surgery": "Abdominal",
+    "Allergy": "Allergy",
+    "Bleeding": "Bleeding",
+    "Cardiac": "Cardiac",
+    "GI": "GI",
+    "Gynecology": "Gyn",
+    "Infectious": "Infectious",
+    "Minor Trauma": "Trauma",
+    "Neuro": "Neuro",
+    "Oncology": "Oncology",
+    "Pregnancy": "Pregnancy",
+    "Psychiatry": "Psych",
+}
+
+TYPE_SHORT = {
+    "Advice": "Advice",
+    "H&P": "H&P",
+    "Laboratory": "Lab",
+    "Medicine": "Medicine",
+    "Procedure": "Procedure",
+    "Transfusion": "Transfus.",
+    "Xray": "Xray",
+}
+
+
+def who(names: Sequence[str], seat: int, me: int | None, *, capital: bool = False) -> str:
+    if seat == me:
+        return "You" if capital else "you"
+    return names[seat] if 0 <= seat < len(names) and names[seat] else f"Seat {seat + 1}"
+
+
+def whose(names: Sequence[str], seat: int, me: int | None) -> str:
+    return "your" if seat == me else f"{who(names, seat, me)}'s"
+
+
+def money(amount: int) -> str:
+    return f"${amount:,}"
+
+
+def illnesses(patient: Patient, *, short: bool = False) -> str:
+    return ", ".join(ILLNESS_SHORT.get(i, i) if short else i for i in patient.illnesses)
+
+
+def points_text(treatment: Treatment, *, short: bool = False) -> str:
+    """The card's Cure and Harm tables, e.g. ``cures Trauma 1 · harms Bleeding 2``."""
+    name = (lambda i: ILLNESS_SHORT.get(i, i)) if short else (lambda i: i)
+    parts = []
+    if treatment.cures:
+        parts.append("cures " + ", ".join(f"{name(i)} {p}" for i, p in treatment.cures))
+    harms = [f"{name(i)} {p}" for i, p in treatment.harms]
+    if treatment.harms_all_others:
+        harms.append(f"all others {treatment.harms_all_others}")
+    if harms:
+        parts.append("harms " + ", ".join(harms))
+    return " · ".join(parts) or "does nothing medical"
+
+
+def cards_by_id(view: q.QuackView) -> dict[int, object]:
+    out: dict[int, object] = {c.id: c for c in view.hand}
+    for d in view.doctors:
+        for r in d.reminders:
+            out[r.id] = r
+        if d.patient is not None:
+            if d.patient.patient is not None:
+                out[d.patient.patient.id] = d.patient.patient
+            for t in d.patient.treatments:
+                out[t.id] = t
+            for r in d.patient.reminders:
+                out[r.id] = r
+    return out
+
+
+def treatment_effect(view: q.QuackView, treatment: Treatment, seat: int) -> tuple[str, str]:
+    """(short effect, style) of ``treatment`` on the Patient of ``seat``: ``+1 cure +2 harm``."""
+    doctor = view.doctors[seat]
+    case = doctor.patient
+    if case is None:
+        return "no Patient", "dim"
+    if case.patient is None or case.cure_points is None or case.harm_points is None:
+        return "face down: unknown", "italic"
+    cure, harm = q.treatment_points(treatment, case.patient)
+    total_harm = case.harm_points + harm
+    total_cure = case.cure_points + cure
+    bits = []
+    if cure:
+        bits.append(f"+{cure} cure")
+    if harm:
+        bits.append(f"+{harm} harm")
+    text = " ".join(bits) or "no effect"
+    if total_harm >= case.patient.kill:
+        return f"{text}: KILLS", "bold red"
+    if total_cure >= case.patient.cure:
+        return f"{text}: CURES", "bold green"
+    mortal = case.patient.mortal
+    if mortal and case.received + 1 >= mortal:
+        return f"{text}: dies (Mortal)", "bold red"
+    return text, "red" if harm and not cure else "green" if cure and not harm else "yellow" if cure else "dim"
+
+
+def anytime_blurb(card: Anytime) -> str:
+    return card.description
+
+
+def describe_move(view: q.QuackView, move: Move, names: Sequence[str]) -> str:
+    """What ``move`` will do, as a sentence told to the mover."""
+    me = view.seat
+    cards = cards_by_id(view)
+
+    def name(cid: int) -> str:
+        c = cards.get(cid)
+        return getattr(c, "name", f"card {cid}")
+
+    if isinstance(move, q.StayHome):
+        return "Stay and practise: draw, admit a Patient if needed, roll for Treatments."
+    if isinstance(move, q.FleeToSwitzerland):
+        return "Flee to Switzerland for good."
+    if isinstance(move, q.Pass):
+        return "Pass: no Anytime card this time."
+    if isinstance(move, q.Discard):
+        return f"Throw away {name(move.card)} (out of Treatments)."
+    if isinstance(move, q.PlayTreatment):
+        seat = me if move.target == q.NONE else move.target
+        card = cards.get(move.card)
+        if seat is None or not isinstance(card, Treatment):
+            return f"Play {name(move.card)}."
+        effect, _ = treatment_effect(view, card, seat)
+        case = view.doctors[seat].patient
+        patient = case.patient.name if case is not None and case.patient is not None else "the Patient"
+        return f"{card.name} on {whose(names, seat, me)} {patient}: {effect} ({money(card.price)} if it survives)."
+    if isinstance(move, q.PlayAnytime):
+        return describe_anytime(view, move, names)
+    return type(move).__name__
+
+
+def _patient_name(view: q.QuackView, seat: int) -> str:
+    case = view.doctors[seat].patient
+    if case is None:
+        return "no Patient"
+    return case.patient.name if case.patient is not None else "a face-down Patient"
+
+
+def describe_anytime(view: q.QuackView, move: q.PlayAnytime, names: Sequence[str]) -> str:
+    me = view.seat
+    cards = cards_by_id(view)
+    card = cards.get(move.card)
+    if not isinstance(card, Anytime):
+        return f"Play card {move.card}."
+    t = move.target
+    target = who(names, t, me)
+    doctor = view.doctors[t]
+    effect = card.effect
+    head = f"{card.name}: "
+    if effect == qc.SHRED:
+        gone = cards.get(move.discard)
+        return head + f"throw away {getattr(gone, 'name', 'a card')} and draw one."
+    if effect == qc.FACE_DOWN:
+        return head + f"{whose(names, t, me)} next Patient arrives face down."
+    if effect == qc.REDIRECT:
+        return head + (f"{whose(names, t, me)} next Treatment goes to {whose(names, move.other, me)} "
+                       f"{_patient_name(view, move.other)}.")
+    if effect == qc.TRANSFER:
+        return head + (f"{target} and {who(names, move.other, me)} swap Patients "
+                       f"({_patient_name(view, t)} ⇄ {_patient_name(view, move.other)}).")
+    case = doctor.patient
+    patient = _patient_name(view, t)
+    if effect == qc.CURE_POINTS:
+        extra = ""
+        if case is not None and case.patient is not None and case.cure_points is not None:
+            total = case.cure_points + card.amount
+            extra = f" (now {total}/{case.patient.cure})" + (": CURED" if total >= case.patient.cure else "")
+        return head + f"{whose(names, t, me)} {patient} gains {card.amount} Cure{extra}."
+    if effect == qc.HARM_POINTS:
+        extra = ""
+        if case is not None and case.patient is not None and case.harm_points is not None:
+            total = case.harm_points + card.amount
+            extra = f" (now {total}/{case.patient.kill})" + (": DIES" if total >= case.patient.kill else "")
+        return head + f"{whose(names, t, me)} {patient} gains {card.amount} Harm{extra}."
+    if effect == qc.RESET_HARM:
+        return head + f"{whose(names, t, me)} {patient} loses all its Harm."
+    if effect in (qc.NULLIFY_TYPE, qc.BOOST_TYPE):
+        what = "does nothing" if effect == qc.NULLIFY_TYPE else "counts double"
+        return head + f"the next {card.treatment_type} Treatment on {whose(names, t, me)} {patient} {what}."
+    if effect in (qc.INFAMY_UP, qc.INFAMY_DOWN):
+        sign = 1 if effect == qc.INFAMY_UP else -1
+        total = max(0, doctor.infamy + sign * card.amount)
+        mob = ": the Mob comes!" if sign > 0 and total >= view.threshold else ""
+        verb = "gains" if sign > 0 else "loses"
+        if t == me:
+            verb = "gain" if sign > 0 else "lose"
+        return head + f"{target} {verb} {card.amount} Infamy (now {total}/{view.threshold}){mob}."
+    if effect == qc.FINE:
+        lost = min(doctor.money, card.amount)
+        return head + f"{target} {'lose' if t == me else 'loses'} {money(lost)}."
+    if effect in (qc.EXTRA_TREATMENT, qc.FEWER_TREATMENT):
+        more = "more" if effect == qc.EXTRA_TREATMENT else "fewer"
+        return head + f"{target} must play {card.amount} {more} Treatment{'s' if card.amount != 1 else ''}."
+    if effect in (qc.NO_PAY, qc.DOUBLE_PAY):
+        paid = "nothing" if effect == qc.NO_PAY else "double"
+        return head + f"{target} {'are' if t == me else 'is'} paid {paid} at the next payday."
+    return head + card.description
+
+
+def doctor_marks(view: q.QuackView, doctor: q.DoctorView) -> list[str]:
+    marks = []
+    if doctor.status == q.SWITZERLAND:
+        marks.append("in Switzerland")
+    elif doctor.status == q.MOBBED:
+        marks.append("MOBBED")
+    if doctor.final_turn:
+        marks.append("one more turn")
+    return marks

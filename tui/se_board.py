@@ -1,0 +1,819 @@
+"""The Side Effects table: rivals' Psyches, your Psyche and hand, and what to do next.
+
+:class:`SEBoard` is given the seat's :class:`~core.side_effects.SEView` (and
+the names and presence of the seats) as reactive attributes and renders
+them. Picking a card lights its legal targets, taken only from
+``view.legal``; the person moves between targets and plays, and the board
+posts :class:`~tui.widgets.MovePicked` up to the screen, which sends it to
+the host. The board keeps only what the person is pointing at: the selected
+card, the chosen target, and discards sent but not yet confirmed.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Callable
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, Vertical
+from textual.message import Message
+from textual.reactive import reactive
+
+from cards import side_effects as se_cards
+from cards.side_effects import SECard
+from core import side_effects as se
+from core.rules import Move
+from tui import se_text
+from tui.modals import ChoiceScreen, ConfirmScreen
+from tui.widgets import CardFace, ClickableText, MovePicked, PromptBar, card_row, click, refresh_keys
+
+Spot = tuple[str, int]
+"""Where a move points on the table: ("slot", disorder id) or ("seat", seat)."""
+
+
+def spot_of(view: se.SEView, move: Move) -> Spot | None:
+    """The place on the table a play aims at, for lighting it."""
+    if isinstance(move, se.Treat):
+        return ("slot", move.disorder)
+    if isinstance(move, se.GiveDisorder):
+        return ("seat", move.target)
+    if isinstance(move, (se.PlayTherapy, se.PlayEpisode)):
+        return ("slot", move.disorder)
+    if isinstance(move, se.PlayMisdiagnosis):
+        return ("slot", move.theirs)
+    if isinstance(move, se.PlayHighTolerance):
+        found = se_text.slot_of_drug(view, move.drug)
+        return ("slot", found[1].disorder.id) if found else None
+    return None
+
+
+def second_spot(move: Move) -> Spot | None:
+    """The other end of a two-sided play (your own Disorder in a Misdiagnosis)."""
+    if isinstance(move, se.PlayMisdiagnosis):
+        return ("slot", move.mine)
+    return None
+
+
+def _slot_line(slot: se.Slot, width: int, *, lit: bool, cursor: bool, spot_action: str, wide: bool) -> Text:
+    treated = slot.drug is not None
+    mark = "▶" if cursor else "›" if lit else ("✓" if treated else "✗")
+    line = Text(no_wrap=True, overflow="ellipsis")
+    if cursor:
+        style = mark_style = "bold reverse"
+    elif lit:
+        style = mark_style = "bold yellow underline"
+    elif treated:
+        style, mark_style = "green", "bold green"
+    else:
+        style, mark_style = "bold", "bold red"
+    line.append(f"{mark} ", style=click(spot_action, mark_style))
+    line.append(slot.disorder.name, style=click(spot_action, style))
+    if treated and wide:
+        drug = slot.drug.name if slot.drug else ""
+        room = width - len(slot.disorder.name) - 3
+        if room >= 6:
+            shown = drug if len(drug) + 2 <= room else drug[: max(3, room - 3)] + "."
+            line.append(f" +{shown}", style=click(spot_action, "dim green" if not (lit or cursor) else style))
+    return line
+
+
+class PsychePanel(ClickableText):
+    """One player's Psyche, hand size and marks, in a box. Clicking a Disorder aims at it."""
+
+    DEFAULT_CSS = """
+    PsychePanel { height: auto; border: round $panel-lighten-2; padding: 0 0 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
+    PsychePanel.-turn { border: round $success; }
+    PsychePanel.-lit { border: double $warning; }
+    PsychePanel.-cursor { border: double $warning; background: $warning 15%; }
+    PsychePanel.-row { border: none; border-top: round $panel-lighten-2; padding: 0 1; }
+    PsychePanel.-row.-turn { border: none; border-top: round $success; }
+    PsychePanel.-compact { border: none; padding: 0 1 0 0; }
+    PsychePanel.-compact.-turn { background: $success 20%; }
+    PsychePanel.-compact.-lit, PsychePanel.-compact.-cursor { background: $warning 20%; }
+    """
+
+    class SpotClicked(Message):
+        """A place on this Psyche was clicked."""
+
+        def __init__(self, spot: Spot) -> None:
+            super().__init__()
+            self.spot = spot
+
+    player: reactive[se.PlayerView | None] = reactive(None, layout=True)
+    """The public view of the seat shown."""
+    player_name: reactive[str] = reactive("")
+    """The seat's name (plain text, from the host)."""
+    away: reactive[bool] = reactive(False)
+    """The person is disconnected or idle (a bot may stand in)."""
+    turn: reactive[bool] = reactive(False)
+    """The game is waiting on this seat."""
+    lit: reactive[frozenset] = reactive(frozenset())
+    """Spots here the selected card may aim at."""
+    cursor: reactive[Spot | None] = reactive(None)
+    """The spot the selected card aims at now, if it is here."""
+    you: reactive[bool] = reactive(False)
+    """This is the seat at this terminal."""
+    over: reactive[bool] = reactive(False)
+    """The game has ended (places are then shown only for winners)."""
+    compact: reactive[bool] = reactive(False, layout=True)
+    """No box, Disorders abbreviated side by side: many rivals on a small screen."""
+
+    def __init__(self, *, row: bool = False, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.row = row
+        """Lay the Disorders out side by side (your own Psyche, under the rivals)."""
+        self.set_class(row, "-row")
+
+    def watch_compact(self, compact: bool) -> None:
+        self.set_class(compact, "-compact")
+
+    def watch_turn(self, turn: bool) -> None:
+        # A style hook mirroring the reactive attribute; the view stays the only source of truth.
+        self.set_class(turn, "-turn")
+
+    def watch_lit(self, lit: frozenset) -> None:
+        seat = self.player.seat if self.player is not None else -1
+        self.set_class(("seat", seat) in lit, "-lit")
+
+    def watch_cursor(self, cursor: Spot | None) -> None:
+        seat = self.player.seat if self.player is not None else -1
+        self.set_class(cursor == ("seat", seat), "-cursor")
+
+    def _title(self) -> Text:
+        player = self.player
+        title = Text(no_wrap=True, overflow="ellipsis")
+        if self.turn:
+            title.append("▶ ", style="bold green")
+        title.append(self.player_name if not self.you else f"{self.player_name} (you)", style="bold")
+        if player is not None:
+            n = player.hand_size
+            title.append(f" · {n}" if self.size.width >= 22 else f" {n}", style="")
+            title.append("c" if self.size.width < 22 else " card" if n == 1 else " cards", style="")
+        if self.away:
+            title.append(" away", style="italic red")
+        return title
+
+    def watch_player_name(self) -> None:
+        self.border_title = self._title()
+
+    def watch_player(self) -> None:
+        self.border_title = self._title()
+
+    def watch_away(self) -> None:
+        self.border_title = self._title()
+
+    def on_resize(self) -> None:
+        self.border_title = self._title()
+
+    def render(self) -> Text:
+        player = self.player
+        if player is None:
+            return Text("")
+        width = max(8, self.size.width)
+        if self.compact and not self.row:
+            self.border_title = None
+            return self._render_compact(player, width)
+        self.border_title = self._title()
+        if self.row:
+            return self._render_row(player, width)
+        wide = width >= 22
+        out = Text(no_wrap=True, overflow="ellipsis")
+        seat_lit = ("seat", player.seat) in self.lit
+        for i, slot in enumerate(player.psyche):
+            if i:
+                out.append("\n")
+            spot = ("slot", slot.disorder.id)
+            out.append_text(_slot_line(slot, width, lit=spot in self.lit, cursor=self.cursor == spot,
+                                       spot_action=f"aim('slot', {slot.disorder.id})", wide=wide))
+        if not player.psyche:
+            out.append("(no Disorders)", style="dim")
+        marks = se_text.status_marks(player, over=self.over)
+        if player.vulnerable_to or seat_lit:
+            out.append("\n")
+            names = player.vulnerable_to
+            shown = " ".join(names) if wide and len(" ".join(names)) + 8 <= width else " ".join(
+                se_text.abbr(n) for n in names)
+            style = "bold yellow" if seat_lit else "dim"
+            action = f"aim('seat', {player.seat})"
+            out.append("open to ", style=click(action, style))
+            out.append(shown or "-", style=click(action, "yellow" if seat_lit else "magenta"))
+        if marks:
+            out.append("\n")
+            out.append(" · ".join(marks), style="bold red" if not player.place else "bold green")
+        return out
+
+    def _render_compact(self, player: se.PlayerView, width: int) -> Text:
+        """Title, then the Disorders as short chips wrapped to the width, then marks."""
+        out = self._title()
+        out.no_wrap = True
+        line = Text()
+        for slot in player.psyche:
+            spot = ("slot", slot.disorder.id)
+            lit, cursor = spot in self.lit, self.cursor == spot
+            treated = slot.drug is not None
+            mark = "▶" if cursor else "›" if lit else "✓" if treated else "✗"
+            style = "bold reverse" if cursor else "bold yellow underline" if lit else "green" if treated else "bold"
+            chip = f"{mark}{se_text.abbr(slot.disorder.name)}"
+            if line.cell_len and line.cell_len + 1 + len(chip) > width:
+                out.append("\n")
+                out.append_text(line)
+                line = Text()
+            if line.cell_len:
+                line.append(" ")
+            line.append(chip, style=click(f"aim('slot', {slot.disorder.id})", style))
+        out.append("\n")
+        out.append_text(line)
+        tail = Text()
+        seat_lit = ("seat", player.seat) in self.lit
+        if player.vulnerable_to or seat_lit:
+            names = " ".join(se_text.abbr(n) for n in player.vulnerable_to) or "-"
+            tail.append("open " + names, style=click(f"aim('seat', {player.seat})",
+                                                      "bold yellow" if seat_lit else "magenta"))
+        marks = se_text.status_marks(player, over=self.over)
+        if marks:
+            if tail.cell_len:
+                tail.append(" · ")
+            tail.append(" · ".join(marks), style="bold red" if not player.place else "bold green")
+        if tail.cell_len:
+            out.append("\n")
+            out.append_text(tail)
+        return out
+
+    def _render_row(self, player: se.PlayerView, width: int) -> Text:
+        """Your own Psyche: the Disorders side by side (wrapping between them, never inside
+        one), then what you are open to and your marks."""
+        chips: list[Text] = []
+        for slot in player.psyche:
+            spot = ("slot", slot.disorder.id)
+            chips.append(_slot_line(slot, 40, lit=spot in self.lit, cursor=self.cursor == spot,
+                                    spot_action=f"aim('slot', {slot.disorder.id})", wide=True))
+        if not player.psyche:
+            chips.append(Text("(no Disorders)", style="dim"))
+        if player.vulnerable_to:
+            chips.append(Text("open to " + " ".join(se_text.abbr(n) for n in player.vulnerable_to), style="magenta"))
+        marks = se_text.status_marks(player, over=self.over)
+        if marks:
+            chips.append(Text(" · ".join(marks), style="bold red"))
+        out = Text()
+        line_len = 0
+        for chip in chips:
+            if line_len and line_len + 3 + chip.cell_len > width:
+                out.append("\n")
+                line_len = 0
+            elif line_len:
+                out.append("   ")
+                line_len += 3
+            out.append_text(chip)
+            line_len += chip.cell_len
+        return out
+
+    def action_aim(self, kind: str, ident: int) -> None:
+        self.post_message(self.SpotClicked((kind, ident)))
+
+    def on_click(self, event: Any) -> None:
+        # A click anywhere on the box aims at the seat itself (to give a Disorder);
+        # clicks on a Disorder line also aim at that Disorder through its own action.
+        if self.player is not None:
+            self.post_message(self.SpotClicked(("seat", self.player.seat)))
+
+
+class HandRow(ClickableText):
+    """Your hand as numbered cards. Clicking a card picks it."""
+
+    DEFAULT_CSS = """
+    HandRow { height: auto; padding: 0 0 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
+    """
+
+    class CardClicked(Message):
+        def __init__(self, index: int) -> None:
+            super().__init__()
+            self.index = index
+
+    faces: reactive[tuple[CardFace, ...]] = reactive(())
+    """The cards to draw."""
+    lines: reactive[int] = reactive(3, layout=True)
+    """Text lines inside each card."""
+
+    def watch_faces(self, old: tuple[CardFace, ...], new: tuple[CardFace, ...]) -> None:
+        # A new height only when the cards wrap onto another row: picking a card is a repaint.
+        width = max(8, self.size.width - 1)
+        if self._rows(old, width) != self._rows(new, width):
+            self.refresh(layout=True)
+
+    def _rows(self, faces: tuple[CardFace, ...], width: int) -> int:
+        return card_row(faces, width, lines=self.lines).plain.count("\n") + 1
+
+    def render(self) -> Text:
+        return card_row(self.faces, max(8, self.size.width - 1), lines=self.lines)
+
+    def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
+        return self._rows(self.faces, max(8, width - 1))
+
+    def action_card(self, index: int) -> None:
+        self.post_message(self.CardClicked(index))
+
+
+class SEBoard(Vertical, can_focus=True):
+    """The whole Side Effects table for one seat."""
+
+    DEFAULT_CSS = """
+    SEBoard { height: auto; }
+    SEBoard #opponents { height: auto; grid-size: 3; grid-gutter: 0 1; grid-rows: auto; }
+    SEBoard #mine { margin: 0 0 0 0; }
+    SEBoard > PromptBar { margin: 0 0 0 0; }
+    """
+
+    BINDINGS = [
+        Binding("1", "pick(1)", "card", key_display="1-9", show=False),
+        *[Binding(str(n), f"pick({n})", show=False) for n in range(2, 10)],
+        Binding("left", "step_card(-1)", "card", key_display="←→"),
+        Binding("right", "step_card(1)", show=False),
+        Binding("up", "step_target(-1)", "aim", key_display="↑↓"),
+        Binding("down", "step_target(1)", show=False),
+        Binding("enter", "play", "play"),
+        Binding("d", "discard", "discard"),
+        Binding("e", "end_turn", "end"),
+        Binding("escape", "cancel", "cancel", show=False),
+    ]
+
+    view: reactive[se.SEView | None] = reactive(None, always_update=True)
+    """The seat's current view from the host."""
+    names: reactive[tuple[str, ...]] = reactive(())
+    """Every seat's name."""
+    away: reactive[frozenset[int]] = reactive(frozenset())
+    """Seats whose person is away."""
+    selected: reactive[int | None] = reactive(None)
+    """The id of the picked card in hand, if any."""
+    target: reactive[int] = reactive(0)
+    """Which of the picked card's plays is aimed at."""
+    pending: reactive[frozenset[int]] = reactive(frozenset())
+    """Cards sent as discards that the host has not confirmed yet."""
+    deadline_at: reactive[float | None] = reactive(None)
+    """When the Tremors countdown runs out (the host enforces it; this only shows it)."""
+
+    def __init__(self, *, clock: Callable[[], float] = time.monotonic, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.clock = clock
+        self._anxiety_asked: tuple[int, int] | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Grid(id="opponents")
+        yield PsychePanel(row=True, id="mine")
+        yield HandRow(id="hand")
+        yield PromptBar(clock=self.clock, id="prompt")
+
+    def on_mount(self) -> None:
+        self._ready = True
+        if self.view is not None:
+            if hasattr(self, "_ensure_panels"):
+                self._ensure_panels()
+            self.query_one("#prompt", PromptBar).deadline_at = self.deadline_at
+            self.refresh_table()
+
+    # --- derived facts ------------------------------------------------------------------
+
+    @property
+    def me(self) -> int | None:
+        return self.view.seat if self.view is not None else None
+
+    def hand(self) -> tuple[SECard, ...]:
+        return self.view.hand if self.view is not None else ()
+
+    def plays_for(self, card: int | None) -> list[Move]:
+        if card is None or self.view is None:
+            return []
+        return [m for m in self.view.legal if isinstance(m, se.PLAY_TYPES) and se_text.card_of_move(m) == card]
+
+    def options(self) -> list[Move]:
+        return self.plays_for(self.selected)
+
+    def aimed(self) -> Move | None:
+        options = self.options()
+        return options[self.target % len(options)] if options else None
+
+    def legal_has(self, move: Move) -> bool:
+        return self.view is not None and move in self.view.legal
+
+    def prompt_for_me(self) -> se.Prompt | None:
+        view = self.view
+        if view is None or view.prompt is None or view.prompt.seat != view.seat:
+            return None
+        return view.prompt
+
+    def seat_name(self, seat: int) -> str:
+        return self.names[seat] if 0 <= seat < len(self.names) else f"Seat {seat + 1}"
+
+    def status_text(self) -> Text:
+        view = self.view
+        text = Text(no_wrap=True, overflow="ellipsis")
+        # On a narrow screen the table itself says which game it is.
+        if self.app.size.width >= 100 or view is None:
+            text.append("Side Effects · ", style="bold")
+        if view is None:
+            return text
+        text.append(f"Turn {view.turn}", style="bold")
+        if view.outcome is not None:
+            text.append(" · game over", style="bold")
+        else:
+            mine = view.current == view.seat
+            text.append(" · your turn" if mine else f" · {self.seat_name(view.current)}'s turn",
+                        style="bold green" if mine else "")
+            if view.phase == se.PLAY:
+                text.append(f", {view.plays_left} play{'s' if view.plays_left != 1 else ''} left")
+        text.append(f" · deck {view.draw_count} · discards {view.discard_count}", style="dim")
+        return text
+
+    def watch_deadline_at(self, at: float | None) -> None:
+        if getattr(self, "_ready", False):
+            self.query_one("#prompt", PromptBar).deadline_at = at
+
+    # --- reacting to new views -------------------------------------------------------
+
+    def watch_view(self, view: se.SEView | None) -> None:
+        if view is None:
+            return
+        hand_ids = {c.id for c in view.hand}
+        if self.selected is not None and self.selected not in hand_ids:
+            self.selected = None
+        self.pending = frozenset(c for c in self.pending if c in hand_ids)
+        self._ensure_panels()
+        self.refresh_table()
+        self._maybe_ask_anxiety()
+
+    def watch_names(self) -> None:
+        self.refresh_table()
+
+    def watch_away(self) -> None:
+        self.refresh_table()
+
+    def watch_selected(self) -> None:
+        # Aim first at a target where the card bites (an Episode on an empty hand is legal but idle).
+        options = self.options()
+        self.target = next((i for i, m in enumerate(options)
+                            if not se_text.episode_does_nothing(self.view, m, self.names)), 0)
+        self.refresh_table()
+
+    def watch_target(self) -> None:
+        self.refresh_table()
+
+    def watch_pending(self) -> None:
+        self.refresh_table()
+
+    def on_resize(self) -> None:
+        self._layout_grid()
+        self.refresh_table()
+
+    def _seat_order(self) -> list[int]:
+        view = self.view
+        if view is None:
+            return []
+        n = len(view.players)
+        if view.seat is None:
+            return list(range(n))
+        return [(view.seat + i) % n for i in range(1, n)]
+
+    def _ensure_panels(self) -> None:
+        grid = self.query_one("#opponents", Grid)
+        order = self._seat_order()
+        panels = list(grid.query(PsychePanel))
+        if len(panels) != len(order):
+            grid.remove_children()
+            grid.mount_all([PsychePanel(classes="rival") for _ in order])
+        self._layout_grid(len(order))
+        self.query_one("#mine", PsychePanel).display = self.me is not None
+        self.query_one("#hand", HandRow).display = self.me is not None
+
+    def _layout_grid(self, count: int | None = None) -> None:
+        grid = self.query_one("#opponents", Grid)
+        order = self._seat_order()
+        count = len(order) if count is None else count
+        width = self.size.width or (self.app.size.width if self.is_attached else 80)
+        per_row = max(1, min(count or 1, width // 24 or 1, 4))
+        compact = self._needs_compact(order, per_row)
+        if compact:
+            per_row = max(1, min(count or 1, (width + 1) // 20 or 1, 4))
+        grid.styles.grid_size_columns = per_row
+        for panel in grid.query(PsychePanel):
+            panel.compact = compact
+
+    def _needs_compact(self, order: list[int], per_row: int) -> bool:
+        """Whether boxed Psyches for every rival would push the hand or the log off the screen."""
+        view = self.view
+        if view is None or not order:
+            return False
+        heights = []
+        for seat in order:
+            p = view.players[seat]
+            heights.append(2 + max(1, len(p.psyche)) + 1 + (1 if se_text.status_marks(p, over=view.outcome is not None) else 0))
+        rows = [heights[i:i + per_row] for i in range(0, len(heights), per_row)]
+        need = sum(max(r) for r in rows)
+        screen = self.app.size.height if self.is_attached else 24
+        wide = self.app.size.width >= 120 if self.is_attached else False
+        # status 1, your Psyche 2, hand 5, prompt 2, footer 1, and a log of at least 3 below a narrow table
+        fixed = 1 + 2 + 5 + 2 + 1 + (0 if wide else 3)
+        return need + fixed > screen
+
+    def refresh_table(self) -> None:
+        """Push the view, the selection and the lit targets down to the children."""
+        view = self.view
+        if view is None or not getattr(self, "_ready", False):
+            return
+        options = self.options()
+        aimed = self.aimed()
+        lit = frozenset(s for m in options if (s := spot_of(view, m)) is not None)
+        lit |= frozenset(s for m in options if (s := second_spot(m)) is not None and m == aimed)
+        cursor = spot_of(view, aimed) if aimed is not None else None
+        waiting = set(view.waiting_for)
+        for seat, panel in zip(self._seat_order(), self.query_one("#opponents").query(PsychePanel)):
+            panel.player = view.players[seat]
+            panel.player_name = self.seat_name(seat)
+            panel.away = seat in self.away
+            panel.turn = seat in waiting and view.outcome is None
+            panel.over = view.outcome is not None
+            panel.lit = lit
+            panel.cursor = cursor
+        if self.me is not None:
+            mine = self.query_one("#mine", PsychePanel)
+            mine.player = view.players[self.me]
+            mine.player_name = self.seat_name(self.me)
+            mine.you = True
+            mine.turn = self.me in waiting and view.outcome is None
+            mine.over = view.outcome is not None
+            mine.lit = lit
+            mine.cursor = cursor
+            self._update_hand()
+        self._update_prompt()
+        refresh_keys(self, ("pick", "step_card", "step_target", "play", "discard", "end_turn", "cancel"))
+
+    def _update_hand(self) -> None:
+        view = self.view
+        hand = self.query_one("#hand", HandRow)
+        faces = []
+        for i, card in enumerate(view.hand):
+            playable = bool(self.plays_for(card.id))
+            lines: list[Any] = [card.name, se_text.card_lines(card)]
+            if card.kind == se_cards.DRUG:
+                lines.append(("⚠ " + ", ".join(card.side_effects), "⚠ " + " ".join(se_text.abbr(n) for n in card.side_effects))
+                             if card.side_effects else "no side effects")
+            elif card.kind == se_cards.DISORDER:
+                lines.append("Ep: " + se_text.SHORT_PUNISHMENTS.get(card.punishment, card.punishment))
+            else:
+                lines.append("")
+            faces.append(CardFace(
+                number=i + 1,
+                lines=tuple(lines),
+                selected=card.id == self.selected,
+                playable=playable or self.legal_has(se.Discard(card.id)),
+                pending=card.id in self.pending,
+                accent="cyan" if playable else "",
+                action=f"card({i})",
+            ))
+        hand.faces = tuple(faces)
+
+    # --- the prompt ------------------------------------------------------------------
+
+    def _update_prompt(self) -> None:
+        bar = self.query_one("#prompt", PromptBar)
+        bar.message = self.prompt_text()
+        bar.deadline_label = "Tremors" if self.view is not None and self.view.phase == se.TREMORS else ""
+
+    def prompt_text(self) -> Text:
+        view = self.view
+        text = Text()
+        if view is None:
+            return text
+        if view.outcome is not None:
+            text.append("Game over. ", style="bold")
+            text.append("Press g for the summary, q to leave.")
+            return text
+        me = view.seat
+        prompt = view.prompt
+        if prompt is not None and prompt.seat == me:
+            if prompt.kind == se.TREMORS:
+                left = prompt.count - len(self.pending)
+                text.append("TREMORS! ", style="bold red")
+                text.append(f"Discard {max(0, left)} more: press the card numbers.")
+                return text
+            if prompt.kind == se.DISCARD_DOWN:
+                text.append("Too many cards: ", style="bold")
+                text.append(f"discard {prompt.count} (pick a card, then d).")
+                return self._with_selection(text, discard_only=True)
+            if prompt.kind == se.ANXIETY:
+                text.append("Anxiety: ", style="bold")
+                text.append(f"you may take a card from {self.seat_name(prompt.target)}'s hand. ")
+                text.append("Enter to choose", style=click("play", "bold underline"))
+                return text
+        if prompt is not None:
+            who = self.seat_name(prompt.seat)
+            if prompt.kind == se.TREMORS:
+                text.append(f"Tremors: waiting for {who} to discard {prompt.count}.")
+            elif prompt.kind == se.ANXIETY:
+                text.append(f"{who} is looking at {self.seat_name(prompt.target)}'s hand (Anxiety).")
+            else:
+                text.append(f"{who} is discarding down to six.")
+            return self._offers_tail(text)
+        if me is None:
+            text.append(f"Watching: {self.seat_name(view.current)} to play.")
+            return text
+        if view.current != me:
+            text.append(f"{self.seat_name(view.current)} is playing.", style="")
+            if self.selected is not None:
+                text.append("  ")
+                return self._with_selection(text)
+            return self._offers_tail(text)
+        if self.selected is None:
+            plays = "no plays left" if view.plays_left <= 0 else (
+                "1 play left" if view.plays_left == 1 else f"{view.plays_left} plays left")
+            text.append("Your turn", style="bold green")
+            text.append(f", {plays}: pick a card (1-{max(1, len(view.hand))}), ")
+            text.append("e end turn", style=click("end_turn", "underline"))
+            text.append(".")
+            return self._offers_tail(text)
+        return self._with_selection(text)
+
+    def _with_selection(self, text: Text, *, discard_only: bool = False) -> Text:
+        view = self.view
+        card = next((c for c in view.hand if c.id == self.selected), None)
+        if card is None:
+            return text
+        options = [] if discard_only else self.options()
+        aimed = self.aimed() if not discard_only else None
+        can_discard = self.legal_has(se.Discard(card.id))
+        if aimed is not None:
+            text.append(se_text.describe_move(view, aimed, self.names), style="bold")
+            if se_text.episode_does_nothing(view, aimed, self.names):
+                text.append(" (does nothing!)", style="bold red")
+            text.append("  ")
+            text.append("⏎ play", style=click("play", "underline"))
+            if len(options) > 1:
+                text.append(f" · ↑↓ target {self.target % len(options) + 1}/{len(options)}")
+        else:
+            text.append(f"{card.name}: ", style="bold")
+            text.append(se_text.card_sentence(card))
+            if not discard_only and not options and view.current == view.seat:
+                text.append(" " + se_text.why_not(card, view), style="italic")
+        if can_discard:
+            text.append(" · ")
+            text.append("d discard", style=click("discard", "underline"))
+        text.append(" · esc")
+        return text
+
+    def _offers_tail(self, text: Text) -> Text:
+        view = self.view
+        to_me = [o for o in view.offers if o.to == view.seat]
+        if to_me:
+            text.append("  ")
+            text.append(f"{len(to_me)} trade offer{'s' if len(to_me) > 1 else ''} for you: o to answer",
+                        style=click("screen.offers", "bold magenta"))
+        return text
+
+    # --- anxiety ---------------------------------------------------------------------
+
+    def _maybe_ask_anxiety(self) -> None:
+        prompt = self.prompt_for_me()
+        if prompt is None or prompt.kind != se.ANXIETY:
+            return
+        key = (self.view.turn, prompt.target)
+        if self._anxiety_asked == key:
+            return
+        self._anxiety_asked = key
+        self.call_after_refresh(self.ask_anxiety)
+
+    def ask_anxiety(self) -> None:
+        view = self.view
+        prompt = self.prompt_for_me()
+        if prompt is None or prompt.kind != se.ANXIETY:
+            return
+        moves = [m for m in view.legal if isinstance(m, (se.TakeCard, se.TakeNothing))]
+        cards = {c.id: c for c in prompt.revealed}
+        labels = []
+        for m in moves:
+            if isinstance(m, se.TakeCard):
+                c = cards.get(m.card)
+                labels.append(Text(f"Take {c.name}  ({se_text.card_blurb(c)})" if c else f"Take card {m.card}"))
+            else:
+                labels.append(Text("Take nothing"))
+        title = Text(f"Anxiety: {self.seat_name(prompt.target)}'s hand is shown to you. Take one card?")
+
+        def chosen(index: int | None) -> None:
+            if index is not None and 0 <= index < len(moves):
+                self.post_message(MovePicked(moves[index]))
+
+        self.app.push_screen(ChoiceScreen(title, labels), chosen)
+
+    # --- actions ---------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # False hides a key from the footer when it cannot do anything now.
+        view = self.view
+        if view is None or view.seat is None:
+            return action == "cancel"
+        if action == "end_turn":
+            return self.legal_has(se.EndTurn())
+        # While a card is picked its keys stay shown (so moving between cards does not
+        # rebuild the footer); a key that cannot act says why in the prompt.
+        if action == "discard":
+            return self.selected is not None and any(isinstance(m, se.Discard) for m in view.legal)
+        if action == "play":
+            return self.selected is not None or self.prompt_for_me() is not None
+        if action == "step_target":
+            return self.selected is not None and any(isinstance(m, se.PLAY_TYPES) for m in view.legal)
+        if action in ("pick", "step_card"):
+            return bool(view.hand)
+        return True
+
+    def action_pick(self, number: int) -> None:
+        hand = self.hand()
+        if not 1 <= number <= len(hand):
+            return
+        self.pick_index(number - 1)
+
+    def pick_index(self, index: int) -> None:
+        card = self.hand()[index]
+        prompt = self.prompt_for_me()
+        if prompt is not None and prompt.kind == se.TREMORS:
+            # Three seconds leave no time to pick then confirm: the number discards at once.
+            if card.id not in self.pending and self.legal_has(se.Discard(card.id)):
+                self.pending = self.pending | {card.id}
+                self.post_message(MovePicked(se.Discard(card.id)))
+            return
+        self.selected = None if self.selected == card.id else card.id
+
+    def action_step_card(self, step: int) -> None:
+        hand = [c for c in self.hand() if c.id not in self.pending]
+        if not hand:
+            return
+        ids = [c.id for c in hand]
+        if self.selected not in ids:
+            self.selected = ids[0] if step > 0 else ids[-1]
+        else:
+            self.selected = ids[(ids.index(self.selected) + step) % len(ids)]
+
+    def action_step_target(self, step: int) -> None:
+        options = self.options()
+        if options:
+            self.target = (self.target + step) % len(options)
+
+    def action_cancel(self) -> None:
+        self.selected = None
+
+    def action_play(self) -> None:
+        prompt = self.prompt_for_me()
+        if prompt is not None and prompt.kind == se.ANXIETY:
+            self.ask_anxiety()
+            return
+        if prompt is not None and prompt.kind == se.DISCARD_DOWN:
+            self.action_discard()
+            return
+        move = self.aimed()
+        if move is None:
+            return
+        warning = se_text.episode_does_nothing(self.view, move, self.names)
+        if warning:
+            def confirmed(yes: bool | None) -> None:
+                if yes:
+                    self._send(move)
+
+            self.app.push_screen(ConfirmScreen(Text(warning + " Play it anyway? The card is spent."),
+                                               yes="Play it", no="Keep it"), confirmed)
+            return
+        self._send(move)
+
+    def action_discard(self) -> None:
+        if self.selected is None:
+            return
+        move = se.Discard(self.selected)
+        if self.legal_has(move):
+            self.pending = self.pending | {self.selected}
+            self._send(move)
+
+    def action_end_turn(self) -> None:
+        if self.legal_has(se.EndTurn()):
+            self._send(se.EndTurn())
+
+    def _send(self, move: Move) -> None:
+        self.selected = None
+        self.post_message(MovePicked(move))
+
+    # --- the mouse -------------------------------------------------------------------
+
+    def on_hand_row_card_clicked(self, message: HandRow.CardClicked) -> None:
+        message.stop()
+        self.focus()
+        if 0 <= message.index < len(self.hand()):
+            self.pick_index(message.index)
+
+    def on_psyche_panel_spot_clicked(self, message: PsychePanel.SpotClicked) -> None:
+        message.stop()
+        self.focus()
+        options = self.options()
+        view = self.view
+        for i, move in enumerate(options):
+            if spot_of(view, move) == message.spot:
+                if self.target % len(options) == i:
+                    self.action_play()  # a second click on the aimed target plays it
+                else:
+                    self.target = i
+                return

@@ -1,0 +1,275 @@
+"""Words for the Side Effects table: what a legal move will do, said before it is made.
+
+Everything here reads a :class:`core.side_effects.SEView` and moves taken
+from its ``legal`` tuple; nothing decides what is legal. The one judgement
+made here is :func:`episode_does_nothing`, the warning ruling SE7 asks the
+table to give before an Episode that would do nothing; it reads only public
+facts of the view (a hand's size, the Drugs on a Psyche, the next-turn marks)
+and mirrors the ``effective`` flag the rules put on ``EpisodePlayed``.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from cards import side_effects as se_cards
+from cards.side_effects import SECard
+from core import side_effects as se
+from core.rules import Move
+
+ABBREVIATIONS = {
+    "Depression": "Dep",
+    "Anxiety": "Anx",
+    "Impotence": "Imp",
+    "Gambling Addiction": "Gam",
+    "Suicidal Thoughts": "Sui",
+    "Tremors": "Tre",
+    "Anorexia": "Ano",
+    "Madness": "Mad",
+}
+
+PUNISHMENTS = {
+    "discard_drugs": "{they} discards every Drug on {their} Psyche",
+    "discard_hand": "{they} discards {their} whole hand",
+    "skip_turn": "{they} sits out {their} next turn",
+    "tremors": "{they} must discard 3 cards in time or lose {their} hand",
+    "random_steal": "you take up to 3 cards from {their} hand at random",
+    "reveal_and_take": "{they} shows you {their} hand and you may take a card",
+    "no_play": "{they} may not play cards on {their} next turn",
+    "no_draw": "{they} draws nothing on {their} next turn",
+}
+"""An Episode's punishment told to the one who plays it (the target is always someone else)."""
+
+SHORT_PUNISHMENTS = {
+    "discard_drugs": "lose Drugs",
+    "discard_hand": "lose hand",
+    "skip_turn": "skip turn",
+    "tremors": "tremors",
+    "random_steal": "steal 3",
+    "reveal_and_take": "show hand",
+    "no_play": "no play",
+    "no_draw": "no draw",
+}
+
+KIND_WORDS = {
+    se_cards.DISORDER: "Disorder",
+    se_cards.DRUG: "Drug",
+    se_cards.EPISODE: "Episode",
+    se_cards.THERAPY: "Therapy",
+    se_cards.MISDIAGNOSIS: "Bonus",
+    se_cards.HIGH_TOLERANCE: "Bonus",
+}
+
+
+def abbr(name: str) -> str:
+    return ABBREVIATIONS.get(name, name[:3])
+
+
+def name_of(names: Sequence[str], seat: int, me: int | None) -> str:
+    if seat == me:
+        return "you"
+    if 0 <= seat < len(names) and names[seat]:
+        return names[seat]
+    return f"Seat {seat + 1}"
+
+
+def possessive(names: Sequence[str], seat: int, me: int | None) -> str:
+    return "your" if seat == me else f"{name_of(names, seat, me)}'s"
+
+
+def card_of_move(move: Move) -> int | None:
+    """The card a move plays or discards from the mover's hand (None for EndTurn, trades...)."""
+    if isinstance(move, se.Treat):
+        return move.drug
+    if isinstance(move, (se.GiveDisorder, se.PlayTherapy, se.PlayEpisode, se.PlayMisdiagnosis,
+                         se.PlayHighTolerance, se.Discard)):
+        return move.card
+    return None
+
+
+def cards_by_id(view: se.SEView) -> dict[int, SECard]:
+    """Every card the view shows, by id: the hand, each Psyche, a revealed hand, open offers."""
+    out: dict[int, SECard] = {c.id: c for c in view.hand}
+    for player in view.players:
+        for slot in player.psyche:
+            out[slot.disorder.id] = slot.disorder
+            if slot.drug is not None:
+                out[slot.drug.id] = slot.drug
+    if view.prompt is not None:
+        for c in view.prompt.revealed:
+            out[c.id] = c
+    for offer in view.offers:
+        for c in offer.give:
+            out[c.id] = c
+    return out
+
+
+def owner_of_disorder(view: se.SEView, disorder: int) -> int | None:
+    for player in view.players:
+        for slot in player.psyche:
+            if slot.disorder.id == disorder:
+                return player.seat
+    return None
+
+
+def slot_of_drug(view: se.SEView, drug: int) -> tuple[int, se.Slot] | None:
+    for player in view.players:
+        for slot in player.psyche:
+            if slot.drug is not None and slot.drug.id == drug:
+                return player.seat, slot
+    return None
+
+
+def card_blurb(card: SECard, *, short: bool = False) -> str:
+    """One phrase of what a card in hand is for (``short``: at most 11 characters)."""
+    if short:
+        if card.kind == se_cards.DRUG:
+            return f"Rx {card.treats}" if len(card.treats) <= 8 else f"Rx {abbr(card.treats)}"
+        return {se_cards.DISORDER: "Disorder", se_cards.EPISODE: "punish", se_cards.THERAPY: "cure own",
+                se_cards.MISDIAGNOSIS: "swap", se_cards.HIGH_TOLERANCE: "strip Drug"}.get(card.kind, card.kind)
+    if card.kind == se_cards.DRUG:
+        return f"treats {card.treats}"
+    if card.kind == se_cards.DISORDER:
+        return "give to a rival"
+    if card.kind == se_cards.EPISODE:
+        return "punish a rival"
+    if card.kind == se_cards.THERAPY:
+        return "remove your own"
+    if card.kind == se_cards.MISDIAGNOSIS:
+        return "swap Disorders"
+    if card.kind == se_cards.HIGH_TOLERANCE:
+        return "strip a Drug"
+    return card.kind
+
+
+def card_lines(card: SECard) -> tuple[str, ...]:
+    """What a card is for, in versions from long to short (the hand picks the one that fits)."""
+    if card.kind == se_cards.DRUG:
+        return (f"Rx {card.treats}", f"Rx {card.treats.split()[0]}", f"Rx {abbr(card.treats)}")
+    return (card_blurb(card), card_blurb(card, short=True))
+
+
+def card_sentence(card: SECard) -> str:
+    """A card in a sentence, for the prompt when it is picked."""
+    if card.kind == se_cards.DRUG:
+        side = f"; side effects: {', '.join(card.side_effects)}" if card.side_effects else ""
+        return f"a Drug that treats {card.treats}{side}."
+    if card.kind == se_cards.DISORDER:
+        return f"a Disorder to give to a rival who is open to it. {card.text}"
+    text = card.text or card_blurb(card)
+    return text if text.endswith(".") else text + "."
+
+
+def why_not(card: SECard, view: se.SEView) -> str:
+    """Why a card has no play now, in general terms (the rules decided; this only explains)."""
+    if view.plays_left <= 0:
+        return "No plays left this turn."
+    return {
+        se_cards.DRUG: f"You have no untreated {card.treats} to treat.",
+        se_cards.DISORDER: f"Nobody is open to {card.name} right now.",
+        se_cards.EPISODE: "No rival has an untreated Disorder to aim at.",
+        se_cards.THERAPY: "You have no untreated Disorder it can remove.",
+    }.get(card.kind, "Nothing to play it on now.")
+
+
+def describe_move(view: se.SEView, move: Move, names: Sequence[str]) -> str:
+    """What ``move`` will do, as a sentence told to the mover."""
+    me = view.seat
+    cards = cards_by_id(view)
+
+    def card(cid: int) -> str:
+        c = cards.get(cid)
+        return c.name if c is not None else f"card {cid}"
+
+    if isinstance(move, se.Treat):
+        owner = owner_of_disorder(view, move.disorder)
+        whose = possessive(names, owner, me) if owner is not None else "the"
+        side = cards.get(move.drug)
+        causes = f"; you become open to {', '.join(side.side_effects)}" if side and side.side_effects else ""
+        return f"Treat {whose} {card(move.disorder)} with {card(move.drug)}{causes}."
+    if isinstance(move, se.GiveDisorder):
+        return f"Give {name_of(names, move.target, me)} {card(move.card)}."
+    if isinstance(move, se.PlayTherapy):
+        return f"Therapy: remove your {card(move.disorder)} (both cards are discarded)."
+    if isinstance(move, se.PlayEpisode):
+        owner = owner_of_disorder(view, move.disorder)
+        disorder = cards.get(move.disorder)
+        if owner is None or disorder is None:
+            return f"Play an Episode on {card(move.disorder)}."
+        they = name_of(names, owner, me)
+        text = PUNISHMENTS.get(disorder.punishment, disorder.punishment).format(they=they, their="their")
+        return f"Episode on {possessive(names, owner, me)} {disorder.name}: {text}."
+    if isinstance(move, se.PlayMisdiagnosis):
+        owner = owner_of_disorder(view, move.theirs)
+        whose = possessive(names, owner, me) if owner is not None else "their"
+        return f"Misdiagnosis: swap your {card(move.mine)} for {whose} {card(move.theirs)}."
+    if isinstance(move, se.PlayHighTolerance):
+        found = slot_of_drug(view, move.drug)
+        if found is None:
+            return f"High Tolerance: discard {card(move.drug)}."
+        seat, slot = found
+        return (f"High Tolerance: discard {possessive(names, seat, me)} {card(move.drug)} "
+                f"(their {slot.disorder.name} is untreated again).")
+    if isinstance(move, se.Discard):
+        return f"Discard {card(move.card)}."
+    if isinstance(move, se.EndTurn):
+        return "End your turn."
+    if isinstance(move, se.TakeCard):
+        return f"Take {card(move.card)}."
+    if isinstance(move, se.TakeNothing):
+        return "Take nothing."
+    if isinstance(move, (se.AcceptTrade, se.DeclineTrade, se.WithdrawTrade)):
+        offer = next((o for o in view.offers if o.id == move.offer), None)
+        verb = {se.AcceptTrade: "Accept", se.DeclineTrade: "Decline", se.WithdrawTrade: "Withdraw"}[type(move)]
+        if offer is None:
+            return f"{verb} offer {move.offer}."
+        return f"{verb} {offer_text(view, offer, names)}."
+    return type(move).__name__
+
+
+def offer_text(view: se.SEView, offer: se.Offer, names: Sequence[str]) -> str:
+    """``offer`` told from this seat's side."""
+    me = view.seat
+    give = ", ".join(c.name for c in offer.give) or "nothing"
+    want = ", ".join(offer.want) or "nothing"
+    if offer.seat == me:
+        return f"your offer to {name_of(names, offer.to, me)}: your {give} for their {want}"
+    return f"{name_of(names, offer.seat, me)}'s offer: their {give} for your {want}"
+
+
+def episode_does_nothing(view: se.SEView, move: Move, names: Sequence[str]) -> str | None:
+    """Why this Episode would do nothing (SE7), or None if it bites."""
+    if not isinstance(move, se.PlayEpisode):
+        return None
+    owner = owner_of_disorder(view, move.disorder)
+    if owner is None:
+        return None
+    disorder = cards_by_id(view).get(move.disorder)
+    player = view.players[owner]
+    they = name_of(names, owner, view.seat)
+    punishment = disorder.punishment if disorder is not None else ""
+    if punishment == "discard_drugs" and not any(s.drug is not None for s in player.psyche):
+        return f"{they} has no Drugs on their Psyche, so Madness would strip nothing."
+    if punishment in ("discard_hand", "tremors", "random_steal", "reveal_and_take") and player.hand_size == 0:
+        return f"{they} holds no cards, so this punishment would do nothing."
+    if punishment == "no_play" and player.no_play:
+        return f"{they} already may not play next turn; a second Impotence adds nothing."
+    if punishment == "no_draw" and player.no_draw:
+        return f"{they} already draws nothing next turn; a second Anorexia adds nothing."
+    return None
+
+
+def status_marks(player: se.PlayerView, *, over: bool = False) -> list[str]:
+    """Short words for a player's pending punishments and place (after the game, only the winners')."""
+    marks = []
+    if player.place == 1:
+        marks.append("winner")
+    elif player.place and not over:
+        marks.append(f"recovered #{player.place}")
+    if player.skips:
+        marks.append(f"skips {player.skips}")
+    if player.no_play:
+        marks.append("no play")
+    if player.no_draw:
+        marks.append("no draw")
+    return marks

@@ -1,0 +1,157 @@
+"""One seat at one table, however it was reached: the TUI's only door to the network.
+
+A :class:`Session` wraps a :class:`net.client.Client` (and, for a game
+against bots or a hosted table, the :class:`net.local.LocalGame` running the
+host in this process). Screens never touch sockets: the app runs
+:meth:`Session.messages` in a worker and sends moves through a worker too.
+
+Tests give the app anything with the same few members (see
+``tests/tui/fakes.py``), so screens can be fed fixture views.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, AsyncIterator, Mapping
+
+from core import games
+from core.rules import Move
+from net.client import BadToken, Client, NetError, table_url
+from net.host import HostConfig
+from net.local import LocalGame, open_table, start_local_game
+from net.protocol import DEFAULT_PORT
+
+LOCAL = "local"
+"""A game against bots in this process."""
+HOSTING = "host"
+"""A table this process hosts, with the person in seat 0."""
+JOINED = "join"
+"""A seat (or a spectator place) at someone else's table."""
+
+
+@dataclass
+class Session:
+    """A connected seat. ``mode`` is LOCAL, HOSTING or JOINED."""
+
+    client: Client
+    mode: str
+    local: LocalGame | None = None
+    address: str = ""
+    """How others reach the table (hosting) or where we joined."""
+    room_code: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    # --- what the screens read ---------------------------------------------------------
+
+    @property
+    def game(self) -> str:
+        return self.client.game
+
+    @property
+    def rules(self) -> Any:
+        return self.client.rules if self.client.rules is not None else games.get(self.client.game)
+
+    @property
+    def seat(self) -> int | None:
+        return self.client.seat
+
+    @property
+    def title(self) -> str:
+        return self.client.welcome.title if self.client.welcome else ""
+
+    @property
+    def starter(self) -> bool:
+        return bool(self.client.welcome and self.client.welcome.starter)
+
+    @property
+    def token(self) -> str | None:
+        return self.client.token
+
+    @property
+    def url(self) -> str:
+        return self.client.url
+
+    @property
+    def latest_seq(self) -> int:
+        return self.client.view.seq if self.client.view is not None else 0
+
+    # --- talking to the host --------------------------------------------------------------
+
+    def messages(self) -> AsyncIterator[Any]:
+        return self.client.messages()
+
+    async def move(self, move: Move, seq: int | None = None) -> None:
+        await self.client.move(move, seq)
+
+    async def chat(self, text: str) -> None:
+        await self.client.chat(text)
+
+    async def ready(self, ready: bool = True) -> None:
+        await self.client.ready(ready)
+
+    async def start(self) -> None:
+        await self.client.start()
+
+    async def close(self) -> None:
+        if self.local is not None:
+            await self.local.close()
+        else:
+            await self.client.close()
+
+
+# --- opening a session ------------------------------------------------------------------------
+
+
+async def open_local(
+    game: str,
+    *,
+    players: int,
+    options: Mapping[str, Any] | None,
+    name: str,
+    seed: int | None,
+    bot_delay: float,
+    bot_kind: str = "heuristic",
+) -> Session:
+    """A game against ``players - 1`` bots, dealt at once (the person holds seat 0)."""
+    client, local = await start_local_game(
+        game, players, dict(options or {}), name, seed, bot_kind=bot_kind, bot_delay=bot_delay
+    )
+    return Session(client, LOCAL, local=local, address="this machine", room_code=local.host.code)
+
+
+async def open_hosted(config: HostConfig, *, name: str, lan_address: str | None = None) -> Session:
+    """``quackbox host`` with a person at the table: friends join over the network."""
+    client, local = await open_table(config, name=name)
+    where = lan_address or "127.0.0.1"
+    if local.host.port != DEFAULT_PORT:
+        where += f":{local.host.port}"
+    return Session(client, HOSTING, local=local, address=where, room_code=local.host.code)
+
+
+async def open_joined(
+    address: str,
+    *,
+    port: int | None = None,
+    code: str | None,
+    name: str,
+    spectate: bool = False,
+    token: str | None = None,
+) -> Session:
+    """Take a seat at ``address`` (``10.0.0.5``, ``10.0.0.5:7117``, ``ws://...``).
+
+    With a ``token`` from an earlier run, first try to reclaim that seat; a
+    token the table does not know (a new table at the same address) is
+    dropped and the join retried without it.
+
+    Raises:
+        NetError: with a sentence for people (no host, wrong code, table full...).
+    """
+    url = table_url(address, port)
+    try:
+        client = await Client.connect(url, name=name, code=code or None, token=token, spectate=spectate)
+    except BadToken:
+        client = await Client.connect(url, name=name, code=code or None, spectate=spectate)
+    return Session(client, JOINED, address=address, room_code=code or None)
+
+
+__all__ = ["HOSTING", "JOINED", "LOCAL", "NetError", "Session", "open_hosted", "open_joined", "open_local"]

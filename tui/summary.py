@@ -1,0 +1,179 @@
+"""The end of a game: who won, every seat's place, and (Quack) the money over the rounds."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Footer, Static
+
+from core import quack as q
+from core import side_effects as se
+from tui import quack_text as qt
+
+LEVELS = " ▁▂▃▄▅▆▇█"
+
+
+def money_chart(history: Sequence[tuple[int, tuple[int, ...]]], names: Sequence[str], width: int,
+                me: int | None = None) -> Text:
+    """Each doctor's money round by round as a bar line, all on one scale."""
+    out = Text(no_wrap=True, overflow="ellipsis")
+    if not history:
+        out.append("No rounds played yet.", style="dim")
+        return out
+    seats = len(history[-1][1])
+    top = max((m for _r, row in history for m in row), default=0) or 1
+    name_w = min(14, max((len(n) for n in names), default=6) + 1)
+    cells = max(4, width - name_w - 12)
+    points = history[-cells:]
+    out.append(" " * name_w + f"rounds {points[0][0]}-{points[-1][0]}, each ▇ column one round, top ${top:,}",
+               style="dim")
+    for seat in range(seats):
+        out.append("\n")
+        name = names[seat] if seat < len(names) else f"Seat {seat + 1}"
+        if seat == me:
+            name = "You"
+        out.append(name[: name_w - 1].ljust(name_w), style="bold" if seat == me else "")
+        line = "".join(LEVELS[min(8, round(8 * row[seat] / top))] if row[seat] else "·" for _r, row in points)
+        out.append(line.ljust(cells), style="green" if seat == me else "cyan")
+        out.append(f" {qt.money(history[-1][1][seat]):>9}")
+    return out
+
+
+def headline(view: Any, names: Sequence[str]) -> Text:
+    outcome = view.outcome
+    me = view.seat
+    text = Text(style="bold")
+    winners = list(outcome.winners)
+    if not winners:
+        text.append("Nobody wins.")
+    elif me in winners and len(winners) == 1:
+        text.append("You win!", style="bold green")
+    else:
+        who = [("you" if w == me else names[w] if w < len(names) else f"Seat {w + 1}") for w in winners]
+        if len(who) == 1:
+            text.append(f"{who[0]} wins.")
+        else:
+            text.append(f"{', '.join(who[:-1])} and {who[-1]} share the win.")
+    return text
+
+
+def standings(view: Any, names: Sequence[str]) -> Text:
+    """Every seat by place, with the figures that decided it."""
+    outcome = view.outcome
+    me = view.seat
+    out = Text(no_wrap=True, overflow="ellipsis")
+    for i, seat in enumerate(outcome.ranking):
+        if i:
+            out.append("\n")
+        name = names[seat] if seat < len(names) else f"Seat {seat + 1}"
+        if seat == me:
+            name += " (you)"
+        place = outcome.places[seat]
+        out.append(f"{place:>2}. ", style="bold")
+        out.append(name[:22].ljust(23), style="bold green" if seat in outcome.winners else "")
+        if view.game == se.GAME:
+            player = view.players[seat]
+            treated = sum(1 for s in player.psyche if s.drug is not None)
+            out.append(f"{treated}/{len(player.psyche)} Disorders treated, {player.hand_size} cards in hand")
+        elif view.game == q.GAME:
+            doctor = view.doctors[seat]
+            out.append(f"{qt.money(doctor.money):>9}  Infamy {doctor.infamy}")
+            if doctor.status != q.PRACTISING:
+                out.append("  " + ("in Switzerland" if doctor.status == q.SWITZERLAND else "mobbed"),
+                           style="cyan" if doctor.status == q.SWITZERLAND else "red")
+    return out
+
+
+class SummaryScreen(ModalScreen[str | None]):
+    """The end-of-game summary. Dismisses with ``again``, ``lobby``, ``leave`` or None (look at the table)."""
+
+    DEFAULT_CSS = """
+    SummaryScreen { align: center middle; }
+    SummaryScreen > Vertical { width: 78; max-width: 100%; height: auto; max-height: 100%;
+                               border: thick $success; background: $panel; padding: 0 1; }
+    SummaryScreen VerticalScroll { height: auto; max-height: 16; }
+    SummaryScreen .part { margin-bottom: 1; }
+    SummaryScreen Horizontal { height: auto; align-horizontal: center; }
+    SummaryScreen Button { margin: 0 1; }
+    """
+
+    BINDINGS = [
+        Binding("a", "choose('again')", "play again", show=False),
+        Binding("b", "choose('lobby')", "lobby", show=False),
+        Binding("escape", "choose('look')", "look at the table"),
+        Binding("q", "choose('leave')", "leave"),
+    ]
+
+    def __init__(self, info: Any, view: Any, names: Sequence[str], history: Sequence[tuple[int, tuple[int, ...]]],
+                 *, can_again: bool, can_lobby: bool) -> None:
+        super().__init__()
+        self.info = info
+        self.view = view
+        self.names = tuple(names)
+        self.history = list(history)
+        self.can_again = can_again
+        self.can_lobby = can_lobby
+
+    def compose(self) -> ComposeResult:
+        view = self.view
+        with Vertical() as box:
+            box.border_title = Text("Game over")
+            with VerticalScroll():
+                yield Static(headline(view, self.names), classes="part", id="headline")
+                yield Static(standings(view, self.names), classes="part", id="standings")
+                if view.game == q.GAME and len(self.history) > 1:
+                    yield Static(money_chart(self.history, self.names, 72, view.seat), classes="part", id="chart")
+            with Horizontal():
+                if self.can_again:
+                    yield Button("Play again", id="again", variant="success")
+                if self.can_lobby:
+                    yield Button("Back to the lobby", id="lobby", variant="primary")
+                yield Button("Look at the table", id="look")
+                yield Button("Leave", id="leave", variant="error")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query(Button).first().focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.id if event.button.id != "look" else None)
+
+    def action_choose(self, what: str) -> None:
+        if what == "again" and not self.can_again:
+            return
+        if what == "lobby" and not self.can_lobby:
+            return
+        self.dismiss(None if what == "look" else what)
+
+
+class MoneyScreen(ModalScreen[None]):
+    """Quack: the money chart so far, on demand."""
+
+    DEFAULT_CSS = """
+    MoneyScreen { align: center middle; }
+    MoneyScreen > Vertical { width: 78; max-width: 100%; height: auto; border: thick $accent;
+                             background: $panel; padding: 0 1; }
+    """
+
+    BINDINGS = [Binding("escape,m,q", "close", "close")]
+
+    def __init__(self, view: Any, names: Sequence[str], history: Sequence[tuple[int, tuple[int, ...]]]) -> None:
+        super().__init__()
+        self.view = view
+        self.names = tuple(names)
+        self.history = list(history)
+
+    def compose(self) -> ComposeResult:
+        with Vertical() as box:
+            box.border_title = Text("Money over the rounds")
+            yield Static(money_chart(self.history, self.names, 72, self.view.seat))
+        yield Footer()
+
+    def action_close(self) -> None:
+        self.dismiss(None)

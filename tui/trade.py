@@ -1,0 +1,127 @@
+"""Side Effects bargaining (SE10): make an offer. Dismisses with the OfferTrade, or None."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Footer, Label, Select, SelectionList, Static
+from textual.widgets.selection_list import Selection
+
+from core import side_effects as se
+from tui import se_text
+
+
+def wanted_names(view: se.SEView) -> list[str]:
+    """Every card name of the deck in play, in deck order (bonus cards only with the option)."""
+    names: list[str] = []
+    for card in se.RULES.deck.kinds:
+        if card.bonus and not view.options.bonus_cards:
+            continue
+        if card.name not in names:
+            names.append(card.name)
+    return names
+
+
+class TradeScreen(ModalScreen[se.OfferTrade | None]):
+    """Pick a player, the cards you give and the cards you want."""
+
+    DEFAULT_CSS = """
+    TradeScreen { align: center middle; }
+    TradeScreen > Vertical { width: 80; max-width: 100%; height: auto; max-height: 100%;
+                             border: thick $accent; background: $panel; padding: 0 1; }
+    TradeScreen #to-row { height: 3; }
+    TradeScreen #to-row Label { padding: 1 1 0 0; }
+    TradeScreen #to { width: 1fr; }
+    TradeScreen #lists { height: auto; max-height: 13; }
+    TradeScreen SelectionList { width: 1fr; height: auto; max-height: 13; }
+    TradeScreen #summary { height: auto; padding: 0 0 0 1; color: $text-muted; }
+    TradeScreen #buttons { height: 3; align-horizontal: right; }
+    TradeScreen Button { margin-left: 2; }
+    """
+
+    BINDINGS = [Binding("escape", "cancel", "cancel"), Binding("ctrl+s", "offer", "offer")]
+
+    def __init__(self, view: se.SEView, names: Sequence[str]) -> None:
+        super().__init__()
+        self.view = view
+        self.names = tuple(names)
+
+    def seat_name(self, seat: int) -> str:
+        return self.names[seat] if seat < len(self.names) else f"Seat {seat + 1}"
+
+    def compose(self) -> ComposeResult:
+        view = self.view
+        others = [(Text(self.seat_name(p.seat)), p.seat) for p in view.players
+                  if p.seat != view.seat and not p.place]
+        give = [Selection(Text(f"{c.name}  ({se_text.card_blurb(c)})"), c.id) for c in view.hand]
+        want = [Selection(Text(name), name) for name in wanted_names(view)]
+        with Vertical() as box:
+            box.border_title = Text("Offer a trade (Space ticks a card, Tab moves on)")
+            with Horizontal(id="to-row"):
+                yield Label("To")
+                if others:
+                    yield Select(others, id="to", allow_blank=False, value=others[0][1])
+                else:
+                    yield Select([], id="to", allow_blank=True, prompt="nobody left to trade with")
+            with Horizontal(id="lists"):
+                yield SelectionList[int](*give, id="give")
+                yield SelectionList[str](*want, id="want")
+            yield Static("", id="summary")
+            with Horizontal(id="buttons"):
+                yield Button("Cancel", id="cancel")
+                yield Button("Offer", id="offer", variant="primary")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#give", SelectionList).border_title = Text("You give")
+        self.query_one("#want", SelectionList).border_title = Text("You want")
+        self.query_one("#to", Select).focus()
+        self._update_summary()
+
+    @on(SelectionList.SelectedChanged)
+    @on(Select.Changed)
+    def _changed(self) -> None:
+        self._update_summary()
+
+    def _update_summary(self) -> None:
+        give = self.query_one("#give", SelectionList).selected
+        want = self.query_one("#want", SelectionList).selected
+        cards = {c.id: c.name for c in self.view.hand}
+        to = self.query_one("#to", Select).value
+        who = self.seat_name(to) if isinstance(to, int) else "nobody"
+        text = Text()
+        text.append(f"Offer {who}: ")
+        text.append(", ".join(cards[c] for c in give) or "nothing")
+        text.append(" for ")
+        text.append(", ".join(want) or "nothing")
+        if not give and not want:
+            text.append("  (tick at least one card)", style="italic")
+        self.query_one("#summary", Static).update(text)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "offer":
+            self.action_offer()
+        else:
+            self.dismiss(None)
+
+    def action_offer(self) -> None:
+        to = self.query_one("#to", Select).value
+        give = tuple(self.query_one("#give", SelectionList).selected)
+        want = tuple(self.query_one("#want", SelectionList).selected)
+        if not isinstance(to, int):
+            self.app.notify("Choose who the offer is for.", severity="warning")
+            return
+        if not give and not want:
+            self.app.notify("Tick at least one card to give or to ask for.", severity="warning")
+            return
+        self.dismiss(se.OfferTrade(to=to, give=give, want=want))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
