@@ -264,7 +264,7 @@ class Client:
         """
         recalled = None
         if token is None and tokens is not None and not spectate:
-            token = recalled = tokens.recall(url)
+            token = recalled = tokens.recall(url, name)
         client = cls(
             url, name=name, code=code, token=token, spectate=spectate, reconnect=reconnect, reconnect_for=reconnect_for
         )
@@ -273,11 +273,11 @@ class Client:
         except BadToken:
             if recalled is None:
                 raise
-            tokens.forget(url)
+            tokens.forget(url, name)
             client.token = None
             await client._open()
         if tokens is not None and client.token:
-            tokens.remember(url, client.token, game=client.game)
+            tokens.remember(url, client.token, name=name, game=client.game)
         client._reader = asyncio.create_task(client._read())
         return client
 

@@ -73,6 +73,7 @@ async def start_local_game(
     bot_delay: float = DEFAULT_BOT_DELAY,
     *,
     away_grace: float | None = None,
+    journal_dir: str | None = None,
 ) -> tuple[Client, LocalGame]:
     """A game against ``seats - 1`` bots, started at once; the person holds seat 0.
 
@@ -99,5 +100,6 @@ async def start_local_game(
         bind="127.0.0.1",
         port=0,
         once=False,
+        journal_dir=journal_dir,
     )
     return await open_table(config, name=name)

@@ -22,8 +22,14 @@ KEEP = 50
 """Tables remembered; the oldest are forgotten first."""
 
 
+def _key(url: str, name: str) -> str:
+    # Keyed by name too: two people sharing one login (an SSH box) each
+    # reclaim their own seat, never each other's.
+    return f"{url} {name.strip().casefold()}" if name.strip() else url
+
+
 class TokenStore:
-    """Seat tokens by table address. Never raises for a missing or broken file."""
+    """Seat tokens by table address and player name. Never raises for a missing or broken file."""
 
     def __init__(self, path: os.PathLike[str] | str | None = None) -> None:
         self.path = Path(path) if path is not None else places.state_dir() / FILENAME
@@ -35,22 +41,22 @@ class TokenStore:
             return {}
         return data if isinstance(data, dict) else {}
 
-    def recall(self, url: str) -> str | None:
-        entry = self._load().get(url)
+    def recall(self, url: str, name: str = "") -> str | None:
+        entry = self._load().get(_key(url, name))
         token = entry.get("token") if isinstance(entry, dict) else None
         return token if isinstance(token, str) and token else None
 
-    def remember(self, url: str, token: str, *, game: str = "") -> None:
+    def remember(self, url: str, token: str, *, name: str = "", game: str = "") -> None:
         data = self._load()
-        data[url] = {"token": token, "game": game, "saved": time.time()}
+        data[_key(url, name)] = {"token": token, "game": game, "saved": time.time()}
         if len(data) > KEEP:
             newest = sorted(data.items(), key=lambda kv: kv[1].get("saved", 0) if isinstance(kv[1], dict) else 0)
             data = dict(newest[-KEEP:])
         self._save(data)
 
-    def forget(self, url: str) -> None:
+    def forget(self, url: str, name: str = "") -> None:
         data = self._load()
-        if data.pop(url, None) is not None:
+        if data.pop(_key(url, name), None) is not None:
             self._save(data)
 
     def _save(self, data: dict[str, Any]) -> None:

@@ -37,6 +37,8 @@ from core.rules import BadOptions, Move
 from net.client import Disconnected, NetError, NotConnected, Reconnected
 from net.host import HostConfig, HostError, is_loopback
 from net.protocol import Bye, ChatLine, Error, Lobby, Started, View, Welcome
+from net.tokens import TokenStore
+from net import places
 from tui import rules_text
 from tui.config import Settings, SettingsStore
 from tui.modals import ReadingScreen
@@ -208,7 +210,8 @@ class QuackboxApp(App[int]):
     def on_home_screen_host_chosen(self, message: Any) -> None:
         s = self.settings
         config = HostConfig(game=s.game, seats=s.players, host_name=s.name, options=dict(s.options.get(s.game, {})),
-                            bot_delay=s.bot_delay, bind="0.0.0.0" if message.lan else "127.0.0.1", port=message.port)
+                            bot_delay=s.bot_delay, bind="0.0.0.0" if message.lan else "127.0.0.1", port=message.port,
+                            journal_dir=str(places.games_dir()))
         lan = lan_address() if message.lan else "127.0.0.1"
 
         async def opener() -> Session:
@@ -218,11 +221,10 @@ class QuackboxApp(App[int]):
 
     def on_home_screen_join_chosen(self, message: Any) -> None:
         s = self.settings
-        token = s.tokens.get(token_key(message.address, s.name))
 
         async def opener() -> Session:
             return await open_joined(message.address, code=message.code or None, name=s.name,
-                                     spectate=message.spectate, token=token)
+                                     spectate=message.spectate, tokens=TokenStore())
 
         self.open_session(opener, f"Joining the table at {message.address}…")
 
@@ -270,9 +272,6 @@ class QuackboxApp(App[int]):
         self.table_screen = None
         self.lobby_screen = None
         self.connection = ONLINE
-        if session.mode == JOINED and session.token:
-            self.settings.tokens[token_key(session.address, self.join_name or self.settings.name)] = session.token
-            self.save_settings()
         self._listen(session)
 
     @work(exclusive=True, group="listen", exit_on_error=False)
@@ -535,12 +534,6 @@ class QuackboxApp(App[int]):
             yield SystemCommand("Game options", "Variants and house rules", screen.action_options)
 
 
-def token_key(address: str, name: str) -> str:
-    """Seat tokens are remembered per table address and name: two people sharing one
-    login (an SSH box) each reclaim their own seat, never each other's."""
-    return f"{address.strip()}|{name.strip().casefold()}"
-
-
 def lan_address() -> str:
     """This machine's address on the local network, best effort (no packet is sent)."""
     try:
@@ -604,10 +597,9 @@ def run_join(address: str, *, port: int | None = None, code: str | None, name: s
     store = SettingsStore()
     settings = store.load()
     who = (name or settings.name).strip() or "Player"
-    token = None if spectate else settings.tokens.get(token_key(address, who))
 
     async def opener() -> Session:
-        return await open_joined(address, port=port, code=code, name=who, spectate=spectate, token=token)
+        return await open_joined(address, port=port, code=code, name=who, spectate=spectate, tokens=TokenStore())
 
     app = QuackboxApp(store=store, opener=opener, opening=f"Joining the table at {address}…", home=False)
     app.join_name = who

@@ -67,8 +67,6 @@ class Settings:
     join_code: str = ""
     host_port: int = 7117
     host_bind: str = "0.0.0.0"
-    tokens: dict[str, str] = field(default_factory=dict)
-    """Seat tokens by table address and name, so a restarted app can reclaim its seat."""
     theme: str = ""
     """The Textual theme last chosen (command palette); empty: chosen for the terminal's colours."""
     auto_pass: int = 1
@@ -100,7 +98,6 @@ class Settings:
         if not 0 <= out.bot_delay <= 10:
             out.bot_delay = 0.8
         out.options = {k: v for k, v in out.options.items() if isinstance(v, dict)}
-        out.tokens = {k: v for k, v in out.tokens.items() if isinstance(v, str)}
         return out
 
 

@@ -16,10 +16,12 @@ from typing import Any, AsyncIterator, Mapping
 
 from core import games
 from core.rules import Move
-from net.client import BadToken, Client, NetError, table_url
+from net import places
+from net.client import Client, NetError, table_url
 from net.host import HostConfig
 from net.local import LocalGame, open_table, start_local_game
 from net.protocol import DEFAULT_PORT
+from net.tokens import TokenStore
 
 LOCAL = "local"
 """A game against bots in this process."""
@@ -114,7 +116,8 @@ async def open_local(
 ) -> Session:
     """A game against ``players - 1`` bots, dealt at once (the person holds seat 0)."""
     client, local = await start_local_game(
-        game, players, dict(options or {}), name, seed, bot_kind=bot_kind, bot_delay=bot_delay
+        game, players, dict(options or {}), name, seed, bot_kind=bot_kind, bot_delay=bot_delay,
+        journal_dir=str(places.games_dir()),
     )
     return Session(client, LOCAL, local=local, address="this machine", room_code=local.host.code)
 
@@ -135,22 +138,19 @@ async def open_joined(
     code: str | None,
     name: str,
     spectate: bool = False,
-    token: str | None = None,
+    tokens: TokenStore | None = None,
 ) -> Session:
     """Take a seat at ``address`` (``10.0.0.5``, ``10.0.0.5:7117``, ``ws://...``).
 
-    With a ``token`` from an earlier run, first try to reclaim that seat; a
-    token the table does not know (a new table at the same address) is
-    dropped and the join retried without it.
+    With ``tokens``, the seat token this player was last given at that
+    address is offered first, so a restarted app (or a resumed host) gives
+    back the same seat and hand; a token the table does not know is dropped.
 
     Raises:
         NetError: with a sentence for people (no host, wrong code, table full...).
     """
     url = table_url(address, port)
-    try:
-        client = await Client.connect(url, name=name, code=code or None, token=token, spectate=spectate)
-    except BadToken:
-        client = await Client.connect(url, name=name, code=code or None, spectate=spectate)
+    client = await Client.connect(url, name=name, code=code or None, spectate=spectate, tokens=tokens)
     return Session(client, JOINED, address=address, room_code=code or None)
 
 

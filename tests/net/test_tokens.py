@@ -24,7 +24,7 @@ async def test_a_remembered_token_reclaims_the_seat_and_hand(tmp_path: Path) -> 
                         away_grace=None, autostart=True)
     async with Host(config) as host:
         first = await Client.connect(host.url, name="Ana", tokens=store, reconnect=False)
-        assert store.recall(host.url) == first.token
+        assert store.recall(host.url, "Ana") == first.token and store.recall(host.url, "Ben") is None
         second = await Client.connect(host.url, name="Ben", reconnect=False)
         view = await _first_view(first)
         await first.close()
@@ -40,10 +40,10 @@ async def test_a_token_the_host_does_not_know_is_forgotten(tmp_path: Path) -> No
     store = TokenStore(tmp_path / "tokens.json")
     config = HostConfig(game="side-effects", seats=2, headless=True, port=0, bot_delay=0.0)
     async with Host(config) as host:
-        store.remember(host.url, "not-a-real-token")
+        store.remember(host.url, "not-a-real-token", name="Ana")
         client = await Client.connect(host.url, name="Ana", tokens=store, reconnect=False)
         assert client.seat == 0 and client.token != "not-a-real-token"
-        assert store.recall(host.url) == client.token
+        assert store.recall(host.url, "Ana") == client.token
         await client.close()
 
 

@@ -11,7 +11,8 @@ from net.protocol import Bye, ChatLine, Error
 from tests.core.se_helpers import table
 from tests.tui.conftest import SIZE
 from tests.tui.fakes import FakeSession, RulesTable, flat, lobby_of, screen_text, wait_for
-from tui.app import make_app, token_key
+from net.tokens import TokenStore
+from tui.app import make_app
 from tui.config import ENV_DIR, Settings, SettingsStore, config_dir
 from tui.home import HomeScreen
 
@@ -46,10 +47,14 @@ def test_unwritable_settings_are_skipped(tmp_path):
     assert SettingsStore(blocker / "sub").save(Settings()) is False
 
 
-def test_seat_tokens_are_kept_per_address_and_name():
-    """Two people sharing one login never reclaim each other's seat."""
-    assert token_key("10.0.0.5", "Ann") != token_key("10.0.0.5", "Ben")
-    assert token_key(" 10.0.0.5 ", "ann") == token_key("10.0.0.5", "Ann")
+def test_seat_tokens_are_kept_per_address_and_name(tmp_path):
+    """Two people sharing one login (an SSH box) each get their own seat back."""
+    store = TokenStore(tmp_path / "tokens.json")
+    store.remember("ws://10.0.0.5:7117", "ann-token", name="Ann")
+    store.remember("ws://10.0.0.5:7117", "ben-token", name="Ben")
+    assert store.recall("ws://10.0.0.5:7117", " ann ") == "ann-token"
+    assert store.recall("ws://10.0.0.5:7117", "Ben") == "ben-token"
+    assert store.recall("ws://10.0.0.6:7117", "Ann") is None
 
 
 # --- the home screen -------------------------------------------------------------------------
