@@ -16,7 +16,7 @@ play: $(STAMP)
 	$(BIN)/quackbox play side-effects
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.rules --game side-effects

@@ -298,7 +298,7 @@ MALFORMED = _other_games_moves() + [
 ]
 
 
-@pytest.mark.parametrize("move", MALFORMED, ids=repr)
+@pytest.mark.parametrize("move", MALFORMED, ids=lambda m: "object()" if type(m) is object else repr(m))
 def test_malformed_moves(move):
     """core.rules MalformedMove: not a move of this game, or a field of the wrong type (bools are not ints)."""
     state = _basic()

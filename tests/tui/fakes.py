@@ -211,7 +211,7 @@ def flat(text: str) -> str:
     return " ".join(text.split())
 
 
-async def wait_for(pilot: Any, predicate: Callable[[], Any], *, timeout: float = 10.0, what: str = "") -> Any:
+async def wait_for(pilot: Any, predicate: Callable[[], Any], *, timeout: float = 30.0, what: str = "") -> Any:
     """Let the app run until ``predicate()`` is true; fail with ``what`` after ``timeout`` seconds."""
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
