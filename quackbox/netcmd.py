@@ -230,5 +230,6 @@ def join_bot_main(args: argparse.Namespace) -> int:
     if outcome is None:
         print("The host closed the table before the game ended.")
         return EXIT_OK
-    print(f"Game over: winners {', '.join(map(str, outcome.winners)) or 'none'}. {outcome.reason}")
+    won = ", ".join(f"seat {w + 1}" for w in outcome.winners) or "nobody"
+    print(f"Game over: {won} won. {outcome.reason}")
     return EXIT_OK
