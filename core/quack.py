@@ -54,6 +54,7 @@ from core.rules import (
     Move,
     NotYourTurn,
     Outcome,
+    record,
 )
 
 GAME = "quack"
@@ -112,6 +113,10 @@ class QuackOptions:
     """The seat that starts; -1 draws it at random."""
 
 
+_DEFAULT_OPTIONS = QuackOptions()
+"""Options are frozen values, so every game without options shares this one
+(building a QuackOptions cost as much as a tenth of new_game)."""
+
 _OPTION_LIMITS: dict[str, tuple[float, float]] = {
     "infamy_threshold": (1, 50),
     "round_limit": (1, 500),
@@ -127,7 +132,7 @@ def parse_options(values: Mapping[str, Any] | QuackOptions | None) -> QuackOptio
     """Options from plain values (names with ``-`` or ``_``; the command line may
     give every value as text); BadOptions with a plain sentence if wrong."""
     if values is None:
-        return QuackOptions()
+        return _DEFAULT_OPTIONS
     if isinstance(values, QuackOptions):
         values = {f.name: getattr(values, f.name) for f in fields(QuackOptions)}
     if not isinstance(values, Mapping):
@@ -170,17 +175,17 @@ def parse_options(values: Mapping[str, Any] | QuackOptions | None) -> QuackOptio
 # --- moves ------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class StayHome(Move):
     """Phase 1: face another day at the office."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class FleeToSwitzerland(Move):
     """Phase 1: a one-way trip; Money and Infamy freeze for good (QB7)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PlayTreatment(Move):
     """Phase 5: play the Treatment ``card`` on your Patient, or (Group Practice)
     on the Patient of seat ``target``; -1 means your own."""
@@ -189,7 +194,7 @@ class PlayTreatment(Move):
     target: int = NONE
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PlayAnytime(Move):
     """Play the Anytime ``card`` on seat ``target`` (a doctor, or the doctor
     whose Patient it aims at). ``other`` is the second seat for Wrong Chart
@@ -202,19 +207,19 @@ class PlayAnytime(Move):
     discard: int = NONE
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Discard(Move):
     """Short-hand rule: out of Treatments, discard the Anytime ``card`` instead of playing it."""
 
     card: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Pass(Move):
     """In a response window: let the moment pass without playing an Anytime card."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Timeout(Move):
     """Applied by the host, never sent by a player: response window ``window``
     ran out of time. Every doctor who has not answered passes."""
@@ -232,13 +237,13 @@ _PASS = Pass()
 # --- events -----------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TurnStarted(Event):
     seat: int
     round: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DoctorFled(Event):
     """``seat`` left for Switzerland with this Money and Infamy, frozen for good."""
 
@@ -247,7 +252,7 @@ class DoctorFled(Event):
     infamy: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CardsDrawn(Event):
     """``cards`` is empty in every copy but the drawer's; ``count`` is public."""
 
@@ -256,7 +261,7 @@ class CardsDrawn(Event):
     count: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CardsDiscarded(Event):
     """Cards went face up to the discard pile. ``reason``: ``switzerland`` (the
     Switzerland draw), ``fled`` (Treatments dropped on fleeing), ``mobbed``,
@@ -267,7 +272,7 @@ class CardsDiscarded(Event):
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DeckReshuffled(Event):
     """The discard pile became the ``pile`` deck (``doc`` or ``patient``)."""
 
@@ -275,7 +280,7 @@ class DeckReshuffled(Event):
     count: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PatientAdmitted(Event):
     """``patient`` is -1 in every copy while ``face_down`` (Diagnostic Dilemma)."""
 
@@ -284,13 +289,13 @@ class PatientAdmitted(Event):
     face_down: bool
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PatientRevealed(Event):
     seat: int
     patient: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MoneyPaid(Event):
     """``reason`` is ``co-pay`` or ``treatments``; ``cards`` are the Treatments paid for."""
 
@@ -300,14 +305,14 @@ class MoneyPaid(Event):
     cards: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MoneyLost(Event):
     seat: int
     amount: int
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DieRolled(Event):
     """``rolls`` are every throw (1s and 6s rerolled); ``owed`` is the Treatments
     required after reminders (Teaching Hospital, Staff Shortage)."""
@@ -318,7 +323,7 @@ class DieRolled(Event):
     owed: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TreatmentPlayed(Event):
     """``seat`` played ``card`` on the Patient of ``target``. ``cure``/``harm``
     are the points it gave, ``total_cure``/``total_harm`` the Patient's totals;
@@ -339,7 +344,7 @@ class TreatmentPlayed(Event):
     note: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PatientCured(Event):
     """The Patient of ``seat`` went home cured; ``by`` played the card that did it."""
 
@@ -348,7 +353,7 @@ class PatientCured(Event):
     by: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PatientDied(Event):
     """The Patient of ``seat`` died of ``cause`` (``harm`` or ``mortal``); ``by``
     played the card that did it."""
@@ -359,7 +364,7 @@ class PatientDied(Event):
     by: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PatientDischarged(Event):
     """The Patient left with no cure and no death: its doctor ``fled`` or was ``mobbed``."""
 
@@ -368,7 +373,7 @@ class PatientDischarged(Event):
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class InfamyChanged(Event):
     """``change`` may be negative; ``reason``: ``death``, ``turbo``, ``anytime``."""
 
@@ -378,7 +383,7 @@ class InfamyChanged(Event):
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class AnytimePlayed(Event):
     seat: int
     card: int
@@ -387,7 +392,7 @@ class AnytimePlayed(Event):
     discard: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ReminderDiscarded(Event):
     """A reminder card next to ``seat`` (or their Patient) went to the discard
     pile: ``used`` (it acted) or ``fizzled`` (its target was gone)."""
@@ -397,13 +402,13 @@ class ReminderDiscarded(Event):
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TreatmentsOwedChanged(Event):
     seat: int
     owed: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class WindowOpened(Event):
     """After a Treatment: ``seats`` may play an Anytime card before play goes on."""
 
@@ -411,13 +416,13 @@ class WindowOpened(Event):
     seats: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DoctorMobbed(Event):
     seat: int
     infamy: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class EndgameStarted(Event):
     """Each of ``seats`` takes one more turn, then the game ends (QB9)."""
 
@@ -425,7 +430,7 @@ class EndgameStarted(Event):
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class GameEnded(Event):
     winners: tuple[int, ...]
     round: int
@@ -572,6 +577,9 @@ class QuackState:
         "rng",
         "cards",
         "kinds",
+        "treatment_ids",
+        "anytime_ids",
+        "effects",
         "patient_deck",
         "patient_discard",
         "doc_deck",
@@ -598,12 +606,28 @@ class QuackState:
         "_public",
     )
 
-    def __init__(self, seats: int, options: QuackOptions, rng: random.Random, cards: tuple, kinds: tuple) -> None:
+    def __init__(
+        self,
+        seats: int,
+        options: QuackOptions,
+        rng: random.Random,
+        cards: tuple,
+        kinds: tuple,
+        treatment_ids: frozenset[int],
+        anytime_ids: frozenset[int],
+        effects: tuple[str | None, ...],
+    ) -> None:
         self.seats = seats
         self.options = options
         self.rng = rng
         self.cards = cards
         self.kinds = kinds
+        self.treatment_ids = treatment_ids
+        self.anytime_ids = anytime_ids
+        """The Treatment and Anytime card ids (from ``kinds``): ``not
+        anytime_ids.isdisjoint(hand)`` asks "holds an Anytime card?" in C."""
+        self.effects = effects
+        """Per card id, the Anytime card's effect; None for other cards."""
         self.patient_deck: list[int] = []
         self.patient_discard: list[int] = []
         self.doc_deck: list[int] = []
@@ -660,8 +684,22 @@ class Quack:
         for c in self.cards:
             kinds.append(_PATIENT if type(c) is Patient else _TREATMENT if type(c) is Treatment else _ANYTIME)
         self.kinds = tuple(kinds)
-        # (cure, harm) of each Treatment card on each Patient card, filled on demand.
-        self._points: list[dict[int, tuple[int, int]] | None] = [None] * len(self.cards)
+        # The two decks in id order, made once: new_game copies and shuffles them.
+        self._patient_ids = tuple(c for c in range(len(kinds)) if kinds[c] == _PATIENT)
+        self._doc_ids = tuple(c for c in range(len(kinds)) if kinds[c] != _PATIENT)
+        self._treatment_ids = frozenset(c for c in range(len(kinds)) if kinds[c] == _TREATMENT)
+        self._anytime_ids = frozenset(c for c in range(len(kinds)) if kinds[c] == _ANYTIME)
+        self._effects = tuple(card.effect if kinds[card.id] == _ANYTIME else None for card in self.cards)
+        # The moves legal_moves hands out most, made up front so it can index them.
+        for c in self._treatment_ids:
+            _treat_move(c, NONE)
+        for c in self._anytime_ids:
+            _single_moves(c)
+        # (cure, harm) of each Treatment card on each Patient card: _points[treatment][patient].
+        patients = [c for c in self.cards if type(c) is Patient]
+        self._points: list[dict[int, tuple[int, int]] | None] = [
+            {p.id: treatment_points(c, p) for p in patients} if type(c) is Treatment else None for c in self.cards
+        ]
 
     def card_name(self, card_id: int) -> str:
         """The name of card ``card_id`` (for sentences; ids are public)."""
@@ -685,16 +723,20 @@ class Quack:
         if opts.first_seat >= seats:
             raise BadOptions(f"first_seat must be a seat from 0 to {seats - 1}, not {opts.first_seat}.")
         rng = random.Random(seed)
-        state = QuackState(seats, opts, rng, self.cards, self.kinds)
-        kinds = self.kinds
-        state.patient_deck = [c for c in range(len(kinds)) if kinds[c] == _PATIENT]
-        state.doc_deck = [c for c in range(len(kinds)) if kinds[c] != _PATIENT]
+        state = QuackState(
+            seats, opts, rng, self.cards, self.kinds, self._treatment_ids, self._anytime_ids, self._effects
+        )
+        state.patient_deck = list(self._patient_ids)
+        state.doc_deck = deck = list(self._doc_ids)
         _shuffle(rng, state.patient_deck)
-        _shuffle(rng, state.doc_deck)
-        for _ in range(HAND_SIZE):
-            for seat in range(seats):
-                if state.doc_deck:
-                    state.hands[seat].append(state.doc_deck.pop())
+        _shuffle(rng, deck)
+        # Deal six each, one at a time round the table from the top of the deck
+        # (its end): the k-th card off the deck goes to seat k % seats.
+        dealt = min(HAND_SIZE * seats, len(deck))
+        top = deck[len(deck) - dealt:]
+        del deck[len(deck) - dealt:]
+        top.reverse()
+        state.hands = [top[seat::seats] for seat in range(seats)]
         state.first = opts.first_seat if opts.first_seat >= 0 else rng.randrange(seats)
         events: list[Event] = []
         self._start_turn(state, state.first, events)
@@ -728,41 +770,40 @@ class Quack:
         if state.doctors[seat].status == MOBBED:
             return ()
         phase = state.phase
-        out: list[Move] = []
+        hand = state.hands[seat]
         if seat == state.turn and phase != WINDOW:
             if phase == FLEE:
-                out.append(_STAY)
-                if not state.options.deathmatch:
-                    out.append(_FLEE)
+                out: list[Move] = [_STAY] if state.options.deathmatch else [_STAY, _FLEE]
             elif phase == TREAT:
-                self._treatment_moves(state, seat, out)
+                if state.options.group_practice:
+                    out = self._group_treatment_moves(state, seat, hand)
+                else:
+                    kinds, own = state.kinds, _OWN_TREAT_MOVES
+                    out = []
+                    for c in hand:
+                        if kinds[c] == _TREATMENT:
+                            out.append(own[c])
+            else:
+                out = []
         elif phase == WINDOW and seat in state.window:
-            out.append(_PASS)
-        hand = state.hands[seat]
-        kinds = state.kinds
+            out = [_PASS]
+        else:
+            out = []
+        effects = state.effects
         for c in hand:
-            if kinds[c] == _ANYTIME:
-                _anytime_moves(state, seat, c, out)
+            effect = effects[c]
+            if effect is not None:
+                _anytime_moves(state, seat, c, effect, out)
         if phase == SHORT_HAND and seat == state.turn:
             for c in hand:
-                if kinds[c] == _ANYTIME:
+                if effects[c] is not None:
                     out.append(_discard_move(c))
         return tuple(out)
 
-    def _treatment_moves(self, state: QuackState, seat: int, out: list[Move]) -> None:
-        kinds = state.kinds
-        if state.options.group_practice:
-            doctors = state.doctors
-            targets = [NONE] + [t for t in range(state.seats) if t != seat and doctors[t].patient is not None]
-            for c in state.hands[seat]:
-                if kinds[c] == _TREATMENT:
-                    for t in targets:
-                        out.append(_treat_move(c, t))
-        else:
-            own = _OWN_TREAT_MOVES
-            for c in state.hands[seat]:
-                if kinds[c] == _TREATMENT:
-                    out.append(own.get(c) or _treat_move(c, NONE))
+    def _group_treatment_moves(self, state: QuackState, seat: int, hand: list[int]) -> list[Move]:
+        kinds, doctors = state.kinds, state.doctors
+        targets = [NONE] + [t for t in range(state.seats) if t != seat and doctors[t].patient is not None]
+        return [_treat_move(c, t) for c in hand if kinds[c] == _TREATMENT for t in targets]
 
     # the legality gate -----------------------------------------------------
 
@@ -789,38 +830,30 @@ class Quack:
             if phase != WINDOW or move.window != state.window_id:
                 raise IllegalMove(f"Response window {move.window} is not open, so it cannot time out.")
             return
-        doctor = state.doctors[seat]
-        if doctor.status == MOBBED:
+        if state.doctors[seat].status == MOBBED:
             raise NotYourTurn("The Angry Mob ran you out of town: you are out of the game.")
         if kind is PlayAnytime:
             _check_anytime(state, seat, move)
             return
-        waited = state.window if phase == WINDOW else (state.turn,)
-        if seat not in waited:
-            if phase == WINDOW:
-                raise NotYourTurn(
-                    f"The game is waiting for seat(s) {', '.join(map(str, waited))} to play an Anytime card or pass."
-                )
-            raise NotYourTurn(f"It is seat {state.turn}'s turn, not seat {seat}'s.")
-        if kind is Pass:
-            if phase != WINDOW:
-                raise IllegalMove("There is no response window open to pass in.")
-            return
         if phase == WINDOW:
+            window = state.window
+            if seat not in window:
+                raise NotYourTurn(
+                    f"The game is waiting for seat(s) {', '.join(map(str, window))} to play an Anytime card or pass."
+                )
+            if kind is Pass:
+                return
             raise IllegalMove("A response window is open: play an Anytime card or pass.")
-        if kind is StayHome or kind is FleeToSwitzerland:
-            if kind is FleeToSwitzerland and state.options.deathmatch:
-                raise IllegalMove("Deathmatch: nobody can flee the country.")
-            if phase != FLEE:
-                raise IllegalMove("The time to flee is before you draw, at the start of your turn.")
-            return
+        if seat != state.turn:
+            raise NotYourTurn(f"It is seat {state.turn}'s turn, not seat {seat}'s.")
         if kind is PlayTreatment:
             if phase != TREAT:
                 if phase == FLEE:
                     raise IllegalMove("First decide whether to stay or flee to Switzerland.")
                 raise IllegalMove("You have no Treatments left to play: play or discard one Anytime card.")
-            card = _in_hand(state, seat, move.card)
-            if state.kinds[move.card] != _TREATMENT:
+            card = move.card
+            if card not in state.hands[seat] or state.kinds[card] != _TREATMENT:
+                card = _in_hand(state, seat, card)
                 raise IllegalMove(f"{card.name} is not a Treatment.")
             target = move.target
             if target != NONE and target != seat:
@@ -830,6 +863,14 @@ class Quack:
                     raise IllegalMove(f"There is no seat {target} at this table.")
                 if state.doctors[target].patient is None:
                     raise IllegalMove(f"Seat {target} has no Patient to treat.")
+            return
+        if kind is Pass:
+            raise IllegalMove("There is no response window open to pass in.")
+        if kind is StayHome or kind is FleeToSwitzerland:
+            if kind is FleeToSwitzerland and state.options.deathmatch:
+                raise IllegalMove("Deathmatch: nobody can flee the country.")
+            if phase != FLEE:
+                raise IllegalMove("The time to flee is before you draw, at the start of your turn.")
             return
         # Discard
         if phase != SHORT_HAND:
@@ -876,12 +917,12 @@ class Quack:
         """Run the automatic steps until a seat must decide (or the game ends)."""
         while True:
             phase = state.phase
-            if phase == OVER:
-                return
             if phase == WINDOW:
                 if state.window:
                     return
                 phase = state.phase = TREAT
+            elif phase == OVER:
+                return
             if phase == _NEXT:
                 self._next_turn(state, events)
                 continue
@@ -899,11 +940,16 @@ class Quack:
                 self._payday(state, events)
                 state.phase = _END
                 continue
-            held = set(map(state.kinds.__getitem__, state.hands[state.turn]))
-            if _TREATMENT in held:
-                state.phase = TREAT
-                return
-            if _ANYTIME in held:
+            kinds = state.kinds
+            anytime = False
+            for c in state.hands[state.turn]:
+                kind = kinds[c]
+                if kind == _TREATMENT:
+                    state.phase = TREAT
+                    return
+                if kind == _ANYTIME:
+                    anytime = True
+            if anytime:
                 state.phase = SHORT_HAND
                 return
             self._payday(state, events)
@@ -989,11 +1035,17 @@ class Quack:
         events.append(DoctorFled(seat, doctor.money, doctor.infamy))
         _leave_practice(state, seat, "fled", events)
         hand = state.hands[seat]
-        dropped = tuple(c for c in hand if state.kinds[c] == _TREATMENT)
+        kinds = state.kinds
+        kept, dropped = [], []
+        for c in hand:
+            if kinds[c] == _TREATMENT:
+                dropped.append(c)
+            else:
+                kept.append(c)
         if dropped:
-            hand[:] = [c for c in hand if state.kinds[c] != _TREATMENT]
+            hand[:] = kept
             state.doc_discard.extend(dropped)
-            events.append(CardsDiscarded(seat, dropped, "fled"))
+            events.append(CardsDiscarded(seat, tuple(dropped), "fled"))
         self._check_endgame(state, events)
         self._swiss_draw(state, seat, events)
         state.phase = _END
@@ -1046,11 +1098,10 @@ class Quack:
                 dest = holder
                 redirected = True
         case = doctors[dest].patient
-        tcard = state.cards[card]
-        cure, harm = self._cure_harm(card, case.card)
+        cure, harm = self._points[card][case.card]
         note = ""
         if case.reminders:
-            note, cure, harm = _type_reminders(state, dest, case, tcard.treatment_type, cure, harm, events)
+            note, cure, harm = _type_reminders(state, dest, case, state.cards[card].treatment_type, cure, harm, events)
         case.treatments.append(card)
         case.received += 1
         case.cure += cure
@@ -1072,29 +1123,38 @@ class Quack:
             self._die(state, dest, "mortal", seat, redirected, False, events)
         self._open_window(state, events)
 
-    def _cure_harm(self, card: int, patient: int) -> tuple[int, int]:
-        table = self._points[card]
-        if table is None:
-            table = self._points[card] = {}
-        got = table.get(patient)
-        if got is None:
-            got = table[patient] = treatment_points(self.cards[card], self.cards[patient])
-        return got
-
     def _open_window(self, state: QuackState, events: list[Event]) -> None:
+        """After a Treatment: wait for the other doctors, in turn order, who
+        hold an Anytime card with a valid target (as _anytime_moves would find).
+
+        Whether an effect has a target does not depend on who plays it (Paper
+        Shredder aside: it needs another card in the player's own hand), so
+        ``playable`` remembers it per effect for the seats asked after.
+        """
         if state.options.window_seconds <= 0 or state.over:
             return
-        n = state.seats
-        kinds, hands, doctors = state.kinds.__getitem__, state.hands, state.doctors
+        hands, doctors, effects = state.hands, state.doctors, state.effects
+        playable: dict[str, bool] = {}
         seats = []
-        for i in range(1, n):
-            s = (state.turn + i) % n
-            if (
-                _ANYTIME in map(kinds, hands[s])  # cheap test first: most hands hold none
-                and doctors[s].status != MOBBED
-                and _can_play_anytime(state, s)
-            ):
-                seats.append(s)
+        for s in _AFTER[state.seats][state.turn]:
+            if doctors[s].status == MOBBED:
+                continue
+            hand = hands[s]
+            for c in hand:
+                effect = effects[c]
+                if effect is None:
+                    continue
+                if effect == _SHRED:
+                    if len(hand) > 1:
+                        seats.append(s)
+                        break
+                    continue
+                ok = playable.get(effect)
+                if ok is None:
+                    ok = playable[effect] = _has_target(state, effect)
+                if ok:
+                    seats.append(s)
+                    break
         if seats:
             state.window_id += 1
             state.window = seats
@@ -1109,8 +1169,13 @@ class Quack:
         if state.plays and doctor.status == PRACTISING:
             dead = state.dead
             cards = state.cards
-            paid = tuple(c for c, p in state.plays if p not in dead)
-            amount = sum(cards[c].price for c in paid)
+            paid_cards = []
+            amount = 0
+            for c, p in state.plays:
+                if p not in dead:
+                    paid_cards.append(c)
+                    amount += cards[c].price
+            paid = tuple(paid_cards)
             for r in doctor.reminders:
                 effect = cards[r].effect
                 if effect == qc.NO_PAY or effect == qc.DOUBLE_PAY:
@@ -1132,7 +1197,7 @@ class Quack:
         """Phase 6, the Angry Mob (QB6), then the endgame check (QB9)."""
         threshold = state.options.infamy_threshold
         for s, doctor in enumerate(state.doctors):
-            if doctor.status == PRACTISING and doctor.infamy >= threshold:
+            if doctor.infamy >= threshold and doctor.status == PRACTISING:
                 self._mob(state, s, events)
         if state.endgame and not state.final_pending:
             self._finish(state, events)
@@ -1141,7 +1206,10 @@ class Quack:
 
     def _next_turn(self, state: QuackState, events: list[Event]) -> None:
         doctors = state.doctors
-        if all(d.status == MOBBED for d in doctors):
+        for d in doctors:
+            if d.status != MOBBED:
+                break
+        else:  # the Mob got everyone
             self._finish(state, events)
             return
         seat = state.turn
@@ -1281,7 +1349,10 @@ class Quack:
         with 2, per the ``two_player_endgame`` option."""
         if state.endgame:
             return
-        practising = sum(1 for d in state.doctors if d.status == PRACTISING)
+        practising = 0
+        for d in state.doctors:
+            if d.status == PRACTISING:
+                practising += 1
         if state.seats >= 3:
             trigger = 2
         else:
@@ -1542,32 +1613,18 @@ def _has_reminder(state: QuackState, reminders: list[int], effect: str) -> bool:
     return False
 
 
-def _anytime_moves(state: QuackState, seat: int, c: int, out: list[Move]) -> None:
-    """Every legal PlayAnytime of card ``c`` by ``seat``, in the documented order."""
-    card = state.cards[c]
-    effect = card.effect
+def _anytime_moves(state: QuackState, seat: int, c: int, effect: str, out: list[Move]) -> None:
+    """Every legal PlayAnytime of card ``c`` (whose effect is ``effect``) by
+    ``seat``, in the documented order. The commonest effects are tested first."""
     doctors = state.doctors
     n = state.seats
-    if effect == qc.SHRED:
-        for d in state.hands[seat]:
-            if d != c:
-                out.append(_any_move(c, seat, NONE, d))
-        return
     if effect in _PATIENT_EFFECTS:
-        singles = _single_moves(c)
+        singles = _SINGLE_MOVES[c]
         for t in range(n):
             if doctors[t].patient is not None:
                 out.append(singles[t])
         return
-    if effect == qc.TRANSFER:
-        pairs = _pair_moves(c)
-        for t in range(n):
-            if doctors[t].patient is not None:
-                for o in range(t + 1, n):
-                    if doctors[o].patient is not None:
-                        out.append(pairs[t][o])
-        return
-    if effect == qc.REDIRECT:
+    if effect == _REDIRECT:
         pairs = _pair_moves(c)
         for t in range(n):
             dt = doctors[t]
@@ -1576,12 +1633,46 @@ def _anytime_moves(state: QuackState, seat: int, c: int, out: list[Move]) -> Non
                     if o != t and doctors[o].patient is not None:
                         out.append(pairs[t][o])
         return
-    singles = _single_moves(c)
-    for t in range(n):
-        if _doctor_target_ok(state, effect, doctors[t]):
-            out.append(singles[t])
+    if effect == _TRANSFER:
+        pairs = _pair_moves(c)
+        for t in range(n):
+            if doctors[t].patient is not None:
+                for o in range(t + 1, n):
+                    if doctors[o].patient is not None:
+                        out.append(pairs[t][o])
+        return
+    if effect == _SHRED:
+        for d in state.hands[seat]:
+            if d != c:
+                out.append(_any_move(c, seat, NONE, d))
+        return
+    # The rest target a doctor: _doctor_target_ok, unrolled per effect because
+    # this loop runs on most decisions.
+    singles = _SINGLE_MOVES[c]
+    if effect in _UNIQUE_REMINDERS:
+        for t in range(n):
+            d = doctors[t]
+            if d.status == PRACTISING and not (d.reminders and _has_reminder(state, d.reminders, effect)):
+                out.append(singles[t])
+    elif effect == _INFAMY_DOWN:
+        for t in range(n):
+            d = doctors[t]
+            if d.status == PRACTISING and d.infamy > 0:
+                out.append(singles[t])
+    elif effect == _FINE:
+        for t in range(n):
+            d = doctors[t]
+            if d.status == PRACTISING and d.money > 0:
+                out.append(singles[t])
+    else:  # INFAMY_UP, EXTRA_TREATMENT, FEWER_TREATMENT
+        for t in range(n):
+            if doctors[t].status == PRACTISING:
+                out.append(singles[t])
 
 
+_SHRED, _REDIRECT, _TRANSFER, _INFAMY_DOWN, _FINE = qc.SHRED, qc.REDIRECT, qc.TRANSFER, qc.INFAMY_DOWN, qc.FINE
+_AFTER = tuple(tuple(tuple((t + i) % n for i in range(1, n)) for t in range(n)) for n in range(_MAX_SEATS + 1))
+"""_AFTER[seats][seat]: the other seats in turn order, starting after ``seat``."""
 _PATIENT_EFFECTS = frozenset((qc.CURE_POINTS, qc.HARM_POINTS, qc.RESET_HARM, qc.NULLIFY_TYPE, qc.BOOST_TYPE))
 _UNIQUE_REMINDERS = frozenset((qc.FACE_DOWN, qc.NO_PAY, qc.DOUBLE_PAY))
 
@@ -1599,38 +1690,29 @@ def _doctor_target_ok(state: QuackState, effect: str, doctor: Doctor) -> bool:
     return True  # INFAMY_UP, EXTRA_TREATMENT, FEWER_TREATMENT
 
 
-def _can_play_anytime(state: QuackState, seat: int) -> bool:
-    """Whether ``seat`` holds an Anytime card with a valid target (as
-    :func:`_anytime_moves` would find, without building the moves)."""
-    kinds = state.kinds
-    hand = state.hands[seat]
+def _has_target(state: QuackState, effect: str) -> bool:
+    """Whether an Anytime ``effect`` other than Paper Shredder has a legal target now."""
     doctors = state.doctors
-    patients = -1
-    for c in hand:
-        if kinds[c] != _ANYTIME:
-            continue
-        effect = state.cards[c].effect
-        if effect == qc.SHRED:
-            if len(hand) > 1:
+    if effect in _PATIENT_EFFECTS:
+        for d in doctors:
+            if d.patient is not None:
                 return True
-            continue
-        if patients < 0:
-            patients = len(doctors) - [d.patient for d in doctors].count(None)
-        if effect in _PATIENT_EFFECTS:
-            if patients:
+        return False
+    if effect == _TRANSFER or effect == _REDIRECT:
+        patients = 0
+        for d in doctors:
+            if d.patient is not None:
+                patients += 1
+        if effect == _TRANSFER:
+            return patients >= 2
+        for d in doctors:
+            # Someone who can be redirected, and a Patient of someone else to send to.
+            if d.status == PRACTISING and d.redirect_card == NONE and patients - (d.patient is not None) > 0:
                 return True
-        elif effect == qc.TRANSFER:
-            if patients >= 2:
-                return True
-        elif effect == qc.REDIRECT:
-            for d in doctors:
-                # Someone who can be redirected, and a Patient of someone else to send to.
-                if d.status == PRACTISING and d.redirect_card == NONE and patients - (d.patient is not None) > 0:
-                    return True
-        else:
-            for d in doctors:
-                if _doctor_target_ok(state, effect, d):
-                    return True
+        return False
+    for d in doctors:
+        if _doctor_target_ok(state, effect, d):
+            return True
     return False
 
 
@@ -1638,7 +1720,7 @@ def _shuffle(rng: random.Random, pile: list[int]) -> None:
     """Shuffle ``pile`` in place with ``rng``: a sort on random keys, uniform
     like ``rng.shuffle`` and about twice as fast (C-level ``random()`` calls)."""
     draw = rng.random
-    pile[:] = sorted(pile, key=lambda _card: draw())
+    pile.sort(key=lambda _card: draw())
 
 
 def _check_anytime(state: QuackState, seat: int, move: PlayAnytime) -> None:

@@ -243,7 +243,7 @@ TRADE_ANSWERS = (AcceptTrade, DeclineTrade, WithdrawTrade)
 
 _END_TURN = EndTurn()
 _TAKE_NOTHING = TakeNothing()
-_TIMEOUT = Timeout()
+_TIMEOUT = Timeout()  # (entered in _KNOWN_MOVES below, with the other shared moves)
 
 
 # --- events -----------------------------------------------------------------
@@ -607,7 +607,7 @@ class _DeckMeta:
     effects and ``treats[drug]`` the bit of the Disorder it treats.
     """
 
-    __slots__ = ("kind", "bit", "side", "treats", "therapy_proof", "bit_of", "discard", "take")
+    __slots__ = ("kind", "bit", "side", "treats", "therapy_proof", "bit_of", "discard", "take", "episode_rows")
 
     def __init__(self, cards: tuple[SECard, ...]) -> None:
         names = sorted({c.name for c in cards if c.kind == se_cards.DISORDER})
@@ -617,17 +617,43 @@ class _DeckMeta:
         self.side = [sum(self.bit_of[n] for n in c.side_effects) for c in cards]
         self.treats = [self.bit_of.get(c.treats, 0) for c in cards]
         self.therapy_proof = [c.therapy_proof for c in cards]
-        self.discard = [Discard(c.id) for c in cards]
-        self.take = [TakeCard(c.id) for c in cards]
+        self.discard = [_known(_DISCARDS, Discard, c.id) for c in cards]
+        self.take = [_known(_TAKES, TakeCard, c.id) for c in cards]
+        # Per Episode card, its PlayEpisode on each Disorder (indexed by the
+        # Disorder's id): legal_moves maps a seat's targets through it.
+        disorders = [c.id for c in cards if c.kind == se_cards.DISORDER]
+        self.episode_rows: list[list[Move | None] | None] = [None] * len(cards)
+        for e in cards:
+            if e.kind == se_cards.EPISODE:
+                row: list[Move | None] = [None] * len(cards)
+                for d in disorders:
+                    row[d] = _move2(_EPISODES, PlayEpisode, e.id, d)
+                self.episode_rows[e.id] = row
 
 
 # Moves are values: the ones legal_moves offers again and again are made once
 # and reused (building frozen dataclasses dominated legal_moves in profiles).
+# Each is also entered in _KNOWN_MOVES by id, so ``check`` can skip testing the
+# types of its fields: the engine built it from ints. The dict keeps every
+# such move alive, so its id is never reused by another object.
+_KNOWN_MOVES: dict[int, Move] = {}
 _TREATS: dict[int, Move] = {}
 _GIVES: dict[int, Move] = {}
 _THERAPIES: dict[int, Move] = {}
 _EPISODES: dict[int, Move] = {}
 _TOLERANCES: dict[int, Move] = {}
+_DISCARDS: dict[int, Move] = {}
+_TAKES: dict[int, Move] = {}
+
+
+def _known(cache: dict[int, Move], cls: type, *fields: int) -> Move:
+    """The engine's one ``cls(*fields)``, from ``cache`` (keyed by the fields)."""
+    key = fields[0] if len(fields) == 1 else (fields[0] << 20) | fields[1]
+    move = cache.get(key)
+    if move is None:
+        move = cache[key] = cls(*fields)
+        _KNOWN_MOVES[id(move)] = move
+    return move
 
 
 def _move2(cache: dict[int, Move], cls: type, a: int, b: int) -> Move:
@@ -635,6 +661,7 @@ def _move2(cache: dict[int, Move], cls: type, a: int, b: int) -> Move:
     move = cache.get(key)
     if move is None:
         move = cache[key] = cls(a, b)
+        _KNOWN_MOVES[id(move)] = move
     return move
 
 
@@ -690,8 +717,8 @@ class SEState:
         self.meta = meta
         self.psyche_info: list[tuple[int, tuple[int, ...], int] | None] = [None] * seats
         """Per seat, a cache for legal_moves (see _seat_info); None when stale."""
-        self.plays_cache: list[tuple[int, dict[int, tuple[Move, ...]]] | None] = [None] * seats
-        """Per seat, (epoch, card -> plays) for legal_moves (see SideEffects._plays)."""
+        self.plays_cache: list[tuple[Any, ...] | None] = [None] * seats
+        """Per seat, what legal_moves knows of its plays this epoch (see SideEffects._play_context)."""
         self.view_cache: list[tuple[Any, tuple[int, ...], PlayerView] | None] = [None] * seats
         """Per seat, the last PlayerView made and what it was made from."""
         self.epoch = 0
@@ -752,6 +779,14 @@ class SideEffects:
         self._names = tuple(c.name for c in self.deck.build(bonus=True))
         self._built = {bonus: self.deck.build(bonus=bonus) for bonus in (False, True)}
         self._meta = {bonus: _DeckMeta(cards) for bonus, cards in self._built.items()}
+        # Per deck, its Disorder ids and its other ids, in id order: new_game copies them.
+        self._piles = {
+            bonus: (
+                tuple(c.id for c in cards if c.kind == se_cards.DISORDER),
+                tuple(c.id for c in cards if c.kind != se_cards.DISORDER),
+            )
+            for bonus, cards in self._built.items()
+        }
 
     def deck_name(self, card_id: int) -> str:
         """The name of card ``card_id`` (for sentences; ids are public)."""
@@ -778,8 +813,9 @@ class SideEffects:
         cards = self._built[opts.bonus_cards]
         state = SEState(seats, opts, rng, cards, self._meta[opts.bonus_cards])
 
-        disorders = [c.id for c in cards if c.kind == se_cards.DISORDER]
-        others = [c.id for c in cards if c.kind != se_cards.DISORDER]
+        disorder_ids, other_ids = self._piles[opts.bonus_cards]
+        disorders = list(disorder_ids)
+        others = list(other_ids)
         rng.shuffle(disorders)
         size = SMALL_TABLE_PSYCHE if seats >= SMALL_PSYCHE_FROM else PSYCHE_SIZE
         # The Disorder pile's top is the end of the list; a duplicate goes to
@@ -849,7 +885,9 @@ class SideEffects:
         moves: list[Move] = []
         if state.plays_left > 0:
             self._plays(state, seat, moves)
-        moves.extend(map(state.meta.discard.__getitem__, hand))
+        discards = state.meta.discard
+        for c in hand:
+            moves.append(discards[c])
         moves.append(_END_TURN)
         if state.offers:
             moves.extend(self._trade_answers(state, seat))
@@ -859,41 +897,73 @@ class SideEffects:
         """The plays of ``seat``, by hand order, each card's by target.
 
         What a card can do depends only on the Psyches and who is still
-        playing; so each seat keeps its card -> plays table until one of
-        those changes (``state.epoch``, see _psyche_changed). Most decisions
-        are discards, turn ends and Episodes, and then nothing is recomputed.
+        playing, which change on few decisions (``state.epoch``, see
+        _psyche_changed). So each seat keeps, per epoch, what its cards need
+        (see _play_context): then an Episode's plays are one lookup per
+        target, most Drugs and Disorders are ruled out by one bit test, and
+        the plays of the rest are kept per card. (Plain loops: in profiles
+        they beat map() and comprehensions over hands this small.)
         """
-        cache = state.plays_cache[seat]
-        if cache is None or cache[0] != state.epoch:
-            cache = state.plays_cache[seat] = (state.epoch, {})
-        table = cache[1]
-        others: list[int] | None = None
+        ctx = state.plays_cache[seat]
+        if ctx is None or ctx[0] != state.epoch:
+            ctx = state.plays_cache[seat] = self._play_context(state, seat)
+        _epoch, treat_mask, give_mask, episode_targets, _others, table = ctx
+        meta = state.meta
+        kinds, episode_rows = meta.kind, meta.episode_rows
         for c in state.hands[seat]:
+            kind = kinds[c]
+            if kind == _EPISODE:
+                row = episode_rows[c]
+                for d in episode_targets:
+                    out.append(row[d])
+                continue
+            if kind == _DRUG:
+                if not meta.treats[c] & treat_mask:
+                    continue  # no untreated Disorder it treats
+            elif kind == _DISORDER:
+                if not meta.bit[c] & give_mask:
+                    continue  # nobody can be given it
             moves = table.get(c)
             if moves is None:
-                if others is None:
-                    others = self._prepare(state, seat)
-                moves = table[c] = self._card_plays(state, seat, c, others)
-            if moves:
-                out.extend(moves)
+                moves = table[c] = self._card_plays(state, seat, c, ctx)
+            out.extend(moves)
 
-    def _prepare(self, state: SEState, seat: int) -> list[int]:
-        """Refresh stale Psyche summaries; return the other seats still playing."""
+    def _play_context(self, state: SEState, seat: int) -> tuple[Any, ...]:
+        """What working out ``seat``'s plays needs this epoch: (epoch, the
+        Disorders its Drugs may treat, the Disorders it may give, the
+        Disorders its Episodes may hit in order, the other seats playing,
+        card -> plays)."""
         info = state.psyche_info
         for t in range(state.seats):
             if info[t] is None:
                 info[t] = _seat_info(state, t)
         places = state.places
-        return [s for s in range(state.seats) if s != seat and places[s] == 0]
+        others = []
+        for t in range(state.seats):
+            if t != seat and places[t] == 0:
+                others.append(t)
+        give_mask = 0
+        episode_targets: list[int] = []
+        for t in others:
+            give_mask |= info[t][0]
+            episode_targets += info[t][1]
+        treat_mask = info[seat][2]
+        if state.options.treat_others:
+            for t in others:
+                treat_mask |= info[t][2]
+        return (state.epoch, treat_mask, give_mask, episode_targets, others, {})
 
-    def _card_plays(self, state: SEState, seat: int, c: int, others: list[int]) -> tuple[Move, ...]:
+    def _card_plays(self, state: SEState, seat: int, c: int, ctx: tuple[Any, ...]) -> tuple[Move, ...]:
+        _epoch, treat_mask, give_mask, episode_targets, others, _table = ctx
         meta = state.meta
         info = state.psyche_info
         kind = meta.kind[c]
         out: list[Move] = []
         if kind == _DRUG:
-            bits = meta.bit
             treats = meta.treats[c]
+            if not treats & treat_mask:
+                return ()  # no untreated Disorder it treats
+            bits = meta.bit
             targets = range(state.seats) if state.options.treat_others else (seat,)
             for t in targets:
                 if state.places[t] or not info[t][2] & treats:
@@ -903,13 +973,15 @@ class SideEffects:
                         out.append(_move2(_TREATS, Treat, c, d))
         elif kind == _DISORDER:
             bit = meta.bit[c]
+            if not bit & give_mask:
+                return ()  # nobody can be given it
             for t in others:
                 if bit & info[t][0]:
                     out.append(_move2(_GIVES, GiveDisorder, c, t))
         elif kind == _EPISODE:
-            for t in others:
-                for d in info[t][1]:
-                    out.append(_move2(_EPISODES, PlayEpisode, c, d))
+            row = meta.episode_rows[c]
+            for d in episode_targets:
+                out.append(row[d])
         elif kind == _THERAPY:
             for d in info[seat][1]:
                 if not meta.therapy_proof[d]:
@@ -947,17 +1019,18 @@ class SideEffects:
     def _check(self, state: SEState, seat: Any, move: Any) -> Any:
         """Check ``move``; return what ``apply`` needs (target seat, etc.)."""
         kind = type(move)
-        checks = _MOVE_FIELDS.get(kind)
-        if checks is None:
-            raise MalformedMove(f"{move!r} is not a Side Effects move.")
-        for name, ok in checks:
-            value = getattr(move, name)
-            # Most fields are ints: test those inline, call a checker for the rest.
-            if ok is _is_int:
-                if type(value) is not int:
+        if id(move) not in _KNOWN_MOVES:  # the engine's own moves are well formed
+            checks = _MOVE_FIELDS.get(kind)
+            if checks is None:
+                raise MalformedMove(f"{move!r} is not a Side Effects move.")
+            for name, ok in checks:
+                value = getattr(move, name)
+                # Most fields are ints: test those inline, call a checker for the rest.
+                if ok is _is_int:
+                    if type(value) is not int:
+                        raise MalformedMove(f"{kind.__name__}.{name} has the wrong type: {value!r}.")
+                elif not ok(value):
                     raise MalformedMove(f"{kind.__name__}.{name} has the wrong type: {value!r}.")
-            elif not ok(value):
-                raise MalformedMove(f"{kind.__name__}.{name} has the wrong type: {value!r}.")
         if type(seat) is not int or not 0 <= seat < state.seats:
             raise MalformedMove(f"There is no seat {seat!r} at this table of {state.seats}.")
         if state.over:
@@ -965,6 +1038,13 @@ class SideEffects:
         if state.places[seat]:
             raise NotYourTurn(f"Seat {seat} has already won and left the game.")
         phase = state.phase
+        if phase == PLAY and seat == state.current:
+            # The commonest moves first: the tests below come to the same.
+            if kind is Discard:
+                _in_hand(state, seat, move.card)
+                return None
+            if kind is EndTurn:
+                return None
         if kind is Timeout:
             if phase != TREMORS or seat != state.prompt_seat or state.options.tremors_seconds <= 0:
                 raise IllegalMove("There is no Tremors countdown for this seat to run out.")
@@ -1306,8 +1386,9 @@ class SideEffects:
 
     def _check_win(self, state: SEState, seat: int, events: list[Event]) -> None:
         """SE9: a player with no untreated Disorder wins at once."""
-        if any(drug == NO_CARD for _d, drug in state.psyche[seat]):
-            return
+        for _d, drug in state.psyche[seat]:
+            if drug == NO_CARD:
+                return
         place = len(state.finish_order) + 1
         state.finish_order.append(seat)
         state.places[seat] = place
@@ -1350,6 +1431,8 @@ class SideEffects:
         self._begin_turn(state, events)
 
     def _next_seat(self, state: SEState, seat: int) -> int:
+        if not state.finish_order:  # everyone still plays
+            return (seat + 1) % state.seats
         for step in range(1, state.seats + 1):
             s = (seat + step) % state.seats
             if state.places[s] == 0:
@@ -1490,6 +1573,8 @@ def _is_strs(value: Any) -> bool:
 # Field type checks per move class; bools are not ints (``type(x) is int``).
 _FIELD_CHECKS = {"int": _is_int, "tuple[int, ...]": _is_ints, "tuple[str, ...]": _is_strs}
 _MOVE_FIELDS = {cls: tuple((f.name, _FIELD_CHECKS[f.type]) for f in fields(cls)) for cls in MOVE_TYPES}
+for _move in (_END_TURN, _TAKE_NOTHING, _TIMEOUT):
+    _KNOWN_MOVES[id(_move)] = _move
 
 
 
@@ -1523,13 +1608,19 @@ def _other_player(state: SEState, seat: int, target: Any) -> None:
 
 def _holds(state: SEState, seat: int, name: str) -> bool:
     cards = state.cards
-    return any(cards[d].name == name for d, _g in state.psyche[seat])
+    for d, _g in state.psyche[seat]:
+        if cards[d].name == name:
+            return True
+    return False
 
 
 def _vulnerable(state: SEState, seat: int, name: str) -> bool:
     """SE6: some Drug now on the Psyche lists ``name`` as a side effect."""
     cards = state.cards
-    return any(g != NO_CARD and name in cards[g].side_effects for _d, g in state.psyche[seat])
+    for _d, g in state.psyche[seat]:
+        if g != NO_CARD and name in cards[g].side_effects:
+            return True
+    return False
 
 
 def _receivable(state: SEState, seat: int) -> int:
@@ -1669,17 +1760,23 @@ def _lapse_offers(state: SEState, events: list[Event]) -> None:
 
 def _draw(state: SEState, seat: int, count: int, events: list[Event]) -> None:
     """SE4: an empty draw pile is replaced by the shuffled discard pile."""
-    drawn: list[int] = []
     draw = state.draw
-    for _ in range(count):
-        if not draw:
-            if not state.discard:
-                break
-            draw.extend(state.discard)
-            state.discard.clear()
-            state.rng.shuffle(draw)
-            events.append(DeckReshuffled(len(draw)))
-        drawn.append(draw.pop())
+    if len(draw) >= count:
+        # The top ``count`` cards, in the order they come off the pile (its end).
+        drawn = draw[len(draw) - count:]
+        del draw[len(draw) - count:]
+        drawn.reverse()
+    else:
+        drawn = []
+        for _ in range(count):
+            if not draw:
+                if not state.discard:
+                    break
+                draw.extend(state.discard)
+                state.discard.clear()
+                state.rng.shuffle(draw)
+                events.append(DeckReshuffled(len(draw)))
+            drawn.append(draw.pop())
     state.hands[seat].extend(drawn)
     events.append(CardsDrawn(seat, tuple(drawn), len(drawn)))
 
