@@ -1387,9 +1387,9 @@ class Quack:
         if not winners:
             reason = "The Angry Mob got every doctor; nobody wins."
         elif len(winners) == 1:
-            reason = f"Seat {winners[0]} has the most money of the doctors the Mob did not get."
+            reason = "The most money of the doctors the Mob did not get."
         else:
-            reason = f"Seats {', '.join(map(str, winners))} share the most money and the least Infamy."
+            reason = "A shared win: the most money, and the least Infamy, of the doctors the Mob did not get."
         state.over = True
         state.phase = OVER
         state.window = []

@@ -132,7 +132,8 @@ class Outcome:
 
     ``winners`` are the seats that won (several on a shared win); ``ranking``
     lists every seat best first, and ``places`` gives each seat's place (1 is
-    best; tied seats share a place). ``reason`` is a short plain sentence.
+    best; tied seats share a place). ``reason`` is a short plain sentence that
+    names no seat: seat numbers mean nothing to people, so callers name them.
     """
 
     winners: tuple[int, ...]

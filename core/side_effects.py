@@ -862,8 +862,8 @@ class SideEffects:
         winners = tuple(s for s in range(state.seats) if state.places[s] == 1)
         places = tuple(state.places)
         if state.options.until_one_loser:
-            loser = places.index(max(places))
-            reason = f"Everyone recovered but seat {loser}."
+            # Seat numbers mean nothing to people; callers name the seats.
+            reason = "Everyone recovered but one player."
         else:
             reason = "A player treated every Disorder on their Psyche."
         return Outcome(winners=winners, places=places, reason=reason)

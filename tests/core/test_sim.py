@@ -50,3 +50,26 @@ def test_sim_command_refuses_bad_options_plainly() -> None:
     )
     assert out.returncode == 2
     assert "no option 'nonsense'" in out.stderr and "Traceback" not in out.stderr
+
+
+@pytest.mark.parametrize(
+    ("game", "options"),
+    [("side-effects", None), ("side-effects", {"until_one_loser": True}), ("quack", None)],
+)
+def test_outcome_reason_names_no_seat(game: str, options: dict | None) -> None:
+    """Seats are numbered from 0 inside and from 1 for people, so the reason
+    sentence leaves seats out and callers name the winners themselves."""
+    import re
+
+    from core import bots, games
+    from core.play import play_game
+
+    rules = games.get(game)
+    reasons = set()
+    for seed in range(12):
+        lineup = [bots.make(game, "random", seed * 10 + s) for s in range(3)]
+        outcome = play_game(rules, lineup, seed=seed, options=options).outcome
+        assert outcome is not None and outcome.reason
+        reasons.add(outcome.reason)
+    for reason in reasons:
+        assert not re.search(r"\b[Ss]eats?\b|\d", reason), reason
