@@ -531,7 +531,7 @@ class QuackBoard(Vertical, can_focus=True):
         if view.phase == q.WINDOW:
             if me in view.window:
                 text.append("Your chance: ", style="bold yellow")
-                text.append("play an Anytime card (1-9), or ")
+                text.append(f"play an Anytime card (1-{max(1, len(view.hand))}), or ")
                 text.append("space to pass", style=click("pass_window", "bold underline"))
                 text.append(".")
                 if self.auto_pass:
@@ -551,7 +551,8 @@ class QuackBoard(Vertical, can_focus=True):
             if view.phase == q.TREAT:
                 text.append("Your turn: ", style="bold green")
                 n = view.owed
-                text.append(f"play {n} more Treatment{'s' if n != 1 else ''} on your Patient (pick 1-9, Enter).")
+                text.append(f"play {n} more Treatment{'s' if n != 1 else ''} on your Patient "
+                            f"(pick 1-{max(1, len(view.hand))}, Enter).")
                 return text
             if view.phase == q.SHORT_HAND:
                 text.append("Out of Treatments: ", style="bold yellow")
