@@ -137,15 +137,17 @@ async def test_auto_pass_passes_by_itself_unless_a_card_is_picked(app_for, monke
         treatments = [c for c in state.hands[1] if RULES.kinds[c] == 1]
         session.act(1, q.PlayTreatment(treatments[0]))
         await wait_for(pilot, lambda: session.moves == [q.Pass()], what="the automatic pass")
-        # Next Treatment: pick a card at once, and nothing is passed for us.
+        # Next Treatment: pick a card at once, and nothing is passed for us. The
+        # wait is longer now so that a slow machine still picks before it ends.
+        monkeypatch.setattr(tui.quack_board, "AUTO_PASS_SECONDS", 2.0)
         session.act(1, q.PlayTreatment(treatments[1]))
         await wait_for(pilot, lambda: board.view.phase == q.WINDOW, what="the second window")
         await press_card(pilot, board, "Placebo")
-        await pilot.pause(0.6)
+        await pilot.pause(2.5)
         assert session.moves == [q.Pass()]
         await pilot.press("escape", "a")
         assert not board.auto_pass and app.settings.auto_pass == 0
-        await pilot.pause(0.6)
+        await pilot.pause(2.5)
         assert session.moves == [q.Pass()]
         await pilot.press("space")
         await wait_for(pilot, lambda: session.moves == [q.Pass(), q.Pass()], what="our own pass")
