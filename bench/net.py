@@ -1,6 +1,7 @@
 """Network speed: host round trips beside a bare WebSocket echo, and table capacity.
 
     python -m bench.net [--game side-effects] [--samples 600] [--think 0.5] [--quick]
+                        [--capacity-only] [--steps 100 200] [--no-journal]
 
 Prints one JSON object (progress goes to stderr):
 
@@ -16,11 +17,15 @@ move-sized frame measured in the same run, and their ratio. Measured two ways:
   moving so that samples do not overlap.
 
 The two are measured in alternating rounds, so that other work on the machine
-weighs on the echo and the table alike.
+weighs on the echo and the table alike. These tables keep no journal (a real
+host fsyncs one record per move before relaying it, a millisecond or two on
+a typical disk; the capacity part below does journal).
 
 ``capacity``: how many 4-seat tables of bot seats one host process keeps
 going with the move-to-every-seat p99 under 50 ms. The host runs in its own
-process; the seats (four per table) run in this one as light load
+process and journals every move with an fsync before relaying it, as a real
+host does (``--no-journal`` turns that off; ``journal`` in the JSON says
+which); the seats (four per table) run in this one as light load
 generators: they read most frames with plain msgpack and decode a view in
 full only when they must move, so "every seat" here means every seat has
 received the new view. Bots wait ``--think`` seconds before each move, a
@@ -30,8 +35,13 @@ more, since other work on the machine only ever adds to the tail. The seats
 share the machine's cores with the host, so the figure is a floor for the
 host alone; ``host_cpu_ms_per_move`` is the host process's own CPU time per
 move in the measuring window, which other load on the machine barely
-affects, and ``tables_per_host_core_estimate`` what one free core would
-carry at that cost.
+affects (split into ``host_user_ms_per_move``, the host's Python, and
+``host_sys_ms_per_move``, its sockets, epoll and fsyncs; ``host_gc_ms_per_move``
+and ``host_full_gcs`` are its cyclic collector's share), and
+``tables_per_host_core_estimate`` what one free core would carry at that
+cost. ``--capacity-only`` skips the latency part; with
+``QUACKBOX_BENCH_PROFILE=path`` set, the host process also writes a cProfile
+of each measuring window to ``path.<tables>``.
 """
 
 from __future__ import annotations
@@ -45,6 +55,7 @@ import os
 import platform
 import resource
 import sys
+import tempfile
 import time
 from typing import Any
 
@@ -282,32 +293,46 @@ async def own_process_echo(count: int) -> list[float]:
 # --- capacity: many tables, one host process ------------------------------------------------------
 
 
-def host_process(game: str, tables: int, ports: Any, mark: Any, stop: Any, cpu: Any) -> None:
+def host_process(game: str, tables: int, journal: bool, ports: Any, mark: Any, stop: Any, cpu: Any) -> None:
     """The host side of the capacity run: ``tables`` tables in one process.
 
-    Reports the CPU time this process used between ``mark`` and ``stop``
-    (the measuring window), which other load on the machine does not inflate.
+    Each table journals its games with an fsync per move, as a real host
+    does, into a temporary folder (unless ``journal`` is off). Reports the
+    CPU time this process used between ``mark`` and ``stop`` (the measuring
+    window), which other load on the machine does not inflate.
+
+    With ``QUACKBOX_BENCH_PROFILE=path`` in the environment, the window is
+    also profiled with cProfile into ``path.<tables>``.
     """
     raise_file_limit()
+    folder = tempfile.TemporaryDirectory(prefix="quackbox-bench-") if journal else None
 
-    def cpu_now() -> float:
+    def cpu_now() -> tuple[float, float]:
         usage = resource.getrusage(resource.RUSAGE_SELF)
-        return usage.ru_utime + usage.ru_stime
+        return usage.ru_utime, usage.ru_stime
 
     pauses: list[float] = []
     began = [0.0]
+    full = [0]
 
     def on_gc(phase: str, info: dict) -> None:
         if phase == "start":
             began[0] = time.perf_counter()
         else:
             pauses.append(time.perf_counter() - began[0])
+            if info.get("generation") == 2:
+                full[0] += 1
+
+    profile_to = os.environ.get("QUACKBOX_BENCH_PROFILE")
+    profiler: Any = None
 
     async def main() -> None:
+        nonlocal profiler
         hosts = []
         for i in range(tables):
             config = HostConfig(
-                game=game, seats=SEATS, headless=True, autostart=True, once=False, bot_delay=0, seed=i, bind="127.0.0.1", port=0
+                game=game, seats=SEATS, headless=True, autostart=True, once=False, bot_delay=0, seed=i,
+                bind="127.0.0.1", port=0, journal_dir=folder.name if folder is not None else None,
             )
             host = Host(config)
             await host.start()
@@ -320,13 +345,25 @@ def host_process(game: str, tables: int, ports: Any, mark: Any, stop: Any, cpu: 
         await loop.run_in_executor(None, mark.wait)
         start = cpu_now()
         gc.callbacks.append(on_gc)
+        if profile_to:
+            import cProfile
+
+            profiler = cProfile.Profile()
+            profiler.enable()
         await loop.run_in_executor(None, stop.wait)
+        if profiler is not None:
+            profiler.disable()
         gc.callbacks.remove(on_gc)
-        cpu.send((cpu_now() - start, max(pauses, default=0.0)))
+        end = cpu_now()
+        cpu.send((end[0] - start[0], end[1] - start[1], max(pauses, default=0.0), sum(pauses), full[0]))
+        if profiler is not None:
+            profiler.dump_stats(f"{profile_to}.{tables}")
         for host in hosts:
             await host.stop()
 
     asyncio.run(main())
+    if folder is not None:
+        folder.cleanup()
 
 
 class TableRun:
@@ -396,12 +433,14 @@ class TableRun:
                 self.samples.append(time.perf_counter() - start)
 
 
-async def capacity_step(game: str, tables: int, think: float, warmup: float, measure: float) -> dict[str, Any]:
+async def capacity_step(
+    game: str, tables: int, think: float, warmup: float, measure: float, journal: bool = True
+) -> dict[str, Any]:
     ctx = multiprocessing.get_context("spawn")
     ports_in, ports_out = ctx.Pipe(duplex=False)
     cpu_in, cpu_out = ctx.Pipe(duplex=False)
     mark, stop = ctx.Event(), ctx.Event()
-    proc = ctx.Process(target=host_process, args=(game, tables, ports_out, mark, stop, cpu_out), daemon=True)
+    proc = ctx.Process(target=host_process, args=(game, tables, journal, ports_out, mark, stop, cpu_out), daemon=True)
     proc.start()
     loop = asyncio.get_running_loop()
     ports = await loop.run_in_executor(None, ports_in.recv)
@@ -421,7 +460,8 @@ async def capacity_step(game: str, tables: int, think: float, warmup: float, mea
     record[0] = False
     stop.set()
     elapsed = time.perf_counter() - started
-    host_cpu, gc_pause = await loop.run_in_executor(None, cpu_in.recv)
+    host_user, host_sys, gc_pause, gc_total, gc_full = await loop.run_in_executor(None, cpu_in.recv)
+    host_cpu = host_user + host_sys
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
@@ -432,9 +472,14 @@ async def capacity_step(game: str, tables: int, think: float, warmup: float, mea
     result["moves_per_s"] = round(moves / elapsed, 1)
     result["host_cpu_share"] = round(host_cpu / elapsed, 3)  # of one core, while measuring
     result["host_longest_gc_ms"] = round(gc_pause * 1000, 1)
+    result["host_full_gcs"] = gc_full
     if moves:
         per_move = host_cpu / moves
         result["host_cpu_ms_per_move"] = round(per_move * 1000, 3)
+        # User time is the host's Python; system time its sockets, epoll and fsyncs.
+        result["host_user_ms_per_move"] = round(host_user / moves * 1000, 3)
+        result["host_sys_ms_per_move"] = round(host_sys / moves * 1000, 3)
+        result["host_gc_ms_per_move"] = round(gc_total / moves * 1000, 3)  # wall time in the collector
         # What one core could carry at this pace if the host had it to itself.
         result["tables_per_host_core_estimate"] = int(1 / (per_move * moves / elapsed / tables))
     return result
@@ -459,22 +504,21 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
     own_table: list[float] = []
     own_echo: list[float] = []
     frame = 0
-    for n in range(rounds):
+    for n in range(0 if args.capacity_only else rounds):
         print(f"latency round {n + 1} of {rounds}", file=sys.stderr)
         same_echo += await echo_round_trips(ECHO_BYTES, args.samples // rounds * 2)
         samples, frame = await table_round_trips(args.game, args.samples // rounds)
         same_table += samples
         own_echo += await own_process_echo(args.samples // rounds)
         own_table += await own_process_round_trips(args.game, max(4.0, args.samples / rounds * 0.02))
-    report: dict[str, Any] = {
-        "game": args.game,
-        "latency": {
+    report: dict[str, Any] = {"game": args.game}
+    if not args.capacity_only:
+        report["latency"] = {
             "one_process": compare(same_table, same_echo),
             "own_processes": compare(own_table, own_echo),
             "echo_frame_bytes": ECHO_BYTES,
             "move_frame_bytes": frame,
-        },
-    }
+        }
     steps = []
     best = 0
     for tables in args.steps:
@@ -482,7 +526,9 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
         # tried twice and judged by its better try; both are reported.
         tries = []
         for _ in range(args.tries):
-            tries.append(await capacity_step(args.game, tables, args.think, args.warmup, args.measure))
+            tries.append(
+                await capacity_step(args.game, tables, args.think, args.warmup, args.measure, not args.no_journal)
+            )
             print(json.dumps(tries[-1]), file=sys.stderr)  # progress, off the JSON on stdout
             if tries[-1]["p99_ms"] < P99_LIMIT * 1000:
                 break
@@ -492,6 +538,7 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
         best = tables
     report["capacity"] = {
         "think_s": args.think,
+        "journal": "off" if args.no_journal else "fsync per move, as a real host",
         "p99_limit_ms": P99_LIMIT * 1000,
         "max_tables_p99_under_limit": best,
         "steps": steps,
@@ -514,6 +561,8 @@ def run() -> None:
     parser.add_argument("--warmup", type=float, default=3.0)
     parser.add_argument("--measure", type=float, default=8.0)
     parser.add_argument("--quick", action="store_true", help="a short run: fewer samples, two small steps")
+    parser.add_argument("--capacity-only", action="store_true", help="skip the latency part")
+    parser.add_argument("--no-journal", action="store_true", help="capacity hosts keep no journal (a real host does)")
     args = parser.parse_args()
     if args.quick:
         args.samples, args.steps, args.warmup, args.measure = 200, [20, 50], 1.0, 3.0

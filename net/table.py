@@ -518,7 +518,7 @@ class Table:
         out += self._broadcast(self.lobby())
         out += [Send(peer.conn, line) for line in self._chat]
         if self.phase != LOBBY and self.state is not None:
-            out.append(Send(peer.conn, self._view_frame(peer.seat, (), now)))
+            out.append(Send(peer.conn, self._current_view(peer.seat, now)))
         return out
 
     def _seat_for_token(self, token: str) -> _Seat | None:
@@ -705,7 +705,7 @@ class Table:
         if not 0 <= message.seq <= self.seq:
             return self._send_error(
                 peer, ErrorCode.BAD_MESSAGE, f"No view numbered {message.seq} was sent; the latest is {self.seq}.", "move"
-            ) + [Send(peer.conn, self._view_frame(peer.seat, (), now))]
+            ) + [Send(peer.conn, self._current_view(peer.seat, now))]
         move = message.move
         if type(move) in self._timeout_types or (self._deadline is not None and type(move) is type(self._deadline.timeout)):
             return self._send_error(peer, ErrorCode.HOST_ONLY, "Only the host runs out a countdown.", "move")
@@ -717,7 +717,7 @@ class Table:
                 # say why, and send the view it should have been made from.
                 return self._send_error(
                     peer, ErrorCode.STALE_VIEW, f"{exc} (Your view was out of date; here is the current one.)", "move"
-                ) + [Send(peer.conn, self._view_frame(peer.seat, (), now))]
+                ) + [Send(peer.conn, self._current_view(peer.seat, now))]
             error = ProtocolError.from_rules(exc)
             return self._send_error(peer, error.code, error.message, "move")
 
@@ -750,7 +750,10 @@ class Table:
     def _track(self, now: float, moved: int | None, before: tuple[int, ...]) -> None:
         """Note the time of a change: for pacing, deadlines, and turn timers."""
         self._last_change = now
-        self._bots_pending = True
+        # Only a bot seat reacts or moves on its own after a change; stand-ins
+        # for people have their own due times (next_wakeup). A table of people
+        # alone would otherwise take a timer and a tick after every move.
+        self._bots_pending = any(seat.kind == BOT for seat in self.seats)
         self._quiet_until = now
         waiting = self.rules.waiting_for(self.state)
         for seat in self.seats:
@@ -845,31 +848,48 @@ class Table:
     # --- sending ---------------------------------------------------------------------
 
     def _send_views(self, events: list[Event] | tuple[Event, ...], now: float) -> list[Action]:
-        """Each connection's own view, and the events redacted for its seat."""
+        """Each connection's own view, and the events redacted for its seat.
+
+        One frame per seat (a seat's connections, or the spectators, share
+        it), made and packed once per change.
+        """
         frames: dict[int | None, bytes] = {}
         out: list[Action] = []
+        names = self.names
+        deadline = self._deadline_info(now)
         for peer in self._peers.values():
             if not peer.welcomed or peer.closing:
                 continue
             frame = frames.get(peer.seat)
             if frame is None:
-                frame = frames[peer.seat] = self._view_frame(peer.seat, events, now)
+                frame = frames[peer.seat] = self._view_frame(peer.seat, events, names, deadline)
             out.append(Send(peer.conn, frame))
+        self.wire.values.drop_recent()
         return out
 
-    def _view_frame(self, seat: int | None, events: Any, now: float) -> bytes:
+    def _current_view(self, seat: int | None, now: float) -> bytes:
+        """The view frame of ``seat`` as things stand, with no events (a newcomer, a stale move)."""
+        return self._view_frame(seat, (), self.names, self._deadline_info(now))
+
+    def _deadline_info(self, now: float) -> DeadlineInfo | None:
+        """The running countdown as views show it, or None."""
+        if self._deadline is None:
+            return None
+        left = self._deadline_started + self._deadline.seconds - now
+        return DeadlineInfo(self._deadline.seat, self._deadline.kind, max(0.0, round(left, 3)))
+
+    def _view_frame(
+        self, seat: int | None, events: Any, names: tuple[str, ...], deadline: DeadlineInfo | None
+    ) -> bytes:
+        """The view frame of ``seat`` (None: a spectator) after ``events``;
+        ``names`` and ``deadline`` are the same for every seat, worked out once."""
         rules = self.rules
         seen = []
         for event in events:
             redacted = rules.redact(event, seat)
             if redacted is not None:
                 seen.append(redacted)
-        names = self.names
-        log_lines = tuple(rules.describe(e, names, seat) for e in seen)
-        deadline = None
-        if self._deadline is not None:
-            left = self._deadline_started + self._deadline.seconds - now
-            deadline = DeadlineInfo(self._deadline.seat, self._deadline.kind, max(0.0, round(left, 3)))
+        log_lines = tuple([rules.describe(e, names, seat) for e in seen])
         view = rules.view(self.state, seat)
         return self.wire.encode(View(self.seq, view, tuple(seen), log_lines, deadline))
 

@@ -88,6 +88,44 @@ async def test_full_game_with_bot_clients(game, seats):
     assert len(host.table.journal) > seats
 
 
+async def test_every_move_is_on_disk_before_anyone_sees_it(tmp_path):
+    """The journal is written off the loop, but a view still waits for its move's record."""
+    from net import journal as jn
+
+    cfg = config(seats=2, autostart=True, journal_dir=str(tmp_path))
+    checked = 0
+    async with asyncio.timeout(60):
+        async with Host(cfg) as host:
+            clients = [await Client.connect(host.url, name=f"P{i}") for i in range(2)]
+            brains = [core_bots.make("side-effects", "heuristic", i) for i in range(2)]
+
+            async def play(i: int) -> None:
+                nonlocal checked
+                client = clients[i]
+                async for message in client:
+                    if not isinstance(message, View):
+                        continue
+                    path = host.journal_path
+                    if path is not None and message.seq > 0:
+                        assert len(jn.read(path).moves) >= message.seq
+                        checked += 1
+                    if message.view.outcome is not None:
+                        return
+                    if client.view is not None and client.view.seq > message.seq:
+                        continue
+                    move = decide(brains[i], message.view, client.seat)
+                    if move is not None:
+                        await client.move(move, message.seq)
+
+            await asyncio.gather(play(0), play(1))
+            for client in clients:
+                await client.close()
+    assert checked > 10
+    (path,) = tmp_path.glob("*.qbj")
+    record = jn.read(path)
+    assert record.outcome is not None and len(record.moves) == len(host.table.journal)
+
+
 async def test_bots_fill_open_seats_and_people_and_bots_share_a_table():
     cfg = config(seats=4, bots=2, autostart=True, bot_delay=0.001)
     async with asyncio.timeout(60):
