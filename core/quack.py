@@ -765,7 +765,8 @@ class Quack:
         return state.result
 
     def legal_moves(self, state: QuackState, seat: int) -> tuple[Move, ...]:
-        if state.over or type(seat) is not int or not 0 <= seat < state.seats:
+        # Two comparisons rather than a chained one: CPython 3.11 specialises only the former.
+        if state.over or type(seat) is not int or seat < 0 or seat >= state.seats:
             return ()
         if state.doctors[seat].status == MOBBED:
             return ()
@@ -821,7 +822,7 @@ class Quack:
                 value = getattr(move, name)
                 if type(value) is not int:
                     raise MalformedMove(f"{kind.__name__}.{name} must be a whole number, not {value!r}.")
-        if type(seat) is not int or not 0 <= seat < state.seats:
+        if type(seat) is not int or seat < 0 or seat >= state.seats:
             raise MalformedMove(f"There is no seat {seat!r} at this table of {state.seats}.")
         if state.over:
             raise GameOver("The game is over.")
@@ -908,7 +909,8 @@ class Quack:
             events.append(CardsDiscarded(seat, (move.card,), "short_hand"))
         else:  # Timeout
             state.window.clear()
-        self._proceed(state, events)
+        if state.phase != WINDOW or not state.window:  # else _proceed returns at once: the window waits
+            self._proceed(state, events)
         return events
 
     # the turn --------------------------------------------------------------
@@ -1710,9 +1712,23 @@ def _has_target(state: QuackState, effect: str) -> bool:
             if d.status == PRACTISING and d.redirect_card == NONE and patients - (d.patient is not None) > 0:
                 return True
         return False
-    for d in doctors:
-        if _doctor_target_ok(state, effect, d):
-            return True
+    # _doctor_target_ok, unrolled per effect because this runs after most Treatments.
+    if effect in _UNIQUE_REMINDERS:
+        for d in doctors:
+            if d.status == PRACTISING and not (d.reminders and _has_reminder(state, d.reminders, effect)):
+                return True
+    elif effect == _INFAMY_DOWN:
+        for d in doctors:
+            if d.status == PRACTISING and d.infamy > 0:
+                return True
+    elif effect == _FINE:
+        for d in doctors:
+            if d.status == PRACTISING and d.money > 0:
+                return True
+    else:  # INFAMY_UP, EXTRA_TREATMENT, FEWER_TREATMENT
+        for d in doctors:
+            if d.status == PRACTISING:
+                return True
     return False
 
 
@@ -1724,7 +1740,7 @@ def _shuffle(rng: random.Random, pile: list[int]) -> None:
 
 
 def _check_anytime(state: QuackState, seat: int, move: PlayAnytime) -> None:
-    card = _in_hand(state, seat, move.card)
+    card = state.cards[move.card] if move.card in state.hands[seat] else _in_hand(state, seat, move.card)
     if state.kinds[move.card] != _ANYTIME:
         raise IllegalMove(f"{card.name} is not an Anytime card.")
     effect = card.effect
