@@ -239,6 +239,7 @@ MOVE_TYPES = (
     Timeout,
 )
 PLAY_TYPES = (Treat, GiveDisorder, PlayTherapy, PlayEpisode, PlayMisdiagnosis, PlayHighTolerance)
+_PLAY_KINDS = frozenset(PLAY_TYPES)  # for ``in``: a set tests a class by its hash, a tuple compares each
 TRADE_ANSWERS = (AcceptTrade, DeclineTrade, WithdrawTrade)
 
 _END_TURN = EndTurn()
@@ -584,6 +585,39 @@ EVENT_TYPES = (
 )
 
 
+# Events are values too. Building one costs several times a dict lookup (a
+# type call, then one descriptor call per field), and about two are made per
+# decision, so those whose fields range over seats and cards only (never a
+# hand) are made once and shared: one cache per class, keyed by the fields.
+# The caches can hold no more than seats x cards x reasons; TurnStarted's
+# only up to turn _SHARED_TURNS (see SideEffects._begin_turn).
+_describe: Any = None
+"""core.side_effects_text.describe, once SideEffects.describe has needed it."""
+
+
+def _shared(cache: dict[tuple[Any, ...], Event], cls: type, *fields: Any) -> Event:
+    """The one ``cls(*fields)``, from ``cache`` (keyed by the fields)."""
+    event = cache.get(fields)
+    if event is None:
+        event = cache[fields] = cls(*fields)
+    return event
+
+
+_DISCARDED: dict[tuple[Any, ...], Event] = {}
+_TURNS_ENDED: dict[tuple[Any, ...], Event] = {}
+_TURNS_STARTED: dict[tuple[Any, ...], Event] = {}
+_SHARED_TURNS = 500  # longer than nearly every game
+_TURNS_SKIPPED: dict[tuple[Any, ...], Event] = {}
+_DRAWS_PREVENTED: dict[tuple[Any, ...], Event] = {}
+_PLAYS_PREVENTED: dict[tuple[Any, ...], Event] = {}
+_TREATED: dict[tuple[Any, ...], Event] = {}
+_GIVEN: dict[tuple[Any, ...], Event] = {}
+_THERAPIES_USED: dict[tuple[Any, ...], Event] = {}
+_SKIPS_ADDED: dict[tuple[Any, ...], Event] = {}
+_PLAYS_BLOCKED: dict[tuple[Any, ...], Event] = {}
+_DRAWS_BLOCKED: dict[tuple[Any, ...], Event] = {}
+
+
 # --- state ------------------------------------------------------------------
 
 _DISORDER, _DRUG, _EPISODE, _THERAPY, _MISDIAGNOSIS, _HIGH_TOLERANCE = range(6)
@@ -605,11 +639,14 @@ class _DeckMeta:
     names and scanning side-effect tuples (measured with bench/rules.py).
     Each Disorder name gets one bit; ``side[drug]`` is the mask of its side
     effects and ``treats[drug]`` the bit of the Disorder it treats.
+    ``rows[card]`` holds the card's plays, made once, by what they target:
+    a Drug's Treat, a Therapy's or an Episode's play by Disorder id, a
+    Disorder's GiveDisorder by seat, a High Tolerance's play by Drug id.
     """
 
-    __slots__ = ("kind", "bit", "side", "treats", "therapy_proof", "bit_of", "discard", "take", "episode_rows")
+    __slots__ = ("kind", "bit", "side", "treats", "therapy_proof", "bit_of", "discard", "take", "rows")
 
-    def __init__(self, cards: tuple[SECard, ...]) -> None:
+    def __init__(self, cards: tuple[SECard, ...], max_seats: int) -> None:
         names = sorted({c.name for c in cards if c.kind == se_cards.DISORDER})
         self.bit_of = {name: 1 << i for i, name in enumerate(names)}
         self.kind = [_KIND_CODE[c.kind] for c in cards]
@@ -619,16 +656,30 @@ class _DeckMeta:
         self.therapy_proof = [c.therapy_proof for c in cards]
         self.discard = [_known(_DISCARDS, Discard, c.id) for c in cards]
         self.take = [_known(_TAKES, TakeCard, c.id) for c in cards]
-        # Per Episode card, its PlayEpisode on each Disorder (indexed by the
-        # Disorder's id): legal_moves maps a seat's targets through it.
         disorders = [c.id for c in cards if c.kind == se_cards.DISORDER]
-        self.episode_rows: list[list[Move | None] | None] = [None] * len(cards)
-        for e in cards:
-            if e.kind == se_cards.EPISODE:
-                row: list[Move | None] = [None] * len(cards)
-                for d in disorders:
-                    row[d] = _move2(_EPISODES, PlayEpisode, e.id, d)
-                self.episode_rows[e.id] = row
+        drugs = [c.id for c in cards if c.kind == se_cards.DRUG]
+        self.rows: list[list[Move | None] | None] = [None] * len(cards)
+        for c in cards:
+            if c.kind == se_cards.DRUG:
+                row = self._row(len(cards), _TREATS, Treat, c.id, [d for d in disorders if cards[d].name == c.treats])
+            elif c.kind == se_cards.DISORDER:
+                row = self._row(max_seats, _GIVES, GiveDisorder, c.id, range(max_seats))
+            elif c.kind == se_cards.THERAPY:
+                row = self._row(len(cards), _THERAPIES, PlayTherapy, c.id, disorders)
+            elif c.kind == se_cards.EPISODE:
+                row = self._row(len(cards), _EPISODES, PlayEpisode, c.id, disorders)
+            elif c.kind == se_cards.HIGH_TOLERANCE:
+                row = self._row(len(cards), _TOLERANCES, PlayHighTolerance, c.id, drugs)
+            else:  # Misdiagnosis has two targets: its plays are made as needed
+                continue
+            self.rows[c.id] = row
+
+    @staticmethod
+    def _row(size: int, cache: dict[int, Move], cls: type, card: int, targets: Any) -> list[Move | None]:
+        row: list[Move | None] = [None] * size
+        for t in targets:
+            row[t] = _move2(cache, cls, card, t)
+        return row
 
 
 # Moves are values: the ones legal_moves offers again and again are made once
@@ -778,7 +829,7 @@ class SideEffects:
         # Bonus cards come last in the data, so ids agree with or without them.
         self._names = tuple(c.name for c in self.deck.build(bonus=True))
         self._built = {bonus: self.deck.build(bonus=bonus) for bonus in (False, True)}
-        self._meta = {bonus: _DeckMeta(cards) for bonus, cards in self._built.items()}
+        self._meta = {bonus: _DeckMeta(cards, self.max_seats) for bonus, cards in self._built.items()}
         # Per deck, its Disorder ids and its other ids, in id order: new_game copies them.
         self._piles = {
             bonus: (
@@ -869,6 +920,45 @@ class SideEffects:
         return Outcome(winners=winners, places=places, reason=reason)
 
     def legal_moves(self, state: SEState, seat: int) -> tuple[Move, ...]:
+        if seat == state.current and state.phase == PLAY and not state.over and not state.places[seat]:
+            # The commonest case first (the tests below come to the same):
+            # plays by hand order, then discards, then EndTurn.
+            hand = state.hands[seat]
+            moves: list[Move] = []
+            if state.plays_left > 0:
+                # What a card can do depends only on the Psyches and who is
+                # still playing, which change on few decisions (``state.epoch``,
+                # see _psyche_changed). So each seat keeps, per epoch, what its
+                # cards need (see _play_context) and a table of each card's
+                # plays, filled in as the cards turn up in its hand: most
+                # decisions look each card up once. Most Drugs and Disorders
+                # are ruled out by one bit test, made here rather than in a
+                # call. (Plain loops: in profiles they beat map() and
+                # comprehensions over hands this small.)
+                ctx = state.plays_cache[seat]
+                if ctx is None or ctx[0] != state.epoch:
+                    ctx = state.plays_cache[seat] = self._play_context(state, seat)
+                table = ctx[1]
+                for c in hand:
+                    plays = table[c]
+                    if plays is None:
+                        meta = state.meta
+                        kind = meta.kind[c]
+                        if kind == _DRUG and not meta.treats[c] & ctx[2]:
+                            plays = ()  # no untreated Disorder it treats
+                        elif kind == _DISORDER and not meta.bit[c] & ctx[3]:
+                            plays = ()  # nobody can be given it
+                        else:
+                            plays = self._card_plays(state, seat, c, ctx)
+                        table[c] = plays
+                    moves += plays
+            discards = state.meta.discard
+            for c in hand:
+                moves.append(discards[c])
+            moves.append(_END_TURN)
+            if state.offers:
+                moves.extend(self._trade_answers(state, seat))
+            return tuple(moves)
         if state.over or not 0 <= seat < state.seats or state.places[seat]:
             return ()
         phase = state.phase
@@ -880,84 +970,43 @@ class SideEffects:
         if phase == ANXIETY:
             take = state.meta.take
             return (*map(take.__getitem__, state.hands[state.prompt_seat]), _TAKE_NOTHING)
-        if phase == DISCARD_DOWN:
-            return tuple(map(state.meta.discard.__getitem__, hand))
-        moves: list[Move] = []
-        if state.plays_left > 0:
-            self._plays(state, seat, moves)
-        discards = state.meta.discard
-        for c in hand:
-            moves.append(discards[c])
-        moves.append(_END_TURN)
-        if state.offers:
-            moves.extend(self._trade_answers(state, seat))
-        return tuple(moves)
-
-    def _plays(self, state: SEState, seat: int, out: list[Move]) -> None:
-        """The plays of ``seat``, by hand order, each card's by target.
-
-        What a card can do depends only on the Psyches and who is still
-        playing, which change on few decisions (``state.epoch``, see
-        _psyche_changed). So each seat keeps, per epoch, what its cards need
-        (see _play_context): then an Episode's plays are one lookup per
-        target, most Drugs and Disorders are ruled out by one bit test, and
-        the plays of the rest are kept per card. (Plain loops: in profiles
-        they beat map() and comprehensions over hands this small.)
-        """
-        ctx = state.plays_cache[seat]
-        if ctx is None or ctx[0] != state.epoch:
-            ctx = state.plays_cache[seat] = self._play_context(state, seat)
-        _epoch, treat_mask, give_mask, episode_targets, _others, table = ctx
-        meta = state.meta
-        kinds, episode_rows = meta.kind, meta.episode_rows
-        for c in state.hands[seat]:
-            kind = kinds[c]
-            if kind == _EPISODE:
-                row = episode_rows[c]
-                for d in episode_targets:
-                    out.append(row[d])
-                continue
-            if kind == _DRUG:
-                if not meta.treats[c] & treat_mask:
-                    continue  # no untreated Disorder it treats
-            elif kind == _DISORDER:
-                if not meta.bit[c] & give_mask:
-                    continue  # nobody can be given it
-            moves = table.get(c)
-            if moves is None:
-                moves = table[c] = self._card_plays(state, seat, c, ctx)
-            out.extend(moves)
+        # DISCARD_DOWN
+        return tuple(map(state.meta.discard.__getitem__, hand))
 
     def _play_context(self, state: SEState, seat: int) -> tuple[Any, ...]:
-        """What working out ``seat``'s plays needs this epoch: (epoch, the
-        Disorders its Drugs may treat, the Disorders it may give, the
-        Disorders its Episodes may hit in order, the other seats playing,
-        card -> plays)."""
+        """What working out ``seat``'s plays needs this epoch: (epoch, card ->
+        its plays or None until worked out, the Disorders its Drugs may treat,
+        the Disorders it may give, the Disorders its Episodes may hit in
+        order, the other seats playing)."""
         info = state.psyche_info
-        for t in range(state.seats):
-            if info[t] is None:
-                info[t] = _seat_info(state, t)
         places = state.places
         others = []
-        for t in range(state.seats):
-            if t != seat and places[t] == 0:
-                others.append(t)
         give_mask = 0
         episode_targets: list[int] = []
-        for t in others:
-            give_mask |= info[t][0]
-            episode_targets += info[t][1]
+        for t in range(state.seats):
+            seat_info = info[t]
+            if seat_info is None:
+                seat_info = info[t] = _seat_info(state, t)
+            if t != seat and places[t] == 0:
+                others.append(t)
+                give_mask |= seat_info[0]
+                episode_targets += seat_info[1]
         treat_mask = info[seat][2]
         if state.options.treat_others:
             for t in others:
                 treat_mask |= info[t][2]
-        return (state.epoch, treat_mask, give_mask, episode_targets, others, {})
+        table: list[tuple[Move, ...] | None] = [None] * len(state.cards)
+        return (state.epoch, table, treat_mask, give_mask, episode_targets, others)
 
     def _card_plays(self, state: SEState, seat: int, c: int, ctx: tuple[Any, ...]) -> tuple[Move, ...]:
-        _epoch, treat_mask, give_mask, episode_targets, others, _table = ctx
+        """Card ``c``'s plays for ``seat`` in the epoch of ``ctx`` (see _play_context)."""
         meta = state.meta
-        info = state.psyche_info
         kind = meta.kind[c]
+        row = meta.rows[c]
+        if kind == _EPISODE:
+            return tuple([row[d] for d in ctx[4]])
+        _epoch, _table, treat_mask, give_mask, episode_targets, others = ctx
+        info = state.psyche_info
         out: list[Move] = []
         if kind == _DRUG:
             treats = meta.treats[c]
@@ -970,22 +1019,18 @@ class SideEffects:
                     continue
                 for d in info[t][1]:
                     if bits[d] == treats:
-                        out.append(_move2(_TREATS, Treat, c, d))
+                        out.append(row[d])
         elif kind == _DISORDER:
             bit = meta.bit[c]
             if not bit & give_mask:
                 return ()  # nobody can be given it
             for t in others:
                 if bit & info[t][0]:
-                    out.append(_move2(_GIVES, GiveDisorder, c, t))
-        elif kind == _EPISODE:
-            row = meta.episode_rows[c]
-            for d in episode_targets:
-                out.append(row[d])
+                    out.append(row[t])
         elif kind == _THERAPY:
             for d in info[seat][1]:
                 if not meta.therapy_proof[d]:
-                    out.append(_move2(_THERAPIES, PlayTherapy, c, d))
+                    out.append(row[d])
         elif kind == _MISDIAGNOSIS:
             for mine in info[seat][1]:
                 for t in others:
@@ -996,7 +1041,7 @@ class SideEffects:
             for t in others:
                 for _d, drug in state.psyche[t]:
                     if drug != NO_CARD:
-                        out.append(_move2(_TOLERANCES, PlayHighTolerance, c, drug))
+                        out.append(row[drug])
         return tuple(out)
 
     def _trade_answers(self, state: SEState, seat: int) -> tuple[Move, ...]:
@@ -1041,10 +1086,13 @@ class SideEffects:
         if phase == PLAY and seat == state.current:
             # The commonest moves first: the tests below come to the same.
             if kind is Discard:
-                _in_hand(state, seat, move.card)
+                if move.card not in state.hands[seat]:
+                    _in_hand(state, seat, move.card)  # raises, naming the card
                 return None
             if kind is EndTurn:
                 return None
+            if kind in _PLAY_KINDS and state.plays_left > 0:
+                return self._check_play(state, seat, move)
         if kind is Timeout:
             if phase != TREMORS or seat != state.prompt_seat or state.options.tremors_seconds <= 0:
                 raise IllegalMove("There is no Tremors countdown for this seat to run out.")
@@ -1207,10 +1255,17 @@ class SideEffects:
         events: list[Event] = []
         kind = type(move)
         if kind is Discard:
-            self._discard(state, seat, move.card, events)
+            card = move.card
+            if state.phase == PLAY:  # the commonest move: see _discard
+                state.hands[seat].remove(card)
+                state.discard.append(card)
+                event = _DISCARDED.get((seat, card, "free"))
+                events.append(event or _shared(_DISCARDED, CardDiscarded, seat, card, "free"))
+            else:
+                self._discard(state, seat, card, events)
         elif kind is EndTurn:
             self._end_turn(state, events)
-        elif kind in PLAY_TYPES:
+        elif kind in _PLAY_KINDS:
             state.plays_left -= 1
             self._play(state, seat, move, found, events)
             self._after_play(state, events)
@@ -1250,16 +1305,16 @@ class SideEffects:
         state.discard.append(card)
         phase = state.phase
         if phase == TREMORS:
-            events.append(CardDiscarded(seat, card, TREMORS))
+            events.append(_shared(_DISCARDED, CardDiscarded, seat, card, TREMORS))
             state.prompt_count -= 1
             if state.prompt_count <= 0 or not state.hands[seat]:
                 self._close_tremors(state, events)
         elif phase == DISCARD_DOWN:
-            events.append(CardDiscarded(seat, card, "hand_limit"))
+            events.append(_shared(_DISCARDED, CardDiscarded, seat, card, "hand_limit"))
             if len(state.hands[seat]) <= HAND_LIMIT:
                 self._next_turn(state, events)
         else:
-            events.append(CardDiscarded(seat, card, "free"))
+            events.append(_shared(_DISCARDED, CardDiscarded, seat, card, "free"))
 
     def _close_tremors(self, state: SEState, events: list[Event]) -> None:
         state.phase = PLAY
@@ -1275,13 +1330,13 @@ class SideEffects:
             hand.remove(move.drug)
             slot[1] = move.drug
             _psyche_changed(state, target)
-            events.append(DisorderTreated(seat, move.drug, move.disorder, target))
+            events.append(_shared(_TREATED, DisorderTreated, seat, move.drug, move.disorder, target))
             self._check_win(state, target, events)
         elif kind is GiveDisorder:
             hand.remove(move.card)
             state.psyche[move.target].append([move.card, NO_CARD])
             _psyche_changed(state, move.target)
-            events.append(DisorderGiven(seat, move.card, move.target))
+            events.append(_shared(_GIVEN, DisorderGiven, seat, move.card, move.target))
         elif kind is PlayTherapy:
             slot = found
             hand.remove(move.card)
@@ -1289,7 +1344,7 @@ class SideEffects:
             _psyche_changed(state, seat)
             state.discard.append(slot[0])
             state.discard.append(move.card)
-            events.append(TherapyUsed(seat, move.card, move.disorder))
+            events.append(_shared(_THERAPIES_USED, TherapyUsed, seat, move.card, move.disorder))
             self._check_win(state, seat, events)
         elif kind is PlayEpisode:
             target, slot = found
@@ -1342,13 +1397,13 @@ class SideEffects:
                 hand.clear()
         elif punishment == "skip_turn":
             state.skips[target] += 1
-            events.append(SkipAdded(target, state.skips[target]))
+            events.append(_shared(_SKIPS_ADDED, SkipAdded, target, state.skips[target]))
         elif punishment == "no_play":
             state.no_play[target] = True
-            events.append(PlaysBlocked(target))
+            events.append(_shared(_PLAYS_BLOCKED, PlaysBlocked, target))
         elif punishment == "no_draw":
             state.no_draw[target] = True
-            events.append(DrawBlocked(target))
+            events.append(_shared(_DRAWS_BLOCKED, DrawBlocked, target))
         elif punishment == "random_steal":
             if hand:
                 taken = state.rng.sample(hand, min(STEAL_CARDS, len(hand)))
@@ -1425,9 +1480,11 @@ class SideEffects:
         self._next_turn(state, events)
 
     def _next_turn(self, state: SEState, events: list[Event]) -> None:
-        if not state.places[state.current]:
-            events.append(TurnEnded(state.current))
-        state.current = self._next_seat(state, state.current)
+        seat = state.current
+        if not state.places[seat]:
+            events.append(_TURNS_ENDED.get((seat,)) or _shared(_TURNS_ENDED, TurnEnded, seat))
+        # While everyone still plays, the next seat is simply the next one.
+        state.current = (seat + 1) % state.seats if not state.finish_order else self._next_seat(state, seat)
         self._begin_turn(state, events)
 
     def _next_seat(self, state: SEState, seat: int) -> int:
@@ -1445,20 +1502,25 @@ class SideEffects:
         seat = state.current
         while state.skips[seat] > 0:
             state.skips[seat] -= 1
-            events.append(TurnSkipped(seat, state.skips[seat]))
+            events.append(_shared(_TURNS_SKIPPED, TurnSkipped, seat, state.skips[seat]))
             seat = state.current = self._next_seat(state, seat)
-        state.turn += 1
-        events.append(TurnStarted(seat, state.turn))
+        turn = state.turn = state.turn + 1
+        event = _TURNS_STARTED.get((seat, turn))
+        if event is None:
+            event = TurnStarted(seat, turn)
+            if turn <= _SHARED_TURNS:
+                _TURNS_STARTED[seat, turn] = event
+        events.append(event)
         if state.no_draw[seat]:
             state.no_draw[seat] = False
-            events.append(DrawPrevented(seat))
+            events.append(_shared(_DRAWS_PREVENTED, DrawPrevented, seat))
         else:
             _draw(state, seat, DRAW_PER_TURN, events)
         state.impotent = state.no_play[seat]
         if state.impotent:
             state.no_play[seat] = False
             state.plays_left = 0
-            events.append(PlaysPrevented(seat))
+            events.append(_shared(_PLAYS_PREVENTED, PlaysPrevented, seat))
         else:
             state.plays_left = PLAYS_PER_TURN
 
@@ -1535,9 +1597,12 @@ class SideEffects:
         return event
 
     def describe(self, event: Event, names: Sequence[str], seat: int | None = None) -> str:
-        from core.side_effects_text import describe
-
-        return describe(self, event, names, seat)
+        global _describe
+        if _describe is None:
+            # side_effects_text imports this module, so it is fetched on first
+            # use; the host describes every event for every seat, so only once.
+            from core.side_effects_text import describe as _describe
+        return _describe(self, event, names, seat)
 
     def sim_summary(self, records: Sequence[Any]) -> dict[str, Any]:
         """Figures for ``quackbox sim``: how long games ran."""
