@@ -353,9 +353,10 @@ class Host:
                     return
                 when = time.time()
                 header = dataclasses.replace(action.header, created=when)
-                path = jn.new_path(self.config.journal_dir, header.game, when, header.room)
-                self.journal = jn.JournalWriter.create(path, header, sync=self.config.journal_sync)
-                log.info("journal: %s", path)
+                self.journal = jn.JournalWriter.create_new(
+                    self.config.journal_dir, header, when, sync=self.config.journal_sync
+                )
+                log.info("journal: %s", self.journal.path)
             elif self.journal is not None:
                 if type(action) is JournalMove:
                     self.journal.append(action.seat, action.move)

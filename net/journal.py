@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import itertools
 import os
 import struct
 import time
@@ -161,6 +162,23 @@ class JournalWriter:
         writer = cls(path, handle, rules, sync=sync)
         writer._write(MAGIC + _frame(header.to_record(), None))
         return writer
+
+    @classmethod
+    def create_new(
+        cls, directory: os.PathLike[str] | str, header: Header, when: float, *, sync: bool = True
+    ) -> JournalWriter:
+        """Start a new journal in ``directory`` under the first free name of
+        :func:`new_path`'s pattern. Safe when several hosts in one process
+        start games in the same second: each name is taken atomically."""
+        for path in _names(directory, header.game, when, header.room):
+            if path.exists():
+                continue
+            try:
+                return cls.create(path, header, sync=sync)
+            except JournalError:
+                if not path.exists():  # not a lost race: a real failure
+                    raise
+        raise AssertionError("unreachable: the names never run out")  # pragma: no cover
 
     @classmethod
     def resume(cls, journal: Journal, *, sync: bool = True) -> JournalWriter:
@@ -386,16 +404,22 @@ def summaries(directory: os.PathLike[str] | str) -> list[tuple[Path, Journal | J
 
 
 def new_path(directory: os.PathLike[str] | str, game: str, when: float, room: str = "") -> Path:
-    """A fresh file name for a game begun at ``when``: ``20261130-101500-quack-KQXZ.qbj``."""
+    """A file name, free now, for a game begun at ``when``:
+    ``20261130-101500-quack-KQXZ.qbj`` (then ``-2``, ``-3``... if taken).
+
+    Free now, maybe not a moment later: to start a journal, use
+    :meth:`JournalWriter.create_new`, which takes the name atomically.
+    """
+    return next(p for p in _names(directory, game, when, room) if not p.exists())
+
+
+def _names(directory: os.PathLike[str] | str, game: str, when: float, room: str) -> Iterator[Path]:
     stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(when))
     base = f"{stamp}-{game}" + (f"-{room}" if room else "")
     folder = Path(directory)
-    path = folder / f"{base}{SUFFIX}"
-    counter = 2
-    while path.exists():
-        path = folder / f"{base}-{counter}{SUFFIX}"
-        counter += 1
-    return path
+    yield folder / f"{base}{SUFFIX}"
+    for counter in itertools.count(2):
+        yield folder / f"{base}-{counter}{SUFFIX}"
 
 
 def names_line(names: Sequence[str]) -> str:

@@ -152,3 +152,35 @@ def test_garbage_after_the_magic_never_raises_anything_else(tmp_path: Path) -> N
             jn.rebuild(journal)
         except jn.JournalError:
             pass
+
+
+def test_games_begun_in_the_same_second_get_their_own_files(tmp_path: Path) -> None:
+    """Hosts in one process write journals from several threads: each new
+    journal takes a free name atomically, so none is refused or overwritten."""
+    import threading
+
+    header = jn.Header(game="quack", seed=1, seats=2, names=("a", "b"))
+    when = 1_800_000_000.0
+    made: list[Path] = []
+    failed: list[BaseException] = []
+    start = threading.Barrier(8)
+
+    def begin() -> None:
+        start.wait()
+        try:
+            for _ in range(5):
+                writer = jn.JournalWriter.create_new(tmp_path, header, when, sync=False)
+                made.append(writer.path)
+                writer.close()
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            failed.append(exc)
+
+    threads = [threading.Thread(target=begin) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not failed
+    assert len(made) == len(set(made)) == 40
+    assert all(jn.read(path).header.seed == 1 for path in made)
+    assert jn.new_path(tmp_path, "quack", when).name.endswith("-41.qbj")
