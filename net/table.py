@@ -248,6 +248,9 @@ class Table:
         self.seq = 0
         self.games_played = 0
         self.outcome: Outcome | None = None
+        self.outcome_names: tuple[str, ...] = ()
+        """The seats' names when the game ended: people may leave right after
+        (and an open seat loses its name), but the result names them as they were."""
         self.journal: list[tuple[int, Move]] = []
         """Every accepted move of the current game, timeouts included, in order."""
         self.seats = [_Seat(i) for i in range(config.seats)]
@@ -740,6 +743,7 @@ class Table:
         outcome = self.rules.outcome(self.state)
         if outcome is not None:
             self.outcome = outcome
+            self.outcome_names = self.names
             self.phase = OVER
             for s in self.seats:
                 s.ready = s.kind == BOT

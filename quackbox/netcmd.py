@@ -197,7 +197,7 @@ def host_main(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print("\nTable closed; everyone was told.")
         return EXIT_INTERRUPTED
-    names = host_ref[0].table.names if host_ref else ()
+    names = (host_ref[0].table.outcome_names or host_ref[0].table.names) if host_ref else ()
     print(_describe_outcome(outcome, names))
     return EXIT_OK
 

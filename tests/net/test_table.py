@@ -293,6 +293,19 @@ def test_moves_after_the_end_are_refused():
     assert error_codes(d.send(2, MoveMessage(d.table.seq, Draw()))) == ["game_over"]
 
 
+def test_the_result_keeps_the_names_of_players_who_leave_after_it():
+    """After the end a leaving person's seat opens and loses its name; the
+    result still names everyone as they were when the game ended."""
+    d = started()
+    names = d.table.names
+    d.table.state.hands[0][:] = d.table.state.hands[0][:1]
+    d.send(1, MoveMessage(d.table.seq, Play(d.table.state.hands[0][0])))
+    d.send(1, Bye())
+    d.send(2, Bye())
+    assert d.table.names != names
+    assert d.table.outcome_names == names and all(names)
+
+
 def test_rematch_after_the_end():
     d = started()
     d.table.state.hands[0][:] = d.table.state.hands[0][:1]
