@@ -523,6 +523,7 @@ async def run_network_bot(
     think: float = 0.0,
     token: str | None = None,
     tokens: TokenStore | None = None,
+    names: list[str] | None = None,
 ) -> Outcome | None:
     """Play one seat with a bot over the network until the game ends.
 
@@ -532,6 +533,8 @@ async def run_network_bot(
     Args:
         kind: the bot kind (``core.bots.kinds(game)``).
         think: seconds to wait before each move (pacing for people watching).
+        names: if given, filled with the seats' names as the game ends, so
+            the result can name the winners.
 
     Returns:
         The outcome, or None if the host closed the table before the end.
@@ -553,6 +556,8 @@ async def run_network_bot(
             elif kind_of is View:
                 view = message.view
                 if view.outcome is not None:
+                    if names is not None and client.lobby is not None:
+                        names[:] = [s.name for s in client.lobby.seats]
                     return view.outcome
                 if client.view is not None and client.view.seq > message.seq:
                     continue  # a newer view is already queued: act on that one

@@ -215,10 +215,11 @@ def join_bot_main(args: argparse.Namespace) -> int:
     """``quackbox join HOST --bot``: play one seat with a bot until the game ends."""
     url = table_url(args.host, args.port)
     name = args.name or f"{args.bot_kind.title()} Bot"
+    names: list[str] = []
     try:
         outcome = asyncio.run(
             run_network_bot(url, name, args.code, args.bot_kind, seed=args.seed, think=args.think,
-                            tokens=TokenStore())
+                            tokens=TokenStore(), names=names)
         )
     except NetError as exc:
         print(f"quackbox join: {exc}", file=sys.stderr)
@@ -232,6 +233,12 @@ def join_bot_main(args: argparse.Namespace) -> int:
     if outcome is None:
         print("The host closed the table before the game ended.")
         return EXIT_OK
-    won = ", ".join(f"seat {w + 1}" for w in outcome.winners) or "nobody"
+    won = ", ".join(_seat_label(w, names) for w in outcome.winners) or "nobody"
     print(f"Game over: {won} won. {outcome.reason}")
     return EXIT_OK
+
+
+def _seat_label(seat: int, names: list[str]) -> str:
+    """``Ann (seat 3)``: seats count from 1 for people."""
+    name = names[seat] if seat < len(names) else ""
+    return f"{name} (seat {seat + 1})" if name else f"seat {seat + 1}"

@@ -26,3 +26,8 @@ def test_host_refuses_once_and_again_together(capsys: pytest.CaptureFixture[str]
         host_args("--once", "--again")
     assert exit_info.value.code == 2
     assert "not allowed with argument" in capsys.readouterr().err
+
+
+def test_join_bot_names_the_winning_seat_counting_from_one() -> None:
+    assert netcmd._seat_label(2, ["Ann", "Bo", "Cy"]) == "Cy (seat 3)"
+    assert netcmd._seat_label(2, []) == "seat 3"

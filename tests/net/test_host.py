@@ -81,11 +81,17 @@ async def test_full_game_with_bot_clients(game, seats):
     cfg = config(game=game, seats=seats, autostart=True, seed=seats, options=FAST_OPTIONS.get(game, {}))
     async with asyncio.timeout(90):
         async with Host(cfg) as host:
-            players = [run_network_bot(host.url, f"Bot{i}", kind="heuristic", seed=i) for i in range(seats)]
+            names: list[list[str]] = [[] for _ in range(seats)]
+            players = [
+                run_network_bot(host.url, f"Bot{i}", kind="heuristic", seed=i, names=names[i]) for i in range(seats)
+            ]
             outcomes = await asyncio.gather(*players)
     assert host.table.outcome is not None
     assert all(o == host.table.outcome for o in outcomes)
     assert len(host.table.journal) > seats
+    # Each bot learns every seat's name, to name the winners.
+    assert all(n == list(host.table.outcome_names) for n in names)
+    assert sorted(names[0]) == sorted(f"Bot{i}" for i in range(seats))
 
 
 async def test_every_move_is_on_disk_before_anyone_sees_it(tmp_path):
