@@ -739,15 +739,19 @@ class Table:
         self.seq += 1
         self._track(now, moved=seat, before=before)
         out: list[Action] = [JournalMove(seat, move)]
-        out += self._send_views(events, now)
         outcome = self.rules.outcome(self.state)
+        if outcome is not None:
+            # The end goes on disk before anyone hears of it, like every move:
+            # a host killed just after could otherwise leave a won game
+            # looking unfinished.
+            out.append(JournalEnd(outcome))
+        out += self._send_views(events, now)
         if outcome is not None:
             self.outcome = outcome
             self.outcome_names = self.names
             self.phase = OVER
             for s in self.seats:
                 s.ready = s.kind == BOT
-            out.append(JournalEnd(outcome))
             out += self._broadcast(self.lobby())
         return out
 

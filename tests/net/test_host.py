@@ -100,6 +100,7 @@ async def test_every_move_is_on_disk_before_anyone_sees_it(tmp_path):
 
     cfg = config(seats=2, autostart=True, journal_dir=str(tmp_path))
     checked = 0
+    paths: list = [None]
     async with asyncio.timeout(60):
         async with Host(cfg) as host:
             clients = [await Client.connect(host.url, name=f"P{i}") for i in range(2)]
@@ -111,11 +112,14 @@ async def test_every_move_is_on_disk_before_anyone_sees_it(tmp_path):
                 async for message in client:
                     if not isinstance(message, View):
                         continue
-                    path = host.journal_path
+                    # The host lets go of the file at the end: keep its path.
+                    path = paths[0] = host.journal_path or paths[0]
                     if path is not None and message.seq > 0:
                         assert len(jn.read(path).moves) >= message.seq
                         checked += 1
                     if message.view.outcome is not None:
+                        # The end too is on disk before anyone hears of it.
+                        assert path is not None and jn.read(path).finished
                         return
                     if client.view is not None and client.view.seq > message.seq:
                         continue
