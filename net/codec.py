@@ -209,7 +209,7 @@ class Codec:
         packer = self._message_packers.get((cls, key, name))
         if packer is None:
             self.spec(cls)
-            compiled = self._compile_packer(cls, typing.get_type_hints(cls), (key, name), remember=None)
+            compiled = self._compile_packer(cls, _hints(cls), (key, name), remember=None)
             fallback = self.fields_of
 
             def pack_message(message: Any) -> bytes:
@@ -290,7 +290,7 @@ class Codec:
         if known is not None:
             return known
         try:
-            hints = typing.get_type_hints(cls)
+            hints = _hints(cls)
         except Exception as exc:
             raise TypeError(f"cannot read the annotations of {cls.__name__}: {exc}") from None
         specs = []
@@ -697,6 +697,14 @@ class Codec:
         return check
 
 
+@functools.lru_cache(maxsize=None)
+def _hints(cls: type) -> dict[str, Any]:
+    """``typing.get_type_hints(cls)``, worked out once per class: with string
+    annotations each one is an ``eval``, and every codec (the host's, each
+    client's, the journal's) asks for the same classes. Callers only read it."""
+    return typing.get_type_hints(cls)
+
+
 class _Generations:
     """Packed bytes kept per object, in two generations, as a cheap LRU.
 
@@ -765,7 +773,7 @@ def _nested_classes(classes: Iterable[type]) -> frozenset[type]:
     classes = tuple(classes)
     for cls in classes:
         try:
-            hints = typing.get_type_hints(cls)
+            hints = _hints(cls)
         except Exception:  # reported by spec(), with a better sentence
             continue
         for f in dataclasses.fields(cls):
@@ -796,7 +804,7 @@ def _immutable_ann(ann: Any, classes: tuple[type, ...], seen: frozenset[type]) -
             if cls in seen:
                 continue
             try:
-                hints = typing.get_type_hints(cls)
+                hints = _hints(cls)
             except Exception:
                 return False
             if not _immutable_class(cls, hints, classes, seen):

@@ -36,6 +36,7 @@ import msgpack
 from core import games
 from core.rules import Move, Outcome, Rules, RulesError
 from net.codec import Codec, DecodeError
+from net.protocol import Wire
 
 __all__ = [
     "FORMAT",
@@ -129,8 +130,9 @@ class Journal:
 
 @functools.lru_cache(maxsize=8)
 def _codec(rules: Rules) -> Codec:
-    # Compiling a codec takes tens of milliseconds; one per game is plenty.
-    return Codec(rules.wire_types())
+    # The host's own wire codec: the journal holds what the wire accepted, and
+    # compiling a codec takes tens of milliseconds, so one per game is plenty.
+    return Wire(rules).values
 
 
 def _frame(record: Mapping[str, Any], codec: Codec | None) -> bytes:

@@ -56,7 +56,8 @@ async def open_table(config: HostConfig, *, name: str, rules: Any = None) -> tup
     host = Host(config, rules=rules)
     await host.start()
     try:
-        client = await Client.connect(host.url, name=name, code=host.code, token=host.host_token)
+        # In the host's process: share its compiled codec (see Client.connect).
+        client = await Client.connect(host.url, name=name, code=host.code, token=host.host_token, intern=False)
     except BaseException:
         await host.stop()
         raise
