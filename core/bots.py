@@ -61,22 +61,27 @@ def register(game: str, kind: str, factory: BotFactory) -> None:
 
 def kinds(game: str) -> tuple[str, ...]:
     """The bot kinds that can play ``game``."""
+    _load_game_bots(game)
     return tuple(sorted({k for g, k in _REGISTRY if g in (game, "*")}))
 
 
 def make(game: str, kind: str, seed: int) -> Bot:
     """A new bot of ``kind`` for ``game``; ValueError naming the choices if unknown."""
-    _load_game_bots()
+    _load_game_bots(game)
     factory = _REGISTRY.get((game, kind)) or _REGISTRY.get(("*", kind))
     if factory is None:
         raise ValueError(f"no bot called {kind!r} for {game}; choose from {', '.join(kinds(game))}")
     return factory(seed)
 
 
-def _load_game_bots() -> None:
-    # The game bot modules register themselves on import; importing them here
-    # (not at module top) keeps this module free of cycles.
-    import core.games  # noqa: F401
+def _load_game_bots(game: str) -> None:
+    # A game's bot module registers its bots when the game is first loaded;
+    # importing the registry here (not at module top) keeps this module free
+    # of cycles.
+    from core import games
+
+    if game in games.GAMES:
+        games.get(game)
 
 
 register("*", "random", RandomBot)

@@ -164,17 +164,28 @@ def _text_game(args: argparse.Namespace, options: dict[str, Any]) -> int:
 # --- entry ------------------------------------------------------------------
 
 
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose epilog may be a function, called only when
+    help is printed: the options list loads every game, which a command
+    that plays one game should not wait for. Subcommands are made alike."""
+
+    def format_help(self) -> str:
+        if callable(self.epilog):
+            self.epilog = self.epilog()
+        return super().format_help()
+
+
 def build_parser() -> argparse.ArgumentParser:
     game_names = sorted(games.GAMES)
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="quackbox",
         description="A terminal tabletop for Side Effects and Quack in the Box.",
-        epilog=options_help(),
+        epilog=options_help,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    play = sub.add_parser("play", help="play a game against bots", epilog=options_help(),
+    play = sub.add_parser("play", help="play a game against bots", epilog=options_help,
                           formatter_class=argparse.RawDescriptionHelpFormatter)
     play.add_argument("game", choices=game_names, help="which game")
     play.add_argument("-p", "--players", type=int, default=4, help="seats at the table, you included (default 4)")
@@ -183,7 +194,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_game_options(play)
     play.set_defaults(func=cmd_play)
 
-    sim = sub.add_parser("sim", help="play many bot games headless and print the figures", epilog=options_help(),
+    sim = sub.add_parser("sim", help="play many bot games headless and print the figures", epilog=options_help,
                          formatter_class=argparse.RawDescriptionHelpFormatter)
     sim.add_argument("--game", required=True, choices=game_names)
     sim.add_argument("--players", type=int, default=4)
@@ -200,7 +211,7 @@ def build_parser() -> argparse.ArgumentParser:
     except ImportError:
         netcmd = None
     if netcmd is not None:
-        host = sub.add_parser("host", help="open a table others can join", epilog=options_help(),
+        host = sub.add_parser("host", help="open a table others can join", epilog=options_help,
                               formatter_class=argparse.RawDescriptionHelpFormatter)
         netcmd.add_host_args(host)
         host.set_defaults(func=netcmd.host_main)

@@ -56,3 +56,33 @@ def test_pure_layers_do_not_print_or_read_clocks(package: str) -> None:
                 if needle in code:
                     offenders.append(f"{path.name}:{number}: {line.strip()}")
     assert not offenders, "\n".join(offenders)
+
+
+def test_playing_one_game_loads_only_that_game() -> None:
+    """`quackbox play side-effects` reaches its table without importing Quack
+    in the Box (start-up time): the command line, the app, the table screen
+    and the host's table load a game only when it is asked for."""
+    code = (
+        "import json, sys\n"
+        "from quackbox.__main__ import build_parser\n"
+        "import tui.app, tui.table, tui.home, net.local, net.table\n"
+        "from core import bots, games\n"
+        "build_parser().parse_args(['play', 'side-effects'])\n"
+        "games.get('side-effects'); bots.make('side-effects', 'heuristic', 1)\n"
+        "net.table.Table(net.table.TableConfig(game='side-effects'))\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    loaded = set(json.loads(out.stdout))
+    assert "core.side_effects" in loaded and "core.side_effects_bot" in loaded
+    assert not {"core.quack", "core.quack_bot", "cards.quack", "tui.quack_board"} & loaded
+
+
+def test_game_titles_are_known_without_loading_the_games() -> None:
+    from core import games
+
+    assert sorted(games.TITLES) == sorted(games.GAMES)
+    for name in games.GAMES:
+        assert games.title(name) == games.get(name).title
+    with pytest.raises(ValueError, match="unknown game 'chess'"):
+        games.title("chess")

@@ -199,7 +199,7 @@ class QuackboxApp(App[int]):
     def on_home_screen_play_chosen(self) -> None:
         s = self.settings
         options = s.options.get(s.game, {})
-        title = games.get(s.game).title
+        title = games.title(s.game)
 
         async def opener() -> Session:
             return await open_local(s.game, players=s.players, options=options, name=s.name, seed=None,
@@ -217,7 +217,7 @@ class QuackboxApp(App[int]):
         async def opener() -> Session:
             return await open_hosted(config, name=s.name, lan_address=lan)
 
-        self.open_session(opener, f"Opening a table of {games.get(s.game).title}…")
+        self.open_session(opener, f"Opening a table of {games.title(s.game)}…")
 
     def on_home_screen_join_chosen(self, message: Any) -> None:
         s = self.settings
@@ -582,7 +582,7 @@ def run_local_game(game: str, *, players: int, options: Mapping[str, Any] | None
     settings = store.load()
     who = (name or settings.name).strip() or "Player"
     delay = settings.bot_delay if bot_delay is None else bot_delay
-    title = games.get(game).title
+    title = games.title(game)
 
     async def opener() -> Session:
         return await open_local(game, players=players, options=dict(options or {}), name=who, seed=seed,
@@ -617,5 +617,5 @@ def run_hosted(config: HostConfig, *, name: str | None = None) -> int:
     async def opener() -> Session:
         return await open_hosted(config, name=who, lan_address=lan)
 
-    title = games.get(config.game).title
+    title = games.title(config.game)
     return _run(QuackboxApp(store=store, opener=opener, opening=f"Opening a table of {title}…", home=False))

@@ -338,7 +338,7 @@ class HomeScreen(Screen):
                 yield Label("Your name")
                 yield Input(s.name, id="name", max_length=MAX_NAME, placeholder="what the table calls you")
                 yield Label("Game")
-                yield Select([(games.get(name).title, name) for name in game_names], value=s.game,
+                yield Select([(games.title(name), name) for name in game_names], value=s.game,
                              allow_blank=False, id="game")
                 yield Label("Players")
                 with Horizontal(id="counts"):
@@ -443,7 +443,7 @@ class HomeScreen(Screen):
         if not self._ready_name():
             return
         s = self.settings
-        summary = (f"{games.get(s.game).title} for {s.players} players; seats nobody takes get bots at the start. "
+        summary = (f"{games.title(s.game)} for {s.players} players; seats nobody takes get bots at the start. "
                    f"Options: {option_summary(s.game, s.options.get(s.game, {}))}.")
 
         def chosen(answer: tuple[int, bool] | None) -> None:

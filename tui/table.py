@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from rich.text import Text
 from textual import on
@@ -21,15 +21,17 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Footer, Input
 
-from core import quack as q
+from core import games
 from core import side_effects as se
 from net.protocol import ChatLine, Error, Lobby, View
 from tui import rules_text
 from tui.modals import ChoiceScreen, ConfirmScreen, ReadingScreen
-from tui.quack_board import QuackBoard
 from tui.se_board import SEBoard
 from tui.se_text import describe_move, offer_text
 from tui.widgets import GameLog, MovePicked, StatusBar
+
+if TYPE_CHECKING:
+    from core import quack as q
 
 ONLINE = "online"
 CONNECTING = "connecting"
@@ -118,6 +120,9 @@ class TableScreen(Screen):
             if self.info.game == se.GAME:
                 yield SEBoard(clock=self.clock, id="board")
             else:
+                # Imported here: a Side Effects table never loads Quack in the Box.
+                from tui.quack_board import QuackBoard
+
                 yield QuackBoard(clock=self.clock, id="board")
             with Vertical(id="side"):
                 yield GameLog(id="log")
@@ -160,7 +165,7 @@ class TableScreen(Screen):
         self.log_lines.extend(message.log)
         for line in message.log:
             log.event(line, mine=line.startswith("You "), quiet=line.startswith(("Turn ", "Round ")))
-        if self.info.game == q.GAME:
+        if self.info.game == games.QUACK:
             self._track_money(view)
         board = self.board
         deadline = message.deadline
@@ -300,7 +305,7 @@ class TableScreen(Screen):
         if action == "summary":
             return True if view is not None and view.outcome is not None else False
         if action == "money":
-            return self.info.game == q.GAME
+            return self.info.game == games.QUACK
         return True
 
     def _can_trade(self) -> bool:
@@ -366,7 +371,7 @@ class TableScreen(Screen):
                                            can_lobby=self.app.can_return_to_lobby()), chosen)
 
     def action_money(self) -> None:
-        if self.info.game != q.GAME or self.view is None:
+        if self.info.game != games.QUACK or self.view is None:
             return
         from tui.summary import MoneyScreen
 
