@@ -2035,8 +2035,8 @@ def balance_report(records: Sequence[Any]) -> dict[str, Any]:
     rounds: list[int] = []
     wins = [0.0] * seats
     by_position = [0.0] * seats
-    for record in records:
-        events = list(getattr(record.state, "start_events", ())) + list(record.events)
+    for game in records:
+        events = list(getattr(game.state, "start_events", ())) + list(game.events)
         for e in events:
             kind = type(e)
             if kind is PatientAdmitted:
@@ -2051,10 +2051,10 @@ def balance_report(records: Sequence[Any]) -> dict[str, Any]:
                 mobbed += 1
             elif kind is GameEnded:
                 rounds.append(e.round)
-        winners = record.outcome.winners if record.outcome else ()
+        winners = game.outcome.winners if game.outcome else ()
         for s in winners:
             wins[s] += 1 / len(winners)
-            by_position[(s - record.state.first) % seats] += 1 / len(winners)
+            by_position[(s - game.state.first) % seats] += 1 / len(winners)
     games = len(records)
     rounds.sort()
     mid = len(rounds) // 2

@@ -42,7 +42,7 @@ from net import places
 from tui import rules_text
 from tui.config import Settings, SettingsStore
 from tui.modals import ReadingScreen
-from tui.session import JOINED, LOCAL, Session, open_hosted, open_joined, open_local
+from tui.session import LOCAL, Session, open_hosted, open_joined, open_local
 from tui.table import CLOSED, ONLINE, RECONNECTING, TableInfo, TableScreen
 
 Opener = Callable[[], Awaitable[Session]]

@@ -114,10 +114,6 @@ def treatment_effect(view: q.QuackView, treatment: Treatment, seat: int) -> tupl
     return text, "red" if harm and not cure else "green" if cure and not harm else "yellow" if cure else "dim"
 
 
-def anytime_blurb(card: Anytime) -> str:
-    return card.description
-
-
 def describe_move(view: q.QuackView, move: Move, names: Sequence[str]) -> str:
     """What ``move`` will do, as a sentence told to the mover."""
     me = view.seat
@@ -216,13 +212,3 @@ def describe_anytime(view: q.QuackView, move: q.PlayAnytime, names: Sequence[str
         return head + f"{target} {'are' if t == me else 'is'} paid {paid} at the next payday."
     return head + card.description
 
-
-def doctor_marks(view: q.QuackView, doctor: q.DoctorView) -> list[str]:
-    marks = []
-    if doctor.status == q.SWITZERLAND:
-        marks.append("in Switzerland")
-    elif doctor.status == q.MOBBED:
-        marks.append("MOBBED")
-    if doctor.final_turn:
-        marks.append("one more turn")
-    return marks

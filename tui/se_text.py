@@ -51,16 +51,6 @@ SHORT_PUNISHMENTS = {
     "no_draw": "no draw",
 }
 
-KIND_WORDS = {
-    se_cards.DISORDER: "Disorder",
-    se_cards.DRUG: "Drug",
-    se_cards.EPISODE: "Episode",
-    se_cards.THERAPY: "Therapy",
-    se_cards.MISDIAGNOSIS: "Bonus",
-    se_cards.HIGH_TOLERANCE: "Bonus",
-}
-
-
 def abbr(name: str) -> str:
     return ABBREVIATIONS.get(name, name[:3])
 

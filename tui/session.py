@@ -11,7 +11,7 @@ Tests give the app anything with the same few members (see
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, AsyncIterator, Mapping
 
 from core import games
@@ -41,7 +41,6 @@ class Session:
     address: str = ""
     """How others reach the table (hosting) or where we joined."""
     room_code: str | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
 
     # --- what the screens read ---------------------------------------------------------
 

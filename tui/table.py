@@ -9,7 +9,7 @@ it (network IO happens in the app's workers, never here).
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
 from rich.text import Text
@@ -54,7 +54,6 @@ class TableInfo:
     names: tuple[str, ...]
     mode: str = "local"
     starter: bool = False
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 class TableScreen(Screen):
