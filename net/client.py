@@ -64,7 +64,6 @@ __all__ = [
     "TableFull",
     "VersionMismatch",
     "WrongCode",
-    "run_bot_client",
     "run_network_bot",
     "table_url",
 ]
@@ -582,12 +581,6 @@ async def run_network_bot(
         return None
     finally:
         await client.close()
-
-
-run_bot_client = run_network_bot
-"""The name the command line uses for :func:`run_network_bot`."""
-
-
 def _should_start(lobby: Lobby, seat: int | None) -> bool:
     if lobby.started or lobby.over or seat is None or lobby.starter != seat:
         return False

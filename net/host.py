@@ -24,6 +24,7 @@ import functools
 import ipaddress
 import itertools
 import logging
+import socket
 import queue
 import threading
 import time
@@ -137,6 +138,17 @@ def is_loopback(bind: str) -> bool:
         return ipaddress.ip_address(bind).is_loopback
     except ValueError:
         return False
+
+
+def lan_address() -> str | None:
+    """This machine's address on the local network, best effort (no packet is
+    sent): what friends type to join. None when there is no such network."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("10.255.255.255", 1))
+            return probe.getsockname()[0]
+    except OSError:
+        return None
 
 
 class Host:
@@ -253,6 +265,13 @@ class Host:
             except TimeoutError:
                 log.error("the game journal did not finish writing in time")
                 break
+        if self._held is None and self.journal is not None:
+            # An unfinished game: every record is on disk; let go of the file.
+            try:
+                self.journal.close()
+            except OSError as exc:
+                log.error("cannot close the game journal: %s", exc)
+            self.journal = None
         boxes = list(self._outboxes.values())
         if boxes:
             await asyncio.wait([b.task for b in boxes], timeout=FLUSH_TIMEOUT)

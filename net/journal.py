@@ -29,7 +29,7 @@ import time
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO, Iterator, Mapping, Sequence
+from typing import Any, BinaryIO, Iterator, Mapping
 
 import msgpack
 
@@ -170,8 +170,9 @@ class JournalWriter:
         cls, directory: os.PathLike[str] | str, header: Header, when: float, *, sync: bool = True
     ) -> JournalWriter:
         """Start a new journal in ``directory`` under the first free name of
-        :func:`new_path`'s pattern. Safe when several hosts in one process
-        start games in the same second: each name is taken atomically."""
+        the pattern ``20261130-101500-quack-KQXZ.qbj`` (then ``-2``, ``-3``...).
+        Safe when several hosts in one process start games in the same
+        second: each name is taken atomically."""
         for path in _names(directory, header.game, when, header.room):
             if path.exists():
                 continue
@@ -405,16 +406,6 @@ def summaries(directory: os.PathLike[str] | str) -> list[tuple[Path, Journal | J
     return found
 
 
-def new_path(directory: os.PathLike[str] | str, game: str, when: float, room: str = "") -> Path:
-    """A file name, free now, for a game begun at ``when``:
-    ``20261130-101500-quack-KQXZ.qbj`` (then ``-2``, ``-3``... if taken).
-
-    Free now, maybe not a moment later: to start a journal, use
-    :meth:`JournalWriter.create_new`, which takes the name atomically.
-    """
-    return next(p for p in _names(directory, game, when, room) if not p.exists())
-
-
 def _names(directory: os.PathLike[str] | str, game: str, when: float, room: str) -> Iterator[Path]:
     stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(when))
     base = f"{stamp}-{game}" + (f"-{room}" if room else "")
@@ -422,7 +413,3 @@ def _names(directory: os.PathLike[str] | str, game: str, when: float, room: str)
     yield folder / f"{base}{SUFFIX}"
     for counter in itertools.count(2):
         yield folder / f"{base}-{counter}{SUFFIX}"
-
-
-def names_line(names: Sequence[str]) -> str:
-    return ", ".join(names)

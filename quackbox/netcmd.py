@@ -11,14 +11,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
-import socket
 import sys
 from typing import Any
 
 from core import games
 from core.rules import BadOptions, Outcome
 from net.client import NetError, run_network_bot, table_url
-from net.host import Host, HostConfig, HostError, is_loopback, run_host
+from net.host import Host, HostConfig, HostError, is_loopback, lan_address, run_host
 from net import journal, places
 from net.protocol import DEFAULT_PORT
 from net.tokens import TokenStore
@@ -102,16 +101,6 @@ def add_join_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=None, help="the bot's seed (with --bot)")
 
 
-def _lan_address() -> str:
-    """This machine's address on the local network, best effort (no packet is sent)."""
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-            probe.connect(("10.255.255.255", 1))
-            return probe.getsockname()[0]
-    except OSError:
-        return "THIS-MACHINE"
-
-
 def _describe_outcome(outcome: Outcome | None, names: tuple[str, ...]) -> str:
     if outcome is None:
         return "The table closed before the game ended."
@@ -174,7 +163,7 @@ def host_main(args: argparse.Namespace) -> int:
         host_ref.append(host)
         rules = host.table.rules
         print(f"Hosting {rules.title} for {config.seats} players on port {host.port}.")
-        address = _lan_address() if not is_loopback(config.bind) else "127.0.0.1"
+        address = (lan_address() or "THIS-MACHINE") if not is_loopback(config.bind) else "127.0.0.1"
         join = f"quackbox join {address}" + (f":{host.port}" if host.port != DEFAULT_PORT else "")
         if host.code:
             print(f"Room code: {host.code}")

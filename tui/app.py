@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import socket
 import sys
 import time
 from typing import Any, Awaitable, Callable, Iterable, Mapping
@@ -35,7 +34,7 @@ from textual.widgets import Footer, LoadingIndicator, Static
 from core import games
 from core.rules import BadOptions, Move
 from net.client import Disconnected, NetError, NotConnected, Reconnected
-from net.host import HostConfig, HostError, is_loopback
+from net.host import HostConfig, HostError, is_loopback, lan_address
 from net.protocol import Bye, ChatLine, Error, Lobby, Started, View, Welcome
 from net.tokens import TokenStore
 from net import places
@@ -212,7 +211,7 @@ class QuackboxApp(App[int]):
         config = HostConfig(game=s.game, seats=s.players, host_name=s.name, options=dict(s.options.get(s.game, {})),
                             bot_delay=s.bot_delay, bind="0.0.0.0" if message.lan else "127.0.0.1", port=message.port,
                             journal_dir=str(places.games_dir()))
-        lan = lan_address() if message.lan else "127.0.0.1"
+        lan = (lan_address() or "127.0.0.1") if message.lan else "127.0.0.1"
 
         async def opener() -> Session:
             return await open_hosted(config, name=s.name, lan_address=lan)
@@ -534,16 +533,6 @@ class QuackboxApp(App[int]):
             yield SystemCommand("Game options", "Variants and house rules", screen.action_options)
 
 
-def lan_address() -> str:
-    """This machine's address on the local network, best effort (no packet is sent)."""
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-            probe.connect(("10.255.255.255", 1))
-            return probe.getsockname()[0]
-    except OSError:
-        return "127.0.0.1"
-
-
 # --- factory and entry points -----------------------------------------------------------------
 
 
@@ -612,7 +601,7 @@ def run_hosted(config: HostConfig, *, name: str | None = None) -> int:
     settings = store.load()
     who = (name or settings.name).strip() or "Host"
     config.host_name = who
-    lan = "127.0.0.1" if is_loopback(config.bind) else lan_address()
+    lan = "127.0.0.1" if is_loopback(config.bind) else (lan_address() or "127.0.0.1")
 
     async def opener() -> Session:
         return await open_hosted(config, name=who, lan_address=lan)

@@ -548,3 +548,18 @@ async def test_seat_dropped_during_a_tremors_prompt_comes_back_to_it():
             outcome = await play_with(me, brain)
             assert outcome == host.table.outcome
             await me.close()
+
+
+async def test_stopping_mid_game_lets_go_of_the_journal(tmp_path):
+    """A table closed before its game ends closes its journal file (every
+    record is on disk already), rather than leave it open until collected."""
+    from net import journal as jn
+
+    cfg = config(seats=2, bots=2, autostart=True, journal_dir=str(tmp_path), bot_delay=0.05)
+    async with asyncio.timeout(30):
+        async with Host(cfg) as host:
+            while host.journal is None or len(host.table.journal) < 2:
+                await asyncio.sleep(0.01)
+            writer = host.journal
+    assert host.journal is None and writer._file.closed
+    assert not jn.read(writer.path).finished

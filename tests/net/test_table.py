@@ -31,6 +31,10 @@ from net.table import (
     FLOOD_LIMIT,
     HELLO_TIMEOUT,
     MESSAGE_BURST,
+    JournalEnd,
+    JournalMove,
+    JournalStart,
+    Send,
     Table,
     TableConfig,
 )
@@ -316,11 +320,27 @@ def test_rematch_after_the_end():
     assert d.view(1).seq == 0 and d.view(1).view.outcome is None
 
 
-def test_journal_records_every_accepted_move():
+def test_journal_records_every_accepted_move_before_anyone_hears_of_it():
+    """Each accepted move becomes a JournalMove record, ahead of every frame
+    the move causes (the host writes it to disk before sending those)."""
     d = started()
-    d.send(1, MoveMessage(d.table.seq, Draw()))
+    assert [type(r) for r in d.records] == [JournalStart]
+    actions = d.table.receive(1, d.wire.encode(MoveMessage(d.table.seq, Draw())), d.now)
+    assert actions[0] == JournalMove(0, Draw())
+    assert sum(isinstance(a, Send) for a in actions) >= 2
+    d._take(actions)
     d.send(1, MoveMessage(d.table.seq, Draw()))  # refused: not seat 0's turn now
+    assert [r for r in d.records if isinstance(r, JournalMove)] == [JournalMove(0, Draw())]
     assert d.table.journal == [(0, Draw())]
+
+
+def test_the_end_of_a_game_is_journaled_before_the_final_views():
+    d = started()
+    d.table.state.hands[0][:] = d.table.state.hands[0][:1]
+    actions = d.table.receive(1, d.wire.encode(MoveMessage(d.table.seq, Play(d.table.state.hands[0][0]))), d.now)
+    kinds = [type(a) for a in actions]
+    assert kinds[:2] == [JournalMove, JournalEnd] and Send in kinds[2:]
+    assert actions[1].outcome.winners == (0,)
 
 
 # --- deadlines ----------------------------------------------------------------------
