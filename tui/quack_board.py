@@ -14,7 +14,6 @@ from typing import Any, Callable
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
 from textual.message import Message
 from textual.reactive import reactive
 
@@ -23,7 +22,8 @@ from core import quack as q
 from core.rules import Move
 from tui import quack_text as qt
 from tui.modals import ChoiceScreen, ConfirmScreen
-from tui.widgets import ClickableText, MovePicked, PromptBar, click, refresh_keys
+from tui.board import Board
+from tui.widgets import ClickableText, PromptBar, click, refresh_keys
 
 BAR_CELLS = 8
 AUTO_PASS_SECONDS = 3.0
@@ -281,7 +281,7 @@ class QuackHand(ClickableText):
         self.post_message(self.CardClicked(index))
 
 
-class QuackBoard(Vertical, can_focus=True):
+class QuackBoard(Board):
     """The whole Quack in the Box table for one seat."""
 
     DEFAULT_CSS = """
@@ -304,28 +304,13 @@ class QuackBoard(Vertical, can_focus=True):
         Binding("escape", "cancel", "cancel", show=False),
     ]
 
-    view: reactive[q.QuackView | None] = reactive(None, always_update=True)
-    """The seat's current view from the host."""
-    names: reactive[tuple[str, ...]] = reactive(())
-    """Every seat's name (plain text, from the host)."""
-    away: reactive[frozenset[int]] = reactive(frozenset())
-    """Seats whose person is away."""
-    selected: reactive[int | None] = reactive(None)
-    """The id of the picked card, if any."""
-    target: reactive[int] = reactive(0)
-    """Which of the picked card's moves is aimed at."""
-    pending: reactive[frozenset[int]] = reactive(frozenset())
-    """Cards sent and not yet confirmed by the host (kept for the shared screen code)."""
-    deadline_at: reactive[float | None] = reactive(None)
-    """When the open response window closes (the host enforces it)."""
     auto_pass: reactive[bool] = reactive(True)
     """Pass response windows by themselves after AUTO_PASS_SECONDS unless a card is picked."""
     auto_pass_at: reactive[float | None] = reactive(None)
     """When the pending auto-pass fires, on the board's clock."""
 
     def __init__(self, *, clock: Callable[[], float] = time.monotonic, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self.clock = clock
+        super().__init__(clock=clock, id=id)
         self._auto_timer: Any = None
 
     def compose(self) -> ComposeResult:
@@ -333,41 +318,13 @@ class QuackBoard(Vertical, can_focus=True):
         yield QuackHand(id="hand")
         yield PromptBar(clock=self.clock, id="prompt")
 
-    def on_mount(self) -> None:
-        self._ready = True
-        if self.view is not None:
-            if hasattr(self, "_ensure_panels"):
-                self._ensure_panels()
-            self.query_one("#prompt", PromptBar).deadline_at = self.deadline_at
-            self.refresh_table()
-
     # --- derived facts ---------------------------------------------------------------
-
-    @property
-    def me(self) -> int | None:
-        return self.view.seat if self.view is not None else None
-
-    def hand(self) -> tuple[Any, ...]:
-        return self.view.hand if self.view is not None else ()
 
     def moves_for(self, card: int | None) -> list[Move]:
         if card is None or self.view is None:
             return []
         return [m for m in self.view.legal
                 if isinstance(m, (q.PlayTreatment, q.PlayAnytime)) and m.card == card]
-
-    def options(self) -> list[Move]:
-        return self.moves_for(self.selected)
-
-    def aimed(self) -> Move | None:
-        options = self.options()
-        return options[self.target % len(options)] if options else None
-
-    def legal_has(self, move: Move) -> bool:
-        return self.view is not None and move in self.view.legal
-
-    def seat_name(self, seat: int) -> str:
-        return self.names[seat] if 0 <= seat < len(self.names) else f"Seat {seat + 1}"
 
     def status_text(self) -> Text:
         view = self.view
@@ -399,7 +356,6 @@ class QuackBoard(Vertical, can_focus=True):
             return
         if self.selected is not None and self.selected not in {c.id for c in view.hand}:
             self.selected = None
-        self.pending = frozenset()
         self._arm_auto_pass()
         self.refresh_table()
 
@@ -435,7 +391,7 @@ class QuackBoard(Vertical, can_focus=True):
         self._show_deadline()
 
     def _show_deadline(self) -> None:
-        if not getattr(self, "_ready", False):
+        if not self._ready:
             return
         bar = self.query_one("#prompt", PromptBar)
         if self.auto_pass_at is not None:
@@ -459,19 +415,10 @@ class QuackBoard(Vertical, can_focus=True):
             self.app.notify("Response windows wait for you to press space (a to pass them by themselves).")
         self.refresh_table()
 
-    def watch_names(self) -> None:
-        self.refresh_table()
-
-    def watch_away(self) -> None:
-        self.refresh_table()
-
     def watch_selected(self, selected: int | None) -> None:
         self.target = 0
         if selected is not None:
             self._disarm_auto_pass()
-        self.refresh_table()
-
-    def watch_target(self) -> None:
         self.refresh_table()
 
     def watch_deadline_at(self, at: float | None) -> None:
@@ -482,7 +429,7 @@ class QuackBoard(Vertical, can_focus=True):
 
     def refresh_table(self) -> None:
         view = self.view
-        if view is None or not getattr(self, "_ready", False):
+        if view is None or not self._ready:
             return
         options = self.options()
         aimed = self.aimed()
@@ -619,31 +566,6 @@ class QuackBoard(Vertical, can_focus=True):
             return bool(view.hand)
         return True
 
-    def action_pick(self, number: int) -> None:
-        if 1 <= number <= len(self.hand()):
-            self.pick_index(number - 1)
-
-    def pick_index(self, index: int) -> None:
-        card = self.hand()[index]
-        self.selected = None if self.selected == card.id else card.id
-
-    def action_step_card(self, step: int) -> None:
-        ids = [c.id for c in self.hand()]
-        if not ids:
-            return
-        if self.selected not in ids:
-            self.selected = ids[0] if step > 0 else ids[-1]
-        else:
-            self.selected = ids[(ids.index(self.selected) + step) % len(ids)]
-
-    def action_step_target(self, step: int) -> None:
-        options = self.options()
-        if options:
-            self.target = (self.target + step) % len(options)
-
-    def action_cancel(self) -> None:
-        self.selected = None
-
     def action_play(self) -> None:
         options = self.options()
         aimed = self.aimed()
@@ -692,17 +614,11 @@ class QuackBoard(Vertical, can_focus=True):
         if self.selected is not None and self.legal_has(q.Discard(self.selected)):
             self._send(q.Discard(self.selected))
 
-    def _send(self, move: Move) -> None:
-        self.selected = None
-        self.post_message(MovePicked(move))
-
     # --- the mouse ---------------------------------------------------------------------------
 
     def on_quack_hand_card_clicked(self, message: QuackHand.CardClicked) -> None:
         message.stop()
-        self.focus()
-        if 0 <= message.index < len(self.hand()):
-            self.pick_index(message.index)
+        self.card_clicked(message.index)
 
     def on_doctor_table_seat_clicked(self, message: DoctorTable.SeatClicked) -> None:
         message.stop()

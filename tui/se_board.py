@@ -17,16 +17,16 @@ from typing import Any, Callable
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Grid, Vertical
+from textual.containers import Grid
 from textual.message import Message
 from textual.reactive import reactive
 
 from cards import side_effects as se_cards
-from cards.side_effects import SECard
 from core import side_effects as se
 from core.rules import Move
 from tui import se_text
 from tui.modals import ChoiceScreen, ConfirmScreen
+from tui.board import Board
 from tui.widgets import CardFace, ClickableText, MovePicked, PromptBar, card_row, click, refresh_keys
 
 Spot = tuple[str, int]
@@ -159,9 +159,6 @@ class PsychePanel(ClickableText):
         self.border_title = self._title()
 
     def watch_player(self) -> None:
-        self.border_title = self._title()
-
-    def watch_away(self) -> None:
         self.border_title = self._title()
 
     def on_resize(self) -> None:
@@ -315,7 +312,7 @@ class HandRow(ClickableText):
         self.post_message(self.CardClicked(index))
 
 
-class SEBoard(Vertical, can_focus=True):
+class SEBoard(Board):
     """The whole Side Effects table for one seat."""
 
     DEFAULT_CSS = """
@@ -338,24 +335,8 @@ class SEBoard(Vertical, can_focus=True):
         Binding("escape", "cancel", "cancel", show=False),
     ]
 
-    view: reactive[se.SEView | None] = reactive(None, always_update=True)
-    """The seat's current view from the host."""
-    names: reactive[tuple[str, ...]] = reactive(())
-    """Every seat's name."""
-    away: reactive[frozenset[int]] = reactive(frozenset())
-    """Seats whose person is away."""
-    selected: reactive[int | None] = reactive(None)
-    """The id of the picked card in hand, if any."""
-    target: reactive[int] = reactive(0)
-    """Which of the picked card's plays is aimed at."""
-    pending: reactive[frozenset[int]] = reactive(frozenset())
-    """Cards sent as discards that the host has not confirmed yet."""
-    deadline_at: reactive[float | None] = reactive(None)
-    """When the Tremors countdown runs out (the host enforces it; this only shows it)."""
-
     def __init__(self, *, clock: Callable[[], float] = time.monotonic, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self.clock = clock
+        super().__init__(clock=clock, id=id)
         self._anxiety_asked: tuple[int, int] | None = None
 
     def compose(self) -> ComposeResult:
@@ -364,46 +345,21 @@ class SEBoard(Vertical, can_focus=True):
         yield HandRow(id="hand")
         yield PromptBar(clock=self.clock, id="prompt")
 
-    def on_mount(self) -> None:
-        self._ready = True
-        if self.view is not None:
-            if hasattr(self, "_ensure_panels"):
-                self._ensure_panels()
-            self.query_one("#prompt", PromptBar).deadline_at = self.deadline_at
-            self.refresh_table()
+    def _before_first_refresh(self) -> None:
+        self._ensure_panels()
 
     # --- derived facts ------------------------------------------------------------------
 
-    @property
-    def me(self) -> int | None:
-        return self.view.seat if self.view is not None else None
-
-    def hand(self) -> tuple[SECard, ...]:
-        return self.view.hand if self.view is not None else ()
-
-    def plays_for(self, card: int | None) -> list[Move]:
+    def moves_for(self, card: int | None) -> list[Move]:
         if card is None or self.view is None:
             return []
         return [m for m in self.view.legal if isinstance(m, se.PLAY_TYPES) and se_text.card_of_move(m) == card]
-
-    def options(self) -> list[Move]:
-        return self.plays_for(self.selected)
-
-    def aimed(self) -> Move | None:
-        options = self.options()
-        return options[self.target % len(options)] if options else None
-
-    def legal_has(self, move: Move) -> bool:
-        return self.view is not None and move in self.view.legal
 
     def prompt_for_me(self) -> se.Prompt | None:
         view = self.view
         if view is None or view.prompt is None or view.prompt.seat != view.seat:
             return None
         return view.prompt
-
-    def seat_name(self, seat: int) -> str:
-        return self.names[seat] if 0 <= seat < len(self.names) else f"Seat {seat + 1}"
 
     def status_text(self) -> Text:
         view = self.view
@@ -426,7 +382,7 @@ class SEBoard(Vertical, can_focus=True):
         return text
 
     def watch_deadline_at(self, at: float | None) -> None:
-        if getattr(self, "_ready", False):
+        if self._ready:
             self.query_one("#prompt", PromptBar).deadline_at = at
 
     # --- reacting to new views -------------------------------------------------------
@@ -442,9 +398,6 @@ class SEBoard(Vertical, can_focus=True):
         self.refresh_table()
         self._maybe_ask_anxiety()
 
-    def watch_names(self) -> None:
-        self.refresh_table()
-
     def watch_away(self) -> None:
         self.refresh_table()
 
@@ -453,9 +406,6 @@ class SEBoard(Vertical, can_focus=True):
         options = self.options()
         self.target = next((i for i, m in enumerate(options)
                             if not se_text.episode_does_nothing(self.view, m, self.names)), 0)
-        self.refresh_table()
-
-    def watch_target(self) -> None:
         self.refresh_table()
 
     def watch_pending(self) -> None:
@@ -518,7 +468,7 @@ class SEBoard(Vertical, can_focus=True):
     def refresh_table(self) -> None:
         """Push the view, the selection and the lit targets down to the children."""
         view = self.view
-        if view is None or not getattr(self, "_ready", False):
+        if view is None or not self._ready:
             return
         options = self.options()
         aimed = self.aimed()
@@ -552,7 +502,7 @@ class SEBoard(Vertical, can_focus=True):
         hand = self.query_one("#hand", HandRow)
         faces = []
         for i, card in enumerate(view.hand):
-            playable = bool(self.plays_for(card.id))
+            playable = bool(self.moves_for(card.id))
             lines: list[Any] = [card.name, se_text.card_lines(card)]
             if card.kind == se_cards.DRUG:
                 lines.append(("⚠ " + ", ".join(card.side_effects), "⚠ " + " ".join(se_text.abbr(n) for n in card.side_effects))
@@ -724,12 +674,6 @@ class SEBoard(Vertical, can_focus=True):
             return bool(view.hand)
         return True
 
-    def action_pick(self, number: int) -> None:
-        hand = self.hand()
-        if not 1 <= number <= len(hand):
-            return
-        self.pick_index(number - 1)
-
     def pick_index(self, index: int) -> None:
         card = self.hand()[index]
         prompt = self.prompt_for_me()
@@ -740,24 +684,6 @@ class SEBoard(Vertical, can_focus=True):
                 self.post_message(MovePicked(se.Discard(card.id)))
             return
         self.selected = None if self.selected == card.id else card.id
-
-    def action_step_card(self, step: int) -> None:
-        hand = [c for c in self.hand() if c.id not in self.pending]
-        if not hand:
-            return
-        ids = [c.id for c in hand]
-        if self.selected not in ids:
-            self.selected = ids[0] if step > 0 else ids[-1]
-        else:
-            self.selected = ids[(ids.index(self.selected) + step) % len(ids)]
-
-    def action_step_target(self, step: int) -> None:
-        options = self.options()
-        if options:
-            self.target = (self.target + step) % len(options)
-
-    def action_cancel(self) -> None:
-        self.selected = None
 
     def action_play(self) -> None:
         prompt = self.prompt_for_me()
@@ -793,17 +719,11 @@ class SEBoard(Vertical, can_focus=True):
         if self.legal_has(se.EndTurn()):
             self._send(se.EndTurn())
 
-    def _send(self, move: Move) -> None:
-        self.selected = None
-        self.post_message(MovePicked(move))
-
     # --- the mouse -------------------------------------------------------------------
 
     def on_hand_row_card_clicked(self, message: HandRow.CardClicked) -> None:
         message.stop()
-        self.focus()
-        if 0 <= message.index < len(self.hand()):
-            self.pick_index(message.index)
+        self.card_clicked(message.index)
 
     def on_psyche_panel_spot_clicked(self, message: PsychePanel.SpotClicked) -> None:
         message.stop()

@@ -25,6 +25,7 @@ from core import games
 from core import side_effects as se
 from net.protocol import ChatLine, Error, Lobby, View
 from tui import rules_text
+from tui.board import Board
 from tui.modals import ChoiceScreen, ConfirmScreen, ReadingScreen
 from tui.se_board import SEBoard
 from tui.se_text import describe_move, offer_text
@@ -130,8 +131,8 @@ class TableScreen(Screen):
         yield Footer(show_command_palette=False)
 
     @property
-    def board(self) -> Any:
-        return self.query_one("#board")
+    def board(self) -> Board:
+        return self.query_one("#board", Board)
 
     @property
     def log_widget(self) -> GameLog:
@@ -186,9 +187,7 @@ class TableScreen(Screen):
 
     def receive_error(self, error: Error) -> None:
         self.log_widget.notice(f"The host refused: {error.message}", style="italic red")
-        board = self.board
-        if hasattr(board, "pending"):
-            board.pending = frozenset()
+        self.board.pending = frozenset()
 
     def notice(self, text: str) -> None:
         self.log_widget.notice(text)

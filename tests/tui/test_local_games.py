@@ -35,7 +35,7 @@ async def test_side_effects_real_turns_and_a_trade(tmp_path):
         await wait_for(pilot, lambda: my_turn_se(app), what="our first turn")
         board = app.table_screen.board
         first_turn = board.view.turn
-        playable = [i for i, c in enumerate(board.view.hand) if board.plays_for(c.id)]
+        playable = [i for i, c in enumerate(board.view.hand) if board.moves_for(c.id)]
         assert playable, "seed 11 deals us a playable card"
         card = board.view.hand[playable[0]]
         await pilot.press(str(playable[0] + 1))

@@ -1,0 +1,131 @@
+"""What the two game boards share: the view they are given, picking a card
+and aiming it, and sending the move.
+
+A board renders the seat's view and offers only what ``view.legal`` lists;
+each game says which legal moves belong to a card (:meth:`Board.moves_for`)
+and draws its own table (:meth:`Board.refresh_table`).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Callable
+
+from textual.containers import Vertical
+from textual.reactive import reactive
+
+from core.rules import Move
+from tui.widgets import MovePicked, PromptBar
+
+
+class Board(Vertical, can_focus=True):
+    """The table of one game for one seat."""
+
+    view: reactive[Any] = reactive(None, always_update=True)
+    """The seat's current view from the host."""
+    names: reactive[tuple[str, ...]] = reactive(())
+    """Every seat's name (plain text, from the host)."""
+    away: reactive[frozenset[int]] = reactive(frozenset())
+    """Seats whose person is away."""
+    selected: reactive[int | None] = reactive(None)
+    """The id of the picked card in hand, if any."""
+    target: reactive[int] = reactive(0)
+    """Which of the picked card's moves is aimed at."""
+    pending: reactive[frozenset[int]] = reactive(frozenset())
+    """Cards sent as discards that the host has not confirmed yet."""
+    deadline_at: reactive[float | None] = reactive(None)
+    """When the running countdown ends (the host enforces it; this only shows it)."""
+
+    _ready = False
+    """Mounted: the parts to refresh exist."""
+
+    def __init__(self, *, clock: Callable[[], float] = time.monotonic, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.clock = clock
+
+    def on_mount(self) -> None:
+        self._ready = True
+        if self.view is not None:
+            self._before_first_refresh()
+            self.query_one("#prompt", PromptBar).deadline_at = self.deadline_at
+            self.refresh_table()
+
+    def _before_first_refresh(self) -> None:
+        """Lay out what depends on the first view (the opponents' panels, say)."""
+
+    def refresh_table(self) -> None:
+        raise NotImplementedError
+
+    # --- derived facts ---------------------------------------------------------------
+
+    @property
+    def me(self) -> int | None:
+        return self.view.seat if self.view is not None else None
+
+    def hand(self) -> tuple[Any, ...]:
+        return self.view.hand if self.view is not None else ()
+
+    def moves_for(self, card: int | None) -> list[Move]:
+        """The legal moves that play ``card``, in the order the host gave them."""
+        raise NotImplementedError
+
+    def options(self) -> list[Move]:
+        return self.moves_for(self.selected)
+
+    def aimed(self) -> Move | None:
+        options = self.options()
+        return options[self.target % len(options)] if options else None
+
+    def legal_has(self, move: Move) -> bool:
+        return self.view is not None and move in self.view.legal
+
+    def seat_name(self, seat: int) -> str:
+        return self.names[seat] if 0 <= seat < len(self.names) else f"Seat {seat + 1}"
+
+    # --- watchers ----------------------------------------------------------------------
+
+    def watch_names(self) -> None:
+        self.refresh_table()
+
+    def watch_away(self) -> None:
+        self.refresh_table()
+
+    def watch_target(self) -> None:
+        self.refresh_table()
+
+    # --- the keys ----------------------------------------------------------------------
+
+    def action_pick(self, number: int) -> None:
+        if 1 <= number <= len(self.hand()):
+            self.pick_index(number - 1)
+
+    def pick_index(self, index: int) -> None:
+        card = self.hand()[index]
+        self.selected = None if self.selected == card.id else card.id
+
+    def action_step_card(self, step: int) -> None:
+        ids = [c.id for c in self.hand() if c.id not in self.pending]
+        if not ids:
+            return
+        if self.selected not in ids:
+            self.selected = ids[0] if step > 0 else ids[-1]
+        else:
+            self.selected = ids[(ids.index(self.selected) + step) % len(ids)]
+
+    def action_step_target(self, step: int) -> None:
+        options = self.options()
+        if options:
+            self.target = (self.target + step) % len(options)
+
+    def action_cancel(self) -> None:
+        self.selected = None
+
+    def card_clicked(self, index: int) -> None:
+        """A card of the hand was clicked: pick it as its number key would."""
+        self.focus()
+        if 0 <= index < len(self.hand()):
+            self.pick_index(index)
+
+    def _send(self, move: Move) -> None:
+        self.selected = None
+        self.post_message(MovePicked(move))
