@@ -39,6 +39,10 @@ class _Games(Mapping[str, Rules]):
             self._loaded[name] = rules
         return rules
 
+    def __contains__(self, name: object) -> bool:
+        # Mapping's own test would look the game up, and so load it.
+        return name in _MODULES
+
     def __iter__(self) -> Iterator[str]:
         return iter(_MODULES)
 

@@ -69,6 +69,7 @@ def test_playing_one_game_loads_only_that_game() -> None:
         "from core import bots, games\n"
         "build_parser().parse_args(['play', 'side-effects'])\n"
         "games.get('side-effects'); bots.make('side-effects', 'heuristic', 1)\n"
+        "assert 'quack' in games.GAMES and 'chess' not in games.GAMES\n"
         "net.table.Table(net.table.TableConfig(game='side-effects'))\n"
         "print(json.dumps(sorted(sys.modules)))\n"
     )
