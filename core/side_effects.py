@@ -697,17 +697,17 @@ _DISCARDS: dict[int, Move] = {}
 _TAKES: dict[int, Move] = {}
 
 
-def _known(cache: dict[int, Move], cls: type, *fields: int) -> Move:
-    """The engine's one ``cls(*fields)``, from ``cache`` (keyed by the fields)."""
-    key = fields[0] if len(fields) == 1 else (fields[0] << 20) | fields[1]
-    move = cache.get(key)
+def _known(cache: dict[int, Move], cls: type, card: int) -> Move:
+    """The engine's one ``cls(card)``, from ``cache``."""
+    move = cache.get(card)
     if move is None:
-        move = cache[key] = cls(*fields)
+        move = cache[card] = cls(card)
         _KNOWN_MOVES[id(move)] = move
     return move
 
 
 def _move2(cache: dict[int, Move], cls: type, a: int, b: int) -> Move:
+    """The engine's one ``cls(a, b)``, from ``cache``."""
     key = (a << 20) | b
     move = cache.get(key)
     if move is None:
@@ -1005,13 +1005,12 @@ class SideEffects:
         row = meta.rows[c]
         if kind == _EPISODE:
             return tuple([row[d] for d in ctx[4]])
-        _epoch, _table, treat_mask, give_mask, episode_targets, others = ctx
+        # legal_moves has ruled out the Drugs and Disorders with no target.
+        others = ctx[5]
         info = state.psyche_info
         out: list[Move] = []
         if kind == _DRUG:
             treats = meta.treats[c]
-            if not treats & treat_mask:
-                return ()  # no untreated Disorder it treats
             bits = meta.bit
             targets = range(state.seats) if state.options.treat_others else (seat,)
             for t in targets:
@@ -1022,8 +1021,6 @@ class SideEffects:
                         out.append(row[d])
         elif kind == _DISORDER:
             bit = meta.bit[c]
-            if not bit & give_mask:
-                return ()  # nobody can be given it
             for t in others:
                 if bit & info[t][0]:
                     out.append(row[t])
@@ -1124,20 +1121,13 @@ class SideEffects:
                 raise IllegalMove(f"You hold more than {HAND_LIMIT} cards: discard down to {HAND_LIMIT} first.")
             _in_hand(state, seat, move.card)
             return None
-        # PLAY
-        if kind is Discard:
-            _in_hand(state, seat, move.card)
-            return None
-        if kind is EndTurn:
-            return None
+        # PLAY, the current seat: discards, EndTurn and plays with plays left
+        # were taken at the top, so only refusals are left.
         if kind in (TakeCard, TakeNothing):
             raise IllegalMove("There is no shown hand to take a card from.")
-        # one of the plays
-        if state.plays_left <= 0:
-            if state.impotent:
-                raise IllegalMove("Impotence: you may not play cards this turn.")
-            raise IllegalMove(f"You have made your {PLAYS_PER_TURN} plays this turn.")
-        return self._check_play(state, seat, move)
+        if state.impotent:
+            raise IllegalMove("Impotence: you may not play cards this turn.")
+        raise IllegalMove(f"You have made your {PLAYS_PER_TURN} plays this turn.")
 
     def _check_play(self, state: SEState, seat: int, move: Move) -> Any:
         cards = state.cards
@@ -1309,12 +1299,10 @@ class SideEffects:
             state.prompt_count -= 1
             if state.prompt_count <= 0 or not state.hands[seat]:
                 self._close_tremors(state, events)
-        elif phase == DISCARD_DOWN:
+        else:  # DISCARD_DOWN (a free discard in PLAY is made in apply)
             events.append(_shared(_DISCARDED, CardDiscarded, seat, card, "hand_limit"))
             if len(state.hands[seat]) <= HAND_LIMIT:
                 self._next_turn(state, events)
-        else:
-            events.append(_shared(_DISCARDED, CardDiscarded, seat, card, "free"))
 
     def _close_tremors(self, state: SEState, events: list[Event]) -> None:
         state.phase = PLAY
@@ -1483,8 +1471,7 @@ class SideEffects:
         seat = state.current
         if not state.places[seat]:
             events.append(_TURNS_ENDED.get((seat,)) or _shared(_TURNS_ENDED, TurnEnded, seat))
-        # While everyone still plays, the next seat is simply the next one.
-        state.current = (seat + 1) % state.seats if not state.finish_order else self._next_seat(state, seat)
+        state.current = self._next_seat(state, seat)
         self._begin_turn(state, events)
 
     def _next_seat(self, state: SEState, seat: int) -> int:
