@@ -16,6 +16,7 @@ from textual.reactive import reactive
 
 from core.rules import Move
 from tui.widgets import MovePicked, PromptBar
+from tui.names import seat_name
 
 
 class Board(Vertical, can_focus=True):
@@ -80,7 +81,7 @@ class Board(Vertical, can_focus=True):
         return self.view is not None and move in self.view.legal
 
     def seat_name(self, seat: int) -> str:
-        return self.names[seat] if 0 <= seat < len(self.names) else f"Seat {seat + 1}"
+        return seat_name(self.names, seat)
 
     # --- watchers ----------------------------------------------------------------------
 

@@ -24,6 +24,7 @@ from tui import quack_text as qt
 from tui.modals import ChoiceScreen, ConfirmScreen
 from tui.board import Board
 from tui.widgets import ClickableText, PromptBar, click, refresh_keys
+from tui.names import seat_name
 
 BAR_CELLS = 8
 AUTO_PASS_SECONDS = 3.0
@@ -110,7 +111,7 @@ class DoctorTable(ClickableText):
         action = f"seat({seat})"
         lit = seat in self.lit
         cursor = seat in self.cursor
-        name = self.names[seat] if seat < len(self.names) else f"Seat {seat + 1}"
+        name = seat_name(self.names, seat)
         if seat == me:
             name += " (you)"
         line = Text(no_wrap=True, overflow="ellipsis")

@@ -13,6 +13,7 @@ from cards import quack as qc
 from cards.quack import Anytime, Patient, Treatment
 from core import quack as q
 from core.rules import Move
+from tui.names import name_of, possessive
 
 ILLNESS_SHORT = {
     "Abdominal Surgery": "Abdominal",
@@ -38,16 +39,6 @@ TYPE_SHORT = {
     "Transfusion": "Transfus.",
     "Xray": "Xray",
 }
-
-
-def who(names: Sequence[str], seat: int, me: int | None, *, capital: bool = False) -> str:
-    if seat == me:
-        return "You" if capital else "you"
-    return names[seat] if 0 <= seat < len(names) and names[seat] else f"Seat {seat + 1}"
-
-
-def whose(names: Sequence[str], seat: int, me: int | None) -> str:
-    return "your" if seat == me else f"{who(names, seat, me)}'s"
 
 
 def money(amount: int) -> str:
@@ -139,7 +130,7 @@ def describe_move(view: q.QuackView, move: Move, names: Sequence[str]) -> str:
         effect, _ = treatment_effect(view, card, seat)
         case = view.doctors[seat].patient
         patient = case.patient.name if case is not None and case.patient is not None else "the Patient"
-        return f"{card.name} on {whose(names, seat, me)} {patient}: {effect} ({money(card.price)} if it survives)."
+        return f"{card.name} on {possessive(names, seat, me)} {patient}: {effect} ({money(card.price)} if it survives)."
     if isinstance(move, q.PlayAnytime):
         return describe_anytime(view, move, names)
     return type(move).__name__
@@ -159,7 +150,7 @@ def describe_anytime(view: q.QuackView, move: q.PlayAnytime, names: Sequence[str
     if not isinstance(card, Anytime):
         return f"Play card {move.card}."
     t = move.target
-    target = who(names, t, me)
+    target = name_of(names, t, me)
     doctor = view.doctors[t]
     effect = card.effect
     head = f"{card.name}: "
@@ -167,12 +158,12 @@ def describe_anytime(view: q.QuackView, move: q.PlayAnytime, names: Sequence[str
         gone = cards.get(move.discard)
         return head + f"throw away {getattr(gone, 'name', 'a card')} and draw one."
     if effect == qc.FACE_DOWN:
-        return head + f"{whose(names, t, me)} next Patient arrives face down."
+        return head + f"{possessive(names, t, me)} next Patient arrives face down."
     if effect == qc.REDIRECT:
-        return head + (f"{whose(names, t, me)} next Treatment goes to {whose(names, move.other, me)} "
+        return head + (f"{possessive(names, t, me)} next Treatment goes to {possessive(names, move.other, me)} "
                        f"{_patient_name(view, move.other)}.")
     if effect == qc.TRANSFER:
-        return head + (f"{target} and {who(names, move.other, me)} swap Patients "
+        return head + (f"{target} and {name_of(names, move.other, me)} swap Patients "
                        f"({_patient_name(view, t)} ⇄ {_patient_name(view, move.other)}).")
     case = doctor.patient
     patient = _patient_name(view, t)
@@ -181,18 +172,18 @@ def describe_anytime(view: q.QuackView, move: q.PlayAnytime, names: Sequence[str
         if case is not None and case.patient is not None and case.cure_points is not None:
             total = case.cure_points + card.amount
             extra = f" (now {total}/{case.patient.cure})" + (": CURED" if total >= case.patient.cure else "")
-        return head + f"{whose(names, t, me)} {patient} gains {card.amount} Cure{extra}."
+        return head + f"{possessive(names, t, me)} {patient} gains {card.amount} Cure{extra}."
     if effect == qc.HARM_POINTS:
         extra = ""
         if case is not None and case.patient is not None and case.harm_points is not None:
             total = case.harm_points + card.amount
             extra = f" (now {total}/{case.patient.kill})" + (": DIES" if total >= case.patient.kill else "")
-        return head + f"{whose(names, t, me)} {patient} gains {card.amount} Harm{extra}."
+        return head + f"{possessive(names, t, me)} {patient} gains {card.amount} Harm{extra}."
     if effect == qc.RESET_HARM:
-        return head + f"{whose(names, t, me)} {patient} loses all its Harm."
+        return head + f"{possessive(names, t, me)} {patient} loses all its Harm."
     if effect in (qc.NULLIFY_TYPE, qc.BOOST_TYPE):
         what = "does nothing" if effect == qc.NULLIFY_TYPE else "counts double"
-        return head + f"the next {card.treatment_type} Treatment on {whose(names, t, me)} {patient} {what}."
+        return head + f"the next {card.treatment_type} Treatment on {possessive(names, t, me)} {patient} {what}."
     if effect in (qc.INFAMY_UP, qc.INFAMY_DOWN):
         sign = 1 if effect == qc.INFAMY_UP else -1
         total = max(0, doctor.infamy + sign * card.amount)

@@ -16,6 +16,7 @@ from cards import side_effects as se_cards
 from cards.side_effects import SECard
 from core import side_effects as se
 from core.rules import Move
+from tui.names import name_of, possessive
 
 ABBREVIATIONS = {
     "Depression": "Dep",
@@ -53,18 +54,6 @@ SHORT_PUNISHMENTS = {
 
 def abbr(name: str) -> str:
     return ABBREVIATIONS.get(name, name[:3])
-
-
-def name_of(names: Sequence[str], seat: int, me: int | None) -> str:
-    if seat == me:
-        return "you"
-    if 0 <= seat < len(names) and names[seat]:
-        return names[seat]
-    return f"Seat {seat + 1}"
-
-
-def possessive(names: Sequence[str], seat: int, me: int | None) -> str:
-    return "your" if seat == me else f"{name_of(names, seat, me)}'s"
 
 
 def card_of_move(move: Move) -> int | None:

@@ -14,6 +14,7 @@ from textual.widgets import Button, Footer, Static
 from core import quack as q
 from core import side_effects as se
 from tui import quack_text as qt
+from tui.names import name_of, seat_name
 
 LEVELS = " ▁▂▃▄▅▆▇█"
 
@@ -34,7 +35,7 @@ def money_chart(history: Sequence[tuple[int, tuple[int, ...]]], names: Sequence[
                style="dim")
     for seat in range(seats):
         out.append("\n")
-        name = names[seat] if seat < len(names) else f"Seat {seat + 1}"
+        name = seat_name(names, seat)
         if seat == me:
             name = "You"
         out.append(name[: name_w - 1].ljust(name_w), style="bold" if seat == me else "")
@@ -54,7 +55,7 @@ def headline(view: Any, names: Sequence[str]) -> Text:
     elif me in winners and len(winners) == 1:
         text.append("You win!", style="bold green")
     else:
-        who = [("you" if w == me else names[w] if w < len(names) else f"Seat {w + 1}") for w in winners]
+        who = [name_of(names, w, me) for w in winners]
         if len(who) == 1:
             text.append(f"{who[0]} wins.")
         else:
@@ -70,7 +71,7 @@ def standings(view: Any, names: Sequence[str]) -> Text:
     for i, seat in enumerate(outcome.ranking):
         if i:
             out.append("\n")
-        name = names[seat] if seat < len(names) else f"Seat {seat + 1}"
+        name = seat_name(names, seat)
         if seat == me:
             name += " (you)"
         place = outcome.places[seat]

@@ -15,6 +15,7 @@ from textual.widgets.selection_list import Selection
 
 from core import side_effects as se
 from tui import se_text
+from tui.names import seat_name
 
 
 def wanted_names(view: se.SEView) -> list[str]:
@@ -53,7 +54,7 @@ class TradeScreen(ModalScreen[se.OfferTrade | None]):
         self.names = tuple(names)
 
     def seat_name(self, seat: int) -> str:
-        return self.names[seat] if seat < len(self.names) else f"Seat {seat + 1}"
+        return seat_name(self.names, seat)
 
     def compose(self) -> ComposeResult:
         view = self.view
