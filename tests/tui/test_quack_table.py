@@ -93,8 +93,12 @@ async def test_anytime_card_on_another_doctors_turn(app_for):
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, ChoiceScreen), what="the target picker")
         assert "Bot 2's Mystery Rash gains 2 Cure" in flat(screen_text(app))
-        while "Bot 2's" not in app.screen.query_one("OptionList").highlighted_option.prompt.plain:
+        options = app.screen.query_one("OptionList")
+        for _ in range(options.option_count):
+            if "Bot 2's" in options.highlighted_option.prompt.plain:
+                break
             await pilot.press("down")
+        assert "Bot 2's" in options.highlighted_option.prompt.plain
         await pilot.press("enter")
         await wait_for(pilot, lambda: session.moves, what="the Anytime card")
         assert session.moves == [q.PlayAnytime(placebo, 1)]
