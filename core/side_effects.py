@@ -1359,16 +1359,10 @@ class SideEffects:
         """Resolve an Episode on ``target``'s Disorder (SE7)."""
         punishment = state.cards[disorder].punishment
         hand = state.hands[target]
-        effective = True
-        if punishment == "discard_drugs":
-            drugs = tuple(s[1] for s in state.psyche[target] if s[1] != NO_CARD)
-            effective = bool(drugs)
-        elif punishment in ("discard_hand", "tremors", "random_steal", "reveal_and_take"):
-            effective = bool(hand)
-        elif punishment == "no_play":
-            effective = not state.no_play[target]  # a second Impotence before that turn adds nothing
-        elif punishment == "no_draw":
-            effective = not state.no_draw[target]
+        drugs = tuple(s[1] for s in state.psyche[target] if s[1] != NO_CARD) if punishment == "discard_drugs" else ()
+        effective = episode_bites(
+            punishment, drugs=len(drugs), hand=len(hand), no_play=state.no_play[target], no_draw=state.no_draw[target]
+        )
         events.append(EpisodePlayed(seat, card, target, disorder, punishment, effective))
         if punishment == "discard_drugs":
             for slot in state.psyche[target]:
@@ -1608,6 +1602,22 @@ class SideEffects:
 
 
 # --- helpers ----------------------------------------------------------------
+
+
+def episode_bites(punishment: str, *, drugs: int, hand: int, no_play: bool, no_draw: bool) -> bool:
+    """SE7: whether an Episode's ``punishment`` does anything to a player with
+    ``drugs`` Drugs on their Psyche, ``hand`` cards in hand and these pending
+    effects (a second Impotence or Anorexia before that turn adds nothing).
+    Public facts only, so a table can warn before the card is spent."""
+    if punishment == "discard_drugs":
+        return drugs > 0
+    if punishment in ("discard_hand", "tremors", "random_steal", "reveal_and_take"):
+        return hand > 0
+    if punishment == "no_play":
+        return not no_play
+    if punishment == "no_draw":
+        return not no_draw
+    return True
 
 
 def _is_int(value: Any) -> bool:

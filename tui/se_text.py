@@ -1,11 +1,11 @@
 """Words for the Side Effects table: what a legal move will do, said before it is made.
 
 Everything here reads a :class:`core.side_effects.SEView` and moves taken
-from its ``legal`` tuple; nothing decides what is legal. The one judgement
-made here is :func:`episode_does_nothing`, the warning ruling SE7 asks the
-table to give before an Episode that would do nothing; it reads only public
-facts of the view (a hand's size, the Drugs on a Psyche, the next-turn marks)
-and mirrors the ``effective`` flag the rules put on ``EpisodePlayed``.
+from its ``legal`` tuple; nothing decides what is legal.
+:func:`episode_does_nothing` words the warning ruling SE7 asks the table to
+give before an Episode that would do nothing; whether it would is the rules'
+own :func:`core.side_effects.episode_bites`, asked with public facts of the
+view (a hand's size, the Drugs on a Psyche, the next-turn marks).
 """
 
 from __future__ import annotations
@@ -227,15 +227,17 @@ def episode_does_nothing(view: se.SEView, move: Move, names: Sequence[str]) -> s
     player = view.players[owner]
     they = name_of(names, owner, view.seat)
     punishment = disorder.punishment if disorder is not None else ""
-    if punishment == "discard_drugs" and not any(s.drug is not None for s in player.psyche):
+    drugs = sum(1 for s in player.psyche if s.drug is not None)
+    if se.episode_bites(punishment, drugs=drugs, hand=player.hand_size, no_play=player.no_play,
+                        no_draw=player.no_draw):
+        return None
+    if punishment == "discard_drugs":
         return f"{they} has no Drugs on their Psyche, so Madness would strip nothing."
-    if punishment in ("discard_hand", "tremors", "random_steal", "reveal_and_take") and player.hand_size == 0:
-        return f"{they} holds no cards, so this punishment would do nothing."
-    if punishment == "no_play" and player.no_play:
+    if punishment == "no_play":
         return f"{they} already may not play next turn; a second Impotence adds nothing."
-    if punishment == "no_draw" and player.no_draw:
+    if punishment == "no_draw":
         return f"{they} already draws nothing next turn; a second Anorexia adds nothing."
-    return None
+    return f"{they} holds no cards, so this punishment would do nothing."
 
 
 def status_marks(player: se.PlayerView, *, over: bool = False) -> list[str]:

@@ -1113,3 +1113,17 @@ def test_legal_moves_are_in_the_documented_order():
     assert all(k in se.PLAY_TYPES for k in kinds[:first_discard]) and first_discard > 0
     assert legal[first_discard : first_discard + 3] == tuple(Discard(c) for c in state.hands[0])
     assert legal[first_discard + 3 :] == (EndTurn(), AcceptTrade(1), DeclineTrade(1))
+
+
+def test_episode_bites_only_when_its_punishment_has_something_to_take():
+    """SE7 and its ruling: an Episode on a player with nothing for it to act on
+    does nothing (the table warns first); a second Impotence or Anorexia
+    before that turn adds nothing."""
+    bites = se.episode_bites
+    facts = dict(drugs=0, hand=0, no_play=False, no_draw=False)
+    assert not bites("discard_drugs", **facts) and bites("discard_drugs", **{**facts, "drugs": 1})
+    for punishment in ("discard_hand", "tremors", "random_steal", "reveal_and_take"):
+        assert not bites(punishment, **facts) and bites(punishment, **{**facts, "hand": 2})
+    assert bites("no_play", **facts) and not bites("no_play", **{**facts, "no_play": True})
+    assert bites("no_draw", **facts) and not bites("no_draw", **{**facts, "no_draw": True})
+    assert bites("skip_turn", **facts)
