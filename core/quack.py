@@ -1116,13 +1116,11 @@ class Quack:
                 redirected, note,
             )
         )
-        patient = state.cards[case.card]
-        if case.harm >= patient.kill:
-            self._die(state, dest, "harm", seat, redirected, False, events)
-        elif case.cure >= patient.cure:
+        fate = case_fate(state.cards[case.card], case.cure, case.harm, case.received)
+        if fate == CURED:
             _cured(state, dest, seat, events)
-        elif patient.mortal and case.received >= patient.mortal:
-            self._die(state, dest, "mortal", seat, redirected, False, events)
+        elif fate is not None:
+            self._die(state, dest, fate, seat, redirected, False, events)
         self._open_window(state, events)
 
     def _open_window(self, state: QuackState, events: list[Event]) -> None:
@@ -1517,6 +1515,22 @@ class Quack:
 
 
 # --- helpers ----------------------------------------------------------------
+
+
+CURED = "cured"
+
+
+def case_fate(patient: Patient, cure: int, harm: int, received: int) -> str | None:
+    """QB4: what a Patient with these totals after ``received`` Treatments
+    comes to: ``harm`` (dead of it: harm is checked first), CURED, ``mortal``
+    (dead of too many Treatments), or None (still in the bed)."""
+    if harm >= patient.kill:
+        return "harm"
+    if cure >= patient.cure:
+        return CURED
+    if patient.mortal and received >= patient.mortal:
+        return "mortal"
+    return None
 
 
 def treatment_points(treatment: Treatment, patient: Patient) -> tuple[int, int]:

@@ -95,12 +95,12 @@ def treatment_effect(view: q.QuackView, treatment: Treatment, seat: int) -> tupl
     if harm:
         bits.append(f"+{harm} harm")
     text = " ".join(bits) or "no effect"
-    if total_harm >= case.patient.kill:
+    fate = q.case_fate(case.patient, total_cure, total_harm, case.received + 1)
+    if fate == "harm":
         return f"{text}: KILLS", "bold red"
-    if total_cure >= case.patient.cure:
+    if fate == q.CURED:
         return f"{text}: CURES", "bold green"
-    mortal = case.patient.mortal
-    if mortal and case.received + 1 >= mortal:
+    if fate == "mortal":
         return f"{text}: dies (Mortal)", "bold red"
     return text, "red" if harm and not cure else "green" if cure and not harm else "yellow" if cure else "dim"
 

@@ -1319,3 +1319,12 @@ def test_fuzzed_moves_are_accepted_or_refused_cleanly() -> None:
                 seat, move = next_move(RULES, state, bots)
                 RULES.apply(state, seat, move)
     assert refused > 500 and accepted > 5
+
+
+def test_case_fate_checks_harm_then_cure_then_mortal():
+    """QB4: a Treatment that both kills and cures kills; Mortal counts Treatments received."""
+    patient = next(c for c in q.RULES.cards if isinstance(c, Patient) and c.mortal)
+    assert q.case_fate(patient, patient.cure, patient.kill, 1) == "harm"
+    assert q.case_fate(patient, patient.cure, 0, patient.mortal) == q.CURED
+    assert q.case_fate(patient, 0, 0, patient.mortal) == "mortal"
+    assert q.case_fate(patient, 0, 0, patient.mortal - 1) is None
