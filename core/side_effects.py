@@ -551,6 +551,9 @@ class SEView:
     waiting_for: tuple[int, ...]
     outcome: Outcome | None
     options: SEOptions
+    trade_partners: tuple[int, ...]
+    """The seats this seat may offer a trade to now (SE10); empty when it may
+    not trade. Offers are not listed in ``legal``: their card lists are free."""
 
 
 EVENT_TYPES = (
@@ -1562,6 +1565,7 @@ class SideEffects:
             waiting_for=self.waiting_for(state),
             outcome=self.outcome(state),
             options=state.options,
+            trade_partners=_trade_partners(state, seat),
         )
 
     def redact(self, event: Event, seat: int | None) -> Event | None:
@@ -1657,6 +1661,15 @@ def _find_disorder(state: SEState, card: int) -> tuple[int, list[int]]:
     if 0 <= card < len(state.cards):
         raise IllegalMove(f"{state.cards[card].name} (card {card}) is not a Disorder on anyone's Psyche.")
     raise IllegalMove(f"There is no card {card} in this game.")
+
+
+def _trade_partners(state: SEState, seat: int | None) -> tuple[int, ...]:
+    """The seats ``seat`` may offer a trade to now (as _check_offer judges)."""
+    if seat is None or state.over or state.phase != PLAY or state.places[seat]:
+        return ()
+    if sum(1 for o in state.offers.values() if o.seat == seat) >= MAX_OPEN_OFFERS:
+        return ()
+    return tuple(s for s in range(state.seats) if s != seat and not state.places[s])
 
 
 def _other_player(state: SEState, seat: int, target: Any) -> None:

@@ -308,10 +308,7 @@ class TableScreen(Screen):
 
     def _can_trade(self) -> bool:
         view = self.view
-        if view is None or view.seat is None or view.outcome is not None or view.phase != se.PLAY:
-            return False
-        me = view.players[view.seat]
-        return not me.place and any(p.seat != view.seat and not p.place for p in view.players)
+        return view is not None and bool(view.trade_partners)
 
     def action_trade(self) -> None:
         if not self._can_trade():

@@ -58,8 +58,7 @@ class TradeScreen(ModalScreen[se.OfferTrade | None]):
 
     def compose(self) -> ComposeResult:
         view = self.view
-        others = [(Text(self.seat_name(p.seat)), p.seat) for p in view.players
-                  if p.seat != view.seat and not p.place]
+        others = [(Text(self.seat_name(seat)), seat) for seat in view.trade_partners]
         give = [Selection(Text(f"{c.name}  ({se_text.card_blurb(c)})"), c.id) for c in view.hand]
         want = [Selection(Text(name), name) for name in wanted_names(view)]
         with Vertical() as box:

@@ -1127,3 +1127,17 @@ def test_episode_bites_only_when_its_punishment_has_something_to_take():
     assert bites("no_play", **facts) and not bites("no_play", **{**facts, "no_play": True})
     assert bites("no_draw", **facts) and not bites("no_draw", **{**facts, "no_draw": True})
     assert bites("skip_turn", **facts)
+
+
+def test_the_view_names_who_may_be_offered_a_trade():
+    """SE10: trading happens in the PLAY phase with players still in the game;
+    the view lists them, so a table need not judge it."""
+    state = RULES.new_game(seats=3, seed=4)
+    me = state.current
+    others = tuple(s for s in range(3) if s != me)
+    assert RULES.view(state, me).trade_partners == others
+    assert RULES.view(state, None).trade_partners == ()
+    state.places[others[0]] = 1
+    assert RULES.view(state, me).trade_partners == (others[1],)
+    state.phase = se.TREMORS
+    assert RULES.view(state, me).trade_partners == ()
