@@ -34,7 +34,7 @@ from typing import Any, BinaryIO, Iterator, Mapping
 import msgpack
 
 from core import games
-from core.rules import Move, Outcome, Rules, RulesError
+from core.rules import Event, Move, Outcome, Rules, RulesError
 from net.codec import Codec, DecodeError
 from net.protocol import Wire
 
@@ -371,8 +371,10 @@ def _outcome(path: Path, record: Mapping[str, Any], offset: int, header: Header)
         raise JournalError(path, f"has a broken end record at byte {offset} ({exc})") from None
 
 
-def rebuild(journal: Journal, upto: int | None = None) -> Any:
-    """The game's State after its first ``upto`` moves (all of them by default).
+def replay(journal: Journal, upto: int | None = None) -> Iterator[tuple[Any, tuple[Event, ...]]]:
+    """Deal the journal's game again and apply its first ``upto`` moves (all
+    by default), yielding (state, events): first the deal and its start
+    events, then after each move. The state is the same object throughout.
 
     Every move goes through ``apply``, so a journal that does not replay
     (edited by hand, or written by different rules) is refused by name.
@@ -384,11 +386,20 @@ def rebuild(journal: Journal, upto: int | None = None) -> Any:
         state = rules.new_game(seats=header.seats, options=options, seed=header.seed)
     except ValueError as exc:
         raise JournalError(journal.path, f"cannot deal its game again ({exc})") from None
+    yield state, tuple(getattr(state, "start_events", ()))
     for number, (seat, move) in enumerate(journal.moves[:upto]):
         try:
-            rules.apply(state, seat, move)
+            events = rules.apply(state, seat, move)
         except RulesError as exc:
             raise JournalError(journal.path, f"move {number + 1} does not replay: {exc}") from None
+        yield state, tuple(events)
+
+
+def rebuild(journal: Journal, upto: int | None = None) -> Any:
+    """The game's State after its first ``upto`` moves (all of them by default);
+    JournalError if the journal does not replay (see :func:`replay`)."""
+    for state, _events in replay(journal, upto):
+        pass
     return state
 
 

@@ -49,28 +49,23 @@ def games_main(args: argparse.Namespace) -> int:
 def replay_main(args: argparse.Namespace) -> int:
     try:
         record = journal.read(args.file)
-        journal.rebuild(record)  # refuse a journal that does not replay before opening anything
+        # Replaying every move refuses a journal that does not replay before anything opens.
+        log = _log_lines(record)
     except journal.JournalError as exc:
         print(f"quackbox replay: {exc}", file=sys.stderr)
         return EXIT_FAILED
     if record.dropped:
         print(f"quackbox replay: {args.file}: {record.dropped}", file=sys.stderr)
     if args.text or not sys.stdout.isatty():
-        return _print_log(record)
+        print("\n".join(log))
+        return EXIT_OK
     from tui.replay import run_replay
 
     return run_replay(record)
 
 
-def _print_log(record: journal.Journal) -> int:
+def _log_lines(record: journal.Journal) -> list[str]:
     """Every event of the game, as everyone would have read it afterwards."""
-    header = record.header
-    rules = known_games.get(header.game)
-    state = rules.new_game(seats=header.seats, options=rules.parse_options(header.options), seed=header.seed)
-    names = header.names
-    for event in getattr(state, "start_events", ()):
-        print(rules.describe(event, names, None))
-    for seat, move in record.moves:
-        for event in rules.apply(state, seat, move):
-            print(rules.describe(event, names, None))
-    return EXIT_OK
+    rules = known_games.get(record.header.game)
+    names = record.header.names
+    return [rules.describe(event, names, None) for _state, events in journal.replay(record) for event in events]

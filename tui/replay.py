@@ -48,28 +48,18 @@ class Replay:
         header = record.header
         self.rules = games.get(header.game)
         self.names = header.names
-        self.options = self.rules.parse_options(header.options)
-        state = self._fresh()
-        start = tuple(self.rules.describe(e, self.names, None) for e in getattr(state, "start_events", ()))
-        self.opening = start
+        steps = jn.replay(record)
+        _state, start_events = next(steps)
+        self.opening = tuple(self.rules.describe(e, self.names, None) for e in start_events)
         self.steps: list[Step] = []
-        turn = self.first_turn = max(1, sum(1 for e in getattr(state, "start_events", ())
-                                            if type(e).__name__ == "TurnStarted"))
-        for seat, move in record.moves:
-            events = self.rules.apply(state, seat, move)
+        turn = self.first_turn = max(1, sum(1 for e in start_events if type(e).__name__ == "TurnStarted"))
+        for (seat, _move), (_state, events) in zip(record.moves, steps):
             turn += sum(1 for e in events if type(e).__name__ == "TurnStarted")
             self.steps.append(Step(seat, tuple(self.rules.describe(e, self.names, None) for e in events), turn))
 
-    def _fresh(self) -> Any:
-        header = self.record.header
-        return self.rules.new_game(seats=header.seats, options=self.options, seed=header.seed)
-
     def state_at(self, index: int) -> Any:
         """The State after the first ``index`` moves."""
-        state = self._fresh()
-        for seat, move in self.record.moves[:index]:
-            self.rules.apply(state, seat, move)
-        return state
+        return jn.rebuild(self.record, index)
 
     @property
     def turns(self) -> int:
