@@ -168,12 +168,10 @@ class Host:
             config = dataclasses.replace(config, code=new_room_code())
         self.config = config
         self.journal: jn.JournalWriter | None = None
-        self.resume_note = ""
         """What resuming had to say (a torn last record dropped), for the person."""
         if config.resume:
             record = jn.read(config.resume)  # JournalError names the file
             self.journal = jn.JournalWriter.resume(record, sync=config.journal_sync)
-            self.resume_note = record.dropped
             # The clock starts when the loop runs; deadlines restart in full then.
             self.table = Table.resume(config, record, 0.0, rules=rules)
             self.config = config = dataclasses.replace(config, code=self.table.code)
@@ -342,7 +340,10 @@ class Host:
                 # self.journal is settled here.
                 if self.journal is not None or (kind is JournalStart and self.config.journal_dir is not None):
                     self._held = []
-                    job = functools.partial(self._record, action)
+                    # A move is encoded here, on the loop that owns the wire
+                    # codec; the writer thread only writes bytes.
+                    data = jn.move_record(self.table.rules, action.seat, action.move) if kind is JournalMove else b""
+                    job = functools.partial(self._record, action, data)
                     _journal_disk().submit(job, asyncio.get_running_loop(), self._written)
                 continue
             box = self._outboxes.get(action.conn)
@@ -361,8 +362,9 @@ class Host:
         if self._written_event is not None:
             self._written_event.set()
 
-    def _record(self, action: Any) -> None:
-        """Write a journal record (on a journal thread; one at a time per host)."""
+    def _record(self, action: Any, data: bytes) -> None:
+        """Write a journal record (on a journal thread; one at a time per host);
+        ``data`` is a JournalMove's record, already encoded."""
         try:
             if type(action) is JournalStart:
                 if self.journal is not None:
@@ -378,7 +380,7 @@ class Host:
                 log.info("journal: %s", self.journal.path)
             elif self.journal is not None:
                 if type(action) is JournalMove:
-                    self.journal.append(action.seat, action.move)
+                    self.journal.append_record(data)
                 else:
                     self.journal.finish(action.outcome)
                     self.journal.close()

@@ -140,13 +140,20 @@ def _frame(record: Mapping[str, Any], codec: Codec | None) -> bytes:
     return _FRAME.pack(len(payload), zlib.crc32(payload)) + payload
 
 
+def move_record(rules: Rules, seat: int, move: Move, *, at: float | None = None) -> bytes:
+    """The bytes of one move (or timeout) record for ``seat``, as
+    :meth:`JournalWriter.append` writes them."""
+    when = time.time() if at is None else at
+    return _frame({"kind": MOVE, "seat": seat, "move": move, "at": when}, _codec(rules))
+
+
 class JournalWriter:
     """Appends records to one journal, each on disk before :meth:`append` returns."""
 
     def __init__(self, path: Path, handle: BinaryIO, rules: Rules, *, sync: bool = True) -> None:
         self.path = path
         self._file = handle
-        self._codec = _codec(rules)
+        self.rules = rules
         self._sync = sync
         self.moves = 0
         self.bytes = handle.tell()
@@ -199,8 +206,13 @@ class JournalWriter:
 
     def append(self, seat: int, move: Move, *, at: float | None = None) -> None:
         """Record one accepted move (or timeout) for ``seat``."""
-        when = time.time() if at is None else at
-        self._write(_frame({"kind": MOVE, "seat": seat, "move": move, "at": when}, self._codec))
+        self.append_record(move_record(self.rules, seat, move, at=at))
+
+    def append_record(self, data: bytes) -> None:
+        """Write a move record made by :func:`move_record` (the host makes it
+        on its event loop, where the wire codec lives, and writes it here on a
+        writer thread)."""
+        self._write(data)
         self.moves += 1
 
     def finish(self, outcome: Outcome) -> None:
