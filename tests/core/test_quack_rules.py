@@ -1092,6 +1092,13 @@ class QuackAdapter(Adapter):
         for e in events:
             if type(e) is q.DoctorFled:
                 self.frozen[e.seat] = (e.money, e.infamy)
+            elif type(e) is q.WindowOpened and state.phase == q.WINDOW and state.window_id == e.window:
+                # QB8: a response window waits for exactly the other doctors
+                # who could play an Anytime card now (the engine decides that
+                # apart from legal_moves, for speed; they must agree).
+                can_answer = [s for s in range(state.seats) if s != state.turn
+                              and any(type(m) is q.PlayAnytime for m in RULES.legal_moves(state, s))]
+                assert sorted(e.seats) == can_answer, f"window {e.seats}, but {can_answer} hold a playable card"
         for seat, doctor in enumerate(state.doctors):
             frozen = self.frozen.get(seat)
             if frozen is not None:
