@@ -31,6 +31,8 @@ from core import games
 from core.rules import Move, Outcome
 from net.tokens import TokenStore
 from net.protocol import (
+    HUMAN,
+    OPEN,
     DEFAULT_PORT,
     MAX_HOST_FRAME,
     PROTOCOL_VERSION,
@@ -584,9 +586,9 @@ async def run_network_bot(
 def _should_start(lobby: Lobby, seat: int | None) -> bool:
     if lobby.started or lobby.over or seat is None or lobby.starter != seat:
         return False
-    if any(s.kind == "open" for s in lobby.seats):
+    if any(s.kind == OPEN for s in lobby.seats):
         return False
-    return all(s.ready or not s.connected for s in lobby.seats if s.kind == "human" and s.seat != seat)
+    return all(s.ready or not s.connected for s in lobby.seats if s.kind == HUMAN and s.seat != seat)
 
 
 async def _quietly(send: Any) -> None:

@@ -246,6 +246,12 @@ class Welcome:
     """Whether this seat may start the game."""
 
 
+OPEN = "open"
+HUMAN = "human"
+BOT = "bot"
+"""The seat kinds (``SeatInfo.kind``): nobody yet, a person, a bot."""
+
+
 @dataclass(frozen=True, slots=True)
 class SeatInfo:
     """One seat as the lobby shows it."""
@@ -253,7 +259,7 @@ class SeatInfo:
     seat: int
     name: str
     kind: str
-    """``open`` (nobody yet), ``human`` or ``bot``."""
+    """OPEN (nobody yet), HUMAN or BOT."""
     connected: bool
     ready: bool
     away: bool

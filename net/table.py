@@ -36,6 +36,9 @@ from core.bots import Bot
 from core.rules import Deadline, Event, Move, Outcome, RulesError
 from net.journal import Header, Journal, rebuild, token_hash
 from net.protocol import (
+    BOT,
+    HUMAN,
+    OPEN,
     MAX_CHAT,
     MAX_NAME,
     Bye,
@@ -63,10 +66,6 @@ __all__ = ["Close", "JournalEnd", "JournalMove", "JournalStart", "Send", "Table"
 
 log = logging.getLogger("quackbox.net")
 
-# Seat kinds, as the lobby shows them.
-OPEN = "open"
-HUMAN = "human"
-BOT = "bot"
 
 # Phases of the table.
 LOBBY = "lobby"

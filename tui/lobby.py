@@ -13,7 +13,7 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
-from net.protocol import ChatLine, Lobby
+from net.protocol import BOT, OPEN, ChatLine, Lobby
 from tui.widgets import GameLog, StatusBar
 
 # A 5x5 pixel font for room codes (consonants, as net.table makes them, and digits),
@@ -175,13 +175,13 @@ class LobbyScreen(Screen):
             for s in lobby.seats:
                 you = s.seat == info.seat
                 seats.append(f" {s.seat + 1}  ")
-                if s.kind == "open":
+                if s.kind == OPEN:
                     seats.append("(open)".ljust(26), style="dim")
                     seats.append("a bot sits here if nobody comes", style="dim")
                 else:
                     name = s.name + (" (you)" if you else "")
                     seats.append(name[:25].ljust(26), style="bold" if you else "")
-                    if s.kind == "bot":
+                    if s.kind == BOT:
                         seats.append("bot", style="cyan")
                     else:
                         starter = lobby.starter == s.seat
