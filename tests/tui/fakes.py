@@ -300,3 +300,18 @@ def clipped_widgets(app: Any) -> list[str]:
         elif not geometry.clip.contains_region(region):
             problems.append(f"{name} at {region} is cut off by its container ({geometry.clip})")
     return problems
+
+
+async def opened(pilot: Any) -> Any:
+    """Wait until the table screen holds its first view; the game's board."""
+    app = pilot.app
+    await wait_for(pilot, lambda: app.table_screen is not None and app.table_screen.view is not None,
+                   what="the table to open")
+    await pilot.pause()
+    return app.table_screen.board
+
+
+async def press_card(pilot: Any, board: Any, name: str) -> None:
+    """Press the number key of the card called ``name`` in the board's hand."""
+    names = [c.name for c in board.view.hand]
+    await pilot.press(str(names.index(name) + 1))

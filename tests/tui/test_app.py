@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import json
 
-from core import side_effects as se
 from core.side_effects import RULES as SE
 from net.client import ConnectionLost, Disconnected, Reconnected
 from net.protocol import Bye, ChatLine, Error
 from tests.core.se_helpers import table
 from tests.tui.conftest import SIZE
-from tests.tui.fakes import FakeSession, RulesTable, flat, lobby_of, screen_text, wait_for
+from tests.tui.fakes import FakeSession, RulesTable, flat, lobby_of, opened, screen_text, wait_for
 from net.tokens import TokenStore
 from tui.app import make_app
 from tui.config import ENV_DIR, Settings, SettingsStore, config_dir
@@ -112,7 +111,7 @@ async def test_lost_connection_is_shown_and_recovered(app_for):
     app = app_for(session)
     async with app.run_test(size=SIZE) as pilot:
         session.begin()
-        await wait_for(pilot, lambda: app.table_screen is not None and app.table_screen.view is not None)
+        await opened(pilot)
         session.push(Disconnected("The connection to the host was lost."))
         await wait_for(pilot, lambda: "reconnecting" in screen_text(app).split("\n")[0], what="reconnecting")
         session.push(Reconnected())
@@ -129,7 +128,7 @@ async def test_host_goodbye_and_errors_are_sentences(app_for):
     app = app_for(session)
     async with app.run_test(size=SIZE) as pilot:
         session.begin()
-        await wait_for(pilot, lambda: app.table_screen is not None and app.table_screen.view is not None)
+        await opened(pilot)
         session.push(Error(code="rate_limited", message="You are chatting too fast.", refused="chat"))
         session.push(Bye(reason="shutdown", message="The host closed the table."))
         await wait_for(pilot, lambda: "table closed" in screen_text(app).split("\n")[0], what="closed")
@@ -144,7 +143,7 @@ async def test_player_text_is_never_markup(app_for):
     app = app_for(session)
     async with app.run_test(size=SIZE) as pilot:
         session.begin(lobby=lobby_of(session.names))
-        await wait_for(pilot, lambda: app.table_screen is not None and app.table_screen.view is not None)
+        await opened(pilot)
         session.push(ChatLine(seat=1, name="[bold red]Mallory[/]", text="[link=http://x]click[/] me"))
         await wait_for(pilot, lambda: "click[/] me" in screen_text(app), what="the chat line")
         text = screen_text(app)
@@ -157,7 +156,7 @@ async def test_chat_is_sent_from_the_table(app_for):
     app = app_for(session)
     async with app.run_test(size=SIZE) as pilot:
         session.begin()
-        await wait_for(pilot, lambda: app.table_screen is not None and app.table_screen.view is not None)
+        await opened(pilot)
         await pilot.press("c")
         await pilot.pause()
         await pilot.press(*"hi all", "enter")
@@ -170,7 +169,7 @@ async def test_leaving_a_running_game_asks_first(app_for):
     app = app_for(session)
     async with app.run_test(size=SIZE) as pilot:
         session.begin()
-        await wait_for(pilot, lambda: app.table_screen is not None and app.table_screen.view is not None)
+        await opened(pilot)
         await pilot.press("q")
         await wait_for(pilot, lambda: "Leave" in screen_text(app), what="the question")
         await pilot.press("y")
@@ -184,7 +183,7 @@ async def test_spectators_see_every_psyche_and_no_hand(app_for):
     app = app_for(session)
     async with app.run_test(size=SIZE) as pilot:
         session.begin()
-        await wait_for(pilot, lambda: app.table_screen is not None and app.table_screen.view is not None)
+        await opened(pilot)
         text = screen_text(app)
         assert "Ann" in text and "Ben" in text and "Cy" in text and "Watching" in text
         await pilot.press("1", "enter", "e")  # nothing to do, nothing breaks
@@ -197,7 +196,7 @@ async def test_help_and_rules_are_one_key_away(app_for):
     app = app_for(session)
     async with app.run_test(size=SIZE) as pilot:
         session.begin()
-        await wait_for(pilot, lambda: app.table_screen is not None and app.table_screen.view is not None)
+        await opened(pilot)
         await pilot.press("question_mark")
         await wait_for(pilot, lambda: "Keys" in screen_text(app) and "pick the card" in screen_text(app))
         for _ in range(10):
@@ -244,7 +243,7 @@ async def test_play_again_after_a_local_game(app_for):
     app = app_for(session)
     async with app.run_test(size=SIZE) as pilot:
         session.begin()
-        await wait_for(pilot, lambda: app.table_screen is not None and app.table_screen.view is not None)
+        await opened(pilot)
         await wait_for(pilot, lambda: type(app.screen).__name__ == "SummaryScreen", timeout=5,
                        what="the summary to open by itself")
         await pilot.pause()

@@ -10,7 +10,7 @@ from core import side_effects as se
 from core.quack import RULES as QUACK
 from core.side_effects import RULES as SE
 from tests.tui.conftest import SIZE
-from tests.tui.fakes import FakeSession, RulesTable, advance, clipped_widgets, lobby_of, screen_text, wait_for
+from tests.tui.fakes import FakeSession, RulesTable, advance, clipped_widgets, lobby_of, opened, screen_text, wait_for
 from tui.home import HostScreen, JoinScreen, OptionsScreen
 from tui.modals import ChoiceScreen, ConfirmScreen, ReadingScreen
 from tui import rules_text
@@ -27,13 +27,6 @@ def assert_fits(app, *, names=()) -> str:
     for name in names:
         assert name in text, f"{name} is not on screen:\n{text}"
     return text
-
-
-async def open_table(pilot):
-    app = pilot.app
-    await wait_for(pilot, lambda: app.table_screen is not None and app.table_screen.view is not None,
-                   what="the table")
-    await pilot.pause()
 
 
 def se_midgame(seats: int, seed: int) -> RulesTable:
@@ -55,7 +48,7 @@ async def test_side_effects_table_fits(app_for, seats):
     app = app_for(session)
     async with app.run_test(size=SIZE) as pilot:
         session.begin()
-        await open_table(pilot)
+        await opened(pilot)
         assert_fits(app, names=session.names[1:])
         await pilot.press("1")
         assert_fits(app)
@@ -68,7 +61,7 @@ async def test_quack_table_fits(app_for, seats):
     app = app_for(session)
     async with app.run_test(size=SIZE) as pilot:
         session.begin()
-        await open_table(pilot)
+        await opened(pilot)
         assert_fits(app, names=session.names[1:])
         await pilot.press("1")
         assert_fits(app)
@@ -107,7 +100,7 @@ async def test_reading_and_choice_screens_fit(app_for):
     app = app_for(session)
     async with app.run_test(size=SIZE) as pilot:
         session.begin()
-        await open_table(pilot)
+        await opened(pilot)
         screens = [ReadingScreen("Keys", rules_text.TABLE_KEYS),
                    ReadingScreen("Rules", rules_text.rules_markdown("side-effects")),
                    ReadingScreen("Rules", rules_text.rules_markdown("quack")),
@@ -131,7 +124,7 @@ async def test_summary_fits(app_for, game):
     app = app_for(session)
     async with app.run_test(size=SIZE) as pilot:
         session.begin()
-        await open_table(pilot)
+        await opened(pilot)
         await pilot.press("g")
         await wait_for(pilot, lambda: type(app.screen).__name__ == "SummaryScreen", what="the summary")
         text = assert_fits(app, names=session.names[1:])

@@ -75,7 +75,6 @@ async def test_quack_real_turn_against_bots(tmp_path):
         played = 0
         loop_guard = 0
         await wait_for(pilot, lambda: quack_view(app) is not None, what="the table")
-        board = app.table_screen.board
         while loop_guard < 200:
             loop_guard += 1
             view = quack_view(app)

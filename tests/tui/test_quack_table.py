@@ -5,26 +5,12 @@ from __future__ import annotations
 from core import quack as q
 from core.quack import RULES
 from tests.tui.conftest import SIZE
-from tests.tui.fakes import RulesTable, flat, quack_table, screen_text, wait_for
+from tests.tui.fakes import RulesTable, flat, opened, press_card, quack_table, screen_text, wait_for
 from tui.modals import ChoiceScreen, ConfirmScreen
-from tui.quack_board import QuackBoard
 
 
 def hand_id(state, seat: int, name: str) -> int:
     return next(c for c in state.hands[seat] if RULES.cards[c].name == name)
-
-
-async def opened(pilot) -> QuackBoard:
-    app = pilot.app
-    await wait_for(pilot, lambda: app.table_screen is not None and app.table_screen.view is not None,
-                   what="the table to open")
-    await pilot.pause()
-    return app.table_screen.board
-
-
-async def press_card(pilot, board: QuackBoard, name: str) -> None:
-    names = [c.name for c in board.view.hand]
-    await pilot.press(str(names.index(name) + 1))
 
 
 TREATMENTS = ["Walk It Off", "Yoga", "Drink More Water", "Get Some Rest", "Aspirin", "Placebo"]

@@ -10,7 +10,7 @@ from core import side_effects as se
 from core.side_effects import RULES
 from tests.core.se_helpers import card_id, disorder_id, hand_names, options, table
 from tests.tui.conftest import SIZE
-from tests.tui.fakes import RulesTable, flat, screen_text, wait_for
+from tests.tui.fakes import RulesTable, flat, opened, press_card, screen_text, wait_for
 from tui.modals import ChoiceScreen, ConfirmScreen
 from tui.se_board import SEBoard
 from tui.trade import TradeScreen
@@ -18,19 +18,6 @@ from tui.trade import TradeScreen
 
 def board_of(app) -> SEBoard:
     return app.table_screen.board
-
-
-async def opened(pilot, session: RulesTable) -> SEBoard:
-    app = pilot.app
-    await wait_for(pilot, lambda: app.table_screen is not None and app.table_screen.view is not None,
-                   what="the table to open")
-    await pilot.pause()
-    return board_of(app)
-
-
-async def press_card(pilot, board: SEBoard, name: str) -> None:
-    names = [c.name for c in board.view.hand]
-    await pilot.press(str(names.index(name) + 1))
 
 
 async def seq_after(pilot, session: RulesTable, seq: int) -> None:
@@ -59,7 +46,7 @@ async def test_pick_a_card_light_its_targets_and_play(app_for):
     app = app_for(session)
     async with app.run_test(size=SIZE) as pilot:
         session.begin()
-        board = await opened(pilot, session)
+        board = await opened(pilot)
         await press_card(pilot, board, "Chlorpromazine")
         madness = disorder_id(state, 0, "Madness")
         chlorpromazine = card_id(state, 0, "Chlorpromazine")
@@ -97,7 +84,7 @@ async def test_end_turn_and_discard_keys(app_for):
     app = app_for(session)
     async with app.run_test(size=SIZE) as pilot:
         session.begin()
-        board = await opened(pilot, session)
+        board = await opened(pilot)
         lithium = card_id(state, 0, "Lithium")
         await press_card(pilot, board, "Lithium")
         seq = session.seq
@@ -120,7 +107,7 @@ async def test_an_episode_that_would_do_nothing_asks_first(app_for):
     app = app_for(session)
     async with app.run_test(size=SIZE) as pilot:
         session.begin()
-        board = await opened(pilot, session)
+        board = await opened(pilot)
         episode = card_id(state, 0, "Episode")
         await press_card(pilot, board, "Episode")
         for _ in board.options():
@@ -150,7 +137,7 @@ async def test_a_refused_move_shows_the_hosts_reason(app_for):
     app = app_for(session)
     async with app.run_test(size=SIZE) as pilot:
         session.begin()
-        board = await opened(pilot, session)
+        board = await opened(pilot)
         await press_card(pilot, board, "Lithium")
         # Behind the screen's back the card leaves the hand (as if a steal raced the click).
         lithium = card_id(state, 0, "Lithium")
@@ -171,7 +158,7 @@ async def test_tremors_answered_in_time(app_for):
     app = app_for(session)
     async with app.run_test(size=SIZE) as pilot:
         session.begin()
-        board = await opened(pilot, session)
+        board = await opened(pilot)
         session.act(1, se.PlayEpisode(card=card_id(state, 1, "Episode"), disorder=disorder_id(state, 0, "Tremors")))
         await wait_for(pilot, lambda: board.view.phase == se.TREMORS, what="the Tremors prompt")
         await pilot.pause()
@@ -194,7 +181,7 @@ async def test_tremors_answered_too_late(app_for):
     app = app_for(session)
     async with app.run_test(size=SIZE) as pilot:
         session.begin()
-        board = await opened(pilot, session)
+        board = await opened(pilot)
         session.act(1, se.PlayEpisode(card=card_id(state, 1, "Episode"), disorder=disorder_id(state, 0, "Tremors")))
         await wait_for(pilot, lambda: board.view.phase == se.TREMORS, what="the Tremors prompt")
         await pilot.press("1")  # one card in time is not enough
@@ -212,7 +199,7 @@ async def test_anxiety_shows_the_hand_and_takes_a_card(app_for):
     app = app_for(session)
     async with app.run_test(size=SIZE) as pilot:
         session.begin()
-        board = await opened(pilot, session)
+        board = await opened(pilot)
         await press_card(pilot, board, "Episode")
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, ChoiceScreen), what="the shown hand")
@@ -239,7 +226,7 @@ async def test_discard_down_to_six(app_for):
     app = app_for(session)
     async with app.run_test(size=SIZE) as pilot:
         session.begin()
-        board = await opened(pilot, session)
+        board = await opened(pilot)
         await pilot.press("e")
         await wait_for(pilot, lambda: board.view.phase == se.DISCARD_DOWN, what="the discard prompt")
         assert "Too many cards" in screen_text(app)
@@ -258,7 +245,7 @@ async def test_make_a_trade_offer_and_answer_one(app_for):
     app = app_for(session)
     async with app.run_test(size=SIZE) as pilot:
         session.begin()
-        board = await opened(pilot, session)
+        board = await opened(pilot)
         await pilot.press("t")
         await wait_for(pilot, lambda: isinstance(app.screen, TradeScreen), what="the trade form")
         await pilot.press("tab")  # from the player to the cards you give
@@ -289,7 +276,7 @@ async def test_the_mouse_picks_aims_and_plays(app_for):
     app = app_for(session)
     async with app.run_test(size=SIZE) as pilot:
         session.begin()
-        board = await opened(pilot, session)
+        board = await opened(pilot)
         episode = card_id(state, 0, "Episode")
         index = [c.id for c in board.view.hand].index(episode)
         hand = app.table_screen.query_one("#hand")

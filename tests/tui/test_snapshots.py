@@ -15,7 +15,7 @@ from core import quack as q
 from core.quack import RULES as QUACK
 from core.side_effects import RULES as SE
 from tests.tui.conftest import SIZE
-from tests.tui.fakes import FakeSession, RulesTable, advance, lobby_of, screen_text, wait_for
+from tests.tui.fakes import FakeSession, RulesTable, advance, lobby_of, opened, screen_text, wait_for
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 UPDATE = os.environ.get("QUACKBOX_UPDATE_SNAPSHOTS") == "1"
@@ -33,19 +33,13 @@ def check(name: str, text: str) -> None:
     assert text == expected, f"{name} changed; run with QUACKBOX_UPDATE_SNAPSHOTS=1 if on purpose.\n{text}"
 
 
-async def table_open(pilot) -> None:
-    app = pilot.app
-    await wait_for(pilot, lambda: app.table_screen is not None and app.table_screen.view is not None)
-    await pilot.pause()
-
-
 async def test_side_effects_table_with_a_card_picked(app_for):
     """Side Effects, 4 seats, seed 3, turn 1, the Clozapine aimed at our Suicidal Thoughts."""
     session = RulesTable(SE, SE.new_game(seats=4, seed=3))
     app = app_for(session)
     async with app.run_test(size=SIZE) as pilot:
         session.begin()
-        await table_open(pilot)
+        await opened(pilot)
         await pilot.press("2")
         await pilot.pause()
         check("side_effects_table", screen_text(app))
@@ -59,7 +53,7 @@ async def test_quack_table_mid_game(app_for):
     app = app_for(session)
     async with app.run_test(size=SIZE) as pilot:
         session.begin()
-        await table_open(pilot)
+        await opened(pilot)
         check("quack_table", screen_text(app))
 
 
@@ -94,7 +88,7 @@ async def test_quack_summary(app_for):
     app = app_for(session)
     async with app.run_test(size=SIZE) as pilot:
         session.begin()
-        await table_open(pilot)
+        await opened(pilot)
         await pilot.press("g")
         await wait_for(pilot, lambda: type(app.screen).__name__ == "SummaryScreen")
         await pilot.pause()
