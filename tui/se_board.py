@@ -155,16 +155,9 @@ class PsychePanel(ClickableText):
             title.append(" away", style="italic red")
         return title
 
-    def watch_player_name(self) -> None:
-        self.border_title = self._title()
-
-    def watch_player(self) -> None:
-        self.border_title = self._title()
-
-    def on_resize(self) -> None:
-        self.border_title = self._title()
-
     def render(self) -> Text:
+        # The box's title is set here, the one place that runs after any of
+        # the reactives it shows changes (name, hand size, turn, away, width).
         player = self.player
         if player is None:
             return Text("")
