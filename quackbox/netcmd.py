@@ -104,7 +104,7 @@ def add_join_args(parser: argparse.ArgumentParser) -> None:
 def _describe_outcome(outcome: Outcome | None, names: tuple[str, ...]) -> str:
     if outcome is None:
         return "The table closed before the game ended."
-    winners = ", ".join(names[s] if s < len(names) else f"seat {s}" for s in outcome.winners)
+    winners = ", ".join(_seat_label(s, list(names)) for s in outcome.winners)
     return f"Game over. Won by {winners or 'nobody'}. {outcome.reason}"
 
 
