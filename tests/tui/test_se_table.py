@@ -149,12 +149,17 @@ async def test_a_refused_move_shows_the_hosts_reason(app_for):
         assert "The host refused: Lithium" in screen_text(app)
 
 
-async def test_tremors_answered_in_time(app_for):
-    """A Tremors prompt shows the countdown; pressing three card numbers discards them at once."""
+def tremors_table(seconds: float):
+    """Seat 1 to play an Episode on our Tremors, with a countdown of ``seconds``."""
     state = table(2, psyches={0: ["Tremors", "Anxiety"], 1: ["Depression"]},
                   hands={0: ["Lithium", "Fluoxetine", "Episode", "Therapy", "Madness"], 1: ["Episode"]},
-                  current=1, options=options(tremors_seconds=3.0))
-    session = RulesTable(RULES, state, deadlines=True)
+                  current=1, options=options(tremors_seconds=seconds))
+    return state, RulesTable(RULES, state, deadlines=True)
+
+
+async def test_tremors_answered_in_time(app_for):
+    """A Tremors prompt shows the countdown; pressing three card numbers discards them at once."""
+    state, session = tremors_table(3.0)
     app = app_for(session)
     async with app.run_test(size=SIZE) as pilot:
         session.begin()
@@ -174,10 +179,7 @@ async def test_tremors_answered_in_time(app_for):
 
 async def test_tremors_answered_too_late(app_for):
     """When the countdown runs out the host takes the whole hand; the table shows what happened."""
-    state = table(2, psyches={0: ["Tremors", "Anxiety"], 1: ["Depression"]},
-                  hands={0: ["Lithium", "Fluoxetine", "Episode", "Therapy", "Madness"], 1: ["Episode"]},
-                  current=1, options=options(tremors_seconds=0.4))
-    session = RulesTable(RULES, state, deadlines=True)
+    state, session = tremors_table(0.4)
     app = app_for(session)
     async with app.run_test(size=SIZE) as pilot:
         session.begin()
