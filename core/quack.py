@@ -580,6 +580,10 @@ class QuackState:
         "treatment_ids",
         "anytime_ids",
         "effects",
+        "groups",
+        "easy_ids",
+        "patient_seats",
+        "practising_seats",
         "patient_deck",
         "patient_discard",
         "doc_deck",
@@ -604,6 +608,7 @@ class QuackState:
         "start_events",
         "version",
         "_public",
+        "_offered",
     )
 
     def __init__(
@@ -616,6 +621,8 @@ class QuackState:
         treatment_ids: frozenset[int],
         anytime_ids: frozenset[int],
         effects: tuple[str | None, ...],
+        groups: tuple[int, ...],
+        easy_ids: frozenset[int],
     ) -> None:
         self.seats = seats
         self.options = options
@@ -628,6 +635,15 @@ class QuackState:
         anytime_ids.isdisjoint(hand)`` asks "holds an Anytime card?" in C."""
         self.effects = effects
         """Per card id, the Anytime card's effect; None for other cards."""
+        self.groups = groups
+        """Per card id, how an Anytime card finds its targets (``_ON_PATIENT``...); 0 for other cards."""
+        self.easy_ids = easy_ids
+        """The Anytime cards that target any seat with a Patient, or any
+        practising seat: while there are both, their holders can always play."""
+        self.patient_seats = 0
+        """Bit ``s`` is set while seat ``s`` has a Patient (kept by _admit and _discharge)."""
+        self.practising_seats = (1 << seats) - 1
+        """Bit ``s`` is set while seat ``s`` practises (cleared by _flee and _mob)."""
         self.patient_deck: list[int] = []
         self.patient_discard: list[int] = []
         self.doc_deck: list[int] = []
@@ -659,11 +675,21 @@ class QuackState:
         """Bumped by every applied move; views cache the public rows per version.
         Code that edits a State by hand (tests stacking a deck) calls :meth:`touch`."""
         self._public: tuple[int, tuple] | None = None
+        self._offered: tuple[int, int, tuple[Move, ...]] | None = None
+        """(version, seat, ids of the moves) of the last ``legal_moves`` answer:
+        ``apply`` accepts a move listed there without re-checking it."""
 
     def touch(self) -> None:
         """Note a change made outside ``apply`` so cached view parts are rebuilt."""
         self.version += 1
         self._public = None
+        self._offered = None
+        self.patient_seats = self.practising_seats = 0
+        for s, doctor in enumerate(self.doctors):
+            if doctor.patient is not None:
+                self.patient_seats |= 1 << s
+            if doctor.status == PRACTISING:
+                self.practising_seats |= 1 << s
 
 
 # --- the rules --------------------------------------------------------------
@@ -690,11 +716,14 @@ class Quack:
         self._treatment_ids = frozenset(c for c in range(len(kinds)) if kinds[c] == _TREATMENT)
         self._anytime_ids = frozenset(c for c in range(len(kinds)) if kinds[c] == _ANYTIME)
         self._effects = tuple(card.effect if kinds[card.id] == _ANYTIME else None for card in self.cards)
+        self._groups = tuple(_GROUPS.get(effect, _ON_OTHER) if effect else 0 for effect in self._effects)
+        self._easy_ids = frozenset(c for c, group in enumerate(self._groups) if group == _ON_PATIENT or group == _ON_PRACTISING)
         # The moves legal_moves hands out most, made up front so it can index them.
         for c in self._treatment_ids:
             _treat_move(c, NONE)
         for c in self._anytime_ids:
             _single_moves(c)
+            _MASK_MOVES.setdefault(c, [None] * (1 << _MAX_SEATS))
         # (cure, harm) of each Treatment card on each Patient card: _points[treatment][patient].
         patients = [c for c in self.cards if type(c) is Patient]
         self._points: list[dict[int, tuple[int, int]] | None] = [
@@ -724,7 +753,8 @@ class Quack:
             raise BadOptions(f"first_seat must be a seat from 0 to {seats - 1}, not {opts.first_seat}.")
         rng = random.Random(seed)
         state = QuackState(
-            seats, opts, rng, self.cards, self.kinds, self._treatment_ids, self._anytime_ids, self._effects
+            seats, opts, rng, self.cards, self.kinds, self._treatment_ids, self._anytime_ids, self._effects,
+            self._groups, self._easy_ids,
         )
         state.patient_deck = list(self._patient_ids)
         state.doc_deck = deck = list(self._doc_ids)
@@ -790,16 +820,27 @@ class Quack:
             out = [_PASS]
         else:
             out = []
-        effects = state.effects
+        groups = state.groups
         for c in hand:
-            effect = effects[c]
-            if effect is not None:
-                _anytime_moves(state, seat, c, effect, out)
+            group = groups[c]
+            if group:
+                # The two commonest kinds of target are bitmasks kept in the State.
+                if group == _ON_PATIENT:
+                    mask = state.patient_seats
+                elif group == _ON_PRACTISING:
+                    mask = state.practising_seats
+                else:
+                    _anytime_moves(state, seat, c, state.effects[c], out)
+                    continue
+                moves = _MASK_MOVES[c][mask]
+                out += moves if moves is not None else _mask_moves(c, mask)
         if phase == SHORT_HAND and seat == state.turn:
             for c in hand:
-                if effects[c] is not None:
+                if groups[c]:
                     out.append(_discard_move(c))
-        return tuple(out)
+        moves = tuple(out)
+        state._offered = (state.version, seat, moves)
+        return moves
 
     def _group_treatment_moves(self, state: QuackState, seat: int, hand: list[int]) -> list[Move]:
         kinds, doctors = state.kinds, state.doctors
@@ -883,8 +924,22 @@ class Quack:
     # applying --------------------------------------------------------------
 
     def apply(self, state: QuackState, seat: int, move: Move) -> list[Event]:
-        """Check ``move``, then make it; return the events (unredacted)."""
-        self._check(state, seat, move)
+        """Check ``move``, then make it; return the events (unredacted).
+
+        A move that ``legal_moves`` listed for this seat in this very state
+        (same version) is legal by definition, so it is not checked twice:
+        a bot's or player's usual path costs one move list, not a list and a
+        check. Anything else goes through ``_check``.
+        """
+        offered = state._offered
+        if offered is not None and offered[0] == state.version and offered[1] == seat:
+            for listed in offered[2]:
+                if listed is move:  # identity: moves are compared by value only in _check
+                    break
+            else:
+                self._check(state, seat, move)
+        else:
+            self._check(state, seat, move)
         state.version += 1
         events: list[Event] = []
         kind = type(move)
@@ -1025,6 +1080,7 @@ class Quack:
                 case.face_down = True
                 break
         doctor.patient = case
+        state.patient_seats |= 1 << seat
         events.append(PatientAdmitted(seat, case.card, case.face_down))
         doctor.money += CO_PAY
         events.append(MoneyPaid(seat, CO_PAY, "co-pay", ()))
@@ -1034,6 +1090,7 @@ class Quack:
         in hand are dropped (they can never be played); then the Switzerland draw."""
         doctor = state.doctors[seat]
         doctor.status = SWITZERLAND
+        state.practising_seats &= ~(1 << seat)
         events.append(DoctorFled(seat, doctor.money, doctor.infamy))
         _leave_practice(state, seat, "fled", events)
         hand = state.hands[seat]
@@ -1134,12 +1191,18 @@ class Quack:
         if state.options.window_seconds <= 0 or state.over:
             return
         hands, doctors, effects = state.hands, state.doctors, state.effects
+        anytime = state.anytime_ids
+        easy = state.easy_ids if state.patient_seats and state.practising_seats else _NO_CARDS
         playable: dict[str, bool] = {}
         seats = []
         for s in _AFTER[state.seats][state.turn]:
-            if doctors[s].status == MOBBED:
-                continue
             hand = hands[s]
+            # Set tests run in C: most hands hold no Anytime card, or an easy one.
+            if anytime.isdisjoint(hand) or doctors[s].status == MOBBED:
+                continue
+            if not easy.isdisjoint(hand):
+                seats.append(s)
+                continue
             for c in hand:
                 effect = effects[c]
                 if effect is None:
@@ -1331,6 +1394,7 @@ class Quack:
         """QB6: out of the game, unable to win; hand, Patient and reminders discarded."""
         doctor = state.doctors[seat]
         doctor.status = MOBBED
+        state.practising_seats &= ~(1 << seat)
         events.append(DoctorMobbed(seat, doctor.infamy))
         hand = state.hands[seat]
         if hand:
@@ -1567,6 +1631,8 @@ _SINGLE_MOVES: dict[int, tuple[PlayAnytime, ...]] = {}
 _PAIR_MOVES: dict[int, tuple[tuple[PlayAnytime, ...], ...]] = {}
 _ANY_MOVES: dict[tuple[int, int, int, int], PlayAnytime] = {}
 _DISCARD_MOVES: dict[int, Discard] = {}
+_MASK_MOVES: dict[int, list[tuple[PlayAnytime, ...] | None]] = {}
+"""Per Anytime card, its moves for each bitmask of target seats (filled as met)."""
 _MAX_SEATS = 8
 
 
@@ -1586,6 +1652,15 @@ def _treat_move(card: int, target: int) -> PlayTreatment:
     if move is None:
         move = _TREAT_MOVES[key] = _known(PlayTreatment(card, target))
     return move
+
+
+def _mask_moves(card: int, mask: int) -> tuple[PlayAnytime, ...]:
+    """PlayAnytime(card, t) for each seat t whose bit is set in ``mask``, in seat order."""
+    singles = _single_moves(card)
+    moves = _MASK_MOVES.setdefault(card, [None] * (1 << _MAX_SEATS))[mask] = tuple(
+        singles[t] for t in range(_MAX_SEATS) if mask >> t & 1
+    )
+    return moves
 
 
 def _single_moves(card: int) -> tuple[PlayAnytime, ...]:
@@ -1691,6 +1766,12 @@ _AFTER = tuple(tuple(tuple((t + i) % n for i in range(1, n)) for t in range(n)) 
 """_AFTER[seats][seat]: the other seats in turn order, starting after ``seat``."""
 _PATIENT_EFFECTS = frozenset((qc.CURE_POINTS, qc.HARM_POINTS, qc.RESET_HARM, qc.NULLIFY_TYPE, qc.BOOST_TYPE))
 _UNIQUE_REMINDERS = frozenset((qc.FACE_DOWN, qc.NO_PAY, qc.DOUBLE_PAY))
+_NO_CARDS: frozenset[int] = frozenset()
+_PRACTISING_EFFECTS = frozenset((qc.INFAMY_UP, qc.EXTRA_TREATMENT, qc.FEWER_TREATMENT))
+# How an Anytime card finds its targets: every seat with a Patient, every
+# practising seat, or (the rest) by its own test in _anytime_moves.
+_ON_PATIENT, _ON_PRACTISING, _ON_OTHER = 1, 2, 3
+_GROUPS = {**dict.fromkeys(_PATIENT_EFFECTS, _ON_PATIENT), **dict.fromkeys(_PRACTISING_EFFECTS, _ON_PRACTISING)}
 
 
 def _doctor_target_ok(state: QuackState, effect: str, doctor: Doctor) -> bool:
@@ -1710,10 +1791,9 @@ def _has_target(state: QuackState, effect: str) -> bool:
     """Whether an Anytime ``effect`` other than Paper Shredder has a legal target now."""
     doctors = state.doctors
     if effect in _PATIENT_EFFECTS:
-        for d in doctors:
-            if d.patient is not None:
-                return True
-        return False
+        return state.patient_seats != 0
+    if effect in _PRACTISING_EFFECTS:
+        return state.practising_seats != 0
     if effect == _TRANSFER or effect == _REDIRECT:
         patients = 0
         for d in doctors:
@@ -1874,6 +1954,7 @@ def _discharge(state: QuackState, seat: int) -> None:
     doctor = state.doctors[seat]
     case = doctor.patient
     doctor.patient = None
+    state.patient_seats &= ~(1 << seat)
     state.patient_discard.append(case.card)
     state.doc_discard.extend(case.treatments)
     state.doc_discard.extend(case.reminders)

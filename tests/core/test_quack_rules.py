@@ -203,7 +203,7 @@ def play_out_turn(state: QuackState) -> list:
 
 
 def snapshot(value: Any, _seen: Any = None) -> Any:
-    """A comparable copy of a State (every slot, the RNG state included)."""
+    """A comparable copy of a State (every slot but the caches, whose names start with _; the RNG state included)."""
     if isinstance(value, random.Random):
         return ("rng", value.getstate())
     if isinstance(value, (list, tuple)):
@@ -211,7 +211,7 @@ def snapshot(value: Any, _seen: Any = None) -> Any:
     if isinstance(value, set):
         return ("set", tuple(sorted(value)))
     if isinstance(value, (QuackState, q.Doctor, q.Case)):
-        return tuple((name, snapshot(getattr(value, name))) for name in type(value).__slots__ if name != "_public")
+        return tuple((name, snapshot(getattr(value, name))) for name in type(value).__slots__ if not name.startswith("_"))
     return value
 
 
@@ -1116,6 +1116,9 @@ def quack_invariants(state: QuackState) -> None:
     assert all(kinds[c] == 0 for c in state.patient_deck + state.patient_discard)
     assert all(kinds[c] != 0 for c in state.doc_deck + state.doc_discard)
     threshold = state.options.infamy_threshold
+    doctors = state.doctors
+    assert state.patient_seats == sum(1 << s for s, d in enumerate(doctors) if d.patient is not None)
+    assert state.practising_seats == sum(1 << s for s, d in enumerate(doctors) if d.status == q.PRACTISING)
     for seat, doctor in enumerate(state.doctors):
         assert doctor.money >= 0 and doctor.infamy >= 0
         assert all(kinds[c] != 0 for c in state.hands[seat])

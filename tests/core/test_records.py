@@ -52,3 +52,50 @@ def test_frozen_and_copyable() -> None:
         a.seat = 2  # type: ignore[misc]
     assert pickle.loads(pickle.dumps(a)) == a
     assert copy.deepcopy(a) == a
+
+
+@record
+class Treated(Event):
+    """Wide enough (four fields or more) to be built through the twin class."""
+
+    seat: int
+    card: int
+    cure: int
+    harm: int
+    note: str = ""
+
+
+@record
+class TreatedTwice(Treated):
+    again: bool = True
+
+
+class Annotated(Treated):
+    """A plain subclass (it has a __dict__): built through the descriptors."""
+
+
+def test_wide_records_are_the_same_frozen_values() -> None:
+    a = Treated(1, 2, cure=3, harm=4)
+    assert type(a) is Treated and type(a).__name__ == "Treated"
+    assert (a.seat, a.card, a.cure, a.harm, a.note) == (1, 2, 3, 4, "")
+    assert a == Treated(1, 2, 3, 4, "") and hash(a) == hash(Treated(1, 2, 3, 4))
+    assert a != Treated(1, 2, 3, 5)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        a.cure = 9  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        del a.cure  # type: ignore[misc]
+    assert a.cure == 3
+    with pytest.raises(TypeError):
+        Treated(1, 2, 3)  # type: ignore[call-arg]
+    assert dataclasses.replace(a, note="x") == Treated(1, 2, 3, 4, "x")
+    assert pickle.loads(pickle.dumps(a)) == a and copy.deepcopy(a) == a
+    assert repr(a) == "Treated(seat=1, card=2, cure=3, harm=4, note='')"
+
+
+def test_subclasses_of_wide_records_keep_their_class_and_fields() -> None:
+    b = TreatedTwice(1, 2, 3, 4)
+    assert type(b) is TreatedTwice and b.again is True and b != Treated(1, 2, 3, 4)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        b.again = False  # type: ignore[misc]
+    c = Annotated(1, 2, 3, 4, "n")
+    assert type(c) is Annotated and (c.seat, c.note) == (1, "n")
