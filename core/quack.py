@@ -609,6 +609,8 @@ class QuackState:
         "version",
         "_public",
         "_offered",
+        "_offered_seat",
+        "_offered_version",
     )
 
     def __init__(
@@ -675,15 +677,17 @@ class QuackState:
         """Bumped by every applied move; views cache the public rows per version.
         Code that edits a State by hand (tests stacking a deck) calls :meth:`touch`."""
         self._public: tuple[int, tuple] | None = None
-        self._offered: tuple[int, int, tuple[Move, ...]] | None = None
-        """(version, seat, ids of the moves) of the last ``legal_moves`` answer:
-        ``apply`` accepts a move listed there without re-checking it."""
+        self._offered: tuple[Move, ...] = ()
+        """The last ``legal_moves`` answer, for ``_offered_seat`` at
+        ``_offered_version``: ``apply`` accepts a move listed there without
+        re-checking it."""
+        self._offered_seat = self._offered_version = -1
 
     def touch(self) -> None:
         """Note a change made outside ``apply`` so cached view parts are rebuilt."""
         self.version += 1
         self._public = None
-        self._offered = None
+        self._offered, self._offered_seat, self._offered_version = (), -1, -1
         self.patient_seats = self.practising_seats = 0
         for s, doctor in enumerate(self.doctors):
             if doctor.patient is not None:
@@ -838,8 +842,9 @@ class Quack:
             for c in hand:
                 if groups[c]:
                     out.append(_discard_move(c))
-        moves = tuple(out)
-        state._offered = (state.version, seat, moves)
+        moves = state._offered = tuple(out)
+        state._offered_seat = seat
+        state._offered_version = state.version
         return moves
 
     def _group_treatment_moves(self, state: QuackState, seat: int, hand: list[int]) -> list[Move]:
@@ -931,9 +936,9 @@ class Quack:
         a bot's or player's usual path costs one move list, not a list and a
         check. Anything else goes through ``_check``.
         """
-        offered = state._offered
-        if offered is not None and offered[0] == state.version and offered[1] == seat:
-            for listed in offered[2]:
+        # type(): True == 1, but a bool is no seat.
+        if state._offered_version == state.version and state._offered_seat == seat and type(seat) is int:
+            for listed in state._offered:
                 if listed is move:  # identity: moves are compared by value only in _check
                     break
             else:
@@ -1302,42 +1307,26 @@ class Quack:
         target = doctors[t]
         case = target.patient
         keep = False
-        if effect == qc.FACE_DOWN or effect == qc.NO_PAY or effect == qc.DOUBLE_PAY:
+        # The commonest effects first (as dealt in random games).
+        if effect in _UNIQUE_REMINDERS:
             target.reminders.append(c)
             keep = True
-        elif effect == qc.REDIRECT:
-            target.reminders.append(c)
-            target.redirect_card = c
-            target.redirect_to = doctors[move.other].patient.card
+        elif effect in _TYPE_REMINDERS:
+            case.reminders.append(c)
             keep = True
-        elif effect == qc.SHRED:
+        elif effect == _SHRED:
             state.hands[seat].remove(move.discard)
             state.doc_discard.append(move.discard)
             events.append(CardsDiscarded(seat, (move.discard,), "shred"))
             state.doc_discard.append(c)
             keep = True  # already discarded, before the draw so a reshuffle may find it
             _draw(state, seat, 1, events)
-        elif effect == qc.CURE_POINTS:
-            case.cure += card.amount
-            if case.cure >= state.cards[case.card].cure:
-                _cured(state, t, seat, events)
-        elif effect == qc.HARM_POINTS:
-            case.harm += card.amount
-            if case.harm >= state.cards[case.card].kill:
-                self._die(state, t, "harm", seat, False, True, events)
-        elif effect == qc.RESET_HARM:
-            case.harm = 0
-        elif effect == qc.INFAMY_UP or effect == qc.INFAMY_DOWN:
-            change = card.amount if effect == qc.INFAMY_UP else -card.amount
-            self._infamy(state, t, change, "anytime", events)
-        elif effect == qc.FINE:
-            lost = min(target.money, card.amount)
-            target.money -= lost
-            events.append(MoneyLost(t, lost, "fine"))
-        elif effect == qc.TRANSFER:
-            other = doctors[move.other]
-            target.patient, other.patient = other.patient, target.patient
-        elif effect == qc.EXTRA_TREATMENT or effect == qc.FEWER_TREATMENT:
+        elif effect == _REDIRECT:
+            target.reminders.append(c)
+            target.redirect_card = c
+            target.redirect_to = doctors[move.other].patient.card
+            keep = True
+        elif effect in _OWED_CHANGES:
             if t == state.turn and state.die and state.phase in (TREAT, SHORT_HAND, WINDOW):
                 change = card.amount if effect == qc.EXTRA_TREATMENT else -card.amount
                 state.owed = max(0, state.owed + change)
@@ -1345,9 +1334,26 @@ class Quack:
             else:
                 target.reminders.append(c)
                 keep = True
-        elif effect == qc.NULLIFY_TYPE or effect == qc.BOOST_TYPE:
-            case.reminders.append(c)
-            keep = True
+        elif effect == _INFAMY_UP or effect == _INFAMY_DOWN:
+            change = card.amount if effect == _INFAMY_UP else -card.amount
+            self._infamy(state, t, change, "anytime", events)
+        elif effect == _FINE:
+            lost = min(target.money, card.amount)
+            target.money -= lost
+            events.append(MoneyLost(t, lost, "fine"))
+        elif effect == _HARM_POINTS:
+            case.harm += card.amount
+            if case.harm >= state.cards[case.card].kill:
+                self._die(state, t, "harm", seat, False, True, events)
+        elif effect == _CURE_POINTS:
+            case.cure += card.amount
+            if case.cure >= state.cards[case.card].cure:
+                _cured(state, t, seat, events)
+        elif effect == _RESET_HARM:
+            case.harm = 0
+        elif effect == _TRANSFER:
+            other = doctors[move.other]
+            target.patient, other.patient = other.patient, target.patient
         if not keep:
             state.doc_discard.append(c)
 
@@ -1632,6 +1638,7 @@ _PAIR_MOVES: dict[int, tuple[tuple[PlayAnytime, ...], ...]] = {}
 _ANY_MOVES: dict[tuple[int, int, int, int], PlayAnytime] = {}
 _DISCARD_MOVES: dict[int, Discard] = {}
 _MASK_MOVES: dict[int, list[tuple[PlayAnytime, ...] | None]] = {}
+_SHRED_MOVES: dict[int, tuple[dict[int, PlayAnytime], ...]] = {}
 """Per Anytime card, its moves for each bitmask of target seats (filled as met)."""
 _MAX_SEATS = 8
 
@@ -1706,62 +1713,75 @@ def _has_reminder(state: QuackState, reminders: list[int], effect: str) -> bool:
 
 def _anytime_moves(state: QuackState, seat: int, c: int, effect: str, out: list[Move]) -> None:
     """Every legal PlayAnytime of card ``c`` (whose effect is ``effect``) by
-    ``seat``, in the documented order. The commonest effects are tested first."""
+    ``seat``, in the documented order. (legal_moves lists the cards that aim
+    at every seat with a Patient, or every practising seat, by itself.)
+
+    Targets are worked out as a bitmask of seats, whose moves come from a table.
+    """
     doctors = state.doctors
-    n = state.seats
-    if effect in _PATIENT_EFFECTS:
-        singles = _SINGLE_MOVES[c]
-        for t in range(n):
-            if doctors[t].patient is not None:
-                out.append(singles[t])
-        return
-    if effect == _REDIRECT:
-        pairs = _pair_moves(c)
-        for t in range(n):
-            dt = doctors[t]
-            if dt.status == PRACTISING and dt.redirect_card == NONE:
-                for o in range(n):
-                    if o != t and doctors[o].patient is not None:
-                        out.append(pairs[t][o])
-        return
-    if effect == _TRANSFER:
-        pairs = _pair_moves(c)
-        for t in range(n):
-            if doctors[t].patient is not None:
-                for o in range(t + 1, n):
-                    if doctors[o].patient is not None:
-                        out.append(pairs[t][o])
-        return
-    if effect == _SHRED:
+    if effect in _UNIQUE_REMINDERS:
+        mask = state.practising_seats
+        for t, d in enumerate(doctors):
+            if d.reminders and _has_reminder(state, d.reminders, effect):
+                mask &= ~(1 << t)
+    elif effect == _SHRED:
+        shreds = _shred_moves(c)[seat]
         for d in state.hands[seat]:
             if d != c:
-                out.append(_any_move(c, seat, NONE, d))
+                move = shreds.get(d)
+                if move is None:
+                    move = shreds[d] = _any_move(c, seat, NONE, d)
+                out.append(move)
         return
-    # The rest target a doctor: _doctor_target_ok, unrolled per effect because
-    # this loop runs on most decisions.
-    singles = _SINGLE_MOVES[c]
-    if effect in _UNIQUE_REMINDERS:
-        for t in range(n):
-            d = doctors[t]
-            if d.status == PRACTISING and not (d.reminders and _has_reminder(state, d.reminders, effect)):
-                out.append(singles[t])
-    elif effect == _INFAMY_DOWN:
-        for t in range(n):
-            d = doctors[t]
-            if d.status == PRACTISING and d.infamy > 0:
-                out.append(singles[t])
+    elif effect == _REDIRECT:
+        # Someone practising without a Wrong Chart waiting, to another seat's Patient.
+        pairs = _pair_moves(c)
+        patients = state.patient_seats
+        for t in _SEATS_IN[state.practising_seats]:
+            if doctors[t].redirect_card == NONE:
+                row = pairs[t]
+                for o in _SEATS_IN[patients & ~(1 << t)]:
+                    out.append(row[o])
+        return
+    elif effect == _TRANSFER:
+        pairs = _pair_moves(c)
+        patients = _SEATS_IN[state.patient_seats]
+        for i, t in enumerate(patients):
+            row = pairs[t]
+            for o in patients[i + 1:]:
+                out.append(row[o])
+        return
     elif effect == _FINE:
-        for t in range(n):
-            d = doctors[t]
-            if d.status == PRACTISING and d.money > 0:
-                out.append(singles[t])
+        mask = state.practising_seats
+        for t, d in enumerate(doctors):
+            if d.money <= 0:
+                mask &= ~(1 << t)
+    elif effect == _INFAMY_DOWN:
+        mask = state.practising_seats
+        for t, d in enumerate(doctors):
+            if d.infamy <= 0:
+                mask &= ~(1 << t)
+    elif effect in _PATIENT_EFFECTS:  # legal_moves does these itself; kept whole for other callers
+        mask = state.patient_seats
     else:  # INFAMY_UP, EXTRA_TREATMENT, FEWER_TREATMENT
-        for t in range(n):
-            if doctors[t].status == PRACTISING:
-                out.append(singles[t])
+        mask = state.practising_seats
+    out += _MASK_MOVES[c][mask] or _mask_moves(c, mask)
+
+
+def _shred_moves(card: int) -> tuple[dict[int, PlayAnytime], ...]:
+    """Paper Shredder ``card``'s moves, per seat playing it, by the card it discards (filled as met)."""
+    moves = _SHRED_MOVES.get(card)
+    if moves is None:
+        moves = _SHRED_MOVES[card] = tuple({} for _ in range(_MAX_SEATS))
+    return moves
 
 
 _SHRED, _REDIRECT, _TRANSFER, _INFAMY_DOWN, _FINE = qc.SHRED, qc.REDIRECT, qc.TRANSFER, qc.INFAMY_DOWN, qc.FINE
+_INFAMY_UP, _HARM_POINTS, _CURE_POINTS, _RESET_HARM = qc.INFAMY_UP, qc.HARM_POINTS, qc.CURE_POINTS, qc.RESET_HARM
+_TYPE_REMINDERS = frozenset((qc.NULLIFY_TYPE, qc.BOOST_TYPE))
+_OWED_CHANGES = frozenset((qc.EXTRA_TREATMENT, qc.FEWER_TREATMENT))
+_SEATS_IN = tuple(tuple(t for t in range(_MAX_SEATS) if mask >> t & 1) for mask in range(1 << _MAX_SEATS))
+"""_SEATS_IN[mask]: the seats whose bits are set in ``mask``, in order."""
 _AFTER = tuple(tuple(tuple((t + i) % n for i in range(1, n)) for t in range(n)) for n in range(_MAX_SEATS + 1))
 """_AFTER[seats][seat]: the other seats in turn order, starting after ``seat``."""
 _PATIENT_EFFECTS = frozenset((qc.CURE_POINTS, qc.HARM_POINTS, qc.RESET_HARM, qc.NULLIFY_TYPE, qc.BOOST_TYPE))

@@ -958,6 +958,29 @@ def test_refused_moves_raise_typed_errors_and_change_nothing() -> None:
     assert snapshot(copy_before) == before
 
 
+def test_a_listed_move_is_trusted_only_for_its_seat_and_state() -> None:
+    """apply skips the full check only for a move legal_moves just listed for
+    that very seat in that very state: any other seat, a bool for a seat, or a
+    state changed since (by hand, then touch) is checked in full."""
+    state = table(hands={0: ["Placebo"]}, patients={0: "Weekend Warrior"})
+    stay = RULES.legal_moves(state, 0)[0]
+    assert stay == q.StayHome()
+    before = snapshot(state)
+    with pytest.raises(NotYourTurn):
+        RULES.apply(state, 1, stay)
+    with pytest.raises(MalformedMove):
+        RULES.apply(state, False, stay)  # False == 0, but no seat
+    assert snapshot(state) == before
+    RULES.apply(state, 0, stay)
+    placebo = card_in_hand(state, 0, "Placebo")
+    treat_it = next(m for m in RULES.legal_moves(state, 0) if getattr(m, "card", None) == placebo)
+    state.hands[0].remove(placebo)
+    state.doc_discard.append(placebo)
+    state.touch()
+    with pytest.raises(IllegalMove, match="not in your hand"):
+        RULES.apply(state, 0, treat_it)
+
+
 def test_the_message_names_the_card() -> None:
     """Errors name the bad input: "Heparin (card n) is not in your hand."."""
     state = table(hands={0: ["Placebo"]})
