@@ -786,7 +786,7 @@ class Quack:
             return tuple(state.window)
         if phase == OVER:
             return ()
-        return (state.turn,)
+        return _ONE_SEAT[state.turn]
 
     def deadline(self, state: QuackState) -> Deadline | None:
         """The response window's deadline. Its seat is the doctor whose turn it
@@ -1024,7 +1024,11 @@ class Quack:
         state.short_done = False
         state.plays.clear()
         state.dead.clear()
-        events.append(TurnStarted(seat, state.round))
+        key = (seat, state.round)
+        event = _TURNS_STARTED.get(key)
+        if event is None:
+            event = _TURNS_STARTED[key] = TurnStarted(seat, state.round)
+        events.append(event)
         if state.endgame:
             state.final_pending.discard(seat)
         doctor = state.doctors[seat]
@@ -1300,7 +1304,11 @@ class Quack:
         """QB8: resolve at once; a card acting later stays as a reminder."""
         c, t = move.card, move.target
         state.hands[seat].remove(c)
-        events.append(AnytimePlayed(seat, c, t, move.other, move.discard))
+        key = (seat, c, t, move.other, move.discard)
+        event = _ANYTIME_PLAYED.get(key)
+        if event is None:  # events are frozen values, so one per distinct play serves every game
+            event = _ANYTIME_PLAYED[key] = AnytimePlayed(*key)
+        events.append(event)
         card: Anytime = state.cards[c]
         effect = card.effect
         doctors = state.doctors
@@ -1782,6 +1790,10 @@ _TYPE_REMINDERS = frozenset((qc.NULLIFY_TYPE, qc.BOOST_TYPE))
 _OWED_CHANGES = frozenset((qc.EXTRA_TREATMENT, qc.FEWER_TREATMENT))
 _SEATS_IN = tuple(tuple(t for t in range(_MAX_SEATS) if mask >> t & 1) for mask in range(1 << _MAX_SEATS))
 """_SEATS_IN[mask]: the seats whose bits are set in ``mask``, in order."""
+_TURNS_STARTED: dict[tuple[int, int], TurnStarted] = {}
+_ANYTIME_PLAYED: dict[tuple[int, int, int, int, int], AnytimePlayed] = {}
+_ONE_SEAT = tuple((t,) for t in range(_MAX_SEATS))
+"""_ONE_SEAT[seat] is ``(seat,)``, made once: waiting_for answers it on most decisions."""
 _AFTER = tuple(tuple(tuple((t + i) % n for i in range(1, n)) for t in range(n)) for n in range(_MAX_SEATS + 1))
 """_AFTER[seats][seat]: the other seats in turn order, starting after ``seat``."""
 _PATIENT_EFFECTS = frozenset((qc.CURE_POINTS, qc.HARM_POINTS, qc.RESET_HARM, qc.NULLIFY_TYPE, qc.BOOST_TYPE))
