@@ -55,6 +55,7 @@ from core.rules import (
     NotYourTurn,
     Outcome,
     record,
+    shared,
 )
 
 GAME = "quack"
@@ -1067,7 +1068,7 @@ class Quack:
                     _drop_reminder(state, seat, doctor.reminders, r, "used", events)
         state.die = value
         state.owed = max(0, owed)
-        events.append(DieRolled(seat, tuple(rolls), value, state.owed))
+        events.append(shared(_DICE_ROLLED, DieRolled, seat, tuple(rolls), value, state.owed))
 
     def _admit(self, state: QuackState, seat: int, events: list[Event]) -> None:
         """Phase 3: a Patient from the Patient deck and the $50 co-pay (QB5)."""
@@ -1090,9 +1091,9 @@ class Quack:
                 break
         doctor.patient = case
         state.patient_seats |= 1 << seat
-        events.append(PatientAdmitted(seat, case.card, case.face_down))
+        events.append(shared(_ADMITTED, PatientAdmitted, seat, case.card, case.face_down))
         doctor.money += CO_PAY
-        events.append(MoneyPaid(seat, CO_PAY, "co-pay", ()))
+        events.append(_CO_PAID[seat])
 
     def _flee(self, state: QuackState, seat: int, events: list[Event]) -> None:
         """QB7: final. The Patient goes with no pay and no Infamy; the Treatments
@@ -1231,7 +1232,7 @@ class Quack:
             state.window_id += 1
             state.window = seats
             state.phase = WINDOW
-            events.append(WindowOpened(state.window_id, tuple(seats)))
+            events.append(shared(_WINDOWS_OPENED, WindowOpened, state.window_id, tuple(seats)))
 
     def _payday(self, state: QuackState, events: list[Event]) -> None:
         """End of phase 5 (QB5): each Treatment played this round pays if its
@@ -1791,7 +1792,12 @@ _OWED_CHANGES = frozenset((qc.EXTRA_TREATMENT, qc.FEWER_TREATMENT))
 _SEATS_IN = tuple(tuple(t for t in range(_MAX_SEATS) if mask >> t & 1) for mask in range(1 << _MAX_SEATS))
 """_SEATS_IN[mask]: the seats whose bits are set in ``mask``, in order."""
 _TURNS_STARTED: dict[tuple[int, int], TurnStarted] = {}
+_DICE_ROLLED: dict[tuple[Any, ...], Event] = {}
+_ADMITTED: dict[tuple[Any, ...], Event] = {}
+_WINDOWS_OPENED: dict[tuple[Any, ...], Event] = {}
+
 _ANYTIME_PLAYED: dict[tuple[int, int, int, int, int], AnytimePlayed] = {}
+_CO_PAID = tuple(MoneyPaid(t, CO_PAY, "co-pay", ()) for t in range(_MAX_SEATS))
 _ONE_SEAT = tuple((t,) for t in range(_MAX_SEATS))
 """_ONE_SEAT[seat] is ``(seat,)``, made once: waiting_for answers it on most decisions."""
 _AFTER = tuple(tuple(tuple((t + i) % n for i in range(1, n)) for t in range(n)) for n in range(_MAX_SEATS + 1))

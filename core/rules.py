@@ -32,6 +32,7 @@ __all__ = [
     "RulesError",
     "BadOptions",
     "record",
+    "shared",
 ]
 
 
@@ -157,6 +158,25 @@ def record(cls: type) -> type:
         method.__qualname__ = f"{cls.__qualname__}.{name}"
         setattr(cls, name, method)
     return cls
+
+
+SHARED_LIMIT = 20_000
+"""A cache of :func:`shared` events stops growing here (the values that repeat come early)."""
+
+
+def shared(cache: dict[tuple[Any, ...], Any], cls: type, *fields: Any) -> Any:
+    """The one ``cls(*fields)`` kept in ``cache``, keyed by the fields.
+
+    Records are frozen values, so a game may hand every game the same event
+    object instead of building an equal one each time; the rules engines do
+    so for their commonest events with few distinct values.
+    """
+    event = cache.get(fields)
+    if event is None:
+        event = cls(*fields)
+        if len(cache) < SHARED_LIMIT:
+            cache[fields] = event
+    return event
 
 
 @record

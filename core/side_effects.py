@@ -40,6 +40,7 @@ from core.rules import (
     Outcome,
     RulesError,
     record,
+    shared,
 )
 
 GAME = "side-effects"
@@ -596,14 +597,6 @@ EVENT_TYPES = (
 # only up to turn _SHARED_TURNS (see SideEffects._begin_turn).
 _describe: Any = None
 """core.side_effects_text.describe, once SideEffects.describe has needed it."""
-
-
-def _shared(cache: dict[tuple[Any, ...], Event], cls: type, *fields: Any) -> Event:
-    """The one ``cls(*fields)``, from ``cache`` (keyed by the fields)."""
-    event = cache.get(fields)
-    if event is None:
-        event = cache[fields] = cls(*fields)
-    return event
 
 
 _DISCARDED: dict[tuple[Any, ...], Event] = {}
@@ -1253,7 +1246,7 @@ class SideEffects:
                 state.hands[seat].remove(card)
                 state.discard.append(card)
                 event = _DISCARDED.get((seat, card, "free"))
-                events.append(event or _shared(_DISCARDED, CardDiscarded, seat, card, "free"))
+                events.append(event or shared(_DISCARDED, CardDiscarded, seat, card, "free"))
             else:
                 self._discard(state, seat, card, events)
         elif kind is EndTurn:
@@ -1298,12 +1291,12 @@ class SideEffects:
         state.discard.append(card)
         phase = state.phase
         if phase == TREMORS:
-            events.append(_shared(_DISCARDED, CardDiscarded, seat, card, TREMORS))
+            events.append(shared(_DISCARDED, CardDiscarded, seat, card, TREMORS))
             state.prompt_count -= 1
             if state.prompt_count <= 0 or not state.hands[seat]:
                 self._close_tremors(state, events)
         else:  # DISCARD_DOWN (a free discard in PLAY is made in apply)
-            events.append(_shared(_DISCARDED, CardDiscarded, seat, card, "hand_limit"))
+            events.append(shared(_DISCARDED, CardDiscarded, seat, card, "hand_limit"))
             if len(state.hands[seat]) <= HAND_LIMIT:
                 self._next_turn(state, events)
 
@@ -1321,13 +1314,13 @@ class SideEffects:
             hand.remove(move.drug)
             slot[1] = move.drug
             _psyche_changed(state, target)
-            events.append(_shared(_TREATED, DisorderTreated, seat, move.drug, move.disorder, target))
+            events.append(shared(_TREATED, DisorderTreated, seat, move.drug, move.disorder, target))
             self._check_win(state, target, events)
         elif kind is GiveDisorder:
             hand.remove(move.card)
             state.psyche[move.target].append([move.card, NO_CARD])
             _psyche_changed(state, move.target)
-            events.append(_shared(_GIVEN, DisorderGiven, seat, move.card, move.target))
+            events.append(shared(_GIVEN, DisorderGiven, seat, move.card, move.target))
         elif kind is PlayTherapy:
             slot = found
             hand.remove(move.card)
@@ -1335,7 +1328,7 @@ class SideEffects:
             _psyche_changed(state, seat)
             state.discard.append(slot[0])
             state.discard.append(move.card)
-            events.append(_shared(_THERAPIES_USED, TherapyUsed, seat, move.card, move.disorder))
+            events.append(shared(_THERAPIES_USED, TherapyUsed, seat, move.card, move.disorder))
             self._check_win(state, seat, events)
         elif kind is PlayEpisode:
             target, slot = found
@@ -1382,13 +1375,13 @@ class SideEffects:
                 hand.clear()
         elif punishment == "skip_turn":
             state.skips[target] += 1
-            events.append(_shared(_SKIPS_ADDED, SkipAdded, target, state.skips[target]))
+            events.append(shared(_SKIPS_ADDED, SkipAdded, target, state.skips[target]))
         elif punishment == "no_play":
             state.no_play[target] = True
-            events.append(_shared(_PLAYS_BLOCKED, PlaysBlocked, target))
+            events.append(shared(_PLAYS_BLOCKED, PlaysBlocked, target))
         elif punishment == "no_draw":
             state.no_draw[target] = True
-            events.append(_shared(_DRAWS_BLOCKED, DrawBlocked, target))
+            events.append(shared(_DRAWS_BLOCKED, DrawBlocked, target))
         elif punishment == "random_steal":
             if hand:
                 taken = state.rng.sample(hand, min(STEAL_CARDS, len(hand)))
@@ -1467,7 +1460,7 @@ class SideEffects:
     def _next_turn(self, state: SEState, events: list[Event]) -> None:
         seat = state.current
         if not state.places[seat]:
-            events.append(_TURNS_ENDED.get((seat,)) or _shared(_TURNS_ENDED, TurnEnded, seat))
+            events.append(_TURNS_ENDED.get((seat,)) or shared(_TURNS_ENDED, TurnEnded, seat))
         state.current = self._next_seat(state, seat)
         self._begin_turn(state, events)
 
@@ -1486,7 +1479,7 @@ class SideEffects:
         seat = state.current
         while state.skips[seat] > 0:
             state.skips[seat] -= 1
-            events.append(_shared(_TURNS_SKIPPED, TurnSkipped, seat, state.skips[seat]))
+            events.append(shared(_TURNS_SKIPPED, TurnSkipped, seat, state.skips[seat]))
             seat = state.current = self._next_seat(state, seat)
         turn = state.turn = state.turn + 1
         event = _TURNS_STARTED.get((seat, turn))
@@ -1497,14 +1490,14 @@ class SideEffects:
         events.append(event)
         if state.no_draw[seat]:
             state.no_draw[seat] = False
-            events.append(_shared(_DRAWS_PREVENTED, DrawPrevented, seat))
+            events.append(shared(_DRAWS_PREVENTED, DrawPrevented, seat))
         else:
             _draw(state, seat, DRAW_PER_TURN, events)
         state.impotent = state.no_play[seat]
         if state.impotent:
             state.no_play[seat] = False
             state.plays_left = 0
-            events.append(_shared(_PLAYS_PREVENTED, PlaysPrevented, seat))
+            events.append(shared(_PLAYS_PREVENTED, PlaysPrevented, seat))
         else:
             state.plays_left = PLAYS_PER_TURN
 

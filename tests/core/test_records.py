@@ -99,3 +99,15 @@ def test_subclasses_of_wide_records_keep_their_class_and_fields() -> None:
         b.again = False  # type: ignore[misc]
     c = Annotated(1, 2, 3, 4, "n")
     assert type(c) is Annotated and (c.seat, c.note) == (1, "n")
+
+
+def test_shared_events_are_one_object_per_value_up_to_a_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    from core import rules
+
+    cache: dict = {}
+    first = rules.shared(cache, Shouted, 1, ("hi",))
+    assert first == Shouted(1, ("hi",)) and rules.shared(cache, Shouted, 1, ("hi",)) is first
+    assert rules.shared(cache, Shouted, 2, ("hi",)) is not first
+    monkeypatch.setattr(rules, "SHARED_LIMIT", len(cache))
+    late = rules.shared(cache, Shouted, 3)
+    assert late == Shouted(3) and len(cache) == 2 and rules.shared(cache, Shouted, 3) is not late
