@@ -808,6 +808,8 @@ class Quack:
             return ()
         phase = state.phase
         hand = state.hands[seat]
+        groups = state.groups
+        anytime = hand  # the cards to look at for Anytime moves
         if seat == state.turn and phase != WINDOW:
             if phase == FLEE:
                 out: list[Move] = [_STAY] if state.options.deathmatch else [_STAY, _FLEE]
@@ -815,10 +817,14 @@ class Quack:
                 if state.options.group_practice:
                     out = self._group_treatment_moves(state, seat, hand)
                 else:
-                    kinds, own = state.kinds, _OWN_TREAT_MOVES
+                    # One pass: the Treatments' moves now, the Anytime cards kept for below.
+                    own = _OWN_TREAT_MOVES
                     out = []
+                    anytime = []
                     for c in hand:
-                        if kinds[c] == _TREATMENT:
+                        if groups[c]:
+                            anytime.append(c)
+                        else:
                             out.append(own[c])
             else:
                 out = []
@@ -826,8 +832,7 @@ class Quack:
             out = [_PASS]
         else:
             out = []
-        groups = state.groups
-        for c in hand:
+        for c in anytime:
             group = groups[c]
             if group:
                 # The two commonest kinds of target are bitmasks kept in the State.
@@ -985,39 +990,37 @@ class Quack:
                 if state.window:
                     return
                 phase = state.phase = TREAT
-            elif phase == OVER:
-                return
-            if phase == _NEXT:
-                self._next_turn(state, events)
-                continue
-            if phase == _END:
-                self._end_turn(state, events)
-                continue
-            doctor = state.doctors[state.turn]
-            if doctor.status != PRACTISING:
-                state.phase = _END
-                continue
-            if phase == FLEE:
-                return
-            # TREAT or SHORT_HAND
-            if doctor.patient is None or state.owed <= 0 or state.short_done:
+            if phase == TREAT or phase == SHORT_HAND:
+                doctor = state.doctors[state.turn]
+                if doctor.status != PRACTISING:
+                    state.phase = _END
+                    continue
+                if doctor.patient is not None and state.owed > 0 and not state.short_done:
+                    kinds = state.kinds
+                    anytime = False
+                    for c in state.hands[state.turn]:
+                        kind = kinds[c]
+                        if kind == _TREATMENT:
+                            state.phase = TREAT
+                            return
+                        if kind == _ANYTIME:
+                            anytime = True
+                    if anytime:
+                        state.phase = SHORT_HAND
+                        return
                 self._payday(state, events)
                 state.phase = _END
-                continue
-            kinds = state.kinds
-            anytime = False
-            for c in state.hands[state.turn]:
-                kind = kinds[c]
-                if kind == _TREATMENT:
-                    state.phase = TREAT
+                self._end_turn(state, events)
+            elif phase == _NEXT:
+                self._next_turn(state, events)
+            elif phase == FLEE:
+                if state.doctors[state.turn].status == PRACTISING:
                     return
-                if kind == _ANYTIME:
-                    anytime = True
-            if anytime:
-                state.phase = SHORT_HAND
+                state.phase = _END
+            elif phase == _END:
+                self._end_turn(state, events)
+            else:  # OVER
                 return
-            self._payday(state, events)
-            state.phase = _END
 
     def _start_turn(self, state: QuackState, seat: int, events: list[Event]) -> None:
         state.turn = seat
