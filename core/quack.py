@@ -1273,8 +1273,9 @@ class Quack:
     def _end_turn(self, state: QuackState, events: list[Event]) -> None:
         """Phase 6, the Angry Mob (QB6), then the endgame check (QB9)."""
         threshold = state.options.infamy_threshold
-        for s, doctor in enumerate(state.doctors):
-            if doctor.infamy >= threshold and doctor.status == PRACTISING:
+        doctors = state.doctors
+        for s in _SEATS_IN[state.practising_seats]:
+            if doctors[s].infamy >= threshold:
                 self._mob(state, s, events)
         if state.endgame and not state.final_pending:
             self._finish(state, events)
@@ -1432,10 +1433,7 @@ class Quack:
         with 2, per the ``two_player_endgame`` option."""
         if state.endgame:
             return
-        practising = 0
-        for d in state.doctors:
-            if d.status == PRACTISING:
-                practising += 1
+        practising = state.practising_seats.bit_count()
         if state.seats >= 3:
             trigger = 2
         else:
@@ -1831,39 +1829,33 @@ def _doctor_target_ok(state: QuackState, effect: str, doctor: Doctor) -> bool:
 
 def _has_target(state: QuackState, effect: str) -> bool:
     """Whether an Anytime ``effect`` other than Paper Shredder has a legal target now."""
-    doctors = state.doctors
     if effect in _PATIENT_EFFECTS:
         return state.patient_seats != 0
     if effect in _PRACTISING_EFFECTS:
         return state.practising_seats != 0
-    if effect == _TRANSFER or effect == _REDIRECT:
-        patients = 0
-        for d in doctors:
-            if d.patient is not None:
-                patients += 1
-        if effect == _TRANSFER:
-            return patients >= 2
-        for d in doctors:
-            # Someone who can be redirected, and a Patient of someone else to send to.
-            if d.status == PRACTISING and d.redirect_card == NONE and patients - (d.patient is not None) > 0:
+    doctors = state.doctors
+    if effect == _TRANSFER:
+        return state.patient_seats.bit_count() >= 2
+    if effect == _REDIRECT:
+        # Someone who can be redirected, and a Patient of someone else to send to.
+        patients = state.patient_seats
+        for t in _SEATS_IN[state.practising_seats]:
+            if doctors[t].redirect_card == NONE and patients & ~(1 << t):
                 return True
         return False
     # _doctor_target_ok, unrolled per effect because this runs after most Treatments.
     if effect in _UNIQUE_REMINDERS:
-        for d in doctors:
-            if d.status == PRACTISING and not (d.reminders and _has_reminder(state, d.reminders, effect)):
+        for t in _SEATS_IN[state.practising_seats]:
+            d = doctors[t]
+            if not (d.reminders and _has_reminder(state, d.reminders, effect)):
                 return True
     elif effect == _INFAMY_DOWN:
-        for d in doctors:
-            if d.status == PRACTISING and d.infamy > 0:
+        for t in _SEATS_IN[state.practising_seats]:
+            if doctors[t].infamy > 0:
                 return True
     elif effect == _FINE:
-        for d in doctors:
-            if d.status == PRACTISING and d.money > 0:
-                return True
-    else:  # INFAMY_UP, EXTRA_TREATMENT, FEWER_TREATMENT
-        for d in doctors:
-            if d.status == PRACTISING:
+        for t in _SEATS_IN[state.practising_seats]:
+            if doctors[t].money > 0:
                 return True
     return False
 
