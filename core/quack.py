@@ -725,15 +725,19 @@ class Quack:
         self._groups = tuple(_GROUPS.get(effect, _ON_OTHER) if effect else 0 for effect in self._effects)
         self._easy_ids = frozenset(c for c, group in enumerate(self._groups) if group == _ON_PATIENT or group == _ON_PRACTISING)
         # The moves legal_moves hands out most, made up front so it can index them.
-        for c in self._treatment_ids:
-            _treat_move(c, NONE)
+        self._own_treat_moves = tuple(
+            _treat_move(c, NONE) if kinds[c] == _TREATMENT else None for c in range(len(kinds))
+        )
+        """PlayTreatment(card) on your own Patient, by card id (None for other cards)."""
         for c in self._anytime_ids:
             _single_moves(c)
             _MASK_MOVES.setdefault(c, [None] * (1 << _MAX_SEATS))
         # (cure, harm) of each Treatment card on each Patient card: _points[treatment][patient].
-        patients = [c for c in self.cards if type(c) is Patient]
-        self._points: list[dict[int, tuple[int, int]] | None] = [
-            {p.id: treatment_points(c, p) for p in patients} if type(c) is Treatment else None for c in self.cards
+        patient_ids = frozenset(self._patient_ids)
+        self._points: list[list[tuple[int, int]] | None] = [
+            [treatment_points(c, self.cards[p]) if p in patient_ids else (0, 0) for p in range(len(self.cards))]
+            if type(c) is Treatment else None
+            for c in self.cards
         ]
 
     def card_name(self, card_id: int) -> str:
@@ -818,7 +822,7 @@ class Quack:
                     out = self._group_treatment_moves(state, seat, hand)
                 else:
                     # One pass: the Treatments' moves now, the Anytime cards kept for below.
-                    own = _OWN_TREAT_MOVES
+                    own = self._own_treat_moves
                     out = []
                     anytime = []
                     for c in hand:
@@ -1188,10 +1192,11 @@ class Quack:
             )
         )
         fate = case_fate(state.cards[case.card], case.cure, case.harm, case.received)
-        if fate == CURED:
-            _cured(state, dest, seat, events)
-        elif fate is not None:
-            self._die(state, dest, fate, seat, redirected, False, events)
+        if fate is not None:  # usually None: test that before comparing strings
+            if fate == CURED:
+                _cured(state, dest, seat, events)
+            else:
+                self._die(state, dest, fate, seat, redirected, False, events)
         self._open_window(state, events)
 
     def _open_window(self, state: QuackState, events: list[Event]) -> None:
@@ -1202,7 +1207,7 @@ class Quack:
         Shredder aside: it needs another card in the player's own hand), so
         ``playable`` remembers it per effect for the seats asked after.
         """
-        if state.options.window_seconds <= 0 or state.over:
+        if state.options.window_seconds <= 0.0 or state.over:  # a float: 0.0 keeps the compare specialised
             return
         hands, doctors, effects = state.hands, state.doctors, state.effects
         anytime = state.anytime_ids
