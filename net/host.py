@@ -122,6 +122,9 @@ class HostConfig(TableConfig):
     """Where each game's journal is written; None keeps no journal."""
     resume: str | None = None
     """A journal to carry on from instead of dealing a new game."""
+    resume_record: jn.Journal | None = None
+    """``resume`` as already read (``quackbox host`` reads it to check it
+    first), so the host does not read the file a second time."""
     journal_sync: bool = True
     """fsync each journal record (off only for benchmarks of the rest)."""
 
@@ -170,7 +173,9 @@ class Host:
         self.journal: jn.JournalWriter | None = None
         """What resuming had to say (a torn last record dropped), for the person."""
         if config.resume:
-            record = jn.read(config.resume)  # JournalError names the file
+            record = config.resume_record
+            if record is None:
+                record = jn.read(config.resume)  # JournalError names the file
             self.journal = jn.JournalWriter.resume(record, sync=config.journal_sync)
             # The clock starts when the loop runs; deadlines restart in full then.
             self.table = Table.resume(config, record, 0.0, rules=rules)

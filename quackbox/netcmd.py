@@ -117,6 +117,7 @@ def host_main(args: argparse.Namespace) -> int:
         print(f"quackbox host: {exc}", file=sys.stderr)
         return EXIT_USAGE
     journal_dir = None if args.no_journal else (args.journal_dir or str(places.games_dir()))
+    saved = None
     if args.resume:
         try:
             saved = journal.read(args.resume)
@@ -148,6 +149,7 @@ def host_main(args: argparse.Namespace) -> int:
         once=not args.again,
         journal_dir=journal_dir,
         resume=args.resume,
+        resume_record=saved,
     )
     if not args.headless:
         from tui.app import run_hosted

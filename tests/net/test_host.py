@@ -563,3 +563,20 @@ async def test_stopping_mid_game_lets_go_of_the_journal(tmp_path):
             writer = host.journal
     assert host.journal is None and writer._file.closed
     assert not jn.read(writer.path).finished
+
+
+def test_a_resumed_host_reads_its_journal_once(tmp_path, monkeypatch):
+    """quackbox host reads the journal to check it; the host then uses that
+    reading, and does not open the file to read it again."""
+    from net import journal as jn
+    from tests.net.test_journal import _play
+
+    path = tmp_path / "game.qbj"
+    _play("side-effects", 2, 5, path, stop_after=6)
+    record = jn.read(path)
+    monkeypatch.setattr(jn, "read", lambda _path: pytest.fail("the journal was read a second time"))
+    host = Host(config(game="side-effects", seats=2, resume=str(path), resume_record=record))
+    try:
+        assert len(host.table.journal) == 6
+    finally:
+        host.journal.close()
