@@ -1458,18 +1458,15 @@ class Quack:
         """QB9: most money among doctors not mobbed wins; ties go to lower
         Infamy, then share. Mobbed doctors rank after everyone else."""
         doctors = state.doctors
-        def rank(seat: int) -> tuple[bool, int, int]:
-            d = doctors[seat]
-            return (d.status == MOBBED, -d.money, d.infamy)
-
-        order = sorted(range(state.seats), key=rank)
+        ranks = [(d.status == MOBBED, -d.money, d.infamy) for d in doctors]  # lower is better
+        order = sorted(range(state.seats), key=ranks.__getitem__)
         places = [0] * state.seats
         previous = None
         for i, s in enumerate(order):
-            key = rank(s)
+            key = ranks[s]
             places[s] = places[order[i - 1]] if key == previous else i + 1
             previous = key
-        winners = tuple(s for s in range(state.seats) if places[s] == 1 and doctors[s].status != MOBBED)
+        winners = tuple(s for s in order if places[s] == 1 and doctors[s].status != MOBBED)
         if not winners:
             reason = "The Angry Mob got every doctor; nobody wins."
         elif len(winners) == 1:
