@@ -723,7 +723,7 @@ class Quack:
         self._anytime_ids = frozenset(c for c in range(len(kinds)) if kinds[c] == _ANYTIME)
         self._effects = tuple(card.effect if kinds[card.id] == _ANYTIME else None for card in self.cards)
         self._groups = tuple(_GROUPS.get(effect, _ON_OTHER) if effect else 0 for effect in self._effects)
-        self._easy_ids = frozenset(c for c, group in enumerate(self._groups) if group == _ON_PATIENT or group == _ON_PRACTISING)
+        self._easy_ids = frozenset(c for c, group in enumerate(self._groups) if group in (_ON_PATIENT, _ON_PRACTISING))
         # The moves legal_moves hands out most, made up front so it can index them.
         self._own_treat_moves = tuple(
             _treat_move(c, NONE) if kinds[c] == _TREATMENT else None for c in range(len(kinds))

@@ -203,7 +203,8 @@ def play_out_turn(state: QuackState) -> list:
 
 
 def snapshot(value: Any, _seen: Any = None) -> Any:
-    """A comparable copy of a State (every slot but the caches, whose names start with _; the RNG state included)."""
+    """A comparable copy of a State: every slot (the RNG's state included) but
+    the caches, whose names start with an underscore."""
     if isinstance(value, random.Random):
         return ("rng", value.getstate())
     if isinstance(value, (list, tuple)):
@@ -211,7 +212,8 @@ def snapshot(value: Any, _seen: Any = None) -> Any:
     if isinstance(value, set):
         return ("set", tuple(sorted(value)))
     if isinstance(value, (QuackState, q.Doctor, q.Case)):
-        return tuple((name, snapshot(getattr(value, name))) for name in type(value).__slots__ if not name.startswith("_"))
+        names = [name for name in type(value).__slots__ if not name.startswith("_")]
+        return tuple((name, snapshot(getattr(value, name))) for name in names)
     return value
 
 
