@@ -579,7 +579,6 @@ class QuackState:
         "rng",
         "cards",
         "kinds",
-        "treatment_ids",
         "anytime_ids",
         "effects",
         "groups",
@@ -622,7 +621,6 @@ class QuackState:
         rng: random.Random,
         cards: tuple,
         kinds: tuple,
-        treatment_ids: frozenset[int],
         anytime_ids: frozenset[int],
         effects: tuple[str | None, ...],
         groups: tuple[int, ...],
@@ -633,10 +631,9 @@ class QuackState:
         self.rng = rng
         self.cards = cards
         self.kinds = kinds
-        self.treatment_ids = treatment_ids
         self.anytime_ids = anytime_ids
-        """The Treatment and Anytime card ids (from ``kinds``): ``not
-        anytime_ids.isdisjoint(hand)`` asks "holds an Anytime card?" in C."""
+        """The Anytime card ids (from ``kinds``): ``not anytime_ids.isdisjoint(hand)``
+        asks "holds an Anytime card?" in C."""
         self.effects = effects
         """Per card id, the Anytime card's effect; None for other cards."""
         self.groups = groups
@@ -719,7 +716,6 @@ class Quack:
         # The two decks in id order, made once: new_game copies and shuffles them.
         self._patient_ids = tuple(c for c in range(len(kinds)) if kinds[c] == _PATIENT)
         self._doc_ids = tuple(c for c in range(len(kinds)) if kinds[c] != _PATIENT)
-        self._treatment_ids = frozenset(c for c in range(len(kinds)) if kinds[c] == _TREATMENT)
         self._anytime_ids = frozenset(c for c in range(len(kinds)) if kinds[c] == _ANYTIME)
         self._effects = tuple(card.effect if kinds[card.id] == _ANYTIME else None for card in self.cards)
         self._groups = tuple(_GROUPS.get(effect, _ON_OTHER) if effect else 0 for effect in self._effects)
@@ -763,7 +759,7 @@ class Quack:
             raise BadOptions(f"first_seat must be a seat from 0 to {seats - 1}, not {opts.first_seat}.")
         rng = random.Random(seed)
         state = QuackState(
-            seats, opts, rng, self.cards, self.kinds, self._treatment_ids, self._anytime_ids, self._effects,
+            seats, opts, rng, self.cards, self.kinds, self._anytime_ids, self._effects,
             self._groups, self._easy_ids,
         )
         state.patient_deck = list(self._patient_ids)
@@ -1727,17 +1723,8 @@ def _has_reminder(state: QuackState, reminders: list[int], effect: str) -> bool:
 def _anytime_moves(state: QuackState, seat: int, c: int, effect: str, out: list[Move]) -> None:
     """Every legal PlayAnytime of card ``c`` (whose effect is ``effect``) by
     ``seat``, in the documented order. (legal_moves lists the cards that aim
-    at every seat with a Patient, or every practising seat, by itself.)
-
-    Targets are worked out as a bitmask of seats, whose moves come from a table.
-    """
-    doctors = state.doctors
-    if effect in _UNIQUE_REMINDERS:
-        mask = state.practising_seats
-        for t, d in enumerate(doctors):
-            if d.reminders and _has_reminder(state, d.reminders, effect):
-                mask &= ~(1 << t)
-    elif effect == _SHRED:
+    at every seat with a Patient, or every practising seat, by itself.)"""
+    if effect == _SHRED:
         shreds = _shred_moves(c)[seat]
         for d in state.hands[seat]:
             if d != c:
@@ -1745,17 +1732,16 @@ def _anytime_moves(state: QuackState, seat: int, c: int, effect: str, out: list[
                 if move is None:
                     move = shreds[d] = _any_move(c, seat, NONE, d)
                 out.append(move)
-        return
     elif effect == _REDIRECT:
         # Someone practising without a Wrong Chart waiting, to another seat's Patient.
         pairs = _pair_moves(c)
         patients = state.patient_seats
+        doctors = state.doctors
         for t in _SEATS_IN[state.practising_seats]:
             if doctors[t].redirect_card == NONE:
                 row = pairs[t]
                 for o in _SEATS_IN[patients & ~(1 << t)]:
                     out.append(row[o])
-        return
     elif effect == _TRANSFER:
         pairs = _pair_moves(c)
         patients = _SEATS_IN[state.patient_seats]
@@ -1763,22 +1749,34 @@ def _anytime_moves(state: QuackState, seat: int, c: int, effect: str, out: list[
             row = pairs[t]
             for o in patients[i + 1:]:
                 out.append(row[o])
-        return
-    elif effect == _FINE:
-        mask = state.practising_seats
-        for t, d in enumerate(doctors):
-            if d.money <= 0:
+    else:
+        mask = _target_mask(state, effect)
+        out += _MASK_MOVES[c][mask] or _mask_moves(c, mask)
+
+
+def _target_mask(state: QuackState, effect: str) -> int:
+    """The seats an Anytime effect with one target may aim at now, as a
+    bitmask (every effect but Paper Shredder, Wrong Chart and Patient Transfer)."""
+    if effect in _PATIENT_EFFECTS:
+        return state.patient_seats
+    mask = state.practising_seats
+    if effect in _PRACTISING_EFFECTS:
+        return mask
+    doctors = state.doctors
+    if effect in _UNIQUE_REMINDERS:  # not a second one waiting
+        for t in _SEATS_IN[mask]:
+            reminders = doctors[t].reminders
+            if reminders and _has_reminder(state, reminders, effect):
                 mask &= ~(1 << t)
-    elif effect == _INFAMY_DOWN:
-        mask = state.practising_seats
-        for t, d in enumerate(doctors):
-            if d.infamy <= 0:
+    elif effect == _INFAMY_DOWN:  # some Infamy to lose
+        for t in _SEATS_IN[mask]:
+            if doctors[t].infamy <= 0:
                 mask &= ~(1 << t)
-    elif effect in _PATIENT_EFFECTS:  # legal_moves does these itself; kept whole for other callers
-        mask = state.patient_seats
-    else:  # INFAMY_UP, EXTRA_TREATMENT, FEWER_TREATMENT
-        mask = state.practising_seats
-    out += _MASK_MOVES[c][mask] or _mask_moves(c, mask)
+    elif effect == _FINE:  # some money to lose
+        for t in _SEATS_IN[mask]:
+            if doctors[t].money <= 0:
+                mask &= ~(1 << t)
+    return mask
 
 
 def _shred_moves(card: int) -> tuple[dict[int, PlayAnytime], ...]:
@@ -1816,50 +1814,19 @@ _ON_PATIENT, _ON_PRACTISING, _ON_OTHER = 1, 2, 3
 _GROUPS = {**dict.fromkeys(_PATIENT_EFFECTS, _ON_PATIENT), **dict.fromkeys(_PRACTISING_EFFECTS, _ON_PRACTISING)}
 
 
-def _doctor_target_ok(state: QuackState, effect: str, doctor: Doctor) -> bool:
-    """Whether a doctor-targeting effect has something to act on (public facts only)."""
-    if doctor.status != PRACTISING:
-        return False
-    if effect in _UNIQUE_REMINDERS:
-        return not _has_reminder(state, doctor.reminders, effect)
-    if effect == qc.INFAMY_DOWN:
-        return doctor.infamy > 0
-    if effect == qc.FINE:
-        return doctor.money > 0
-    return True  # INFAMY_UP, EXTRA_TREATMENT, FEWER_TREATMENT
-
-
 def _has_target(state: QuackState, effect: str) -> bool:
     """Whether an Anytime ``effect`` other than Paper Shredder has a legal target now."""
-    if effect in _PATIENT_EFFECTS:
-        return state.patient_seats != 0
-    if effect in _PRACTISING_EFFECTS:
-        return state.practising_seats != 0
-    doctors = state.doctors
     if effect == _TRANSFER:
         return state.patient_seats.bit_count() >= 2
     if effect == _REDIRECT:
         # Someone who can be redirected, and a Patient of someone else to send to.
         patients = state.patient_seats
+        doctors = state.doctors
         for t in _SEATS_IN[state.practising_seats]:
             if doctors[t].redirect_card == NONE and patients & ~(1 << t):
                 return True
         return False
-    # _doctor_target_ok, unrolled per effect because this runs after most Treatments.
-    if effect in _UNIQUE_REMINDERS:
-        for t in _SEATS_IN[state.practising_seats]:
-            d = doctors[t]
-            if not (d.reminders and _has_reminder(state, d.reminders, effect)):
-                return True
-    elif effect == _INFAMY_DOWN:
-        for t in _SEATS_IN[state.practising_seats]:
-            if doctors[t].infamy > 0:
-                return True
-    elif effect == _FINE:
-        for t in _SEATS_IN[state.practising_seats]:
-            if doctors[t].money > 0:
-                return True
-    return False
+    return _target_mask(state, effect) != 0
 
 
 def _shuffle(rng: random.Random, pile: list[int]) -> None:
@@ -1922,7 +1889,7 @@ def _check_anytime(state: QuackState, seat: int, move: PlayAnytime) -> None:
             raise IllegalMove(f"Seat {o} has no Patient to receive the Treatment.")
         return
     doctor = doctors[t]
-    if not _doctor_target_ok(state, effect, doctor):
+    if not _target_mask(state, effect) >> t & 1:
         if doctor.status != PRACTISING:
             raise IllegalMove(f"Seat {t} no longer practises, so {card.name} has nothing to act on.")
         if effect in _UNIQUE_REMINDERS:
