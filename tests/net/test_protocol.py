@@ -101,6 +101,15 @@ def classes_of(rules) -> dict[str, type]:
 # --- round trips ---------------------------------------------------------------------------
 
 
+def drawn_messages(data, classes):
+    """A View carrying a drawn value of each class, and a MoveMessage for each move."""
+    for cls in classes.values():
+        value = data.draw(instances(cls, classes), label=cls.__name__)
+        yield View(seq=3, view=value, events=(), log=(), deadline=None)
+        if issubclass(cls, Move):
+            yield MoveMessage(seq=1, move=value)
+
+
 @pytest.mark.parametrize("game", GAME_NAMES)
 def test_every_game_value_round_trips(game):
     """Every move, event and view class of every game survives encode -> decode."""
@@ -111,13 +120,9 @@ def test_every_game_value_round_trips(game):
     @settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
     @given(st.data())
     def check(data):
-        for cls in classes.values():
-            value = data.draw(instances(cls, classes), label=cls.__name__)
-            message = View(seq=3, view=value, events=(), log=(), deadline=None)
-            assert wire.decode_from_host(wire.encode(message)) == message
-            if issubclass(cls, Move):
-                move = MoveMessage(seq=1, move=value)
-                assert wire.decode_from_client(wire.encode(move)) == move
+        for message in drawn_messages(data, classes):
+            decode = wire.decode_from_client if isinstance(message, MoveMessage) else wire.decode_from_host
+            assert decode(wire.encode(message)) == message
 
     check()
 
@@ -156,13 +161,8 @@ def test_packed_frames_are_the_plain_encoding_byte_for_byte(game):
     @settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
     @given(st.data())
     def check(data):
-        for cls in classes.values():
-            value = data.draw(instances(cls, classes), label=cls.__name__)
-            message = View(seq=3, view=value, events=(), log=(), deadline=None)
+        for message in drawn_messages(data, classes):
             assert wire.encode(message) == wire.encode_plain(message)
-            if issubclass(cls, Move):
-                move = MoveMessage(seq=1, move=value)
-                assert wire.encode(move) == wire.encode_plain(move)
 
     check()
     bots = [make_bot(game, "heuristic", s) for s in range(4)]
