@@ -1029,11 +1029,7 @@ class Quack:
         state.short_done = False
         state.plays.clear()
         state.dead.clear()
-        key = (seat, state.round)
-        event = _TURNS_STARTED.get(key)
-        if event is None:
-            event = _TURNS_STARTED[key] = TurnStarted(seat, state.round)
-        events.append(event)
+        events.append(shared(_TURNS_STARTED, TurnStarted, seat, state.round))
         if state.endgame:
             state.final_pending.discard(seat)
         doctor = state.doctors[seat]
@@ -1311,11 +1307,7 @@ class Quack:
         """QB8: resolve at once; a card acting later stays as a reminder."""
         c, t = move.card, move.target
         state.hands[seat].remove(c)
-        key = (seat, c, t, move.other, move.discard)
-        event = _ANYTIME_PLAYED.get(key)
-        if event is None:  # events are frozen values, so one per distinct play serves every game
-            event = _ANYTIME_PLAYED[key] = AnytimePlayed(*key)
-        events.append(event)
+        events.append(shared(_ANYTIME_PLAYED, AnytimePlayed, seat, c, t, move.other, move.discard))
         card: Anytime = state.cards[c]
         effect = card.effect
         doctors = state.doctors
@@ -1793,12 +1785,13 @@ _TYPE_REMINDERS = frozenset((qc.NULLIFY_TYPE, qc.BOOST_TYPE))
 _OWED_CHANGES = frozenset((qc.EXTRA_TREATMENT, qc.FEWER_TREATMENT))
 _SEATS_IN = tuple(tuple(t for t in range(_MAX_SEATS) if mask >> t & 1) for mask in range(1 << _MAX_SEATS))
 """_SEATS_IN[mask]: the seats whose bits are set in ``mask``, in order."""
-_TURNS_STARTED: dict[tuple[int, int], TurnStarted] = {}
+# The events made once per distinct value and shared by every game (see
+# core.rules.shared): those whose fields are seats, cards and small numbers.
+_TURNS_STARTED: dict[tuple[Any, ...], Event] = {}
+_ANYTIME_PLAYED: dict[tuple[Any, ...], Event] = {}
 _DICE_ROLLED: dict[tuple[Any, ...], Event] = {}
 _ADMITTED: dict[tuple[Any, ...], Event] = {}
 _WINDOWS_OPENED: dict[tuple[Any, ...], Event] = {}
-
-_ANYTIME_PLAYED: dict[tuple[int, int, int, int, int], AnytimePlayed] = {}
 _CO_PAID = tuple(MoneyPaid(t, CO_PAY, "co-pay", ()) for t in range(_MAX_SEATS))
 _ONE_SEAT = tuple((t,) for t in range(_MAX_SEATS))
 """_ONE_SEAT[seat] is ``(seat,)``, made once: waiting_for answers it on most decisions."""
