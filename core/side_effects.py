@@ -592,9 +592,8 @@ EVENT_TYPES = (
 # Events are values too. Building one costs several times a dict lookup (a
 # type call, then one descriptor call per field), and about two are made per
 # decision, so those whose fields range over seats and cards only (never a
-# hand) are made once and shared: one cache per class, keyed by the fields.
-# The caches can hold no more than seats x cards x reasons; TurnStarted's
-# only up to turn _SHARED_TURNS (see SideEffects._begin_turn).
+# hand) are made once and shared (core.rules.shared): one cache per class,
+# keyed by the fields, none holding more than core.rules.SHARED_LIMIT.
 _describe: Any = None
 """core.side_effects_text.describe, once SideEffects.describe has needed it."""
 
@@ -602,7 +601,6 @@ _describe: Any = None
 _DISCARDED: dict[tuple[Any, ...], Event] = {}
 _TURNS_ENDED: dict[tuple[Any, ...], Event] = {}
 _TURNS_STARTED: dict[tuple[Any, ...], Event] = {}
-_SHARED_TURNS = 500  # longer than nearly every game
 _TURNS_SKIPPED: dict[tuple[Any, ...], Event] = {}
 _DRAWS_PREVENTED: dict[tuple[Any, ...], Event] = {}
 _PLAYS_PREVENTED: dict[tuple[Any, ...], Event] = {}
@@ -1460,7 +1458,7 @@ class SideEffects:
     def _next_turn(self, state: SEState, events: list[Event]) -> None:
         seat = state.current
         if not state.places[seat]:
-            events.append(_TURNS_ENDED.get((seat,)) or shared(_TURNS_ENDED, TurnEnded, seat))
+            events.append(shared(_TURNS_ENDED, TurnEnded, seat))
         state.current = self._next_seat(state, seat)
         self._begin_turn(state, events)
 
@@ -1482,12 +1480,7 @@ class SideEffects:
             events.append(shared(_TURNS_SKIPPED, TurnSkipped, seat, state.skips[seat]))
             seat = state.current = self._next_seat(state, seat)
         turn = state.turn = state.turn + 1
-        event = _TURNS_STARTED.get((seat, turn))
-        if event is None:
-            event = TurnStarted(seat, turn)
-            if turn <= _SHARED_TURNS:
-                _TURNS_STARTED[seat, turn] = event
-        events.append(event)
+        events.append(shared(_TURNS_STARTED, TurnStarted, seat, turn))
         if state.no_draw[seat]:
             state.no_draw[seat] = False
             events.append(shared(_DRAWS_PREVENTED, DrawPrevented, seat))
