@@ -766,10 +766,11 @@ def test_each_treatment_opens_a_timed_window_for_other_doctors() -> None:
 def test_playing_in_a_window_answers_it() -> None:
     """QB8: an Anytime card played in the window resolves at once and counts as the answer."""
     state = table(hands={0: ["Yoga", "Drink More Water", "Get Some Rest", "Knee Tap", "Walk It Off", "Thorough H&P"],
-                         1: ["Malpractice Suit", "Tax Audit"]},
+                         1: ["Malpractice Suit", "Tax Audit"], 2: []},  # seat 2: Treatments only
                   patients={0: "Retired Hypochondriac"}, faces=[3], window_seconds=5)
     RULES.apply(state, 0, q.StayHome())
     treat(state, 0, "Yoga")
+    assert state.window == [1]
     anytime(state, 1, "Malpractice Suit", 0)
     assert state.phase == q.TREAT and state.doctors[0].infamy == 1
 

@@ -150,11 +150,50 @@ def card_ids(value: Any, seat: int | None, classes: tuple[type, ...], found: Fou
             card_ids(item, seat, classes, found, in_event)
 
 
+class NotingRules:
+    """A game's rules that note, after the deal and after every move, which
+    cards each seat may not see then.
+
+    The table may make several moves in one step (bots answering one
+    response window) and hand over all their frames at once, so by the time
+    a View is checked, the state may have moved on: a reminder that View
+    showed face up may since have been discarded and shuffled into the deck.
+    The View numbered n is checked against the secrets noted after move n.
+    """
+
+    def __init__(self, rules: Any) -> None:
+        self._rules = rules
+        self.moves = 0
+        self.secrets: dict[int, dict[int | None, set[int]]] = {}
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._rules, name)
+
+    def new_game(self, **kwargs: Any) -> Any:
+        state = self._rules.new_game(**kwargs)
+        self.moves = 0
+        self._note(state)
+        return state
+
+    def apply(self, state: Any, seat: int, move: Any) -> list:
+        events = self._rules.apply(state, seat, move)
+        self.moves += 1
+        self._note(state)
+        return events
+
+    def _note(self, state: Any) -> None:
+        game = self._rules.name
+        self.secrets[self.moves] = {
+            s: hidden(game, state, s) - shown_by_the_rules(game, state, s) for s in (None, *range(state.seats))
+        }
+
+
 class LeakChecker:
     """Checks every frame a table sends, at the moment it sends it.
 
     What a frame shows of the state (its view, its legal moves) is checked
-    against the cards hidden from that seat in the true state now. Events
+    against the cards hidden from that seat in the true state (for a View,
+    the state it was made from: see NotingRules). Events
     tell what happened during the move, when a card may have been public for
     a moment (discarded, then reshuffled and drawn), so they are checked by
     kind instead: the fields that name private cards must be empty for
@@ -170,6 +209,8 @@ class LeakChecker:
         self.frames = 0
         self.views = 0
         self.events = 0
+        self.noted = 0
+        """Views checked against the secrets noted for them (see NotingRules)."""
 
     def __call__(self, actions: list) -> None:
         """Check raw actions (as the asyncio host hands them to its sockets)."""
@@ -189,7 +230,12 @@ class LeakChecker:
         seat = self.seat_of[conn]
         found = Found()
         card_ids(message, seat, self.classes, found)
-        secret = hidden(self.game, state, seat) - shown_by_the_rules(self.game, state, seat)
+        rules = self.table.rules
+        if isinstance(message, View) and isinstance(rules, NotingRules):
+            secret = rules.secrets[message.seq][seat]
+            self.noted += 1
+        else:
+            secret = hidden(self.game, state, seat) - shown_by_the_rules(self.game, state, seat)
         leaked = found.view & secret
         assert not leaked, f"seat {seat} was sent hidden card(s) {sorted(leaked)} in {message!r}"[:3000]
         assert not found.private, f"seat {seat} was sent {found.private} in {message!r}"[:3000]
@@ -203,7 +249,10 @@ def play_sans_io(game: str, seed: int) -> LeakChecker:
     seats = rng.randint(rules.min_seats, min(rules.max_seats, 5))
     people = rng.randint(1, seats)
     options = SHORT_OPTIONS[game](rng) if game in SHORT_OPTIONS else {}
-    table = Table(TableConfig(game=game, seats=seats, headless=True, bot_delay=0.0, seed=seed, options=options))
+    table = Table(
+        TableConfig(game=game, seats=seats, headless=True, bot_delay=0.0, seed=seed, options=options),
+        rules=NotingRules(rules),
+    )
     seat_of: dict[int, int | None] = {}
     checker = LeakChecker(table, seat_of)
     d = Driver(table, on_frame=checker.check)
@@ -233,7 +282,7 @@ def play_sans_io(game: str, seed: int) -> LeakChecker:
         # Let host bots act; if nobody could, let more time pass (a deadline, a stand-in).
         d.advance(0.01 if moved else 1.0)
     assert table.phase == "over", f"{game} seed {seed} did not finish"
-    assert checker.views > 0
+    assert checker.views > 0 and checker.noted == checker.views
     return checker
 
 
@@ -272,7 +321,7 @@ class CheckedHost(Host):
     """A host that runs the leak check on every frame it hands to a socket."""
 
     def __init__(self, config: HostConfig) -> None:
-        super().__init__(config)
+        super().__init__(config, rules=NotingRules(games.get(config.game)))
         self.seat_of: dict[int, int | None] = {}
         self.checker = LeakChecker(self.table, self.seat_of)
 
@@ -298,4 +347,4 @@ async def test_no_leak_over_loopback(game):
             ]
             outcomes = await asyncio.wait_for(asyncio.gather(*players), 60)
             assert all(o == host.table.outcome for o in outcomes)
-        assert host.checker.views > 0
+        assert host.checker.views > 0 and host.checker.noted == host.checker.views
