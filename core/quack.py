@@ -41,6 +41,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, fields, replace
 from functools import partial
+from itertools import repeat, starmap
 from typing import Any, Iterable, Mapping, Sequence
 
 from cards import quack as qc
@@ -973,7 +974,7 @@ class Quack:
             state.hands[seat].remove(move.card)
             state.doc_discard.append(move.card)
             state.short_done = True
-            events.append(CardsDiscarded(seat, (move.card,), "short_hand"))
+            events.append(CardsDiscarded.make(seat, (move.card,), "short_hand"))
         else:  # Timeout
             state.window.clear()
         if state.phase != WINDOW or not state.window:  # else _proceed returns at once: the window waits
@@ -1079,7 +1080,7 @@ class Quack:
             deck.extend(state.patient_discard)
             state.patient_discard.clear()
             _shuffle(state.rng, deck)
-            events.append(DeckReshuffled("patient", len(deck)))
+            events.append(DeckReshuffled.make("patient", len(deck)))
         doctor = state.doctors[seat]
         case = Case(deck.pop())
         for r in doctor.reminders:
@@ -1101,7 +1102,7 @@ class Quack:
         doctor = state.doctors[seat]
         doctor.status = SWITZERLAND
         state.practising_seats &= ~(1 << seat)
-        events.append(DoctorFled(seat, doctor.money, doctor.infamy))
+        events.append(DoctorFled.make(seat, doctor.money, doctor.infamy))
         _leave_practice(state, seat, "fled", events)
         hand = state.hands[seat]
         kinds = state.kinds
@@ -1114,7 +1115,7 @@ class Quack:
         if dropped:
             hand[:] = kept
             state.doc_discard.extend(dropped)
-            events.append(CardsDiscarded(seat, tuple(dropped), "fled"))
+            events.append(CardsDiscarded.make(seat, tuple(dropped), "fled"))
         self._check_endgame(state, events)
         self._swiss_draw(state, seat, events)
         state.phase = _END
@@ -1129,26 +1130,26 @@ class Quack:
         for _ in range(budget):
             if not deck:
                 if thrown:
-                    events.append(CardsDiscarded(seat, tuple(thrown), "switzerland"))
+                    events.append(CardsDiscarded.make(seat, tuple(thrown), "switzerland"))
                     thrown = []
                 if not discard:
                     break
                 deck.extend(discard)
                 discard.clear()
                 _shuffle(state.rng, deck)
-                events.append(DeckReshuffled("doc", len(deck)))
+                events.append(DeckReshuffled.make("doc", len(deck)))
             card = deck.pop()
             if kinds[card] == _ANYTIME:
                 if thrown:
-                    events.append(CardsDiscarded(seat, tuple(thrown), "switzerland"))
+                    events.append(CardsDiscarded.make(seat, tuple(thrown), "switzerland"))
                     thrown = []
                 state.hands[seat].append(card)
-                events.append(CardsDrawn(seat, (card,), 1))
+                events.append(CardsDrawn.make(seat, (card,), 1))
                 break
             discard.append(card)
             thrown.append(card)
         if thrown:
-            events.append(CardsDiscarded(seat, tuple(thrown), "switzerland"))
+            events.append(CardsDiscarded.make(seat, tuple(thrown), "switzerland"))
 
     def _play_treatment(self, state: QuackState, seat: int, card: int, target: int, events: list[Event]) -> None:
         """Phase 5, one Treatment (QB4), then a response window."""
@@ -1178,7 +1179,7 @@ class Quack:
         state.plays.append((card, case.card))
         state.owed -= 1
         events.append(
-            TreatmentPlayed(
+            TreatmentPlayed.make(
                 seat, card, dest, case.card, case.face_down, cure, harm, case.cure, case.harm, case.received,
                 redirected, note,
             )
@@ -1258,11 +1259,11 @@ class Quack:
                     break
             if amount:
                 doctor.money += amount
-                events.append(MoneyPaid(seat, amount, "treatments", paid))
+                events.append(MoneyPaid.make(seat, amount, "treatments", paid))
         case = doctor.patient
         if case is not None and case.face_down:
             case.face_down = False
-            events.append(PatientRevealed(seat, case.card))
+            events.append(PatientRevealed.make(seat, case.card))
             for r in list(case.reminders):
                 if state.cards[r].effect == qc.FACE_DOWN:
                     _drop_reminder(state, seat, case.reminders, r, "used", events)
@@ -1324,7 +1325,7 @@ class Quack:
         elif effect == _SHRED:
             state.hands[seat].remove(move.discard)
             state.doc_discard.append(move.discard)
-            events.append(CardsDiscarded(seat, (move.discard,), "shred"))
+            events.append(CardsDiscarded.make(seat, (move.discard,), "shred"))
             state.doc_discard.append(c)
             keep = True  # already discarded, before the draw so a reshuffle may find it
             _draw(state, seat, 1, events)
@@ -1337,7 +1338,7 @@ class Quack:
             if t == state.turn and state.die and state.phase in (TREAT, SHORT_HAND, WINDOW):
                 change = card.amount if effect == qc.EXTRA_TREATMENT else -card.amount
                 state.owed = max(0, state.owed + change)
-                events.append(TreatmentsOwedChanged(t, state.owed))
+                events.append(TreatmentsOwedChanged.make(t, state.owed))
             else:
                 target.reminders.append(c)
                 keep = True
@@ -1347,7 +1348,7 @@ class Quack:
         elif effect == _FINE:
             lost = min(target.money, card.amount)
             target.money -= lost
-            events.append(MoneyLost(t, lost, "fine"))
+            events.append(MoneyLost.make(t, lost, "fine"))
         elif effect == _HARM_POINTS:
             case.harm += card.amount
             if case.harm >= state.cards[case.card].kill:
@@ -1373,7 +1374,7 @@ class Quack:
         case = state.doctors[seat].patient
         patient = state.cards[case.card]
         state.dead.add(case.card)
-        events.append(PatientDied(seat, case.card, cause, by))
+        events.append(PatientDied.make(seat, case.card, cause, by))
         _discharge(state, seat)
         infamy = patient.infamy
         if anytime:
@@ -1398,7 +1399,7 @@ class Quack:
         total = max(0, doctor.infamy + change)
         if total == doctor.infamy:
             return
-        events.append(InfamyChanged(seat, total - doctor.infamy, total, reason))
+        events.append(InfamyChanged.make(seat, total - doctor.infamy, total, reason))
         doctor.infamy = total
         if total >= state.options.infamy_threshold:
             self._mob(state, seat, events)
@@ -1408,10 +1409,10 @@ class Quack:
         doctor = state.doctors[seat]
         doctor.status = MOBBED
         state.practising_seats &= ~(1 << seat)
-        events.append(DoctorMobbed(seat, doctor.infamy))
+        events.append(DoctorMobbed.make(seat, doctor.infamy))
         hand = state.hands[seat]
         if hand:
-            events.append(CardsDiscarded(seat, tuple(hand), "mobbed"))
+            events.append(CardsDiscarded.make(seat, tuple(hand), "mobbed"))
             state.doc_discard.extend(hand)
             hand.clear()
         _leave_practice(state, seat, "mobbed", events)
@@ -1440,7 +1441,7 @@ class Quack:
     def _start_endgame(self, state: QuackState, reason: str, events: list[Event]) -> None:
         state.endgame = True
         state.final_pending = {s for s, d in enumerate(state.doctors) if d.status == PRACTISING}
-        events.append(EndgameStarted(tuple(sorted(state.final_pending)), reason))
+        events.append(EndgameStarted.make(tuple(sorted(state.final_pending)), reason))
 
     def _finish(self, state: QuackState, events: list[Event]) -> None:
         """QB9: most money among doctors not mobbed wins; ties go to lower
@@ -1465,7 +1466,7 @@ class Quack:
         state.phase = OVER
         state.window = []
         state.result = Outcome(winners=winners, places=tuple(places), reason=reason)
-        events.append(GameEnded(winners, state.round, reason))
+        events.append(GameEnded.make(winners, state.round, reason))
 
     # what each seat sees ---------------------------------------------------
 
@@ -1824,15 +1825,14 @@ def _has_target(state: QuackState, effect: str) -> bool:
 
 def _shuffle(rng: random.Random, pile: list[int]) -> None:
     """Shuffle ``pile`` in place with ``rng``: a sort on random keys, uniform
-    like ``rng.shuffle`` and about twice as fast (C-level ``random()`` calls).
+    like ``rng.shuffle`` and about three times as fast.
 
-    The sort asks for each card's key once, in pile order. The key function
-    is ``next(draws, card)`` over an endless iterator of ``rng.random()``, so
-    the card is ignored and no Python function runs per card. (The iterator
-    stops at -1.0, which random() never returns; a float sentinel is compared
-    with each draw far faster than None.)
+    The sort asks for each card's key once, in pile order, and the key
+    function is ``next(draws, card)`` over ``len(pile)`` calls of
+    ``rng.random()``: the card is ignored, and no Python function runs per
+    card (``starmap`` calls ``random`` straight from C).
     """
-    pile.sort(key=partial(next, iter(rng.random, -1.0)))
+    pile.sort(key=partial(next, starmap(rng.random, repeat((), len(pile)))))
 
 
 def _check_anytime(state: QuackState, seat: int, move: PlayAnytime) -> None:
@@ -1912,11 +1912,11 @@ def _draw(state: QuackState, seat: int, count: int, events: list[Event]) -> None
             deck.extend(state.doc_discard)
             state.doc_discard.clear()
             _shuffle(state.rng, deck)
-            events.append(DeckReshuffled("doc", len(deck)))
+            events.append(DeckReshuffled.make("doc", len(deck)))
         drawn.append(deck.pop())
     if drawn:
         state.hands[seat].extend(drawn)
-        events.append(CardsDrawn(seat, tuple(drawn), len(drawn)))
+        events.append(CardsDrawn.make(seat, tuple(drawn), len(drawn)))
 
 
 def _holder(state: QuackState, patient: int) -> int:
@@ -1931,7 +1931,7 @@ def _drop_reminder(
 ) -> None:
     reminders.remove(card)
     state.doc_discard.append(card)
-    events.append(ReminderDiscarded(seat, card, reason))
+    events.append(ReminderDiscarded.make(seat, card, reason))
 
 
 def _type_reminders(
@@ -1963,7 +1963,7 @@ def _discharge(state: QuackState, seat: int) -> None:
 
 
 def _cured(state: QuackState, seat: int, by: int, events: list[Event]) -> None:
-    events.append(PatientCured(seat, state.doctors[seat].patient.card, by))
+    events.append(PatientCured.make(seat, state.doctors[seat].patient.card, by))
     _discharge(state, seat)
 
 
@@ -1971,7 +1971,7 @@ def _leave_practice(state: QuackState, seat: int, reason: str, events: list[Even
     """A doctor flees or is mobbed: Patient and reminders go, no pay, no Infamy."""
     doctor = state.doctors[seat]
     if doctor.patient is not None:
-        events.append(PatientDischarged(seat, doctor.patient.card, reason))
+        events.append(PatientDischarged.make(seat, doctor.patient.card, reason))
         _discharge(state, seat)
     if doctor.reminders:
         state.doc_discard.extend(doctor.reminders)

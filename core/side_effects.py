@@ -1258,14 +1258,14 @@ class SideEffects:
             if kind is TakeCard:
                 state.hands[target].remove(move.card)
                 state.hands[seat].append(move.card)
-                events.append(CardsTaken(seat, target, (move.card,), 1, "chosen"))
+                events.append(CardsTaken.make(seat, target, (move.card,), 1, "chosen"))
             state.phase = PLAY
             state.prompt_seat = NO_CARD
             self._after_play(state, events)
         elif kind is Timeout:
             target = state.prompt_seat
             hand = state.hands[target]
-            events.append(HandDiscarded(target, tuple(hand), TREMORS))
+            events.append(HandDiscarded.make(target, tuple(hand), TREMORS))
             state.discard.extend(hand)
             hand.clear()
             self._close_tremors(state, events)
@@ -1273,13 +1273,13 @@ class SideEffects:
             oid = state.next_offer
             state.next_offer += 1
             state.offers[oid] = _OpenOffer(seat, move.to, move.give, move.want, _hands_of(state, seat, move.to))
-            events.append(TradeOffered(oid, seat, move.to, move.give, move.want))
+            events.append(TradeOffered.make(oid, seat, move.to, move.give, move.want))
         elif kind is AcceptTrade:
             self._trade(state, move.offer, found, events)
         else:  # DeclineTrade, WithdrawTrade
             del state.offers[move.offer]
             how = "declined" if kind is DeclineTrade else "withdrawn"
-            events.append(TradeClosed(move.offer, found.seat, found.to, how))
+            events.append(TradeClosed.make(move.offer, found.seat, found.to, how))
         if state.offers:
             _lapse_offers(state, events)
         return events
@@ -1339,7 +1339,7 @@ class SideEffects:
             state.discard.append(move.card)
             mine[0], theirs[0] = theirs[0], mine[0]
             _psyche_changed(state, seat, target)
-            events.append(MisdiagnosisPlayed(seat, move.card, move.mine, target, move.theirs))
+            events.append(MisdiagnosisPlayed.make(seat, move.card, move.mine, target, move.theirs))
         else:  # PlayHighTolerance
             target, slot = found
             hand.remove(move.card)
@@ -1347,7 +1347,7 @@ class SideEffects:
             state.discard.append(slot[1])
             slot[1] = NO_CARD
             _psyche_changed(state, target)
-            events.append(HighTolerancePlayed(seat, move.card, target, move.drug))
+            events.append(HighTolerancePlayed.make(seat, move.card, target, move.drug))
 
     def _punish(self, state: SEState, seat: int, target: int, card: int, disorder: int, events: list[Event]) -> None:
         """Resolve an Episode on ``target``'s Disorder (SE7)."""
@@ -1357,7 +1357,7 @@ class SideEffects:
         effective = episode_bites(
             punishment, drugs=len(drugs), hand=len(hand), no_play=state.no_play[target], no_draw=state.no_draw[target]
         )
-        events.append(EpisodePlayed(seat, card, target, disorder, punishment, effective))
+        events.append(EpisodePlayed.make(seat, card, target, disorder, punishment, effective))
         if punishment == "discard_drugs":
             for slot in state.psyche[target]:
                 if slot[1] != NO_CARD:
@@ -1365,10 +1365,10 @@ class SideEffects:
                     slot[1] = NO_CARD
             _psyche_changed(state, target)
             if drugs:
-                events.append(DrugsDiscarded(target, drugs))
+                events.append(DrugsDiscarded.make(target, drugs))
         elif punishment == "discard_hand":
             if hand:
-                events.append(HandDiscarded(target, tuple(hand), "suicidal_thoughts"))
+                events.append(HandDiscarded.make(target, tuple(hand), "suicidal_thoughts"))
                 state.discard.extend(hand)
                 hand.clear()
         elif punishment == "skip_turn":
@@ -1386,23 +1386,23 @@ class SideEffects:
                 for c in taken:
                     hand.remove(c)
                 state.hands[seat].extend(taken)
-                events.append(CardsTaken(seat, target, tuple(taken), len(taken), "random"))
+                events.append(CardsTaken.make(seat, target, tuple(taken), len(taken), "random"))
         elif punishment == "reveal_and_take":
-            events.append(HandShown(seat, target, tuple(hand), len(hand)))
+            events.append(HandShown.make(seat, target, tuple(hand), len(hand)))
             if hand:
                 state.phase = ANXIETY
                 state.prompt_seat = target
         elif punishment == "tremors":
             if len(hand) <= TREMORS_CARDS:
                 if hand:
-                    events.append(HandDiscarded(target, tuple(hand), TREMORS))
+                    events.append(HandDiscarded.make(target, tuple(hand), TREMORS))
                     state.discard.extend(hand)
                     hand.clear()
             else:
                 state.phase = TREMORS
                 state.prompt_seat = target
                 state.prompt_count = TREMORS_CARDS
-                events.append(TremorsStarted(target, seat, TREMORS_CARDS, state.options.tremors_seconds))
+                events.append(TremorsStarted.make(target, seat, TREMORS_CARDS, state.options.tremors_seconds))
         else:  # pragma: no cover - the loader admits only known punishments
             raise RulesError(f"unknown punishment {punishment!r}")
 
@@ -1424,7 +1424,7 @@ class SideEffects:
         state.finish_order.append(seat)
         state.places[seat] = place
         state.epoch += 1  # who may be targeted has changed
-        events.append(PlayerWon(seat, place))
+        events.append(PlayerWon.make(seat, place))
         left = [s for s in range(state.seats) if state.places[s] == 0]
         if not state.options.until_one_loser or len(left) <= 1:
             # Everyone not placed shares the next place (the last, with one loser).
@@ -1433,20 +1433,20 @@ class SideEffects:
             state.over = True
             state.phase = OVER
             for oid, off in state.offers.items():
-                events.append(TradeClosed(oid, off.seat, off.to, "lapsed"))
+                events.append(TradeClosed.make(oid, off.seat, off.to, "lapsed"))
             state.offers.clear()
             winners = tuple(s for s in range(state.seats) if state.places[s] == 1)
-            events.append(GameEnded(winners, left[0] if state.options.until_one_loser and left else -1))
+            events.append(GameEnded.make(winners, left[0] if state.options.until_one_loser and left else -1))
             return
         # The winner leaves the rotation; their hand goes back into circulation.
         hand = state.hands[seat]
         if hand:
-            events.append(HandDiscarded(seat, tuple(hand), "won"))
+            events.append(HandDiscarded.make(seat, tuple(hand), "won"))
             state.discard.extend(hand)
             hand.clear()
         for oid in [o for o, off in state.offers.items() if seat in (off.seat, off.to)]:
             off = state.offers.pop(oid)
-            events.append(TradeClosed(oid, off.seat, off.to, "lapsed"))
+            events.append(TradeClosed.make(oid, off.seat, off.to, "lapsed"))
 
     def _end_turn(self, state: SEState, events: list[Event]) -> None:
         """SE5: discard down to the hand limit by choice, then pass the turn."""
@@ -1505,7 +1505,7 @@ class SideEffects:
         for c in got:
             taker.remove(c)
             giver.append(c)
-        events.append(TradeAccepted(oid, offer.seat, offer.to, offer.give, got, len(offer.give) + len(got)))
+        events.append(TradeAccepted.make(oid, offer.seat, offer.to, offer.give, got, len(offer.give) + len(got)))
 
     # seeing ----------------------------------------------------------------
 
@@ -1816,7 +1816,7 @@ def _lapse_offers(state: SEState, events: list[Event]) -> None:
         offer = state.offers[oid]
         if _hands_of(state, offer.seat, offer.to) != offer.hands_then:
             del state.offers[oid]
-            events.append(TradeClosed(oid, offer.seat, offer.to, "lapsed"))
+            events.append(TradeClosed.make(oid, offer.seat, offer.to, "lapsed"))
 
 
 def _draw(state: SEState, seat: int, count: int, events: list[Event]) -> None:
@@ -1836,10 +1836,10 @@ def _draw(state: SEState, seat: int, count: int, events: list[Event]) -> None:
                 draw.extend(state.discard)
                 state.discard.clear()
                 state.rng.shuffle(draw)
-                events.append(DeckReshuffled(len(draw)))
+                events.append(DeckReshuffled.make(len(draw)))
             drawn.append(draw.pop())
     state.hands[seat].extend(drawn)
-    events.append(CardsDrawn(seat, tuple(drawn), len(drawn)))
+    events.append(CardsDrawn.make(seat, tuple(drawn), len(drawn)))
 
 
 RULES = SideEffects()

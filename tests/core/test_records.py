@@ -101,6 +101,26 @@ def test_subclasses_of_wide_records_keep_their_class_and_fields() -> None:
     assert type(c) is Annotated and (c.seat, c.note) == (1, "n")
 
 
+def test_make_builds_the_same_value_as_the_class() -> None:
+    """``make`` is the hot paths' constructor: equal, same class, frozen, same defaults."""
+    for built, called in (
+        (Treated.make(1, 2, 3, 4), Treated(1, 2, 3, 4)),
+        (Treated.make(1, 2, cure=3, harm=4, note="n"), Treated(1, 2, 3, 4, "n")),
+        (Shouted.make(1), Shouted(1)),
+        (Wait.make(), Wait()),
+        (TreatedTwice.make(1, 2, 3, 4, again=False), TreatedTwice(1, 2, 3, 4, "", False)),
+    ):
+        assert type(built) is type(called) and built == called and hash(built) == hash(called)
+        assert repr(built) == repr(called)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        Treated.make(1, 2, 3, 4).cure = 9  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        Treated.make(1, 2, 3)  # type: ignore[call-arg]
+    # A record subclass has its own make; a plain subclass inherits its base's.
+    assert type(TreatedTwice.make(1, 2, 3, 4)) is TreatedTwice
+    assert type(Annotated.make(1, 2, 3, 4)) is Treated
+
+
 def test_shared_events_are_one_object_per_value_up_to_a_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     from core import rules
 
