@@ -651,8 +651,11 @@ class QuackState:
         self.patient_discard: list[int] = []
         self.doc_deck: list[int] = []
         self.doc_discard: list[int] = []
-        self.hands: list[list[int]] = [[] for _ in range(seats)]
-        self.doctors = [Doctor() for _ in range(seats)]
+        self.hands: list[list[int]] = []
+        """Filled by new_game's deal."""
+        self.doctors = []
+        for _ in range(seats):
+            self.doctors.append(Doctor())
         self.first = 0
         self.turn = 0
         self.round = 1
@@ -774,7 +777,9 @@ class Quack:
         top = deck[len(deck) - dealt:]
         del deck[len(deck) - dealt:]
         top.reverse()
-        state.hands = [top[seat::seats] for seat in range(seats)]
+        hands = state.hands
+        for seat in range(seats):
+            hands.append(top[seat::seats])
         state.first = opts.first_seat if opts.first_seat >= 0 else rng.randrange(seats)
         events: list[Event] = []
         self._start_turn(state, state.first, events)
@@ -1069,7 +1074,7 @@ class Quack:
                     owed += card.amount if card.effect == qc.EXTRA_TREATMENT else -card.amount
                     _drop_reminder(state, seat, doctor.reminders, r, "used", events)
         state.die = value
-        state.owed = max(0, owed)
+        state.owed = owed if owed > 0 else 0
         events.append(shared(_DICE_ROLLED, DieRolled, seat, tuple(rolls), value, state.owed))
 
     def _admit(self, state: QuackState, seat: int, events: list[Event]) -> None:
@@ -1397,7 +1402,9 @@ class Quack:
         doctor = state.doctors[seat]
         if doctor.status != PRACTISING or not change:
             return
-        total = max(0, doctor.infamy + change)
+        total = doctor.infamy + change
+        if total < 0:
+            total = 0
         if total == doctor.infamy:
             return
         events.append(InfamyChanged.make(seat, total - doctor.infamy, total, reason))
@@ -1441,22 +1448,32 @@ class Quack:
 
     def _start_endgame(self, state: QuackState, reason: str, events: list[Event]) -> None:
         state.endgame = True
-        state.final_pending = {s for s, d in enumerate(state.doctors) if d.status == PRACTISING}
-        events.append(EndgameStarted.make(tuple(sorted(state.final_pending)), reason))
+        practising = _SEATS_IN[state.practising_seats]
+        state.final_pending = set(practising)
+        events.append(EndgameStarted.make(practising, reason))
 
     def _finish(self, state: QuackState, events: list[Event]) -> None:
         """QB9: most money among doctors not mobbed wins; ties go to lower
         Infamy, then share. Mobbed doctors rank after everyone else."""
+        # Plain loops: a comprehension is a function call of its own, and this runs once a game.
         doctors = state.doctors
-        ranks = [(d.status == MOBBED, -d.money, d.infamy) for d in doctors]  # lower is better
+        ranks = []
+        for d in doctors:
+            ranks.append((d.status == MOBBED, -d.money, d.infamy))  # lower is better
         order = sorted(range(state.seats), key=ranks.__getitem__)
         places = [0] * state.seats
+        firsts = []
         previous = None
+        place = 0
         for i, s in enumerate(order):
             key = ranks[s]
-            places[s] = places[order[i - 1]] if key == previous else i + 1
-            previous = key
-        winners = tuple(s for s in order if places[s] == 1 and doctors[s].status != MOBBED)
+            if key != previous:
+                place = i + 1
+                previous = key
+            places[s] = place
+            if place == 1 and not key[0]:  # key[0]: mobbed
+                firsts.append(s)
+        winners = tuple(firsts)
         if not winners:
             reason = "The Angry Mob got every doctor; nobody wins."
         elif len(winners) == 1:
