@@ -588,6 +588,7 @@ class QuackState:
         "patient_seats",
         "practising_seats",
         "patient_deck",
+        "patient_stacked",
         "patient_discard",
         "doc_deck",
         "doc_discard",
@@ -648,6 +649,10 @@ class QuackState:
         self.practising_seats = (1 << seats) - 1
         """Bit ``s`` is set while seat ``s`` practises (cleared by _flee and _mob)."""
         self.patient_deck: list[int] = []
+        """In no order: each admission takes a Patient at random (see _admit)."""
+        self.patient_stacked = 0
+        """How many cards on top of the Patient deck are in a known order: a
+        test that stacks the deck says so here. The game itself never does."""
         self.patient_discard: list[int] = []
         self.doc_deck: list[int] = []
         self.doc_discard: list[int] = []
@@ -767,9 +772,8 @@ class Quack:
             seats, opts, rng, self.cards, self.kinds, self._anytime_ids, self._effects,
             self._groups, self._easy_ids,
         )
-        state.patient_deck = list(self._patient_ids)
+        state.patient_deck = list(self._patient_ids)  # in no order (see _admit)
         state.doc_deck = deck = list(self._doc_ids)
-        _shuffle(rng, state.patient_deck)
         _shuffle(rng, deck)
         # Deal six each, one at a time round the table from the top of the deck
         # (its end): the k-th card off the deck goes to seat k % seats.
@@ -1083,12 +1087,19 @@ class Quack:
         if not deck:
             if not state.patient_discard:
                 return
-            deck.extend(state.patient_discard)
+            deck.extend(state.patient_discard)  # in no order: that is the shuffle
             state.patient_discard.clear()
-            _shuffle(state.rng, deck)
             events.append(DeckReshuffled.make("patient", len(deck)))
         doctor = state.doctors[seat]
-        case = Case(deck.pop())
+        # The Patient deck is kept in no order and each admission takes a card
+        # at random: the same chances as the top of a shuffled deck, and a game
+        # admits a handful of its forty Patients, so shuffling them all would
+        # cost more than all its draws. Stacked cards come off the top.
+        if state.patient_stacked:
+            state.patient_stacked -= 1
+            case = Case(deck.pop())
+        else:
+            case = Case(deck.pop(floor(state.rng.random() * len(deck))))
         for r in doctor.reminders:
             if state.cards[r].effect == qc.FACE_DOWN:
                 # The Diagnostic Dilemma card moves beside the Patient until it is revealed.

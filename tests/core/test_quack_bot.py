@@ -68,7 +68,8 @@ def test_prefers_money_among_harmless_treatments() -> None:
 
 def test_flees_when_one_more_death_brings_the_mob() -> None:
     """Phase 1: at Infamy 5 of 6 with money worth keeping and a dangerous Patient, go to Switzerland."""
-    state = table(patients={0: ("Overdue and Furious", 0, 3, 0)}, infamy={0: 5}, money={0: 3000, 1: 2500, 2: 2000})
+    state = table(hands={0: []}, patients={0: ("Overdue and Furious", 0, 3, 0)}, infamy={0: 5},  # Treatments only
+                  money={0: 3000, 1: 2500, 2: 2000})
     assert QuackBot(1).choose(RULES.view(state, 0)) == q.FleeToSwitzerland()
 
 

@@ -148,6 +148,7 @@ def table(
         card = _free(state, name, claimed)
         _pull(state, card)
         state.patient_deck.append(card)
+    state.patient_stacked = len(patient_top)  # the rest of the Patient deck is in no order
     for seat, value in (money or {}).items():
         state.doctors[seat].money = value
     for seat, value in (infamy or {}).items():
@@ -284,7 +285,8 @@ def test_a_patient_stays_from_round_to_round() -> None:
 
 def test_the_die_rerolls_ones_and_sixes() -> None:
     """Phase 4: required Treatments are 2-5, a die rerolling 1s and 6s."""
-    state = table(faces=[1, 6, 1, 5])
+    # A Patient already in: no admission, so only the die reads the faces.
+    state = table(patients={0: "Retired Hypochondriac"}, faces=[1, 6, 1, 5])
     events = RULES.apply(state, 0, q.StayHome())
     assert of(events, q.DieRolled) == [q.DieRolled(0, (1, 6, 1, 5), 5, 5)]
 
@@ -1096,11 +1098,14 @@ class QuackAdapter(Adapter):
         return hidden
 
     def before_step(self, state: QuackState) -> Any:
-        return set(state.doc_deck) | set(state.patient_deck)
+        # The cards in the decks, and the Treatments played face up this turn so far.
+        return set(state.doc_deck) | set(state.patient_deck), {c for c, _ in state.plays}
 
     def shown_during(self, note: Any, state: QuackState, events: Sequence[Any]) -> set[int]:
+        in_decks, played = note
         # Cards that reached a deck during the move came from a face-up discard pile.
-        shown = (set(state.doc_deck) | set(state.patient_deck)) - note
+        shown = (set(state.doc_deck) | set(state.patient_deck)) - in_decks
+        played = set(played)
         for e in events:
             kind = type(e)
             if kind is q.CardsDiscarded:
@@ -1109,6 +1114,15 @@ class QuackAdapter(Adapter):
                 shown.add(e.patient)
             elif kind in (q.TreatmentPlayed, q.AnytimePlayed, q.ReminderDiscarded):
                 shown.add(e.card)
+                if kind is q.TreatmentPlayed:
+                    played.add(e.card)
+            elif kind is q.MoneyPaid:
+                # Payday names the Treatments played this turn: face up when
+                # played, though one may since have been discarded with its
+                # Patient and shuffled back into the deck. Only those.
+                shown.update(set(e.cards) & played)
+            elif kind is q.TurnStarted:
+                played = set()
         return shown
 
     def check_step(self, state: QuackState, events: Sequence[Any]) -> None:
