@@ -737,6 +737,8 @@ class Quack:
         """PlayTreatment(card) on your own Patient, by card id (None for other cards)."""
         for c in self._anytime_ids:
             _single_moves(c)
+            if self._effects[c] in (_REDIRECT, _TRANSFER):
+                _pair_moves(c)
             _MASK_MOVES.setdefault(c, [None] * (1 << _MAX_SEATS))
         # (cure, harm) of each Treatment card on each Patient card: _points[treatment][patient].
         patient_ids = frozenset(self._patient_ids)
@@ -1201,8 +1203,14 @@ class Quack:
                 redirected, note,
             )
         )
-        fate = case_fate(state.cards[case.card], case.cure, case.harm, case.received)
-        if fate is not None:  # usually None: test that before comparing strings
+        patient = state.cards[case.card]
+        # Usually the Patient stays in bed: the cheap compares come before case_fate's call.
+        if (
+            case.harm >= patient.kill
+            or case.cure >= patient.cure
+            or (patient.mortal and case.received >= patient.mortal)
+        ):
+            fate = case_fate(patient, case.cure, case.harm, case.received)
             if fate == CURED:
                 _cured(state, dest, seat, events)
             else:
@@ -1756,7 +1764,7 @@ def _anytime_moves(state: QuackState, seat: int, c: int, effect: str, out: list[
                 out.append(move)
     elif effect == _REDIRECT:
         # Someone practising without a Wrong Chart waiting, to another seat's Patient.
-        pairs = _pair_moves(c)
+        pairs = _PAIR_MOVES[c]  # made in Quack.__init__
         patients = state.patient_seats
         doctors = state.doctors
         for t in _SEATS_IN[state.practising_seats]:
@@ -1765,7 +1773,7 @@ def _anytime_moves(state: QuackState, seat: int, c: int, effect: str, out: list[
                 for o in _SEATS_IN[patients & ~(1 << t)]:
                     out.append(row[o])
     elif effect == _TRANSFER:
-        pairs = _pair_moves(c)
+        pairs = _PAIR_MOVES[c]  # made in Quack.__init__
         patients = _SEATS_IN[state.patient_seats]
         for i, t in enumerate(patients):
             row = pairs[t]
