@@ -57,8 +57,8 @@ from core.rules import (
     Move,
     NotYourTurn,
     Outcome,
+    Shared,
     record,
-    shared,
 )
 
 GAME = "quack"
@@ -1042,7 +1042,7 @@ class Quack:
         state.short_done = False
         state.plays.clear()
         state.dead.clear()
-        events.append(shared(_TURNS_STARTED, TurnStarted, seat, state.round))
+        events.append(_TURNS_STARTED[seat, state.round])
         if state.endgame:
             state.final_pending.discard(seat)
         doctor = state.doctors[seat]
@@ -1081,7 +1081,7 @@ class Quack:
                     _drop_reminder(state, seat, doctor.reminders, r, "used", events)
         state.die = value
         state.owed = owed if owed > 0 else 0
-        events.append(shared(_DICE_ROLLED, DieRolled, seat, tuple(rolls), value, state.owed))
+        events.append(_DICE_ROLLED[seat, tuple(rolls), value, state.owed])
 
     def _admit(self, state: QuackState, seat: int, events: list[Event]) -> None:
         """Phase 3: a Patient from the Patient deck and the $50 co-pay (QB5)."""
@@ -1111,7 +1111,7 @@ class Quack:
                 break
         doctor.patient = case
         state.patient_seats |= 1 << seat
-        events.append(shared(_ADMITTED, PatientAdmitted, seat, case.card, case.face_down))
+        events.append(_ADMITTED[seat, case.card, case.face_down])
         doctor.money += CO_PAY
         events.append(_CO_PAID[seat])
 
@@ -1259,7 +1259,7 @@ class Quack:
             state.window_id += 1
             state.window = seats
             state.phase = WINDOW
-            events.append(shared(_WINDOWS_OPENED, WindowOpened, state.window_id, tuple(seats)))
+            events.append(_WINDOWS_OPENED[state.window_id, tuple(seats)])
 
     def _payday(self, state: QuackState, events: list[Event]) -> None:
         """End of phase 5 (QB5): each Treatment played this round pays if its
@@ -1333,7 +1333,7 @@ class Quack:
         """QB8: resolve at once; a card acting later stays as a reminder."""
         c, t = move.card, move.target
         state.hands[seat].remove(c)
-        events.append(shared(_ANYTIME_PLAYED, AnytimePlayed, seat, c, t, move.other, move.discard))
+        events.append(_ANYTIME_PLAYED[seat, c, t, move.other, move.discard])
         card: Anytime = state.cards[c]
         effect = card.effect
         doctors = state.doctors
@@ -1824,12 +1824,12 @@ _OWED_CHANGES = frozenset((qc.EXTRA_TREATMENT, qc.FEWER_TREATMENT))
 _SEATS_IN = tuple(tuple(t for t in range(_MAX_SEATS) if mask >> t & 1) for mask in range(1 << _MAX_SEATS))
 """_SEATS_IN[mask]: the seats whose bits are set in ``mask``, in order."""
 # The events made once per distinct value and shared by every game (see
-# core.rules.shared): those whose fields are seats, cards and small numbers.
-_TURNS_STARTED: dict[tuple[Any, ...], Event] = {}
-_ANYTIME_PLAYED: dict[tuple[Any, ...], Event] = {}
-_DICE_ROLLED: dict[tuple[Any, ...], Event] = {}
-_ADMITTED: dict[tuple[Any, ...], Event] = {}
-_WINDOWS_OPENED: dict[tuple[Any, ...], Event] = {}
+# core.rules.Shared): those whose fields are seats, cards and small numbers.
+_TURNS_STARTED = Shared(TurnStarted)
+_ANYTIME_PLAYED = Shared(AnytimePlayed)
+_DICE_ROLLED = Shared(DieRolled)
+_ADMITTED = Shared(PatientAdmitted)
+_WINDOWS_OPENED = Shared(WindowOpened)
 _CO_PAID = tuple(MoneyPaid(t, CO_PAY, "co-pay", ()) for t in range(_MAX_SEATS))
 _ONE_SEAT = tuple((t,) for t in range(_MAX_SEATS))
 """_ONE_SEAT[seat] is ``(seat,)``, made once: waiting_for answers it on most decisions."""

@@ -32,7 +32,7 @@ __all__ = [
     "RulesError",
     "BadOptions",
     "record",
-    "shared",
+    "Shared",
 ]
 
 
@@ -195,22 +195,33 @@ def _maker(cls: type) -> Any:
 
 
 SHARED_LIMIT = 20_000
-"""A cache of :func:`shared` events stops growing here (the values that repeat come early)."""
+"""A :class:`Shared` cache stops growing here (the values that repeat come early)."""
 
 
-def shared(cache: dict[tuple[Any, ...], Any], cls: type, *fields: Any) -> Any:
-    """The one ``cls(*fields)`` kept in ``cache``, keyed by the fields.
+class Shared(dict):
+    """The events of one class, made once per distinct value and handed to
+    every game: ``cache[fields]`` is the one ``cls(*fields)``; the key of a
+    one-field event is that field itself (``cache[seat]``).
 
     Records are frozen values, so a game may hand every game the same event
     object instead of building an equal one each time; the rules engines do
-    so for their commonest events with few distinct values.
+    so for their commonest events with few distinct values. A lookup is a
+    plain dict lookup (``__missing__`` builds the event the first time), and
+    a cache stops growing at SHARED_LIMIT values, so none grows without bound.
     """
-    event = cache.get(fields)
-    if event is None:
-        event = cls(*fields)
-        if len(cache) < SHARED_LIMIT:
-            cache[fields] = event
-    return event
+
+    __slots__ = ("cls", "single")
+
+    def __init__(self, cls: type) -> None:
+        super().__init__()
+        self.cls = cls
+        self.single = len(fields(cls)) == 1
+
+    def __missing__(self, key: Any) -> Any:
+        event = self.cls(key) if self.single else self.cls(*key)
+        if len(self) < SHARED_LIMIT:
+            self[key] = event
+        return event
 
 
 @record

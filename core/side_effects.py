@@ -39,8 +39,8 @@ from core.rules import (
     NotYourTurn,
     Outcome,
     RulesError,
+    Shared,
     record,
-    shared,
 )
 
 GAME = "side-effects"
@@ -592,24 +592,24 @@ EVENT_TYPES = (
 # Events are values too. Building one costs several times a dict lookup (a
 # type call, then one descriptor call per field), and about two are made per
 # decision, so those whose fields range over seats and cards only (never a
-# hand) are made once and shared (core.rules.shared): one cache per class,
+# hand) are made once and shared (core.rules.Shared): one cache per class,
 # keyed by the fields, none holding more than core.rules.SHARED_LIMIT.
 _describe: Any = None
 """core.side_effects_text.describe, once SideEffects.describe has needed it."""
 
 
-_DISCARDED: dict[tuple[Any, ...], Event] = {}
-_TURNS_ENDED: dict[tuple[Any, ...], Event] = {}
-_TURNS_STARTED: dict[tuple[Any, ...], Event] = {}
-_TURNS_SKIPPED: dict[tuple[Any, ...], Event] = {}
-_DRAWS_PREVENTED: dict[tuple[Any, ...], Event] = {}
-_PLAYS_PREVENTED: dict[tuple[Any, ...], Event] = {}
-_TREATED: dict[tuple[Any, ...], Event] = {}
-_GIVEN: dict[tuple[Any, ...], Event] = {}
-_THERAPIES_USED: dict[tuple[Any, ...], Event] = {}
-_SKIPS_ADDED: dict[tuple[Any, ...], Event] = {}
-_PLAYS_BLOCKED: dict[tuple[Any, ...], Event] = {}
-_DRAWS_BLOCKED: dict[tuple[Any, ...], Event] = {}
+_DISCARDED = Shared(CardDiscarded)
+_TURNS_ENDED = Shared(TurnEnded)
+_TURNS_STARTED = Shared(TurnStarted)
+_TURNS_SKIPPED = Shared(TurnSkipped)
+_DRAWS_PREVENTED = Shared(DrawPrevented)
+_PLAYS_PREVENTED = Shared(PlaysPrevented)
+_TREATED = Shared(DisorderTreated)
+_GIVEN = Shared(DisorderGiven)
+_THERAPIES_USED = Shared(TherapyUsed)
+_SKIPS_ADDED = Shared(SkipAdded)
+_PLAYS_BLOCKED = Shared(PlaysBlocked)
+_DRAWS_BLOCKED = Shared(DrawBlocked)
 
 
 # --- state ------------------------------------------------------------------
@@ -1244,7 +1244,7 @@ class SideEffects:
                 state.hands[seat].remove(card)
                 state.discard.append(card)
                 event = _DISCARDED.get((seat, card, "free"))
-                events.append(event or shared(_DISCARDED, CardDiscarded, seat, card, "free"))
+                events.append(event or _DISCARDED[seat, card, "free"])
             else:
                 self._discard(state, seat, card, events)
         elif kind is EndTurn:
@@ -1289,12 +1289,12 @@ class SideEffects:
         state.discard.append(card)
         phase = state.phase
         if phase == TREMORS:
-            events.append(shared(_DISCARDED, CardDiscarded, seat, card, TREMORS))
+            events.append(_DISCARDED[seat, card, TREMORS])
             state.prompt_count -= 1
             if state.prompt_count <= 0 or not state.hands[seat]:
                 self._close_tremors(state, events)
         else:  # DISCARD_DOWN (a free discard in PLAY is made in apply)
-            events.append(shared(_DISCARDED, CardDiscarded, seat, card, "hand_limit"))
+            events.append(_DISCARDED[seat, card, "hand_limit"])
             if len(state.hands[seat]) <= HAND_LIMIT:
                 self._next_turn(state, events)
 
@@ -1312,13 +1312,13 @@ class SideEffects:
             hand.remove(move.drug)
             slot[1] = move.drug
             _psyche_changed(state, target)
-            events.append(shared(_TREATED, DisorderTreated, seat, move.drug, move.disorder, target))
+            events.append(_TREATED[seat, move.drug, move.disorder, target])
             self._check_win(state, target, events)
         elif kind is GiveDisorder:
             hand.remove(move.card)
             state.psyche[move.target].append([move.card, NO_CARD])
             _psyche_changed(state, move.target)
-            events.append(shared(_GIVEN, DisorderGiven, seat, move.card, move.target))
+            events.append(_GIVEN[seat, move.card, move.target])
         elif kind is PlayTherapy:
             slot = found
             hand.remove(move.card)
@@ -1326,7 +1326,7 @@ class SideEffects:
             _psyche_changed(state, seat)
             state.discard.append(slot[0])
             state.discard.append(move.card)
-            events.append(shared(_THERAPIES_USED, TherapyUsed, seat, move.card, move.disorder))
+            events.append(_THERAPIES_USED[seat, move.card, move.disorder])
             self._check_win(state, seat, events)
         elif kind is PlayEpisode:
             target, slot = found
@@ -1373,13 +1373,13 @@ class SideEffects:
                 hand.clear()
         elif punishment == "skip_turn":
             state.skips[target] += 1
-            events.append(shared(_SKIPS_ADDED, SkipAdded, target, state.skips[target]))
+            events.append(_SKIPS_ADDED[target, state.skips[target]])
         elif punishment == "no_play":
             state.no_play[target] = True
-            events.append(shared(_PLAYS_BLOCKED, PlaysBlocked, target))
+            events.append(_PLAYS_BLOCKED[target])
         elif punishment == "no_draw":
             state.no_draw[target] = True
-            events.append(shared(_DRAWS_BLOCKED, DrawBlocked, target))
+            events.append(_DRAWS_BLOCKED[target])
         elif punishment == "random_steal":
             if hand:
                 taken = state.rng.sample(hand, min(STEAL_CARDS, len(hand)))
@@ -1458,7 +1458,7 @@ class SideEffects:
     def _next_turn(self, state: SEState, events: list[Event]) -> None:
         seat = state.current
         if not state.places[seat]:
-            events.append(shared(_TURNS_ENDED, TurnEnded, seat))
+            events.append(_TURNS_ENDED[seat])
         state.current = self._next_seat(state, seat)
         self._begin_turn(state, events)
 
@@ -1477,20 +1477,20 @@ class SideEffects:
         seat = state.current
         while state.skips[seat] > 0:
             state.skips[seat] -= 1
-            events.append(shared(_TURNS_SKIPPED, TurnSkipped, seat, state.skips[seat]))
+            events.append(_TURNS_SKIPPED[seat, state.skips[seat]])
             seat = state.current = self._next_seat(state, seat)
         turn = state.turn = state.turn + 1
-        events.append(shared(_TURNS_STARTED, TurnStarted, seat, turn))
+        events.append(_TURNS_STARTED[seat, turn])
         if state.no_draw[seat]:
             state.no_draw[seat] = False
-            events.append(shared(_DRAWS_PREVENTED, DrawPrevented, seat))
+            events.append(_DRAWS_PREVENTED[seat])
         else:
             _draw(state, seat, DRAW_PER_TURN, events)
         state.impotent = state.no_play[seat]
         if state.impotent:
             state.no_play[seat] = False
             state.plays_left = 0
-            events.append(shared(_PLAYS_PREVENTED, PlaysPrevented, seat))
+            events.append(_PLAYS_PREVENTED[seat])
         else:
             state.plays_left = PLAYS_PER_TURN
 

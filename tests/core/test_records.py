@@ -121,13 +121,22 @@ def test_make_builds_the_same_value_as_the_class() -> None:
     assert type(Annotated.make(1, 2, 3, 4)) is Treated
 
 
+@record
+class Waved(Event):
+    seat: int
+
+
 def test_shared_events_are_one_object_per_value_up_to_a_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     from core import rules
 
-    cache: dict = {}
-    first = rules.shared(cache, Shouted, 1, ("hi",))
-    assert first == Shouted(1, ("hi",)) and rules.shared(cache, Shouted, 1, ("hi",)) is first
-    assert rules.shared(cache, Shouted, 2, ("hi",)) is not first
+    cache = rules.Shared(Shouted)
+    first = cache[1, ("hi",)]
+    assert first == Shouted(1, ("hi",)) and cache[1, ("hi",)] is first
+    assert cache[2, ("hi",)] is not first and cache[2, ("hi",)] == Shouted(2, ("hi",))
     monkeypatch.setattr(rules, "SHARED_LIMIT", len(cache))
-    late = rules.shared(cache, Shouted, 3)
-    assert late == Shouted(3) and len(cache) == 2 and rules.shared(cache, Shouted, 3) is not late
+    late = cache[3, ()]
+    assert late == Shouted(3) and len(cache) == 2 and cache[3, ()] is not late
+    # A one-field event is keyed by the field itself.
+    waves = rules.Shared(Waved)
+    monkeypatch.setattr(rules, "SHARED_LIMIT", 10)
+    assert waves[4] == Waved(4) and waves[4] is waves[4] and list(waves) == [4]
