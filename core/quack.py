@@ -723,7 +723,7 @@ class Quack:
         for c in self.cards:
             kinds.append(_PATIENT if type(c) is Patient else _TREATMENT if type(c) is Treatment else _ANYTIME)
         self.kinds = tuple(kinds)
-        # The two decks in id order, made once: new_game copies and shuffles them.
+        # The two decks in id order, made once: new_game copies them and shuffles the Doc deck.
         self._patient_ids = tuple(c for c in range(len(kinds)) if kinds[c] == _PATIENT)
         self._doc_ids = tuple(c for c in range(len(kinds)) if kinds[c] != _PATIENT)
         self._anytime_ids = frozenset(c for c in range(len(kinds)) if kinds[c] == _ANYTIME)
@@ -1677,8 +1677,9 @@ _PAIR_MOVES: dict[int, tuple[tuple[PlayAnytime, ...], ...]] = {}
 _ANY_MOVES: dict[tuple[int, int, int, int], PlayAnytime] = {}
 _DISCARD_MOVES: dict[int, Discard] = {}
 _MASK_MOVES: dict[int, list[tuple[PlayAnytime, ...] | None]] = {}
-_SHRED_MOVES: dict[int, tuple[dict[int, PlayAnytime], ...]] = {}
 """Per Anytime card, its moves for each bitmask of target seats (filled as met)."""
+_SHRED_MOVES: dict[int, tuple[dict[int, PlayAnytime], ...]] = {}
+"""Per Paper Shredder card and seat playing it, its moves by the card discarded."""
 _MAX_SEATS = 8
 
 
@@ -1781,7 +1782,8 @@ def _anytime_moves(state: QuackState, seat: int, c: int, effect: str, out: list[
                 out.append(row[o])
     else:
         mask = _target_mask(state, effect)
-        out += _MASK_MOVES[c][mask] or _mask_moves(c, mask)
+        moves = _MASK_MOVES[c][mask]
+        out += moves if moves is not None else _mask_moves(c, mask)
 
 
 def _target_mask(state: QuackState, effect: str) -> int:

@@ -184,14 +184,9 @@ def record(cls: type) -> type:
     if has_twin:
         env["make"].__qualname__ = f"{cls.__qualname__}.make"
         cls.make = staticmethod(env["make"])
-    else:
-        cls.make = _maker(cls)
+    else:  # fields inherited from a base: make is the class call itself
+        cls.make = staticmethod(cls)
     return cls
-
-
-def _maker(cls: type) -> Any:
-    """``make`` of a record without a twin: calls the class (a staticmethod, so subclasses get their own)."""
-    return staticmethod(lambda *args, **kwargs: cls(*args, **kwargs))
 
 
 SHARED_LIMIT = 20_000

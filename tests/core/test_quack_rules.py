@@ -300,6 +300,28 @@ def test_die_rolls_stay_between_two_and_five() -> None:
         assert rolled and q.DIE_LOW <= rolled[0].value <= q.DIE_HIGH
 
 
+def test_both_decks_come_off_in_random_order() -> None:
+    """Starting the Game: shuffled decks. The Patient deck is kept in no order
+    and each admission takes a Patient at random; across seeds, the first
+    Patient admitted and the first hand dealt are spread over the decks, and
+    the same seed deals the same again."""
+    first_patients = Counter()
+    first_cards = Counter()
+    for seed in range(300):
+        state = RULES.new_game(seats=2, seed=seed, options={"first_seat": 0})
+        RULES.apply(state, 0, q.StayHome())
+        first_patients[state.doctors[0].patient.card] += 1
+        first_cards[state.hands[1][0]] += 1
+    patients = len(RULES.deck.patients)
+    assert len(first_patients) >= patients * 3 // 4 and max(first_patients.values()) <= 30
+    assert len(first_cards) >= 40 and max(first_cards.values()) <= 30
+    again = RULES.new_game(seats=2, seed=7, options={"first_seat": 0})
+    RULES.apply(again, 0, q.StayHome())
+    replay = RULES.new_game(seats=2, seed=7, options={"first_seat": 0})
+    RULES.apply(replay, 0, q.StayHome())
+    assert again.doctors[0].patient.card == replay.doctors[0].patient.card and again.hands == replay.hands
+
+
 def test_cure_sends_the_patient_home_waives_the_rest_and_pays() -> None:
     """Phase 5 and QB4/QB5: a cured Patient leaves, the rest of the requirement is waived, every Treatment pays."""
     state = table(hands={0: ["Stitches", "Xray", "Yoga", "Knee Tap", "Drink More Water", "Heparin"]},
