@@ -16,12 +16,19 @@ import pytest
 from tests.core import golden
 
 RECORDED = json.loads(golden.RECORD.read_text())
-SAMPLE_EVERY = 97
-"""One game in this many, spread over every seat count, option set and bot."""
+PER_CONFIG = 2
+"""Games sampled from each seat count, option set and bot kind."""
 
 
 def _sample() -> list[tuple[str, str]]:
-    return [(game, key) for game in ("side-effects", "quack") for key in golden.game_keys(game)[::SAMPLE_EVERY]]
+    out = []
+    for game in ("side-effects", "quack"):
+        keys = golden.game_keys(game)
+        for start in range(0, len(keys), golden.GAMES_PER_CONFIG):
+            block = start // golden.GAMES_PER_CONFIG
+            for i in range(PER_CONFIG):  # a different game of each block, for variety
+                out.append((game, keys[start + (block * 7 + i * 41) % golden.GAMES_PER_CONFIG]))
+    return out
 
 
 @pytest.mark.parametrize(("game", "key"), _sample())
