@@ -17,7 +17,7 @@ SIDE_EFFECTS = "side-effects"
 QUACK = "quack"
 
 _MODULES: dict[str, tuple[str, str]] = {
-    SIDE_EFFECTS: ("core.side_effects", "core.side_effects_bot"),
+    SIDE_EFFECTS: ("core.side_effects", "core.side_effects.bot"),
     QUACK: ("core.quack", "core.quack_bot"),
 }
 TITLES: dict[str, str] = {SIDE_EFFECTS: "Side Effects", QUACK: "Quack in the Box"}

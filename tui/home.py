@@ -36,7 +36,6 @@ OPTION_LABELS = {
     "duplicate_disorders": "House rule: duplicate Disorders",
     "treat_others": "House rule: treat others' Disorders",
     "bonus_cards": "Bonus cards (Misdiagnosis, High Tolerance)",
-    "first_player": "First player seat (-1 = random)",
     "infamy_threshold": "Angry Mob at this much Infamy",
     "two_player_endgame": "Two-player endgame (one_left, immediate, play_on)",
     "turbo_infamy": "Variant: Turbo-Infamy",
@@ -44,7 +43,7 @@ OPTION_LABELS = {
     "deathmatch": "Variant: Deathmatch (nobody flees)",
     "round_limit": "Round limit",
     "window_seconds": "Anytime window after each Treatment (s)",
-    "first_seat": "First doctor's seat (-1 = random)",
+    "first_seat": "First player's seat (-1 = random)",
 }
 
 

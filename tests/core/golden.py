@@ -50,7 +50,7 @@ OPTIONS: dict[str, tuple[dict[str, Any], ...]] = {
     # Per game: the options of even seeds and of odd seeds when options are on.
     "side-effects": (
         {"until-one-loser": True, "duplicate-disorders": True, "treat-others": True, "bonus-cards": True},
-        {"until-one-loser": True, "bonus-cards": True, "tremors-seconds": 0.0, "first-player": 1},
+        {"until-one-loser": True, "bonus-cards": True, "tremors-seconds": 0.0, "first-seat": 1},
     ),
     "quack": (
         {"turbo-infamy": True, "group-practice": True, "infamy-threshold": 10, "round-limit": 12},

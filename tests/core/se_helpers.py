@@ -32,8 +32,8 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from cards import side_effects as se_cards
 from core import side_effects as se
-from core.rules import Event
-from core.side_effects import NO_CARD, RULES, SEOptions, SEState
+from core.rules import NONE, Event, Move
+from core.side_effects import RULES, SEOptions, SEState
 
 Entry = str | tuple[str, str]
 
@@ -57,7 +57,7 @@ def table(
 ) -> SEState:
     """A dealt game rearranged as described in the module docstring."""
     opts = se.parse_options(options)
-    opts = replace(opts, first_player=current)
+    opts = replace(opts, first_seat=current)
     state = RULES.new_game(seats=seats, options=opts, seed=seed)
     psyches = dict(psyches or {})
     hands = dict(hands or {})
@@ -69,11 +69,11 @@ def table(
         if s in hands:
             loose += state.hands[s]
         if s in psyches:
-            loose += [c for slot in state.psyche[s] for c in slot if c != NO_CARD]
+            loose += [c for slot in state.psyche[s] for c in slot if c != NONE]
     kept_hands = {s: list(state.hands[s]) for s in range(seats) if s not in hands}
     kept_psyches = {s: [list(slot) for slot in state.psyche[s]] for s in range(seats) if s not in psyches}
     reserve = [c for h in kept_hands.values() for c in h]
-    reserve += [c for p in kept_psyches.values() for slot in p for c in slot if c != NO_CARD]
+    reserve += [c for p in kept_psyches.values() for slot in p for c in slot if c != NONE]
     taken: set[int] = set()
 
     def take(name: str, pool: Iterable[int] | None = None) -> int:
@@ -91,7 +91,7 @@ def table(
             d = take(disorder)
             if cards[d].kind != se_cards.DISORDER:
                 raise ValueError(f"{disorder!r} is not a Disorder")
-            g = take(drug) if drug is not None else NO_CARD
+            g = take(drug) if drug is not None else NONE
             slots.append([d, g])
         new_psyches[s] = slots
     new_hands = {s: [take(name) for name in names] for s, names in hands.items()}
@@ -115,7 +115,7 @@ def table(
                 hand[i] = next(c for c in loose if c not in taken)
                 taken.add(hand[i])
     kept = {c for h in kept_hands.values() for c in h}
-    kept |= {c for p in kept_psyches.values() for slot in p for c in slot if c != NO_CARD}
+    kept |= {c for p in kept_psyches.values() for slot in p for c in slot if c != NONE}
 
     rest = [c for c in loose + reserve if c not in taken and c not in kept]
     for s in range(seats):
@@ -137,8 +137,6 @@ def table(
     state.plays_left = se.PLAYS_PER_TURN
     state.impotent = False
     state.offers.clear()
-    # new_game asks for no legal moves, so whatever caches the engine keeps
-    # for legal_moves are still empty: moving cards by hand cannot stale them.
     assert_conserved(state)
     return state
 
@@ -168,7 +166,7 @@ def disorder_id(state: SEState, seat: int, name: str) -> int:
 
 
 def drug_on(state: SEState, seat: int, name: str) -> int:
-    """The id of the Drug on ``seat``'s Disorder ``name`` (NO_CARD if untreated)."""
+    """The id of the Drug on ``seat``'s Disorder ``name`` (NONE if untreated)."""
     return slot_of(state, seat, name)[1]
 
 
@@ -185,7 +183,7 @@ def psyche_names(state: SEState, seat: int) -> list[Entry]:
     """``seat``'s Psyche written the way :func:`table` takes it."""
     out: list[Entry] = []
     for d, g in state.psyche[seat]:
-        out.append(state.cards[d].name if g == NO_CARD else (state.cards[d].name, state.cards[g].name))
+        out.append(state.cards[d].name if g == NONE else (state.cards[d].name, state.cards[g].name))
     return out
 
 
@@ -203,7 +201,7 @@ def locations(state: SEState) -> Counter:
     seen.update(state.discard)
     for s in range(state.seats):
         seen.update(state.hands[s])
-        seen.update(c for slot in state.psyche[s] for c in slot if c != NO_CARD)
+        seen.update(c for slot in state.psyche[s] for c in slot if c != NONE)
     return seen
 
 
@@ -219,8 +217,7 @@ def snapshot(state: SEState) -> dict[str, Any]:
     """Every field of the state as a comparable value, ``rng`` as its getstate().
 
     Walks ``__slots__`` so a field added later is covered too. A value
-    without value equality (a shared, immutable per-deck table) is compared
-    by identity.
+    without value equality is compared by identity.
     """
     out: dict[str, Any] = {}
     for name in type(state).__slots__:
@@ -233,7 +230,7 @@ def snapshot(state: SEState) -> dict[str, Any]:
     return out
 
 
-def play(state: SEState, seat: int, *moves: se.Move) -> list[Event]:
+def play(state: SEState, seat: int, *moves: Move) -> list[Event]:
     """Apply ``moves`` for ``seat`` in turn; return all their events."""
     events: list[Event] = []
     for move in moves:

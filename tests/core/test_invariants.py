@@ -15,7 +15,8 @@ from core import bots as bot_registry
 from core import side_effects as se
 from core.bots import RandomBot
 from core.play import play_game
-from core.side_effects_bot import SideEffectsBot
+from core.rules import NONE
+from core.side_effects.bot import SideEffectsBot
 from tests.core import invariants
 from tests.core.invariants import Adapter, disturb_global_random, play_checked, replay
 
@@ -35,7 +36,7 @@ class SideEffectsAdapter(Adapter):
         for psyche in state.psyche:
             for disorder, drug in psyche:
                 where.append(disorder)
-                if drug != se.NO_CARD:
+                if drug != NONE:
                     where.append(drug)
         where.sort()
         return where

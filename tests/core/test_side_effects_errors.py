@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import pytest
 
 from core import side_effects as se
-from core.rules import Event, GameOver, IllegalMove, MalformedMove, Move, NotYourTurn, RulesError
+from core.rules import NONE, Event, GameOver, IllegalMove, MalformedMove, Move, NotYourTurn, RulesError
 from core.side_effects import (
     RULES,
     AcceptTrade,
@@ -72,7 +72,7 @@ def _basic():
 def test_wrong_seat_is_not_your_turn():
     """core.rules NotYourTurn: only the current seat plays, discards or ends the turn."""
     state = _basic()
-    refused(state, 1, EndTurn(), NotYourTurn, "seat 0's turn")
+    refused(state, 1, EndTurn(), NotYourTurn, "seat 1's turn")
     refused(state, 1, Discard(card_id(state, 1, "Episode")), NotYourTurn)
     refused(state, 1, PlayEpisode(card_id(state, 1, "Episode"), disorder_id(state, 0, "Madness")), NotYourTurn)
     refused(state, 2, TakeNothing(), NotYourTurn)
@@ -135,7 +135,8 @@ def test_give_disorder_needs_another_seat_at_the_table(target):
     """Rulebook Give a Disorder: the target is *another* player at the table."""
     state = _basic()
     message = refused(state, 0, GiveDisorder(card_id(state, 0, "Tremors"), target), IllegalMove)
-    assert ("another player" in message) if target == 0 else (f"no seat {target}" in message)
+    # Seats are named as people count them, from 1.
+    assert ("another player" in message) if target == 0 else (f"no seat {target + 1} " in message)
 
 
 def test_disorder_targets_must_be_on_a_psyche():
@@ -230,7 +231,7 @@ def test_bad_trade_offers_and_answers():
     refused(state, 0, OfferTrade(1, (card_id(state, 1, "Clozapine"),), ()), IllegalMove, "not in your hand")
     refused(state, 0, OfferTrade(1, (), ("Aspirin",)), IllegalMove, "no card called 'Aspirin'")
     refused(state, 0, OfferTrade(0, (lithium,), ()), IllegalMove, "another player")
-    refused(state, 0, OfferTrade(3, (lithium,), ()), IllegalMove, "no seat 3")
+    refused(state, 0, OfferTrade(3, (lithium,), ()), IllegalMove, "no seat 4")
     play(state, 0, OfferTrade(1, (lithium,), ()))
     refused(state, 2, AcceptTrade(1), IllegalMove, "not made to you")
     refused(state, 2, DeclineTrade(1), IllegalMove, "not made to you")
@@ -352,7 +353,7 @@ def _candidates(state, rng: random.Random):
     """A broad set of moves: every kind, over the cards and seats that matter and a few that do not."""
     n = len(state.cards)
     in_hands = [c for hand in state.hands for c in hand]
-    on_psyche = [c for p in state.psyche for slot in p for c in slot if c != se.NO_CARD]
+    on_psyche = [c for p in state.psyche for slot in p for c in slot if c != NONE]
     elsewhere = rng.sample(range(n), 4) + [-1, n]
     cards = sorted(set(in_hands + elsewhere))
     spots = sorted(set(on_psyche + elsewhere))
@@ -382,9 +383,12 @@ def _passes(state, seat, move) -> bool:
 
 def _audit(state, rng: random.Random) -> int:
     """Check every candidate of every seat against legal_moves; return how many were checked."""
-    # legal_moves may fill the engine's caches; check may change nothing at all.
-    legals = [RULES.legal_moves(state, seat) for seat in range(state.seats)]
+    # Asking changes nothing: not legal_moves, not view, not check.
     before = snapshot(state)
+    legals = [RULES.legal_moves(state, seat) for seat in range(state.seats)]
+    for seat in [*range(state.seats), None]:
+        RULES.view(state, seat)
+    assert snapshot(state) == before, "legal_moves or view changed the state"
     candidates = _candidates(state, rng)
     checked = 0
     for seat, legal in enumerate(legals):

@@ -16,9 +16,8 @@ import pytest
 from cards import side_effects as se_cards
 from cards.side_effects import SECard
 from core import side_effects as se
-from core.rules import BadOptions, Deadline, GameOver, IllegalMove, NotYourTurn
+from core.rules import NONE, BadOptions, Deadline, GameOver, IllegalMove, NotYourTurn
 from core.side_effects import (
-    NO_CARD,
     RULES,
     AcceptTrade,
     DeclineTrade,
@@ -47,6 +46,7 @@ from tests.core.se_helpers import (
     of_type,
     play,
     psyche_names,
+    snapshot,
     table,
 )
 
@@ -107,7 +107,7 @@ def test_psyche_and_hand_sizes(seats):
         psyche = psyche_names(state, s)
         assert len(psyche) == size
         assert len(set(psyche)) == size, f"duplicate Disorder dealt to seat {s}: {psyche}"
-        assert all(state.cards[d].kind == se_cards.DISORDER and g == NO_CARD for d, g in state.psyche[s])
+        assert all(state.cards[d].kind == se_cards.DISORDER and g == NONE for d, g in state.psyche[s])
         # Hands of 4; the first player has already drawn their 2.
         assert len(state.hands[s]) == (6 if s == state.current else 4)
     assert_conserved(state)
@@ -184,25 +184,25 @@ def test_first_player_is_drawn_from_the_seed():
 
 
 @pytest.mark.parametrize("first", [0, 1, 3])
-def test_first_player_option_picks_the_seat(first):
+def test_first_seat_option_picks_the_seat(first):
     """SE3 First player: the host may pick the first seat instead; it draws first."""
-    state = RULES.new_game(seats=4, seed=7, options={"first_player": first})
+    state = RULES.new_game(seats=4, seed=7, options={"first_seat": first})
     assert state.current == first
     assert len(state.hands[first]) == 6
     assert all(len(state.hands[s]) == 4 for s in range(4) if s != first)
 
 
-def test_first_player_option_must_be_a_seat():
-    """SE3 First player: a first_player beyond the table is BadOptions."""
-    with pytest.raises(BadOptions, match="first_player"):
-        RULES.new_game(seats=3, seed=0, options={"first_player": 3})
+def test_first_seat_option_must_be_a_seat():
+    """SE3 First player: a first-seat beyond the table is BadOptions."""
+    with pytest.raises(BadOptions, match="first-seat"):
+        RULES.new_game(seats=3, seed=0, options={"first_seat": 3})
 
 
-@pytest.mark.parametrize("value", [float("nan"), float("inf"), 1.5, "1", True])
-def test_first_player_option_rejects_non_seats(value):
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), 1.5, "one", True])
+def test_first_seat_option_rejects_non_seats(value):
     """SE3 First player option: a value that is not a whole seat number is BadOptions, never another error."""
     with pytest.raises(BadOptions):
-        se.parse_options({"first_player": value})
+        se.parse_options({"first_seat": value})
 
 
 def _random_game(seed: int, moves: int) -> list:
@@ -222,6 +222,52 @@ def test_same_seed_same_game():
     """SE3/determinism: the RNG lives in the state, so the same seed and moves give the same events."""
     assert _random_game(11, 150) == _random_game(11, 150)
     assert _random_game(11, 150) != _random_game(12, 150)
+
+
+@pytest.mark.parametrize("seed", [3, 8, 21])
+def test_a_clone_plays_on_exactly_as_the_original(seed):
+    """clone: a copy of the game, its RNG included; the same moves give the same events and views."""
+    state = RULES.new_game(seats=4, seed=seed, options={"bonus_cards": True, "until_one_loser": True})
+    chooser = random.Random(seed)
+    for _ in range(60):
+        seat = RULES.waiting_for(state)[0]
+        RULES.apply(state, seat, chooser.choice(RULES.legal_moves(state, seat)))
+    copy = RULES.clone(state)
+    assert copy is not state and copy.rng is not state.rng
+    assert snapshot(copy) == snapshot(state)
+    reshuffles = 0
+    while not state.over:
+        seat = RULES.waiting_for(state)[0]
+        move = chooser.choice(RULES.legal_moves(state, seat))
+        events = RULES.apply(state, seat, move)
+        assert RULES.apply(copy, seat, move) == events
+        reshuffles += len(of_type(events, se.DeckReshuffled))
+        for viewer in [*range(4), None]:
+            assert RULES.view(copy, viewer) == RULES.view(state, viewer)
+    assert snapshot(copy) == snapshot(state)
+    assert reshuffles, "the RNG should have been used after the clone"
+
+
+def test_changing_a_clone_leaves_the_original_alone():
+    """clone: an independent copy; nothing done to it reaches the original, RNG included."""
+    state = table(
+        3,
+        psyches={0: ["Madness", ("Anxiety", "Lorazepam")], 1: ["Gambling Addiction", "Depression"]},
+        hands={0: ["Episode", "Chlorpromazine"], 1: ["Lithium", "Therapy", "Clozapine", "Sildenafil"]},
+    )
+    play(state, 1, OfferTrade(0, (card_id(state, 1, "Lithium"),), ()))
+    before = snapshot(state)
+    copy = se.clone(state)
+    events = play(copy, 0, PlayEpisode(card_id(copy, 0, "Episode"), disorder_id(copy, 1, "Gambling Addiction")))
+    assert of_type(events, se.CardsTaken) and of_type(events, se.TradeClosed)  # the RNG stole; the offer lapsed
+    play(copy, 0, Treat(card_id(copy, 0, "Chlorpromazine"), disorder_id(copy, 0, "Madness")))
+    copy.psyche[1][0][1] = 0
+    for field in (copy.draw, copy.discard, copy.hands[2], copy.finish_order):
+        field.append(-5)
+    copy.skips[2] = copy.no_play[2] = copy.no_draw[2] = copy.places[2] = 1
+    copy.offers[9] = copy.offers.get(9)
+    copy.rng.random()
+    assert snapshot(state) == before
 
 
 # --- turn flow (rulebook Turns, SE4, SE5) -----------------------------------
@@ -254,7 +300,7 @@ def test_turn_ends_after_the_second_play():
     assert state.current == 1
     assert se.TurnEnded(0) in events
     assert "Fluoxetine" in hand_names(state, 0)  # the third Drug could not be played
-    assert drug_on(state, 0, "Depression") == NO_CARD
+    assert drug_on(state, 0, "Depression") == NONE
 
 
 def test_end_turn_early_after_one_play():

@@ -1,6 +1,6 @@
 """A Side Effects bot that plays the way a decent player does.
 
-It reads only its seat's :class:`~core.side_effects.SEView`. Each legal move
+It reads only its seat's :class:`~core.side_effects.view.SEView`. Each legal move
 gets a score; the best one is played if it is worth a play, else the turn
 ends. The judgement, in order of weight:
 
@@ -20,19 +20,22 @@ import random
 from cards import side_effects as se_cards
 from cards.side_effects import SECard
 from core import bots
-from core import side_effects as se
 from core.rules import Move
+from core.side_effects import moves as se
+from core.side_effects.cards import Punishment
+from core.side_effects.state import GAME, Phase
+from core.side_effects.view import SEView
 
 # How much each punishment costs its victim, per card or turn it takes away.
 PUNISHMENT_WEIGHT = {
-    "discard_drugs": 9.0,  # per Drug lost
-    "discard_hand": 2.0,  # per card
-    "skip_turn": 7.0,
-    "tremors": 2.0,  # per card (3, or the whole hand if they are slow)
-    "random_steal": 3.0,  # per card: they lose it and we gain it
-    "reveal_and_take": 4.0,
-    "no_play": 5.0,
-    "no_draw": 3.0,
+    Punishment.DISCARD_DRUGS: 9.0,  # per Drug lost
+    Punishment.DISCARD_HAND: 2.0,  # per card
+    Punishment.SKIP_TURN: 7.0,
+    Punishment.TREMORS: 2.0,  # per card (3, or the whole hand if they are slow)
+    Punishment.RANDOM_STEAL: 3.0,  # per card: they lose it and we gain it
+    Punishment.REVEAL_AND_TAKE: 4.0,
+    Punishment.NO_PLAY: 5.0,
+    Punishment.NO_DRAW: 3.0,
 }
 WORTH_A_PLAY = 2.0
 
@@ -48,12 +51,12 @@ class SideEffectsBot:
 
     # the two bot calls ----------------------------------------------------
 
-    def choose(self, view: se.SEView) -> Move:
+    def choose(self, view: SEView) -> Move:
         legal = view.legal
         prompt = view.prompt
-        if prompt is not None and prompt.kind == se.ANXIETY:
+        if prompt is not None and prompt.kind == Phase.ANXIETY:
             return self._anxiety(view)
-        if view.phase in (se.TREMORS, se.DISCARD_DOWN):
+        if view.phase in (Phase.TREMORS, Phase.DISCARD_DOWN):
             discards = [m for m in legal if isinstance(m, se.Discard)]
             if discards:
                 return self._cheapest_discard(view, discards)
@@ -73,21 +76,21 @@ class SideEffectsBot:
                 return move
         return legal[0]
 
-    def react(self, view: se.SEView) -> Move | None:
+    def react(self, view: SEView) -> Move | None:
         return self._answer_offer(view)
 
     # judgement ------------------------------------------------------------
 
-    def _untreated(self, view: se.SEView, seat: int) -> list[SECard]:
+    def _untreated(self, view: SEView, seat: int) -> list[SECard]:
         return [slot.disorder for slot in view.players[seat].psyche if slot.drug is None]
 
-    def _threat(self, view: se.SEView, seat: int) -> float:
+    def _threat(self, view: SEView, seat: int) -> float:
         """How close ``seat`` is to winning: higher is closer."""
         player = view.players[seat]
         untreated = sum(1 for s in player.psyche if s.drug is None)
         return 10.0 / (1 + untreated) + 0.3 * player.hand_size
 
-    def _card_value(self, view: se.SEView, card: SECard) -> float:
+    def _card_value(self, view: SEView, card: SECard) -> float:
         """What ``card`` in hand is worth to this seat."""
         me = view.seat
         untreated = {d.name for d in self._untreated(view, me)}
@@ -105,10 +108,10 @@ class SideEffectsBot:
         return 5.0
 
     @staticmethod
-    def _therapy_target(view: se.SEView, disorder: SECard) -> bool:
+    def _therapy_target(view: SEView, disorder: SECard) -> bool:
         return not disorder.therapy_proof
 
-    def _score_play(self, view: se.SEView, move: Move) -> float:
+    def _score_play(self, view: SEView, move: Move) -> float:
         me = view.seat
         hand = {c.id: c for c in view.hand}
         untreated = self._untreated(view, me)
@@ -119,7 +122,7 @@ class SideEffectsBot:
                 return -1.0  # house rule: never cure an opponent
             if len(untreated) == 1:
                 return 100.0
-            return 20.0 + (5.0 if slot.disorder.punishment == "discard_drugs" else 0.0)
+            return 20.0 + (5.0 if slot.disorder.punishment == Punishment.DISCARD_DRUGS else 0.0)
         if isinstance(move, se.PlayTherapy):
             target, slot = disorders[move.disorder]
             if len(untreated) == 1:
@@ -136,13 +139,13 @@ class SideEffectsBot:
             target, slot = disorders[move.disorder]
             victim = view.players[target]
             p = slot.disorder.punishment
-            if p == "discard_drugs":
+            if p == Punishment.DISCARD_DRUGS:
                 amount = sum(1 for s in victim.psyche if s.drug is not None)
-            elif p in ("discard_hand",):
+            elif p == Punishment.DISCARD_HAND:
                 amount = victim.hand_size
-            elif p in ("tremors", "random_steal"):
+            elif p in (Punishment.TREMORS, Punishment.RANDOM_STEAL):
                 amount = min(3, victim.hand_size)
-            elif p == "reveal_and_take":
+            elif p == Punishment.REVEAL_AND_TAKE:
                 amount = 1 if victim.hand_size else 0
             else:
                 amount = 1
@@ -165,11 +168,11 @@ class SideEffectsBot:
             return 4.0 * gain + (3.0 if mine.disorder.therapy_proof else 0.0)
         return 0.0
 
-    def _cheapest_discard(self, view: se.SEView, discards: list[se.Discard]) -> Move:
+    def _cheapest_discard(self, view: SEView, discards: list[se.Discard]) -> Move:
         cards = {c.id: c for c in view.hand}
         return min(discards, key=lambda m: (self._card_value(view, cards[m.card]), m.card))
 
-    def _anxiety(self, view: se.SEView) -> Move:
+    def _anxiety(self, view: SEView) -> Move:
         shown = view.prompt.revealed if view.prompt else ()
         takes = [m for m in view.legal if isinstance(m, se.TakeCard)]
         if not takes:
@@ -177,7 +180,7 @@ class SideEffectsBot:
         by_id = {c.id: c for c in shown}
         return max(takes, key=lambda m: (self._card_value(view, by_id[m.card]) if m.card in by_id else 0, -m.card))
 
-    def _answer_offer(self, view: se.SEView) -> Move | None:
+    def _answer_offer(self, view: SEView) -> Move | None:
         """Accept an offer that hands us more value than it costs; else decline."""
         for offer in view.offers:
             if offer.to != view.seat:
@@ -199,4 +202,4 @@ class SideEffectsBot:
         return None
 
 
-bots.register(se.GAME, "heuristic", SideEffectsBot)
+bots.register(GAME, "heuristic", SideEffectsBot)

@@ -1,0 +1,605 @@
+"""Side Effects: applying moves, the turn, and the rules object.
+
+Play: each player has a Psyche of Disorders and a hidden hand. On your turn
+you draw 2 and make up to 2 plays: Treat one of your Disorders with its Drug,
+give another player a Disorder their Drugs make them vulnerable to, use
+Therapy on one of your Disorders, or play an Episode to trigger the
+punishment of another player's untreated Disorder. The first player with no
+untreated Disorder wins (rulebook, rulings SE1-SE12 of DESIGN.md).
+
+``apply`` always checks first (:func:`core.side_effects.legal.verify`) and
+then carries out the plan the check returned; nothing else changes a State.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+from typing import Any, Callable, Mapping, Sequence
+
+from cards import side_effects as se_cards
+from core import options as option_parser
+from core.rules import NONE, BadOptions, Deadline, Event, Move, Outcome
+from core.side_effects import legal, text
+from core.side_effects import view as se_view
+from core.side_effects.cards import Punishment, punishment
+from core.side_effects.legal import (
+    EpisodePlan,
+    HighTolerancePlan,
+    MisdiagnosisPlan,
+    TherapyPlan,
+    TreatPlan,
+    holds,
+)
+from core.side_effects.moves import (
+    EVENT_TYPES,
+    MOVE_TYPES,
+    AcceptTrade,
+    CardDiscarded,
+    CardsDrawn,
+    CardsTaken,
+    DeckReshuffled,
+    DeclineTrade,
+    Discard,
+    DiscardReason,
+    DisorderGiven,
+    DisorderTreated,
+    DrawBlocked,
+    DrawPrevented,
+    DrugsDiscarded,
+    EndTurn,
+    EpisodePlayed,
+    GameEnded,
+    GameStarted,
+    GiveDisorder,
+    HandDiscarded,
+    HandDiscardReason,
+    HandShown,
+    HighTolerancePlayed,
+    MisdiagnosisPlayed,
+    OfferTrade,
+    PlayEpisode,
+    PlayerWon,
+    PlayHighTolerance,
+    PlayMisdiagnosis,
+    PlaysBlocked,
+    PlaysPrevented,
+    PlayTherapy,
+    SkipAdded,
+    TakeCard,
+    TakeNothing,
+    Taking,
+    TherapyUsed,
+    Timeout,
+    TradeAccepted,
+    TradeClosed,
+    TradeEnd,
+    TradeOffered,
+    TremorsStarted,
+    Treat,
+    TurnEnded,
+    TurnSkipped,
+    TurnStarted,
+    WithdrawTrade,
+)
+from core.side_effects.state import (
+    DRAW_PER_TURN,
+    GAME,
+    HAND_LIMIT,
+    HAND_SIZE,
+    PLAYS_PER_TURN,
+    PSYCHE_SIZE,
+    SMALL_PSYCHE_FROM,
+    SMALL_TABLE_PSYCHE,
+    STEAL_CARDS,
+    TREMORS_CARDS,
+    OpenOffer,
+    Phase,
+    SEOptions,
+    SEState,
+    clone,
+    new_state,
+)
+from core.side_effects.view import VIEW_TYPES
+
+
+def episode_bites(punishment: str, *, drugs: int, hand: int, no_play: bool, no_draw: bool) -> bool:
+    """SE7: whether an Episode's ``punishment`` does anything to a player with
+    ``drugs`` Drugs on their Psyche, ``hand`` cards in hand and these pending
+    effects (a second Impotence or Anorexia before that turn adds nothing).
+    Public facts only, so a table can warn before the card is spent."""
+    if punishment == Punishment.DISCARD_DRUGS:
+        return drugs > 0
+    if punishment in (Punishment.DISCARD_HAND, Punishment.TREMORS, Punishment.RANDOM_STEAL,
+                      Punishment.REVEAL_AND_TAKE):
+        return hand > 0
+    if punishment == Punishment.NO_PLAY:
+        return not no_play
+    if punishment == Punishment.NO_DRAW:
+        return not no_draw
+    return True  # SKIP_TURN: a skip always stacks
+
+
+def parse_options(values: Mapping[str, Any] | SEOptions | None) -> SEOptions:
+    """Options from plain or text values (names with ``-`` or ``_``); BadOptions if wrong."""
+    return option_parser.parse(SEOptions, values, title="Side Effects")
+
+
+# --- setting up -------------------------------------------------------------
+
+
+def deal(state: SEState, events: list[Event]) -> None:
+    """Rulebook Setup, SE2 and SE3: the Psyches, the hands, the first player and their turn."""
+    rng, cards, opts, seats = state.rng, state.cards, state.options, state.seats
+    disorders = [c.id for c in cards if c.kind == se_cards.DISORDER]
+    others = [c.id for c in cards if c.kind != se_cards.DISORDER]
+    rng.shuffle(disorders)
+    size = SMALL_TABLE_PSYCHE if seats >= SMALL_PSYCHE_FROM else PSYCHE_SIZE
+    # The Disorder pile's top is the end of the list; a duplicate goes to the
+    # bottom (index 0) and the next card is dealt.
+    for _ in range(size):
+        for seat in range(seats):
+            for _attempt in range(len(disorders)):
+                card = disorders.pop()
+                if opts.duplicate_disorders or not holds(state, seat, cards[card].name):
+                    state.psyche[seat].append([card, NONE])
+                    break
+                disorders.insert(0, card)
+            else:
+                raise BadOptions("The deck has too few different Disorders to deal every Psyche.")
+    state.draw = disorders + others
+    rng.shuffle(state.draw)
+    for _ in range(HAND_SIZE):
+        for seat in range(seats):
+            if state.draw:
+                state.hands[seat].append(state.draw.pop())
+    state.current = opts.first_seat if opts.first_seat >= 0 else rng.randrange(seats)
+    events.append(GameStarted(seats, state.current))
+    begin_turn(state, events)
+
+
+# --- the turn ---------------------------------------------------------------
+
+
+def begin_turn(state: SEState, events: list[Event]) -> None:
+    """Rulebook Turns: skip the Depressed seats (SE7); the player draws 2
+    (unless Anorexic) and may make up to 2 plays (unless Impotent)."""
+    state.phase = Phase.PLAY
+    seat = state.current
+    while state.skips[seat] > 0:
+        state.skips[seat] -= 1
+        events.append(TurnSkipped(seat, state.skips[seat]))
+        seat = state.current = next_seat(state, seat)
+    state.turn += 1
+    events.append(TurnStarted(seat, state.turn))
+    if state.no_draw[seat]:
+        state.no_draw[seat] = False
+        events.append(DrawPrevented(seat))
+    else:
+        draw(state, seat, DRAW_PER_TURN, events)
+    state.impotent = state.no_play[seat]
+    if state.impotent:
+        state.no_play[seat] = False
+        state.plays_left = 0
+        events.append(PlaysPrevented(seat))
+    else:
+        state.plays_left = PLAYS_PER_TURN
+
+
+def draw(state: SEState, seat: int, count: int, events: list[Event]) -> None:
+    """SE4: draw from the top; an empty draw pile is replaced by the shuffled
+    discard pile; with both empty the player draws what there is."""
+    drawn: list[int] = []
+    for _ in range(count):
+        if not state.draw:
+            if not state.discard:
+                break
+            state.draw.extend(state.discard)
+            state.discard.clear()
+            state.rng.shuffle(state.draw)
+            events.append(DeckReshuffled(len(state.draw)))
+        drawn.append(state.draw.pop())
+    state.hands[seat].extend(drawn)
+    events.append(CardsDrawn(seat, tuple(drawn), len(drawn)))
+
+
+def after_play(state: SEState, events: list[Event]) -> None:
+    """A play (and any prompt it opened) is done: the turn ends after the last
+    play, or at once if the player has just won and left."""
+    if state.phase != Phase.PLAY:  # a prompt is open, or the game is over
+        return
+    if not state.active(state.current):
+        next_turn(state, events)
+    elif state.plays_left <= 0:
+        end_turn(state, events)
+
+
+def end_turn(state: SEState, events: list[Event]) -> None:
+    """SE5: discard down to the hand limit by choice, then pass the turn."""
+    if len(state.hands[state.current]) > HAND_LIMIT:
+        state.phase = Phase.DISCARD_DOWN
+        return
+    next_turn(state, events)
+
+
+def next_turn(state: SEState, events: list[Event]) -> None:
+    seat = state.current
+    if state.active(seat):
+        events.append(TurnEnded(seat))
+    state.current = next_seat(state, seat)
+    begin_turn(state, events)
+
+
+def next_seat(state: SEState, seat: int) -> int:
+    """The next seat still in the game, clockwise (SE9: winners leave the rotation)."""
+    following = (seat + 1) % state.seats
+    while not state.active(following):  # someone is always still in the game
+        following = (following + 1) % state.seats
+    return following
+
+
+def check_win(state: SEState, seat: int, events: list[Event]) -> None:
+    """SE9 Winning: a player with no untreated Disorder wins at once. The game
+    ends, or with "until one loser" the winner leaves and play goes on."""
+    if legal.untreated(state, seat):
+        return
+    place = len(state.finish_order) + 1
+    state.finish_order.append(seat)
+    state.places[seat] = place
+    events.append(PlayerWon(seat, place))
+    left = [s for s in range(state.seats) if state.active(s)]
+    if not state.options.until_one_loser or len(left) <= 1:
+        # Everyone not placed shares the next place (the last, with one loser).
+        for s in left:
+            state.places[s] = place + 1
+        state.phase = Phase.OVER
+        for oid, offer in state.offers.items():
+            events.append(TradeClosed(oid, offer.seat, offer.to, TradeEnd.LAPSED))
+        state.offers.clear()
+        winners = tuple(s for s in range(state.seats) if state.places[s] == 1)
+        events.append(GameEnded(winners, left[0] if state.options.until_one_loser and left else NONE))
+        return
+    # The winner's hand goes back into circulation, and their offers lapse.
+    hand = state.hands[seat]
+    if hand:
+        events.append(HandDiscarded(seat, tuple(hand), HandDiscardReason.WON))
+        discard_hand(state, seat)
+    for oid in [oid for oid, offer in state.offers.items() if seat in (offer.seat, offer.to)]:
+        offer = state.offers.pop(oid)
+        events.append(TradeClosed(oid, offer.seat, offer.to, TradeEnd.LAPSED))
+
+
+def discard_hand(state: SEState, seat: int) -> None:
+    state.discard.extend(state.hands[seat])
+    state.hands[seat].clear()
+
+
+# --- doing each move, from its plan -----------------------------------------
+
+
+def do_discard(state: SEState, seat: int, move: Discard, plan: None, events: list[Event]) -> None:
+    """SE5: a free discard, or one towards the hand limit; SE7: one towards Tremors."""
+    state.hands[seat].remove(move.card)
+    state.discard.append(move.card)
+    if state.phase == Phase.TREMORS:
+        events.append(CardDiscarded(seat, move.card, DiscardReason.TREMORS))
+        state.prompt_count -= 1
+        if state.prompt_count <= 0 or not state.hands[seat]:
+            close_tremors(state, events)
+    elif state.phase == Phase.DISCARD_DOWN:
+        events.append(CardDiscarded(seat, move.card, DiscardReason.HAND_LIMIT))
+        if len(state.hands[seat]) <= HAND_LIMIT:
+            next_turn(state, events)
+    else:
+        events.append(CardDiscarded(seat, move.card, DiscardReason.FREE))
+
+
+def do_end_turn(state: SEState, seat: int, move: EndTurn, plan: None, events: list[Event]) -> None:
+    end_turn(state, events)
+
+
+def do_treat(state: SEState, seat: int, move: Treat, plan: TreatPlan, events: list[Event]) -> None:
+    """Rulebook Treat a Disorder: the Drug goes on top of it (SE11: perhaps another's)."""
+    state.hands[seat].remove(move.drug)
+    state.psyche[plan.target][plan.slot][1] = move.drug
+    events.append(DisorderTreated(seat, move.drug, move.disorder, plan.target))
+    check_win(state, plan.target, events)
+
+
+def do_give_disorder(state: SEState, seat: int, move: GiveDisorder, plan: None, events: list[Event]) -> None:
+    """Rulebook Give a Disorder: it joins the target's Psyche, untreated."""
+    state.hands[seat].remove(move.card)
+    state.psyche[move.target].append([move.card, NONE])
+    events.append(DisorderGiven(seat, move.card, move.target))
+
+
+def do_therapy(state: SEState, seat: int, move: PlayTherapy, plan: TherapyPlan, events: list[Event]) -> None:
+    """SE8: the Disorder and the Therapy go to the discard pile."""
+    state.hands[seat].remove(move.card)
+    disorder, _drug = state.psyche[seat].pop(plan.slot)
+    state.discard.append(disorder)
+    state.discard.append(move.card)
+    events.append(TherapyUsed(seat, move.card, move.disorder))
+    check_win(state, seat, events)
+
+
+def do_episode(state: SEState, seat: int, move: PlayEpisode, plan: EpisodePlan, events: list[Event]) -> None:
+    state.hands[seat].remove(move.card)
+    state.discard.append(move.card)
+    punish(state, seat, plan.target, move.card, move.disorder, events)
+
+
+def do_misdiagnosis(state: SEState, seat: int, move: PlayMisdiagnosis, plan: MisdiagnosisPlan,
+                    events: list[Event]) -> None:
+    """SE12 Misdiagnosis: the two untreated Disorders change Psyches."""
+    state.hands[seat].remove(move.card)
+    state.discard.append(move.card)
+    mine, theirs = state.psyche[seat][plan.mine], state.psyche[plan.target][plan.theirs]
+    mine[0], theirs[0] = theirs[0], mine[0]
+    events.append(MisdiagnosisPlayed(seat, move.card, move.mine, plan.target, move.theirs))
+
+
+def do_high_tolerance(state: SEState, seat: int, move: PlayHighTolerance, plan: HighTolerancePlan,
+                      events: list[Event]) -> None:
+    """SE12 High Tolerance: the Drug is discarded; its Disorder is untreated again."""
+    state.hands[seat].remove(move.card)
+    state.discard.append(move.card)
+    state.discard.append(move.drug)
+    state.psyche[plan.target][plan.slot][1] = NONE
+    events.append(HighTolerancePlayed(seat, move.card, plan.target, move.drug))
+
+
+def do_take(state: SEState, seat: int, move: TakeCard | TakeNothing, plan: None, events: list[Event]) -> None:
+    """SE7 Anxiety: the inflictor takes the card (or nothing); their turn goes on."""
+    target = state.prompt_seat
+    if type(move) is TakeCard:
+        state.hands[target].remove(move.card)
+        state.hands[seat].append(move.card)
+        events.append(CardsTaken(seat, target, (move.card,), 1, Taking.CHOSEN))
+    state.phase = Phase.PLAY
+    state.prompt_seat = NONE
+    after_play(state, events)
+
+
+def do_timeout(state: SEState, seat: int, move: Timeout, plan: None, events: list[Event]) -> None:
+    """SE7 Tremors: time ran out, so the target discards their whole hand."""
+    target = state.prompt_seat
+    events.append(HandDiscarded(target, tuple(state.hands[target]), HandDiscardReason.TREMORS))
+    discard_hand(state, target)
+    close_tremors(state, events)
+
+
+def close_tremors(state: SEState, events: list[Event]) -> None:
+    """SE7 Tremors is answered: the inflictor's turn goes on."""
+    state.phase = Phase.PLAY
+    state.prompt_seat = NONE
+    state.prompt_count = 0
+    after_play(state, events)
+
+
+def do_offer(state: SEState, seat: int, move: OfferTrade, plan: None, events: list[Event]) -> None:
+    oid = state.next_offer
+    state.next_offer += 1
+    state.offers[oid] = OpenOffer(seat, move.to, move.give, move.want, hands_of(state, seat, move.to))
+    events.append(TradeOffered(oid, seat, move.to, move.give, move.want))
+
+
+def do_accept(state: SEState, seat: int, move: AcceptTrade, offer: OpenOffer, events: list[Event]) -> None:
+    """SE10: the offered cards for the wanted ones; never a play, never into play."""
+    del state.offers[move.offer]
+    giver, taker = state.hands[offer.seat], state.hands[offer.to]
+    got = pick_named(state, offer.to, offer.want)
+    for card in offer.give:
+        giver.remove(card)
+        taker.append(card)
+    for card in got:
+        taker.remove(card)
+        giver.append(card)
+    events.append(TradeAccepted(move.offer, offer.seat, offer.to, offer.give, got, len(offer.give) + len(got)))
+
+
+def do_close(state: SEState, seat: int, move: DeclineTrade | WithdrawTrade, offer: OpenOffer,
+             events: list[Event]) -> None:
+    del state.offers[move.offer]
+    how = TradeEnd.DECLINED if type(move) is DeclineTrade else TradeEnd.WITHDRAWN
+    events.append(TradeClosed(move.offer, offer.seat, offer.to, how))
+
+
+def punish(state: SEState, seat: int, target: int, card: int, disorder: int, events: list[Event]) -> None:
+    """SE7: resolve an Episode played by ``seat`` on ``target``'s Disorder ``disorder``."""
+    what = punishment(state.cards[disorder])
+    hand = state.hands[target]
+    drugs = tuple([drug for _disorder, drug in state.psyche[target] if drug != NONE])
+    effective = episode_bites(what, drugs=len(drugs), hand=len(hand), no_play=state.no_play[target],
+                              no_draw=state.no_draw[target])
+    events.append(EpisodePlayed(seat, card, target, disorder, what, effective))
+    if what == Punishment.DISCARD_DRUGS:
+        for pair in state.psyche[target]:
+            pair[1] = NONE
+        state.discard.extend(drugs)
+        if drugs:
+            events.append(DrugsDiscarded(target, drugs))
+    elif what == Punishment.DISCARD_HAND:
+        if hand:
+            events.append(HandDiscarded(target, tuple(hand), HandDiscardReason.SUICIDAL_THOUGHTS))
+            discard_hand(state, target)
+    elif what == Punishment.SKIP_TURN:
+        state.skips[target] += 1
+        events.append(SkipAdded(target, state.skips[target]))
+    elif what == Punishment.NO_PLAY:
+        state.no_play[target] = True
+        events.append(PlaysBlocked(target))
+    elif what == Punishment.NO_DRAW:
+        state.no_draw[target] = True
+        events.append(DrawBlocked(target))
+    elif what == Punishment.RANDOM_STEAL:
+        if hand:
+            taken = state.rng.sample(hand, min(STEAL_CARDS, len(hand)))
+            for c in taken:
+                hand.remove(c)
+            state.hands[seat].extend(taken)
+            events.append(CardsTaken(seat, target, tuple(taken), len(taken), Taking.RANDOM))
+    elif what == Punishment.REVEAL_AND_TAKE:
+        events.append(HandShown(seat, target, tuple(hand), len(hand)))
+        if hand:
+            state.phase = Phase.ANXIETY
+            state.prompt_seat = target
+    elif what == Punishment.TREMORS:
+        if len(hand) > TREMORS_CARDS:
+            state.phase = Phase.TREMORS
+            state.prompt_seat = target
+            state.prompt_count = TREMORS_CARDS
+            events.append(TremorsStarted(target, seat, TREMORS_CARDS, state.options.tremors_seconds))
+        elif hand:
+            events.append(HandDiscarded(target, tuple(hand), HandDiscardReason.TREMORS))
+            discard_hand(state, target)
+
+
+# --- trades -----------------------------------------------------------------
+
+
+def hands_of(state: SEState, a: int, b: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    return tuple(sorted(state.hands[a])), tuple(sorted(state.hands[b]))
+
+
+def pick_named(state: SEState, seat: int, want: tuple[str, ...]) -> tuple[int, ...]:
+    """The lowest-id cards of ``seat``'s hand answering ``want`` (all copies are alike)."""
+    pool = sorted(state.hands[seat])
+    got: list[int] = []
+    for name in want:
+        for card in pool:
+            if state.cards[card].name == name and card not in got:
+                got.append(card)
+                break
+    return tuple(got)
+
+
+def lapse_offers(state: SEState, events: list[Event]) -> None:
+    """SE10: an offer lapses when either hand has changed since it was made."""
+    for oid in list(state.offers):
+        offer = state.offers[oid]
+        if hands_of(state, offer.seat, offer.to) != offer.hands_then:
+            del state.offers[oid]
+            events.append(TradeClosed(oid, offer.seat, offer.to, TradeEnd.LAPSED))
+
+
+def do_play(state: SEState, seat: int, move: Move, plan: Any, events: list[Event]) -> None:
+    """Rulebook Turns: each play uses up one of the turn's plays; the turn ends after the last."""
+    state.plays_left -= 1
+    _PLAYS[type(move)](state, seat, move, plan, events)
+    after_play(state, events)
+
+
+_PLAYS: dict[type, Callable[[SEState, int, Any, Any, list[Event]], None]] = {
+    Treat: do_treat,
+    GiveDisorder: do_give_disorder,
+    PlayTherapy: do_therapy,
+    PlayEpisode: do_episode,
+    PlayMisdiagnosis: do_misdiagnosis,
+    PlayHighTolerance: do_high_tolerance,
+}
+_DO: dict[type, Callable[[SEState, int, Any, Any, list[Event]], None]] = {
+    **{kind: do_play for kind in _PLAYS},
+    Discard: do_discard,
+    EndTurn: do_end_turn,
+    TakeCard: do_take,
+    TakeNothing: do_take,
+    OfferTrade: do_offer,
+    AcceptTrade: do_accept,
+    DeclineTrade: do_close,
+    WithdrawTrade: do_close,
+    Timeout: do_timeout,
+}
+"""How to make each kind of move, from the plan its verifier returned."""
+
+
+# --- the rules object -------------------------------------------------------
+
+
+class SideEffects:
+    """The Side Effects rules object (see core.rules.Rules)."""
+
+    name = GAME
+    title = "Side Effects"
+    min_seats = 2
+    max_seats = 8
+    options_type = SEOptions
+
+    def __init__(self, deck: se_cards.Deck | None = None) -> None:
+        self.deck = deck if deck is not None else se_cards.load()
+        # Bonus cards come last in the data, so ids agree with or without them.
+        self._decks = {bonus: self.deck.build(bonus=bonus) for bonus in (False, True)}
+        self._names = tuple(c.name for c in self._decks[True])
+
+    def card_name(self, card_id: int) -> str:
+        """The name of card ``card_id`` (for sentences; ids are public)."""
+        return self._names[card_id] if 0 <= card_id < len(self._names) else f"card {card_id}"
+
+    def default_options(self) -> SEOptions:
+        return SEOptions()
+
+    def parse_options(self, values: Mapping[str, Any] | SEOptions | None) -> SEOptions:
+        return parse_options(values)
+
+    def new_game(self, *, seats: int, options: Any = None, seed: int) -> SEState:
+        """Deal a new game (rulebook Setup, SE2, SE3)."""
+        if isinstance(seats, bool) or not isinstance(seats, int) or not self.min_seats <= seats <= self.max_seats:
+            raise BadOptions(f"Side Effects is for {self.min_seats} to {self.max_seats} players, not {seats!r}.")
+        opts = parse_options(options)
+        if opts.first_seat >= seats:
+            raise BadOptions(f"Option first-seat must be a seat from 0 to {seats - 1}, not {opts.first_seat}.")
+        state = new_state(seats, opts, random.Random(seed), self._decks[opts.bonus_cards])
+        events: list[Event] = []
+        deal(state, events)
+        state.start_events = tuple(events)
+        return state
+
+    def clone(self, state: SEState) -> SEState:
+        return clone(state)
+
+    # The queries are the functions of legal.py and view.py themselves.
+    legal_moves = staticmethod(legal.legal_moves)
+
+    def check(self, state: SEState, seat: int, move: Move) -> None:
+        """Raise a RulesError with a plain sentence if the move is not allowed."""
+        legal.verify(state, seat, move)
+
+    def apply(self, state: SEState, seat: int, move: Move) -> list[Event]:
+        """Check ``move``, then make it; return the events (unredacted)."""
+        plan = legal.verify(state, seat, move)
+        events: list[Event] = []
+        _DO[type(move)](state, seat, move, plan, events)
+        if state.offers:
+            lapse_offers(state, events)
+        return events
+
+    waiting_for = staticmethod(se_view.waiting_for)
+
+    def deadline(self, state: SEState) -> Deadline | None:
+        """SE7 Tremors: the target's time to pick their discards, if the option sets one."""
+        if state.phase == Phase.TREMORS and state.options.tremors_seconds > 0:
+            return Deadline(state.prompt_seat, state.options.tremors_seconds, Phase.TREMORS, Timeout())
+        return None
+
+    outcome = staticmethod(se_view.outcome)
+
+    view = staticmethod(se_view.view)
+
+    redact = staticmethod(se_view.redact)
+
+    def describe(self, event: Event, names: Sequence[str], seat: int | None = None) -> str:
+        return text.describe(self, event, names, seat)
+
+    def sim_summary(self, records: Sequence[Any]) -> dict[str, Any]:
+        """Figures for ``quackbox sim``: how long games ran."""
+        turns = sorted(r.state.turn for r in records)
+        return {"turns_median": statistics.median(turns), "turns_min": turns[0], "turns_max": turns[-1]}
+
+    def move_types(self) -> tuple[type, ...]:
+        return MOVE_TYPES
+
+    def wire_types(self) -> tuple[type, ...]:
+        return MOVE_TYPES + EVENT_TYPES + VIEW_TYPES + (SEOptions, Outcome)
+
+
+RULES = SideEffects()

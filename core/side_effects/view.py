@@ -1,0 +1,204 @@
+"""What one seat may see: the view of a game, and events redacted for a seat.
+
+A view holds card objects only for cards its seat may see: its own hand,
+every Psyche (public), the top of the discard pile, a hand shown to it by
+Anxiety and the cards offered to it. Other hands and the draw pile are
+counts. A spectator (seat None) sees the public part only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from cards.side_effects import SECard
+from core.rules import NONE, Event, MalformedMove, Move, Outcome
+from core.side_effects.legal import legal_moves, trade_partners, vulnerable_to
+from core.side_effects.moves import CardsDrawn, CardsTaken, HandShown, TradeAccepted, TradeOffered
+from core.side_effects.state import GAME, HAND_LIMIT, Phase, SEOptions, SEState
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """One Disorder on a Psyche and the Drug treating it, if any."""
+
+    disorder: SECard
+    drug: SECard | None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """What everyone may see of one player."""
+
+    seat: int
+    psyche: tuple[Slot, ...]
+    hand_size: int
+    vulnerable_to: tuple[str, ...]
+    """Disorders this player can be given right now (SE6)."""
+    skips: int
+    no_play: bool
+    no_draw: bool
+    place: int
+    """0 while playing; else the place they finished in."""
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    """Something the game waits on besides an ordinary play."""
+
+    kind: Phase
+    """TREMORS, ANXIETY or DISCARD_DOWN."""
+    seat: int
+    """Who must answer."""
+    inflictor: int
+    """Who played the Episode (NONE for DISCARD_DOWN)."""
+    target: int
+    """Whose hand it is about."""
+    count: int
+    """Cards still to discard (TREMORS, DISCARD_DOWN)."""
+    seconds: float
+    """The time allowed (TREMORS), 0 if untimed."""
+    revealed: tuple[SECard, ...]
+    """ANXIETY: the shown hand; only in the inflictor's view."""
+
+
+@dataclass(frozen=True, slots=True)
+class Offer:
+    """An open trade offer, in the views of its two parties."""
+
+    id: int
+    seat: int
+    to: int
+    give: tuple[SECard, ...]
+    want: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SEView:
+    """Everything one seat may see, including its legal moves."""
+
+    game: str
+    seat: int | None
+    turn: int
+    current: int
+    phase: Phase
+    plays_left: int
+    players: tuple[PlayerView, ...]
+    hand: tuple[SECard, ...]
+    draw_count: int
+    discard_count: int
+    discard_top: SECard | None
+    prompt: Prompt | None
+    offers: tuple[Offer, ...]
+    legal: tuple[Move, ...]
+    waiting_for: tuple[int, ...]
+    outcome: Outcome | None
+    options: SEOptions
+    trade_partners: tuple[int, ...]
+    """The seats this seat may offer a trade to now (SE10); empty when it may
+    not trade. Offers are not listed in ``legal``: their card lists are free."""
+
+
+VIEW_TYPES = (SECard, Slot, PlayerView, Prompt, Offer, SEView)
+
+
+def waiting_for(state: SEState) -> tuple[int, ...]:
+    """The seat the game needs a move from: the Tremors target, else the current seat."""
+    if state.phase == Phase.OVER:
+        return ()
+    if state.phase == Phase.TREMORS:
+        return (state.prompt_seat,)
+    return (state.current,)
+
+
+def outcome(state: SEState) -> Outcome | None:
+    """None while the game runs; then the places (SE9)."""
+    if state.phase != Phase.OVER:
+        return None
+    winners = tuple(s for s in range(state.seats) if state.places[s] == 1)
+    if state.options.until_one_loser:
+        reason = "Everyone recovered but one player."
+    else:
+        reason = "A player treated every Disorder on their Psyche."
+    return Outcome(winners=winners, places=tuple(state.places), reason=reason)
+
+
+def view(state: SEState, seat: int | None) -> SEView:
+    """What ``seat`` may see; None is a spectator (public information only)."""
+    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seats):
+        raise MalformedMove(f"There is no seat {seat!r} at this table.")
+    cards = state.cards
+    return SEView(
+        game=GAME,
+        seat=seat,
+        turn=state.turn,
+        current=state.current,
+        phase=state.phase,
+        plays_left=state.plays_left,
+        players=tuple([player_view(state, s) for s in range(state.seats)]),
+        hand=tuple([cards[c] for c in state.hands[seat]]) if seat is not None else (),
+        draw_count=len(state.draw),
+        discard_count=len(state.discard),
+        discard_top=cards[state.discard[-1]] if state.discard else None,
+        prompt=prompt(state, seat),
+        offers=offers_seen(state, seat),
+        legal=legal_moves(state, seat) if seat is not None else (),
+        waiting_for=waiting_for(state),
+        outcome=outcome(state),
+        options=state.options,
+        trade_partners=trade_partners(state, seat),
+    )
+
+
+def player_view(state: SEState, seat: int) -> PlayerView:
+    """The public view of one player."""
+    cards = state.cards
+    return PlayerView(
+        seat=seat,
+        psyche=tuple([Slot(cards[d], cards[g] if g != NONE else None) for d, g in state.psyche[seat]]),
+        hand_size=len(state.hands[seat]),
+        vulnerable_to=vulnerable_to(state, seat),
+        skips=state.skips[seat],
+        no_play=state.no_play[seat],
+        no_draw=state.no_draw[seat],
+        place=state.places[seat],
+    )
+
+
+def prompt(state: SEState, seat: int | None) -> Prompt | None:
+    """The prompt the game waits on, as ``seat`` may see it."""
+    if state.phase == Phase.TREMORS:
+        return Prompt(Phase.TREMORS, state.prompt_seat, state.current, state.prompt_seat, state.prompt_count,
+                      state.options.tremors_seconds, ())
+    if state.phase == Phase.ANXIETY:
+        shown = state.hands[state.prompt_seat] if seat == state.current else []
+        return Prompt(Phase.ANXIETY, state.current, state.current, state.prompt_seat, 0, 0.0,
+                      tuple([state.cards[c] for c in shown]))
+    if state.phase == Phase.DISCARD_DOWN:
+        extra = len(state.hands[state.current]) - HAND_LIMIT
+        return Prompt(Phase.DISCARD_DOWN, state.current, NONE, state.current, extra, 0.0, ())
+    return None
+
+
+def offers_seen(state: SEState, seat: int | None) -> tuple[Offer, ...]:
+    """The open offers ``seat`` is a party to (SE10: private to the two)."""
+    if seat is None:
+        return ()
+    return tuple(
+        Offer(oid, o.seat, o.to, tuple([state.cards[c] for c in o.give]), o.want)
+        for oid, o in state.offers.items()
+        if seat in (o.seat, o.to)
+    )
+
+
+def redact(event: Event, seat: int | None) -> Event:
+    """``event`` with the cards ``seat`` may not see emptied (counts stay)."""
+    kind = type(event)
+    if kind is CardsDrawn:
+        return event if seat == event.seat else replace(event, cards=())
+    if kind is CardsTaken or kind is HandShown:
+        return event if seat in (event.seat, event.target) else replace(event, cards=())
+    if kind is TradeOffered:
+        return event if seat in (event.seat, event.to) else replace(event, give=(), want=())
+    if kind is TradeAccepted:
+        return event if seat in (event.seat, event.to) else replace(event, gave=(), got=())
+    return event
