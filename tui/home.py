@@ -43,7 +43,7 @@ OPTION_LABELS = {
     "deathmatch": "Variant: Deathmatch (nobody flees)",
     "round_limit": "Round limit",
     "window_seconds": "Anytime window after each Treatment (s)",
-    "first_seat": "First player's seat (-1 = random)",
+    "first_seat": "First player seat (-1 = random)",
 }
 
 

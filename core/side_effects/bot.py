@@ -22,7 +22,7 @@ from cards.side_effects import SECard
 from core import bots
 from core.rules import Move
 from core.side_effects import moves as se
-from core.side_effects.cards import Punishment
+from core.side_effects.cards import Punishment, therapy_works_on
 from core.side_effects.state import GAME, Phase
 from core.side_effects.view import SEView
 
@@ -97,7 +97,7 @@ class SideEffectsBot:
         if card.kind == se_cards.DRUG:
             return 10.0 if card.treats in untreated else 2.0
         if card.kind == se_cards.THERAPY:
-            if any(self._therapy_target(view, d) for d in self._untreated(view, me)):
+            if any(therapy_works_on(d) for d in self._untreated(view, me)):
                 return 12.0 if "Anorexia" in untreated else 8.0
             return 3.0
         if card.kind == se_cards.EPISODE:
@@ -106,10 +106,6 @@ class SideEffectsBot:
             victims = [p for p in view.players if p.seat != me and p.place == 0 and card.name in p.vulnerable_to]
             return 5.0 if victims else 1.0
         return 5.0
-
-    @staticmethod
-    def _therapy_target(view: SEView, disorder: SECard) -> bool:
-        return not disorder.therapy_proof
 
     def _score_play(self, view: SEView, move: Move) -> float:
         me = view.seat
