@@ -4,6 +4,7 @@ the fuzz contract (any input is a message or a ProtocolError, nothing else)."""
 from __future__ import annotations
 
 import dataclasses
+import enum
 import re
 import types
 import typing
@@ -82,6 +83,8 @@ def strategy_for(ann: Any, classes: dict[str, type], depth: int = 0) -> st.Searc
         if len(args) == 2 and args[1] is Ellipsis:
             return st.lists(strategy_for(args[0], classes, depth + 1), max_size=3 if depth < 3 else 0).map(tuple)
         return st.tuples(*(strategy_for(a, classes, depth + 1) for a in args))
+    if isinstance(ann, type) and issubclass(ann, enum.Enum):
+        return st.sampled_from(list(ann))
     if isinstance(ann, type) and dataclasses.is_dataclass(ann):
         subclasses = [c for c in classes.values() if issubclass(c, ann)]
         return st.one_of(*(instances(c, classes, depth + 1) for c in subclasses))
