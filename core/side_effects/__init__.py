@@ -72,16 +72,21 @@ from core.side_effects.moves import (
 )
 from core.side_effects.rules import RULES, SideEffects, episode_bites, parse_options
 from core.side_effects.state import (
+    ANXIETY,
+    DISCARD_DOWN,
     DRAW_PER_TURN,
     GAME,
     HAND_LIMIT,
     HAND_SIZE,
     MAX_OPEN_OFFERS,
+    OVER,
+    PLAY,
     PLAYS_PER_TURN,
     PSYCHE_SIZE,
     SMALL_PSYCHE_FROM,
     SMALL_TABLE_PSYCHE,
     STEAL_CARDS,
+    TREMORS,
     TREMORS_CARDS,
     OpenOffer,
     Phase,
@@ -90,12 +95,6 @@ from core.side_effects.state import (
     clone,
 )
 from core.side_effects.view import Offer, PlayerView, Prompt, SEView, Slot
-
-PLAY = Phase.PLAY
-DISCARD_DOWN = Phase.DISCARD_DOWN
-TREMORS = Phase.TREMORS
-ANXIETY = Phase.ANXIETY
-OVER = Phase.OVER
 
 __all__ = [
     "ANXIETY", "DISCARD_DOWN", "OVER", "PLAY", "TREMORS", "Phase",

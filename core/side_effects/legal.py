@@ -54,7 +54,18 @@ from core.side_effects.moves import (
     Treat,
     WithdrawTrade,
 )
-from core.side_effects.state import HAND_LIMIT, MAX_OPEN_OFFERS, PLAYS_PER_TURN, OpenOffer, Phase, SEState
+from core.side_effects.state import (
+    ANXIETY,
+    DISCARD_DOWN,
+    HAND_LIMIT,
+    MAX_OPEN_OFFERS,
+    OVER,
+    PLAY,
+    PLAYS_PER_TURN,
+    TREMORS,
+    OpenOffer,
+    SEState,
+)
 
 # --- what a Psyche allows ---------------------------------------------------
 
@@ -137,7 +148,7 @@ def open_offers(state: SEState, seat: int) -> int:
 
 def trade_partners(state: SEState, seat: int | None) -> tuple[int, ...]:
     """The seats ``seat`` may offer a trade to now (SE10; as :func:`verify_offer` judges)."""
-    if seat is None or state.phase != Phase.PLAY or not state.active(seat):
+    if seat is None or state.phase != PLAY or not state.active(seat):
         return ()
     if open_offers(state, seat) >= MAX_OPEN_OFFERS:
         return ()
@@ -149,17 +160,17 @@ def trade_partners(state: SEState, seat: int | None) -> tuple[int, ...]:
 
 def legal_moves(state: SEState, seat: int) -> tuple[Move, ...]:
     """Every move ``seat`` may make now, in the order of the module docstring."""
-    if state.phase == Phase.OVER or not 0 <= seat < state.seats or not state.active(seat):
+    if state.phase == OVER or not 0 <= seat < state.seats or not state.active(seat):
         return ()
     phase = state.phase
     hand = state.hands[seat]
-    if phase == Phase.TREMORS:
+    if phase == TREMORS:
         return tuple([Discard(c) for c in hand]) if seat == state.prompt_seat else ()
     if seat != state.current:
-        return trade_answers(state, seat) if phase == Phase.PLAY else ()
-    if phase == Phase.ANXIETY:
+        return trade_answers(state, seat) if phase == PLAY else ()
+    if phase == ANXIETY:
         return (*[TakeCard(c) for c in state.hands[state.prompt_seat]], TakeNothing())
-    if phase == Phase.DISCARD_DOWN:
+    if phase == DISCARD_DOWN:
         return tuple([Discard(c) for c in hand])
     moves: list[Move] = []
     if state.plays_left > 0:
@@ -286,7 +297,7 @@ def verify(state: SEState, seat: Any, move: Any) -> Plan:
     _verify_form(move)
     if type(seat) is not int or not 0 <= seat < state.seats:
         raise MalformedMove(f"There is no {_seat(seat)} at this table of {state.seats}.")
-    if state.phase == Phase.OVER:
+    if state.phase == OVER:
         raise GameOver("The game is over.")
     if not state.active(seat):
         raise NotYourTurn(f"{_seat(seat).capitalize()} has already won and left the game.")
@@ -320,7 +331,7 @@ def _verify_timing(state: SEState, seat: int, kind: type) -> None:
     """Whether a move of ``kind`` is ``seat``'s to make in this phase: a play,
     a discard, EndTurn or an answer to a prompt (not trades, not the timeout)."""
     phase = state.phase
-    if phase == Phase.TREMORS:
+    if phase == TREMORS:
         if seat != state.prompt_seat:
             raise NotYourTurn(f"The game is waiting for {_seat(state.prompt_seat)} to discard for Tremors.")
         if kind is not Discard:
@@ -328,11 +339,11 @@ def _verify_timing(state: SEState, seat: int, kind: type) -> None:
         return
     if seat != state.current:
         raise NotYourTurn(f"It is {_seat(state.current)}'s turn, not {_seat(seat)}'s.")
-    if phase == Phase.ANXIETY:
+    if phase == ANXIETY:
         if kind is not TakeCard and kind is not TakeNothing:
             raise IllegalMove("Anxiety: take one card from the hand you were shown, or take nothing.")
         return
-    if phase == Phase.DISCARD_DOWN:
+    if phase == DISCARD_DOWN:
         if kind is not Discard:
             raise IllegalMove(f"You hold more than {HAND_LIMIT} cards: discard down to {HAND_LIMIT} first.")
         return
@@ -452,13 +463,13 @@ def verify_high_tolerance(state: SEState, seat: int, move: PlayHighTolerance) ->
 
 
 def verify_timeout(state: SEState, seat: int, move: Timeout) -> None:
-    if state.phase != Phase.TREMORS or seat != state.prompt_seat or state.options.tremors_seconds <= 0:
+    if state.phase != TREMORS or seat != state.prompt_seat or state.options.tremors_seconds <= 0:
         raise IllegalMove("There is no Tremors countdown for this seat to run out.")
 
 
 def verify_offer(state: SEState, seat: int, move: OfferTrade) -> None:
     """SE10: any cards from your hand for cards of this deck, to a player still in the game."""
-    if state.phase != Phase.PLAY:
+    if state.phase != PLAY:
         raise IllegalMove("Trading waits until the current prompt is answered.")
     _opponent(state, seat, move.to)
     if not move.give and not move.want:
@@ -483,7 +494,7 @@ def verify_answer(state: SEState, seat: int, move: AcceptTrade | DeclineTrade | 
     if offer is None:
         raise IllegalMove(f"There is no open trade offer {move.offer}.")
     # Withdrawing waits too: legal_moves lists no trade answer during a prompt.
-    if state.phase != Phase.PLAY:
+    if state.phase != PLAY:
         raise IllegalMove("Trading waits until the current prompt is answered.")
     if type(move) is WithdrawTrade:
         if offer.seat != seat:

@@ -83,18 +83,22 @@ from core.side_effects.moves import (
     WithdrawTrade,
 )
 from core.side_effects.state import (
+    ANXIETY,
+    DISCARD_DOWN,
     DRAW_PER_TURN,
     GAME,
     HAND_LIMIT,
     HAND_SIZE,
+    OVER,
+    PLAY,
     PLAYS_PER_TURN,
     PSYCHE_SIZE,
     SMALL_PSYCHE_FROM,
     SMALL_TABLE_PSYCHE,
     STEAL_CARDS,
+    TREMORS,
     TREMORS_CARDS,
     OpenOffer,
-    Phase,
     SEOptions,
     SEState,
     clone,
@@ -164,7 +168,7 @@ def deal(state: SEState, events: list[Event]) -> None:
 def begin_turn(state: SEState, events: list[Event]) -> None:
     """Rulebook Turns: skip the Depressed seats (SE7); the player draws 2
     (unless Anorexic) and may make up to 2 plays (unless Impotent)."""
-    state.phase = Phase.PLAY
+    state.phase = PLAY
     seat = state.current
     while state.skips[seat] > 0:
         state.skips[seat] -= 1
@@ -206,7 +210,7 @@ def draw(state: SEState, seat: int, count: int, events: list[Event]) -> None:
 def after_play(state: SEState, events: list[Event]) -> None:
     """A play (and any prompt it opened) is done: the turn ends after the last
     play, or at once if the player has just won and left."""
-    if state.phase != Phase.PLAY:  # a prompt is open, or the game is over
+    if state.phase != PLAY:  # a prompt is open, or the game is over
         return
     if not state.active(state.current):
         next_turn(state, events)
@@ -217,7 +221,7 @@ def after_play(state: SEState, events: list[Event]) -> None:
 def end_turn(state: SEState, events: list[Event]) -> None:
     """SE5: discard down to the hand limit by choice, then pass the turn."""
     if len(state.hands[state.current]) > HAND_LIMIT:
-        state.phase = Phase.DISCARD_DOWN
+        state.phase = DISCARD_DOWN
         return
     next_turn(state, events)
 
@@ -252,7 +256,7 @@ def check_win(state: SEState, seat: int, events: list[Event]) -> None:
         # Everyone not placed shares the next place (the last, with one loser).
         for s in left:
             state.places[s] = place + 1
-        state.phase = Phase.OVER
+        state.phase = OVER
         for oid, offer in state.offers.items():
             events.append(TradeClosed(oid, offer.seat, offer.to, TradeEnd.LAPSED))
         state.offers.clear()
@@ -281,12 +285,12 @@ def do_discard(state: SEState, seat: int, move: Discard, plan: None, events: lis
     """SE5: a free discard, or one towards the hand limit; SE7: one towards Tremors."""
     state.hands[seat].remove(move.card)
     state.discard.append(move.card)
-    if state.phase == Phase.TREMORS:
+    if state.phase == TREMORS:
         events.append(CardDiscarded(seat, move.card, DiscardReason.TREMORS))
         state.prompt_count -= 1
         if state.prompt_count <= 0 or not state.hands[seat]:
             close_tremors(state, events)
-    elif state.phase == Phase.DISCARD_DOWN:
+    elif state.phase == DISCARD_DOWN:
         events.append(CardDiscarded(seat, move.card, DiscardReason.HAND_LIMIT))
         if len(state.hands[seat]) <= HAND_LIMIT:
             next_turn(state, events)
@@ -356,7 +360,7 @@ def do_take(state: SEState, seat: int, move: TakeCard | TakeNothing, plan: None,
         state.hands[target].remove(move.card)
         state.hands[seat].append(move.card)
         events.append(CardsTaken(seat, target, (move.card,), 1, Taking.CHOSEN))
-    state.phase = Phase.PLAY
+    state.phase = PLAY
     state.prompt_seat = NONE
     after_play(state, events)
 
@@ -371,7 +375,7 @@ def do_timeout(state: SEState, seat: int, move: Timeout, plan: None, events: lis
 
 def close_tremors(state: SEState, events: list[Event]) -> None:
     """SE7 Tremors is answered: the inflictor's turn goes on."""
-    state.phase = Phase.PLAY
+    state.phase = PLAY
     state.prompt_seat = NONE
     state.prompt_count = 0
     after_play(state, events)
@@ -442,11 +446,11 @@ def punish(state: SEState, seat: int, target: int, card: int, disorder: int, eve
     elif what == Punishment.REVEAL_AND_TAKE:
         events.append(HandShown(seat, target, tuple(hand), len(hand)))
         if hand:
-            state.phase = Phase.ANXIETY
+            state.phase = ANXIETY
             state.prompt_seat = target
     elif what == Punishment.TREMORS:
         if len(hand) > TREMORS_CARDS:
-            state.phase = Phase.TREMORS
+            state.phase = TREMORS
             state.prompt_seat = target
             state.prompt_count = TREMORS_CARDS
             events.append(TremorsStarted(target, seat, TREMORS_CARDS, state.options.tremors_seconds))
@@ -577,8 +581,8 @@ class SideEffects:
 
     def deadline(self, state: SEState) -> Deadline | None:
         """SE7 Tremors: the target's time to pick their discards, if the option sets one."""
-        if state.phase == Phase.TREMORS and state.options.tremors_seconds > 0:
-            return Deadline(state.prompt_seat, state.options.tremors_seconds, Phase.TREMORS, Timeout())
+        if state.phase == TREMORS and state.options.tremors_seconds > 0:
+            return Deadline(state.prompt_seat, state.options.tremors_seconds, TREMORS, Timeout())
         return None
 
     outcome = staticmethod(se_view.outcome)

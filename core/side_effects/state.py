@@ -53,6 +53,13 @@ class Phase(StrEnum):
     """The game has ended."""
 
 
+PLAY = Phase.PLAY
+DISCARD_DOWN = Phase.DISCARD_DOWN
+TREMORS = Phase.TREMORS
+ANXIETY = Phase.ANXIETY
+OVER = Phase.OVER
+
+
 @dataclass(frozen=True, slots=True)
 class SEOptions:
     """Table options. Everything off is the rulebook game."""
@@ -131,7 +138,7 @@ class SEState:
     """Whose turn it is."""
     turn: int = 0
     """Turns started so far (skipped turns are not counted)."""
-    phase: Phase = Phase.PLAY
+    phase: Phase = PLAY
     plays_left: int = 0
     impotent: bool = False
     """True for a turn on which Impotence forbids every play."""
@@ -145,7 +152,7 @@ class SEState:
 
     @property
     def over(self) -> bool:
-        return self.phase == Phase.OVER
+        return self.phase == OVER
 
     def active(self, seat: int) -> bool:
         """Whether ``seat`` still plays (has not won and left)."""

@@ -14,7 +14,17 @@ from cards.side_effects import SECard
 from core.rules import NONE, Event, MalformedMove, Move, Outcome
 from core.side_effects.legal import legal_moves, trade_partners, vulnerable_to
 from core.side_effects.moves import CardsDrawn, CardsTaken, HandShown, TradeAccepted, TradeOffered
-from core.side_effects.state import GAME, HAND_LIMIT, Phase, SEOptions, SEState
+from core.side_effects.state import (
+    ANXIETY,
+    DISCARD_DOWN,
+    GAME,
+    HAND_LIMIT,
+    OVER,
+    TREMORS,
+    Phase,
+    SEOptions,
+    SEState,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,16 +113,16 @@ VIEW_TYPES = (SECard, Slot, PlayerView, Prompt, Offer, SEView)
 
 def waiting_for(state: SEState) -> tuple[int, ...]:
     """The seat the game needs a move from: the Tremors target, else the current seat."""
-    if state.phase == Phase.OVER:
+    if state.phase == OVER:
         return ()
-    if state.phase == Phase.TREMORS:
+    if state.phase == TREMORS:
         return (state.prompt_seat,)
     return (state.current,)
 
 
 def outcome(state: SEState) -> Outcome | None:
     """None while the game runs; then the places (SE9)."""
-    if state.phase != Phase.OVER:
+    if state.phase != OVER:
         return None
     winners = tuple(s for s in range(state.seats) if state.places[s] == 1)
     if state.options.until_one_loser:
@@ -166,16 +176,16 @@ def player_view(state: SEState, seat: int) -> PlayerView:
 
 def prompt(state: SEState, seat: int | None) -> Prompt | None:
     """The prompt the game waits on, as ``seat`` may see it."""
-    if state.phase == Phase.TREMORS:
-        return Prompt(Phase.TREMORS, state.prompt_seat, state.current, state.prompt_seat, state.prompt_count,
+    if state.phase == TREMORS:
+        return Prompt(TREMORS, state.prompt_seat, state.current, state.prompt_seat, state.prompt_count,
                       state.options.tremors_seconds, ())
-    if state.phase == Phase.ANXIETY:
+    if state.phase == ANXIETY:
         shown = state.hands[state.prompt_seat] if seat == state.current else []
-        return Prompt(Phase.ANXIETY, state.current, state.current, state.prompt_seat, 0, 0.0,
+        return Prompt(ANXIETY, state.current, state.current, state.prompt_seat, 0, 0.0,
                       tuple([state.cards[c] for c in shown]))
-    if state.phase == Phase.DISCARD_DOWN:
+    if state.phase == DISCARD_DOWN:
         extra = len(state.hands[state.current]) - HAND_LIMIT
-        return Prompt(Phase.DISCARD_DOWN, state.current, NONE, state.current, extra, 0.0, ())
+        return Prompt(DISCARD_DOWN, state.current, NONE, state.current, extra, 0.0, ())
     return None
 
 
