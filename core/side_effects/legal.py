@@ -296,11 +296,11 @@ def verify(state: SEState, seat: Any, move: Any) -> Plan:
     """Raise a RulesError if ``seat`` may not make ``move`` now; else return its plan."""
     _verify_form(move)
     if type(seat) is not int or not 0 <= seat < state.seats:
-        raise MalformedMove(f"There is no {_seat(seat)} at this table of {state.seats}.")
+        raise MalformedMove(f"There is no {seat_text(seat)} at this table of {state.seats}.")
     if state.phase == OVER:
         raise GameOver("The game is over.")
     if not state.active(seat):
-        raise NotYourTurn(f"{_seat(seat).capitalize()} has already won and left the game.")
+        raise NotYourTurn(f"{seat_text(seat).capitalize()} has already won and left the game.")
     kind = type(move)
     if kind not in _ANY_TIME:
         _verify_timing(state, seat, kind)
@@ -333,12 +333,12 @@ def _verify_timing(state: SEState, seat: int, kind: type) -> None:
     phase = state.phase
     if phase == TREMORS:
         if seat != state.prompt_seat:
-            raise NotYourTurn(f"The game is waiting for {_seat(state.prompt_seat)} to discard for Tremors.")
+            raise NotYourTurn(f"The game is waiting for {seat_text(state.prompt_seat)} to discard for Tremors.")
         if kind is not Discard:
             raise IllegalMove("Tremors: you must discard cards from your hand now.")
         return
     if seat != state.current:
-        raise NotYourTurn(f"It is {_seat(state.current)}'s turn, not {_seat(seat)}'s.")
+        raise NotYourTurn(f"It is {seat_text(state.current)}'s turn, not {seat_text(seat)}'s.")
     if phase == ANXIETY:
         if kind is not TakeCard and kind is not TakeNothing:
             raise IllegalMove("Anxiety: take one card from the hand you were shown, or take nothing.")
@@ -384,7 +384,7 @@ def verify_treat(state: SEState, seat: int, move: Treat) -> TreatPlan:
     if target != seat and not state.options.treat_others:
         raise IllegalMove("You may only treat Disorders on your own Psyche (house rule off).")
     if not state.active(target):
-        raise IllegalMove(f"{_seat(target).capitalize()} has left the game.")
+        raise IllegalMove(f"{seat_text(target).capitalize()} has left the game.")
     disorder = state.cards[move.disorder]
     if state.psyche[target][slot][1] != NONE:
         raise IllegalMove(f"That {disorder.name} is already treated.")
@@ -401,10 +401,10 @@ def verify_give_disorder(state: SEState, seat: int, move: GiveDisorder) -> None:
     _opponent(state, seat, target)
     if card.name not in side_effects_on(state, target):
         raise IllegalMove(
-            f"{_seat(target).capitalize()} is not vulnerable to {card.name}: no Drug on their Psyche causes it."
+            f"{seat_text(target).capitalize()} is not vulnerable to {card.name}: no Drug on their Psyche causes it."
         )
     if not may_hold_another(state, target, card.name):
-        raise IllegalMove(f"{_seat(target).capitalize()} already has {card.name}.")
+        raise IllegalMove(f"{seat_text(target).capitalize()} already has {card.name}.")
 
 
 def verify_therapy(state: SEState, seat: int, move: PlayTherapy) -> TherapyPlan:
@@ -430,7 +430,8 @@ def verify_episode(state: SEState, seat: int, move: PlayEpisode) -> EpisodePlan:
     _opponent(state, seat, target)
     if state.psyche[target][slot][1] != NONE:
         name = state.cards[move.disorder].name
-        raise IllegalMove(f"{_seat(target).capitalize()}'s {name} is treated; an Episode needs an untreated Disorder.")
+        whose = seat_text(target).capitalize()
+        raise IllegalMove(f"{whose}'s {name} is treated; an Episode needs an untreated Disorder.")
     return EpisodePlan(target)
 
 
@@ -531,8 +532,8 @@ _ANY_TIME = frozenset({Timeout, OfferTrade, AcceptTrade, DeclineTrade, WithdrawT
 # --- finding what a move names ----------------------------------------------
 
 
-def _seat(value: Any) -> str:
-    """A seat as people count them ("seat 3"), or a bad value as it was given."""
+def seat_text(value: Any) -> str:
+    """A seat as people count them ("seat 3", :func:`core.rules.seat_label`), or a bad value as given."""
     return seat_label(value) if type(value) is int else f"seat {value!r}"
 
 
@@ -559,8 +560,8 @@ def _find_disorder(state: SEState, card: int) -> tuple[int, int]:
 def _opponent(state: SEState, seat: int, target: int) -> None:
     """IllegalMove unless ``target`` is another seat still in the game."""
     if not 0 <= target < state.seats:
-        raise IllegalMove(f"There is no {_seat(target)} at this table.")
+        raise IllegalMove(f"There is no {seat_text(target)} at this table.")
     if target == seat:
         raise IllegalMove("That needs another player, not yourself.")
     if not state.active(target):
-        raise IllegalMove(f"{_seat(target).capitalize()} has already won and left the game.")
+        raise IllegalMove(f"{seat_text(target).capitalize()} has already won and left the game.")

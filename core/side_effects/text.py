@@ -25,6 +25,9 @@ PUNISHMENT_TEXT = {
     Punishment.NO_DRAW: "{they} will not draw on {their} next turn",
 }
 
+WHY_HAND_DISCARDED = {HandDiscardReason.WON: " on leaving the game", HandDiscardReason.TREMORS: " (Tremors)"}
+WHY_CARD_DISCARDED = {DiscardReason.HAND_LIMIT: " to keep six", DiscardReason.TREMORS: " (Tremors)"}
+
 
 class _Who:
     """Pronouns and verb forms for one seat, as the reader sees it."""
@@ -112,7 +115,7 @@ def describe(rules: Any, event: Event, names: Sequence[str], seat: int | None = 
     if kind is moves.DrugsDiscarded:
         return f"{w.name(e.seat)} lost {_cards(rules, e.cards)} from {w.verb(e.seat, 'your', 'their')} Psyche."
     if kind is moves.HandDiscarded:
-        why = {HandDiscardReason.WON: " on leaving the game", HandDiscardReason.TREMORS: " (Tremors)"}.get(e.reason, "")
+        why = WHY_HAND_DISCARDED.get(e.reason, "")
         return f"{w.name(e.seat)} discarded {w.verb(e.seat, 'your', 'their')} whole hand{why}: {_cards(rules, e.cards)}."
     if kind is moves.SkipAdded:
         return f"{w.name(e.seat)} will sit out {_n(e.skips, 'turn')}."
@@ -124,7 +127,7 @@ def describe(rules: Any, event: Event, names: Sequence[str], seat: int | None = 
         timed = f" within {e.seconds:g} seconds" if e.seconds else ""
         return f"Tremors! {w.name(e.seat)} must discard {e.count} cards{timed}."
     if kind is moves.CardDiscarded:
-        why = {DiscardReason.HAND_LIMIT: " to keep six", DiscardReason.TREMORS: " (Tremors)"}.get(e.reason, "")
+        why = WHY_CARD_DISCARDED.get(e.reason, "")
         return f"{w.name(e.seat)} discarded {card(e.card)}{why}."
     if kind is moves.CardsTaken:
         what = _cards(rules, e.cards) if e.cards else _n(e.count, "card")

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 
 from cards.side_effects import SECard
 from core.rules import NONE, Event, MalformedMove, Move, Outcome
-from core.side_effects.legal import legal_moves, trade_partners, vulnerable_to
+from core.side_effects.legal import legal_moves, seat_text, trade_partners, vulnerable_to
 from core.side_effects.moves import CardsDrawn, CardsTaken, HandShown, TradeAccepted, TradeOffered
 from core.side_effects.state import (
     ANXIETY,
@@ -135,7 +135,7 @@ def outcome(state: SEState) -> Outcome | None:
 def view(state: SEState, seat: int | None) -> SEView:
     """What ``seat`` may see; None is a spectator (public information only)."""
     if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seats):
-        raise MalformedMove(f"There is no seat {seat!r} at this table.")
+        raise MalformedMove(f"There is no {seat_text(seat)} at this table.")
     cards = state.cards
     return SEView(
         game=GAME,
