@@ -1,4 +1,5 @@
-"""What one seat may see: the view of a game, and events redacted for a seat.
+"""What one seat may see: the view of a game, and events redacted for a seat;
+with the public facts every view carries, who the game waits for and how it ended.
 
 A view holds card objects only for cards its seat may see: its own hand,
 every Psyche (public), the top of the discard pile, a hand shown to it by
