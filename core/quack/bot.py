@@ -27,7 +27,7 @@ from core import bots
 from core.quack.cards import treatment_points
 from core.quack.moves import Discard, FleeToSwitzerland, Pass, PlayAnytime, PlayTreatment, StayHome
 from core.quack.rules import RULES
-from core.quack.state import GAME, Phase, Status
+from core.quack.state import FLEE, GAME, MOBBED, PRACTISING, SHORT_HAND, TREAT, WINDOW
 from core.quack.view import DoctorView, PatientView, QuackView
 from core.rules import NONE, Move
 
@@ -68,19 +68,19 @@ class QuackBot:
         me = view.seat
         phase = view.phase
         best, score = self._best_anytime(view)
-        if phase == Phase.WINDOW:
+        if phase == WINDOW:
             return best if best is not None and score >= ANYTIME_BAR else _first(legal, Pass)
-        if phase == Phase.SHORT_HAND:
+        if phase == SHORT_HAND:
             if best is not None and score > 0:
                 return best
             return self._worst_discard(view)
         if best is not None and score >= ANYTIME_BAR:
             return best
-        if phase == Phase.FLEE and view.turn == me:
+        if phase == FLEE and view.turn == me:
             if self._should_flee(view) and _has(legal, FleeToSwitzerland):
                 return FleeToSwitzerland()
             return StayHome()
-        if phase == Phase.TREAT and view.turn == me:
+        if phase == TREAT and view.turn == me:
             move = self._treatment(view)
             if move is not None:
                 return move
@@ -97,10 +97,10 @@ class QuackBot:
     def _should_flee(self, view: QuackView) -> bool:
         me = view.doctors[view.seat]
         threshold = view.threshold
-        rivals = [d for d in view.doctors if d.seat != view.seat and d.status != Status.MOBBED]
+        rivals = [d for d in view.doctors if d.seat != view.seat and d.status != MOBBED]
         best_rival = max((d.money for d in rivals), default=0)
         lead = me.money - best_rival
-        practising = [d for d in rivals if d.status == Status.PRACTISING]
+        practising = [d for d in rivals if d.status == PRACTISING]
         case = me.patient
         if case is not None and case.patient is not None:
             at_stake = case.patient.infamy
@@ -206,7 +206,7 @@ class QuackBot:
                 return -100.0
             return 80.0 * case.harm_points * (1.0 + _danger(case))
         if effect == qc.INFAMY_UP:
-            if mine or t.status != Status.PRACTISING:
+            if mine or t.status != PRACTISING:
                 return -500.0
             if t.infamy + card.amount >= view.threshold:
                 return 1500.0 * threat
@@ -223,7 +223,7 @@ class QuackBot:
             if mine:
                 return -200.0
             # Worth most while the target is treating (this round's pay is at stake).
-            treating = view.turn == move.target and view.phase != Phase.FLEE
+            treating = view.turn == move.target and view.phase != FLEE
             return (280.0 if treating else 60.0) * threat
         if effect == qc.DOUBLE_PAY:
             return 260.0 if mine else -200.0
@@ -289,14 +289,14 @@ def _has(legal: tuple[Move, ...], kind: type) -> bool:
 def _threats(view: QuackView) -> list[float]:
     """How much hurting each seat helps me: about 1 for the richest rival, less
     for the rest, 0 for the mobbed, -1 for myself."""
-    rivals = [d for d in view.doctors if d.seat != view.seat and d.status != Status.MOBBED]
+    rivals = [d for d in view.doctors if d.seat != view.seat and d.status != MOBBED]
     top = max((d.money for d in rivals), default=0)
     me = view.doctors[view.seat].money
     out = []
     for d in view.doctors:
         if d.seat == view.seat:
             out.append(-1.0)
-        elif d.status == Status.MOBBED:
+        elif d.status == MOBBED:
             out.append(0.0)
         else:
             base = 0.4 + 0.6 * (d.money / top if top > 0 else 1.0)

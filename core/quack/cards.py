@@ -20,6 +20,11 @@ from cards.quack import Anytime, Patient, Treatment
 
 __all__ = [
     "AIMS",
+    "DOCTOR",
+    "OWN_HAND",
+    "PATIENT",
+    "REDIRECT",
+    "SWAP",
     "Aim",
     "Fate",
     "Points",
@@ -61,10 +66,15 @@ def treatment_points(treatment: Treatment, patient: Patient) -> Points:
     largest value among the Patient's illness types the card lists; "All
     others" harms every illness type of the Patient the card does not name."""
     illnesses = patient.illnesses
-    cure = max((points for ill, points in treatment.cures if ill in illnesses), default=0)
-    harm = max((points for ill, points in treatment.harms if ill in illnesses), default=0)
+    cure = harm = 0
+    for ill, points in treatment.cures:
+        if ill in illnesses:
+            cure = max(cure, points)
+    for ill, points in treatment.harms:
+        if ill in illnesses:
+            harm = max(harm, points)
     if treatment.harms_all_others:
-        named = {ill for ill, _ in treatment.cures} | {ill for ill, _ in treatment.harms}
+        named = [ill for ill, _ in treatment.cures + treatment.harms]
         if any(ill not in named for ill in illnesses):
             harm = max(harm, treatment.harms_all_others)
     return Points(cure, harm)
@@ -138,6 +148,9 @@ class Aim(StrEnum):
     SWAP = "swap"
     """Two doctors who both have a Patient, the lower seat first."""
 
+
+PATIENT, DOCTOR, OWN_HAND, REDIRECT, SWAP = Aim.PATIENT, Aim.DOCTOR, Aim.OWN_HAND, Aim.REDIRECT, Aim.SWAP
+"""The aims by their own names, as the rules read them."""
 
 AIMS: dict[str, Aim] = {
     qc.CURE_POINTS: Aim.PATIENT,

@@ -22,12 +22,12 @@ need nothing. Neither function changes the State.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-from typing import Any, Callable
+from dataclasses import fields
+from typing import Any, Callable, NamedTuple, Sequence
 
 from cards import quack as qc
-from cards.quack import Anytime, Card, Treatment
-from core.quack.cards import AIMS, UNIQUE_REMINDERS, Aim
+from cards.quack import Anytime, Card, Patient, Treatment
+from core.quack.cards import AIMS, OWN_HAND, PATIENT, REDIRECT, SWAP, UNIQUE_REMINDERS
 from core.quack.moves import (
     MOVE_TYPES,
     Discard,
@@ -38,16 +38,16 @@ from core.quack.moves import (
     StayHome,
     Timeout,
 )
-from core.quack.state import Doctor, Phase, QuackState, Status
+from core.quack.state import FLEE, MOBBED, OVER, PRACTISING, SHORT_HAND, TREAT, WINDOW, Doctor, QuackState
 from core.rules import NONE, GameOver, IllegalMove, MalformedMove, Move, NotYourTurn, seat_label
 
 __all__ = [
-    "AnytimePlan", "TreatmentPlan", "anytime_moves", "can_play_anytime", "legal_moves", "verify", "waiting_for",
+    "AnytimePlan", "MoveTable", "TreatmentPlan", "anytime_moves", "legal_moves", "single_targets", "verify",
+    "waiting_for", "window_seats",
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class TreatmentPlan:
+class TreatmentPlan(NamedTuple):
     """A verified ``PlayTreatment``: the card, and the seat whose Patient it
     is aimed at (a waiting Wrong Chart may still send it elsewhere)."""
 
@@ -55,8 +55,7 @@ class TreatmentPlan:
     target: int
 
 
-@dataclass(frozen=True, slots=True)
-class AnytimePlan:
+class AnytimePlan(NamedTuple):
     """A verified ``PlayAnytime``: the card, and what playing it also does."""
 
     card: Anytime
@@ -74,69 +73,107 @@ Plan = TreatmentPlan | AnytimePlan | None
 
 def waiting_for(state: QuackState) -> tuple[int, ...]:
     """The seats the game needs to hear from: the open window's, or the doctor whose turn it is."""
-    if state.phase == Phase.WINDOW:
+    if state.phase == WINDOW:
         return tuple(state.window)
-    if state.phase == Phase.OVER:
+    if state.phase == OVER:
         return ()
     return (state.turn,)
 
 
-def legal_moves(state: QuackState, seat: int) -> tuple[Move, ...]:
-    """Every move ``seat`` may make now, in the order above."""
-    if state.over or not _is_seat(state, seat) or state.doctors[seat].status == Status.MOBBED:
+def legal_moves(state: QuackState, seat: int, table: MoveTable) -> tuple[Move, ...]:
+    """Every move ``seat`` may make now, in the order above, as ``table`` holds them."""
+    if state.phase == OVER or not _is_seat(state, seat) or state.doctors[seat].status == MOBBED:
         return ()
     phase = state.phase
     on_turn = seat == state.turn
     moves: list[Move] = []
-    if on_turn and phase == Phase.FLEE:
-        moves.append(StayHome())
+    if on_turn and phase == FLEE:
+        moves.append(table.stay)
         if not state.options.deathmatch:
-            moves.append(FleeToSwitzerland())
-    elif on_turn and phase == Phase.TREAT:
-        moves += _treatment_moves(state, seat)
-    elif phase == Phase.WINDOW and seat in state.window:
-        moves.append(Pass())
+            moves.append(table.flee)
+    elif on_turn and phase == TREAT:
+        moves += _treatment_moves(state, seat, table)
+    elif phase == WINDOW and seat in state.window:
+        moves.append(table.pass_)
     anytime = _anytime_cards(state, seat)
     for card in anytime:
-        moves += anytime_moves(state, seat, card)
-    if on_turn and phase == Phase.SHORT_HAND:
-        moves += [Discard(card.id) for card in anytime]
+        moves += anytime_moves(state, seat, card, table)
+    if on_turn and phase == SHORT_HAND:
+        moves += [table.discards[card.id] for card in anytime]
     return tuple(moves)
 
 
-def _treatment_moves(state: QuackState, seat: int) -> list[PlayTreatment]:
+def _treatment_moves(state: QuackState, seat: int, table: MoveTable) -> list[PlayTreatment]:
+    """Every PlayTreatment: on your own Patient, and with Group Practice on every other one."""
     treatments = [c for c in state.hands[seat] if isinstance(state.cards[c], Treatment)]
     if not state.options.group_practice:
-        return [PlayTreatment(c) for c in treatments]
+        return [table.treatments[c, NONE] for c in treatments]
     doctors = state.doctors
     targets = [NONE] + [t for t in range(state.seats) if t != seat and doctors[t].patient is not None]
-    return [PlayTreatment(c, t) for c in treatments for t in targets]
+    return [table.treatments[c, t] for c in treatments for t in targets]
 
 
-def anytime_moves(state: QuackState, seat: int, card: Anytime) -> list[PlayAnytime]:
-    """Every legal play of the Anytime ``card`` by ``seat``, in the documented order."""
-    c = card.id
+def anytime_moves(state: QuackState, seat: int, card: Anytime, table: MoveTable) -> list[PlayAnytime]:
+    """Every legal play of the Anytime ``card`` by ``seat``, in the documented order (QB8, QR14-QR16)."""
+    plays = table.anytime[card.id]
     aim = AIMS[card.effect]
-    if aim == Aim.OWN_HAND:
-        return [PlayAnytime(c, seat, NONE, d) for d in state.hands[seat] if d != c]
-    if aim == Aim.SWAP:
+    if aim == OWN_HAND:
+        return [plays[seat, NONE, d] for d in state.hands[seat] if d != card.id]
+    if aim == SWAP:
         patients = _seats_with_a_patient(state)
-        return [PlayAnytime(c, t, o) for i, t in enumerate(patients) for o in patients[i + 1:]]
-    if aim == Aim.REDIRECT:
+        return [plays[t, o, NONE] for i, t in enumerate(patients) for o in patients[i + 1:]]
+    if aim == REDIRECT:
         patients = _seats_with_a_patient(state)
-        return [
-            PlayAnytime(c, t, o)
-            for t, doctor in enumerate(state.doctors)
-            if _redirect_refusal(doctor) is None
-            for o in patients
-            if o != t
-        ]
-    return [PlayAnytime(c, t) for t in range(state.seats) if _single_target_refusal(state, card, t) is None]
+        return [plays[t, o, NONE] for t in _redirect_targets(state) for o in patients if o != t]
+    return [plays[t, NONE, NONE] for t in single_targets(state, card)]
 
 
-def can_play_anytime(state: QuackState, seat: int) -> bool:
-    """Whether ``seat`` holds an Anytime card it may play now (who a response window waits for)."""
-    return any(anytime_moves(state, seat, card) for card in _anytime_cards(state, seat))
+def window_seats(state: QuackState, table: MoveTable) -> list[int]:
+    """The seats a response window after a Treatment waits for (QR13): the
+    other doctors still in the game, in turn order from the next one, who may
+    play an Anytime card now."""
+    others = [(state.turn + i) % state.seats for i in range(1, state.seats)]
+    return [s for s in others if state.doctors[s].status != MOBBED and _can_play_anytime(state, s, table)]
+
+
+def _can_play_anytime(state: QuackState, seat: int, table: MoveTable) -> bool:
+    return any(anytime_moves(state, seat, card, table) for card in _anytime_cards(state, seat))
+
+
+class MoveTable:
+    """Every move :func:`legal_moves` can list for one deck, made once.
+
+    Moves are frozen values, so every game of the deck may be handed the same
+    ones; and making a frozen dataclass costs about as much as the rest of a
+    decision. So the Rules object makes them all when it is built (the deck
+    and the most seats there can be are known then), and nothing writes the
+    table afterwards.
+    """
+
+    def __init__(self, cards: Sequence[Card], max_seats: int) -> None:
+        seats = range(max_seats)
+        doc_cards = [c.id for c in cards if not isinstance(c, Patient)]
+        self.stay = StayHome()
+        self.flee = FleeToSwitzerland()
+        self.pass_ = Pass()
+        self.treatments = {
+            (c.id, t): PlayTreatment(c.id, t) for c in cards if isinstance(c, Treatment) for t in (NONE, *seats)
+        }
+        """By (card, target)."""
+        self.discards = {c.id: Discard(c.id) for c in cards if isinstance(c, Anytime)}
+        self.anytime: dict[int, dict[tuple[int, int, int], PlayAnytime]] = {}
+        """By card, then (target, other, discard): every play the card's aim allows at some table."""
+        for card in cards:
+            if not isinstance(card, Anytime):
+                continue
+            aim = AIMS[card.effect]
+            if aim == OWN_HAND:
+                plays = [(s, NONE, d) for s in seats for d in doc_cards if d != card.id]
+            elif aim in (SWAP, REDIRECT):
+                plays = [(t, o, NONE) for t in seats for o in seats if o != t]
+            else:
+                plays = [(t, NONE, NONE) for t in seats]
+            self.anytime[card.id] = {(t, o, d): PlayAnytime(card.id, t, o, d) for t, o, d in plays}
 
 
 def _anytime_cards(state: QuackState, seat: int) -> list[Anytime]:
@@ -148,31 +185,35 @@ def _seats_with_a_patient(state: QuackState) -> list[int]:
     return [t for t, doctor in enumerate(state.doctors) if doctor.patient is not None]
 
 
-def _single_target_refusal(state: QuackState, card: Anytime, t: int) -> str | None:
-    """Why the one-target Anytime ``card`` may not be played on seat ``t`` now,
-    as a sentence naming ``{seat}`` and ``{card}``; None when it may (QR14, QR15)."""
-    doctor = state.doctors[t]
+def single_targets(state: QuackState, card: Anytime) -> list[int]:
+    """The seats the one-target Anytime ``card`` may be played on now (QR14, QR15):
+    a doctor with a Patient for a card that acts on the Patient, else a
+    practising doctor, who must not have that reminder waiting already, must
+    have Infamy to lose (Glowing Online Review) or money to lose (Tax Audit)."""
+    doctors = enumerate(state.doctors)
     effect = card.effect
-    if AIMS[effect] == Aim.PATIENT:
-        return None if doctor.patient is not None else "{seat} has no Patient for {card}."
-    if doctor.status != Status.PRACTISING:
-        return "{seat} no longer practises, so {card} has nothing to act on."
-    if effect in UNIQUE_REMINDERS and any(state.cards[r].effect == effect for r in doctor.reminders):
-        return "{seat} already has a {card} waiting."
-    if effect == qc.INFAMY_DOWN and doctor.infamy <= 0:
-        return "{seat} has no Infamy to lose."
-    if effect == qc.FINE and doctor.money <= 0:
-        return "{seat} has no money to lose."
-    return None
+    if AIMS[effect] == PATIENT:
+        return [t for t, d in doctors if d.patient is not None]
+    if effect in UNIQUE_REMINDERS:
+        return [t for t, d in doctors if d.status == PRACTISING and not _waiting(state, d, effect)]
+    if effect == qc.INFAMY_DOWN:
+        return [t for t, d in doctors if d.status == PRACTISING and d.infamy > 0]
+    if effect == qc.FINE:
+        return [t for t, d in doctors if d.status == PRACTISING and d.money > 0]
+    return [t for t, d in doctors if d.status == PRACTISING]
 
 
-def _redirect_refusal(doctor: Doctor) -> str | None:
-    """Why Wrong Chart may not aim at ``doctor``'s next Treatment (QR16); None when it may."""
-    if doctor.status != Status.PRACTISING:
-        return "{seat} no longer practises, so has no Treatment to redirect."
-    if doctor.redirect_card != NONE:
-        return "{seat} already has a Wrong Chart waiting."
-    return None
+def _waiting(state: QuackState, doctor: Doctor, effect: str) -> bool:
+    """Whether a reminder with ``effect`` waits beside ``doctor``."""
+    for r in doctor.reminders:
+        if state.cards[r].effect == effect:
+            return True
+    return False
+
+
+def _redirect_targets(state: QuackState) -> list[int]:
+    """The doctors whose next Treatment Wrong Chart may redirect (QR16): practising, with none waiting."""
+    return [t for t, d in enumerate(state.doctors) if d.status == PRACTISING and d.redirect_card == NONE]
 
 
 # --- verifying ----------------------------------------------------------------
@@ -189,20 +230,20 @@ def verify(state: QuackState, seat: Any, move: Any) -> Plan:
             raise MalformedMove(f"{type(move).__name__}.{name} must be a whole number, not {value!r}.")
     if not _is_seat(state, seat):
         raise MalformedMove(f"There is no seat {seat!r} at this table of {state.seats}; seats count from 0.")
-    if state.over:
+    if state.phase == OVER:
         raise GameOver("The game is over.")
     return verifier(state, seat, move)
 
 
 def _verify_timeout(state: QuackState, seat: int, move: Timeout) -> None:
     # Any seat may carry the host's timeout: it speaks for nobody in particular.
-    if state.phase != Phase.WINDOW or move.window != state.window_id:
+    if state.phase != WINDOW or move.window != state.window_id:
         raise IllegalMove(f"Response window {move.window} is not open, so it cannot time out.")
 
 
 def _verify_pass(state: QuackState, seat: int, move: Pass) -> None:
     _still_in_the_game(state, seat)
-    if state.phase == Phase.WINDOW:
+    if state.phase == WINDOW:
         _waited_on_in_window(state, seat)
         return
     _on_turn(state, seat)
@@ -213,15 +254,15 @@ def _verify_stay_or_flee(state: QuackState, seat: int, move: StayHome | FleeToSw
     _decides_now(state, seat)
     if type(move) is FleeToSwitzerland and state.options.deathmatch:
         raise IllegalMove("Deathmatch: nobody can flee the country.")
-    if state.phase != Phase.FLEE:
+    if state.phase != FLEE:
         raise IllegalMove("Staying or fleeing is decided at the start of your turn, before you draw.")
 
 
 def _verify_treatment(state: QuackState, seat: int, move: PlayTreatment) -> TreatmentPlan:
     _decides_now(state, seat)
-    if state.phase == Phase.FLEE:
+    if state.phase == FLEE:
         raise IllegalMove("First decide whether to stay or flee to Switzerland.")
-    if state.phase != Phase.TREAT:
+    if state.phase != TREAT:
         raise IllegalMove("You have no Treatments left to play: play or discard one Anytime card.")
     card = _card_in_hand(state, seat, move.card)
     if not isinstance(card, Treatment):
@@ -240,7 +281,7 @@ def _verify_treatment(state: QuackState, seat: int, move: PlayTreatment) -> Trea
 
 def _verify_discard(state: QuackState, seat: int, move: Discard) -> None:
     _decides_now(state, seat)
-    if state.phase != Phase.SHORT_HAND:
+    if state.phase != SHORT_HAND:
         raise IllegalMove("You may discard an Anytime card only when the short-hand rule asks for it.")
     card = _card_in_hand(state, seat, move.card)
     if not isinstance(card, Anytime):
@@ -257,21 +298,21 @@ def _verify_anytime(state: QuackState, seat: int, move: PlayAnytime) -> AnytimeP
     if not 0 <= t < seats:
         raise IllegalMove(f"There is no {seat_label(t)} at this table.")
     aim = AIMS[card.effect]
-    two_seats = aim in (Aim.REDIRECT, Aim.SWAP)
+    two_seats = aim in (REDIRECT, SWAP)
     if not two_seats and o != NONE:
         raise IllegalMove(f"{card.name} takes one target; leave the second seat empty ({NONE}).")
-    if aim != Aim.OWN_HAND and d != NONE:
+    if aim != OWN_HAND and d != NONE:
         raise IllegalMove(f"{card.name} does not discard a card; leave discard empty ({NONE}).")
     if two_seats and not 0 <= o < seats:
         raise IllegalMove(f"{card.name} needs a second seat, and there is no {seat_label(o)}.")
     doctors = state.doctors
-    if aim == Aim.OWN_HAND:
+    if aim == OWN_HAND:
         if t != seat:
             raise IllegalMove(f"{card.name} works only on your own hand.")
         if d == card.id:
             raise IllegalMove(f"{card.name} cannot discard itself; name another card from your hand.")
         _card_in_hand(state, seat, d)
-    elif aim == Aim.SWAP:
+    elif aim == SWAP:
         if o == t:
             raise IllegalMove(f"{card.name} needs two different doctors.")
         if doctors[t].patient is None or doctors[o].patient is None:
@@ -279,23 +320,37 @@ def _verify_anytime(state: QuackState, seat: int, move: PlayAnytime) -> AnytimeP
         if o < t:
             raise IllegalMove(f"Name the lower seat first for {card.name}: "
                               f"target {seat_label(o)}, other {seat_label(t)}.")
-    elif aim == Aim.REDIRECT:
-        refusal = _redirect_refusal(doctors[t])
-        if refusal is not None:
-            raise IllegalMove(refusal.format(seat=_seat_first(t)))
+    elif aim == REDIRECT:
+        if t not in _redirect_targets(state):
+            if doctors[t].status != PRACTISING:
+                raise IllegalMove(f"{_seat_first(t)} no longer practises, so has no Treatment to redirect.")
+            raise IllegalMove(f"{_seat_first(t)} already has a {card.name} waiting.")
         if o == t:
             raise IllegalMove(f"{card.name} must send the Treatment to another doctor's Patient.")
         if doctors[o].patient is None:
             raise IllegalMove(f"{_seat_first(o)} has no Patient to receive the Treatment.")
-    else:
-        refusal = _single_target_refusal(state, card, t)
-        if refusal is not None:
-            raise IllegalMove(refusal.format(seat=_seat_first(t), card=card.name))
+    elif t not in single_targets(state, card):
+        raise IllegalMove(_why_not(state, card, t))
     return AnytimePlan(
         card,
-        answers_window=state.phase == Phase.WINDOW and seat in state.window,
-        meets_short_hand=state.phase == Phase.SHORT_HAND and seat == state.turn,
+        answers_window=state.phase == WINDOW and seat in state.window,
+        meets_short_hand=state.phase == SHORT_HAND and seat == state.turn,
     )
+
+
+def _why_not(state: QuackState, card: Anytime, t: int) -> str:
+    """Why :func:`single_targets` leaves seat ``t`` out for ``card``, in a sentence."""
+    doctor = state.doctors[t]
+    seat = _seat_first(t)
+    if AIMS[card.effect] == PATIENT:
+        return f"{seat} has no Patient for {card.name}."
+    if doctor.status != PRACTISING:
+        return f"{seat} no longer practises, so {card.name} has nothing to act on."
+    if card.effect in UNIQUE_REMINDERS:
+        return f"{seat} already has a {card.name} waiting."
+    if card.effect == qc.INFAMY_DOWN:
+        return f"{seat} has no Infamy to lose."
+    return f"{seat} has no money to lose."
 
 
 _VERIFIERS: dict[type, Callable[[QuackState, int, Any], Plan]] = {
@@ -320,7 +375,7 @@ def _is_seat(state: QuackState, seat: Any) -> bool:
 
 
 def _still_in_the_game(state: QuackState, seat: int) -> None:
-    if state.doctors[seat].status == Status.MOBBED:
+    if state.doctors[seat].status == MOBBED:
         raise NotYourTurn("The Angry Mob ran you out of town: you are out of the game.")
 
 
@@ -338,7 +393,7 @@ def _on_turn(state: QuackState, seat: int) -> None:
 def _decides_now(state: QuackState, seat: int) -> None:
     """The seat is the one whose decision the game waits for, outside a response window."""
     _still_in_the_game(state, seat)
-    if state.phase == Phase.WINDOW:
+    if state.phase == WINDOW:
         _waited_on_in_window(state, seat)
         raise IllegalMove("A response window is open: play an Anytime card or pass.")
     _on_turn(state, seat)

@@ -46,7 +46,7 @@ from core.quack.cards import (
     split_infamy,
     treatment_points,
 )
-from core.quack.legal import TreatmentPlan, can_play_anytime, legal_moves, verify, waiting_for
+from core.quack.legal import MoveTable, TreatmentPlan, legal_moves, verify, waiting_for, window_seats
 from core.quack.moves import (
     EVENT_TYPES,
     MOVE_TYPES,
@@ -88,7 +88,25 @@ from core.quack.moves import (
     TurnStarted,
     WindowOpened,
 )
-from core.quack.state import GAME, Case, Doctor, Phase, QuackOptions, QuackState, Status, TwoPlayerEndgame, clone
+from core.quack.state import (
+    END,
+    FLEE,
+    GAME,
+    MOBBED,
+    OVER,
+    PRACTISING,
+    SHORT_HAND,
+    SWITZERLAND,
+    TREAT,
+    WINDOW,
+    Case,
+    Doctor,
+    Phase,
+    QuackOptions,
+    QuackState,
+    TwoPlayerEndgame,
+    clone,
+)
 from core.quack.view import DoctorView, PatientView, QuackView
 from core.rules import NONE, BadOptions, Deadline, Event, Move, Outcome
 
@@ -117,6 +135,7 @@ class Quack:
         self._patient_ids = tuple(c.id for c in self.cards if isinstance(c, Patient))
         self._doc_ids = tuple(c.id for c in self.cards if not isinstance(c, Patient))
         """The two decks in id order: new_game copies them and shuffles the Doc deck."""
+        self._moves = MoveTable(self.cards, self.max_seats)
 
     def card_name(self, card_id: int) -> str:
         """The name of card ``card_id`` (for sentences; ids are public)."""
@@ -164,8 +183,8 @@ class Quack:
     def deadline(self, state: QuackState) -> Deadline | None:
         """The response window's deadline. Its seat is the doctor whose turn it
         is; its Timeout closes the whole window (every seat not yet answered passes)."""
-        if state.phase == Phase.WINDOW and state.options.window_seconds > 0:
-            return Deadline(state.turn, state.options.window_seconds, Phase.WINDOW, Timeout(state.window_id))
+        if state.phase == WINDOW and state.options.window_seconds > 0:
+            return Deadline(state.turn, state.options.window_seconds, WINDOW, Timeout(state.window_id))
         return None
 
     def outcome(self, state: QuackState) -> Outcome | None:
@@ -173,14 +192,14 @@ class Quack:
 
     def legal_moves(self, state: QuackState, seat: int) -> tuple[Move, ...]:
         """Every move ``seat`` may make now (order: :mod:`core.quack.legal`)."""
-        return legal_moves(state, seat)
+        return legal_moves(state, seat, self._moves)
 
     def check(self, state: QuackState, seat: int, move: Move) -> None:
         """Raise a RulesError with a plain sentence if the move is not allowed."""
         verify(state, seat, move)
 
     def view(self, state: QuackState, seat: int | None) -> QuackView:
-        return views.view(state, seat)
+        return views.view(state, seat, self.legal_moves(state, seat))
 
     def redact(self, event: Event, seat: int | None) -> Event | None:
         return views.redact(event, seat)
@@ -213,6 +232,8 @@ class Quack:
         match move:
             case PlayTreatment():
                 _play_treatment(state, seat, plan, events)
+                if state.options.window_seconds > 0:
+                    _open_window(state, window_seats(state, self._moves), events)
             case PlayAnytime():
                 if plan.answers_window:
                     state.window.remove(seat)
@@ -241,24 +262,24 @@ class Quack:
 
 def _proceed(state: QuackState, events: list[Event]) -> None:
     """Run the automatic steps until a seat must decide, or the game ends."""
-    while state.phase != Phase.OVER:
+    while state.phase != OVER:
         phase = state.phase
         doctor = state.doctors[state.turn]
-        practising = doctor.status == Status.PRACTISING
-        if phase == Phase.WINDOW and state.window:
+        practising = doctor.status == PRACTISING
+        if phase == WINDOW and state.window:
             return
-        if phase in (Phase.WINDOW, Phase.TREAT, Phase.SHORT_HAND) and practising:
+        if phase in (WINDOW, TREAT, SHORT_HAND) and practising:
             owing = _treatment_phase(state)
             if owing is not None:
                 state.phase = owing
                 return
             _payday(state, events)
-        elif phase == Phase.FLEE and practising:
+        elif phase == FLEE and practising:
             return
         # The turn is over (a doctor who left practice mid-turn ends it at once).
-        state.phase = Phase.END
+        state.phase = END
         _end_turn(state, events)
-        if state.phase != Phase.OVER:
+        if state.phase != OVER:
             _next_turn(state, events)
 
 
@@ -269,11 +290,11 @@ def _treatment_phase(state: QuackState) -> Phase | None:
     doctor = state.doctors[state.turn]
     if doctor.patient is None or state.owed <= 0 or state.short_done:
         return None
-    hand = [state.cards[c] for c in state.hands[state.turn]]
-    if any(isinstance(card, Treatment) for card in hand):
-        return Phase.TREAT
-    if any(isinstance(card, Anytime) for card in hand):
-        return Phase.SHORT_HAND
+    kinds = {type(state.cards[c]) for c in state.hands[state.turn]}
+    if Treatment in kinds:
+        return TREAT
+    if Anytime in kinds:
+        return SHORT_HAND
     return None
 
 
@@ -287,13 +308,13 @@ def _start_turn(state: QuackState, seat: int, events: list[Event]) -> None:
     events.append(TurnStarted(seat, state.round))
     if state.endgame:
         state.final_pending.discard(seat)
-    if state.doctors[seat].status == Status.SWITZERLAND:
+    if state.doctors[seat].status == SWITZERLAND:
         _swiss_draw(state, seat, events)
-        state.phase = Phase.END
+        state.phase = END
     elif state.options.deathmatch:
         _practise(state, seat, events)
     else:
-        state.phase = Phase.FLEE
+        state.phase = FLEE
 
 
 def _practise(state: QuackState, seat: int, events: list[Event]) -> None:
@@ -304,7 +325,7 @@ def _practise(state: QuackState, seat: int, events: list[Event]) -> None:
     doctor = state.doctors[seat]
     if doctor.patient is None:
         _admit(state, seat, events)
-    state.phase = Phase.TREAT
+    state.phase = TREAT
     if doctor.patient is None:
         return  # no Patient to be had: nothing to treat this round (QR3)
     rolls = [_roll(state.rng)]
@@ -362,7 +383,7 @@ def _flee(state: QuackState, seat: int, events: list[Event]) -> None:
     in hand are dropped (QR11: they can never be played); then the
     Switzerland draw (QR12)."""
     doctor = state.doctors[seat]
-    doctor.status = Status.SWITZERLAND
+    doctor.status = SWITZERLAND
     events.append(DoctorFled(seat, doctor.money, doctor.infamy))
     _leave_practice(state, seat, DischargeReason.FLED, events)
     hand = state.hands[seat]
@@ -373,7 +394,7 @@ def _flee(state: QuackState, seat: int, events: list[Event]) -> None:
         events.append(CardsDiscarded(seat, tuple(dropped), DiscardReason.FLED))
     _check_endgame(state, events)
     _swiss_draw(state, seat, events)
-    state.phase = Phase.END
+    state.phase = END
 
 
 def _swiss_draw(state: QuackState, seat: int, events: list[Event]) -> None:
@@ -406,7 +427,7 @@ def _swiss_draw(state: QuackState, seat: int, events: list[Event]) -> None:
 
 
 def _play_treatment(state: QuackState, seat: int, plan: TreatmentPlan, events: list[Event]) -> None:
-    """Phase 5, one Treatment (QB4), then a response window."""
+    """Phase 5, one Treatment (QB4); the response window after it is the caller's."""
     card = plan.treatment
     state.hands[seat].remove(card.id)
     doctor = state.doctors[seat]
@@ -441,7 +462,6 @@ def _play_treatment(state: QuackState, seat: int, plan: TreatmentPlan, events: l
         _cured(state, dest, seat, events)
     elif fate is not None:
         _die(state, dest, fate, seat, events, redirected=redirected)
-    _open_window(state, events)
 
 
 def _type_reminders(
@@ -460,17 +480,12 @@ def _type_reminders(
     return TreatmentNote.PLAIN, points
 
 
-def _open_window(state: QuackState, events: list[Event]) -> None:
-    """After a Treatment (QR13): wait for the other doctors, in turn order
-    from the one after the treating doctor, who could play an Anytime card."""
-    if state.options.window_seconds <= 0 or state.over:
-        return
-    others = [(state.turn + i) % state.seats for i in range(1, state.seats)]
-    seats = [s for s in others if state.doctors[s].status != Status.MOBBED and can_play_anytime(state, s)]
+def _open_window(state: QuackState, seats: list[int], events: list[Event]) -> None:
+    """After a Treatment (QR13): wait for ``seats`` (see core.quack.legal.window_seats), if any."""
     if seats:
         state.window_id += 1
         state.window = seats
-        state.phase = Phase.WINDOW
+        state.phase = WINDOW
         events.append(WindowOpened(state.window_id, tuple(seats)))
 
 
@@ -514,7 +529,7 @@ def _end_turn(state: QuackState, events: list[Event]) -> None:
 def _next_turn(state: QuackState, events: list[Event]) -> None:
     """The next doctor not mobbed; a new round when the first doctor's turn comes again."""
     doctors = state.doctors
-    if all(d.status == Status.MOBBED for d in doctors):
+    if all(d.status == MOBBED for d in doctors):
         _finish(state, events)
         return
     seat = state.turn
@@ -528,7 +543,7 @@ def _next_turn(state: QuackState, events: list[Event]) -> None:
                 if not state.final_pending:
                     _finish(state, events)
                     return
-        if doctors[seat].status != Status.MOBBED:
+        if doctors[seat].status != MOBBED:
             break
     _start_turn(state, seat, events)
 
@@ -566,7 +581,7 @@ def _play_anytime(state: QuackState, seat: int, move: PlayAnytime, card: Anytime
         return
     if effect in (qc.EXTRA_TREATMENT, qc.FEWER_TREATMENT):
         # QR17: at once on the doctor whose Treatments are being played, else at their next roll.
-        if t == state.turn and state.die and state.phase in (Phase.TREAT, Phase.SHORT_HAND, Phase.WINDOW):
+        if t == state.turn and state.die and state.phase in (TREAT, SHORT_HAND, WINDOW):
             state.owed = owed_after(state.owed, signed_amount(card))
             events.append(TreatmentsOwedChanged(t, state.owed))
         else:
@@ -633,7 +648,7 @@ def _infamy(state: QuackState, seat: int, change: int, reason: InfamyReason, eve
     """A practising doctor's Infamy changes (it is frozen in Switzerland);
     the Mob comes at once if it reaches the threshold (QB6)."""
     doctor = state.doctors[seat]
-    if doctor.status != Status.PRACTISING:
+    if doctor.status != PRACTISING:
         return
     total = infamy_after(doctor.infamy, change)
     if total == doctor.infamy:
@@ -647,7 +662,7 @@ def _infamy(state: QuackState, seat: int, change: int, reason: InfamyReason, eve
 def _mob(state: QuackState, seat: int, events: list[Event]) -> None:
     """QB6: out of the game, unable to win; hand, Patient and reminders discarded."""
     doctor = state.doctors[seat]
-    doctor.status = Status.MOBBED
+    doctor.status = MOBBED
     events.append(DoctorMobbed(seat, doctor.infamy))
     hand = state.hands[seat]
     if hand:
@@ -691,20 +706,20 @@ def _start_endgame(state: QuackState, reason: str, events: list[Event]) -> None:
 def _finish(state: QuackState, events: list[Event]) -> None:
     """QB9, QR23: most money among doctors not mobbed wins; ties go to lower
     Infamy, then share. Mobbed doctors rank after everyone else."""
-    ranks = [(d.status == Status.MOBBED, -d.money, d.infamy) for d in state.doctors]  # lower is better
+    ranks = [(d.status == MOBBED, -d.money, d.infamy) for d in state.doctors]  # lower is better
     order = sorted(range(state.seats), key=lambda s: ranks[s])
     places = [0] * state.seats
     for i, s in enumerate(order):
         tied_with_previous = i > 0 and ranks[s] == ranks[order[i - 1]]
         places[s] = places[order[i - 1]] if tied_with_previous else i + 1
-    winners = tuple(s for s in order if places[s] == 1 and state.doctors[s].status != Status.MOBBED)
+    winners = tuple(s for s in order if places[s] == 1 and state.doctors[s].status != MOBBED)
     if not winners:
         reason = "The Angry Mob got every doctor; nobody wins."
     elif len(winners) == 1:
         reason = "The most money of the doctors the Mob did not get."
     else:
         reason = "A shared win: the most money, and the least Infamy, of the doctors the Mob did not get."
-    state.phase = Phase.OVER
+    state.phase = OVER
     state.window = []
     state.result = Outcome(winners=winners, places=tuple(places), reason=reason)
     events.append(GameEnded(winners, state.round, reason))
@@ -780,7 +795,7 @@ def _leave_practice(state: QuackState, seat: int, reason: DischargeReason, event
 
 
 def _practising(state: QuackState) -> tuple[int, ...]:
-    return tuple(s for s, d in enumerate(state.doctors) if d.status == Status.PRACTISING)
+    return tuple(s for s, d in enumerate(state.doctors) if d.status == PRACTISING)
 
 
 RULES = Quack()

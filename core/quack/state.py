@@ -16,7 +16,10 @@ from cards.quack import Card
 from core import options
 from core.rules import NONE, Event, Outcome
 
-__all__ = ["GAME", "Case", "Doctor", "Phase", "QuackOptions", "QuackState", "Status", "TwoPlayerEndgame", "clone"]
+__all__ = [
+    "END", "FLEE", "GAME", "MOBBED", "OVER", "PRACTISING", "SHORT_HAND", "SWITZERLAND", "TREAT", "WINDOW",
+    "Case", "Doctor", "Phase", "QuackOptions", "QuackState", "Status", "TwoPlayerEndgame", "clone",
+]
 
 GAME = "quack"
 """The game's name on the command line and the wire."""
@@ -48,6 +51,11 @@ class Status(StrEnum):
     """Fled for good (QB7): Money and Infamy frozen, Anytime cards only."""
     MOBBED = "mobbed"
     """Run out of town (QB6): out of the game, unable to win."""
+
+
+FLEE, TREAT, SHORT_HAND, WINDOW, OVER, END = Phase.FLEE, Phase.TREAT, Phase.SHORT_HAND, Phase.WINDOW, Phase.OVER, Phase.END
+PRACTISING, SWITZERLAND, MOBBED = Status.PRACTISING, Status.SWITZERLAND, Status.MOBBED
+"""The phases and statuses by their own names, as the rules read them (``state.phase == TREAT``)."""
 
 
 class TwoPlayerEndgame(StrEnum):
@@ -107,7 +115,7 @@ class Doctor:
 
     money: int = 0
     infamy: int = 0
-    status: Status = Status.PRACTISING
+    status: Status = PRACTISING
     patient: Case | None = None
     reminders: list[int] = field(default_factory=list)
     """Anytime cards waiting beside the doctor (QB8)."""
@@ -147,7 +155,7 @@ class QuackState:
     turn: int = 0
     """The seat whose turn it is."""
     round: int = 1
-    phase: Phase = Phase.FLEE
+    phase: Phase = FLEE
     die: int = 0
     """This turn's roll, 0 before it is rolled."""
     owed: int = 0

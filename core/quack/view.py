@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from cards.quack import Anytime, Patient, Treatment
-from core.quack.legal import legal_moves, waiting_for
+from core.quack.legal import waiting_for
 from core.quack.moves import CardsDrawn, PatientAdmitted, TreatmentPlayed
 from core.quack.state import GAME, Case, Phase, QuackOptions, QuackState, Status
 from core.rules import NONE, Event, Move, Outcome
@@ -78,8 +78,8 @@ class QuackView:
     options: QuackOptions
 
 
-def view(state: QuackState, seat: int | None) -> QuackView:
-    """What ``seat`` may see; anything but a seat of the game (None) is a spectator."""
+def view(state: QuackState, seat: int | None, legal: tuple[Move, ...]) -> QuackView:
+    """What ``seat`` may see, with its ``legal`` moves; anything but a seat of the game (None) is a spectator."""
     own = type(seat) is int and 0 <= seat < state.seats
     cards = state.cards
     return QuackView(
@@ -111,7 +111,7 @@ def view(state: QuackState, seat: int | None) -> QuackView:
         window=tuple(state.window),
         endgame=state.endgame,
         threshold=state.options.infamy_threshold,
-        legal=legal_moves(state, seat) if own else (),
+        legal=legal if own else (),
         waiting_for=waiting_for(state),
         outcome=state.result,
         options=state.options,
