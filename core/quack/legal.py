@@ -27,7 +27,7 @@ from typing import Any, Callable, NamedTuple, Sequence
 
 from cards import quack as qc
 from cards.quack import Anytime, Card, Patient, Treatment
-from core.quack.cards import AIMS, OWN_HAND, PATIENT, REDIRECT, SWAP, UNIQUE_REMINDERS
+from core.quack.cards import AIMS, DOCTOR, OWN_HAND, PATIENT, REDIRECT, SWAP, UNIQUE_REMINDERS
 from core.quack.moves import (
     MOVE_TYPES,
     Discard,
@@ -95,7 +95,7 @@ def legal_moves(state: QuackState, seat: int, table: MoveTable) -> tuple[Move, .
         moves += _treatment_moves(state, seat, table)
     elif phase == WINDOW and seat in state.window:
         moves.append(table.pass_)
-    anytime = _anytime_cards(state, seat)
+    anytime = _anytime_cards(state, seat, table)
     for card in anytime:
         moves += anytime_moves(state, seat, card, table)
     if on_turn and phase == SHORT_HAND:
@@ -105,27 +105,27 @@ def legal_moves(state: QuackState, seat: int, table: MoveTable) -> tuple[Move, .
 
 def _treatment_moves(state: QuackState, seat: int, table: MoveTable) -> list[PlayTreatment]:
     """Every PlayTreatment: on your own Patient, and with Group Practice on every other one."""
-    treatments = [c for c in state.hands[seat] if isinstance(state.cards[c], Treatment)]
+    own = table.own_treatments
     if not state.options.group_practice:
-        return [table.treatments[c, NONE] for c in treatments]
+        return [own[c] for c in state.hands[seat] if c in own]
     doctors = state.doctors
     targets = [NONE] + [t for t in range(state.seats) if t != seat and doctors[t].patient is not None]
-    return [table.treatments[c, t] for c in treatments for t in targets]
+    return [table.treatments[c, t] for c in state.hands[seat] if c in own for t in targets]
 
 
 def anytime_moves(state: QuackState, seat: int, card: Anytime, table: MoveTable) -> list[PlayAnytime]:
     """Every legal play of the Anytime ``card`` by ``seat``, in the documented order (QB8, QR14-QR16)."""
-    plays = table.anytime[card.id]
     aim = AIMS[card.effect]
+    if aim == PATIENT or aim == DOCTOR:
+        on = table.single[card.id]
+        return [on[t] for t in single_targets(state, card)]
+    plays = table.plays[card.id]
     if aim == OWN_HAND:
         return [plays[seat, NONE, d] for d in state.hands[seat] if d != card.id]
+    patients = _seats_with_a_patient(state)
     if aim == SWAP:
-        patients = _seats_with_a_patient(state)
         return [plays[t, o, NONE] for i, t in enumerate(patients) for o in patients[i + 1:]]
-    if aim == REDIRECT:
-        patients = _seats_with_a_patient(state)
-        return [plays[t, o, NONE] for t in _redirect_targets(state) for o in patients if o != t]
-    return [plays[t, NONE, NONE] for t in single_targets(state, card)]
+    return [plays[t, o, NONE] for t in _redirect_targets(state) for o in patients if o != t]  # REDIRECT
 
 
 def window_seats(state: QuackState, table: MoveTable) -> list[int]:
@@ -137,7 +137,10 @@ def window_seats(state: QuackState, table: MoveTable) -> list[int]:
 
 
 def _can_play_anytime(state: QuackState, seat: int, table: MoveTable) -> bool:
-    return any(anytime_moves(state, seat, card, table) for card in _anytime_cards(state, seat))
+    for card in _anytime_cards(state, seat, table):
+        if anytime_moves(state, seat, card, table):
+            return True
+    return False
 
 
 class MoveTable:
@@ -160,25 +163,30 @@ class MoveTable:
             (c.id, t): PlayTreatment(c.id, t) for c in cards if isinstance(c, Treatment) for t in (NONE, *seats)
         }
         """By (card, target)."""
-        self.discards = {c.id: Discard(c.id) for c in cards if isinstance(c, Anytime)}
-        self.anytime: dict[int, dict[tuple[int, int, int], PlayAnytime]] = {}
-        """By card, then (target, other, discard): every play the card's aim allows at some table."""
-        for card in cards:
-            if not isinstance(card, Anytime):
-                continue
+        self.own_treatments = {c: move for (c, t), move in self.treatments.items() if t == NONE}
+        """By Treatment card: the move on your own Patient."""
+        anytime = [c for c in cards if isinstance(c, Anytime)]
+        self.anytime_cards = frozenset(c.id for c in anytime)
+        self.discards = {c.id: Discard(c.id) for c in anytime}
+        self.single: dict[int, tuple[PlayAnytime, ...]] = {}
+        """The plays of each one-target Anytime card (its aim a Patient or a doctor), by target seat."""
+        self.plays: dict[int, dict[tuple[int, int, int], PlayAnytime]] = {}
+        """The plays of each other Anytime card, by (target, other, discard)."""
+        for card in anytime:
             aim = AIMS[card.effect]
             if aim == OWN_HAND:
                 plays = [(s, NONE, d) for s in seats for d in doc_cards if d != card.id]
-            elif aim in (SWAP, REDIRECT):
+            elif aim == SWAP or aim == REDIRECT:
                 plays = [(t, o, NONE) for t in seats for o in seats if o != t]
             else:
-                plays = [(t, NONE, NONE) for t in seats]
-            self.anytime[card.id] = {(t, o, d): PlayAnytime(card.id, t, o, d) for t, o, d in plays}
+                self.single[card.id] = tuple(PlayAnytime(card.id, t) for t in seats)
+                continue
+            self.plays[card.id] = {(t, o, d): PlayAnytime(card.id, t, o, d) for t, o, d in plays}
 
 
-def _anytime_cards(state: QuackState, seat: int) -> list[Anytime]:
-    cards = state.cards
-    return [cards[c] for c in state.hands[seat] if isinstance(cards[c], Anytime)]
+def _anytime_cards(state: QuackState, seat: int, table: MoveTable) -> list[Anytime]:
+    """The Anytime cards in ``seat``'s hand, in hand order."""
+    return [state.cards[c] for c in state.hands[seat] if c in table.anytime_cards]
 
 
 def _seats_with_a_patient(state: QuackState) -> list[int]:
@@ -232,17 +240,18 @@ def verify(state: QuackState, seat: Any, move: Any) -> Plan:
         raise MalformedMove(f"There is no seat {seat!r} at this table of {state.seats}; seats count from 0.")
     if state.phase == OVER:
         raise GameOver("The game is over.")
+    # Any seat may carry the host's Timeout: it speaks for nobody in particular.
+    if type(move) is not Timeout and state.doctors[seat].status == MOBBED:
+        raise NotYourTurn("The Angry Mob ran you out of town: you are out of the game.")
     return verifier(state, seat, move)
 
 
 def _verify_timeout(state: QuackState, seat: int, move: Timeout) -> None:
-    # Any seat may carry the host's timeout: it speaks for nobody in particular.
     if state.phase != WINDOW or move.window != state.window_id:
         raise IllegalMove(f"Response window {move.window} is not open, so it cannot time out.")
 
 
 def _verify_pass(state: QuackState, seat: int, move: Pass) -> None:
-    _still_in_the_game(state, seat)
     if state.phase == WINDOW:
         _waited_on_in_window(state, seat)
         return
@@ -289,7 +298,6 @@ def _verify_discard(state: QuackState, seat: int, move: Discard) -> None:
 
 
 def _verify_anytime(state: QuackState, seat: int, move: PlayAnytime) -> AnytimePlan:
-    _still_in_the_game(state, seat)
     card = _card_in_hand(state, seat, move.card)
     if not isinstance(card, Anytime):
         raise IllegalMove(f"{card.name} is not an Anytime card.")
@@ -374,11 +382,6 @@ def _is_seat(state: QuackState, seat: Any) -> bool:
     return type(seat) is int and 0 <= seat < state.seats
 
 
-def _still_in_the_game(state: QuackState, seat: int) -> None:
-    if state.doctors[seat].status == MOBBED:
-        raise NotYourTurn("The Angry Mob ran you out of town: you are out of the game.")
-
-
 def _waited_on_in_window(state: QuackState, seat: int) -> None:
     if seat not in state.window:
         waiting = ", ".join(seat_label(s) for s in state.window)
@@ -392,7 +395,6 @@ def _on_turn(state: QuackState, seat: int) -> None:
 
 def _decides_now(state: QuackState, seat: int) -> None:
     """The seat is the one whose decision the game waits for, outside a response window."""
-    _still_in_the_game(state, seat)
     if state.phase == WINDOW:
         _waited_on_in_window(state, seat)
         raise IllegalMove("A response window is open: play an Anytime card or pass.")
