@@ -237,7 +237,8 @@ def verify(state: QuackState, seat: Any, move: Any) -> Plan:
         if type(value) is not int:
             raise MalformedMove(f"{type(move).__name__}.{name} must be a whole number, not {value!r}.")
     if not _is_seat(state, seat):
-        raise MalformedMove(f"There is no seat {seat!r} at this table of {state.seats}; seats count from 0.")
+        named = seat_label(seat) if type(seat) is int else f"seat {seat!r}"
+        raise MalformedMove(f"There is no {named} at this table of {state.seats}.")
     if state.phase == OVER:
         raise GameOver("The game is over.")
     # Any seat may carry the host's Timeout: it speaks for nobody in particular.

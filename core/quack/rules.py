@@ -37,6 +37,7 @@ from core.quack import balance, text
 from core.quack import view as views
 from core.quack.cards import (
     Fate,
+    Points,
     case_fate,
     fine_taken,
     infamy_after,
@@ -465,8 +466,8 @@ def _play_treatment(state: QuackState, seat: int, plan: TreatmentPlan, events: l
 
 
 def _type_reminders(
-    state: QuackState, seat: int, case: Case, treatment_type: str, points: Any, events: list[Event]
-) -> tuple[TreatmentNote, Any]:
+    state: QuackState, seat: int, case: Case, treatment_type: str, points: Points, events: list[Event]
+) -> tuple[TreatmentNote, Points]:
     """Lost Lab Results and Extra Strength (QR15): the first waiting reminder
     of the Treatment's type acts, a nullifying one before a doubling one."""
     for effect in (qc.NULLIFY_TYPE, qc.BOOST_TYPE):
