@@ -245,6 +245,30 @@ def test_all_others_harms_only_types_the_card_does_not_name() -> None:
     assert q.treatment_points(named_as_harm, _p("Cardiac", "GI")) == (0, 3)
 
 
+def test_infamy_fines_and_owed_treatments_arithmetic() -> None:
+    """QB5/QB6/QR17, the small rules the table's previews ask too: Infamy and the
+    Treatments owed never go below 0, the Mob comes at the threshold, a fine takes
+    at most what the doctor has, a redirected death's Infamy is split rounding up."""
+    from core.quack import cards as qcards
+
+    assert q.infamy_after(1, -3) == 0 and q.infamy_after(4, 2) == 6
+    assert q.mob_comes(6, 6) and not q.mob_comes(5, 6)
+    assert q.fine_taken(300, 500) == 300 and q.fine_taken(900, 500) == 500
+    assert q.owed_after(1, -3) == 0 and q.owed_after(2, 1) == 3
+    assert [qcards.split_infamy(n) for n in (1, 2, 3)] == [1, 1, 2]
+    review = next(c for c in CARDS if isinstance(c, Anytime) and c.effect == "infamy_down")
+    suit = next(c for c in CARDS if isinstance(c, Anytime) and c.effect == "infamy_up")
+    assert q.signed_amount(review) == -review.amount and q.signed_amount(suit) == suit.amount
+
+
+def test_every_anytime_effect_has_an_aim() -> None:
+    """QB8: every effect a card file may name says what the card is played on."""
+    from cards import quack as qc
+    from core.quack import cards as qcards
+
+    assert set(qcards.AIMS) == set(qc.EFFECTS)
+
+
 # --- phases of a turn ---------------------------------------------------------------
 
 
