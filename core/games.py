@@ -18,7 +18,7 @@ QUACK = "quack"
 
 _MODULES: dict[str, tuple[str, str]] = {
     SIDE_EFFECTS: ("core.side_effects", "core.side_effects.bot"),
-    QUACK: ("core.quack", "core.quack_bot"),
+    QUACK: ("core.quack", "core.quack.bot"),
 }
 TITLES: dict[str, str] = {SIDE_EFFECTS: "Side Effects", QUACK: "Quack in the Box"}
 """Each game's title, as its rules give it (a test keeps the two the same)."""

@@ -78,7 +78,7 @@ def test_playing_one_game_loads_only_that_game() -> None:
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     loaded = set(json.loads(out.stdout))
     assert "core.side_effects" in loaded and "core.side_effects.bot" in loaded
-    assert not {"core.quack", "core.quack_bot", "cards.quack", "tui.quack_board"} & loaded
+    assert not {"core.quack", "core.quack.bot", "cards.quack", "tui.quack_board"} & loaded
 
 
 def test_game_titles_are_known_without_loading_the_games() -> None:

@@ -1,8 +1,11 @@
 """Words for the Quack in the Box table: what a legal move will do, said before it is made.
 
 Reads a :class:`core.quack.QuackView` and moves from its ``legal`` tuple.
-The Cure and Harm a Treatment would give come from
-:func:`core.quack.treatment_points`, the rules' own arithmetic (QB4).
+Every number a preview states is the rules' own arithmetic from
+:mod:`core.quack.cards`: the Cure and Harm a Treatment gives
+(:func:`~core.quack.cards.treatment_points`), what it leaves the Patient to
+(:func:`~core.quack.cards.case_fate`), the Infamy after a change and whether
+the Mob comes, what a fine takes.
 """
 
 from __future__ import annotations
@@ -96,11 +99,11 @@ def treatment_effect(view: q.QuackView, treatment: Treatment, seat: int) -> tupl
         bits.append(f"+{harm} harm")
     text = " ".join(bits) or "no effect"
     fate = q.case_fate(case.patient, total_cure, total_harm, case.received + 1)
-    if fate == "harm":
+    if fate == q.Fate.HARM:
         return f"{text}: KILLS", "bold red"
-    if fate == q.CURED:
+    if fate == q.Fate.CURED:
         return f"{text}: CURES", "bold green"
-    if fate == "mortal":
+    if fate == q.Fate.MORTAL:
         return f"{text}: dies (Mortal)", "bold red"
     return text, "red" if harm and not cure else "green" if cure and not harm else "yellow" if cure else "dim"
 
@@ -167,17 +170,20 @@ def describe_anytime(view: q.QuackView, move: q.PlayAnytime, names: Sequence[str
                        f"({_patient_name(view, t)} ⇄ {_patient_name(view, move.other)}).")
     case = doctor.patient
     patient = _patient_name(view, t)
+    known = case is not None and case.patient is not None and case.cure_points is not None
     if effect == qc.CURE_POINTS:
         extra = ""
-        if case is not None and case.patient is not None and case.cure_points is not None:
+        if known:
             total = case.cure_points + card.amount
-            extra = f" (now {total}/{case.patient.cure})" + (": CURED" if total >= case.patient.cure else "")
+            fate = q.case_fate(case.patient, total, case.harm_points, case.received)
+            extra = f" (now {total}/{case.patient.cure})" + (": CURED" if fate == q.Fate.CURED else "")
         return head + f"{possessive(names, t, me)} {patient} gains {card.amount} Cure{extra}."
     if effect == qc.HARM_POINTS:
         extra = ""
-        if case is not None and case.patient is not None and case.harm_points is not None:
+        if known:
             total = case.harm_points + card.amount
-            extra = f" (now {total}/{case.patient.kill})" + (": DIES" if total >= case.patient.kill else "")
+            fate = q.case_fate(case.patient, case.cure_points, total, case.received)
+            extra = f" (now {total}/{case.patient.kill})" + (": DIES" if fate == q.Fate.HARM else "")
         return head + f"{possessive(names, t, me)} {patient} gains {card.amount} Harm{extra}."
     if effect == qc.RESET_HARM:
         return head + f"{possessive(names, t, me)} {patient} loses all its Harm."
@@ -185,15 +191,14 @@ def describe_anytime(view: q.QuackView, move: q.PlayAnytime, names: Sequence[str
         what = "does nothing" if effect == qc.NULLIFY_TYPE else "counts double"
         return head + f"the next {card.treatment_type} Treatment on {possessive(names, t, me)} {patient} {what}."
     if effect in (qc.INFAMY_UP, qc.INFAMY_DOWN):
-        sign = 1 if effect == qc.INFAMY_UP else -1
-        total = max(0, doctor.infamy + sign * card.amount)
-        mob = ": the Mob comes!" if sign > 0 and total >= view.threshold else ""
-        verb = "gains" if sign > 0 else "loses"
+        total = q.infamy_after(doctor.infamy, q.signed_amount(card))
+        mob = ": the Mob comes!" if q.mob_comes(total, view.threshold) else ""
+        verb = "gains" if effect == qc.INFAMY_UP else "loses"
         if t == me:
-            verb = "gain" if sign > 0 else "lose"
+            verb = "gain" if effect == qc.INFAMY_UP else "lose"
         return head + f"{target} {verb} {card.amount} Infamy (now {total}/{view.threshold}){mob}."
     if effect == qc.FINE:
-        lost = min(doctor.money, card.amount)
+        lost = q.fine_taken(doctor.money, card.amount)
         return head + f"{target} {'lose' if t == me else 'loses'} {money(lost)}."
     if effect in (qc.EXTRA_TREATMENT, qc.FEWER_TREATMENT):
         more = "more" if effect == qc.EXTRA_TREATMENT else "fewer"

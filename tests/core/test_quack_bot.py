@@ -9,7 +9,7 @@ from core import quack as q
 from core.bots import RandomBot
 from core.play import play_game
 from core.quack import RULES
-from core.quack_bot import QuackBot
+from core.quack.bot import QuackBot
 from tests.core.test_quack_rules import NervousRandomBot, card_in_hand, table, treat
 
 

@@ -9,6 +9,7 @@ docs/QUACK_RULINGS.md) it checks.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import random
 import subprocess
 import sys
@@ -21,7 +22,7 @@ from cards.quack import Anytime, Patient, Treatment
 from core import quack as q
 from core.bots import RandomBot
 from core.quack import RULES, QuackState
-from core.quack_bot import QuackBot
+from core.quack.bot import QuackBot
 from core.rules import BadOptions, Deadline, GameOver, IllegalMove, MalformedMove, NotYourTurn
 from tests.core import invariants
 from tests.core.invariants import Adapter, disturb_global_random, play_checked, replay
@@ -157,7 +158,6 @@ def table(
         rng = ScriptedRandom(0, faces)
         rng.setstate(state.rng.getstate())
         state.rng = rng
-    state.touch()
     QuackAdapter().assert_conserved(state)
     return state
 
@@ -203,9 +203,8 @@ def play_out_turn(state: QuackState) -> list:
     return events
 
 
-def snapshot(value: Any, _seen: Any = None) -> Any:
-    """A comparable copy of a State: every slot (the RNG's state included) but
-    the caches, whose names start with an underscore."""
+def snapshot(value: Any) -> Any:
+    """A comparable copy of a State: every field, the RNG's state included."""
     if isinstance(value, random.Random):
         return ("rng", value.getstate())
     if isinstance(value, (list, tuple)):
@@ -213,8 +212,7 @@ def snapshot(value: Any, _seen: Any = None) -> Any:
     if isinstance(value, set):
         return ("set", tuple(sorted(value)))
     if isinstance(value, (QuackState, q.Doctor, q.Case)):
-        names = [name for name in type(value).__slots__ if not name.startswith("_")]
-        return tuple((name, snapshot(getattr(value, name))) for name in names)
+        return tuple((f.name, snapshot(getattr(value, f.name))) for f in dataclasses.fields(value))
     return value
 
 
@@ -245,6 +243,30 @@ def test_all_others_harms_only_types_the_card_does_not_name() -> None:
     named_as_harm = _t(cures=(("Neuro", 1),), harms=(("Cardiac", 1),), others=3)
     assert q.treatment_points(named_as_harm, _p("Cardiac")) == (0, 1)
     assert q.treatment_points(named_as_harm, _p("Cardiac", "GI")) == (0, 3)
+
+
+def test_infamy_fines_and_owed_treatments_arithmetic() -> None:
+    """QB5/QB6/QR17, the small rules the table's previews ask too: Infamy and the
+    Treatments owed never go below 0, the Mob comes at the threshold, a fine takes
+    at most what the doctor has, a redirected death's Infamy is split rounding up."""
+    from core.quack import cards as qcards
+
+    assert q.infamy_after(1, -3) == 0 and q.infamy_after(4, 2) == 6
+    assert q.mob_comes(6, 6) and not q.mob_comes(5, 6)
+    assert q.fine_taken(300, 500) == 300 and q.fine_taken(900, 500) == 500
+    assert q.owed_after(1, -3) == 0 and q.owed_after(2, 1) == 3
+    assert [qcards.split_infamy(n) for n in (1, 2, 3)] == [1, 1, 2]
+    review = next(c for c in CARDS if isinstance(c, Anytime) and c.effect == "infamy_down")
+    suit = next(c for c in CARDS if isinstance(c, Anytime) and c.effect == "infamy_up")
+    assert q.signed_amount(review) == -review.amount and q.signed_amount(suit) == suit.amount
+
+
+def test_every_anytime_effect_has_an_aim() -> None:
+    """QB8: every effect a card file may name says what the card is played on."""
+    from cards import quack as qc
+    from core.quack import cards as qcards
+
+    assert set(qcards.AIMS) == set(qc.EFFECTS)
 
 
 # --- phases of a turn ---------------------------------------------------------------
@@ -464,7 +486,7 @@ def test_switzerland_turns_only_draw_an_anytime_card() -> None:
     state.doc_deck[-3:] = state.doc_deck[-3:]  # seat 1 draws nothing (full hand); seat 0 finds Placebo next
     events = play_out_turn(state)  # seat 1's turn, then seat 0's in Switzerland runs by itself
     assert [e.seat for e in of(events, q.TurnStarted)] == [0, 1]
-    assert len(state.hands[0]) == before + 1 and state.kinds[state.hands[0][-1]] == 2
+    assert len(state.hands[0]) == before + 1 and isinstance(CARDS[state.hands[0][-1]], Anytime)
     assert not of(events, q.DieRolled) or of(events, q.DieRolled)[0].seat == 1
     assert state.turn == 1 and state.phase == q.FLEE
 
@@ -985,10 +1007,10 @@ def test_refused_moves_raise_typed_errors_and_change_nothing() -> None:
     assert snapshot(copy_before) == before
 
 
-def test_a_listed_move_is_trusted_only_for_its_seat_and_state() -> None:
-    """apply skips the full check only for a move legal_moves just listed for
-    that very seat in that very state: any other seat, a bool for a seat, or a
-    state changed since (by hand, then touch) is checked in full."""
+def test_a_listed_move_is_checked_again_when_applied() -> None:
+    """apply checks every move, one that legal_moves listed included: by
+    another seat, by a bool for a seat, or in a state changed since (by hand)
+    it is refused."""
     state = table(hands={0: ["Placebo"]}, patients={0: "Weekend Warrior"})
     stay = RULES.legal_moves(state, 0)[0]
     assert stay == q.StayHome()
@@ -1003,7 +1025,6 @@ def test_a_listed_move_is_trusted_only_for_its_seat_and_state() -> None:
     treat_it = next(m for m in RULES.legal_moves(state, 0) if getattr(m, "card", None) == placebo)
     state.hands[0].remove(placebo)
     state.doc_discard.append(placebo)
-    state.touch()
     with pytest.raises(IllegalMove, match="not in your hand"):
         RULES.apply(state, 0, treat_it)
 
@@ -1156,8 +1177,7 @@ class QuackAdapter(Adapter):
                 self.frozen[e.seat] = (e.money, e.infamy)
             elif type(e) is q.WindowOpened and state.phase == q.WINDOW and state.window_id == e.window:
                 # QB8: a response window waits for exactly the other doctors
-                # who could play an Anytime card now (the engine decides that
-                # apart from legal_moves, for speed; they must agree).
+                # who could play an Anytime card now, as legal_moves lists them.
                 can_answer = [s for s in range(state.seats) if s != state.turn
                               and any(type(m) is q.PlayAnytime for m in RULES.legal_moves(state, s))]
                 assert sorted(e.seats) == can_answer, f"window {e.seats}, but {can_answer} hold a playable card"
@@ -1174,16 +1194,13 @@ def quack_invariants(state: QuackState) -> None:
     """What holds in every Quack in the Box state, whatever the moves."""
     seen: Counter = QuackAdapter().locations(state)
     assert seen == Counter(range(len(state.cards))), "every card is in exactly one place"
-    kinds = state.kinds
-    assert all(kinds[c] == 0 for c in state.patient_deck + state.patient_discard)
-    assert all(kinds[c] != 0 for c in state.doc_deck + state.doc_discard)
+    cards = state.cards
+    assert all(isinstance(cards[c], Patient) for c in state.patient_deck + state.patient_discard)
+    assert not any(isinstance(cards[c], Patient) for c in state.doc_deck + state.doc_discard)
     threshold = state.options.infamy_threshold
-    doctors = state.doctors
-    assert state.patient_seats == sum(1 << s for s, d in enumerate(doctors) if d.patient is not None)
-    assert state.practising_seats == sum(1 << s for s, d in enumerate(doctors) if d.status == q.PRACTISING)
     for seat, doctor in enumerate(state.doctors):
         assert doctor.money >= 0 and doctor.infamy >= 0
-        assert all(kinds[c] != 0 for c in state.hands[seat])
+        assert not any(isinstance(cards[c], Patient) for c in state.hands[seat])
         if doctor.status == q.MOBBED:
             assert not state.hands[seat] and doctor.patient is None and not doctor.reminders
         else:
@@ -1193,10 +1210,11 @@ def quack_invariants(state: QuackState) -> None:
         case = doctor.patient
         if case is not None:
             patient = state.cards[case.card]
-            assert kinds[case.card] == 0
+            assert isinstance(patient, Patient)
             assert case.harm < patient.kill and case.cure < patient.cure
             assert not patient.mortal or case.received < patient.mortal
-            assert all(kinds[c] == 1 for c in case.treatments) and len(case.treatments) == case.received
+            assert all(isinstance(cards[c], Treatment) for c in case.treatments)
+            assert len(case.treatments) == case.received
     if state.over:
         assert state.result is not None and state.phase == q.OVER
     else:
@@ -1271,6 +1289,51 @@ def test_quack_determinism(seed: int) -> None:
     assert adapter.fingerprint(again) == adapter.fingerprint(first)
 
 
+def test_clone_plays_on_the_same_and_alone() -> None:
+    """RULES.clone: the copy, given the same moves, gives the same events and
+    views as the original, RNG included; changing the copy leaves the
+    original alone, down to its doctors' Patients."""
+    from core.play import next_move
+
+    options = {"window_seconds": 5, "group_practice": True, "turbo_infamy": True}
+    state = RULES.new_game(seats=4, seed=12, options=options)
+    bots = _quack_table(12, 4)
+    while state.round < 3:  # into the game: Patients in the offices, reminders, discards
+        seat, move = next_move(RULES, state, bots)
+        RULES.apply(state, seat, move)
+    assert not state.over and state.doc_discard
+    twin = RULES.clone(state)
+    assert twin is not state and snapshot(twin) == snapshot(state)
+    while not state.over:
+        seat, move = next_move(RULES, state, bots)
+        assert RULES.apply(twin, seat, move) == RULES.apply(state, seat, move)
+        for viewer in (0, 1, 2, 3, None):
+            assert RULES.view(twin, viewer) == RULES.view(state, viewer)
+    assert snapshot(twin) == snapshot(state)
+
+    state = RULES.new_game(seats=3, seed=5, options=options)
+    while state.round < 2:
+        seat, move = next_move(RULES, state, bots[:3])
+        RULES.apply(state, seat, move)
+    assert any(doctor.patient is not None for doctor in state.doctors)
+    before = snapshot(state)
+    twin = q.clone(state)
+    twin.rng.random()
+    for pile in (twin.doc_deck, twin.doc_discard, twin.patient_deck, twin.patient_discard, *twin.hands):
+        pile.append(-1)
+    for doctor in twin.doctors:
+        doctor.money += 1
+        doctor.reminders.append(-1)
+        if doctor.patient is not None:
+            doctor.patient.harm += 1
+            doctor.patient.treatments.append(-1)
+    twin.plays.append((-1, -1))
+    twin.dead.add(-1)
+    twin.final_pending.add(-1)
+    twin.window.append(-1)
+    assert snapshot(state) == before
+
+
 def test_different_seeds_deal_different_games() -> None:
     a = RULES.new_game(seats=4, seed=1)
     b = RULES.new_game(seats=4, seed=2)
@@ -1303,15 +1366,16 @@ def test_every_event_has_a_sentence() -> None:
 
 
 def test_wire_types_are_plain() -> None:
-    """Moves, events, cards and views hold only ints, strs, bools, floats, None, tuples and listed dataclasses."""
-    import dataclasses
+    """Moves, events, cards and views hold only ints, strs (StrEnums among them), bools,
+    floats, None, tuples and listed dataclasses."""
+    import enum
 
     listed = set(RULES.wire_types())
     assert set(RULES.move_types()) <= listed
     state = RULES.new_game(seats=4, seed=3, options={"window_seconds": 5})
 
     def plain(value: Any) -> None:
-        if value is None or type(value) in (int, str, bool, float):
+        if value is None or type(value) in (int, str, bool, float) or isinstance(value, enum.StrEnum):
             return
         if type(value) is tuple:
             for v in value:
@@ -1331,7 +1395,7 @@ def test_wire_types_are_plain() -> None:
 def test_core_quack_does_no_io() -> None:
     """core/ and cards/ are Sans-IO: importing the game pulls in no IO or UI library."""
     code = (
-        "import sys, core.quack, core.quack_bot, cards.quack;"
+        "import sys, core.quack, core.quack.bot, cards.quack;"
         "bad = [m for m in ('asyncio', 'socket', 'textual', 'rich', 'msgpack', 'websockets') if m in sys.modules];"
         "print(','.join(bad))"
     )
@@ -1355,8 +1419,7 @@ def _garbage_move(rng: random.Random, state: QuackState) -> Any:
     kind = rng.choice(q.MOVE_TYPES + (str,))
     if kind is str:
         return "PlayTreatment(3)"
-    names = q._MOVE_FIELDS[kind]
-    return kind(*[field() for _ in names])
+    return kind(*[field() for _ in dataclasses.fields(kind)])
 
 
 def test_fuzzed_moves_are_accepted_or_refused_cleanly() -> None:

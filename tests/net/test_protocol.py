@@ -73,6 +73,8 @@ def strategy_for(ann: Any, classes: dict[str, type], depth: int = 0) -> st.Searc
         return TEXT
     if ann is None or ann is type(None):
         return st.none()
+    if isinstance(ann, type) and issubclass(ann, enum.Enum):
+        return st.sampled_from(list(ann))
     if ann is Any or ann is object:
         dataclass_types = [c for c in classes.values()]
         return st.one_of(INT, TEXT, st.none(), *(instances(c, classes, depth + 1) for c in dataclass_types[:3]))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from cards.quack import Treatment
 from core import quack as q
 from core.quack import RULES
 from tests.tui.conftest import SIZE
@@ -102,7 +103,7 @@ async def test_response_window_shows_countdown_and_space_passes(app_for):
         session.begin()
         board = await opened(pilot)
         session.act(1, q.StayHome())
-        treatment = next(c for c in state.hands[1] if RULES.kinds[c] == 1)
+        treatment = next(c for c in state.hands[1] if isinstance(RULES.cards[c], Treatment))
         session.act(1, q.PlayTreatment(treatment))
         await wait_for(pilot, lambda: board.view.phase == q.WINDOW and 0 in board.view.window, what="the window")
         await pilot.pause()
@@ -124,7 +125,7 @@ async def test_auto_pass_passes_by_itself_unless_a_card_is_picked(app_for, monke
         session.begin()
         board = await opened(pilot)
         session.act(1, q.StayHome())
-        treatments = [c for c in state.hands[1] if RULES.kinds[c] == 1]
+        treatments = [c for c in state.hands[1] if isinstance(RULES.cards[c], Treatment)]
         session.act(1, q.PlayTreatment(treatments[0]))
         await wait_for(pilot, lambda: session.moves == [q.Pass()], what="the automatic pass")
         # Next Treatment: pick a card at once, and nothing is passed for us. The

@@ -1,6 +1,6 @@
 """A Quack in the Box bot that doctors the way a cynical professional would.
 
-It reads only its seat's :class:`~core.quack.QuackView`. The judgement:
+It reads only its seat's :class:`~core.quack.view.QuackView`. The judgement:
 
 - **Treatments**: with the Patient known, it searches every order of the
   Treatments in hand (a small dynamic programme over which cards are played)
@@ -24,8 +24,12 @@ import random
 from cards import quack as qc
 from cards.quack import Anytime, Patient, Treatment
 from core import bots
-from core import quack as q
-from core.rules import Move
+from core.quack.cards import treatment_points
+from core.quack.moves import Discard, FleeToSwitzerland, Pass, PlayAnytime, PlayTreatment, StayHome
+from core.quack.rules import RULES
+from core.quack.state import FLEE, GAME, MOBBED, PRACTISING, SHORT_HAND, TREAT, WINDOW
+from core.quack.view import DoctorView, PatientView, QuackView
+from core.rules import NONE, Move
 
 # Dollar weights of the judgement (tuned with core.quack.balance_report).
 CURE_BONUS = 250.0
@@ -59,30 +63,30 @@ class QuackBot:
 
     # the two bot calls ----------------------------------------------------
 
-    def choose(self, view: q.QuackView) -> Move:
+    def choose(self, view: QuackView) -> Move:
         legal = view.legal
         me = view.seat
         phase = view.phase
         best, score = self._best_anytime(view)
-        if phase == q.WINDOW:
-            return best if best is not None and score >= ANYTIME_BAR else _first(legal, q.Pass)
-        if phase == q.SHORT_HAND:
+        if phase == WINDOW:
+            return best if best is not None and score >= ANYTIME_BAR else _first(legal, Pass)
+        if phase == SHORT_HAND:
             if best is not None and score > 0:
                 return best
             return self._worst_discard(view)
         if best is not None and score >= ANYTIME_BAR:
             return best
-        if phase == q.FLEE and view.turn == me:
-            if self._should_flee(view) and _has(legal, q.FleeToSwitzerland):
-                return q.FleeToSwitzerland()
-            return q.StayHome()
-        if phase == q.TREAT and view.turn == me:
+        if phase == FLEE and view.turn == me:
+            if self._should_flee(view) and _has(legal, FleeToSwitzerland):
+                return FleeToSwitzerland()
+            return StayHome()
+        if phase == TREAT and view.turn == me:
             move = self._treatment(view)
             if move is not None:
                 return move
         return legal[0]
 
-    def react(self, view: q.QuackView) -> Move | None:
+    def react(self, view: QuackView) -> Move | None:
         best, score = self._best_anytime(view)
         if best is not None and score >= REACT_BAR:
             return best
@@ -90,13 +94,13 @@ class QuackBot:
 
     # fleeing ----------------------------------------------------------------
 
-    def _should_flee(self, view: q.QuackView) -> bool:
+    def _should_flee(self, view: QuackView) -> bool:
         me = view.doctors[view.seat]
         threshold = view.threshold
-        rivals = [d for d in view.doctors if d.seat != view.seat and d.status != q.MOBBED]
+        rivals = [d for d in view.doctors if d.seat != view.seat and d.status != MOBBED]
         best_rival = max((d.money for d in rivals), default=0)
         lead = me.money - best_rival
-        practising = [d for d in rivals if d.status == q.PRACTISING]
+        practising = [d for d in rivals if d.status == PRACTISING]
         case = me.patient
         if case is not None and case.patient is not None:
             at_stake = case.patient.infamy
@@ -120,14 +124,14 @@ class QuackBot:
 
     # treatments -------------------------------------------------------------
 
-    def _treatment(self, view: q.QuackView) -> Move | None:
-        moves = [m for m in view.legal if isinstance(m, q.PlayTreatment)]
+    def _treatment(self, view: QuackView) -> Move | None:
+        moves = [m for m in view.legal if isinstance(m, PlayTreatment)]
         if not moves:
             return None
         me = view.doctors[view.seat]
         case = me.patient
         hand = {c.id: c for c in view.hand}
-        own = [m for m in moves if m.target in (q.NONE, view.seat)]
+        own = [m for m in moves if m.target in (NONE, view.seat)]
         if case is None or case.patient is None or not own:
             # Face down (or no own Patient in Group Practice): least average harm, then price.
             pool = own or moves
@@ -141,23 +145,23 @@ class QuackBot:
 
     # short-hand rule ----------------------------------------------------------
 
-    def _worst_discard(self, view: q.QuackView) -> Move:
+    def _worst_discard(self, view: QuackView) -> Move:
         """Short-hand rule: throw away the Anytime card whose best play is worth least."""
-        discards = [m for m in view.legal if isinstance(m, q.Discard)]
+        discards = [m for m in view.legal if isinstance(m, Discard)]
         if not discards:
             return view.legal[0]
         cards = {c.id: c for c in view.hand}
         threats = _threats(view)
         worth: dict[int, float] = {m.card: -1000.0 for m in discards}
         for move in view.legal:
-            if type(move) is q.PlayAnytime and move.card in worth:
+            if type(move) is PlayAnytime and move.card in worth:
                 score = self._score_anytime(view, cards[move.card], move, threats)
                 worth[move.card] = max(worth[move.card], score)
         return min(discards, key=lambda m: (worth[m.card], m.card))
 
     # Anytime cards ------------------------------------------------------------
 
-    def _best_anytime(self, view: q.QuackView) -> tuple[Move | None, float]:
+    def _best_anytime(self, view: QuackView) -> tuple[Move | None, float]:
         best: Move | None = None
         best_score = float("-inf")
         if not any(type(c) is Anytime for c in view.hand):
@@ -165,14 +169,14 @@ class QuackBot:
         cards = {c.id: c for c in view.hand}
         threats = _threats(view)
         for move in view.legal:
-            if type(move) is not q.PlayAnytime:
+            if type(move) is not PlayAnytime:
                 continue
             score = self._score_anytime(view, cards[move.card], move, threats)
             if score > best_score:
                 best, best_score = move, score
         return best, best_score
 
-    def _score_anytime(self, view: q.QuackView, card: Anytime, move: q.PlayAnytime, threats: list[float]) -> float:
+    def _score_anytime(self, view: QuackView, card: Anytime, move: PlayAnytime, threats: list[float]) -> float:
         me = view.seat
         doctors = view.doctors
         t = doctors[move.target]
@@ -202,7 +206,7 @@ class QuackBot:
                 return -100.0
             return 80.0 * case.harm_points * (1.0 + _danger(case))
         if effect == qc.INFAMY_UP:
-            if mine or t.status != q.PRACTISING:
+            if mine or t.status != PRACTISING:
                 return -500.0
             if t.infamy + card.amount >= view.threshold:
                 return 1500.0 * threat
@@ -219,7 +223,7 @@ class QuackBot:
             if mine:
                 return -200.0
             # Worth most while the target is treating (this round's pay is at stake).
-            treating = view.turn == move.target and view.phase != q.FLEE
+            treating = view.turn == move.target and view.phase != FLEE
             return (280.0 if treating else 60.0) * threat
         if effect == qc.DOUBLE_PAY:
             return 260.0 if mine else -200.0
@@ -256,13 +260,13 @@ class QuackBot:
             return 150.0 * close * threats[move.other]
         return 0.0
 
-    def _score_shred(self, view: q.QuackView, move: q.PlayAnytime) -> float:
+    def _score_shred(self, view: QuackView, move: PlayAnytime) -> float:
         me = view.doctors[view.seat]
         case = me.patient
         gone = next((c for c in view.hand if c.id == move.discard), None)
         if gone is None or case is None or case.patient is None or type(gone) is not Treatment:
             return -10.0
-        cure, harm = q.treatment_points(gone, case.patient)
+        cure, harm = treatment_points(gone, case.patient)
         if harm and case.harm_points + harm >= case.patient.kill:
             return 200.0 + 50.0 * case.patient.infamy
         return -10.0
@@ -282,17 +286,17 @@ def _has(legal: tuple[Move, ...], kind: type) -> bool:
     return any(type(m) is kind for m in legal)
 
 
-def _threats(view: q.QuackView) -> list[float]:
+def _threats(view: QuackView) -> list[float]:
     """How much hurting each seat helps me: about 1 for the richest rival, less
     for the rest, 0 for the mobbed, -1 for myself."""
-    rivals = [d for d in view.doctors if d.seat != view.seat and d.status != q.MOBBED]
+    rivals = [d for d in view.doctors if d.seat != view.seat and d.status != MOBBED]
     top = max((d.money for d in rivals), default=0)
     me = view.doctors[view.seat].money
     out = []
     for d in view.doctors:
         if d.seat == view.seat:
             out.append(-1.0)
-        elif d.status == q.MOBBED:
+        elif d.status == MOBBED:
             out.append(0.0)
         else:
             base = 0.4 + 0.6 * (d.money / top if top > 0 else 1.0)
@@ -300,7 +304,7 @@ def _threats(view: q.QuackView) -> list[float]:
     return out
 
 
-def _danger(case: q.PatientView) -> float:
+def _danger(case: PatientView) -> float:
     """0..1: how near the Patient is to dying (Harm towards Kill, Mortal count)."""
     p = case.patient
     harm = case.harm_points / p.kill
@@ -308,42 +312,44 @@ def _danger(case: q.PatientView) -> float:
     return min(1.0, max(harm, mortal))
 
 
-def _case_value(case: q.PatientView) -> float:
+def _case_value(case: PatientView) -> float:
     """Rough worth of keeping a Patient: closer to cure is better, closer to death worse."""
     p = case.patient
     return case.cure_points / p.cure - _danger(case) * (1 + p.infamy / 3)
 
 
-def _turns_left(view: q.QuackView, practising_rivals: int) -> int:
+def _turns_left(view: QuackView, practising_rivals: int) -> int:
     if view.endgame:
         return 1
     rounds = view.options.round_limit - view.round + 1
     return max(1, min(rounds, 3 if practising_rivals <= 2 else 8))
 
 
-_AVERAGE_HARM: dict[str, float] = {}
+def _mean_harm(card: Treatment) -> float:
+    """Expected Harm of a Treatment on a Patient of the shipped deck (public knowledge)."""
+    patients = RULES.deck.patients
+    return sum(treatment_points(card, p).harm for p in patients) / max(1, len(patients))
+
+
+AVERAGE_HARM: dict[str, float] = {card.name: _mean_harm(card) for card in RULES.deck.treatments}
+"""Each shipped Treatment's expected Harm, worked out once."""
 
 
 def _average_harm(card: Treatment | Anytime) -> float:
-    """Expected Harm of a Treatment on a Patient of the shipped deck (public knowledge)."""
     if type(card) is not Treatment:
         return 0.0
-    got = _AVERAGE_HARM.get(card.name)
-    if got is None:
-        patients = q.RULES.deck.patients
-        got = sum(q.treatment_points(card, p)[1] for p in patients) / max(1, len(patients))
-        _AVERAGE_HARM[card.name] = got
-    return got
+    known = AVERAGE_HARM.get(card.name)
+    return known if known is not None else _mean_harm(card)
 
 
-def _type_card_value(view: q.QuackView, case: q.PatientView, card: Anytime) -> float:
+def _type_card_value(view: QuackView, case: PatientView, card: Anytime) -> float:
     """Lost Lab Results on my own Patient before a harmful card of that type, Extra
     Strength before a curing one."""
     best = -10.0
     for c in view.hand:
         if type(c) is not Treatment or c.treatment_type != card.treatment_type:
             continue
-        cure, harm = q.treatment_points(c, case.patient)
+        cure, harm = treatment_points(c, case.patient)
         if card.effect == qc.NULLIFY_TYPE and harm and case.harm_points + harm >= case.patient.kill:
             best = max(best, 150.0 + 40.0 * case.patient.infamy)
         if card.effect == qc.BOOST_TYPE and cure and not harm and case.cure_points + 2 * cure >= case.patient.cure:
@@ -351,7 +357,7 @@ def _type_card_value(view: q.QuackView, case: q.PatientView, card: Anytime) -> f
     return best
 
 
-def _best_line(view: q.QuackView, me: q.DoctorView, case: q.PatientView, cards: list[Treatment]) -> int:
+def _best_line(view: QuackView, me: DoctorView, case: PatientView, cards: list[Treatment]) -> int:
     """The first card of the best order to play ``cards`` on a known Patient.
 
     A dynamic programme over the set of cards played (bitmask): Cure and Harm
@@ -366,7 +372,7 @@ def _best_line(view: q.QuackView, me: q.DoctorView, case: q.PatientView, cards: 
     harm = [0] * n
     nullified_type = {r.treatment_type for r in case.reminders if r.effect == qc.NULLIFY_TYPE}
     for i, c in enumerate(cards):
-        cure[i], harm[i] = q.treatment_points(c, p)
+        cure[i], harm[i] = treatment_points(c, p)
         if c.treatment_type in nullified_type:
             cure[i] = harm[i] = 0  # approximate: as if each such card were spared
     price = [c.price for c in cards]
@@ -418,4 +424,4 @@ def _best_line(view: q.QuackView, me: q.DoctorView, case: q.PatientView, cards: 
     return cards[pick if pick >= 0 else 0].id
 
 
-bots.register(q.GAME, "heuristic", QuackBot)
+bots.register(GAME, "heuristic", QuackBot)

@@ -1,0 +1,71 @@
+"""Quack in the Box, per its rulebook and rulings QB1-QB10 (docs/QUACK_RULINGS.md).
+
+The package's files are the game's parts:
+
+- :mod:`~core.quack.cards`   what a card does: points, fates, Infamy and fines, targets
+- :mod:`~core.quack.state`   the State, the options and the words for phases and status
+- :mod:`~core.quack.moves`   moves and events
+- :mod:`~core.quack.legal`   the legal moves, and one verifier per kind of move
+- :mod:`~core.quack.rules`   making moves, the turn's phases, the end: :data:`RULES`
+- :mod:`~core.quack.view`    what each seat may see
+- :mod:`~core.quack.text`    the log's sentences
+- :mod:`~core.quack.bot`     the heuristic bot (imported by core.games with the game)
+- :mod:`~core.quack.balance` the QB10 figures
+
+The names below are the ones the other layers (the TUI, the tests) use.
+"""
+
+from core.quack.balance import balance_report
+from core.quack.cards import (
+    Fate,
+    Points,
+    case_fate,
+    fine_taken,
+    infamy_after,
+    mob_comes,
+    owed_after,
+    signed_amount,
+    treatment_points,
+)
+from core.quack.moves import (
+    EVENT_TYPES,
+    MOVE_TYPES,
+    AnytimePlayed,
+    CardsDiscarded,
+    CardsDrawn,
+    DeckReshuffled,
+    DieRolled,
+    Discard,
+    DoctorFled,
+    DoctorMobbed,
+    EndgameStarted,
+    FleeToSwitzerland,
+    GameEnded,
+    InfamyChanged,
+    MoneyLost,
+    MoneyPaid,
+    Pass,
+    PatientAdmitted,
+    PatientCured,
+    PatientDied,
+    PatientDischarged,
+    PatientRevealed,
+    PlayAnytime,
+    PlayTreatment,
+    ReminderDiscarded,
+    StayHome,
+    Timeout,
+    TreatmentPlayed,
+    TreatmentsOwedChanged,
+    TurnStarted,
+    WindowOpened,
+)
+from core.quack.rules import CO_PAY, DIE_HIGH, DIE_LOW, DIE_SIDES, HAND_SIZE, RULES, Quack
+from core.quack.state import GAME, Case, Doctor, Phase, QuackOptions, QuackState, Status, TwoPlayerEndgame, clone
+from core.quack.view import DoctorView, PatientView, QuackView
+from core.rules import NONE
+
+FLEE, TREAT, SHORT_HAND, WINDOW, OVER = Phase.FLEE, Phase.TREAT, Phase.SHORT_HAND, Phase.WINDOW, Phase.OVER
+PRACTISING, SWITZERLAND, MOBBED = Status.PRACTISING, Status.SWITZERLAND, Status.MOBBED
+CURED = Fate.CURED
+TWO_PLAYER_ENDGAMES = tuple(TwoPlayerEndgame)

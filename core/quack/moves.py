@@ -1,0 +1,359 @@
+"""What a doctor may do (moves, imperative) and what happened (events, past tense).
+
+Cards and seats are named by id; :data:`~core.rules.NONE` is "no card" or
+"no seat". The words an event carries about *why* (a discard's reason, a
+death's cause) are StrEnums equal to the plain words.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from core.quack.cards import Fate
+from core.rules import NONE, Event, Move
+
+__all__ = [
+    "AnytimePlayed", "CardsDiscarded", "CardsDrawn", "DeckReshuffled", "DieRolled", "Discard",
+    "DiscardReason", "DischargeReason", "DoctorFled", "DoctorMobbed", "EVENT_TYPES", "EndgameStarted",
+    "FleeToSwitzerland", "GameEnded", "InfamyChanged", "InfamyReason", "LossReason", "MOVE_TYPES",
+    "MoneyLost", "MoneyPaid", "Pass", "PatientAdmitted", "PatientCured", "PatientDied",
+    "PatientDischarged", "PatientRevealed", "PayReason", "Pile", "PlayAnytime", "PlayTreatment",
+    "ReminderDiscarded", "ReminderOutcome", "StayHome", "Timeout", "TreatmentNote", "TreatmentPlayed",
+    "TreatmentsOwedChanged", "TurnStarted", "WindowOpened",
+]
+
+
+# --- moves ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class StayHome(Move):
+    """Phase 1: face another day at the office."""
+
+
+@dataclass(frozen=True, slots=True)
+class FleeToSwitzerland(Move):
+    """Phase 1: a one-way trip; Money and Infamy freeze for good (QB7)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayTreatment(Move):
+    """Phase 5: play the Treatment ``card`` on your Patient, or (Group Practice)
+    on the Patient of seat ``target``; NONE means your own."""
+
+    card: int
+    target: int = NONE
+
+
+@dataclass(frozen=True, slots=True)
+class PlayAnytime(Move):
+    """Play the Anytime ``card`` on seat ``target`` (a doctor, or the doctor
+    whose Patient it aims at). ``other`` is the second seat for Wrong Chart
+    (whose Patient receives the Treatment) and Patient Transfer; ``discard`` is
+    the card Paper Shredder throws away. Unused fields stay NONE."""
+
+    card: int
+    target: int
+    other: int = NONE
+    discard: int = NONE
+
+
+@dataclass(frozen=True, slots=True)
+class Discard(Move):
+    """Short-hand rule: out of Treatments, discard the Anytime ``card`` instead of playing it."""
+
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(Move):
+    """In a response window: let the moment pass without playing an Anytime card."""
+
+
+@dataclass(frozen=True, slots=True)
+class Timeout(Move):
+    """Applied by the host, never sent by a player: response window ``window``
+    ran out of time. Every doctor who has not answered passes."""
+
+    window: int
+
+
+MOVE_TYPES = (StayHome, FleeToSwitzerland, PlayTreatment, PlayAnytime, Discard, Pass, Timeout)
+
+
+# --- the words of events ----------------------------------------------------------
+
+
+class DiscardReason(StrEnum):
+    SWITZERLAND = "switzerland"
+    """The Switzerland draw throws away everything but one Anytime card."""
+    FLED = "fled"
+    """Treatments dropped on fleeing: they can never be played (QR11)."""
+    MOBBED = "mobbed"
+    SHORT_HAND = "short_hand"
+    SHRED = "shred"
+
+
+class Pile(StrEnum):
+    DOC = "doc"
+    PATIENT = "patient"
+
+
+class PayReason(StrEnum):
+    CO_PAY = "co-pay"
+    TREATMENTS = "treatments"
+
+
+class LossReason(StrEnum):
+    FINE = "fine"
+
+
+class DischargeReason(StrEnum):
+    FLED = "fled"
+    MOBBED = "mobbed"
+
+
+class InfamyReason(StrEnum):
+    DEATH = "death"
+    TURBO = "turbo"
+    ANYTIME = "anytime"
+
+
+class ReminderOutcome(StrEnum):
+    USED = "used"
+    """It acted."""
+    FIZZLED = "fizzled"
+    """Its target was gone."""
+
+
+class TreatmentNote(StrEnum):
+    PLAIN = ""
+    NULLIFIED = "nullified"
+    DOUBLED = "doubled"
+
+
+# --- events -----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TurnStarted(Event):
+    seat: int
+    round: int
+
+
+@dataclass(frozen=True, slots=True)
+class DoctorFled(Event):
+    """``seat`` left for Switzerland with this Money and Infamy, frozen for good."""
+
+    seat: int
+    money: int
+    infamy: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardsDrawn(Event):
+    """``cards`` is empty in every copy but the drawer's; ``count`` is public."""
+
+    seat: int
+    cards: tuple[int, ...]
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardsDiscarded(Event):
+    """Cards went face up to the discard pile."""
+
+    seat: int
+    cards: tuple[int, ...]
+    reason: DiscardReason
+
+
+@dataclass(frozen=True, slots=True)
+class DeckReshuffled(Event):
+    """The discard pile became the ``pile`` deck."""
+
+    pile: Pile
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class PatientAdmitted(Event):
+    """``patient`` is NONE in every copy while ``face_down`` (Diagnostic Dilemma)."""
+
+    seat: int
+    patient: int
+    face_down: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PatientRevealed(Event):
+    seat: int
+    patient: int
+
+
+@dataclass(frozen=True, slots=True)
+class MoneyPaid(Event):
+    """``cards`` are the Treatments paid for (none for the co-pay)."""
+
+    seat: int
+    amount: int
+    reason: PayReason
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MoneyLost(Event):
+    seat: int
+    amount: int
+    reason: LossReason
+
+
+@dataclass(frozen=True, slots=True)
+class DieRolled(Event):
+    """``rolls`` are every throw (1s and 6s rerolled); ``owed`` is the Treatments
+    required after reminders (Teaching Hospital, Staff Shortage)."""
+
+    seat: int
+    rolls: tuple[int, ...]
+    value: int
+    owed: int
+
+
+@dataclass(frozen=True, slots=True)
+class TreatmentPlayed(Event):
+    """``seat`` played ``card`` on the Patient of ``target``. ``cure``/``harm``
+    are the points it gave, ``total_cure``/``total_harm`` the Patient's totals;
+    all four and ``patient`` are NONE in every copy while ``face_down``."""
+
+    seat: int
+    card: int
+    target: int
+    patient: int
+    face_down: bool
+    cure: int
+    harm: int
+    total_cure: int
+    total_harm: int
+    received: int
+    redirected: bool
+    note: TreatmentNote
+
+
+@dataclass(frozen=True, slots=True)
+class PatientCured(Event):
+    """The Patient of ``seat`` went home cured; ``by`` played the card that did it."""
+
+    seat: int
+    patient: int
+    by: int
+
+
+@dataclass(frozen=True, slots=True)
+class PatientDied(Event):
+    """The Patient of ``seat`` died of ``cause`` (Harm or Mortal); ``by``
+    played the card that did it."""
+
+    seat: int
+    patient: int
+    cause: Fate
+    by: int
+
+
+@dataclass(frozen=True, slots=True)
+class PatientDischarged(Event):
+    """The Patient left with no cure and no death: its doctor fled or was mobbed."""
+
+    seat: int
+    patient: int
+    reason: DischargeReason
+
+
+@dataclass(frozen=True, slots=True)
+class InfamyChanged(Event):
+    """``change`` may be negative; ``total`` is the Infamy after it."""
+
+    seat: int
+    change: int
+    total: int
+    reason: InfamyReason
+
+
+@dataclass(frozen=True, slots=True)
+class AnytimePlayed(Event):
+    seat: int
+    card: int
+    target: int
+    other: int
+    discard: int
+
+
+@dataclass(frozen=True, slots=True)
+class ReminderDiscarded(Event):
+    """A reminder card next to ``seat`` (or their Patient) went to the discard pile."""
+
+    seat: int
+    card: int
+    reason: ReminderOutcome
+
+
+@dataclass(frozen=True, slots=True)
+class TreatmentsOwedChanged(Event):
+    seat: int
+    owed: int
+
+
+@dataclass(frozen=True, slots=True)
+class WindowOpened(Event):
+    """After a Treatment: ``seats`` may play an Anytime card before play goes on."""
+
+    window: int
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DoctorMobbed(Event):
+    seat: int
+    infamy: int
+
+
+@dataclass(frozen=True, slots=True)
+class EndgameStarted(Event):
+    """Each of ``seats`` takes one more turn, then the game ends (QB9);
+    ``reason`` is a plain sentence that names no seat."""
+
+    seats: tuple[int, ...]
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded(Event):
+    winners: tuple[int, ...]
+    round: int
+    reason: str
+
+
+EVENT_TYPES = (
+    TurnStarted,
+    DoctorFled,
+    CardsDrawn,
+    CardsDiscarded,
+    DeckReshuffled,
+    PatientAdmitted,
+    PatientRevealed,
+    MoneyPaid,
+    MoneyLost,
+    DieRolled,
+    TreatmentPlayed,
+    PatientCured,
+    PatientDied,
+    PatientDischarged,
+    InfamyChanged,
+    AnytimePlayed,
+    ReminderDiscarded,
+    TreatmentsOwedChanged,
+    WindowOpened,
+    DoctorMobbed,
+    EndgameStarted,
+    GameEnded,
+)

@@ -1,0 +1,802 @@
+"""Quack in the Box: making moves, the six phases of a turn, and the end (QB1-QB10).
+
+Every doctor keeps one Patient at a time and a hand of six Doc cards. Each
+turn has six phases (rulebook, "Sequence of Play"):
+
+1. flee to Switzerland, or stay (a decision; none in Deathmatch);
+2. draw up to six (in Switzerland: draw until one Anytime card, discard the rest);
+3. admit a Patient if you have none, collect the $50 co-pay (face down under
+   Diagnostic Dilemma until its first round of Treatments is done);
+4. roll the required Treatments, 2-5 (a die rerolling 1s and 6s);
+5. play them one at a time (QB4); short of Treatments, play them all, then
+   play or discard one Anytime card; then payday (QB5);
+6. the Angry Mob (QB6).
+
+Anytime cards (QB8) may be played by any doctor still in the game, on anyone,
+at any time. To give people a fair chance between any two Treatments, each
+Treatment opens a response *window*: the other doctors who could play an
+Anytime card are waited for, each answering ``Pass`` or ``PlayAnytime``. The
+window has a :class:`~core.rules.Deadline`; when it passes the host applies
+its ``Timeout``, which closes the window for everyone who has not answered.
+``window_seconds = 0`` turns windows off.
+
+:data:`RULES` holds no game: the State (:mod:`core.quack.state`) is the
+caller's. :func:`core.quack.legal.verify` is the one legality gate; ``apply``
+always passes through it first.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping, Sequence
+
+from cards import quack as qc
+from cards.quack import Anytime, Patient, Treatment
+from core import options as core_options
+from core.quack import balance, text
+from core.quack import view as views
+from core.quack.cards import (
+    Fate,
+    Points,
+    case_fate,
+    fine_taken,
+    infamy_after,
+    mob_comes,
+    owed_after,
+    signed_amount,
+    split_infamy,
+    treatment_points,
+)
+from core.quack.legal import MoveTable, TreatmentPlan, legal_moves, verify, waiting_for, window_seats
+from core.quack.moves import (
+    EVENT_TYPES,
+    MOVE_TYPES,
+    AnytimePlayed,
+    CardsDiscarded,
+    CardsDrawn,
+    DeckReshuffled,
+    DieRolled,
+    Discard,
+    DiscardReason,
+    DischargeReason,
+    DoctorFled,
+    DoctorMobbed,
+    EndgameStarted,
+    FleeToSwitzerland,
+    GameEnded,
+    InfamyChanged,
+    InfamyReason,
+    LossReason,
+    MoneyLost,
+    MoneyPaid,
+    Pass,
+    PatientAdmitted,
+    PatientCured,
+    PatientDied,
+    PatientDischarged,
+    PatientRevealed,
+    PayReason,
+    Pile,
+    PlayAnytime,
+    PlayTreatment,
+    ReminderDiscarded,
+    ReminderOutcome,
+    StayHome,
+    Timeout,
+    TreatmentNote,
+    TreatmentPlayed,
+    TreatmentsOwedChanged,
+    TurnStarted,
+    WindowOpened,
+)
+from core.quack.state import (
+    END,
+    FLEE,
+    GAME,
+    MOBBED,
+    OVER,
+    PRACTISING,
+    SHORT_HAND,
+    SWITZERLAND,
+    TREAT,
+    WINDOW,
+    Case,
+    Doctor,
+    Phase,
+    QuackOptions,
+    QuackState,
+    TwoPlayerEndgame,
+    clone,
+)
+from core.quack.view import DoctorView, PatientView, QuackView
+from core.rules import NONE, BadOptions, Deadline, Event, Move, Outcome
+
+HAND_SIZE = 6
+CO_PAY = 50
+DIE_SIDES = 6
+DIE_LOW, DIE_HIGH = 2, 5
+"""Phase 4: a roll outside these is thrown again."""
+
+
+class Quack:
+    """The Quack in the Box rules object (see core.rules.Rules)."""
+
+    name = GAME
+    title = "Quack in the Box"
+    min_seats = 2
+    max_seats = 8
+    options_type = QuackOptions
+
+    sim_needs_events = True
+    """``quackbox sim`` keeps the events: the balance figures count them."""
+
+    def __init__(self, deck: qc.Deck | None = None) -> None:
+        self.deck = deck if deck is not None else qc.load()
+        self.cards = self.deck.build()
+        self._patient_ids = tuple(c.id for c in self.cards if isinstance(c, Patient))
+        self._doc_ids = tuple(c.id for c in self.cards if not isinstance(c, Patient))
+        """The two decks in id order: new_game copies them and shuffles the Doc deck."""
+        self._moves = MoveTable(self.cards, self.max_seats)
+
+    def card_name(self, card_id: int) -> str:
+        """The name of card ``card_id`` (for sentences; ids are public)."""
+        return self.cards[card_id].name if 0 <= card_id < len(self.cards) else f"card {card_id}"
+
+    # options ---------------------------------------------------------------
+
+    def default_options(self) -> QuackOptions:
+        return QuackOptions()
+
+    def parse_options(self, values: Mapping[str, Any] | QuackOptions | None) -> QuackOptions:
+        return core_options.parse(QuackOptions, values, title=self.title)
+
+    # setup -----------------------------------------------------------------
+
+    def new_game(self, *, seats: int, options: Any = None, seed: int) -> QuackState:
+        """Shuffle both decks, deal six Doc cards each (rulebook, Starting the Game)."""
+        if isinstance(seats, bool) or not isinstance(seats, int) or not self.min_seats <= seats <= self.max_seats:
+            raise BadOptions(f"Quack in the Box is for {self.min_seats} to {self.max_seats} players, not {seats!r}.")
+        opts = self.parse_options(options)
+        if opts.first_seat >= seats:
+            raise BadOptions(f"Option first-seat must be a seat from 0 to {seats - 1}, not {opts.first_seat}.")
+        rng = random.Random(seed)
+        state = QuackState(seats=seats, options=opts, rng=rng, cards=self.cards)
+        state.doctors = [Doctor() for _ in range(seats)]
+        state.patient_deck = list(self._patient_ids)  # in no order: see _admit
+        state.doc_deck = deck = list(self._doc_ids)
+        _shuffle(rng, deck)
+        # Deal six each, one at a time round the table from the top of the
+        # deck (its end): the k-th card off the deck goes to seat k % seats.
+        dealt = [deck.pop() for _ in range(min(HAND_SIZE * seats, len(deck)))]
+        state.hands = [dealt[seat::seats] for seat in range(seats)]
+        state.first = opts.first_seat if opts.first_seat >= 0 else rng.randrange(seats)
+        events: list[Event] = []
+        _start_turn(state, state.first, events)
+        _proceed(state, events)
+        state.start_events = tuple(events)
+        return state
+
+    # queries ---------------------------------------------------------------
+
+    def waiting_for(self, state: QuackState) -> tuple[int, ...]:
+        return waiting_for(state)
+
+    def deadline(self, state: QuackState) -> Deadline | None:
+        """The response window's deadline. Its seat is the doctor whose turn it
+        is; its Timeout closes the whole window (every seat not yet answered passes)."""
+        if state.phase == WINDOW and state.options.window_seconds > 0:
+            return Deadline(state.turn, state.options.window_seconds, WINDOW, Timeout(state.window_id))
+        return None
+
+    def outcome(self, state: QuackState) -> Outcome | None:
+        return state.result
+
+    def legal_moves(self, state: QuackState, seat: int) -> tuple[Move, ...]:
+        """Every move ``seat`` may make now (order: :mod:`core.quack.legal`)."""
+        return legal_moves(state, seat, self._moves)
+
+    def check(self, state: QuackState, seat: int, move: Move) -> None:
+        """Raise a RulesError with a plain sentence if the move is not allowed."""
+        verify(state, seat, move)
+
+    def view(self, state: QuackState, seat: int | None) -> QuackView:
+        return views.view(state, seat, self.legal_moves(state, seat))
+
+    def redact(self, event: Event, seat: int | None) -> Event | None:
+        return views.redact(event, seat)
+
+    def describe(self, event: Event, names: Sequence[str], seat: int | None = None) -> str:
+        return text.describe(event, names, seat, self.card_name)
+
+    def clone(self, state: QuackState) -> QuackState:
+        return clone(state)
+
+    def sim_summary(self, records: Sequence[Any]) -> dict[str, Any]:
+        return balance.sim_summary(records)
+
+    def move_types(self) -> tuple[type, ...]:
+        return MOVE_TYPES
+
+    def wire_types(self) -> tuple[type, ...]:
+        return (
+            MOVE_TYPES
+            + EVENT_TYPES
+            + (Patient, Treatment, Anytime, PatientView, DoctorView, QuackView, QuackOptions, Outcome)
+        )
+
+    # making a move -----------------------------------------------------------
+
+    def apply(self, state: QuackState, seat: int, move: Move) -> list[Event]:
+        """Check ``move``, then make it; return the events (unredacted)."""
+        plan: Any = verify(state, seat, move)  # a TreatmentPlan or AnytimePlan where the move needs one
+        events: list[Event] = []
+        match move:
+            case PlayTreatment():
+                _play_treatment(state, seat, plan, events)
+                if state.options.window_seconds > 0:
+                    _open_window(state, window_seats(state, self._moves), events)
+            case PlayAnytime():
+                if plan.answers_window:
+                    state.window.remove(seat)
+                elif plan.meets_short_hand:
+                    state.short_done = True
+                _play_anytime(state, seat, move, plan.card, events)
+            case Pass():
+                state.window.remove(seat)
+            case StayHome():
+                _practise(state, seat, events)
+            case FleeToSwitzerland():
+                _flee(state, seat, events)
+            case Discard():
+                state.hands[seat].remove(move.card)
+                state.doc_discard.append(move.card)
+                state.short_done = True
+                events.append(CardsDiscarded(seat, (move.card,), DiscardReason.SHORT_HAND))
+            case Timeout():
+                state.window.clear()
+        _proceed(state, events)
+        return events
+
+
+# --- the turn ------------------------------------------------------------------
+
+
+def _proceed(state: QuackState, events: list[Event]) -> None:
+    """Run the automatic steps until a seat must decide, or the game ends."""
+    while state.phase != OVER:
+        phase = state.phase
+        doctor = state.doctors[state.turn]
+        practising = doctor.status == PRACTISING
+        if phase == WINDOW and state.window:
+            return
+        if phase in (WINDOW, TREAT, SHORT_HAND) and practising:
+            owing = _treatment_phase(state)
+            if owing is not None:
+                state.phase = owing
+                return
+            _payday(state, events)
+        elif phase == FLEE and practising:
+            return
+        # The turn is over (a doctor who left practice mid-turn ends it at once).
+        state.phase = END
+        _end_turn(state, events)
+        if state.phase != OVER:
+            _next_turn(state, events)
+
+
+def _treatment_phase(state: QuackState) -> Phase | None:
+    """Phase 5 goes on while Treatments are owed: TREAT while the hand holds
+    one, else SHORT_HAND until one Anytime card is played or discarded (QR7);
+    None when it is over."""
+    doctor = state.doctors[state.turn]
+    if doctor.patient is None or state.owed <= 0 or state.short_done:
+        return None
+    kinds = {type(state.cards[c]) for c in state.hands[state.turn]}
+    if Treatment in kinds:
+        return TREAT
+    if Anytime in kinds:
+        return SHORT_HAND
+    return None
+
+
+def _start_turn(state: QuackState, seat: int, events: list[Event]) -> None:
+    state.turn = seat
+    state.die = 0
+    state.owed = 0
+    state.short_done = False
+    state.plays.clear()
+    state.dead.clear()
+    events.append(TurnStarted(seat, state.round))
+    if state.endgame:
+        state.final_pending.discard(seat)
+    if state.doctors[seat].status == SWITZERLAND:
+        _swiss_draw(state, seat, events)
+        state.phase = END
+    elif state.options.deathmatch:
+        _practise(state, seat, events)
+    else:
+        state.phase = FLEE
+
+
+def _practise(state: QuackState, seat: int, events: list[Event]) -> None:
+    """Phases 2-4: draw up to six, admit a Patient, roll the Treatments owed."""
+    hand = state.hands[seat]
+    if len(hand) < HAND_SIZE:
+        _draw(state, seat, HAND_SIZE - len(hand), events)
+    doctor = state.doctors[seat]
+    if doctor.patient is None:
+        _admit(state, seat, events)
+    state.phase = TREAT
+    if doctor.patient is None:
+        return  # no Patient to be had: nothing to treat this round (QR3)
+    rolls = [_roll(state.rng)]
+    while not DIE_LOW <= rolls[-1] <= DIE_HIGH:
+        rolls.append(_roll(state.rng))
+    # Teaching Hospital and Staff Shortage waiting for this roll (QR17).
+    change = 0
+    for r in list(doctor.reminders):
+        card = state.cards[r]
+        if card.effect in (qc.EXTRA_TREATMENT, qc.FEWER_TREATMENT):
+            change += signed_amount(card)
+            _drop_reminder(state, seat, doctor.reminders, r, ReminderOutcome.USED, events)
+    state.die = rolls[-1]
+    state.owed = owed_after(state.die, change)
+    events.append(DieRolled(seat, tuple(rolls), state.die, state.owed))
+
+
+def _roll(rng: random.Random) -> int:
+    return int(rng.random() * DIE_SIDES) + 1
+
+
+def _admit(state: QuackState, seat: int, events: list[Event]) -> None:
+    """Phase 3: a Patient from the Patient deck and the $50 co-pay (QB5)."""
+    deck = state.patient_deck
+    if not deck:
+        if not state.patient_discard:
+            return
+        deck.extend(state.patient_discard)  # in no order: that is the shuffle
+        state.patient_discard.clear()
+        events.append(DeckReshuffled(Pile.PATIENT, len(deck)))
+    # The Patient deck is kept in no order and each admission takes a card at
+    # random: the same chances as the top of a shuffled deck, and a game admits
+    # only a handful of its Patients. Cards a test stacked come off the top.
+    if state.patient_stacked:
+        state.patient_stacked -= 1
+        case = Case(deck.pop())
+    else:
+        case = Case(deck.pop(int(state.rng.random() * len(deck))))
+    doctor = state.doctors[seat]
+    for r in doctor.reminders:
+        if state.cards[r].effect == qc.FACE_DOWN:
+            # Diagnostic Dilemma moves beside the Patient until it is revealed.
+            doctor.reminders.remove(r)
+            case.reminders.append(r)
+            case.face_down = True
+            break
+    doctor.patient = case
+    events.append(PatientAdmitted(seat, case.card, case.face_down))
+    doctor.money += CO_PAY
+    events.append(MoneyPaid(seat, CO_PAY, PayReason.CO_PAY, ()))
+
+
+def _flee(state: QuackState, seat: int, events: list[Event]) -> None:
+    """QB7: final. The Patient goes with no pay and no Infamy; the Treatments
+    in hand are dropped (QR11: they can never be played); then the
+    Switzerland draw (QR12)."""
+    doctor = state.doctors[seat]
+    doctor.status = SWITZERLAND
+    events.append(DoctorFled(seat, doctor.money, doctor.infamy))
+    _leave_practice(state, seat, DischargeReason.FLED, events)
+    hand = state.hands[seat]
+    dropped = [c for c in hand if isinstance(state.cards[c], Treatment)]
+    if dropped:
+        hand[:] = [c for c in hand if not isinstance(state.cards[c], Treatment)]
+        state.doc_discard.extend(dropped)
+        events.append(CardsDiscarded(seat, tuple(dropped), DiscardReason.FLED))
+    _check_endgame(state, events)
+    _swiss_draw(state, seat, events)
+    state.phase = END
+
+
+def _swiss_draw(state: QuackState, seat: int, events: list[Event]) -> None:
+    """QB7: draw until one Anytime card, discarding everything else. Stops
+    once every card of the Doc deck and discard pile has been seen (QR12), so
+    a deck without Anytime cards cannot loop for ever."""
+    deck, discard = state.doc_deck, state.doc_discard
+    thrown: list[int] = []
+
+    def throw_away() -> None:
+        if thrown:
+            events.append(CardsDiscarded(seat, tuple(thrown), DiscardReason.SWITZERLAND))
+            thrown.clear()
+
+    for _ in range(len(deck) + len(discard)):
+        if not deck:
+            throw_away()
+            if not discard:
+                break
+            _reshuffle_doc_discard(state, events)
+        card = deck.pop()
+        if isinstance(state.cards[card], Anytime):
+            throw_away()
+            state.hands[seat].append(card)
+            events.append(CardsDrawn(seat, (card,), 1))
+            break
+        discard.append(card)
+        thrown.append(card)
+    throw_away()
+
+
+def _play_treatment(state: QuackState, seat: int, plan: TreatmentPlan, events: list[Event]) -> None:
+    """Phase 5, one Treatment (QB4); the response window after it is the caller's."""
+    card = plan.treatment
+    state.hands[seat].remove(card.id)
+    doctor = state.doctors[seat]
+    dest = plan.target
+    redirected = False
+    if doctor.redirect_card != NONE:
+        # Wrong Chart (QR16): to that Patient wherever it is now, unless it left or is now our own.
+        reminder, patient = doctor.redirect_card, doctor.redirect_to
+        doctor.redirect_card = doctor.redirect_to = NONE
+        holder = _holder(state, patient)
+        redirected = holder != NONE and holder != seat
+        outcome = ReminderOutcome.USED if redirected else ReminderOutcome.FIZZLED
+        _drop_reminder(state, seat, doctor.reminders, reminder, outcome, events)
+        if redirected:
+            dest = holder
+    case = state.doctors[dest].patient
+    patient = state.cards[case.card]
+    points = treatment_points(card, patient)
+    note, points = _type_reminders(state, dest, case, card.treatment_type, points, events)
+    case.treatments.append(card.id)
+    case.received += 1
+    case.cure += points.cure
+    case.harm += points.harm
+    state.plays.append((card.id, case.card))
+    state.owed -= 1
+    events.append(TreatmentPlayed(
+        seat, card.id, dest, case.card, case.face_down, points.cure, points.harm, case.cure, case.harm,
+        case.received, redirected, note,
+    ))
+    fate = case_fate(patient, case.cure, case.harm, case.received)
+    if fate == Fate.CURED:
+        _cured(state, dest, seat, events)
+    elif fate is not None:
+        _die(state, dest, fate, seat, events, redirected=redirected)
+
+
+def _type_reminders(
+    state: QuackState, seat: int, case: Case, treatment_type: str, points: Points, events: list[Event]
+) -> tuple[TreatmentNote, Points]:
+    """Lost Lab Results and Extra Strength (QR15): the first waiting reminder
+    of the Treatment's type acts, a nullifying one before a doubling one."""
+    for effect in (qc.NULLIFY_TYPE, qc.BOOST_TYPE):
+        for r in case.reminders:
+            card = state.cards[r]
+            if card.effect == effect and card.treatment_type == treatment_type:
+                _drop_reminder(state, seat, case.reminders, r, ReminderOutcome.USED, events)
+                if effect == qc.NULLIFY_TYPE:
+                    return TreatmentNote.NULLIFIED, points._replace(cure=0, harm=0)
+                return TreatmentNote.DOUBLED, points._replace(cure=points.cure * 2, harm=points.harm * 2)
+    return TreatmentNote.PLAIN, points
+
+
+def _open_window(state: QuackState, seats: list[int], events: list[Event]) -> None:
+    """After a Treatment (QR13): wait for ``seats`` (see core.quack.legal.window_seats), if any."""
+    if seats:
+        state.window_id += 1
+        state.window = seats
+        state.phase = WINDOW
+        events.append(WindowOpened(state.window_id, tuple(seats)))
+
+
+def _payday(state: QuackState, events: list[Event]) -> None:
+    """End of phase 5 (QB5, QR6): each Treatment played this round pays if its
+    Patient did not die this round; Claim Denied or Upcoding acts on the sum
+    (QR15). Then a face-down Patient is revealed (QR18)."""
+    seat = state.turn
+    doctor = state.doctors[seat]
+    if state.plays:
+        paid = tuple(c for c, patient in state.plays if patient not in state.dead)
+        amount = sum(state.cards[c].price for c in paid)
+        for r in doctor.reminders:
+            effect = state.cards[r].effect
+            if effect in (qc.NO_PAY, qc.DOUBLE_PAY):
+                amount = 0 if effect == qc.NO_PAY else amount * 2
+                _drop_reminder(state, seat, doctor.reminders, r, ReminderOutcome.USED, events)
+                break
+        if amount:
+            doctor.money += amount
+            events.append(MoneyPaid(seat, amount, PayReason.TREATMENTS, paid))
+    case = doctor.patient
+    if case is not None and case.face_down:
+        case.face_down = False
+        events.append(PatientRevealed(seat, case.card))
+        for r in list(case.reminders):
+            if state.cards[r].effect == qc.FACE_DOWN:
+                _drop_reminder(state, seat, case.reminders, r, ReminderOutcome.USED, events)
+
+
+def _end_turn(state: QuackState, events: list[Event]) -> None:
+    """Phase 6, the Angry Mob (QB6), then the endgame's end (QB9)."""
+    threshold = state.options.infamy_threshold
+    for s in _practising(state):
+        if mob_comes(state.doctors[s].infamy, threshold):
+            _mob(state, s, events)
+    if state.endgame and not state.final_pending:
+        _finish(state, events)
+
+
+def _next_turn(state: QuackState, events: list[Event]) -> None:
+    """The next doctor not mobbed; a new round when the first doctor's turn comes again."""
+    doctors = state.doctors
+    if all(d.status == MOBBED for d in doctors):
+        _finish(state, events)
+        return
+    seat = state.turn
+    while True:
+        seat = (seat + 1) % state.seats
+        if seat == state.first:
+            state.round += 1
+            limit = state.options.round_limit
+            if state.round > limit and not state.endgame:
+                _start_endgame(state, f"round {limit} is over", events)  # QR22
+                if not state.final_pending:
+                    _finish(state, events)
+                    return
+        if doctors[seat].status != MOBBED:
+            break
+    _start_turn(state, seat, events)
+
+
+# --- Anytime cards ---------------------------------------------------------------
+
+
+def _play_anytime(state: QuackState, seat: int, move: PlayAnytime, card: Anytime, events: list[Event]) -> None:
+    """QB8: the card resolves at once; one that acts later stays as a reminder
+    beside its target (or its target's Patient), the rest go to the discard."""
+    c, t = card.id, move.target
+    state.hands[seat].remove(c)
+    events.append(AnytimePlayed(seat, c, t, move.other, move.discard))
+    effect = card.effect
+    doctors = state.doctors
+    target = doctors[t]
+    case = target.patient
+    if effect in (qc.FACE_DOWN, qc.NO_PAY, qc.DOUBLE_PAY):
+        target.reminders.append(c)
+        return
+    if effect in (qc.NULLIFY_TYPE, qc.BOOST_TYPE):
+        case.reminders.append(c)
+        return
+    if effect == qc.REDIRECT:
+        target.reminders.append(c)
+        target.redirect_card = c
+        target.redirect_to = doctors[move.other].patient.card
+        return
+    if effect == qc.SHRED:
+        state.hands[seat].remove(move.discard)
+        state.doc_discard.append(move.discard)
+        events.append(CardsDiscarded(seat, (move.discard,), DiscardReason.SHRED))
+        state.doc_discard.append(c)  # before the draw, so a reshuffle may find it
+        _draw(state, seat, 1, events)
+        return
+    if effect in (qc.EXTRA_TREATMENT, qc.FEWER_TREATMENT):
+        # QR17: at once on the doctor whose Treatments are being played, else at their next roll.
+        if t == state.turn and state.die and state.phase in (TREAT, SHORT_HAND, WINDOW):
+            state.owed = owed_after(state.owed, signed_amount(card))
+            events.append(TreatmentsOwedChanged(t, state.owed))
+        else:
+            target.reminders.append(c)
+            return
+    elif effect in (qc.INFAMY_UP, qc.INFAMY_DOWN):
+        _infamy(state, t, signed_amount(card), InfamyReason.ANYTIME, events)
+    elif effect == qc.FINE:
+        lost = fine_taken(target.money, card.amount)
+        target.money -= lost
+        events.append(MoneyLost(t, lost, LossReason.FINE))
+    elif effect == qc.HARM_POINTS:
+        case.harm += card.amount
+        if case_fate(state.cards[case.card], case.cure, case.harm, case.received) == Fate.HARM:
+            _die(state, t, Fate.HARM, seat, events, by_anytime=True)
+    elif effect == qc.CURE_POINTS:
+        case.cure += card.amount
+        if case_fate(state.cards[case.card], case.cure, case.harm, case.received) == Fate.CURED:
+            _cured(state, t, seat, events)
+    elif effect == qc.RESET_HARM:
+        case.harm = 0
+    elif effect == qc.TRANSFER:
+        other = doctors[move.other]
+        target.patient, other.patient = other.patient, target.patient
+    state.doc_discard.append(c)
+
+
+# --- deaths, cures, Infamy and the Mob ---------------------------------------------------
+
+
+def _die(
+    state: QuackState, seat: int, cause: Fate, by: int, events: list[Event], *,
+    redirected: bool = False, by_anytime: bool = False,
+) -> None:
+    """The Patient of ``seat`` dies: no pay this round for Treatments on it
+    (QR6), and its Infamy (QR9): to its doctor; split, each rounding up, with
+    the player of a redirected Treatment; all to the killer in Group Practice;
+    to its doctor, always, when an Anytime card did it."""
+    case = state.doctors[seat].patient
+    infamy = state.cards[case.card].infamy
+    state.dead.add(case.card)
+    events.append(PatientDied(seat, case.card, cause, by))
+    _discharge(state, seat)
+    if by_anytime:
+        _infamy(state, seat, infamy, InfamyReason.DEATH, events)
+    elif state.options.group_practice:
+        _infamy(state, by, infamy, InfamyReason.DEATH, events)
+    elif redirected:
+        _infamy(state, by, split_infamy(infamy), InfamyReason.DEATH, events)
+        _infamy(state, seat, split_infamy(infamy), InfamyReason.DEATH, events)
+    else:
+        _infamy(state, seat, infamy, InfamyReason.DEATH, events)
+    if state.options.turbo_infamy:  # QR10
+        for s in range(state.seats):
+            _infamy(state, s, 1, InfamyReason.TURBO, events)
+
+
+def _cured(state: QuackState, seat: int, by: int, events: list[Event]) -> None:
+    events.append(PatientCured(seat, state.doctors[seat].patient.card, by))
+    _discharge(state, seat)
+
+
+def _infamy(state: QuackState, seat: int, change: int, reason: InfamyReason, events: list[Event]) -> None:
+    """A practising doctor's Infamy changes (it is frozen in Switzerland);
+    the Mob comes at once if it reaches the threshold (QB6)."""
+    doctor = state.doctors[seat]
+    if doctor.status != PRACTISING:
+        return
+    total = infamy_after(doctor.infamy, change)
+    if total == doctor.infamy:
+        return
+    events.append(InfamyChanged(seat, total - doctor.infamy, total, reason))
+    doctor.infamy = total
+    if mob_comes(total, state.options.infamy_threshold):
+        _mob(state, seat, events)
+
+
+def _mob(state: QuackState, seat: int, events: list[Event]) -> None:
+    """QB6: out of the game, unable to win; hand, Patient and reminders discarded."""
+    doctor = state.doctors[seat]
+    doctor.status = MOBBED
+    events.append(DoctorMobbed(seat, doctor.infamy))
+    hand = state.hands[seat]
+    if hand:
+        events.append(CardsDiscarded(seat, tuple(hand), DiscardReason.MOBBED))
+        state.doc_discard.extend(hand)
+        hand.clear()
+    _leave_practice(state, seat, DischargeReason.MOBBED, events)
+    if seat in state.window:
+        state.window.remove(seat)
+    _check_endgame(state, events)
+
+
+# --- the end ----------------------------------------------------------------------
+
+
+def _check_endgame(state: QuackState, events: list[Event]) -> None:
+    """QB9, QR20: with 3+ seats the endgame starts when at most 2 doctors
+    practise; with 2, as the ``two_player_endgame`` option says (QR21)."""
+    if state.endgame:
+        return
+    practising = len(_practising(state))
+    mode = state.options.two_player_endgame
+    if state.seats >= 3:
+        trigger = 2
+    else:
+        trigger = 0 if mode == TwoPlayerEndgame.PLAY_ON else 1
+    if practising <= trigger:
+        who = "nobody is" if not practising else f"only {practising} doctor{'s' if practising > 1 else ''}"
+        _start_endgame(state, f"{who} still practising", events)
+        if state.seats == 2 and mode == TwoPlayerEndgame.IMMEDIATE:
+            state.final_pending.clear()
+
+
+def _start_endgame(state: QuackState, reason: str, events: list[Event]) -> None:
+    state.endgame = True
+    practising = _practising(state)
+    state.final_pending = set(practising)
+    events.append(EndgameStarted(practising, reason))
+
+
+def _finish(state: QuackState, events: list[Event]) -> None:
+    """QB9, QR23: most money among doctors not mobbed wins; ties go to lower
+    Infamy, then share. Mobbed doctors rank after everyone else."""
+    ranks = [(d.status == MOBBED, -d.money, d.infamy) for d in state.doctors]  # lower is better
+    order = sorted(range(state.seats), key=lambda s: ranks[s])
+    places = [0] * state.seats
+    for i, s in enumerate(order):
+        tied_with_previous = i > 0 and ranks[s] == ranks[order[i - 1]]
+        places[s] = places[order[i - 1]] if tied_with_previous else i + 1
+    winners = tuple(s for s in order if places[s] == 1 and state.doctors[s].status != MOBBED)
+    if not winners:
+        reason = "The Angry Mob got every doctor; nobody wins."
+    elif len(winners) == 1:
+        reason = "The most money of the doctors the Mob did not get."
+    else:
+        reason = "A shared win: the most money, and the least Infamy, of the doctors the Mob did not get."
+    state.phase = OVER
+    state.window = []
+    state.result = Outcome(winners=winners, places=tuple(places), reason=reason)
+    events.append(GameEnded(winners, state.round, reason))
+
+
+# --- cards moving -------------------------------------------------------------------
+
+
+def _shuffle(rng: random.Random, pile: list[int]) -> None:
+    """Shuffle ``pile`` in place with ``rng``: each card gets a random key, in pile order."""
+    pile.sort(key=lambda _card: rng.random())
+
+
+def _reshuffle_doc_discard(state: QuackState, events: list[Event]) -> None:
+    """QR3: an empty Doc deck is replaced by the shuffled Doc discard pile."""
+    state.doc_deck.extend(state.doc_discard)
+    state.doc_discard.clear()
+    _shuffle(state.rng, state.doc_deck)
+    events.append(DeckReshuffled(Pile.DOC, len(state.doc_deck)))
+
+
+def _draw(state: QuackState, seat: int, count: int, events: list[Event]) -> None:
+    """Draw from the Doc deck (QR3); with the discard pile empty too, the doctor draws what there is."""
+    drawn: list[int] = []
+    for _ in range(count):
+        if not state.doc_deck:
+            if not state.doc_discard:
+                break
+            _reshuffle_doc_discard(state, events)
+        drawn.append(state.doc_deck.pop())
+    if drawn:
+        state.hands[seat].extend(drawn)
+        events.append(CardsDrawn(seat, tuple(drawn), len(drawn)))
+
+
+def _holder(state: QuackState, patient: int) -> int:
+    """The seat whose office holds the Patient card ``patient``, or NONE."""
+    for s, doctor in enumerate(state.doctors):
+        if doctor.patient is not None and doctor.patient.card == patient:
+            return s
+    return NONE
+
+
+def _drop_reminder(
+    state: QuackState, seat: int, reminders: list[int], card: int, outcome: ReminderOutcome, events: list[Event]
+) -> None:
+    reminders.remove(card)
+    state.doc_discard.append(card)
+    events.append(ReminderDiscarded(seat, card, outcome))
+
+
+def _discharge(state: QuackState, seat: int) -> None:
+    """The Patient leaves the office: its card to the Patient discard, its
+    Treatments and reminders to the Doc discard."""
+    doctor = state.doctors[seat]
+    case = doctor.patient
+    doctor.patient = None
+    state.patient_discard.append(case.card)
+    state.doc_discard.extend(case.treatments)
+    state.doc_discard.extend(case.reminders)
+
+
+def _leave_practice(state: QuackState, seat: int, reason: DischargeReason, events: list[Event]) -> None:
+    """A doctor flees or is mobbed: Patient and reminders go, no pay, no Infamy (QB7, QR11)."""
+    doctor = state.doctors[seat]
+    if doctor.patient is not None:
+        events.append(PatientDischarged(seat, doctor.patient.card, reason))
+        _discharge(state, seat)
+    state.doc_discard.extend(doctor.reminders)
+    doctor.reminders.clear()
+    doctor.redirect_card = doctor.redirect_to = NONE
+    state.final_pending.discard(seat)
+
+
+def _practising(state: QuackState) -> tuple[int, ...]:
+    return tuple(s for s, d in enumerate(state.doctors) if d.status == PRACTISING)
+
+
+RULES = Quack()

@@ -1,0 +1,144 @@
+"""What one seat may see: :func:`view` and :func:`redact`.
+
+A view holds card objects only for cards its seat may see: its own hand, the
+Patients in the offices (not a face-down one, QR18), the Treatments on them
+and the reminders. Events are redacted the same way: drawn cards only for the
+drawer, a face-down Patient and its points for nobody.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from cards.quack import Anytime, Patient, Treatment
+from core.quack.legal import waiting_for
+from core.quack.moves import CardsDrawn, PatientAdmitted, TreatmentPlayed
+from core.quack.state import GAME, Case, Phase, QuackOptions, QuackState, Status
+from core.rules import NONE, Event, Move, Outcome
+
+__all__ = ["DoctorView", "PatientView", "QuackView", "redact", "view"]
+
+
+@dataclass(frozen=True, slots=True)
+class PatientView:
+    """A Patient in an office. While ``face_down`` nobody (its doctor included)
+    sees ``patient``, ``cure_points`` or ``harm_points``: they are None."""
+
+    patient: Patient | None
+    face_down: bool
+    cure_points: int | None
+    harm_points: int | None
+    received: int
+    """Treatment cards received so far (what Mortal counts)."""
+    treatments: tuple[Treatment, ...]
+    reminders: tuple[Anytime, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DoctorView:
+    seat: int
+    status: Status
+    money: int
+    infamy: int
+    hand_size: int
+    patient: PatientView | None
+    reminders: tuple[Anytime, ...]
+    """Anytime cards waiting to act on this doctor (QB8)."""
+    final_turn: bool
+    """In the endgame: this doctor still has their one more turn to take."""
+
+
+@dataclass(frozen=True, slots=True)
+class QuackView:
+    """Everything one seat may see, including its legal moves."""
+
+    game: str
+    seat: int | None
+    round: int
+    turn: int
+    """The seat whose turn it is."""
+    phase: Phase
+    die: int
+    """This turn's roll, 0 before it is rolled."""
+    owed: int
+    """Treatments the doctor whose turn it is must still play this round."""
+    doctors: tuple[DoctorView, ...]
+    hand: tuple[Treatment | Anytime, ...]
+    doc_deck: int
+    doc_discard: int
+    patient_deck: int
+    patient_discard: int
+    window: tuple[int, ...]
+    """Seats still to answer in the open response window."""
+    endgame: bool
+    threshold: int
+    legal: tuple[Move, ...]
+    waiting_for: tuple[int, ...]
+    outcome: Outcome | None
+    options: QuackOptions
+
+
+def view(state: QuackState, seat: int | None, legal: tuple[Move, ...]) -> QuackView:
+    """What ``seat`` may see, with its ``legal`` moves; anything but a seat of the game (None) is a spectator."""
+    own = type(seat) is int and 0 <= seat < state.seats
+    cards = state.cards
+    return QuackView(
+        game=GAME,
+        seat=seat if own else None,
+        round=state.round,
+        turn=state.turn,
+        phase=state.phase,
+        die=state.die,
+        owed=state.owed,
+        doctors=tuple(
+            DoctorView(
+                seat=s,
+                status=doctor.status,
+                money=doctor.money,
+                infamy=doctor.infamy,
+                hand_size=len(state.hands[s]),
+                patient=None if doctor.patient is None else _patient_view(state, doctor.patient),
+                reminders=tuple(cards[c] for c in doctor.reminders),
+                final_turn=state.endgame and s in state.final_pending,
+            )
+            for s, doctor in enumerate(state.doctors)
+        ),
+        hand=tuple(cards[c] for c in state.hands[seat]) if own else (),
+        doc_deck=len(state.doc_deck),
+        doc_discard=len(state.doc_discard),
+        patient_deck=len(state.patient_deck),
+        patient_discard=len(state.patient_discard),
+        window=tuple(state.window),
+        endgame=state.endgame,
+        threshold=state.options.infamy_threshold,
+        legal=legal if own else (),
+        waiting_for=waiting_for(state),
+        outcome=state.result,
+        options=state.options,
+    )
+
+
+def _patient_view(state: QuackState, case: Case) -> PatientView:
+    cards = state.cards
+    hidden = case.face_down
+    return PatientView(
+        patient=None if hidden else cards[case.card],
+        face_down=hidden,
+        cure_points=None if hidden else case.cure,
+        harm_points=None if hidden else case.harm,
+        received=case.received,
+        treatments=tuple(cards[c] for c in case.treatments),
+        reminders=tuple(cards[c] for c in case.reminders),
+    )
+
+
+def redact(event: Event, seat: int | None) -> Event:
+    """``event`` as ``seat`` may see it: drawn cards only for the drawer; a
+    face-down Patient and its points for nobody (QR18)."""
+    if type(event) is CardsDrawn and seat != event.seat:
+        return replace(event, cards=())
+    if type(event) is PatientAdmitted and event.face_down:
+        return replace(event, patient=NONE)
+    if type(event) is TreatmentPlayed and event.face_down:
+        return replace(event, patient=NONE, cure=NONE, harm=NONE, total_cure=NONE, total_harm=NONE)
+    return event
