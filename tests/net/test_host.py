@@ -17,6 +17,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from core import bots as core_bots
+from core.bots import decide
 from core import games
 from net.client import (
     BadToken,
@@ -28,7 +29,6 @@ from net.client import (
     TableFull,
     VersionMismatch,
     WrongCode,
-    decide,
     run_network_bot,
 )
 from net.host import Host, HostConfig, HostError, _Outbox
@@ -62,7 +62,7 @@ async def play_with(client: Client, brain, *, until=None) -> object:
                 return message
             if client.view is not None and client.view.seq > message.seq:
                 continue
-            move = decide(brain, view, client.seat)
+            move = decide(brain, view)
             if move is not None:
                 await client.move(move, message.seq)
     return None
@@ -123,7 +123,7 @@ async def test_every_move_is_on_disk_before_anyone_sees_it(tmp_path):
                         return
                     if client.view is not None and client.view.seq > message.seq:
                         continue
-                    move = decide(brains[i], message.view, client.seat)
+                    move = decide(brains[i], message.view)
                     if move is not None:
                         await client.move(move, message.seq)
 
@@ -370,7 +370,7 @@ async def test_a_move_for_another_seat_is_refused():
             table = host.table
             # Make it the bot's turn, then play a move that only the bot's seat could make.
             while table.rules.waiting_for(table.state) != (1,):
-                move = decide(core_bots.make("side-effects", "heuristic", 0), client.view.view, 0)
+                move = decide(core_bots.make("side-effects", "heuristic", 0), client.view.view)
                 await client.move(move)
                 async for message in client:
                     if isinstance(message, View):
@@ -462,7 +462,7 @@ async def test_dropped_seat_reconnects_to_the_same_seat_and_hand():
             if fresh.seq == view.seq:  # nothing happened while away: the very same hand
                 assert [c.id for c in fresh.view.hand] == hand
             assert [c.id for c in fresh.view.hand] == host.table.state.hands[seat]
-            move = decide(brain, fresh.view, seat)  # the game may be waiting for us
+            move = decide(brain, fresh.view)  # the game may be waiting for us
             if move is not None:
                 await me.move(move, fresh.seq)
             outcome = await play_with(me, brain)
