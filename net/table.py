@@ -35,6 +35,7 @@ from core import games
 from core.bots import Bot
 from core.rules import Deadline, Event, Move, Outcome, RulesError
 from net.journal import Header, Journal, rebuild, token_hash
+from net.limits import CodeTries, MessageLimits, Rate
 from net.protocol import (
     BOT,
     HUMAN,
@@ -84,18 +85,6 @@ MAX_PENDING_PEERS = 16
 """Connections that have not said hello yet; more are turned away."""
 CHAT_BACKLOG = 50
 """Chat lines a newcomer receives."""
-# Rate limits: a token bucket per connection for every message, and a smaller
-# one for chat. Generous enough for a bot answering every view at once in a
-# fast game, tight for a flood (which sends thousands a second).
-MESSAGE_BURST = 200
-MESSAGES_PER_SECOND = 100.0
-CHAT_BURST = 5
-CHAT_PER_SECOND = 1.0
-FLOOD_LIMIT = 200
-"""Messages dropped for rate before the connection is closed as a flood."""
-CODE_TRIES = 5
-CODE_WINDOW = 60.0
-"""At most CODE_TRIES wrong room codes per address per CODE_WINDOW seconds."""
 
 ROOM_CODE_LETTERS = "BCDFGHJKLMNPQRSTVWXZ"  # no vowels: no words, no 0/O or 1/I mix-ups
 ROOM_CODE_LENGTH = 4
@@ -211,11 +200,10 @@ class _Peer:
     welcomed: bool = False
     closing: bool = False
     name: str = ""
-    tokens: float = MESSAGE_BURST
-    chat_tokens: float = CHAT_BURST
-    refilled: float = 0.0
-    dropped: int = 0
-    warned: float = -1e9
+    limits: MessageLimits = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.limits = MessageLimits(self.opened)
 
 
 class Table:
@@ -263,7 +251,7 @@ class Table:
             self._make_bot_seat(seat)
         self._peers: dict[int, _Peer] = {}
         self._chat: deque[bytes] = deque(maxlen=CHAT_BACKLOG)
-        self._code_failures: dict[str, deque[float]] = {}
+        self._code_tries = CodeTries()
         self._deadline: Deadline | None = None
         self._deadline_started = 0.0
         self._timeout_types: set[type] = set()
@@ -341,7 +329,7 @@ class Table:
 
     def connect(self, conn: int, remote: str, now: float) -> list[Action]:
         """A new connection ``conn`` from address ``remote`` opened."""
-        peer = _Peer(conn, remote, now, refilled=now)
+        peer = _Peer(conn, remote, now)
         self._peers[conn] = peer
         pending = sum(1 for p in self._peers.values() if not p.welcomed)
         if pending > MAX_PENDING_PEERS:
@@ -353,8 +341,9 @@ class Table:
         peer = self._peers.get(conn)
         if peer is None or peer.closing:
             return []
-        if not self._take(peer, now):
-            return self._rate_limited(peer, now)
+        rate = peer.limits.message(now)
+        if rate is not Rate.OK:
+            return self._rate_limited(peer, rate)
         try:
             message = self.wire.decode_from_client(data)
         except ProtocolError as exc:
@@ -451,19 +440,14 @@ class Table:
 
     def _hello(self, peer: _Peer, hello: Hello, now: float) -> list[Action]:
         if self.code is not None:
-            failures = self._code_failures.setdefault(peer.remote, deque())
-            while failures and failures[0] < now - CODE_WINDOW:
-                failures.popleft()
-            if len(failures) >= CODE_TRIES:
+            if self._code_tries.blocked(peer.remote, now):
                 peer.closing = True
                 return self._send_error(peer, ErrorCode.RATE_LIMITED, "Too many wrong room codes; wait a minute.") + [
                     Close(peer.conn, CLOSE_POLICY, "rate limited")
                 ]
             given = (hello.code or "").strip().upper().encode()
             if not hmac.compare_digest(given, self.code.encode()):
-                failures.append(now)
-                if len(self._code_failures) > 1024:  # forget old addresses rather than grow without end
-                    self._code_failures = {peer.remote: failures}
+                self._code_tries.failed(peer.remote, now)
                 what = "needs a room code" if not hello.code else "has a different room code"
                 return self._refuse(peer, ErrorCode.WRONG_CODE, f"This table {what}; ask the host for it.", "hello")
         name = clean_text(hello.name)
@@ -683,9 +667,8 @@ class Table:
     # --- chat ------------------------------------------------------------------------
 
     def _say(self, peer: _Peer, say: Say, now: float) -> list[Action]:
-        if peer.chat_tokens < 1:
+        if not peer.limits.chat_line(now):
             return self._send_error(peer, ErrorCode.RATE_LIMITED, "You are chatting too fast.", "chat")
-        peer.chat_tokens -= 1
         text = clean_text(say.text)
         if len(text) > MAX_CHAT:
             return self._send_error(peer, ErrorCode.TOO_LONG, f"Chat lines are at most {MAX_CHAT} characters.", "chat")
@@ -923,27 +906,14 @@ class Table:
             out.append(Close(peer.conn, close, code.value))
         return out
 
-    # --- rate limits -----------------------------------------------------------------
-
-    def _take(self, peer: _Peer, now: float) -> bool:
-        elapsed = max(0.0, now - peer.refilled)
-        peer.refilled = now
-        peer.tokens = min(MESSAGE_BURST, peer.tokens + elapsed * MESSAGES_PER_SECOND)
-        peer.chat_tokens = min(CHAT_BURST, peer.chat_tokens + elapsed * CHAT_PER_SECOND)
-        if peer.tokens < 1:
-            return False
-        peer.tokens -= 1
-        return True
-
-    def _rate_limited(self, peer: _Peer, now: float) -> list[Action]:
-        peer.dropped += 1
-        if peer.dropped >= FLOOD_LIMIT:
+    def _rate_limited(self, peer: _Peer, rate: Rate) -> list[Action]:
+        """A message dropped for rate: a warning, nothing, or (a flood) goodbye."""
+        if rate is Rate.FLOOD:
             peer.closing = True
             return self._send(peer, Bye("flood", "Too many messages; the connection was closed.")) + [
                 Close(peer.conn, CLOSE_POLICY, "flood")
             ]
-        if now - peer.warned >= 1.0:  # one warning a second is enough for a flooder
-            peer.warned = now
+        if rate is Rate.WARN:
             return self._send_error(peer, ErrorCode.RATE_LIMITED, "Too many messages; slow down.")
         return []
 
