@@ -1,19 +1,21 @@
-"""The table: lobby, seats and the running game, as a state machine with no IO.
+"""The table: one game session with its seats, its connections and its bots, as a state machine with no IO.
 
 :class:`Table` is the whole host minus the sockets and the clock: frames go in
 (:meth:`Table.receive`) with the time they arrived, and what to send comes out
-as a list of :class:`Send` and :class:`Close` actions. The asyncio shell in
+as a list of actions (:class:`Send`, :class:`Close`, and the journal records
+that must be on disk before what follows them is sent). The asyncio shell in
 :mod:`net.host` only moves bytes and calls :meth:`Table.tick` when
 :meth:`Table.next_wakeup` says so. So every rule of the table (who may join,
 who may start, stale moves, deadlines, bots standing in for away seats, rate
 limits, what each seat may see) is tested without a network, and the leak
 test can check every frame the host would send.
 
-The game loop follows :func:`core.play.next_move`: the seats in
-``waiting_for`` must move; other seats with legal moves may move at any time;
-bot seats are offered ``react`` before the waited-for bots ``choose``. Bots
-are paced by ``bot_delay`` after every change, which gives people a window to
-play an Anytime card or answer a trade before a bot does.
+The table holds the game session itself (the State, applying moves, the
+rules' deadlines, and each seat's view after every change) and hands the rest
+to its parts: :class:`net.seats.Seats` (who holds each seat, tokens, names,
+presence), :mod:`net.limits` (how fast a connection may talk) and
+:class:`net.bot_driver.BotDriver` (bots, their pacing, and stand-ins for
+people who are away).
 
 Hidden information leaves only through :meth:`Rules.view` for the receiving
 seat and events passed through :meth:`Rules.redact` for that seat.
@@ -24,22 +26,18 @@ from __future__ import annotations
 import dataclasses
 import hmac
 import logging
-import random
 import secrets
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from core import bots as core_bots
 from core import games
-from core.bots import Bot
 from core.rules import Deadline, Event, Move, Outcome, RulesError
-from net.journal import Header, Journal, rebuild, token_hash
+from net.bot_driver import BotDriver
+from net.journal import Header, Journal, rebuild
 from net.limits import CodeTries, MessageLimits, Rate
 from net.protocol import (
     BOT,
-    HUMAN,
-    OPEN,
     MAX_CHAT,
     MAX_NAME,
     Bye,
@@ -53,7 +51,6 @@ from net.protocol import (
     ProtocolError,
     Ready,
     Say,
-    SeatInfo,
     Start,
     Started,
     View,
@@ -62,6 +59,7 @@ from net.protocol import (
     clean_text,
     PROTOCOL_VERSION,
 )
+from net.seats import Seats
 
 __all__ = ["Close", "JournalEnd", "JournalMove", "JournalStart", "Send", "Table", "TableConfig", "new_room_code"]
 
@@ -172,25 +170,6 @@ told of it."""
 
 
 @dataclass
-class _Seat:
-    index: int
-    kind: str = OPEN
-    name: str = ""
-    token: str | None = None
-    token_hash: str = ""
-    """SHA-256 of the token: all a resumed table knows of a seat's token."""
-    conn: int | None = None
-    ready: bool = False
-    away_since: float | None = None
-    idle: bool = False
-    """The turn timer ran out: a bot plays for the seat until its person acts."""
-    waiting_since: float | None = None
-    """When the game last started waiting for this seat (or it last moved)."""
-    bot: Bot | None = None
-    """The seat's bot, or the stand-in for a person who is away."""
-
-
-@dataclass
 class _Peer:
     conn: int
     remote: str
@@ -207,7 +186,7 @@ class _Peer:
 
 
 class Table:
-    """One table of one game, its lobby and its connections. No IO, no clock.
+    """One table: its game session, its seats, its connections and its bots. No IO, no clock.
 
     Args:
         config: how to run it (a :class:`TableConfig`, or :class:`net.host.HostConfig`).
@@ -240,59 +219,34 @@ class Table:
         (and an open seat loses its name), but the result names them as they were."""
         self.journal: list[tuple[int, Move]] = []
         """Every accepted move of the current game, timeouts included, in order."""
-        self.seats = [_Seat(i) for i in range(config.seats)]
-        self.host_token = None
-        if not config.headless:
-            self.host_token = host_token or secrets.token_urlsafe(16)
-            host = self.seats[0]
-            host.kind, host.name = HUMAN, clean_text(config.host_name)[:MAX_NAME] or "Host"
-            self._give_token(host, self.host_token)
-        for seat in self.seats[config.seats - config.bots :]:
-            self._make_bot_seat(seat)
+        self.host_token = None if config.headless else host_token or secrets.token_urlsafe(16)
+        self.seats = Seats(
+            config.seats,
+            host_name=None if config.headless else config.host_name,
+            host_token=self.host_token,
+            bots=config.bots,
+        )
+        self.bots = BotDriver(config, self.rules)
         self._peers: dict[int, _Peer] = {}
         self._chat: deque[bytes] = deque(maxlen=CHAT_BACKLOG)
         self._code_tries = CodeTries()
         self._deadline: Deadline | None = None
         self._deadline_started = 0.0
         self._timeout_types: set[type] = set()
-        self._last_change = 0.0
-        self._bots_pending = False
-        self._quiet_until = 0.0
 
     # --- queries -----------------------------------------------------------------
 
     @property
     def names(self) -> tuple[str, ...]:
-        return tuple(s.name for s in self.seats)
-
-    @property
-    def starter(self) -> int | None:
-        """The seat that may start the game: the host's, else the first person's."""
-        if not self.config.headless:
-            return 0
-        for seat in self.seats:
-            if seat.kind == HUMAN and seat.conn is not None:
-                return seat.index
-        return None
+        return self.seats.names
 
     def lobby(self) -> Lobby:
         """The lobby message as it stands."""
-        playing = self.phase != LOBBY
         return Lobby(
             started=self.phase == PLAYING,
             over=self.phase == OVER,
-            starter=self.starter,
-            seats=tuple(
-                SeatInfo(
-                    seat=s.index,
-                    name=s.name,
-                    kind=s.kind,
-                    connected=s.kind == BOT or s.conn is not None,
-                    ready=s.kind == BOT or s.ready,
-                    away=playing and s.kind == HUMAN and (s.conn is None or s.idle),
-                )
-                for s in self.seats
-            ),
+            starter=self.seats.starter,
+            seats=self.seats.info(playing=self.phase != LOBBY),
             spectators=sum(1 for p in self._peers.values() if p.spectator),
         )
 
@@ -311,18 +265,7 @@ class Table:
             at = self.deadline_at()
             if at is not None:
                 times.append(at)
-            paced = self._last_change + self.config.bot_delay
-            if self._bots_pending:
-                times.append(paced)
-            for s in self.rules.waiting_for(self.state):
-                seat = self.seats[s]
-                if seat.kind != HUMAN:
-                    continue
-                due = self._stand_in_due(seat)
-                if due is not None:
-                    times.append(max(due, paced, self._quiet_until))
-                if self.config.turn_timer is not None and not seat.idle and seat.waiting_since is not None:
-                    times.append(seat.waiting_since + self.config.turn_timer)
+            times += self.bots.wakeups(self.state, self.seats)
         return min(times) if times else None
 
     # --- inputs ------------------------------------------------------------------
@@ -382,10 +325,7 @@ class Table:
         if peer is None or not peer.welcomed:
             return []
         if peer.seat is not None:
-            seat = self.seats[peer.seat]
-            if seat.conn == conn:
-                seat.conn = None
-                seat.away_since = now
+            self.seats.gone(self.seats[peer.seat], conn, now)
         return self._broadcast(self.lobby())
 
     def tick(self, now: float) -> list[Action]:
@@ -411,20 +351,10 @@ class Table:
                 log.error("the rules refused the timeout %r: %s", deadline.timeout, exc)
                 self._deadline = None
                 return out
-        if self.config.turn_timer is not None:
-            for s in self.rules.waiting_for(self.state):
-                seat = self.seats[s]
-                if (
-                    seat.kind == HUMAN
-                    and not seat.idle
-                    and seat.waiting_since is not None
-                    and now >= seat.waiting_since + self.config.turn_timer
-                ):
-                    seat.idle = True
-                    out += self._broadcast(self.lobby())
-        if now >= self._last_change + self.config.bot_delay:
-            out += self._bot_step(now)
-        return out
+        for seat in self.bots.timed_out(now, self.state, self.seats):
+            seat.idle = True  # a bot plays for the seat until its person acts
+            out += self._broadcast(self.lobby())
+        return out + self.bots.step(now, self.state, self.seats, lambda seat, move: self._apply(seat, move, now))
 
     def shutdown(self, reason: str, message: str) -> list[Action]:
         """Say ``bye`` to everyone and close every connection."""
@@ -455,7 +385,7 @@ class Table:
             return self._refuse(peer, ErrorCode.TOO_LONG, f"Names are at most {MAX_NAME} characters.", "hello")
         out: list[Action] = []
         if hello.token is not None:
-            seat = self._seat_for_token(hello.token)
+            seat = self.seats.by_token(hello.token)
             if seat is None:
                 return self._refuse(peer, ErrorCode.BAD_TOKEN, "That seat token is not valid at this table.", "hello")
             old = self._peers.get(seat.conn) if seat.conn is not None else None
@@ -465,10 +395,7 @@ class Table:
                 old.seat = None
                 out += self._send(old, Bye("replaced", "This seat was taken over by a newer connection."))
                 out.append(Close(old.conn, CLOSE_NORMAL, "replaced"))
-            if self.phase == LOBBY and name:
-                seat.name = self._unique_name(name, seat.index)
-            seat.token = hello.token  # a resumed table knew only its hash
-            seat.conn, seat.away_since = peer.conn, None
+            self.seats.reclaim(seat, hello.token, peer.conn, name=name if self.phase == LOBBY else "")
             peer.seat = seat.index
         elif hello.spectate:
             watching = sum(1 for p in self._peers.values() if p.spectator)
@@ -480,13 +407,9 @@ class Table:
                 peer, ErrorCode.GAME_STARTED, "The game has already started; you can join as a spectator.", "hello"
             )
         else:
-            seat = next((s for s in self.seats if s.kind == OPEN), None)
+            seat = self.seats.take_open(name, peer.conn)
             if seat is None:
                 return self._refuse(peer, ErrorCode.TABLE_FULL, "Every seat at this table is taken.", "hello")
-            seat.kind, seat.ready = HUMAN, False
-            self._give_token(seat, secrets.token_urlsafe(16))
-            seat.name = self._unique_name(name or f"Player {seat.index + 1}", seat.index)
-            seat.conn, seat.away_since = peer.conn, None
             peer.seat = seat.index
         peer.welcomed = True
         peer.name = self.seats[peer.seat].name if peer.seat is not None else (name or "Spectator")
@@ -498,7 +421,7 @@ class Table:
             seats=len(self.seats),
             seat=peer.seat,
             token=token,
-            starter=peer.seat is not None and peer.seat == self.starter,
+            starter=peer.seat is not None and peer.seat == self.seats.starter,
         )
         out += self._send(peer, welcome)
         out += self._broadcast(self.lobby())
@@ -507,39 +430,12 @@ class Table:
             out.append(Send(peer.conn, self._current_view(peer.seat, now)))
         return out
 
-    def _seat_for_token(self, token: str) -> _Seat | None:
-        given = token_hash(token).encode()
-        found = None
-        for seat in self.seats:  # compare every seat, in constant time each
-            if seat.token_hash and hmac.compare_digest(given, seat.token_hash.encode()):
-                found = seat
-        return found
-
-    def _give_token(self, seat: _Seat, token: str | None) -> None:
-        seat.token = token
-        seat.token_hash = token_hash(token) if token else ""
-
-    def _unique_name(self, name: str, index: int) -> str:
-        taken = {s.name.casefold() for s in self.seats if s.index != index and s.kind != OPEN}
-        if name.casefold() not in taken:
-            return name
-        for n in range(2, len(self.seats) + 2):
-            candidate = f"{name[: MAX_NAME - 2]} {n}"
-            if candidate.casefold() not in taken:
-                return candidate
-        return name
-
     def _leave(self, peer: _Peer, now: float) -> list[Action]:
         """The person said bye: in the lobby the seat opens; in a game it is away."""
         peer.closing = True
         out: list[Action] = [Close(peer.conn, CLOSE_NORMAL, "bye")]
         if peer.seat is not None:
-            seat = self.seats[peer.seat]
-            if seat.conn == peer.conn:
-                seat.conn, seat.away_since = None, now
-                if self.phase != PLAYING and not (seat.index == 0 and not self.config.headless):
-                    seat.kind, seat.name, seat.ready = OPEN, "", False
-                    self._give_token(seat, None)
+            self.seats.left(self.seats[peer.seat], peer.conn, now, in_game=self.phase == PLAYING)
             peer.seat = None
         peer.spectator = False
         return out + self._broadcast(self.lobby(), skip=peer.conn)
@@ -557,14 +453,11 @@ class Table:
     def _start(self, peer: _Peer, now: float) -> list[Action]:
         if self.phase == PLAYING:
             return self._send_error(peer, ErrorCode.BAD_MESSAGE, "The game has already started.", "start")
-        if peer.seat is None or peer.seat != self.starter:
-            who = self.seats[self.starter].name if self.starter is not None else "the host"
+        starter = self.seats.starter
+        if peer.seat is None or peer.seat != starter:
+            who = self.seats[starter].name if starter is not None else "the host"
             return self._send_error(peer, ErrorCode.NOT_STARTER, f"Only {who} may start the game.", "start")
-        waiting = [
-            s.name
-            for s in self.seats
-            if s.kind == HUMAN and s.conn is not None and not s.ready and s.index != peer.seat
-        ]
+        waiting = self.seats.not_ready(besides=peer.seat)
         if waiting:
             return self._send_error(
                 peer, ErrorCode.NOT_READY, f"Waiting for {', '.join(waiting)} to be ready.", "start"
@@ -572,24 +465,15 @@ class Table:
         return self._begin(now)
 
     def _can_autostart(self) -> bool:
-        return self.config.autostart and all(
-            s.kind == BOT or (s.kind == HUMAN and s.conn is not None) for s in self.seats
-        )
+        return self.config.autostart and self.seats.all_taken()
 
     def _begin(self, now: float) -> list[Action]:
         """Deal a new game: open seats get bots, every seat gets its first view."""
-        for seat in self.seats:
-            if seat.kind == OPEN:
-                self._make_bot_seat(seat)
+        self.seats.deal()
         seed = self.config.seed if self.config.seed is not None else secrets.randbits(63)
         seed += self.games_played
         # Bots get seeds derived from the game's, so a seeded table replays exactly.
-        bot_seeds = random.Random(seed)
-        for seat in self.seats:
-            seat.bot = None
-            seat.idle = False
-            if seat.kind == BOT:
-                seat.bot = core_bots.make(self.rules.name, self.config.bot_kind, bot_seeds.getrandbits(32))
+        self.bots.deal(self.seats, seed)
         self.state = self.rules.new_game(seats=len(self.seats), options=self.options, seed=seed)
         self.games_played += 1
         self.phase = PLAYING
@@ -633,20 +517,8 @@ class Table:
         table.seq = len(journal.moves)
         table.games_played = 1
         table.phase = PLAYING
-        bot_seeds = random.Random(header.seed)
-        for seat, name in zip(table.seats, header.names):
-            seat.name = name
-            is_bot = seat.index < len(header.bots) and header.bots[seat.index]
-            if is_bot:
-                table._make_bot_seat(seat)
-                seat.name = name
-                seat.bot = core_bots.make(table.rules.name, config.bot_kind, bot_seeds.getrandbits(32))
-            elif seat.index == 0 and not config.headless:
-                seat.kind = HUMAN
-            else:
-                seat.kind = HUMAN
-                seat.token, seat.conn, seat.away_since = None, None, now
-                seat.token_hash = header.token_hashes[seat.index] if seat.index < len(header.token_hashes) else ""
+        table.seats.restore(header, now)
+        table.bots.deal(table.seats, header.seed)
         table._track(now, moved=None, before=())
         return table
 
@@ -655,14 +527,7 @@ class Table:
         time the host was down counts against nobody)."""
         self._deadline = None
         self._track(now, moved=None, before=())
-        for seat in self.seats:
-            if seat.kind == HUMAN and seat.conn is None:
-                seat.away_since = now
-
-    def _make_bot_seat(self, seat: _Seat) -> None:
-        seat.kind, seat.conn, seat.ready = BOT, None, True
-        self._give_token(seat, None)
-        seat.name = self._unique_name(f"Bot {seat.index + 1}", seat.index)
+        self.seats.away_from(now)
 
     # --- chat ------------------------------------------------------------------------
 
@@ -732,25 +597,13 @@ class Table:
             self.outcome = outcome
             self.outcome_names = self.names
             self.phase = OVER
-            for s in self.seats:
-                s.ready = s.kind == BOT
+            self.seats.game_over()
             out += self._broadcast(self.lobby())
         return out
 
     def _track(self, now: float, moved: int | None, before: tuple[int, ...]) -> None:
-        """Note the time of a change: for pacing, deadlines, and turn timers."""
-        self._last_change = now
-        # Only a bot seat reacts or moves on its own after a change; stand-ins
-        # for people have their own due times (next_wakeup). A table of people
-        # alone would otherwise take a timer and a tick after every move.
-        self._bots_pending = any(seat.kind == BOT for seat in self.seats)
-        self._quiet_until = now
-        waiting = self.rules.waiting_for(self.state)
-        for seat in self.seats:
-            if seat.index not in waiting:
-                seat.waiting_since = None
-            elif seat.index not in before or seat.index == moved or seat.waiting_since is None:
-                seat.waiting_since = now
+        """Note the time of a change: for the bots' pacing, turn timers, and deadlines."""
+        self.bots.changed(now, self.state, self.seats, moved=moved, before=before)
         deadline = self.rules.deadline(self.state)
         if deadline != self._deadline:
             # A deadline equal to the one already running continues; any other starts now.
@@ -758,82 +611,6 @@ class Table:
             self._deadline_started = now
             if deadline is not None:
                 self._timeout_types.add(type(deadline.timeout))
-
-    # --- bots ------------------------------------------------------------------------
-
-    def _stand_in_due(self, seat: _Seat) -> float | None:
-        """When a bot may play for this person's seat, if it is their move."""
-        if seat.idle:
-            return self._last_change
-        if seat.conn is None and self.config.away_grace is not None and seat.waiting_since is not None:
-            return max(seat.away_since or 0.0, seat.waiting_since) + self.config.away_grace
-        return None
-
-    def _bot_step(self, now: float) -> list[Action]:
-        """One paced step of the bots, the way core.play.next_move picks moves.
-
-        A reaction (from a bot the game is not waiting for) goes alone, as in
-        next_move. Otherwise every bot the game waits for answers in this
-        step: several seats waited for at once are answering one prompt (a
-        response window), and pacing them one by one would only make people
-        wait longer.
-        """
-        waiting = self.rules.waiting_for(self.state)
-        if self._bots_pending:
-            for seat in self.seats:
-                bot = seat.bot
-                if seat.kind != BOT or seat.index in waiting or bot is None or not bot.reacts:
-                    continue
-                if not self.rules.legal_moves(self.state, seat.index):
-                    continue
-                move = self._ask(seat, bot, react=True)
-                if move is not None:
-                    return self._bot_apply(seat, move, now)
-        out: list[Action] = []
-        for s in waiting:
-            if self.phase != PLAYING or s not in self.rules.waiting_for(self.state):
-                continue  # an earlier answer in this step settled it
-            seat = self.seats[s]
-            if seat.kind == BOT:
-                bot = seat.bot
-            elif seat.kind == HUMAN and (due := self._stand_in_due(seat)) is not None and now >= due:
-                if seat.bot is None:
-                    seat.bot = core_bots.make(self.rules.name, self.config.bot_kind, secrets.randbits(32))
-                bot = seat.bot
-            else:
-                continue
-            if bot is not None:
-                move = self._ask(seat, bot, react=False)
-                if move is not None:
-                    out += self._bot_apply(seat, move, now)
-        if not out:
-            self._bots_pending = False
-            # Nobody could move. If a stand-in was due, its seat had no legal
-            # move (a bug in the rules): wait for a change, or a second,
-            # rather than ask again in a tight loop.
-            self._quiet_until = now + 1.0
-        return out
-
-    def _ask(self, seat: _Seat, bot: Bot, *, react: bool) -> Move | None:
-        view = self.rules.view(self.state, seat.index)
-        try:
-            return bot.react(view) if react else bot.choose(view)
-        except Exception:
-            log.exception("bot %s at seat %d failed", bot.name, seat.index)
-            return None if react else _first(view.legal)
-
-    def _bot_apply(self, seat: _Seat, move: Move, now: float) -> list[Action]:
-        try:
-            return self._apply(seat.index, move, now)
-        except RulesError as exc:
-            # A bot offering an illegal move is a bug in the bot; play on with
-            # the first legal move rather than stall the table.
-            log.error("bot at seat %d chose an illegal move %r: %s", seat.index, move, exc)
-            fallback = _first(self.rules.legal_moves(self.state, seat.index))
-            if fallback is None or fallback == move:
-                self._bots_pending = False
-                return []
-            return self._apply(seat.index, fallback, now)
 
     # --- sending ---------------------------------------------------------------------
 
@@ -930,6 +707,3 @@ def _plain_options(options: Any) -> dict[str, Any]:
         return {f.name: getattr(options, f.name) for f in dataclasses.fields(options)}
     return dict(options or {})
 
-
-def _first(moves: Any) -> Move | None:
-    return moves[0] if moves else None
