@@ -22,11 +22,12 @@ from typing import TYPE_CHECKING, Any, Callable
 from core import bots as core_bots
 from core.bots import Bot
 from core.rules import Move, Rules, RulesError
+from net.actions import Action
 from net.protocol import BOT, HUMAN
 from net.seats import Seat, Seats
 
 if TYPE_CHECKING:
-    from net.table import Action, TableConfig
+    from net.table import TableConfig
 
 __all__ = ["BotDriver"]
 

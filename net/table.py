@@ -1,4 +1,4 @@
-"""The table: one game session with its seats, its connections and its bots, as a state machine with no IO.
+"""The table: one game session with its lobby and its bots, as a state machine with no IO.
 
 :class:`Table` is the whole host minus the sockets and the clock: frames go in
 (:meth:`Table.receive`) with the time they arrived, and what to send comes out
@@ -10,12 +10,13 @@ who may start, stale moves, deadlines, bots standing in for away seats, rate
 limits, what each seat may see) is tested without a network, and the leak
 test can check every frame the host would send.
 
-The table holds the game session itself (the State, applying moves, the
-rules' deadlines, and each seat's view after every change) and hands the rest
-to its parts: :class:`net.seats.Seats` (who holds each seat, tokens, names,
-presence), :mod:`net.limits` (how fast a connection may talk) and
-:class:`net.bot_driver.BotDriver` (bots, their pacing, and stand-ins for
-people who are away).
+The table holds the game session itself (dealing, the State, applying
+moves, the rules' deadlines, and each seat's view after every change) and
+hands the rest to its parts: :class:`net.lobby.Lobby` (the connections,
+joining, leaving, getting ready, chat) with :class:`net.seats.Seats` (who
+holds each seat, tokens, names, presence), :mod:`net.limits` (how fast a
+connection may talk) and :class:`net.bot_driver.BotDriver` (bots, their
+pacing, and stand-ins for people who are away).
 
 Hidden information leaves only through :meth:`Rules.view` for the receiving
 seat and events passed through :meth:`Rules.redact` for that seat.
@@ -24,29 +25,24 @@ seat and events passed through :meth:`Rules.redact` for that seat.
 from __future__ import annotations
 
 import dataclasses
-import hmac
 import logging
 import secrets
-from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from core import games
 from core.rules import Deadline, Event, Move, Outcome, RulesError
+from net.actions import Action, Close, JournalEnd, JournalMove, JournalStart, Send
 from net.bot_driver import BotDriver
 from net.journal import Header, Journal, rebuild
-from net.limits import CodeTries, MessageLimits, Rate
+from net.lobby import CLOSE_NORMAL, LOBBY, OVER, PLAYING, Lobby, Peer
+from net.limits import Rate
 from net.protocol import (
     BOT,
-    MAX_CHAT,
-    MAX_NAME,
     Bye,
-    ChatLine,
     DeadlineInfo,
-    Error,
     ErrorCode,
     Hello,
-    Lobby,
     MoveMessage,
     ProtocolError,
     Ready,
@@ -54,35 +50,27 @@ from net.protocol import (
     Start,
     Started,
     View,
-    Welcome,
     Wire,
-    clean_text,
-    PROTOCOL_VERSION,
 )
 from net.seats import Seats
 
-__all__ = ["Close", "JournalEnd", "JournalMove", "JournalStart", "Send", "Table", "TableConfig", "new_room_code"]
+__all__ = [
+    "LOBBY",
+    "OVER",
+    "PLAYING",
+    "Action",
+    "Close",
+    "JournalEnd",
+    "JournalMove",
+    "JournalStart",
+    "Send",
+    "Table",
+    "TableConfig",
+    "new_room_code",
+]
 
 log = logging.getLogger("quackbox.net")
 
-
-# Phases of the table.
-LOBBY = "lobby"
-PLAYING = "playing"
-OVER = "over"
-
-# WebSocket close codes (RFC 6455).
-CLOSE_NORMAL = 1000
-CLOSE_GOING_AWAY = 1001
-CLOSE_POLICY = 1008
-CLOSE_TOO_BIG = 1009
-
-HELLO_TIMEOUT = 10.0
-"""Seconds a new connection has to say hello."""
-MAX_PENDING_PEERS = 16
-"""Connections that have not said hello yet; more are turned away."""
-CHAT_BACKLOG = 50
-"""Chat lines a newcomer receives."""
 
 ROOM_CODE_LETTERS = "BCDFGHJKLMNPQRSTVWXZ"  # no vowels: no words, no 0/O or 1/I mix-ups
 ROOM_CODE_LENGTH = 4
@@ -124,69 +112,8 @@ class TableConfig:
     max_spectators: int = 16
 
 
-@dataclass(frozen=True, slots=True)
-class Send:
-    """Send ``data`` (one binary frame) on connection ``conn``."""
-
-    conn: int
-    data: bytes
-
-
-@dataclass(frozen=True, slots=True)
-class Close:
-    """Close connection ``conn`` after the frames queued before this."""
-
-    conn: int
-    code: int
-    reason: str
-
-
-@dataclass(frozen=True, slots=True)
-class JournalStart:
-    """Begin a journal for the game just dealt (before its first view goes out)."""
-
-    header: Header
-
-
-@dataclass(frozen=True, slots=True)
-class JournalMove:
-    """Put this accepted move on disk; the sends after it must wait for that."""
-
-    seat: int
-    move: Move
-
-
-@dataclass(frozen=True, slots=True)
-class JournalEnd:
-    """The game is over: record how it ended."""
-
-    outcome: Outcome
-
-
-Action = Send | Close | JournalStart | JournalMove | JournalEnd
-"""What the table asks its shell to do, in order. Journal actions come
-before the sends that depend on them, so a move is on disk before anyone is
-told of it."""
-
-
-@dataclass
-class _Peer:
-    conn: int
-    remote: str
-    opened: float
-    seat: int | None = None
-    spectator: bool = False
-    welcomed: bool = False
-    closing: bool = False
-    name: str = ""
-    limits: MessageLimits = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.limits = MessageLimits(self.opened)
-
-
 class Table:
-    """One table: its game session, its seats, its connections and its bots. No IO, no clock.
+    """One table: its game session, its lobby and its bots. No IO, no clock.
 
     Args:
         config: how to run it (a :class:`TableConfig`, or :class:`net.host.HostConfig`).
@@ -208,7 +135,6 @@ class Table:
             raise ValueError(f"{config.bots} bots do not fit at a table of {config.seats} with its host")
         self.options = self.rules.parse_options(dict(config.options))  # BadOptions names the problem
         self.wire = Wire(self.rules)
-        self.code = config.code.strip().upper() if config.code else None
         self.phase = LOBBY
         self.state: Any = None
         self.seq = 0
@@ -226,10 +152,8 @@ class Table:
             host_token=self.host_token,
             bots=config.bots,
         )
+        self.lobby = Lobby(config, self.rules, self.wire, self.seats)
         self.bots = BotDriver(config, self.rules)
-        self._peers: dict[int, _Peer] = {}
-        self._chat: deque[bytes] = deque(maxlen=CHAT_BACKLOG)
-        self._code_tries = CodeTries()
         self._deadline: Deadline | None = None
         self._deadline_started = 0.0
         self._timeout_types: set[type] = set()
@@ -237,18 +161,13 @@ class Table:
     # --- queries -----------------------------------------------------------------
 
     @property
+    def code(self) -> str | None:
+        """The room code players must give, or None."""
+        return self.lobby.code
+
+    @property
     def names(self) -> tuple[str, ...]:
         return self.seats.names
-
-    def lobby(self) -> Lobby:
-        """The lobby message as it stands."""
-        return Lobby(
-            started=self.phase == PLAYING,
-            over=self.phase == OVER,
-            starter=self.seats.starter,
-            seats=self.seats.info(playing=self.phase != LOBBY),
-            spectators=sum(1 for p in self._peers.values() if p.spectator),
-        )
 
     def deadline_at(self) -> float | None:
         """When the host applies the current deadline's timeout, grace included."""
@@ -258,7 +177,7 @@ class Table:
 
     def next_wakeup(self) -> float | None:
         """The earliest time :meth:`tick` has something to do, or None."""
-        times = [p.opened + HELLO_TIMEOUT for p in self._peers.values() if not p.welcomed and not p.closing]
+        times = self.lobby.hello_deadlines()
         if self.phase == LOBBY and self._can_autostart():
             times.append(0.0)
         if self.phase == PLAYING:
@@ -272,70 +191,48 @@ class Table:
 
     def connect(self, conn: int, remote: str, now: float) -> list[Action]:
         """A new connection ``conn`` from address ``remote`` opened."""
-        peer = _Peer(conn, remote, now)
-        self._peers[conn] = peer
-        pending = sum(1 for p in self._peers.values() if not p.welcomed)
-        if pending > MAX_PENDING_PEERS:
-            return self._refuse(peer, ErrorCode.TABLE_FULL, "Too many connections are waiting to join; try again.")
-        return []
+        return self.lobby.connect(conn, remote, now)
 
     def receive(self, conn: int, data: bytes | str, now: float) -> list[Action]:
         """Connection ``conn`` sent the frame ``data``."""
-        peer = self._peers.get(conn)
+        lobby = self.lobby
+        peer = lobby.peers.get(conn)
         if peer is None or peer.closing:
             return []
         rate = peer.limits.message(now)
         if rate is not Rate.OK:
-            return self._rate_limited(peer, rate)
+            return lobby.rate_limited(peer, rate)
         try:
             message = self.wire.decode_from_client(data)
         except ProtocolError as exc:
-            return self._refuse(peer, exc.code, exc.message)
+            return lobby.refuse(peer, exc.code, exc.message)
         kind = type(message)
         if not peer.welcomed:
             if kind is Hello:
                 return self._hello(peer, message, now)
             if kind is Bye:
                 return [Close(conn, CLOSE_NORMAL, "bye")]
-            return self._refuse(peer, ErrorCode.HELLO_FIRST, "Say hello first.", message.TYPE)
-        if peer.seat is not None:
-            seat = self.seats[peer.seat]
-            if seat.idle:  # the person is back at the keyboard: take the seat back from the bot
-                seat.idle = False
-                out = self._broadcast(self.lobby())
-            else:
-                out = []
-        else:
-            out = []
+            return lobby.refuse(peer, ErrorCode.HELLO_FIRST, "Say hello first.", message.TYPE)
+        out = lobby.back(peer, phase=self.phase)
         if kind is MoveMessage:
             return out + self._move(peer, message, now)
         if kind is Say:
-            return out + self._say(peer, message, now)
+            return out + lobby.say(peer, message, now)
         if kind is Ready:
-            return out + self._ready(peer, message, now)
+            return out + lobby.ready(peer, message, phase=self.phase)
         if kind is Start:
             return out + self._start(peer, now)
         if kind is Bye:
-            return out + self._leave(peer, now)
-        return out + self._refuse(peer, ErrorCode.BAD_MESSAGE, "You have already said hello.", message.TYPE)
+            return out + lobby.leave(peer, now, phase=self.phase)
+        return out + lobby.refuse(peer, ErrorCode.BAD_MESSAGE, "You have already said hello.", message.TYPE)
 
     def disconnect(self, conn: int, now: float) -> list[Action]:
         """Connection ``conn`` closed (either side)."""
-        peer = self._peers.pop(conn, None)
-        if peer is None or not peer.welcomed:
-            return []
-        if peer.seat is not None:
-            self.seats.gone(self.seats[peer.seat], conn, now)
-        return self._broadcast(self.lobby())
+        return self.lobby.disconnect(conn, now, phase=self.phase)
 
     def tick(self, now: float) -> list[Action]:
         """Let time pass: hello timeouts, deadlines, turn timers and bot moves."""
-        out: list[Action] = []
-        for peer in list(self._peers.values()):
-            if not peer.welcomed and not peer.closing and now >= peer.opened + HELLO_TIMEOUT:
-                peer.closing = True
-                out += self._send(peer, Bye("hello_timeout", "No hello within the time allowed."))
-                out.append(Close(peer.conn, CLOSE_POLICY, "hello timeout"))
+        out = self.lobby.hello_timeouts(now)
         if self.phase == LOBBY and self._can_autostart():
             return out + self._begin(now)
         if self.phase != PLAYING:
@@ -353,116 +250,24 @@ class Table:
                 return out
         for seat in self.bots.timed_out(now, self.state, self.seats):
             seat.idle = True  # a bot plays for the seat until its person acts
-            out += self._broadcast(self.lobby())
+            out += self.lobby.announce(self.phase)
         return out + self.bots.step(now, self.state, self.seats, lambda seat, move: self._apply(seat, move, now))
 
     def shutdown(self, reason: str, message: str) -> list[Action]:
         """Say ``bye`` to everyone and close every connection."""
-        out: list[Action] = []
-        for peer in self._peers.values():
-            if not peer.closing:
-                peer.closing = True
-                out += self._send(peer, Bye(reason, message))
-                out.append(Close(peer.conn, CLOSE_GOING_AWAY, reason))
+        return self.lobby.shutdown(reason, message)
+
+    # --- joining and starting --------------------------------------------------------
+
+    def _hello(self, peer: Peer, hello: Hello, now: float) -> list[Action]:
+        out = self.lobby.hello(peer, hello, now, phase=self.phase)
+        if peer.welcomed and self.phase != LOBBY and self.state is not None:
+            out.append(Send(peer.conn, self._current_view(peer.seat, now)))  # the game as it stands
         return out
 
-    # --- joining -------------------------------------------------------------------
-
-    def _hello(self, peer: _Peer, hello: Hello, now: float) -> list[Action]:
-        if self.code is not None:
-            if self._code_tries.blocked(peer.remote, now):
-                peer.closing = True
-                return self._send_error(peer, ErrorCode.RATE_LIMITED, "Too many wrong room codes; wait a minute.") + [
-                    Close(peer.conn, CLOSE_POLICY, "rate limited")
-                ]
-            given = (hello.code or "").strip().upper().encode()
-            if not hmac.compare_digest(given, self.code.encode()):
-                self._code_tries.failed(peer.remote, now)
-                what = "needs a room code" if not hello.code else "has a different room code"
-                return self._refuse(peer, ErrorCode.WRONG_CODE, f"This table {what}; ask the host for it.", "hello")
-        name = clean_text(hello.name)
-        if len(name) > MAX_NAME:
-            return self._refuse(peer, ErrorCode.TOO_LONG, f"Names are at most {MAX_NAME} characters.", "hello")
-        out: list[Action] = []
-        if hello.token is not None:
-            seat = self.seats.by_token(hello.token)
-            if seat is None:
-                return self._refuse(peer, ErrorCode.BAD_TOKEN, "That seat token is not valid at this table.", "hello")
-            old = self._peers.get(seat.conn) if seat.conn is not None else None
-            if old is not None and old is not peer:
-                # A reconnect often beats the old socket's timeout: the newest wins.
-                old.closing = True
-                old.seat = None
-                out += self._send(old, Bye("replaced", "This seat was taken over by a newer connection."))
-                out.append(Close(old.conn, CLOSE_NORMAL, "replaced"))
-            self.seats.reclaim(seat, hello.token, peer.conn, name=name if self.phase == LOBBY else "")
-            peer.seat = seat.index
-        elif hello.spectate:
-            watching = sum(1 for p in self._peers.values() if p.spectator)
-            if watching >= self.config.max_spectators:
-                return self._refuse(peer, ErrorCode.TABLE_FULL, "This table has all the spectators it can take.", "hello")
-            peer.spectator = True
-        elif self.phase == PLAYING:
-            return self._refuse(
-                peer, ErrorCode.GAME_STARTED, "The game has already started; you can join as a spectator.", "hello"
-            )
-        else:
-            seat = self.seats.take_open(name, peer.conn)
-            if seat is None:
-                return self._refuse(peer, ErrorCode.TABLE_FULL, "Every seat at this table is taken.", "hello")
-            peer.seat = seat.index
-        peer.welcomed = True
-        peer.name = self.seats[peer.seat].name if peer.seat is not None else (name or "Spectator")
-        token = self.seats[peer.seat].token if peer.seat is not None else None
-        welcome = Welcome(
-            version=PROTOCOL_VERSION,
-            game=self.rules.name,
-            title=self.rules.title,
-            seats=len(self.seats),
-            seat=peer.seat,
-            token=token,
-            starter=peer.seat is not None and peer.seat == self.seats.starter,
-        )
-        out += self._send(peer, welcome)
-        out += self._broadcast(self.lobby())
-        out += [Send(peer.conn, line) for line in self._chat]
-        if self.phase != LOBBY and self.state is not None:
-            out.append(Send(peer.conn, self._current_view(peer.seat, now)))
-        return out
-
-    def _leave(self, peer: _Peer, now: float) -> list[Action]:
-        """The person said bye: in the lobby the seat opens; in a game it is away."""
-        peer.closing = True
-        out: list[Action] = [Close(peer.conn, CLOSE_NORMAL, "bye")]
-        if peer.seat is not None:
-            self.seats.left(self.seats[peer.seat], peer.conn, now, in_game=self.phase == PLAYING)
-            peer.seat = None
-        peer.spectator = False
-        return out + self._broadcast(self.lobby(), skip=peer.conn)
-
-    # --- the lobby -----------------------------------------------------------------
-
-    def _ready(self, peer: _Peer, ready: Ready, now: float) -> list[Action]:
-        if peer.seat is None:
-            return self._send_error(peer, ErrorCode.NOT_SEATED, "Spectators have no seat to get ready.", "ready")
-        if self.phase == PLAYING:
-            return self._send_error(peer, ErrorCode.BAD_MESSAGE, "The game has already started.", "ready")
-        self.seats[peer.seat].ready = ready.ready
-        return self._broadcast(self.lobby())
-
-    def _start(self, peer: _Peer, now: float) -> list[Action]:
-        if self.phase == PLAYING:
-            return self._send_error(peer, ErrorCode.BAD_MESSAGE, "The game has already started.", "start")
-        starter = self.seats.starter
-        if peer.seat is None or peer.seat != starter:
-            who = self.seats[starter].name if starter is not None else "the host"
-            return self._send_error(peer, ErrorCode.NOT_STARTER, f"Only {who} may start the game.", "start")
-        waiting = self.seats.not_ready(besides=peer.seat)
-        if waiting:
-            return self._send_error(
-                peer, ErrorCode.NOT_READY, f"Waiting for {', '.join(waiting)} to be ready.", "start"
-            )
-        return self._begin(now)
+    def _start(self, peer: Peer, now: float) -> list[Action]:
+        refused = self.lobby.refuse_start(peer, phase=self.phase)
+        return refused if refused is not None else self._begin(now)
 
     def _can_autostart(self) -> bool:
         return self.config.autostart and self.seats.all_taken()
@@ -490,11 +295,11 @@ class Table:
             options=_plain_options(self.options),
             bots=tuple(s.kind == BOT for s in self.seats),
             token_hashes=tuple(s.token_hash for s in self.seats),
-            room=self.code or "",
+            room=self.lobby.code or "",
         )
         out: list[Action] = [JournalStart(header)]
-        out += self._broadcast(self.lobby())
-        out += self._broadcast(Started(names=self.names))
+        out += self.lobby.announce(self.phase)
+        out += self.lobby.broadcast(Started(names=self.names))
         return out + self._send_views(getattr(self.state, "start_events", ()), now)
 
     @classmethod
@@ -529,47 +334,33 @@ class Table:
         self._track(now, moved=None, before=())
         self.seats.away_from(now)
 
-    # --- chat ------------------------------------------------------------------------
-
-    def _say(self, peer: _Peer, say: Say, now: float) -> list[Action]:
-        if not peer.limits.chat_line(now):
-            return self._send_error(peer, ErrorCode.RATE_LIMITED, "You are chatting too fast.", "chat")
-        text = clean_text(say.text)
-        if len(text) > MAX_CHAT:
-            return self._send_error(peer, ErrorCode.TOO_LONG, f"Chat lines are at most {MAX_CHAT} characters.", "chat")
-        if not text:
-            return self._send_error(peer, ErrorCode.BAD_MESSAGE, "That chat line is empty.", "chat")
-        frame = self.wire.encode(ChatLine(seat=peer.seat, name=peer.name, text=text))
-        self._chat.append(frame)
-        return [Send(p.conn, frame) for p in self._peers.values() if p.welcomed and not p.closing]
-
     # --- moves -----------------------------------------------------------------------
 
-    def _move(self, peer: _Peer, message: MoveMessage, now: float) -> list[Action]:
+    def _move(self, peer: Peer, message: MoveMessage, now: float) -> list[Action]:
         if self.phase == LOBBY:
-            return self._send_error(peer, ErrorCode.NOT_STARTED, "The game has not started yet.", "move")
+            return self.lobby.error(peer, ErrorCode.NOT_STARTED, "The game has not started yet.", "move")
         if peer.seat is None:
-            return self._send_error(peer, ErrorCode.NOT_SEATED, "Spectators cannot make moves.", "move")
+            return self.lobby.error(peer, ErrorCode.NOT_SEATED, "Spectators cannot make moves.", "move")
         if self.phase == OVER:
-            return self._send_error(peer, ErrorCode.GAME_OVER, "The game is over.", "move")
+            return self.lobby.error(peer, ErrorCode.GAME_OVER, "The game is over.", "move")
         if not 0 <= message.seq <= self.seq:
-            return self._send_error(
+            return self.lobby.error(
                 peer, ErrorCode.BAD_MESSAGE, f"No view numbered {message.seq} was sent; the latest is {self.seq}.", "move"
             ) + [Send(peer.conn, self._current_view(peer.seat, now))]
         move = message.move
         if type(move) in self._timeout_types or (self._deadline is not None and type(move) is type(self._deadline.timeout)):
-            return self._send_error(peer, ErrorCode.HOST_ONLY, "Only the host runs out a countdown.", "move")
+            return self.lobby.error(peer, ErrorCode.HOST_ONLY, "Only the host runs out a countdown.", "move")
         try:
             return self._apply(peer.seat, move, now)
         except RulesError as exc:
             if message.seq < self.seq:
                 # The move was made from an older view and is no longer legal:
                 # say why, and send the view it should have been made from.
-                return self._send_error(
+                return self.lobby.error(
                     peer, ErrorCode.STALE_VIEW, f"{exc} (Your view was out of date; here is the current one.)", "move"
                 ) + [Send(peer.conn, self._current_view(peer.seat, now))]
             error = ProtocolError.from_rules(exc)
-            return self._send_error(peer, error.code, error.message, "move")
+            return self.lobby.error(peer, error.code, error.message, "move")
 
     def _apply(self, seat: int, move: Move, now: float) -> list[Action]:
         """Apply ``move`` for ``seat`` (RulesError if refused) and tell everyone."""
@@ -598,7 +389,7 @@ class Table:
             self.outcome_names = self.names
             self.phase = OVER
             self.seats.game_over()
-            out += self._broadcast(self.lobby())
+            out += self.lobby.announce(self.phase)
         return out
 
     def _track(self, now: float, moved: int | None, before: tuple[int, ...]) -> None:
@@ -624,9 +415,7 @@ class Table:
         out: list[Action] = []
         names = self.names
         deadline = self._deadline_info(now)
-        for peer in self._peers.values():
-            if not peer.welcomed or peer.closing:
-                continue
+        for peer in self.lobby.audience():
             frame = frames.get(peer.seat)
             if frame is None:
                 frame = frames[peer.seat] = self._view_frame(peer.seat, events, names, deadline)
@@ -659,40 +448,6 @@ class Table:
         log_lines = tuple([rules.describe(e, names, seat) for e in seen])
         view = rules.view(self.state, seat)
         return self.wire.encode(View(self.seq, view, tuple(seen), log_lines, deadline))
-
-    def _send(self, peer: _Peer, message: Any) -> list[Action]:
-        return [Send(peer.conn, self.wire.encode(message))]
-
-    def _broadcast(self, message: Any, skip: int | None = None) -> list[Action]:
-        frame = self.wire.encode(message)
-        return [
-            Send(p.conn, frame) for p in self._peers.values() if p.welcomed and not p.closing and p.conn != skip
-        ]
-
-    def _send_error(self, peer: _Peer, code: ErrorCode, message: str, refused: str = "") -> list[Action]:
-        return self._send(peer, Error(code=code.value, message=message, refused=refused))
-
-    def _refuse(self, peer: _Peer, code: ErrorCode, message: str, refused: str = "") -> list[Action]:
-        """Reply with an error; close too if it is a protocol violation or a refused join."""
-        out = self._send_error(peer, code, message, refused)
-        if ProtocolError(code, message).fatal:
-            peer.closing = True
-            close = CLOSE_TOO_BIG if code == ErrorCode.FRAME_TOO_LARGE else CLOSE_POLICY
-            if code in (ErrorCode.TABLE_FULL, ErrorCode.GAME_STARTED):
-                close = CLOSE_NORMAL
-            out.append(Close(peer.conn, close, code.value))
-        return out
-
-    def _rate_limited(self, peer: _Peer, rate: Rate) -> list[Action]:
-        """A message dropped for rate: a warning, nothing, or (a flood) goodbye."""
-        if rate is Rate.FLOOD:
-            peer.closing = True
-            return self._send(peer, Bye("flood", "Too many messages; the connection was closed.")) + [
-                Close(peer.conn, CLOSE_POLICY, "flood")
-            ]
-        if rate is Rate.WARN:
-            return self._send_error(peer, ErrorCode.RATE_LIMITED, "Too many messages; slow down.")
-        return []
 
 
 class _RulesFault(RulesError):

@@ -327,7 +327,7 @@ class CheckedHost(Host):
         self.checker = LeakChecker(self.table, self.seat_of)
 
     def _do(self, actions: list) -> None:
-        for peer in self.table._peers.values():  # the test knows which connection holds which seat
+        for peer in self.table.lobby.peers.values():  # the test knows which connection holds which seat
             if peer.welcomed:
                 self.seat_of[peer.conn] = peer.seat
         self.checker(actions)

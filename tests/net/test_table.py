@@ -25,9 +25,8 @@ from net.protocol import (
     Welcome,
 )
 from net.limits import CHAT_BURST, CODE_TRIES, FLOOD_LIMIT, MESSAGE_BURST
+from net.lobby import CLOSE_POLICY, HELLO_TIMEOUT
 from net.table import (
-    CLOSE_POLICY,
-    HELLO_TIMEOUT,
     JournalEnd,
     JournalMove,
     JournalStart,
