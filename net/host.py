@@ -288,6 +288,9 @@ class Host:
                         box.send(action.data)
                     else:
                         box.close(action.code, action.reason)
+            except Exception:
+                # A bug here must not stop every later delivery with it.
+                log.exception("the host failed to carry out %r", actions)
             finally:
                 self._actions.task_done()
             if self._actions.empty() and self.table.phase == OVER and self._over is not None and not self._over.done():
