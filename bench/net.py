@@ -64,8 +64,9 @@ from websockets.asyncio.client import connect
 from websockets.asyncio.server import serve
 
 from core import bots as core_bots
+from core.bots import decide
 from core import games
-from net.client import Client, decide
+from net.client import Client
 from net.host import Host, HostConfig
 from net.protocol import PROTOCOL_VERSION, Hello, Lobby, MoveMessage, Ready, Start, Started, View, Wire
 
@@ -170,7 +171,7 @@ async def table_round_trips(game: str, count: int) -> tuple[list[float], int]:
             wire = Wire(host.table.rules)
             while seats[0].view.outcome is None and len(samples) < count:
                 mover = next(s for s in range(SEATS) if s in seats[s].view.waiting_for)
-                move = decide(brains[mover], seats[mover].view, clients[mover].seat)
+                move = decide(brains[mover], seats[mover].view)
                 frame_size = max(frame_size, len(wire.encode(MoveMessage(seq, move))))
                 start = time.perf_counter()
                 await clients[mover].move(move, seq)
@@ -223,7 +224,7 @@ def seat_process(url: str, index: int, game: str, duration: float, conn: Any) ->
                             await asyncio.sleep(GAP)
                             if client.view is not None and client.view.seq == message.seq:
                                 sent[(game_no, message.seq + 1)] = clock()
-                                await client.move(decide(brain, view, client.seat), message.seq)
+                                await client.move(decide(brain, view), message.seq)
         except TimeoutError:
             pass
         finally:
@@ -419,7 +420,7 @@ class TableRun:
                     if view["outcome"] is None and seat in view["waiting_for"]:
                         await asyncio.sleep(self.think)
                         decoded = wire.decode_from_host(frame)  # the mover reads its view in full
-                        move = decide(brain, decoded.view, seat)
+                        move = decide(brain, decoded.view)
                         self.sent[(game_no, decoded.seq + 1)] = time.perf_counter()
                         await ws.send(wire.encode(MoveMessage(decoded.seq, move)))
 

@@ -1,14 +1,23 @@
-"""Rules speed: decisions per second for random-bot games.
+"""Rules speed: decisions per second, measured the way real runners play.
 
-    python -m bench.rules --game side-effects [--seats 4] [--seconds 5]
+    python -m bench.rules [--game G] [--seats 4] [--seconds 5] [--rlcard]
 
-One decision is what a bot does each step: ask ``legal_moves`` for the seat
-the game waits on, pick one at random, ``apply`` it (which checks it first).
+One decision is what a table does for each move: ask ``legal_moves`` for the
+seat the game waits on, pick one at random, ``apply`` it (which checks it
+first), then make a ``view`` for every seat and the spectator, as the host
+does before it tells anyone. The JSON gives that figure
+(``decisions_per_second``) and, from the same games, the rules alone
+(``rules_only_per_second``: legal moves, the pick and apply, which is what a
+bot-only simulation costs).
+
 Games start from seeds 0, 1, 2, ... and the picks come from one generator
-for the whole run (seeded 0), so runs are comparable and every run plays the
-same games: trials end between games, never inside one. The run is split
-into trials of about half a second; the JSON gives the median and the best
-trial, since other work on the machine only ever slows a trial down.
+seeded 0, so every run plays the same games; the run is split into trials of
+about half a second, and the JSON gives the median and the best trial.
+
+``--rlcard`` measures RLCard's UNO side by side in the same run, if the
+``rlcard`` package is installed (it is not a dependency of quackbox): its
+game loop (legal actions and step, the counterpart of the rules-only
+figure) and its environment loop (step plus the acting player's state).
 """
 
 from __future__ import annotations
@@ -20,27 +29,30 @@ import random
 import statistics
 import sys
 import time
-from math import floor
+from typing import Callable
 
 from core import games
 
+TRIAL_SECONDS = 0.5
 
-def trial(rules, seats: int, seconds: float, first_seed: int, pick) -> tuple[int, int, float]:
-    """Play whole games for about ``seconds``, picking moves with ``pick()``
-    (a ``random.Random.random``); return (decisions, games, elapsed)."""
+
+def play_trial(rules, seats: int, seconds: float, first_seed: int, pick: Callable[[], float],
+               views: bool) -> tuple[int, int, float]:
+    """Play whole games for about ``seconds``; (decisions, games, elapsed)."""
     decisions = played = 0
     seed = first_seed
     start = time.perf_counter()
+    everyone = [*range(seats), None]
     while True:
         state = rules.new_game(seats=seats, seed=seed)
         seed += 1
-        waiting_for, legal_moves, apply, outcome = rules.waiting_for, rules.legal_moves, rules.apply, rules.outcome
-        while outcome(state) is None:
-            seat = waiting_for(state)[0]
-            legal = legal_moves(state, seat)
-            # A uniform pick; random.choice does the same with more calls, and
-            # floor() gives int()'s value here for a third of int()'s cost.
-            apply(state, seat, legal[floor(pick() * len(legal))])
+        while rules.outcome(state) is None:
+            seat = rules.waiting_for(state)[0]
+            legal = rules.legal_moves(state, seat)
+            rules.apply(state, seat, legal[int(pick() * len(legal))])
+            if views:
+                for viewer in everyone:
+                    rules.view(state, viewer)
             decisions += 1
         played += 1
         elapsed = time.perf_counter() - start
@@ -48,45 +60,96 @@ def trial(rules, seats: int, seconds: float, first_seed: int, pick) -> tuple[int
             return decisions, played, elapsed
 
 
+def measure(trial: Callable[[float, int], tuple[int, int, float]], seconds: float) -> dict[str, float]:
+    """Median and best of trials of ``trial(seconds, first_seed)`` over about ``seconds``."""
+    trial(0.2, 10_000)  # warm up
+    rates, decisions, played, seed = [], 0, 0, 0
+    deadline = time.perf_counter() + seconds
+    while time.perf_counter() < deadline:
+        d, g, elapsed = trial(TRIAL_SECONDS, seed)
+        seed += g
+        rates.append(d / elapsed)
+        decisions += d
+        played += g
+    return {"median": round(statistics.median(rates)), "best": round(max(rates)),
+            "decisions": decisions, "games": played}
+
+
+def rlcard_figures(seats: int, seconds: float) -> dict[str, object]:
+    """RLCard's UNO, measured the same way, or why it could not be."""
+    try:
+        import numpy as np
+        import rlcard
+        from rlcard.games.uno.game import UnoGame
+    except ImportError:
+        return {"skipped": "rlcard is not installed (pip install rlcard)"}
+    pick = random.Random(0).random
+
+    def game_trial(length: float, first_seed: int) -> tuple[int, int, float]:
+        game = UnoGame(num_players=seats)
+        game.np_random = np.random.RandomState(first_seed)
+        decisions = played = 0
+        start = time.perf_counter()
+        while True:
+            game.init_game()
+            while not game.is_over():
+                legal = game.get_legal_actions()
+                game.step(legal[int(pick() * len(legal))])
+                decisions += 1
+            played += 1
+            elapsed = time.perf_counter() - start
+            if elapsed >= length:
+                return decisions, played, elapsed
+
+    def env_trial(length: float, first_seed: int) -> tuple[int, int, float]:
+        env = rlcard.make("uno", config={"seed": first_seed, "game_num_players": seats})
+        decisions = played = 0
+        start = time.perf_counter()
+        while True:
+            state, _ = env.reset()
+            while not env.is_over():
+                legal = list(state["legal_actions"])
+                state, _ = env.step(legal[int(pick() * len(legal))])
+                decisions += 1
+            played += 1
+            elapsed = time.perf_counter() - start
+            if elapsed >= length:
+                return decisions, played, elapsed
+
+    return {
+        "game": "uno",
+        "version": getattr(rlcard, "__version__", "?"),
+        "game_loop_per_second": measure(game_trial, seconds)["median"],
+        "env_loop_per_second": measure(env_trial, seconds)["median"],
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.rules", description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default="side-effects", choices=sorted(games.GAMES))
+    parser.add_argument("--game", choices=sorted(games.GAMES), action="append",
+                        help="the game (may repeat; default both)")
     parser.add_argument("--seats", type=int, default=4)
-    parser.add_argument("--seconds", type=float, default=5.0, help="total measuring time (default 5)")
+    parser.add_argument("--seconds", type=float, default=5.0, help="measuring time per figure (default 5)")
+    parser.add_argument("--rlcard", action="store_true", help="also measure RLCard's UNO in the same run")
     args = parser.parse_args(argv)
-    rules = games.get(args.game)
-    trial(rules, args.seats, 0.2, 10_000, random.Random(10_000).random)  # warm up caches and the allocator
-    # Seeding a generator per game would cost a few per cent of a short game's
-    # time, and that is the benchmark's work, not the rules'.
-    pick = random.Random(0).random
-    rates, total_decisions, total_games = [], 0, 0
-    per_trial = 0.5
-    seed = 0
-    deadline = time.perf_counter() + args.seconds
-    while time.perf_counter() < deadline:
-        decisions, played, elapsed = trial(rules, args.seats, per_trial, seed, pick)
-        seed += played
-        rates.append(decisions / elapsed)
-        total_decisions += decisions
-        total_games += played
-    print(
-        json.dumps(
-            {
-                "game": args.game,
-                "seats": args.seats,
-                "bot": "random",
-                "games": total_games,
-                "decisions": total_decisions,
-                "trials": len(rates),
-                "decisions_per_second": round(statistics.median(rates)),
-                "decisions_per_second_best": round(max(rates)),
-                "decisions_per_game": round(total_decisions / max(total_games, 1), 1),
-                "python": platform.python_version(),
-                "implementation": sys.implementation.name,
-            },
-            indent=2,
-        )
-    )
+    out: dict[str, object] = {"seats": args.seats, "bot": "random", "python": platform.python_version(),
+                              "implementation": sys.implementation.name}
+    for name in args.game or sorted(games.GAMES):
+        rules = games.get(name)
+        full = measure(lambda s, seed: play_trial(rules, args.seats, s, seed, random.Random(0).random, True),
+                       args.seconds)
+        bare = measure(lambda s, seed: play_trial(rules, args.seats, s, seed, random.Random(0).random, False),
+                       args.seconds)
+        out[name] = {
+            "decisions_per_second": full["median"],
+            "decisions_per_second_best": full["best"],
+            "rules_only_per_second": bare["median"],
+            "rules_only_per_second_best": bare["best"],
+            "decisions_per_game": round(bare["decisions"] / max(bare["games"], 1), 1),
+        }
+    if args.rlcard:
+        out["rlcard"] = rlcard_figures(args.seats, args.seconds)
+    print(json.dumps(out, indent=2))
     return 0
 
 

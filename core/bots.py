@@ -12,14 +12,19 @@ Two calls:
 - :meth:`Bot.react` when the seat *may* act but the game does not wait for
   it (an answer to a trade offer, an Anytime card on someone else's turn); it
   returns a move or None to let the moment pass.
+
+Which of the two to ask is decided in one place, :func:`decide`, and the order
+in which a table of bots is asked in another, :func:`next_move`. Every runner
+uses them: ``core.play`` (``quackbox sim``), the host's table (which adds
+pacing, so people can follow) and a bot seat over the network.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Mapping, Protocol, Sequence
 
-from core.rules import Move
+from core.rules import Move, Rules
 
 
 class Bot(Protocol):
@@ -46,6 +51,62 @@ class RandomBot:
 
     def react(self, view: Any) -> Move | None:
         return None
+
+
+class GameStalled(RuntimeError):
+    """The game waited for nobody (or for a seat with no legal move) before it
+    ended: a bug in the rules."""
+
+
+def decide(bot: Bot, view: Any) -> Move | None:
+    """What ``bot`` does at the seat ``view`` belongs to: the one "choose or react" rule.
+
+    A seat the game waits for must choose one of its legal moves; any other
+    seat may react (or let the moment pass, None). A spectator's view, a
+    finished game and a seat with no legal move call for nothing.
+    """
+    seat = view.seat
+    if seat is None or view.outcome is not None or not view.legal:
+        return None
+    if seat in view.waiting_for:
+        return bot.choose(view)
+    return bot.react(view) if bot.reacts else None
+
+
+def first_reaction(rules: Rules, state: Any, bots: Mapping[int, Bot]) -> tuple[int, Move] | None:
+    """The first reaction of a bot the game is not waiting for, in seat order.
+
+    Only seats with a legal move are asked (a reaction needs one), and only
+    bots that react at all. None: nobody reacts now.
+    """
+    waiting = rules.waiting_for(state)
+    for seat, bot in bots.items():
+        if seat in waiting or not bot.reacts or not rules.legal_moves(state, seat):
+            continue
+        move = decide(bot, rules.view(state, seat))
+        if move is not None:
+            return seat, move
+    return None
+
+
+def next_move(rules: Rules, state: Any, bots: Sequence[Bot]) -> tuple[int, Move]:
+    """The next (seat, move) at a table where ``bots[seat]`` plays every seat.
+
+    A reaction goes first (:func:`first_reaction`), so an answer to an offer
+    or an Anytime card gets its moment; else the first seat the game waits
+    for chooses. GameStalled if the game waits for no seat that can move.
+    """
+    waiting = rules.waiting_for(state)
+    if not waiting:
+        raise GameStalled("the game is not over but waits for no seat")
+    reaction = first_reaction(rules, state, dict(enumerate(bots)))
+    if reaction is not None:
+        return reaction
+    seat = waiting[0]
+    move = decide(bots[seat], rules.view(state, seat))
+    if move is None:
+        raise GameStalled(f"the game waits for seat {seat + 1}, which has no legal move")
+    return seat, move
 
 
 BotFactory = Callable[[int], Bot]

@@ -1,9 +1,10 @@
 """Running a whole game with bots in one process: the heart of ``quackbox sim``.
 
 :func:`play_game` is the reference loop every runner follows (the host does
-the same with sockets in between): ask the seats the game waits for, give the
-other seats a chance to react, apply, repeat. Deadlines are not timed here;
-bots answer at once, so a timeout never fires.
+the same with sockets in between): ask the bots for the next move
+(:func:`core.bots.next_move`: a reaction first, else a seat the game waits
+for), apply it, repeat. Deadlines are not timed here; bots answer at once, so
+a timeout never fires.
 """
 
 from __future__ import annotations
@@ -11,12 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from core.bots import Bot
+from core.bots import Bot, GameStalled, next_move
 from core.rules import Event, Move, Outcome, Rules
 
-
-class GameStalled(RuntimeError):
-    """The game waited for nobody before it ended: a bug in the rules."""
+__all__ = ["GameRecord", "GameStalled", "next_move", "play_game"]
 
 
 @dataclass
@@ -56,20 +55,3 @@ def play_game(
             record.events.extend(events)
     record.outcome = rules.outcome(state)
     return record
-
-
-def next_move(rules: Rules, state: Any, bots: Sequence[Bot]) -> tuple[int, Move]:
-    """The next (seat, move): an optional reaction first, else a waited-for seat."""
-    waiting = rules.waiting_for(state)
-    if not waiting:
-        raise GameStalled("the game is not over but waits for no seat")
-    for seat, bot in enumerate(bots):
-        if seat in waiting or not bot.reacts:
-            continue
-        if not rules.legal_moves(state, seat):
-            continue
-        move = bot.react(rules.view(state, seat))
-        if move is not None:
-            return seat, move
-    seat = waiting[0]
-    return seat, bots[seat].choose(rules.view(state, seat))

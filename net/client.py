@@ -512,17 +512,6 @@ def _why(exc: BaseException) -> str:
 # --- a bot over the network ---------------------------------------------------------------
 
 
-def decide(bot: Any, view: Any, seat: int | None) -> Move | None:
-    """The move a bot makes from ``view``, as :func:`core.play.next_move` would ask it."""
-    if seat is None or view.outcome is not None or not view.legal:
-        return None
-    if seat in view.waiting_for:
-        return bot.choose(view)
-    if bot.reacts:
-        return bot.react(view)
-    return None
-
-
 async def run_network_bot(
     url: str,
     name: str = "Bot",
@@ -575,7 +564,7 @@ async def run_network_bot(
                     await asyncio.sleep(think)
                     if client.view is not None and client.view.seq != message.seq:
                         continue
-                move = decide(bot, view, client.seat)
+                move = core_bots.decide(bot, view)
                 if move is not None:
                     await _quietly(client.move(move, message.seq))
             elif kind_of is Error:

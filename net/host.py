@@ -1,16 +1,18 @@
 """The host: a thin asyncio shell around :class:`net.table.Table`.
 
 It listens with websockets' ``serve``, feeds every frame to the table with
-the loop's clock, and delivers what the table says to send. Each connection
-has its own outbox, so one client that never reads cannot hold up the
-others: its backlog is capped and, past the cap, its connection is dropped
-(the seat goes away and can be reclaimed with its token). A frame goes
-straight to the socket's buffer when nothing is waiting before it; only a
-connection whose buffer is full gets its frames written by its own task.
+the loop's clock, and carries out what the table says, in order:
 
-Journal records are written (and fsynced) on a worker thread, so the disk
-never stalls the loop and every other table with it; the actions after a
-record wait for it, so a move is still on disk before anyone hears of it.
+- Frames go to each connection's outbox, a queue that the connection's own
+  writer task empties with ``await ws.send``. So sends never wait on each
+  other, and one client that never reads holds up only itself: its backlog
+  is capped and, past the cap, its connection is dropped (the seat goes away
+  and can be reclaimed with its token).
+- Journal records are written (and fsynced) with ``asyncio.to_thread``, so
+  the disk never stalls the loop and every other table with it. One delivery
+  task carries out the table's actions one after another and waits for each
+  record, so nothing the table says after an accepted move is sent before the
+  move is on disk.
 
 Entry points for the command line: :class:`HostConfig` and :func:`run_host`.
 """
@@ -20,27 +22,22 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import errno
-import functools
 import ipaddress
 import itertools
 import logging
 import socket
-import queue
-import threading
 import time
-from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
-from websockets.protocol import State
 
 from core.rules import Outcome
 from net.protocol import DEFAULT_PORT, MAX_FRAME, Error, ErrorCode
 from net import journal as jn
-from net.table import OVER, Close, JournalEnd, JournalMove, JournalStart, Send, Table, TableConfig, new_room_code
+from net.table import OVER, Action, Close, JournalEnd, JournalMove, JournalStart, Send, Table, TableConfig, new_room_code
 
 __all__ = ["Host", "HostConfig", "HostError", "run_host"]
 
@@ -53,58 +50,6 @@ SEND_BACKLOG = 2 * 1024 * 1024
 """Bytes queued for one connection before it counts as never reading."""
 FLUSH_TIMEOUT = 2.0
 """Seconds to let goodbyes reach every client when the host stops."""
-JOURNAL_THREADS = 4
-"""Threads writing journals for every host in the process: an fsync mostly
-waits for the disk, and each table waits for its own records only."""
-
-
-class _Disk:
-    """Journal writer threads shared by every host in the process.
-
-    A host hands over one record at a time and waits for it (its later
-    actions are held), so its journal is only ever touched by one thread at
-    a time. Lighter than an executor and ``run_in_executor``: one queue put
-    on the way in and one ``call_soon_threadsafe`` on the way out, which
-    matters at hundreds of moves a second.
-    """
-
-    def __init__(self, threads: int) -> None:
-        self.jobs: queue.SimpleQueue[tuple[Callable[[], None], asyncio.AbstractEventLoop, Callable[[], None]]]
-        self.jobs = queue.SimpleQueue()
-        self.threads = [
-            threading.Thread(target=self._work, name=f"quackbox-journal-{i}", daemon=True) for i in range(threads)
-        ]
-        for thread in self.threads:
-            thread.start()
-
-    def submit(self, job: Callable[[], None], loop: asyncio.AbstractEventLoop, done: Callable[[], None]) -> None:
-        """Run ``job`` on a writer thread, then ``done`` on ``loop``."""
-        self.jobs.put((job, loop, done))
-
-    def _work(self) -> None:
-        while True:
-            job, loop, done = self.jobs.get()
-            try:
-                job()
-            except BaseException:  # the job reports its own errors; never lose the thread
-                log.exception("a journal write failed")
-            try:
-                loop.call_soon_threadsafe(done)
-            except RuntimeError:  # the loop is closed: nobody is waiting any more
-                pass
-
-
-_disk: _Disk | None = None
-_disk_lock = threading.Lock()
-
-
-def _journal_disk() -> _Disk:
-    """The process's journal writers, started on first use."""
-    global _disk
-    with _disk_lock:
-        if _disk is None:
-            _disk = _Disk(JOURNAL_THREADS)
-        return _disk
 
 
 @dataclass
@@ -188,10 +133,9 @@ class Host:
         self._timer: asyncio.TimerHandle | None = None
         self._over: asyncio.Future[Outcome] | None = None
         self._stopped = False
-        self._held: list[Any] | None = None
-        """Actions waiting for the journal record being written, in order (None: none is)."""
-        self._written_event: asyncio.Event | None = None
-        """Set when a journal record lands, for stop() to wait on."""
+        self._actions: asyncio.Queue[list[Action]] = asyncio.Queue()
+        """What the table said to do, batch after batch, for the delivery task."""
+        self._delivery: asyncio.Task[None] | None = None
         self.port = config.port
 
     @property
@@ -245,6 +189,7 @@ class Host:
         except OSError as exc:
             raise HostError(_explain(exc, self.config.bind, self.config.port)) from None
         self.port = self._server.sockets[0].getsockname()[1]
+        self._delivery = asyncio.create_task(self._deliver())
         if self.config.resume:
             self.table.restart_clock(self._now())
         self._reschedule()
@@ -259,22 +204,15 @@ class Host:
             self._timer = None
         self._do(self.table.shutdown(reason, message))
         # The goodbyes may wait behind journal records: let them land first.
-        deadline = asyncio.get_running_loop().time() + FLUSH_TIMEOUT
-        while self._held is not None:
-            self._written_event = asyncio.Event()
-            try:
-                async with asyncio.timeout_at(deadline):
-                    await self._written_event.wait()
-            except TimeoutError:
-                log.error("the game journal did not finish writing in time")
-                break
-        if self._held is None and self.journal is not None:
-            # An unfinished game: every record is on disk; let go of the file.
-            try:
-                self.journal.close()
-            except OSError as exc:
-                log.error("cannot close the game journal: %s", exc)
-            self.journal = None
+        try:
+            async with asyncio.timeout(FLUSH_TIMEOUT):
+                await self._actions.join()
+        except TimeoutError:
+            log.error("the game journal did not finish writing in time")
+        else:
+            self._let_go_of_journal()  # an unfinished game: every record is on disk
+        if self._delivery is not None:
+            self._delivery.cancel()
         boxes = list(self._outboxes.values())
         if boxes:
             await asyncio.wait([b.task for b in boxes], timeout=FLUSH_TIMEOUT)
@@ -317,88 +255,91 @@ class Host:
             self._do(self.table.disconnect(conn, self._now()))
             box.abort()
 
-    # --- delivering what the table says ---------------------------------------------
+    # --- carrying out what the table says -------------------------------------------
 
     def _now(self) -> float:
         return asyncio.get_running_loop().time()
 
-    def _do(self, actions: list[Any]) -> None:
-        self._deliver(actions)
-        self._settle()
+    def _do(self, actions: list[Action]) -> None:
+        """Hand ``actions`` to the delivery task, behind every batch before them."""
+        if actions:
+            self._actions.put_nowait(actions)
         if not self._stopped:
             self._reschedule()
 
-    def _settle(self) -> None:
-        """Report the game over once everything it sent is on its way (nothing held)."""
-        if self.table.phase == OVER and self._held is None and self._over is not None and not self._over.done():
-            self._over.set_result(self.table.outcome)
+    async def _deliver(self) -> None:
+        """Carry out the table's actions in order, for as long as the host runs.
 
-    def _deliver(self, actions: list[Any]) -> None:
-        """Carry out ``actions`` in order; from a journal record on, they wait for it."""
-        for i, action in enumerate(actions):
-            if self._held is not None:
-                self._held.extend(actions[i:])
-                return
-            kind = type(action)
-            if kind is JournalMove or kind is JournalStart or kind is JournalEnd:
-                # No record is written in flight (what follows waits), so
-                # self.journal is settled here.
-                if self.journal is not None or (kind is JournalStart and self.config.journal_dir is not None):
-                    self._held = []
-                    # A move is encoded here, on the loop that owns the wire
-                    # codec; the writer thread only writes bytes.
-                    data = jn.move_record(self.table.rules, action.seat, action.move) if kind is JournalMove else b""
-                    job = functools.partial(self._record, action, data)
-                    _journal_disk().submit(job, asyncio.get_running_loop(), self._written)
-                continue
-            box = self._outboxes.get(action.conn)
-            if box is None:
-                continue
-            if kind is Send:
-                box.send(action.data)
-            else:
-                box.close(action.code, action.reason)
+        Frames are put in their connections' outboxes; a journal record is
+        written before anything after it, so no one hears of a move that is
+        not on disk.
+        """
+        while True:
+            actions = await self._actions.get()
+            try:
+                for action in actions:
+                    if isinstance(action, (JournalStart, JournalMove, JournalEnd)):
+                        await self._write(action)
+                        continue
+                    box = self._outboxes.get(action.conn)
+                    if box is None:
+                        continue  # that connection is gone
+                    if isinstance(action, Send):
+                        box.send(action.data)
+                    else:
+                        box.close(action.code, action.reason)
+            except Exception:
+                # A bug here must not stop every later delivery with it.
+                log.exception("the host failed to carry out %r", actions)
+            finally:
+                self._actions.task_done()
+            if self._actions.empty() and self.table.phase == OVER and self._over is not None and not self._over.done():
+                # The game is over and everything it said is on its way.
+                self._over.set_result(self.table.outcome)
 
-    def _written(self) -> None:
-        """A journal record is on disk (or failed, and said so): deliver what waited for it."""
-        held, self._held = self._held or [], None
-        self._deliver(held)
-        self._settle()
-        if self._written_event is not None:
-            self._written_event.set()
-
-    def _record(self, action: Any, data: bytes) -> None:
-        """Write a journal record (on a journal thread; one at a time per host);
-        ``data`` is a JournalMove's record, already encoded."""
+    async def _write(self, action: JournalStart | JournalMove | JournalEnd) -> None:
+        """Put a journal record on disk, on a worker thread (a no-op without a journal)."""
+        if self.journal is None and not (isinstance(action, JournalStart) and self.config.journal_dir is not None):
+            return
         try:
-            if type(action) is JournalStart:
-                if self.journal is not None:
-                    self.journal.close()
-                    self.journal = None
-                if self.config.journal_dir is None:
-                    return
-                when = time.time()
-                header = dataclasses.replace(action.header, created=when)
-                self.journal = jn.JournalWriter.create_new(
-                    self.config.journal_dir, header, when, sync=self.config.journal_sync
-                )
-                log.info("journal: %s", self.journal.path)
-            elif self.journal is not None:
-                if type(action) is JournalMove:
-                    self.journal.append_record(data)
-                else:
-                    self.journal.finish(action.outcome)
-                    self.journal.close()
-                    self.journal = None
+            # A move is encoded here, on the loop that owns the wire codec;
+            # the thread only writes bytes.
+            data = jn.move_record(self.table.rules, action.seat, action.move) if isinstance(action, JournalMove) else b""
+            await asyncio.to_thread(self._record, action, data)
         except (OSError, jn.JournalError) as exc:
             # Play goes on; the game just cannot be resumed after a crash.
             log.error("cannot write the game journal: %s", exc)
-            if self.journal is not None:
-                try:
-                    self.journal.close()
-                except OSError:
-                    pass
-            self.journal = None
+            self._let_go_of_journal()
+        except Exception:
+            log.exception("cannot write the game journal (a bug)")
+            self._let_go_of_journal()
+
+    def _record(self, action: JournalStart | JournalMove | JournalEnd, data: bytes) -> None:
+        """Write a journal record (on a worker thread, one at a time per host);
+        ``data`` is a JournalMove's record, already encoded."""
+        if isinstance(action, JournalStart):
+            self._let_go_of_journal()
+            if self.config.journal_dir is None:
+                return
+            when = time.time()
+            header = dataclasses.replace(action.header, created=when)
+            self.journal = jn.JournalWriter.create_new(self.config.journal_dir, header, when, sync=self.config.journal_sync)
+            log.info("journal: %s", self.journal.path)
+        elif self.journal is not None:
+            if isinstance(action, JournalMove):
+                self.journal.append_record(data)
+            else:
+                self.journal.finish(action.outcome)
+                self._let_go_of_journal()
+
+    def _let_go_of_journal(self) -> None:
+        """Close the journal file, if one is open."""
+        journal, self.journal = self.journal, None
+        if journal is not None:
+            try:
+                journal.close()
+            except OSError as exc:
+                log.error("cannot close the game journal: %s", exc)
 
     @property
     def journal_path(self) -> Path | None:
@@ -429,68 +370,50 @@ class Host:
 
 
 class _Outbox:
-    """Frames waiting to go out on one connection.
+    """Frames waiting to go out on one connection, and the task that sends them.
 
-    While nothing waits and the socket's buffer has room, a frame is handed
-    to websockets' protocol and written at once, as ``send`` would but
-    without a task switch per frame (the host sends four or more frames per
-    move). Otherwise it queues for the connection's writer task, which
-    awaits ``send`` and so waits for the buffer to drain.
+    :meth:`send` queues a frame without waiting; the writer task awaits
+    ``ws.send`` for each frame in turn, so a slow connection holds up only
+    itself. The queue is bounded: a connection whose queued frames pass
+    ``limit`` bytes is not reading, and is dropped.
     """
 
     def __init__(self, ws: ServerConnection, limit: int) -> None:
         self.ws = ws
         self.limit = limit
         self.queued = 0
-        self.items: deque[bytes | Close] = deque()
-        self.wakeup = asyncio.Event()
+        """Bytes in the queue."""
+        self.frames: asyncio.Queue[bytes | Close] = asyncio.Queue()
         self.closing = False
-        # Only a websockets connection offers the direct way (tests pass stand-ins).
-        protocol = getattr(ws, "protocol", None)
-        self.direct = protocol is not None and hasattr(ws, "send_data") and hasattr(ws, "paused")
         self.task = asyncio.create_task(self._write())
 
     def send(self, data: bytes) -> None:
         if self.closing:
             return
-        if self.direct and not self.items and self._send_now(data):
-            return
-        self.items.append(data)
         self.queued += len(data)
-        self.wakeup.set()
         if self.queued > self.limit:
             # A client this far behind is not reading: drop it rather than
             # buffer without end. Its seat goes away and can be reclaimed.
             log.warning("dropping a connection that is %d bytes behind", self.queued)
             self.abort()
-
-    def _send_now(self, data: bytes) -> bool:
-        """Write ``data`` now if the connection is open and its buffer not full."""
-        ws = self.ws
-        if ws.paused or ws.protocol.state is not State.OPEN or ws.transport is None or ws.transport.is_closing():
-            return False
-        try:
-            # What ``send`` does inside its send_context, minus the waiting.
-            ws.protocol.send_binary(data)
-            ws.send_data()
-        except Exception as exc:  # the connection is going: let its reader see it close
-            log.debug("could not write to a connection: %r", exc)
-            self.abort()
-        return True
+            return
+        self.frames.put_nowait(data)
 
     def close(self, code: int, reason: str) -> None:
+        """Close the connection once the frames queued before are sent."""
         if self.closing:
             return
         self.closing = True
-        self.items.append(Close(0, code, reason))
-        self.wakeup.set()
+        self.frames.put_nowait(Close(0, code, reason))
 
     def abort(self) -> None:
         """Drop the connection now, unsent frames and all."""
         self.closing = True
-        self.items.clear()
-        if not self.task.done():
-            self.task.cancel()
+        self.task.cancel()
+        # websockets offers no call for this: close() first waits for the
+        # write buffer to drain, which a peer that does not read never lets
+        # happen. Aborting the asyncio transport ends the connection at once;
+        # websockets then sees it lost, as after a network failure.
         transport = self.ws.transport
         if transport is not None and not transport.is_closing():
             transport.abort()
@@ -498,10 +421,7 @@ class _Outbox:
     async def _write(self) -> None:
         try:
             while True:
-                while not self.items:
-                    self.wakeup.clear()
-                    await self.wakeup.wait()
-                item = self.items.popleft()
+                item = await self.frames.get()
                 if isinstance(item, Close):
                     await self.ws.close(item.code, item.reason)
                     return

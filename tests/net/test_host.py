@@ -17,6 +17,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from core import bots as core_bots
+from core.bots import decide
 from core import games
 from net.client import (
     BadToken,
@@ -28,13 +29,12 @@ from net.client import (
     TableFull,
     VersionMismatch,
     WrongCode,
-    decide,
     run_network_bot,
 )
 from net.host import Host, HostConfig, HostError, _Outbox
 from net.local import start_local_game
 from net.protocol import PROTOCOL_VERSION, Bye, ChatLine, Error, MoveMessage, View, Welcome, Wire
-from net.table import Table, TableConfig
+from net.table import JournalStart, Table, TableConfig
 from tests.net.sansio import Driver
 
 GAME_NAMES = sorted(games.GAMES)
@@ -62,7 +62,7 @@ async def play_with(client: Client, brain, *, until=None) -> object:
                 return message
             if client.view is not None and client.view.seq > message.seq:
                 continue
-            move = decide(brain, view, client.seat)
+            move = decide(brain, view)
             if move is not None:
                 await client.move(move, message.seq)
     return None
@@ -94,46 +94,90 @@ async def test_full_game_with_bot_clients(game, seats):
     assert sorted(names[0]) == sorted(f"Bot{i}" for i in range(seats))
 
 
+async def play_checking_the_journal(host: Host) -> int:
+    """Play a 2-seat game through ``host``, checking at every view that the
+    journal on disk already holds the moves that view follows; the number of
+    views checked. AssertionError if one came before its move was on disk."""
+    from net import journal as jn
+
+    checked = 0
+    paths: list = [None]
+    clients = [await Client.connect(host.url, name=f"P{i}") for i in range(2)]
+    brains = [core_bots.make("side-effects", "heuristic", i) for i in range(2)]
+
+    async def play(i: int) -> None:
+        nonlocal checked
+        client = clients[i]
+        async for message in client:
+            if not isinstance(message, View):
+                continue
+            # The host lets go of the file at the end: keep its path.
+            path = paths[0] = host.journal_path or paths[0]
+            if path is not None and message.seq > 0:
+                assert len(jn.read(path).moves) >= message.seq, f"view {message.seq} came before its move was on disk"
+                checked += 1
+            if message.view.outcome is not None:
+                # The end too is on disk before anyone hears of it.
+                assert path is not None and jn.read(path).finished
+                return
+            if client.view is not None and client.view.seq > message.seq:
+                continue
+            move = decide(brains[i], message.view)
+            if move is not None:
+                await client.move(move, message.seq)
+
+    try:
+        await asyncio.gather(play(0), play(1))
+    finally:
+        for client in clients:
+            await client.close()
+    return checked
+
+
 async def test_every_move_is_on_disk_before_anyone_sees_it(tmp_path):
     """The journal is written off the loop, but a view still waits for its move's record."""
     from net import journal as jn
 
-    cfg = config(seats=2, autostart=True, journal_dir=str(tmp_path))
-    checked = 0
-    paths: list = [None]
     async with asyncio.timeout(60):
-        async with Host(cfg) as host:
-            clients = [await Client.connect(host.url, name=f"P{i}") for i in range(2)]
-            brains = [core_bots.make("side-effects", "heuristic", i) for i in range(2)]
-
-            async def play(i: int) -> None:
-                nonlocal checked
-                client = clients[i]
-                async for message in client:
-                    if not isinstance(message, View):
-                        continue
-                    # The host lets go of the file at the end: keep its path.
-                    path = paths[0] = host.journal_path or paths[0]
-                    if path is not None and message.seq > 0:
-                        assert len(jn.read(path).moves) >= message.seq
-                        checked += 1
-                    if message.view.outcome is not None:
-                        # The end too is on disk before anyone hears of it.
-                        assert path is not None and jn.read(path).finished
-                        return
-                    if client.view is not None and client.view.seq > message.seq:
-                        continue
-                    move = decide(brains[i], message.view, client.seat)
-                    if move is not None:
-                        await client.move(move, message.seq)
-
-            await asyncio.gather(play(0), play(1))
-            for client in clients:
-                await client.close()
+        async with Host(config(seats=2, autostart=True, journal_dir=str(tmp_path))) as host:
+            checked = await play_checking_the_journal(host)
     assert checked > 10
     (path,) = tmp_path.glob("*.qbj")
     record = jn.read(path)
     assert record.outcome is not None and len(record.moves) == len(host.table.journal)
+
+
+class HastyHost(Host):
+    """A host that sends what follows a move without waiting for its record,
+    which it writes a little later (the journal itself it opens at once): the
+    check above must catch it."""
+
+    def __init__(self, config: HostConfig) -> None:
+        super().__init__(config)
+        self.late: asyncio.Queue = asyncio.Queue()
+        self.writer: asyncio.Task | None = None
+
+    async def _write(self, action) -> None:
+        if isinstance(action, JournalStart):
+            await super()._write(action)
+            return
+        if self.writer is None:
+            self.writer = asyncio.create_task(self._write_late())
+        await self.late.put(action)
+
+    async def _write_late(self) -> None:
+        while True:
+            action = await self.late.get()
+            await asyncio.sleep(0.02)
+            await Host._write(self, action)
+
+
+async def test_the_journal_check_catches_a_host_that_does_not_wait_for_the_disk(tmp_path):
+    async with asyncio.timeout(60):
+        async with HastyHost(config(seats=2, autostart=True, journal_dir=str(tmp_path))) as host:
+            with pytest.raises(AssertionError, match="before its move was on disk"):
+                await play_checking_the_journal(host)
+            host.writer.cancel()
 
 
 async def test_bots_fill_open_seats_and_people_and_bots_share_a_table():
@@ -370,7 +414,7 @@ async def test_a_move_for_another_seat_is_refused():
             table = host.table
             # Make it the bot's turn, then play a move that only the bot's seat could make.
             while table.rules.waiting_for(table.state) != (1,):
-                move = decide(core_bots.make("side-effects", "heuristic", 0), client.view.view, 0)
+                move = decide(core_bots.make("side-effects", "heuristic", 0), client.view.view)
                 await client.move(move)
                 async for message in client:
                     if isinstance(message, View):
@@ -423,6 +467,25 @@ async def test_slow_reader_is_dropped_without_holding_up_the_writer():
     assert box.task.done()
 
 
+async def test_a_client_that_never_reads_is_dropped_and_the_game_plays_on():
+    """Over a real socket: the outbox of a spectator that reads nothing fills
+    past its cap, the host drops the connection, and the table carries on."""
+    cfg = config(game="quack", seats=4, bots=4, autostart=True, send_backlog=16 * 1024, options={"round_limit": 30})
+    async with asyncio.timeout(60):
+        async with Host(cfg) as host:
+            sock = socket.socket()
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
+            sock.connect(("127.0.0.1", host.port))
+            idle = await connect(host.url, sock=sock, max_queue=1, compression=None)
+            await idle.send(msgpack.packb({"type": "hello", "version": PROTOCOL_VERSION, "name": "Sloth", "spectate": True}))
+            idle.transport.pause_reading()  # and never read again
+            while host._outboxes:
+                await asyncio.sleep(0.01)
+            assert host.table.phase == "playing", "the game should still be going when the reader is dropped"
+            assert await host.game_over() is not None
+            idle.transport.abort()
+
+
 # --- names and chat -------------------------------------------------------------------------
 
 
@@ -462,7 +525,7 @@ async def test_dropped_seat_reconnects_to_the_same_seat_and_hand():
             if fresh.seq == view.seq:  # nothing happened while away: the very same hand
                 assert [c.id for c in fresh.view.hand] == hand
             assert [c.id for c in fresh.view.hand] == host.table.state.hands[seat]
-            move = decide(brain, fresh.view, seat)  # the game may be waiting for us
+            move = decide(brain, fresh.view)  # the game may be waiting for us
             if move is not None:
                 await me.move(move, fresh.seq)
             outcome = await play_with(me, brain)

@@ -25,8 +25,9 @@ import pytest
 from cards.side_effects import SECard
 from core import bots as core_bots
 from core import games
+from core.bots import decide
 from core.rules import Event
-from net.client import decide, run_network_bot
+from net.client import run_network_bot
 from net.host import Host, HostConfig
 from net.protocol import MoveMessage, Ready, Start, View, Wire
 from net.table import Send, TableConfig, Table
@@ -275,7 +276,7 @@ def play_sans_io(game: str, seed: int) -> LeakChecker:
             if handled.get(conn) == latest.seq:
                 continue
             handled[conn] = latest.seq
-            move = decide(brain, latest.view, seat_of[conn])
+            move = decide(brain, latest.view)
             if move is not None:
                 d.send(conn, MoveMessage(latest.seq, move))
                 moved = True
@@ -326,7 +327,7 @@ class CheckedHost(Host):
         self.checker = LeakChecker(self.table, self.seat_of)
 
     def _do(self, actions: list) -> None:
-        for peer in self.table._peers.values():  # the test knows which connection holds which seat
+        for peer in self.table.lobby.peers.values():  # the test knows which connection holds which seat
             if peer.welcomed:
                 self.seat_of[peer.conn] = peer.seat
         self.checker(actions)

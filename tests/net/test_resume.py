@@ -24,9 +24,10 @@ import pytest
 
 from core import games
 from net import journal as jn
-from net.client import Client, decide
+from net.client import Client
 from net.protocol import Lobby, View
 from core import bots as core_bots
+from core.bots import decide
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -58,7 +59,7 @@ class Player:
                     await asyncio.sleep(self.think)
                     if client.view is not None and client.view.seq != message.seq:
                         continue
-                    move = decide(bot, message.view, client.seat)
+                    move = decide(bot, message.view)
                     if move is not None:
                         try:
                             await client.move(move, message.seq)

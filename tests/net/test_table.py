@@ -24,13 +24,9 @@ from net.protocol import (
     View,
     Welcome,
 )
+from net.limits import CHAT_BURST, CODE_TRIES, FLOOD_LIMIT, MESSAGE_BURST
+from net.lobby import CLOSE_POLICY, HELLO_TIMEOUT
 from net.table import (
-    CHAT_BURST,
-    CLOSE_POLICY,
-    CODE_TRIES,
-    FLOOD_LIMIT,
-    HELLO_TIMEOUT,
-    MESSAGE_BURST,
     JournalEnd,
     JournalMove,
     JournalStart,

@@ -1,0 +1,57 @@
+"""What the table asks its shell (the host) to do: send, close, and put journal records on disk.
+
+The table returns these in order. Journal actions come before the sends that
+depend on them, so a move is on disk before anyone is told of it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from core.rules import Move, Outcome
+from net.journal import Header
+
+__all__ = ["Action", "Close", "JournalEnd", "JournalMove", "JournalStart", "Send"]
+
+
+@dataclass(frozen=True, slots=True)
+class Send:
+    """Send ``data`` (one binary frame) on connection ``conn``."""
+
+    conn: int
+    data: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Close:
+    """Close connection ``conn`` after the frames queued before this."""
+
+    conn: int
+    code: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class JournalStart:
+    """Begin a journal for the game just dealt (before its first view goes out)."""
+
+    header: Header
+
+
+@dataclass(frozen=True, slots=True)
+class JournalMove:
+    """Put this accepted move on disk; the sends after it must wait for that."""
+
+    seat: int
+    move: Move
+
+
+@dataclass(frozen=True, slots=True)
+class JournalEnd:
+    """The game is over: record how it ended."""
+
+    outcome: Outcome
+
+
+Action = Send | Close | JournalStart | JournalMove | JournalEnd
+"""What the table asks its shell to do, in order."""

@@ -1,0 +1,222 @@
+"""Who plays for the bots at a table, and when: pacing and stand-ins.
+
+Bot seats get their bots when a game is dealt, seeded from the game's seed so
+a seeded table replays exactly. A person's seat gets a stand-in bot when the
+person has been away for ``away_grace`` on their turn, or went idle (the turn
+timer ran out), until they act again. Every bot move is paced: it comes
+``bot_delay`` after the last change, which gives people a window to play an
+Anytime card or answer a trade before a bot does.
+
+What a bot does is asked the way every runner asks it, with
+:func:`core.bots.first_reaction` and :func:`core.bots.decide`; the table
+applies the moves. No IO and no clock: every call takes the time.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+from typing import TYPE_CHECKING, Any, Callable
+
+from core import bots as core_bots
+from core.bots import Bot
+from core.rules import Move, Rules, RulesError
+from net.actions import Action
+from net.protocol import BOT, HUMAN
+from net.seats import Seat, Seats
+
+if TYPE_CHECKING:
+    from net.table import TableConfig
+
+__all__ = ["BotDriver"]
+
+log = logging.getLogger("quackbox.net")
+
+QUIET_AFTER_NOTHING = 1.0
+"""Seconds to wait after a step in which no bot could move, before asking again."""
+
+
+class BotDriver:
+    """The bots of one table and their pacing.
+
+    Args:
+        config: the table's ``bot_kind``, ``bot_delay``, ``away_grace`` and ``turn_timer``.
+        rules: the game's rules.
+    """
+
+    def __init__(self, config: TableConfig, rules: Rules) -> None:
+        self.rules = rules
+        self.kind = config.bot_kind
+        self.delay = config.bot_delay
+        self.away_grace = config.away_grace
+        self.turn_timer = config.turn_timer
+        self.bots: dict[int, Bot] = {}
+        """The bot of each bot seat, in seat order."""
+        self.stand_ins: dict[int, Bot] = {}
+        """The bots made so far to play for people, by seat."""
+        self.waiting_since: dict[int, float] = {}
+        """When the game last started waiting for each seat it waits for (or the seat last moved)."""
+        self.last_change = 0.0
+        self.pending = False
+        """Whether a bot seat may have something to do since the last change."""
+        self.quiet_until = 0.0
+        """No stand-in is asked before this (after a step in which nobody could move)."""
+
+    def deal(self, seats: Seats, seed: int) -> None:
+        """Bots for a new (or resumed) game whose seed is ``seed``."""
+        seeds = random.Random(seed)
+        self.bots = {
+            seat.index: _Careful(core_bots.make(self.rules.name, self.kind, seeds.getrandbits(32)), seat.index)
+            for seat in seats
+            if seat.kind == BOT
+        }
+        self.stand_ins = {}
+
+    def changed(self, now: float, state: Any, seats: Seats, *, moved: int | None, before: tuple[int, ...]) -> None:
+        """Something changed at ``now`` (``moved``: the seat that moved; ``before``:
+        the seats waited for until then): pacing starts again, and so does the
+        wait of every seat the game waits for anew."""
+        self.last_change = now
+        # Only a bot seat reacts or moves on its own after a change; stand-ins
+        # for people have their own due times (wakeups). A table of people
+        # alone would otherwise take a timer and a tick after every move.
+        self.pending = bool(self.bots)
+        self.quiet_until = now
+        waiting = self.rules.waiting_for(state)
+        for seat in seats:
+            i = seat.index
+            if i not in waiting:
+                self.waiting_since.pop(i, None)
+            elif i not in before or i == moved or i not in self.waiting_since:
+                self.waiting_since[i] = now
+
+    def stand_in_due(self, seat: Seat) -> float | None:
+        """When a bot may play for this person's seat, if it is their move."""
+        if seat.idle:
+            return self.last_change
+        since = self.waiting_since.get(seat.index)
+        if seat.conn is None and self.away_grace is not None and since is not None:
+            return max(seat.away_since or 0.0, since) + self.away_grace
+        return None
+
+    def wakeups(self, state: Any, seats: Seats) -> list[float]:
+        """The times at which :meth:`step` or :meth:`timed_out` may have something to do."""
+        paced = self.last_change + self.delay
+        times = [paced] if self.pending else []
+        for s in self.rules.waiting_for(state):
+            seat = seats[s]
+            if seat.kind != HUMAN:
+                continue
+            due = self.stand_in_due(seat)
+            if due is not None:
+                times.append(max(due, paced, self.quiet_until))
+            since = self.waiting_since.get(s)
+            if self.turn_timer is not None and not seat.idle and since is not None:
+                times.append(since + self.turn_timer)
+        return times
+
+    def timed_out(self, now: float, state: Any, seats: Seats) -> list[Seat]:
+        """The people, not idle yet, whose turn timer has run out by ``now``."""
+        if self.turn_timer is None:
+            return []
+        out = []
+        for s in self.rules.waiting_for(state):
+            seat = seats[s]
+            since = self.waiting_since.get(s)
+            if seat.kind == HUMAN and not seat.idle and since is not None and now >= since + self.turn_timer:
+                out.append(seat)
+        return out
+
+    def step(self, now: float, state: Any, seats: Seats, play: Callable[[int, Move], list[Action]]) -> list[Action]:
+        """One paced step of the bots, if one is due at ``now``; ``play(seat, move)``
+        applies a move (RulesError if refused) and says what to send.
+
+        A reaction (from a bot the game is not waiting for) goes alone, as in
+        :func:`core.bots.next_move`. Otherwise every bot the game waits for
+        answers in this step: several seats waited for at once are answering
+        one prompt (a response window), and pacing them one by one would only
+        make people wait longer.
+        """
+        if now < self.last_change + self.delay:
+            return []
+        rules = self.rules
+        if self.pending:
+            reaction = core_bots.first_reaction(rules, state, self.bots)
+            if reaction is not None:
+                return self._play(state, *reaction, play)
+        out: list[Action] = []
+        for s in rules.waiting_for(state):
+            if rules.outcome(state) is not None or s not in rules.waiting_for(state):
+                continue  # an earlier answer in this step settled it
+            bot = self._player(seats[s], now)
+            if bot is None:
+                continue
+            move = core_bots.decide(bot, rules.view(state, s))
+            if move is not None:
+                out += self._play(state, s, move, play)
+        if not out:
+            self.pending = False
+            # Nobody could move. If a stand-in was due, its seat had no legal
+            # move (a bug in the rules): wait for a change, or a second,
+            # rather than ask again in a tight loop.
+            self.quiet_until = now + QUIET_AFTER_NOTHING
+        return out
+
+    def _player(self, seat: Seat, now: float) -> Bot | None:
+        """The bot that plays seat ``seat`` now, if any: its own, or a due stand-in."""
+        if seat.kind == BOT:
+            return self.bots.get(seat.index)
+        if seat.kind == HUMAN and (due := self.stand_in_due(seat)) is not None and now >= due:
+            if seat.index not in self.stand_ins:
+                bot = core_bots.make(self.rules.name, self.kind, secrets.randbits(32))
+                self.stand_ins[seat.index] = _Careful(bot, seat.index)
+            return self.stand_ins[seat.index]
+        return None
+
+    def _play(self, state: Any, seat: int, move: Move, play: Callable[[int, Move], list[Action]]) -> list[Action]:
+        try:
+            return play(seat, move)
+        except RulesError as exc:
+            # A bot offering an illegal move is a bug in the bot; play on with
+            # the first legal move rather than stall the table.
+            log.error("bot at seat %d chose an illegal move %r: %s", seat, move, exc)
+            legal = self.rules.legal_moves(state, seat)
+            if not legal or legal[0] == move:
+                self.pending = False
+                return []
+            return play(seat, legal[0])
+
+
+class _Careful:
+    """A bot whose failures are logged, not raised: a bug in a bot must not stop the table.
+
+    A choice that fails falls back to the first legal move; a reaction that
+    fails lets the moment pass.
+    """
+
+    def __init__(self, bot: Bot, seat: int) -> None:
+        self.bot = bot
+        self.seat = seat
+
+    @property
+    def name(self) -> str:
+        return self.bot.name
+
+    @property
+    def reacts(self) -> bool:
+        return self.bot.reacts
+
+    def choose(self, view: Any) -> Move:
+        try:
+            return self.bot.choose(view)
+        except Exception:
+            log.exception("bot %s at seat %d failed", self.name, self.seat)
+            return view.legal[0]
+
+    def react(self, view: Any) -> Move | None:
+        try:
+            return self.bot.react(view)
+        except Exception:
+            log.exception("bot %s at seat %d failed", self.name, self.seat)
+            return None

@@ -1,0 +1,315 @@
+"""The lobby: the people at a table, how they come and go, get ready and talk, and what they are told.
+
+:class:`Lobby` holds the connections (each a :class:`Peer`) and the seats
+(:class:`net.seats.Seats`): a hello with the room code takes an open seat,
+reclaims one with its token, or watches; a goodbye opens the seat in the
+lobby and leaves it away in a game; the starter starts once everyone here is
+ready. It also makes the frames every one of these answers needs. The game
+itself (dealing, moves, views) is the table's; the lobby is told which phase
+the table is in.
+
+No IO and no clock: every call that notes a time takes it.
+"""
+
+from __future__ import annotations
+
+import hmac
+from collections import deque
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Iterator
+
+from core.rules import Rules
+from net import protocol
+from net.actions import Action, Close, Send
+from net.limits import CodeTries, MessageLimits, Rate
+from net.protocol import (
+    MAX_CHAT,
+    MAX_NAME,
+    PROTOCOL_VERSION,
+    Bye,
+    ChatLine,
+    Error,
+    ErrorCode,
+    Hello,
+    ProtocolError,
+    Ready,
+    Say,
+    Welcome,
+    Wire,
+    clean_text,
+)
+from net.seats import Seats
+
+if TYPE_CHECKING:
+    from net.table import TableConfig
+
+__all__ = ["LOBBY", "OVER", "PLAYING", "Lobby", "Peer"]
+
+# Phases of the table.
+LOBBY = "lobby"
+PLAYING = "playing"
+OVER = "over"
+
+# WebSocket close codes (RFC 6455).
+CLOSE_NORMAL = 1000
+CLOSE_GOING_AWAY = 1001
+CLOSE_POLICY = 1008
+CLOSE_TOO_BIG = 1009
+
+HELLO_TIMEOUT = 10.0
+"""Seconds a new connection has to say hello."""
+MAX_PENDING_PEERS = 16
+"""Connections that have not said hello yet; more are turned away."""
+CHAT_BACKLOG = 50
+"""Chat lines a newcomer receives."""
+
+
+@dataclass
+class Peer:
+    """One connection to the table."""
+
+    conn: int
+    remote: str
+    """The address it comes from."""
+    opened: float
+    seat: int | None = None
+    spectator: bool = False
+    welcomed: bool = False
+    closing: bool = False
+    name: str = ""
+    limits: MessageLimits = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.limits = MessageLimits(self.opened)
+
+
+class Lobby:
+    """The people at one table and their seats.
+
+    Args:
+        config: the table's room ``code`` and ``max_spectators``.
+        rules: the game's rules (its name and title, for the welcome).
+        wire: the table's wire, which encodes every frame.
+        seats: the table's seats.
+    """
+
+    def __init__(self, config: TableConfig, rules: Rules, wire: Wire, seats: Seats) -> None:
+        self.rules = rules
+        self.wire = wire
+        self.seats = seats
+        self.code = config.code.strip().upper() if config.code else None
+        self.max_spectators = config.max_spectators
+        self.peers: dict[int, Peer] = {}
+        self._chat: deque[bytes] = deque(maxlen=CHAT_BACKLOG)
+        self._code_tries = CodeTries()
+
+    # --- what the lobby shows --------------------------------------------------------
+
+    def message(self, phase: str) -> protocol.Lobby:
+        """The lobby message as it stands."""
+        return protocol.Lobby(
+            started=phase == PLAYING,
+            over=phase == OVER,
+            starter=self.seats.starter,
+            seats=self.seats.info(playing=phase != LOBBY),
+            spectators=sum(1 for p in self.peers.values() if p.spectator),
+        )
+
+    def announce(self, phase: str, *, skip: int | None = None) -> list[Action]:
+        """The lobby message as it stands, to everyone (but connection ``skip``)."""
+        return self.broadcast(self.message(phase), skip=skip)
+
+    def audience(self) -> Iterator[Peer]:
+        """The connections that said hello and are not closing: everyone told of everything."""
+        return (p for p in self.peers.values() if p.welcomed and not p.closing)
+
+    def hello_deadlines(self) -> list[float]:
+        """When each connection still to say hello runs out of time."""
+        return [p.opened + HELLO_TIMEOUT for p in self.peers.values() if not p.welcomed and not p.closing]
+
+    # --- connections coming and going ------------------------------------------------
+
+    def connect(self, conn: int, remote: str, now: float) -> list[Action]:
+        """A new connection ``conn`` from address ``remote`` opened."""
+        peer = Peer(conn, remote, now)
+        self.peers[conn] = peer
+        pending = sum(1 for p in self.peers.values() if not p.welcomed)
+        if pending > MAX_PENDING_PEERS:
+            return self.refuse(peer, ErrorCode.TABLE_FULL, "Too many connections are waiting to join; try again.")
+        return []
+
+    def hello(self, peer: Peer, hello: Hello, now: float, *, phase: str) -> list[Action]:
+        """``peer`` said hello: check the room code and the name, then seat it, or let it watch."""
+        if self.code is not None:
+            if self._code_tries.blocked(peer.remote, now):
+                peer.closing = True
+                return self.error(peer, ErrorCode.RATE_LIMITED, "Too many wrong room codes; wait a minute.") + [
+                    Close(peer.conn, CLOSE_POLICY, "rate limited")
+                ]
+            given = (hello.code or "").strip().upper().encode()
+            if not hmac.compare_digest(given, self.code.encode()):
+                self._code_tries.failed(peer.remote, now)
+                what = "needs a room code" if not hello.code else "has a different room code"
+                return self.refuse(peer, ErrorCode.WRONG_CODE, f"This table {what}; ask the host for it.", "hello")
+        name = clean_text(hello.name)
+        if len(name) > MAX_NAME:
+            return self.refuse(peer, ErrorCode.TOO_LONG, f"Names are at most {MAX_NAME} characters.", "hello")
+        out: list[Action] = []
+        if hello.token is not None:
+            seat = self.seats.by_token(hello.token)
+            if seat is None:
+                return self.refuse(peer, ErrorCode.BAD_TOKEN, "That seat token is not valid at this table.", "hello")
+            old = self.peers.get(seat.conn) if seat.conn is not None else None
+            if old is not None and old is not peer:
+                # A reconnect often beats the old socket's timeout: the newest wins.
+                old.closing = True
+                old.seat = None
+                out += self.send(old, Bye("replaced", "This seat was taken over by a newer connection."))
+                out.append(Close(old.conn, CLOSE_NORMAL, "replaced"))
+            self.seats.reclaim(seat, hello.token, peer.conn, name=name if phase == LOBBY else "")
+            peer.seat = seat.index
+        elif hello.spectate:
+            watching = sum(1 for p in self.peers.values() if p.spectator)
+            if watching >= self.max_spectators:
+                return self.refuse(peer, ErrorCode.TABLE_FULL, "This table has all the spectators it can take.", "hello")
+            peer.spectator = True
+        elif phase == PLAYING:
+            return self.refuse(
+                peer, ErrorCode.GAME_STARTED, "The game has already started; you can join as a spectator.", "hello"
+            )
+        else:
+            seat = self.seats.take_open(name, peer.conn)
+            if seat is None:
+                return self.refuse(peer, ErrorCode.TABLE_FULL, "Every seat at this table is taken.", "hello")
+            peer.seat = seat.index
+        peer.welcomed = True
+        peer.name = self.seats[peer.seat].name if peer.seat is not None else (name or "Spectator")
+        welcome = Welcome(
+            version=PROTOCOL_VERSION,
+            game=self.rules.name,
+            title=self.rules.title,
+            seats=len(self.seats),
+            seat=peer.seat,
+            token=self.seats[peer.seat].token if peer.seat is not None else None,
+            starter=peer.seat is not None and peer.seat == self.seats.starter,
+        )
+        out += self.send(peer, welcome)
+        out += self.announce(phase)
+        return out + [Send(peer.conn, line) for line in self._chat]
+
+    def leave(self, peer: Peer, now: float, *, phase: str) -> list[Action]:
+        """The person said bye: in the lobby the seat opens; in a game it is away."""
+        peer.closing = True
+        out: list[Action] = [Close(peer.conn, CLOSE_NORMAL, "bye")]
+        if peer.seat is not None:
+            self.seats.left(self.seats[peer.seat], peer.conn, now, in_game=phase == PLAYING)
+            peer.seat = None
+        peer.spectator = False
+        return out + self.announce(phase, skip=peer.conn)
+
+    def disconnect(self, conn: int, now: float, *, phase: str) -> list[Action]:
+        """Connection ``conn`` closed (either side)."""
+        peer = self.peers.pop(conn, None)
+        if peer is None or not peer.welcomed:
+            return []
+        if peer.seat is not None:
+            self.seats.gone(self.seats[peer.seat], conn, now)
+        return self.announce(phase)
+
+    def back(self, peer: Peer, *, phase: str) -> list[Action]:
+        """``peer`` sent something: if a bot was playing for its idle person, the person takes the seat back."""
+        if peer.seat is None or not self.seats[peer.seat].idle:
+            return []
+        self.seats[peer.seat].idle = False
+        return self.announce(phase)
+
+    def hello_timeouts(self, now: float) -> list[Action]:
+        """Close the connections that did not say hello in time."""
+        out: list[Action] = []
+        for peer in list(self.peers.values()):
+            if not peer.welcomed and not peer.closing and now >= peer.opened + HELLO_TIMEOUT:
+                peer.closing = True
+                out += self.send(peer, Bye("hello_timeout", "No hello within the time allowed."))
+                out.append(Close(peer.conn, CLOSE_POLICY, "hello timeout"))
+        return out
+
+    def shutdown(self, reason: str, message: str) -> list[Action]:
+        """Say ``bye`` to everyone and close every connection."""
+        out: list[Action] = []
+        for peer in self.peers.values():
+            if not peer.closing:
+                peer.closing = True
+                out += self.send(peer, Bye(reason, message))
+                out.append(Close(peer.conn, CLOSE_GOING_AWAY, reason))
+        return out
+
+    # --- getting ready, starting, talking --------------------------------------------
+
+    def ready(self, peer: Peer, ready: Ready, *, phase: str) -> list[Action]:
+        if peer.seat is None:
+            return self.error(peer, ErrorCode.NOT_SEATED, "Spectators have no seat to get ready.", "ready")
+        if phase == PLAYING:
+            return self.error(peer, ErrorCode.BAD_MESSAGE, "The game has already started.", "ready")
+        self.seats[peer.seat].ready = ready.ready
+        return self.announce(phase)
+
+    def refuse_start(self, peer: Peer, *, phase: str) -> list[Action] | None:
+        """Why ``peer`` may not start a game now (the replies), or None if it may."""
+        if phase == PLAYING:
+            return self.error(peer, ErrorCode.BAD_MESSAGE, "The game has already started.", "start")
+        starter = self.seats.starter
+        if peer.seat is None or peer.seat != starter:
+            who = self.seats[starter].name if starter is not None else "the host"
+            return self.error(peer, ErrorCode.NOT_STARTER, f"Only {who} may start the game.", "start")
+        waiting = self.seats.not_ready(besides=peer.seat)
+        if waiting:
+            return self.error(peer, ErrorCode.NOT_READY, f"Waiting for {', '.join(waiting)} to be ready.", "start")
+        return None
+
+    def say(self, peer: Peer, say: Say, now: float) -> list[Action]:
+        """A chat line from ``peer``, cleaned, to everyone (and kept for newcomers)."""
+        if not peer.limits.chat_line(now):
+            return self.error(peer, ErrorCode.RATE_LIMITED, "You are chatting too fast.", "chat")
+        text = clean_text(say.text)
+        if len(text) > MAX_CHAT:
+            return self.error(peer, ErrorCode.TOO_LONG, f"Chat lines are at most {MAX_CHAT} characters.", "chat")
+        if not text:
+            return self.error(peer, ErrorCode.BAD_MESSAGE, "That chat line is empty.", "chat")
+        frame = self.wire.encode(ChatLine(seat=peer.seat, name=peer.name, text=text))
+        self._chat.append(frame)
+        return [Send(p.conn, frame) for p in self.audience()]
+
+    # --- telling people --------------------------------------------------------------
+
+    def send(self, peer: Peer, message: Any) -> list[Action]:
+        return [Send(peer.conn, self.wire.encode(message))]
+
+    def broadcast(self, message: Any, skip: int | None = None) -> list[Action]:
+        """``message`` to everyone (but connection ``skip``), encoded once."""
+        frame = self.wire.encode(message)
+        return [Send(p.conn, frame) for p in self.audience() if p.conn != skip]
+
+    def error(self, peer: Peer, code: ErrorCode, message: str, refused: str = "") -> list[Action]:
+        return self.send(peer, Error(code=code.value, message=message, refused=refused))
+
+    def refuse(self, peer: Peer, code: ErrorCode, message: str, refused: str = "") -> list[Action]:
+        """Reply with an error; close too if it is a protocol violation or a refused join."""
+        out = self.error(peer, code, message, refused)
+        if ProtocolError(code, message).fatal:
+            peer.closing = True
+            close = CLOSE_TOO_BIG if code == ErrorCode.FRAME_TOO_LARGE else CLOSE_POLICY
+            if code in (ErrorCode.TABLE_FULL, ErrorCode.GAME_STARTED):
+                close = CLOSE_NORMAL
+            out.append(Close(peer.conn, close, code.value))
+        return out
+
+    def rate_limited(self, peer: Peer, rate: Rate) -> list[Action]:
+        """A message dropped for rate: a warning, nothing, or (a flood) goodbye."""
+        if rate is Rate.FLOOD:
+            peer.closing = True
+            return self.send(peer, Bye("flood", "Too many messages; the connection was closed.")) + [
+                Close(peer.conn, CLOSE_POLICY, "flood")
+            ]
+        if rate is Rate.WARN:
+            return self.error(peer, ErrorCode.RATE_LIMITED, "Too many messages; slow down.")
+        return []

@@ -1,0 +1,146 @@
+"""The bot driver on its own: pacing, reactions, stand-ins, and bots that fail."""
+
+from __future__ import annotations
+
+import pytest
+
+from net.bot_driver import BotDriver
+from net.seats import Seats
+from net.table import TableConfig
+from tests.net import fakegame
+from tests.net.fakegame import Draw, Play, Poke
+
+RULES = fakegame.RULES
+
+
+class Game:
+    """A Shed game with a driver, the way the table runs one."""
+
+    def __init__(self, *, bots: int, **config) -> None:
+        config.setdefault("bot_kind", "random")
+        config.setdefault("bot_delay", 1.0)
+        self.seats = Seats(3, host_name=None, host_token=None, bots=bots)
+        for conn in range(3 - bots):
+            self.seats.take_open("", conn=conn)
+        self.driver = BotDriver(TableConfig(game="shed", seats=3, **config), RULES)
+        self.state = RULES.new_game(seats=3, seed=1)
+        self.driver.deal(self.seats, seed=1)
+        self.played: list[tuple[int, object]] = []
+        self.changed(0.0, moved=None, before=())
+
+    def changed(self, now, *, moved, before) -> None:
+        self.now = now
+        self.driver.changed(now, self.state, self.seats, moved=moved, before=before)
+
+    def play(self, seat, move):
+        before = RULES.waiting_for(self.state)
+        RULES.apply(self.state, seat, move)
+        self.played.append((seat, move))
+        self.changed(self.now, moved=seat, before=before)
+        return [("moved", seat)]
+
+    def step(self, now):
+        self.now = now
+        return self.driver.step(now, self.state, self.seats, self.play)
+
+
+class Scripted:
+    """A bot that makes the moves it is given, or raises."""
+
+    name = "scripted"
+
+    def __init__(self, choice=None, reaction=None, reacts=True) -> None:
+        self.choice, self.reaction, self.reacts = choice, reaction, reacts
+
+    def choose(self, view):
+        if isinstance(self.choice, Exception):
+            raise self.choice
+        return self.choice
+
+    def react(self, view):
+        if isinstance(self.reaction, Exception):
+            raise self.reaction
+        return self.reaction
+
+
+def test_a_bot_waits_out_the_delay_after_a_change():
+    game = Game(bots=3)
+    assert game.step(0.9) == [] and game.played == []
+    assert game.step(1.0) == [("moved", 0)]
+    assert game.driver.wakeups(game.state, game.seats) == [2.0]  # paced from the last change
+
+
+def test_a_reaction_goes_alone_and_before_the_seat_waited_for():
+    game = Game(bots=3)
+    game.driver.bots[2] = Scripted(reaction=Poke(1))
+    game.step(1.0)
+    assert game.played == [(2, Poke(1))]
+
+
+def test_every_bot_waited_for_answers_in_one_step():
+    game = Game(bots=3, bot_delay=0.0)
+    hand = game.state.hands[0][0]
+    game.driver.bots[0] = Scripted(choice=Play(hand), reacts=False)
+    game.driver.bots[1] = Scripted(choice=Draw(), reacts=False)
+    game.driver.bots[2] = Scripted(reacts=False)
+    game.step(0.0)
+    # Seat 0 moved, then it was seat 1's turn, but seat 1 was not waited for
+    # when the step began: it waits for the next step.
+    assert game.played == [(0, Play(hand))]
+    game.step(0.0)
+    assert game.played[-1] == (1, Draw())
+
+
+def test_a_person_away_past_the_grace_gets_a_stand_in():
+    game = Game(bots=2, away_grace=5.0)
+    person = game.seats[0]
+    game.seats.gone(person, person.conn, now=2.0)
+    assert game.driver.stand_in_due(person) == 7.0  # from when they left, which was later
+    assert game.step(6.9) == [] and game.played == []
+    assert game.step(7.0) == [("moved", 0)]
+    assert 0 in game.driver.stand_ins
+
+
+def test_no_stand_in_while_the_person_is_here_or_without_a_grace():
+    game = Game(bots=2, away_grace=None)
+    assert game.driver.stand_in_due(game.seats[0]) is None
+    game.seats.gone(game.seats[0], game.seats[0].conn, now=1.0)
+    assert game.driver.stand_in_due(game.seats[0]) is None
+    assert game.step(1000.0) == []
+
+
+def test_the_turn_timer_names_the_seats_it_runs_out_on():
+    game = Game(bots=2, turn_timer=10.0)
+    assert game.driver.timed_out(9.9, game.state, game.seats) == []
+    (seat,) = game.driver.timed_out(10.0, game.state, game.seats)
+    assert seat is game.seats[0]
+    seat.idle = True
+    assert game.driver.stand_in_due(seat) == game.driver.last_change
+    assert game.driver.timed_out(20.0, game.state, game.seats) == []
+
+
+def test_a_bot_that_fails_plays_the_first_legal_move_or_lets_the_moment_pass(caplog):
+    game = Game(bots=3, bot_delay=0.0)
+    first = RULES.legal_moves(game.state, 0)[0]
+    for seat in range(3):
+        game.driver.bots[seat].bot = Scripted(choice=RuntimeError("bug"), reaction=RuntimeError("bug too"))
+    game.step(0.0)
+    assert game.played == [(0, first)]  # seats 1 and 2 failed to react: no reaction
+    assert caplog.text.count("failed") == 3
+
+
+def test_a_bot_offering_an_illegal_move_plays_the_first_legal_one_instead(caplog):
+    game = Game(bots=3, bot_delay=0.0)
+    first = RULES.legal_moves(game.state, 0)[0]
+    game.driver.bots[0] = Scripted(choice=Play(999), reacts=False)
+    game.driver.bots[1] = game.driver.bots[2] = Scripted(reacts=False)
+    game.step(0.0)
+    assert game.played == [(0, first)] and "illegal move" in caplog.text
+
+
+def test_nobody_able_to_move_quiets_the_bots_for_a_second():
+    game = Game(bots=3, bot_delay=0.0)
+    for seat in range(3):
+        game.driver.bots[seat] = Scripted(reacts=False)  # chooses None: nothing
+    assert game.step(5.0) == []
+    assert not game.driver.pending and game.driver.quiet_until == pytest.approx(6.0)
