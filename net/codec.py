@@ -45,7 +45,7 @@ from typing import Any, Iterable, Mapping
 
 import msgpack
 
-__all__ = ["Codec", "DecodeError", "MAX_DEPTH", "MAX_ITEMS", "MAX_STR", "TAG", "fields_of", "pack"]
+__all__ = ["Codec", "DecodeError", "MAX_DEPTH", "MAX_ITEMS", "MAX_STR", "TAG"]
 
 TAG = "@"
 """The key that names the class of an encoded dataclass."""
@@ -76,34 +76,6 @@ class DecodeError(ValueError):
         super().__init__(f"{where}: {problem}" if where else problem)
 
 
-def pack(value: Any) -> bytes:
-    """``value`` as msgpack bytes: dataclasses as tagged maps, tuples as
-    arrays, enums as their values, and the rest as msgpack packs it.
-
-    Raises:
-        TypeError: ``value`` holds something msgpack cannot pack (a set, an
-            object that is not a dataclass...).
-    """
-    return msgpack.packb(value, default=_tagged_map, use_bin_type=True)
-
-
-def fields_of(value: Any) -> dict[str, Any]:
-    """The fields of dataclass ``value`` that its ``__init__`` takes, by name
-    and in order, as they are (not encoded)."""
-    return {f.name: getattr(value, f.name) for f in dataclasses.fields(value) if f.init}
-
-
-def _tagged_map(value: Any) -> Any:
-    """msgpack's ``default`` hook, called for what it cannot pack itself: a
-    dataclass becomes its tagged map (msgpack then packs the fields, calling
-    this again for those that need it), an enum its value."""
-    if isinstance(value, enum.Enum):
-        return value.value
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {TAG: type(value).__name__, **fields_of(value)}
-    raise TypeError(f"cannot put {type(value).__name__} on the wire: {_short(value)}")
-
-
 @dataclasses.dataclass(frozen=True, slots=True)
 class _Field:
     """One field of a wire class, as the codec reads it."""
@@ -117,14 +89,14 @@ class _Field:
 
 
 class Codec:
-    """Strictly decodes the dataclasses of one registry (:func:`pack` encodes).
+    """Encodes and strictly decodes the dataclasses of one registry.
 
     Args:
         classes: every dataclass that may appear inside a value, tagged by
             its class name; names must be unique, since the name is the tag.
-        messages: dataclasses whose fields the codec also reads, but which
-            are never tagged values (the protocol's messages, which carry
-            their own ``"type"`` key).
+        messages: dataclasses whose fields the codec also reads and writes,
+            but which are never tagged values (the protocol's messages, which
+            carry their own ``"type"`` key).
         max_str: longest string accepted when decoding.
 
     Raises:
@@ -137,8 +109,40 @@ class Codec:
         self.classes: Mapping[str, type] = _by_name(classes)
         """The tagged classes by wire name."""
         self._fields: dict[type, tuple[_Field, ...]] = {}
+        """The fields of every class and message, read once here; never written after."""
         for cls in (*self.classes.values(), *messages):
             self._fields[cls] = self._read_fields(cls)
+
+    # --- encoding -------------------------------------------------------------
+
+    def pack(self, value: Any) -> bytes:
+        """``value`` as msgpack bytes: registered dataclasses as tagged maps,
+        tuples as arrays, enums as their values, and the rest as msgpack packs it.
+
+        Raises:
+            TypeError: ``value`` holds something the wire does not carry (a
+                dataclass that is not registered, a set...).
+        """
+        return msgpack.packb(value, default=self._tagged_map, use_bin_type=True)
+
+    def fields_of(self, value: Any) -> dict[str, Any]:
+        """The fields of ``value`` (of a registered class or message) by name,
+        in order, as they are: not encoded, for :meth:`pack`."""
+        return {field.name: getattr(value, field.name) for field in self._fields[type(value)]}
+
+    def _tagged_map(self, value: Any) -> Any:
+        """msgpack's ``default`` hook, called for what it cannot pack itself: a
+        registered dataclass becomes its tagged map (msgpack then packs the
+        fields, calling this again for those that need it), an enum its value."""
+        kind = type(value)
+        if self.classes.get(kind.__name__) is kind:
+            encoded = {TAG: kind.__name__}
+            for field in self._fields[kind]:
+                encoded[field.name] = getattr(value, field.name)
+            return encoded
+        if isinstance(value, enum.Enum):
+            return value.value
+        raise TypeError(f"cannot put {kind.__name__} on the wire: {_short(value)}")
 
     # --- decoding -------------------------------------------------------------
 
@@ -159,9 +163,6 @@ class Codec:
         is the key that named the class (``"@"``, or a message's ``"type"``)."""
         if depth > MAX_DEPTH:
             raise DecodeError(cls.__name__, f"values nested deeper than {MAX_DEPTH}", cls)
-        for key in obj:
-            if type(key) is not str:
-                raise DecodeError(cls.__name__, f"a map key must be text, not {_short(key)}", cls)
         fields = self._fields[cls]
         values: dict[str, Any] = {}
         try:
@@ -174,7 +175,10 @@ class Codec:
             if exc.cls is None:
                 exc.cls = cls
             raise
-        if len(values) + (skip in obj) != len(obj):
+        if len(values) + (skip in obj) != len(obj):  # keys that are not fields
+            for key in obj:
+                if type(key) is not str:
+                    raise DecodeError(cls.__name__, f"a map key must be text, not {_short(key)}", cls)
             known = {field.name for field in fields} | {skip}
             unknown = ", ".join(sorted(_short(key) for key in obj if key not in known))
             raise DecodeError(cls.__name__, f"no field(s) {unknown}", cls)

@@ -347,7 +347,7 @@ class Host:
                     self._held = []
                     # A move is encoded here, on the loop that owns the wire
                     # codec; the writer thread only writes bytes.
-                    data = jn.move_record(self.table.rules, action.seat, action.move) if kind is JournalMove else b""
+                    data = self.journal.move_record(action.seat, action.move) if kind is JournalMove else b""
                     job = functools.partial(self._record, action, data)
                     _journal_disk().submit(job, asyncio.get_running_loop(), self._written)
                 continue

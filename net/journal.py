@@ -34,7 +34,7 @@ import msgpack
 
 from core import games
 from core.rules import Event, Move, Outcome, Rules, RulesError
-from net.codec import Codec, DecodeError, pack
+from net.codec import Codec, DecodeError
 from net.protocol import Wire
 
 __all__ = [
@@ -127,16 +127,9 @@ class Journal:
         return self.outcome is not None
 
 
-def _frame(record: Mapping[str, Any]) -> bytes:
-    payload = pack(record)
+def _frame(payload: bytes) -> bytes:
+    """One record: its length, its checksum, then the msgpack map itself."""
     return _FRAME.pack(len(payload), zlib.crc32(payload)) + payload
-
-
-def move_record(rules: Rules, seat: int, move: Move, *, at: float | None = None) -> bytes:
-    """The bytes of one move (or timeout) record for ``seat``, as
-    :meth:`JournalWriter.append` writes them."""
-    when = time.time() if at is None else at
-    return _frame({"kind": MOVE, "seat": seat, "move": move, "at": when})
 
 
 class JournalWriter:
@@ -146,6 +139,8 @@ class JournalWriter:
         self.path = path
         self._file = handle
         self.rules = rules
+        self._codec = Wire(rules).values
+        """The host's wire codec: a journal holds moves as the wire carries them."""
         self._sync = sync
         self.moves = 0
         self.bytes = handle.tell()
@@ -161,7 +156,7 @@ class JournalWriter:
         except FileExistsError:
             raise JournalError(path, "a journal by that name exists already") from None
         writer = cls(path, handle, rules, sync=sync)
-        writer._write(MAGIC + _frame(header.to_record()))
+        writer._write(MAGIC + _frame(msgpack.packb(header.to_record(), use_bin_type=True)))
         return writer
 
     @classmethod
@@ -196,12 +191,18 @@ class JournalWriter:
         writer.moves = len(journal.moves)
         return writer
 
+    def move_record(self, seat: int, move: Move, *, at: float | None = None) -> bytes:
+        """The bytes of one move (or timeout) record for ``seat``, as
+        :meth:`append` writes them."""
+        when = time.time() if at is None else at
+        return _frame(self._codec.pack({"kind": MOVE, "seat": seat, "move": move, "at": when}))
+
     def append(self, seat: int, move: Move, *, at: float | None = None) -> None:
         """Record one accepted move (or timeout) for ``seat``."""
-        self.append_record(move_record(self.rules, seat, move, at=at))
+        self.append_record(self.move_record(seat, move, at=at))
 
     def append_record(self, data: bytes) -> None:
-        """Write a move record made by :func:`move_record` (the host makes it
+        """Write a move record made by :meth:`move_record` (the host makes it
         on its event loop and writes it here on a writer thread)."""
         self._write(data)
         self.moves += 1
@@ -210,7 +211,7 @@ class JournalWriter:
         """Record how the game ended."""
         record = {"kind": END, "winners": list(outcome.winners), "places": list(outcome.places),
                   "reason": outcome.reason, "at": time.time()}
-        self._write(_frame(record))
+        self._write(_frame(msgpack.packb(record, use_bin_type=True)))
 
     def _write(self, data: bytes) -> None:
         self._file.write(data)

@@ -30,7 +30,7 @@ from typing import Any, ClassVar, Iterable
 import msgpack
 
 from core.rules import Event, Move, Outcome, RulesError
-from net.codec import Codec, DecodeError, _short, fields_of, pack
+from net.codec import Codec, DecodeError, _short
 
 __all__ = [
     "Bye",
@@ -426,7 +426,7 @@ class Wire:
 
     def encode(self, message: Any) -> bytes:
         """One frame holding ``message``: a map of its ``type``, then its fields."""
-        return pack({TYPE: message.TYPE, **fields_of(message)})
+        return self.values.pack({TYPE: message.TYPE, **self.values.fields_of(message)})
 
     # decoding ---------------------------------------------------------------
 

@@ -20,7 +20,7 @@ from core import games
 from core.bots import make as make_bot
 from core.play import next_move
 from core.rules import Move, Outcome
-from net.codec import MAX_DEPTH, Codec, DecodeError, pack
+from net.codec import MAX_DEPTH, Codec, DecodeError
 from net.protocol import (
     CLIENT_MESSAGES,
     HOST_MESSAGES,
@@ -398,7 +398,7 @@ def test_enums_travel_by_value_and_only_their_values_are_accepted():
     codec = Codec([Paint])
     assert codec.decode({"@": "Paint", "colour": "blue", "size": 2}) == Paint(Colour.BLUE, Size.LARGE)
     assert type(codec.decode({"@": "Paint", "colour": "red", "size": 1}).colour) is Colour
-    assert msgpack.unpackb(pack(Paint(Colour.RED, Size.SMALL, Colour.BLUE))) == {
+    assert msgpack.unpackb(codec.pack(Paint(Colour.RED, Size.SMALL, Colour.BLUE))) == {
         "@": "Paint", "colour": "red", "size": 1, "spare": "blue"
     }
     for colour, size in (("green", 1), ("red", 3), ("red", True), ("red", "1"), (0, 1), ("RED", 1)):
