@@ -9,7 +9,9 @@ its class's annotations.
 
 Encoding: a dataclass becomes a map ``{"@": ClassName, field: value, ...}``
 (fields in their declared order); a tuple becomes an array; an enum becomes
-its value; ints, floats, strs, bools and None are themselves.
+its value; ints, floats, strs, bools and None are themselves. msgpack's C
+packer does the walking: it calls back into the codec (its ``default`` hook)
+only for the dataclasses and enums it meets.
 
 Decoding takes what msgpack unpacked (maps as dicts, arrays as tuples,
 scalars) and walks it against the annotations, from the top down, building
@@ -219,7 +221,7 @@ class Codec:
             return self._any(obj, where, depth)
         if isinstance(ann, type) and issubclass(ann, enum.Enum):
             return _member(ann, obj, where)
-        if isinstance(ann, type):
+        if isinstance(ann, type):  # a dataclass: _check_annotation let no other class through
             return self._tagged((ann,), obj, where, depth)
         args = typing.get_args(ann)
         if typing.get_origin(ann) is tuple:
