@@ -338,6 +338,22 @@ def test_true_is_refused_for_every_int_field(game):
         assert f"{cls.__name__}.{name}" in str(error.value)
 
 
+def test_true_is_refused_for_every_int_field_of_every_message():
+    wire = Wire(fakegame.RULES)
+    classes = dict(wire.values.classes)
+    messages = {cls: wire.decode_from_client for cls in CLIENT_MESSAGES} | {cls: wire.decode_from_host for cls in HOST_MESSAGES}
+    places = [(cls, name, bad) for cls, name, bad in int_places({c.__name__: c for c in messages})]
+    assert {f"{cls.__name__}.{name}" for cls, name, _ in places} >= {"Hello.version", "MoveMessage.seq", "View.seq", "Welcome.seat"}
+    for cls, name, bad in places:
+        good = {"type": cls.TYPE} | {k: v for k, v in sample_map(cls, classes).items() if k != "@"}
+        good |= {"version": PROTOCOL_VERSION} if "version" in good else {}
+        decode = messages[cls]
+        assert decode(msgpack.packb(good)) is not None
+        with pytest.raises(ProtocolError) as error:
+            decode(msgpack.packb(good | {name: bad}))
+        assert error.value.code == "bad_message" and f"{cls.__name__}.{name}" in str(error.value)
+
+
 def test_maps_with_keys_other_than_text_are_bad_messages_not_bad_frames():
     """As docs/PROTOCOL.md says: a map key must be text; the frame is well
     formed, so the error is about the message and the connection stays open."""
