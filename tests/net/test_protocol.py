@@ -299,30 +299,32 @@ def sample_map(cls: type, classes: dict[str, type]) -> dict[str, Any]:
 
 
 def int_places(classes: dict[str, type]):
-    """(class, field, value with ``true`` where the field takes an int) for every
-    field of every class annotated ``int``, ``int | None`` or ``tuple[int, ...]``."""
+    """(class, field, good value, bad value) for every field of every class
+    annotated ``int``, ``int | None`` or ``tuple[int, ...]``: the bad value
+    has ``true`` where the good one has a 1, so the two are equal in Python."""
     for cls in classes.values():
         hints = typing.get_type_hints(cls)
         for f in dataclasses.fields(cls):
             ann = hints[f.name]
             if ann == int or ann == int | None:
-                yield cls, f.name, True
+                yield cls, f.name, 1, True
             elif ann == tuple[int, ...]:
-                yield cls, f.name, (0, True)
+                yield cls, f.name, (0, 1), (0, True)
 
 
 @pytest.mark.parametrize("game", [*GAME_NAMES, "shed"])
 def test_true_is_refused_for_every_int_field(game):
     """``true`` where any int is declared is refused: in every field of every
-    class, sent from either side, and after an equal frame with a 0 in that
-    place was accepted (no earlier decoding may vouch for a later frame)."""
+    class, sent from either side, and right after the frame with a 1 in that
+    place (equal in Python: 1 == True) was accepted, so no earlier decoding
+    may vouch for a later frame."""
     rules = fakegame.RULES if game == "shed" else games.get(game)
     wire = Wire(rules)
     classes = classes_of(rules)
     places = list(int_places(classes))
     assert len(places) > 10
-    for cls, name, bad in places:
-        good = sample_map(cls, classes)
+    for cls, name, one, bad in places:
+        good = sample_map(cls, classes) | {name: one}
         frames = []
         for value in (good, good | {name: bad}):
             if issubclass(cls, Move):
@@ -331,6 +333,7 @@ def test_true_is_refused_for_every_int_field(game):
                 view = {"type": "view", "seq": 1, "view": value, "events": [], "log": [], "deadline": None}
                 frames.append((wire.decode_from_host, view))
         (decode, accepted), (decode, refused) = frames
+        assert accepted == refused
         decode(msgpack.packb(accepted))
         with pytest.raises(ProtocolError) as error:
             decode(msgpack.packb(refused))
@@ -342,9 +345,9 @@ def test_true_is_refused_for_every_int_field_of_every_message():
     wire = Wire(fakegame.RULES)
     classes = dict(wire.values.classes)
     messages = {cls: wire.decode_from_client for cls in CLIENT_MESSAGES} | {cls: wire.decode_from_host for cls in HOST_MESSAGES}
-    places = [(cls, name, bad) for cls, name, bad in int_places({c.__name__: c for c in messages})]
-    assert {f"{cls.__name__}.{name}" for cls, name, _ in places} >= {"Hello.version", "MoveMessage.seq", "View.seq", "Welcome.seat"}
-    for cls, name, bad in places:
+    places = list(int_places({c.__name__: c for c in messages}))
+    assert {f"{cls.__name__}.{name}" for cls, name, _, _ in places} >= {"Hello.version", "MoveMessage.seq", "View.seq", "Welcome.seat"}
+    for cls, name, _, bad in places:
         good = {"type": cls.TYPE} | {k: v for k, v in sample_map(cls, classes).items() if k != "@"}
         good |= {"version": PROTOCOL_VERSION} if "version" in good else {}
         decode = messages[cls]
