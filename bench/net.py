@@ -385,7 +385,7 @@ class TableRun:
         self.index = index
         self.samples = samples
         self.record = record
-        self.wire = Wire(games.get(game), intern=True)
+        self.wire = Wire(games.get(game))
         self.sent: dict[tuple[int, int], float] = {}
         self.held: dict[tuple[int, int], int] = {}
 

@@ -218,10 +218,8 @@ class Client:
         spectate: bool,
         reconnect: bool,
         reconnect_for: float,
-        intern: bool = True,
     ) -> None:
         self.url = url
-        self.intern = intern
         self.name = name
         self.code = code
         self.token = token
@@ -253,14 +251,8 @@ class Client:
         reconnect: bool = True,
         reconnect_for: float = RECONNECT_FOR,
         tokens: TokenStore | None = None,
-        intern: bool = True,
     ) -> Client:
         """Join the table at ``url``: a seat (or the seat ``token`` holds), or a spectator place.
-
-        ``intern`` shares decoded cards and moves between frames (see
-        :class:`net.codec.Codec`). A client in the same process as its host
-        may turn it off, to use the host's compiled codec rather than compile
-        its own (tens of milliseconds at start-up).
 
         With ``tokens`` (and no ``token``), the token last given at ``url`` is
         offered first, so a player finds their seat again after either side
@@ -276,7 +268,7 @@ class Client:
             token = recalled = tokens.recall(url, name)
         client = cls(
             url, name=name, code=code, token=token, spectate=spectate, reconnect=reconnect,
-            reconnect_for=reconnect_for, intern=intern,
+            reconnect_for=reconnect_for,
         )
         try:
             await client._open()
@@ -330,7 +322,7 @@ class Client:
         welcome: Welcome = first
         if self.wire is None or self.welcome is None or self.welcome.game != welcome.game:
             try:
-                self.wire = Wire(games.get(welcome.game), intern=self.intern)
+                self.wire = Wire(games.get(welcome.game))
             except ValueError:
                 await ws.close()
                 raise NetError(f"The host plays {welcome.title}, which this quackbox does not know.") from None

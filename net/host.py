@@ -304,7 +304,9 @@ class Host:
         try:
             # A move is encoded here, on the loop that owns the wire codec;
             # the thread only writes bytes.
-            data = jn.move_record(self.table.rules, action.seat, action.move) if isinstance(action, JournalMove) else b""
+            data = b""
+            if isinstance(action, JournalMove) and self.journal is not None:
+                data = self.journal.move_record(action.seat, action.move)
             await asyncio.to_thread(self._record, action, data)
         except (OSError, jn.JournalError) as exc:
             # Play goes on; the game just cannot be resumed after a crash.

@@ -20,7 +20,6 @@ with a :class:`JournalError` that names the file.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import itertools
 import os
@@ -128,23 +127,9 @@ class Journal:
         return self.outcome is not None
 
 
-@functools.lru_cache(maxsize=8)
-def _codec(rules: Rules) -> Codec:
-    # The host's own wire codec: the journal holds what the wire accepted, and
-    # compiling a codec takes tens of milliseconds, so one per game is plenty.
-    return Wire(rules).values
-
-
-def _frame(record: Mapping[str, Any], codec: Codec | None) -> bytes:
-    payload = msgpack.packb(record, default=codec.default if codec else None, use_bin_type=True)
+def _frame(payload: bytes) -> bytes:
+    """One record: its length, its checksum, then the msgpack map itself."""
     return _FRAME.pack(len(payload), zlib.crc32(payload)) + payload
-
-
-def move_record(rules: Rules, seat: int, move: Move, *, at: float | None = None) -> bytes:
-    """The bytes of one move (or timeout) record for ``seat``, as
-    :meth:`JournalWriter.append` writes them."""
-    when = time.time() if at is None else at
-    return _frame({"kind": MOVE, "seat": seat, "move": move, "at": when}, _codec(rules))
 
 
 class JournalWriter:
@@ -154,6 +139,8 @@ class JournalWriter:
         self.path = path
         self._file = handle
         self.rules = rules
+        self._codec = Wire(rules).values
+        """The host's wire codec: a journal holds moves as the wire carries them."""
         self._sync = sync
         self.moves = 0
         self.bytes = handle.tell()
@@ -169,7 +156,7 @@ class JournalWriter:
         except FileExistsError:
             raise JournalError(path, "a journal by that name exists already") from None
         writer = cls(path, handle, rules, sync=sync)
-        writer._write(MAGIC + _frame(header.to_record(), None))
+        writer._write(MAGIC + _frame(msgpack.packb(header.to_record(), use_bin_type=True)))
         return writer
 
     @classmethod
@@ -204,14 +191,19 @@ class JournalWriter:
         writer.moves = len(journal.moves)
         return writer
 
+    def move_record(self, seat: int, move: Move, *, at: float | None = None) -> bytes:
+        """The bytes of one move (or timeout) record for ``seat``, as
+        :meth:`append` writes them."""
+        when = time.time() if at is None else at
+        return _frame(self._codec.pack({"kind": MOVE, "seat": seat, "move": move, "at": when}))
+
     def append(self, seat: int, move: Move, *, at: float | None = None) -> None:
         """Record one accepted move (or timeout) for ``seat``."""
-        self.append_record(move_record(self.rules, seat, move, at=at))
+        self.append_record(self.move_record(seat, move, at=at))
 
     def append_record(self, data: bytes) -> None:
-        """Write a move record made by :func:`move_record` (the host makes it
-        on its event loop, where the wire codec lives, and writes it here on a
-        writer thread)."""
+        """Write a move record made by :meth:`move_record` (the host makes it
+        on its event loop and writes it here on a writer thread)."""
         self._write(data)
         self.moves += 1
 
@@ -219,7 +211,7 @@ class JournalWriter:
         """Record how the game ended."""
         record = {"kind": END, "winners": list(outcome.winners), "places": list(outcome.places),
                   "reason": outcome.reason, "at": time.time()}
-        self._write(_frame(record, None))
+        self._write(_frame(msgpack.packb(record, use_bin_type=True)))
 
     def _write(self, data: bytes) -> None:
         self._file.write(data)
@@ -233,13 +225,17 @@ class JournalWriter:
 
 
 class _Decoder:
-    """Unpacks records; game values inside them once the header names the game."""
+    """Unpacks records, and the move of a move record once the header names the game."""
 
     def __init__(self) -> None:
-        self.hook: Any = None
+        self.codec: Codec | None = None
+        """The host's wire codec: a journal holds moves the wire accepted."""
 
     def __call__(self, payload: bytes) -> Any:
-        return msgpack.unpackb(payload, raw=False, strict_map_key=True, use_list=False, object_hook=self.hook)
+        record = msgpack.unpackb(payload, raw=False, strict_map_key=True, use_list=False)
+        if self.codec is not None and isinstance(record, dict) and record.get("kind") == MOVE and "move" in record:
+            record["move"] = self.codec.decode(record["move"], Move, where="move")
+        return record
 
 
 def _records(data: bytes, decode: _Decoder) -> Iterator[tuple[int, int, dict[str, Any] | None, str]]:
@@ -304,7 +300,7 @@ def read(path: os.PathLike[str] | str) -> Journal:
         kind = record.get("kind")
         if header is None:
             header = _header(path, record)
-            decode.hook = _codec(games.get(header.game)).object_hook
+            decode.codec = Wire(games.get(header.game)).values
         elif outcome is not None:
             raise JournalError(path, f"has a record after the end of the game at byte {offset}")
         elif kind == MOVE:

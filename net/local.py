@@ -56,8 +56,7 @@ async def open_table(config: HostConfig, *, name: str, rules: Any = None) -> tup
     host = Host(config, rules=rules)
     await host.start()
     try:
-        # In the host's process: share its compiled codec (see Client.connect).
-        client = await Client.connect(host.url, name=name, code=host.code, token=host.host_token, intern=False)
+        client = await Client.connect(host.url, name=name, code=host.code, token=host.host_token)
     except BaseException:
         await host.stop()
         raise

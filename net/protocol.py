@@ -22,7 +22,6 @@ plain text, never interpret it as markup (the TUI renders it as a Rich
 from __future__ import annotations
 
 import enum
-import functools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -407,44 +406,27 @@ class Wire:
         rules: the game's rules (its ``wire_types()`` are the game values a
             frame may carry), or None for a client that has not yet been
             welcomed: it can only decode ``welcome``, ``error`` and ``bye``.
-        intern: share decoded cards and moves between frames (see
-            :class:`net.codec.Codec`); clients turn it on.
     """
 
-    def __init__(self, rules: Any | None, *, intern: bool = False) -> None:
+    def __init__(self, rules: Any | None) -> None:
         game_types: tuple[type, ...] = tuple(rules.wire_types()) if rules is not None else ()
         self.rules = rules
-        self.values = _codec(game_types + _VALUE_TYPES, intern)
         if rules is not None:
             self._from_client = {cls.TYPE: cls for cls in CLIENT_MESSAGES}
             self._from_host = {cls.TYPE: cls for cls in HOST_MESSAGES}
         else:
             self._from_client = {Hello.TYPE: Hello, Bye.TYPE: Bye}
             self._from_host = {cls.TYPE: cls for cls in _HANDSHAKE}
-        # Compile every message now so a rules module whose types the wire
-        # cannot carry fails when the host starts, not mid-game.
-        for cls in {*self._from_client.values(), *self._from_host.values()}:
-            self.values.spec(cls)
-        self._packers = {
-            cls: self.values.message_packer(cls, TYPE, cls.TYPE)
-            for cls in {*self._from_client.values(), *self._from_host.values()}
-        }
+        # Every annotation is read now, so rules whose types the wire cannot
+        # carry fail when the host starts, not mid-game.
+        messages = {*self._from_client.values(), *self._from_host.values()}
+        self.values = Codec(game_types + _VALUE_TYPES, messages=messages, max_str=MAX_RAW_TEXT)
 
     # encoding ---------------------------------------------------------------
 
     def encode(self, message: Any) -> bytes:
-        """One frame holding ``message``."""
-        packer = self._packers.get(type(message))
-        if packer is not None:
-            return packer(message)
-        return self.encode_plain(message)
-
-    def encode_plain(self, message: Any) -> bytes:
-        """The same frame as :meth:`encode`, by way of plain maps (the reference
-        the compiled packers are tested against)."""
-        body: dict[str, Any] = {TYPE: message.TYPE}
-        body.update(self.values.fields_of(message))
-        return msgpack.packb(body, default=self.values.default, use_bin_type=True, strict_types=False)
+        """One frame holding ``message``: a map of its ``type``, then its fields."""
+        return self.values.pack({TYPE: message.TYPE, **self.values.fields_of(message)})
 
     # decoding ---------------------------------------------------------------
 
@@ -479,12 +461,16 @@ class Wire:
                 ErrorCode.BAD_MESSAGE, f"Unknown message type {_short(kind)}; expected one of {known}."
             )
         try:
-            return self.values.build(cls, obj, TYPE)
+            return self.values.decode_fields(cls, obj, TYPE)
         except DecodeError as exc:
             raise _refusal(exc, kind) from None
 
     def _unpack(self, data: Any, limit: int) -> Any:
-        """The one msgpack value in ``data``, game values built; ProtocolError otherwise."""
+        """The one msgpack value in ``data``, as plain values; ProtocolError otherwise.
+
+        Map keys other than text are let through here (``strict_map_key``
+        off), so that the codec refuses them as a bad message, naming the place.
+        """
         if isinstance(data, str):
             raise ProtocolError(ErrorCode.BAD_FRAME, "Text frames are not part of the protocol; send binary frames.")
         if not isinstance(data, (bytes, bytearray, memoryview)):
@@ -497,30 +483,19 @@ class Wire:
             return msgpack.unpackb(
                 data,
                 raw=False,
-                strict_map_key=True,
+                strict_map_key=False,
                 use_list=False,
-                object_hook=self.values.object_hook,
                 max_str_len=limit,
                 max_bin_len=limit,
                 max_array_len=limit,
                 max_map_len=limit,
                 max_ext_len=limit,
             )
-        except DecodeError as exc:  # raised by object_hook: a game value with bad fields
-            raise _refusal(exc, None) from None
         # msgpack raises a zoo of types for bad input (ExtraData, FormatError,
-        # StackError, ValueError, UnicodeDecodeError, TypeError for unhashable
-        # keys...); every one of them means the same thing here.
+        # StackError, ValueError, UnicodeDecodeError, TypeError for a map
+        # used as a key...); every one of them means the same thing here.
         except Exception:
             raise ProtocolError(ErrorCode.BAD_FRAME, "The frame is not one valid msgpack value.") from None
-
-
-@functools.lru_cache(maxsize=16)
-def _codec(classes: tuple[type, ...], intern: bool) -> Codec:
-    """One codec per set of classes: compiling one takes tens of milliseconds,
-    and every client and table of a game can share it (its caches are bounded
-    and hold only immutable values)."""
-    return Codec(classes, max_str=MAX_RAW_TEXT, intern=intern)
 
 
 def _refusal(exc: DecodeError, kind: str | None) -> ProtocolError:

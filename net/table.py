@@ -420,7 +420,6 @@ class Table:
             if frame is None:
                 frame = frames[peer.seat] = self._view_frame(peer.seat, events, names, deadline)
             out.append(Send(peer.conn, frame))
-        self.wire.values.drop_recent()
         return out
 
     def _current_view(self, seat: int | None, now: float) -> bytes:

@@ -18,7 +18,7 @@ class Driver:
         """``on_frame(conn, message)`` sees each decoded frame as the table sends it."""
         self.table = table
         self.now = 1000.0
-        self.wire = Wire(table.rules, intern=True)
+        self.wire = Wire(table.rules)
         self.inbox: dict[int, list[Any]] = defaultdict(list)
         self.closed: dict[int, Close] = {}
         self.records: list[Any] = []

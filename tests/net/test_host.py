@@ -38,6 +38,8 @@ from net.table import JournalStart, Table, TableConfig
 from tests.net.sansio import Driver
 
 GAME_NAMES = sorted(games.GAMES)
+SE_WIRE = Wire(games.get("side-effects"))
+"""Made once: reading every annotation takes milliseconds, too long to do per frame."""
 # Quack games are long; a low round limit keeps them whole games, but short ones.
 FAST_OPTIONS = {"quack": {"round_limit": 3}}
 
@@ -343,7 +345,7 @@ async def test_hostile_clients_get_errors_and_the_table_plays_on():
             codes = set()
             async with asyncio.timeout(5):
                 while len(codes) < 3:
-                    message = Wire(games.get("side-effects")).decode_from_host(await ws.recv())
+                    message = SE_WIRE.decode_from_host(await ws.recv())
                     if isinstance(message, Error):
                         codes.add(message.code)
             assert codes == {"bad_message", "malformed_move", "not_seated"}
@@ -371,7 +373,7 @@ async def test_hostile_clients_get_errors_and_the_table_plays_on():
             try:
                 async with asyncio.timeout(10):
                     async for data in ws:
-                        seen.append(Wire(games.get("side-effects")).decode_from_host(data))
+                        seen.append(SE_WIRE.decode_from_host(data))
             except ConnectionClosed:
                 pass
             assert any(isinstance(m, Error) and m.code == "rate_limited" for m in seen)
@@ -399,7 +401,7 @@ async def replies_until_error(ws) -> list:
     out = []
     async with asyncio.timeout(5):
         while not out or not isinstance(out[-1], Error):
-            out.append(Wire(games.get("side-effects")).decode_from_host(await ws.recv()))
+            out.append(SE_WIRE.decode_from_host(await ws.recv()))
     return out
 
 

@@ -20,7 +20,7 @@ from core import games
 from core.bots import make as make_bot
 from core.play import next_move
 from core.rules import Move, Outcome
-from net.codec import Codec, DecodeError
+from net.codec import MAX_DEPTH, Codec, DecodeError
 from net.protocol import (
     CLIENT_MESSAGES,
     HOST_MESSAGES,
@@ -59,7 +59,7 @@ DOCS = Path(__file__).resolve().parents[2] / "docs" / "PROTOCOL.md"
 
 TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=30)
 INT = st.integers(-(2**63), 2**63 - 1)
-FLOAT = st.floats(allow_nan=False)
+FLOAT = st.floats(allow_nan=False, allow_infinity=False)
 
 
 def strategy_for(ann: Any, classes: dict[str, type], depth: int = 0) -> st.SearchStrategy:
@@ -153,12 +153,42 @@ def test_real_views_and_events_round_trip(game):
             assert wire.decode_from_host(frame) == message
 
 
+def documented(value: Any) -> Any:
+    """``value`` as docs/PROTOCOL.md describes it, written apart from the codec:
+    a message is a map of its type then its fields, a game value a map of
+    "@" then its fields, a tuple an array, an enum its value."""
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, tuple):
+        return [documented(v) for v in value]
+    if dataclasses.is_dataclass(value):
+        head = {"type": value.TYPE} if hasattr(value, "TYPE") else {"@": type(value).__name__}
+        return head | {f.name: documented(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    return value
+
+
+def nesting(obj: Any) -> int:
+    """How deep the maps and arrays of an unpacked value go (a scalar is 0)."""
+    if isinstance(obj, dict):
+        return 1 + max((nesting(v) for v in obj.values()), default=0)
+    if isinstance(obj, (list, tuple)):
+        return 1 + max((nesting(v) for v in obj), default=0)
+    return 0
+
+
+def test_a_frame_is_the_documented_map_byte_for_byte():
+    """The example of docs/PROTOCOL.md, as bytes."""
+    from core.side_effects import Treat
+
+    frame = Wire(games.get("side-effects")).encode(MoveMessage(seq=0, move=Treat(drug=58, disorder=20)))
+    assert frame == msgpack.packb({"type": "move", "seq": 0, "move": {"@": "Treat", "drug": 58, "disorder": 20}})
+
+
 @pytest.mark.parametrize("game", GAME_NAMES)
-def test_packed_frames_are_the_plain_encoding_byte_for_byte(game):
-    """The compiled packers (with their kept bytes) write exactly what packing
-    the plain maps writes: for made-up values of every class, and for the
-    views of a real game, where cards and boards are packed again from what
-    was kept while others change under them."""
+def test_frames_are_the_documented_encoding_byte_for_byte(game):
+    """Every frame is msgpack of the documented maps, keys in field order: for
+    made-up values of every class, and for the views of a real game. The
+    deepest real view stays well inside the depth limit."""
     rules = games.get(game)
     wire = Wire(rules)
     classes = classes_of(rules)
@@ -167,11 +197,12 @@ def test_packed_frames_are_the_plain_encoding_byte_for_byte(game):
     @given(st.data())
     def check(data):
         for message in drawn_messages(data, classes):
-            assert wire.encode(message) == wire.encode_plain(message)
+            assert wire.encode(message) == msgpack.packb(documented(message))
 
     check()
     bots = [make_bot(game, "heuristic", s) for s in range(4)]
     state = rules.new_game(seats=4, seed=11)
+    deepest = 0
     for _ in range(150):
         if rules.outcome(state) is not None:
             break
@@ -180,7 +211,9 @@ def test_packed_frames_are_the_plain_encoding_byte_for_byte(game):
         for watcher in (*range(4), None):
             seen = tuple(e for e in (rules.redact(e, watcher) for e in events) if e is not None)
             message = View(9, rules.view(state, watcher), seen, ("a line",), DeadlineInfo(1, "x", 0.5))
-            assert wire.encode(message) == wire.encode_plain(message)
+            assert wire.encode(message) == msgpack.packb(documented(message))
+            deepest = max(deepest, nesting(documented(message)))
+    assert deepest <= MAX_DEPTH - 4
 
 
 def test_every_message_round_trips():
@@ -244,6 +277,172 @@ def test_bool_is_not_an_int():
     assert "Play.card" in str(error)
 
 
+def sample(ann: Any, classes: dict[str, type]) -> Any:
+    """A small plain value of ``ann``, as unpacked from a frame (arrays as tuples)."""
+    if ann in (int, float):
+        return 0
+    if ann is bool:
+        return False
+    if ann is str:
+        return ""
+    if ann is None or ann is type(None) or ann is Any:
+        return None
+    if isinstance(ann, type) and issubclass(ann, enum.Enum):
+        return next(iter(ann)).value
+    if isinstance(ann, type) and dataclasses.is_dataclass(ann):
+        return sample_map(next(c for c in classes.values() if issubclass(c, ann)), classes)
+    args = typing.get_args(ann)
+    if typing.get_origin(ann) is tuple:
+        return () if args[-1] is Ellipsis else tuple(sample(a, classes) for a in args)
+    return sample(args[0], classes)  # a union: its first arm
+
+
+def sample_map(cls: type, classes: dict[str, type]) -> dict[str, Any]:
+    hints = typing.get_type_hints(cls)
+    return {"@": cls.__name__} | {f.name: sample(hints[f.name], classes) for f in dataclasses.fields(cls)}
+
+
+def int_places(classes: dict[str, type]):
+    """(class, field, good value, bad value) for every field of every class
+    annotated ``int``, ``int | None`` or ``tuple[int, ...]``: the bad value
+    has ``true`` where the good one has a 1, so the two are equal in Python."""
+    for cls in classes.values():
+        hints = typing.get_type_hints(cls)
+        for f in dataclasses.fields(cls):
+            ann = hints[f.name]
+            if ann == int or ann == int | None:
+                yield cls, f.name, 1, True
+            elif ann == tuple[int, ...]:
+                yield cls, f.name, (0, 1), (0, True)
+
+
+@pytest.mark.parametrize("game", [*GAME_NAMES, "shed"])
+def test_true_is_refused_for_every_int_field(game):
+    """``true`` where any int is declared is refused: in every field of every
+    class, sent from either side, and right after the frame with a 1 in that
+    place (equal in Python: 1 == True) was accepted, so no earlier decoding
+    may vouch for a later frame."""
+    rules = fakegame.RULES if game == "shed" else games.get(game)
+    wire = Wire(rules)
+    classes = classes_of(rules)
+    places = list(int_places(classes))
+    assert len(places) > 10
+    for cls, name, one, bad in places:
+        good = sample_map(cls, classes) | {name: one}
+        frames = []
+        for value in (good, good | {name: bad}):
+            if issubclass(cls, Move):
+                frames.append((wire.decode_from_client, {"type": "move", "seq": 1, "move": value}))
+            else:
+                view = {"type": "view", "seq": 1, "view": value, "events": [], "log": [], "deadline": None}
+                frames.append((wire.decode_from_host, view))
+        (decode, accepted), (decode, refused) = frames
+        assert accepted == refused
+        decode(msgpack.packb(accepted))
+        with pytest.raises(ProtocolError) as error:
+            decode(msgpack.packb(refused))
+        assert error.value.code == ("malformed_move" if issubclass(cls, Move) else "bad_message")
+        assert f"{cls.__name__}.{name}" in str(error.value)
+
+
+def test_true_is_refused_for_every_int_field_of_every_message():
+    wire = Wire(fakegame.RULES)
+    classes = dict(wire.values.classes)
+    messages = {cls: wire.decode_from_client for cls in CLIENT_MESSAGES} | {cls: wire.decode_from_host for cls in HOST_MESSAGES}
+    places = list(int_places({c.__name__: c for c in messages}))
+    assert {f"{cls.__name__}.{name}" for cls, name, _, _ in places} >= {"Hello.version", "MoveMessage.seq", "View.seq", "Welcome.seat"}
+    for cls, name, _, bad in places:
+        good = {"type": cls.TYPE} | {k: v for k, v in sample_map(cls, classes).items() if k != "@"}
+        good |= {"version": PROTOCOL_VERSION} if "version" in good else {}
+        decode = messages[cls]
+        assert decode(msgpack.packb(good)) is not None
+        with pytest.raises(ProtocolError) as error:
+            decode(msgpack.packb(good | {name: bad}))
+        assert error.value.code == "bad_message" and f"{cls.__name__}.{name}" in str(error.value)
+
+
+def test_maps_with_keys_other_than_text_are_bad_messages_not_bad_frames():
+    """As docs/PROTOCOL.md says: a map key must be text; the frame is well
+    formed, so the error is about the message and the connection stays open."""
+    for key in (1, -7, True, None, 1.5, b"type"):
+        error = refuse({"type": "chat", "text": "hi", key: "x"})
+        assert not error.fatal
+        error = refuse({"type": "move", "seq": 1, "move": {"@": "Play", "card": 1, key: 2}}, "malformed_move")
+        assert "Play" in str(error)
+        base = {"type": "view", "seq": 1, "events": [], "log": [], "deadline": None}
+        refuse({**base, "view": {"@": "Card", "id": 1, "name": "x", key: 0}}, from_host=True)
+    refuse({1: "chat"})
+    text = DOCS.read_text(encoding="utf-8")
+    assert "key that is not text" in text
+
+
+def test_floats_must_be_finite():
+    base = {"type": "view", "seq": 1, "events": [], "log": [], "view": None}
+    wire = Wire(fakegame.RULES)
+    assert wire.decode_from_host(msgpack.packb({**base, "deadline": {"@": "DeadlineInfo", "seat": 0, "kind": "x", "seconds": 2}})).deadline.seconds == 2.0
+    for seconds in (float("nan"), float("inf"), float("-inf")):
+        deadline = {"@": "DeadlineInfo", "seat": 0, "kind": "x", "seconds": seconds}
+        refuse({**base, "deadline": deadline}, from_host=True)
+
+
+def test_nesting_deeper_than_the_limit_is_refused():
+    base = {"type": "view", "seq": 1, "events": [], "log": [], "deadline": None}
+    wire = Wire(fakegame.RULES)
+
+    def nested(depth: int) -> Any:
+        value: Any = 0
+        for _ in range(depth):
+            value = (value,)
+        return value
+
+    assert wire.decode_from_host(msgpack.packb({**base, "view": nested(MAX_DEPTH)})).view == nested(MAX_DEPTH)
+    error = refuse({**base, "view": nested(MAX_DEPTH + 1)}, from_host=True)
+    assert "deeper" in str(error)
+
+
+class Colour(enum.StrEnum):
+    RED = "red"
+    BLUE = "blue"
+
+
+class Size(enum.IntEnum):
+    SMALL = 1
+    LARGE = 2
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Paint:
+    colour: Colour
+    size: Size
+    spare: Colour | None = None
+
+
+def test_enums_travel_by_value_and_only_their_values_are_accepted():
+    codec = Codec([Paint])
+    assert codec.decode({"@": "Paint", "colour": "blue", "size": 2}) == Paint(Colour.BLUE, Size.LARGE)
+    assert type(codec.decode({"@": "Paint", "colour": "red", "size": 1}).colour) is Colour
+    assert msgpack.unpackb(codec.pack(Paint(Colour.RED, Size.SMALL, Colour.BLUE))) == {
+        "@": "Paint", "colour": "red", "size": 1, "spare": "blue"
+    }
+    for colour, size in (("green", 1), ("red", 3), ("red", True), ("red", "1"), (0, 1), ("RED", 1)):
+        with pytest.raises(DecodeError):
+            codec.decode({"@": "Paint", "colour": colour, "size": size})
+
+
+def test_unions_of_dataclasses_take_only_their_classes():
+    """A Quack hand holds Treatments and Anytimes (``tuple[Treatment | Anytime, ...]``), nothing else."""
+    rules = games.get("quack")
+    codec = Wire(rules).values
+    classes = classes_of(rules)
+    view = sample_map(classes["QuackView"], classes)
+    hand = tuple(sample_map(classes[name], classes) for name in ("Treatment", "Anytime", "Treatment"))
+    decoded = codec.decode(view | {"hand": hand})
+    assert [type(card).__name__ for card in decoded.hand] == ["Treatment", "Anytime", "Treatment"]
+    for stranger in (sample_map(classes["Patient"], classes), None, 3, {"id": 1}):
+        with pytest.raises(DecodeError, match="QuackView.hand: expected a Treatment or a Anytime"):
+            codec.decode(view | {"hand": (stranger,)})
+
+
 def test_int_is_not_a_bool_and_float_is_not_an_int():
     refuse({"type": "ready", "ready": 1})
     refuse({"type": "move", "seq": 1.0, "move": {"@": "Draw"}})
@@ -293,13 +492,15 @@ def test_version_mismatch_is_seen_even_in_a_hello_from_the_future():
     assert error.fatal and "version 1" in str(error)
 
 
-def test_codec_refuses_types_it_cannot_carry():
-    @dataclasses.dataclass(frozen=True)
-    class Bad:
-        blob: bytes
+@pytest.mark.parametrize(
+    "annotation", [bytes, list, dict[str, int], set[int], int | str, typing.Literal["a"], fakegame.ShedState]
+)
+def test_codec_refuses_types_it_cannot_carry(annotation):
+    """A class whose field the wire cannot carry fails when the codec is made, not mid-game."""
+    Bad = dataclasses.make_dataclass("Bad", [("field", annotation)], frozen=True)
 
-    with pytest.raises(TypeError):
-        Codec([Bad])
+    with pytest.raises(TypeError, match="Bad.field"):
+        Codec([Bad, fakegame.Card])
 
 
 # --- the fuzz contract ----------------------------------------------------------------------
@@ -315,7 +516,7 @@ FIELD_NAMES = sorted(
 scalars = st.one_of(
     st.none(), st.booleans(), INT, st.floats(), TEXT, st.binary(max_size=20), st.sampled_from(NAMES + FIELD_NAMES)
 )
-keys = st.one_of(st.sampled_from(["type", "@", *FIELD_NAMES]), TEXT)
+keys = st.one_of(st.sampled_from(["type", "@", *FIELD_NAMES]), TEXT, INT, st.none(), st.booleans(), st.floats())
 plain = st.recursive(
     scalars,
     lambda inner: st.one_of(
@@ -383,6 +584,33 @@ def test_fuzz_damaged_frames(frame, data):
     decodes_or_refuses(SE, bytes(damaged))
 
 
+def places_in(obj: Any, path: tuple = ()):
+    """The path of every value inside an unpacked frame (its keys and indexes)."""
+    yield path
+    if isinstance(obj, dict):
+        for key, value in obj.items():
+            yield from places_in(value, (*path, key))
+    elif isinstance(obj, list):
+        for index, value in enumerate(obj):
+            yield from places_in(value, (*path, index))
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(VALID_FRAMES), st.data())
+def test_fuzz_one_value_replaced_inside_a_valid_frame(frame, data):
+    """Garbage where a well-formed value was: deep inside a view, a move, a card."""
+    tree = msgpack.unpackb(frame)
+    paths = list(places_in(tree))[1:]
+    path = paths[data.draw(st.integers(0, len(paths) - 1))]
+    parent = tree
+    for step in path[:-1]:
+        parent = parent[step]
+    parent[path[-1]] = data.draw(plain)
+    damaged = msgpack.packb(tree, use_bin_type=True)
+    decodes_or_refuses(SHED, damaged)
+    decodes_or_refuses(SE, damaged)
+
+
 def test_deep_nesting_is_refused_not_crashing():
     for depth in (100, 900, 5000):
         decodes_or_refuses(SE, b"\x91" * depth + b"\x01")
@@ -393,8 +621,8 @@ def test_deep_nesting_is_refused_not_crashing():
 def test_decode_error_names_the_place():
     codec = Codec([fakegame.Card])
     with pytest.raises(DecodeError) as bad:
-        codec.object_hook({"@": "Card", "id": 1, "name": 5})
-    assert bad.value.where == "Card.name"
+        codec.decode({"@": "Card", "id": 1, "name": 5})
+    assert bad.value.where == "Card.name" and bad.value.cls is fakegame.Card
 
 
 # --- text cleaning -----------------------------------------------------------------------------
