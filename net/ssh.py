@@ -170,10 +170,10 @@ class SshServer:
             self._server.close()
         for session in list(self.sessions):
             session.close("The table has closed.", status=0)
-        for conn in list(self._connections):
-            conn.close()
         while self._ending:
             await asyncio.gather(*self._ending, return_exceptions=True)
+        for conn in list(self._connections):
+            conn.close()
         if self._server is not None:
             await self._server.wait_closed()
             self._server = None
@@ -273,8 +273,12 @@ class SshServer:
         if session in self.sessions:
             self.sessions.remove(session)
         if task is not None:
-            self._ending.add(task)
-            task.add_done_callback(self._ending.discard)
+            self.track(task)
+
+    def track(self, task: asyncio.Task[None]) -> None:
+        """A session's ending, which :meth:`stop` waits for."""
+        self._ending.add(task)
+        task.add_done_callback(self._ending.discard)
 
 
 class _Connection(asyncssh.SSHServer):
@@ -436,11 +440,14 @@ class _Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         async def then_say() -> None:
             if task is not None:
                 await task
-            chan.write(RESET_TERMINAL)
-            self._say(message)
-            chan.exit(status)
+            try:
+                chan.write(RESET_TERMINAL)
+                self._say(message)
+                chan.exit(status)
+            except OSError:
+                pass  # the player's side closed meanwhile: nobody to tell
 
-        self.server._ending.add(asyncio.get_running_loop().create_task(then_say()))
+        self.server.track(asyncio.get_running_loop().create_task(then_say()))
 
     def _end(self) -> asyncio.Task[None] | None:
         """Hang up the child (once); the task that reaps it."""

@@ -550,8 +550,8 @@ def make_app(
                        cursor_blink=cursor_blink)
 
 
-def _run(app: QuackboxApp) -> int:
-    result = app.run()
+def _run(app: QuackboxApp, loop: asyncio.AbstractEventLoop | None = None) -> int:
+    result = app.run(loop=loop)
     if app.exit_note:
         print(f"quackbox: {app.exit_note}", file=sys.stderr)
     if app.return_code not in (None, 0):
@@ -587,12 +587,37 @@ def run_join(address: str, *, port: int | None = None, code: str | None, name: s
     settings = store.load()
     who = (name or settings.name).strip() or "Player"
 
-    async def opener() -> Session:
-        return await open_joined(address, port=port, code=code, name=who, spectate=spectate, tokens=TokenStore())
+    loop = asyncio.new_event_loop()
+    try:
+        # Join before the app takes the screen: a wrong address, code or a
+        # full table is a line on the terminal, not a flash of the table.
+        try:
+            session = loop.run_until_complete(
+                open_joined(address, port=port, code=code, name=who, spectate=spectate, tokens=TokenStore())
+            )
+        except OPEN_ERRORS as exc:
+            print(f"quackbox: {exc}", file=sys.stderr)
+            return 1
 
-    app = QuackboxApp(store=store, opener=opener, opening=f"Joining the table at {address}…", home=False)
-    app.join_name = who
-    return _run(app)
+        async def opener() -> Session:
+            return session
+
+        app = QuackboxApp(store=store, opener=opener, opening=f"Joining the table at {address}…", home=False)
+        app.join_name = who
+        return _run(app, loop)
+    finally:
+        _close_loop(loop)
+
+
+def _close_loop(loop: asyncio.AbstractEventLoop) -> None:
+    """Cancel what is left on ``loop`` (a client's reader after the app), then close it."""
+    left = asyncio.all_tasks(loop)
+    for task in left:
+        task.cancel()
+    if left:
+        loop.run_until_complete(asyncio.gather(*left, return_exceptions=True))
+    loop.run_until_complete(loop.shutdown_asyncgens())
+    loop.close()
 
 
 def run_hosted(config: HostConfig, *, name: str | None = None) -> int:
