@@ -32,6 +32,7 @@ from typing import Any, Callable
 
 import asyncssh
 
+from net.lobby import LOBBY
 from net.protocol import DEFAULT_SSH_PORT, MAX_NAME, OPEN, clean_text
 from net.ssh_keys import AllowList, SshKeyError, fingerprint_folder, load_host_key, players_dir
 from net.ssh_child import PASSED_ENV, Launch, child_environment, join_command, safe_value
@@ -216,7 +217,7 @@ class SshServer:
             return f"Your address already has {config.per_address} sessions at this table; close one first."
         if session.command == SPECTATE or self._holds_seat(session):
             return None
-        if table.phase != "lobby":
+        if table.phase != LOBBY:
             return f"The game has already started. Watch with 'ssh -t {how} {SPECTATE}'."
         if not any(seat.kind == OPEN for seat in table.seats):
             return f"This table is full: every seat is taken. Watch with 'ssh -t {how} {SPECTATE}'."
@@ -476,7 +477,7 @@ class _Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             return
         child.flush_output()
         self._end()
-        self.chan.exit(max(status, 0) if status >= 0 else 1)
+        self.chan.exit(status if status >= 0 else 1)  # killed by a signal: a plain failure
 
     def _input_backlog(self, full: bool) -> None:
         if full:

@@ -113,16 +113,16 @@ def test_a_headless_host_in_the_background_stops_on_a_signal_with_its_journal_wh
     """Started as ``&`` would (SIGINT ignored), mid-game: it stops cleanly and its journal reads back whole."""
     games_dir = tmp_path / "games"
     argv = [sys.executable, "-m", "quackbox", "host", "--headless", "--game", "side-effects", "--seats", "3",
-            "--bots", "3", "--autostart", "--bot-delay", "0.02", "--bind", "127.0.0.1", "--port", "0",
+            "--bots", "3", "--autostart", "--bot-delay", "0.3", "--bind", "127.0.0.1", "--port", "0",
             "--journal-dir", str(games_dir), "--again"]
     proc = subprocess.Popen(argv, cwd=ROOT, env=_env(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
     try:
         deadline = time.monotonic() + 60
-        while not list(games_dir.glob("*")) or journal.read(next(games_dir.iterdir())).moves == ():
+        # A few moves into a game that takes a minute: then the signal.
+        while not list(games_dir.glob("*")) or len(journal.read(next(games_dir.iterdir())).moves) < 3:
             assert time.monotonic() < deadline and proc.poll() is None, "the game never started"
             time.sleep(0.1)
-        time.sleep(0.5)  # some moves in
         proc.send_signal(signum)
         out, _ = proc.communicate(timeout=20)
     finally:

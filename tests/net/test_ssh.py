@@ -212,7 +212,7 @@ async def test_a_dropped_session_comes_back_with_the_same_key_to_the_same_seat_a
         assert seat_of(host, "alice") == seat
         assert rules.view(host.table.state, seat).hand == hand_before
         for card in hand_before:  # and on the screen, as before the drop
-            assert card.name[:8] in back.text
+            await back.wait_for(card.name[:8], timeout=20)
         again.close()
 
 
