@@ -49,8 +49,12 @@ class Launch:
 
 
 def join_command(launch: Launch) -> list[str]:
-    """``python -m quackbox join URL --name NAME [--spectate]`` with the host's own Python."""
-    argv = [sys.executable, "-m", "quackbox", "join", launch.url, "--name", launch.name]
+    """``python -m quackbox join URL --name=NAME [--spectate]`` with the host's own Python.
+
+    The name goes in the same argument as its flag: an SSH user name such as
+    ``--spectate`` or ``-x`` is a name, never an option.
+    """
+    argv = [sys.executable, "-m", "quackbox", "join", launch.url, f"--name={launch.name}"]
     return argv + ["--spectate"] if launch.spectate else argv
 
 

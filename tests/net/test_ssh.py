@@ -240,6 +240,37 @@ async def test_a_resize_reaches_the_child_and_it_redraws_at_the_new_size(tmp_pat
         assert screen.text.splitlines()[0].rstrip().endswith("online")
 
 
+async def test_spectate_watches_the_table_without_a_seat(tmp_path: Path, keys: list) -> None:
+    """``ssh -t HOST spectate``: the lobby on screen, counted as watching, no seat taken."""
+    async with table(tmp_path, seats=3, bots=0) as (host, door):
+        player = await session(await login(door, keys[0], "alice"))
+        await player.wait_for("alice (you)")
+        watcher = await session(await login(door, keys[1], "carol"), command="spectate")
+        await watcher.wait_for("alice")
+        await player.wait_for("and 1 watching")
+        assert [s.name for s in host.table.seats if s.kind == HUMAN] == ["alice"]
+        assert "carol" not in watcher.text
+
+
+async def test_a_real_child_of_a_host_under_nohup_ends_on_the_hangup(tmp_path: Path, keys: list) -> None:
+    """The host ignores SIGHUP (nohup): the table's own child still hears the hangup and goes,
+    long before it would be killed, and is reaped."""
+    before = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    try:
+        async with table(tmp_path, ssh={"hangup_grace": 15.0}) as (host, door):
+            conn = await login(door, keys[0])
+            await (await session(conn)).wait_for("alice (you)")
+            [child] = [s.child for s in door.sessions]
+            conn.close()
+            status = await asyncio.wait_for(child.wait(), 14.0)
+            assert status != -signal.SIGKILL
+            assert gone(child.pid) and door.children == []
+            with pytest.raises(ChildProcessError):
+                os.waitpid(child.pid, os.WNOHANG)
+    finally:
+        signal.signal(signal.SIGHUP, before)
+
+
 # --- refusals, each a sentence ------------------------------------------------------------
 
 
@@ -393,6 +424,41 @@ async def test_an_idle_session_is_closed_with_a_sentence(tmp_path: Path, keys: l
         assert "Closed after 0.6 seconds without a key press." in screen.said and screen.status == 1
 
 
+async def test_a_silent_connection_is_dropped_by_the_keepalives(tmp_path: Path, keys: list) -> None:
+    """The network goes quiet (a relay stops passing bytes): unanswered keepalives drop the
+    connection, and the session's child goes with it."""
+    frozen = asyncio.Event()
+
+    async def pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        with contextlib.suppress(OSError):
+            while data := await reader.read(65536):
+                if frozen.is_set():
+                    await asyncio.Event().wait()  # swallowed: as a dead network would
+                writer.write(data)
+                await writer.drain()
+
+    async def relay(client_r: asyncio.StreamReader, client_w: asyncio.StreamWriter) -> None:
+        server_r, server_w = await asyncio.open_connection("127.0.0.1", door.port)
+        await asyncio.gather(pipe(client_r, server_w), pipe(server_r, client_w), return_exceptions=True)
+
+    async with table(tmp_path, ssh={"command": stub(), "keepalive_interval": 0.3, "keepalive_count": 2}) as (
+        host, door,
+    ):
+        middle = await asyncio.start_server(relay, "127.0.0.1", 0)
+        port = middle.sockets[0].getsockname()[1]
+        conn = await asyncssh.connect("127.0.0.1", port, username="alice", client_keys=[keys[0]],
+                                      known_hosts=None, agent_path=None, config=None)
+        await (await session(conn)).wait_for("ready", raw=True)
+        [child] = [s.child for s in door.sessions]
+        await asyncio.sleep(1.0)
+        assert door.sessions and child.running  # answered keepalives keep it open
+        frozen.set()
+        await asyncio.wait_for(child.wait(), 10)
+        await until(lambda: not door.sessions and not door._connections, timeout=5, what="the connection dropped")
+        conn.abort()
+        middle.close()
+
+
 async def test_a_login_that_never_comes_is_dropped(tmp_path: Path, keys: list) -> None:
     async with table(tmp_path, ssh={"command": stub(), "login_timeout": 0.5}) as (host, door):
         reader, writer = await asyncio.open_connection("127.0.0.1", door.port)
@@ -419,6 +485,17 @@ async def test_a_player_who_stops_reading_stops_the_child_not_the_host(tmp_path:
 
 
 # --- keys and the command line ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("user", ["ann", "--spectate", "-x", "--code=AAAA"])
+def test_the_user_name_reaches_join_as_a_name_never_an_option(tmp_path: Path, user: str) -> None:
+    from net.ssh_child import join_command
+    from quackbox.__main__ import build_parser
+
+    argv = join_command(Launch(url="ws://127.0.0.1:1", name=user, spectate=False, folder=tmp_path))
+    assert argv[:3] == [sys.executable, "-m", "quackbox"]
+    args = build_parser().parse_args(argv[3:])
+    assert args.name == user and not args.spectate and args.code is None
 
 
 def test_the_host_key_is_made_once_readable_by_its_owner_only(tmp_path: Path) -> None:
