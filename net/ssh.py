@@ -262,6 +262,8 @@ class SshServer:
             term=session.term,
             code=self.host.code,
             client_env=session.client_env,
+            via=f"ssh {self._how_to(session)}",
+            host_key=self.fingerprint,
         )
         argv = (self.config.command or join_command)(launch)
         cols, rows = session.size

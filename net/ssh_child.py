@@ -15,11 +15,15 @@ from typing import Mapping
 
 import net
 
-__all__ = ["PASSED_ENV", "ROOM_CODE_ENV", "Launch", "child_environment", "join_command", "safe_value"]
+__all__ = ["HOST_KEY_ENV", "PASSED_ENV", "ROOM_CODE_ENV", "VIA_ENV", "Launch", "child_environment", "join_command", "safe_value"]
 
 ROOM_CODE_ENV = "QUACKBOX_ROOM_CODE"
 """The room code for ``quackbox join`` when no --code is given: not on the
 command line, which any local user can read."""
+VIA_ENV = "QUACKBOX_SSH_VIA"
+"""How the player reached the table (``ssh -p 2222 HOST``): what their screen calls it."""
+HOST_KEY_ENV = "QUACKBOX_SSH_HOST_KEY"
+"""The SSH host key's fingerprint, shown in the lobby so players can check it."""
 PASSED_ENV = ("COLORTERM", "NO_COLOR")
 """What a client may send with SendEnv/SetEnv that reaches the child."""
 _SAFE = re.compile(r"[A-Za-z0-9._+-]{1,64}")
@@ -46,6 +50,10 @@ class Launch:
     """The table's room code."""
     client_env: Mapping[str, str] = field(default_factory=dict)
     """What the client sent of :data:`PASSED_ENV`."""
+    via: str = ""
+    """How the player reached the table: ``ssh -p 2222 HOST``."""
+    host_key: str = ""
+    """The SSH host key's SHA256 fingerprint."""
 
 
 def join_command(launch: Launch) -> list[str]:
@@ -78,6 +86,10 @@ def child_environment(launch: Launch) -> dict[str, str]:
     }
     if launch.code:
         env[ROOM_CODE_ENV] = launch.code
+    if launch.via:
+        env[VIA_ENV] = launch.via
+    if launch.host_key:
+        env[HOST_KEY_ENV] = launch.host_key
     for key in PASSED_ENV:
         value = launch.client_env.get(key)
         if value is not None and safe_value(value):

@@ -22,7 +22,7 @@ from net.client import NetError, run_network_bot, table_url
 from net.host import Host, HostConfig, HostError, is_loopback, lan_address
 from net import journal, places
 from net.protocol import DEFAULT_PORT, DEFAULT_SSH_PORT
-from net.ssh_child import ROOM_CODE_ENV
+from net.ssh_child import HOST_KEY_ENV, ROOM_CODE_ENV, VIA_ENV
 from net.tokens import TokenStore
 
 EXIT_OK = 0
@@ -284,9 +284,11 @@ def join_main(args: argparse.Namespace) -> int:
         return join_bot_main(args)
     from tui.app import run_join
 
-    # The SSH door gives the room code in the environment: another local user can read argv.
+    # The SSH door gives the room code in the environment (another local user can read argv),
+    # with how the player came in and the host key to show them.
     code = args.code or os.environ.get(ROOM_CODE_ENV) or None
-    return run_join(args.host, port=args.port, code=code, name=args.name, spectate=args.spectate)
+    return run_join(args.host, port=args.port, code=code, name=args.name, spectate=args.spectate,
+                    shown_as=os.environ.get(VIA_ENV) or None, host_key=os.environ.get(HOST_KEY_ENV) or None)
 
 
 def join_bot_main(args: argparse.Namespace) -> int:

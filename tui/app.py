@@ -148,6 +148,8 @@ class QuackboxApp(App[int]):
         self.exit_note: str | None = None
         self.join_name: str | None = None
         """The name given to ``quackbox join --name`` (tokens are remembered under it)."""
+        self.ssh_host_key: str | None = None
+        """The SSH host key's fingerprint, for the lobby of a player who came in over SSH."""
         """A sentence to print after the app closes (why it could not open the table)."""
 
     # --- start ---------------------------------------------------------------------------
@@ -411,7 +413,8 @@ class QuackboxApp(App[int]):
             from tui.lobby import LobbyInfo, LobbyScreen
 
             info = LobbyInfo(title=session.title, mode=session.mode, address=session.address,
-                             room_code=session.room_code, seat=session.seat, starter=session.starter)
+                             room_code=session.room_code, seat=session.seat, starter=session.starter,
+                             host_key=self.ssh_host_key)
             self.lobby_screen = LobbyScreen(info)
             self.lobby_screen.lobby = self.lobby
             self.lobby_screen.connection = self.connection
@@ -581,8 +584,13 @@ def run_local_game(game: str, *, players: int, options: Mapping[str, Any] | None
 
 
 def run_join(address: str, *, port: int | None = None, code: str | None, name: str | None,
-             spectate: bool = False) -> int:
-    """``quackbox join HOST``: take a seat at someone's table."""
+             spectate: bool = False, shown_as: str | None = None, host_key: str | None = None) -> int:
+    """``quackbox join HOST``: take a seat at someone's table.
+
+    ``shown_as`` is what the screens call the table in place of ``address``
+    (``ssh -p 2222 HOST`` for a player who came in over SSH), and
+    ``host_key`` an SSH host key fingerprint the lobby shows.
+    """
     store = SettingsStore()
     settings = store.load()
     who = (name or settings.name).strip() or "Player"
@@ -598,12 +606,14 @@ def run_join(address: str, *, port: int | None = None, code: str | None, name: s
         except OPEN_ERRORS as exc:
             print(f"quackbox: {exc}", file=sys.stderr)
             return 1
+        session.address = shown_as or session.address
 
         async def opener() -> Session:
             return session
 
         app = QuackboxApp(store=store, opener=opener, opening=f"Joining the table at {address}…", home=False)
         app.join_name = who
+        app.ssh_host_key = host_key
         return _run(app, loop)
     finally:
         _close_loop(loop)

@@ -154,6 +154,9 @@ async def test_a_session_with_a_terminal_gets_the_lobby_and_plays_moves(tmp_path
         screen = await session(conn)
         await screen.wait_for("alice (you)")
         assert "Seats" in screen.text
+        # The lobby names the table as the player reached it, and shows the host key to check.
+        assert f"at ssh -p {door.port} 127.0.0.1" in screen.text
+        assert f"SSH host key {door.fingerprint}" in screen.text
         screen.press("s")  # start: the open seat gets a bot
         await until(lambda: host.table.phase == "playing", what="the game to start")
         rules = host.table.rules
