@@ -24,6 +24,7 @@ closes (exit status 1), never a bare failure.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import errno
 import logging
 from dataclasses import dataclass
@@ -48,6 +49,10 @@ SPECTATE = "spectate"
 MAX_CONNECTIONS = 64
 """Connections at once, logged in or not; more are closed at once."""
 MAX_CONNECTIONS_PER_ADDRESS = 8
+GOODBYE_WAIT = 2.0
+"""Seconds a session closed by the host waits for the client to close its side
+before the connection is cut: OpenSSH drops what it has not yet shown when the
+connection is cut, so the last sentence would never be seen."""
 # Leave the alternate screen, show the cursor, stop mouse reports, reset colours:
 # a child killed at a hangup cannot put the player's terminal back itself.
 RESET_TERMINAL = b"\x1b[?1049l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?2004l\x1b[?25h\x1b[0m"
@@ -448,7 +453,9 @@ class _Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                 self._say(message)
                 chan.exit(status)
             except OSError:
-                pass  # the player's side closed meanwhile: nobody to tell
+                return  # the player's side closed meanwhile: nobody to tell
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(chan.wait_closed(), GOODBYE_WAIT)
 
         self.server.track(asyncio.get_running_loop().create_task(then_say()))
 

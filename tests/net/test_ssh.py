@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import shutil
 import signal
 import stat
 import subprocess
@@ -413,6 +414,47 @@ async def test_stopping_the_server_ends_every_session_with_a_sentence(tmp_path: 
             await asyncio.wait_for(screen.closed.wait(), 5)
             assert "The table has closed." in screen.said and screen.status == 0
         assert all(gone(pid) for pid in pids)
+
+
+@pytest.mark.skipif(shutil.which("ssh") is None, reason="needs the OpenSSH client")
+async def test_openssh_shows_the_goodbye_before_the_connection_goes(tmp_path: Path, keys: list) -> None:
+    """OpenSSH drops what it has not shown yet when the connection is cut: the host waits for
+    the client to close the session, so the last sentence is on the player's screen."""
+    key_file = tmp_path / "id_ed25519"
+    key_file.write_bytes(keys[0].export_private_key())
+    key_file.chmod(0o600)
+    async with table(tmp_path, ssh={"command": stub()}) as (host, door):
+        master, slave = os.openpty()  # the player's terminal
+        ssh = subprocess.Popen(
+            ["ssh", "-F", "/dev/null", "-p", str(door.port), "-i", str(key_file), "-o", "BatchMode=yes",
+             "-o", "IdentitiesOnly=yes", "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
+             "-o", "LogLevel=ERROR", "alice@127.0.0.1"],
+            stdin=slave, stdout=slave, stderr=slave, start_new_session=True,
+        )
+        os.close(slave)
+        said = bytearray()
+        loop = asyncio.get_running_loop()
+
+        def readable() -> None:
+            try:
+                said.extend(os.read(master, 65536))
+            except OSError:  # EIO: ssh has closed the terminal
+                loop.remove_reader(master)
+
+        loop.add_reader(master, readable)
+        try:
+            await until(lambda: b"ready" in said, timeout=20, what="the session")
+            await door.stop()
+            await until(lambda: ssh.poll() is not None, timeout=10, what="ssh to exit")
+            await asyncio.sleep(0.2)
+            assert b"The table has closed." in said, bytes(said)
+            assert ssh.returncode == 0
+        finally:
+            loop.remove_reader(master)
+            os.close(master)
+            if ssh.poll() is None:
+                ssh.kill()
+                ssh.wait()
 
 
 async def test_an_idle_session_is_closed_with_a_sentence(tmp_path: Path, keys: list) -> None:
