@@ -17,8 +17,9 @@ with an 80x24 terminal (pyte draws what they receive), each behind its own
   ``host`` gives the host process's own (the table, the SSH server, the
   encryption) beside it.
 - ``bytes_per_move``: terminal output sent to one session per move (mean
-  over the sessions), and to all of them; SSH's own framing and MAC add a
-  few per cent on top.
+  over the sessions), and to all of them; ``wire_*`` the same counted on the
+  TCP connections themselves (a relay between the clients and the SSH
+  server), SSH's framing, padding, MACs and keepalives included.
 """
 
 from __future__ import annotations
@@ -80,10 +81,43 @@ async def until(check: Any, timeout: float) -> None:
         await asyncio.sleep(0.02)
 
 
-async def open_player(door: SshServer, key: asyncssh.SSHKey, name: str) -> tuple[Any, Player, float]:
-    """Connect as ``name``: the connection, the terminal, and seconds to the first full screen."""
+class Wire:
+    """A TCP relay in front of the SSH server that counts the bytes it passes to the clients."""
+
+    def __init__(self, port: int) -> None:
+        self.target = port
+        self.to_clients = 0
+        self.port = 0
+        self._server: asyncio.Server | None = None
+
+    async def start(self) -> None:
+        self._server = await asyncio.start_server(self._relay, "127.0.0.1", 0)
+        self.port = self._server.sockets[0].getsockname()[1]
+
+    def close(self) -> None:
+        if self._server is not None:
+            self._server.close()
+
+    async def _relay(self, client_r: asyncio.StreamReader, client_w: asyncio.StreamWriter) -> None:
+        server_r, server_w = await asyncio.open_connection("127.0.0.1", self.target)
+        await asyncio.gather(self._pipe(client_r, server_w, False), self._pipe(server_r, client_w, True),
+                             return_exceptions=True)
+
+    async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, counted: bool) -> None:
+        try:
+            while data := await reader.read(65536):
+                if counted:
+                    self.to_clients += len(data)
+                writer.write(data)
+                await writer.drain()
+        finally:
+            writer.close()
+
+
+async def open_player(port: int, key: asyncssh.SSHKey, name: str) -> tuple[Any, Player, float]:
+    """Connect to ``port`` as ``name``: the connection, the terminal, and seconds to the first full screen."""
     started = time.perf_counter()
-    conn = await asyncssh.connect("127.0.0.1", door.port, username=name, client_keys=[key], known_hosts=None,
+    conn = await asyncssh.connect("127.0.0.1", port, username=name, client_keys=[key], known_hosts=None,
                                   agent_path=None)
     _, player = await conn.create_session(Player, term_type="xterm-256color", term_size=(80, 24), encoding=None)
     try:
@@ -108,11 +142,13 @@ async def _measure(work: Path, game: str, sessions: int, pace: float) -> dict[st
     out: dict[str, Any] = {"game": game, "sessions": sessions, "pace_s": pace, "terminal": "80x24"}
     print("one session alone...", file=sys.stderr)
     async with Host(config) as host, SshServer(ssh_config, host) as door:
-        conn, _, alone = await open_player(door, keys[-1], "solo")
+        conn, _, alone = await open_player(door.port, keys[-1], "solo")
         conn.close()
     async with Host(config) as host, SshServer(ssh_config, host) as door:
         print(f"{sessions} sessions at once...", file=sys.stderr)
-        opened = await asyncio.gather(*(open_player(door, keys[i], f"p{i + 1}") for i in range(sessions)))
+        wire = Wire(door.port)
+        await wire.start()
+        opened = await asyncio.gather(*(open_player(wire.port, keys[i], f"p{i + 1}") for i in range(sessions)))
         times = sorted(t for _, _, t in opened)
         out["first_screen_s"] = {
             "one_session": round(alone, 3),
@@ -126,6 +162,7 @@ async def _measure(work: Path, game: str, sessions: int, pace: float) -> dict[st
         cpu0 = {pid: cpu_seconds(pid) for pid in pids}
         host_cpu0 = cpu_seconds(os.getpid())
         bytes0 = [p.received for p in players]
+        wire0 = wire.to_clients
         moves0, wall0 = len(host.table.journal), time.perf_counter()
         await until(lambda: host.table.outcome is not None, 1800)
         await asyncio.sleep(1.0)  # the last screens drawn
@@ -135,6 +172,7 @@ async def _measure(work: Path, game: str, sessions: int, pace: float) -> dict[st
         host_cpu = cpu_seconds(os.getpid()) - host_cpu0
         rss = [rss_mib(pid) for pid in pids]
         sent = [p.received - b for p, b in zip(players, bytes0)]
+        on_wire = wire.to_clients - wire0
         out["game_moves"] = moves
         out["game_seconds"] = round(wall, 1)
         out["per_session"] = {
@@ -152,9 +190,12 @@ async def _measure(work: Path, game: str, sessions: int, pace: float) -> dict[st
         out["bytes_per_move"] = {
             "per_session_mean": round(statistics.mean(sent) / moves),
             "all_sessions": round(sum(sent) / moves),
+            "wire_per_session_mean": round(on_wire / sessions / moves),
+            "wire_all_sessions": round(on_wire / moves),
         }
         for conn, _, _ in opened:
             conn.close()
+        wire.close()
     return out
 
 
