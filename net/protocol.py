@@ -38,6 +38,7 @@ __all__ = [
     "CLIENT_MESSAGES",
     "DeadlineInfo",
     "DEFAULT_PORT",
+    "DEFAULT_SSH_PORT",
     "Error",
     "ErrorCode",
     "FATAL_CODES",
@@ -66,6 +67,8 @@ PROTOCOL_VERSION = 1
 """Sent in ``hello`` and ``welcome``; a host refuses any other version."""
 
 DEFAULT_PORT = 7117
+DEFAULT_SSH_PORT = 2222
+"""Where ``quackbox host --ssh`` lets players in with plain ssh (net.ssh)."""
 
 MAX_FRAME = 64 * 1024
 """Largest frame a host accepts from a client, in bytes."""

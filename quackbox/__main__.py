@@ -138,7 +138,9 @@ def format_sim(data: dict[str, Any]) -> str:
 def cmd_play(args: argparse.Namespace) -> int:
     options = parse_option_values(args.option)
     rules = games.get(args.game)
-    rules.parse_options(options)  # refuse bad options before anything starts
+    # Refuse bad options or a seat count before the table takes the screen:
+    # dealing once asks the rules themselves, in their own words.
+    rules.new_game(seats=args.players, options=rules.parse_options(options), seed=0)
     try:
         from tui.app import run_local_game
     except ImportError:

@@ -11,15 +11,18 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
+import signal
 import sys
 from typing import Any
 
 from core import games
 from core.rules import BadOptions, Outcome
 from net.client import NetError, run_network_bot, table_url
-from net.host import Host, HostConfig, HostError, is_loopback, lan_address, run_host
+from net.host import Host, HostConfig, HostError, is_loopback, lan_address
 from net import journal, places
-from net.protocol import DEFAULT_PORT
+from net.protocol import DEFAULT_PORT, DEFAULT_SSH_PORT
+from net.ssh_child import HOST_KEY_ENV, ROOM_CODE_ENV, VIA_ENV
 from net.tokens import TokenStore
 
 EXIT_OK = 0
@@ -86,6 +89,21 @@ def add_host_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--journal-dir", metavar="DIR", default=None,
                         help="where games are saved (default: the user data directory; see 'quackbox games')")
     parser.add_argument("--no-journal", action="store_true", help="keep no journal of this game")
+    parser.add_argument("--ssh", type=_port, nargs="?", const=DEFAULT_SSH_PORT, default=None, metavar="PORT",
+                        help=f"also let players in with plain ssh on PORT (default {DEFAULT_SSH_PORT}), "
+                        "nothing installed; their key is their seat (with --headless; see docs/SSH.md)")
+    parser.add_argument("--ssh-allow", metavar="FILE", default=None,
+                        help="only the keys in FILE (authorized_keys format) may come in over ssh")
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a port number, not {text!r}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"ports are 0 to 65535, not {value}")
+    return value
 
 
 def add_join_args(parser: argparse.ArgumentParser) -> None:
@@ -152,16 +170,29 @@ def host_main(args: argparse.Namespace) -> int:
         resume_record=saved,
     )
     if not args.headless:
+        if args.ssh is not None:
+            print("quackbox host: --ssh needs --headless: the table is then served to ssh players, and you "
+                  f"take a seat like them (ssh -p {args.ssh} localhost) or with 'quackbox join'.", file=sys.stderr)
+            return EXIT_USAGE
         from tui.app import run_hosted
 
         # The table screen shows the address and room code; "Host" is the flag's default,
         # so the name remembered on the home screen is used unless one was given.
         return run_hosted(config, name=None if args.name == "Host" else args.name)
+    ssh_config = None
+    if args.ssh is not None:
+        from net.ssh import SshConfig
+
+        ssh_config = SshConfig(port=args.ssh, bind=args.bind, allow=args.ssh_allow)
+    elif args.ssh_allow:
+        print("quackbox host: --ssh-allow goes with --ssh.", file=sys.stderr)
+        return EXIT_USAGE
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     logging.getLogger("websockets").setLevel(logging.WARNING)
+    logging.getLogger("asyncssh").setLevel(logging.WARNING)
     host_ref: list[Host] = []
 
-    def announce(host: Host) -> None:
+    def announce(host: Host, ssh: Any) -> None:
         host_ref.append(host)
         rules = host.table.rules
         print(f"Hosting {rules.title} for {config.seats} players on port {host.port}.")
@@ -171,14 +202,18 @@ def host_main(args: argparse.Namespace) -> int:
             print(f"Room code: {host.code}")
             join += f" --code {host.code}"
         print(f"Players join with:  {join}")
+        if ssh is not None:
+            door = f"ssh -p {ssh.port} {address}" if ssh.port != 22 else f"ssh {address}"
+            print(f"Or, nothing installed:  {door}   (watch: ssh -t -p {ssh.port} {address} spectate)")
+            print(f"SSH host key: {ssh.fingerprint}  (players check it against what ssh shows)")
         if config.journal_dir is not None and not config.resume:
             print(f"The game will be saved in {config.journal_dir}")
         if config.resume:
             print(f"Resumed {config.resume} at move {len(host.table.journal)}; players rejoin with the same command.")
-        print("Press Ctrl-C to close the table.")
+        print("Press Ctrl-C to close the table.", flush=True)
 
     try:
-        outcome = asyncio.run(run_host(config, on_ready=announce))
+        outcome, stopped_by = asyncio.run(_serve_headless(config, ssh_config, announce))
     except HostError as exc:
         print(f"quackbox host: {exc}", file=sys.stderr)
         return EXIT_FAILED
@@ -186,11 +221,61 @@ def host_main(args: argparse.Namespace) -> int:
         print(f"quackbox host: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
-        print("\nTable closed; everyone was told.")
-        return EXIT_INTERRUPTED
+        stopped_by = signal.SIGINT
+    if stopped_by is not None:
+        print("\nTable closed; everyone was told.", flush=True)
+        return 128 + stopped_by
     names = (host_ref[0].table.outcome_names or host_ref[0].table.names) if host_ref else ()
     print(_describe_outcome(outcome, names))
     return EXIT_OK
+
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+async def _serve_headless(
+    config: HostConfig, ssh_config: Any, announce: Any
+) -> tuple[Outcome | None, int | None]:
+    """Run a headless table (and its SSH door) until its game ends, or until
+    SIGINT or SIGTERM: the outcome, or the signal that stopped it.
+
+    The signals are caught whatever this process was started with: a shell
+    starts a background job (``&``, ``nohup``) with SIGINT ignored, and such
+    a host could otherwise only be killed, mid-write. Stopping here says
+    goodbye to everyone and closes the journal whole.
+    """
+    loop = asyncio.get_running_loop()
+    stop: asyncio.Future[int] = loop.create_future()
+    for signum in STOP_SIGNALS:
+        loop.add_signal_handler(signum, lambda s=signum: stop.done() or stop.set_result(s))
+    try:
+        async with Host(config) as host:
+            ssh = None
+            if ssh_config is not None:
+                from net.ssh import SshError, SshServer
+
+                ssh = SshServer(ssh_config, host)
+                try:
+                    await ssh.start()
+                except SshError as exc:
+                    raise HostError(str(exc)) from None
+            try:
+                announce(host, ssh)
+                waits: list[asyncio.Future[Any]] = [stop]
+                if config.once:
+                    waits.append(asyncio.ensure_future(host.game_over()))
+                await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+                for extra in waits[1:]:
+                    extra.cancel()
+                if stop.done():
+                    return None, stop.result()
+                return waits[1].result(), None
+            finally:
+                if ssh is not None:
+                    await ssh.stop()
+    finally:
+        for signum in STOP_SIGNALS:
+            loop.remove_signal_handler(signum)
 
 
 def join_main(args: argparse.Namespace) -> int:
@@ -199,7 +284,11 @@ def join_main(args: argparse.Namespace) -> int:
         return join_bot_main(args)
     from tui.app import run_join
 
-    return run_join(args.host, port=args.port, code=args.code, name=args.name, spectate=args.spectate)
+    # The SSH door gives the room code in the environment (another local user can read argv),
+    # with how the player came in and the host key to show them.
+    code = args.code or os.environ.get(ROOM_CODE_ENV) or None
+    return run_join(args.host, port=args.port, code=code, name=args.name, spectate=args.spectate,
+                    shown_as=os.environ.get(VIA_ENV) or None, host_key=os.environ.get(HOST_KEY_ENV) or None)
 
 
 def join_bot_main(args: argparse.Namespace) -> int:

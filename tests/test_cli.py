@@ -40,3 +40,97 @@ def test_the_host_names_the_winners_as_join_does() -> None:
     assert netcmd._describe_outcome(outcome, ("Ann", "Bo", "Cy")) == (
         "Game over. Won by Cy (seat 3). A player treated every Disorder.")
     assert "Won by seat 3." in netcmd._describe_outcome(outcome, ())
+
+
+# --- errors before the screen, and a headless host that stops on a signal ---------------
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from net import journal
+
+ROOT = Path(__file__).resolve().parent.parent
+ALTERNATE_SCREEN = b"\x1b[?1049h"
+
+
+def _on_a_terminal(argv: list[str], env: dict[str, str], timeout: float = 60) -> tuple[int, bytes]:
+    """Run ``quackbox ARGV`` on a pseudo-terminal, as a person would: its exit status and all it wrote."""
+    master, slave = os.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "quackbox", *argv], cwd=ROOT, env=env,
+                            stdin=slave, stdout=slave, stderr=slave, start_new_session=True)
+    os.close(slave)
+    out = bytearray()
+    deadline = time.monotonic() + timeout
+    try:
+        while time.monotonic() < deadline:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:  # EIO: the program closed its terminal
+                break
+            if not chunk:
+                break
+            out += chunk
+        return proc.wait(timeout=max(1.0, deadline - time.monotonic())), bytes(out)
+    finally:
+        os.close(master)
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def _env(tmp_path: Path) -> dict[str, str]:
+    return {**os.environ, "QUACKBOX_DATA_DIR": str(tmp_path / "data"), "QUACKBOX_STATE_DIR": str(tmp_path / "state"),
+            "QUACKBOX_CONFIG_DIR": str(tmp_path / "config"), "TERM": "xterm-256color"}
+
+
+def test_too_many_players_is_a_line_not_a_flash_of_the_table(tmp_path: Path) -> None:
+    status, out = _on_a_terminal(["play", "side-effects", "--players", "99"], _env(tmp_path))
+    assert status == 2
+    assert b"Side Effects is for 2 to 8 players, not 99." in out
+    assert ALTERNATE_SCREEN not in out
+
+
+def test_a_failed_join_is_a_line_not_a_flash_of_the_table(tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    status, out = _on_a_terminal(["join", f"127.0.0.1:{port}"], _env(tmp_path))
+    assert status == 1
+    assert b"No quackbox host answered" in out
+    assert ALTERNATE_SCREEN not in out
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_headless_host_in_the_background_stops_on_a_signal_with_its_journal_whole(
+    tmp_path: Path, signum: int
+) -> None:
+    """Started as ``&`` would (SIGINT ignored), mid-game: it stops cleanly and its journal reads back whole."""
+    games_dir = tmp_path / "games"
+    argv = [sys.executable, "-m", "quackbox", "host", "--headless", "--game", "side-effects", "--seats", "3",
+            "--bots", "3", "--autostart", "--bot-delay", "0.3", "--bind", "127.0.0.1", "--port", "0",
+            "--journal-dir", str(games_dir), "--again"]
+    proc = subprocess.Popen(argv, cwd=ROOT, env=_env(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    try:
+        deadline = time.monotonic() + 60
+        # A few moves into a game that takes a minute: then the signal.
+        while not list(games_dir.glob("*")) or len(journal.read(next(games_dir.iterdir())).moves) < 3:
+            assert time.monotonic() < deadline and proc.poll() is None, "the game never started"
+            time.sleep(0.1)
+        proc.send_signal(signum)
+        out, _ = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 128 + signum, out
+    assert b"Table closed; everyone was told." in out
+    [path] = list(games_dir.iterdir())
+    record = journal.read(path)
+    assert record.moves and not record.dropped and not record.finished

@@ -148,6 +148,8 @@ class QuackboxApp(App[int]):
         self.exit_note: str | None = None
         self.join_name: str | None = None
         """The name given to ``quackbox join --name`` (tokens are remembered under it)."""
+        self.ssh_host_key: str | None = None
+        """The SSH host key's fingerprint, for the lobby of a player who came in over SSH."""
         """A sentence to print after the app closes (why it could not open the table)."""
 
     # --- start ---------------------------------------------------------------------------
@@ -411,7 +413,8 @@ class QuackboxApp(App[int]):
             from tui.lobby import LobbyInfo, LobbyScreen
 
             info = LobbyInfo(title=session.title, mode=session.mode, address=session.address,
-                             room_code=session.room_code, seat=session.seat, starter=session.starter)
+                             room_code=session.room_code, seat=session.seat, starter=session.starter,
+                             host_key=self.ssh_host_key)
             self.lobby_screen = LobbyScreen(info)
             self.lobby_screen.lobby = self.lobby
             self.lobby_screen.connection = self.connection
@@ -550,8 +553,8 @@ def make_app(
                        cursor_blink=cursor_blink)
 
 
-def _run(app: QuackboxApp) -> int:
-    result = app.run()
+def _run(app: QuackboxApp, loop: asyncio.AbstractEventLoop | None = None) -> int:
+    result = app.run(loop=loop)
     if app.exit_note:
         print(f"quackbox: {app.exit_note}", file=sys.stderr)
     if app.return_code not in (None, 0):
@@ -581,18 +584,50 @@ def run_local_game(game: str, *, players: int, options: Mapping[str, Any] | None
 
 
 def run_join(address: str, *, port: int | None = None, code: str | None, name: str | None,
-             spectate: bool = False) -> int:
-    """``quackbox join HOST``: take a seat at someone's table."""
+             spectate: bool = False, shown_as: str | None = None, host_key: str | None = None) -> int:
+    """``quackbox join HOST``: take a seat at someone's table.
+
+    ``shown_as`` is what the screens call the table in place of ``address``
+    (``ssh -p 2222 HOST`` for a player who came in over SSH), and
+    ``host_key`` an SSH host key fingerprint the lobby shows.
+    """
     store = SettingsStore()
     settings = store.load()
     who = (name or settings.name).strip() or "Player"
 
-    async def opener() -> Session:
-        return await open_joined(address, port=port, code=code, name=who, spectate=spectate, tokens=TokenStore())
+    loop = asyncio.new_event_loop()
+    try:
+        # Join before the app takes the screen: a wrong address, code or a
+        # full table is a line on the terminal, not a flash of the table.
+        try:
+            session = loop.run_until_complete(
+                open_joined(address, port=port, code=code, name=who, spectate=spectate, tokens=TokenStore())
+            )
+        except OPEN_ERRORS as exc:
+            print(f"quackbox: {exc}", file=sys.stderr)
+            return 1
+        session.address = shown_as or session.address
 
-    app = QuackboxApp(store=store, opener=opener, opening=f"Joining the table at {address}…", home=False)
-    app.join_name = who
-    return _run(app)
+        async def opener() -> Session:
+            return session
+
+        app = QuackboxApp(store=store, opener=opener, opening=f"Joining the table at {address}…", home=False)
+        app.join_name = who
+        app.ssh_host_key = host_key
+        return _run(app, loop)
+    finally:
+        _close_loop(loop)
+
+
+def _close_loop(loop: asyncio.AbstractEventLoop) -> None:
+    """Cancel what is left on ``loop`` (a client's reader after the app), then close it."""
+    left = asyncio.all_tasks(loop)
+    for task in left:
+        task.cancel()
+    if left:
+        loop.run_until_complete(asyncio.gather(*left, return_exceptions=True))
+    loop.run_until_complete(loop.shutdown_asyncgens())
+    loop.close()
 
 
 def run_hosted(config: HostConfig, *, name: str | None = None) -> int:

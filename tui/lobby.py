@@ -67,6 +67,8 @@ class LobbyInfo:
     room_code: str | None
     seat: int | None
     starter: bool
+    host_key: str | None = None
+    """The SSH host key's fingerprint, for a player who came in over SSH to check."""
 
 
 class LobbyScreen(Screen):
@@ -167,6 +169,9 @@ class LobbyScreen(Screen):
         else:
             how.append("Waiting for the host to start the game.\n")
             how.append("Press r when you are ready.", style="bold")
+        if info.host_key:
+            how.append("\nSSH host key ", style="dim")
+            how.append(info.host_key, style="dim")
         self.query_one("#how", Static).update(how)
 
         seats = Text()
