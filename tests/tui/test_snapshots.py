@@ -76,7 +76,8 @@ async def test_lobby_of_a_hosted_table(app_for):
         session.push(lobby_of(["Ann", "Ben [red]", "Cy", ""], started=False,
                               kinds=["human", "human", "human", "open"], ready=[False, True, False, False]))
         await wait_for(pilot, lambda: app.lobby_screen is not None)
-        await pilot.pause()
+        # The footer's keys paint last; on a busy machine a pause may not be enough.
+        await wait_for(pilot, lambda: "q leave" in screen_text(app))
         check("lobby", screen_text(app))
 
 
