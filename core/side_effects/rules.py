@@ -589,6 +589,8 @@ class SideEffects:
 
     view = staticmethod(se_view.view)
 
+    views = staticmethod(se_view.views)
+
     redact = staticmethod(se_view.redact)
 
     def describe(self, event: Event, names: Sequence[str], seat: int | None = None) -> str:
