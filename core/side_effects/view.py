@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 
 from cards.side_effects import SECard
 from core.rules import NONE, Event, MalformedMove, Move, Outcome
-from core.side_effects.legal import legal_moves, seat_text, trade_partners, vulnerable_to
+from core.side_effects.legal import MoveTable, legal_moves, seat_text, trade_partners, vulnerable_to
 from core.side_effects.moves import CardsDrawn, CardsTaken, HandShown, TradeAccepted, TradeOffered
 from core.side_effects.state import (
     ANXIETY,
@@ -134,12 +134,13 @@ def outcome(state: SEState) -> Outcome | None:
     return Outcome(winners=winners, places=tuple(state.places), reason=reason)
 
 
-def view(state: SEState, seat: int | None) -> SEView:
-    """What ``seat`` may see; None is a spectator (public information only)."""
-    return views(state, (seat,))[0]
+def view(state: SEState, seat: int | None, table: MoveTable) -> SEView:
+    """What ``seat`` may see; None is a spectator (public information only).
+    Its legal moves are ``table``'s."""
+    return views(state, (seat,), table)[0]
 
 
-def views(state: SEState, seats: Sequence[int | None]) -> tuple[SEView, ...]:
+def views(state: SEState, seats: Sequence[int | None], table: MoveTable) -> tuple[SEView, ...]:
     """The views of ``seats`` (None: a spectator), as :func:`view` gives each.
 
     The host needs every seat's view after each move; the public part (every
@@ -168,7 +169,7 @@ def views(state: SEState, seats: Sequence[int | None]) -> tuple[SEView, ...]:
             discard_top=discard_top,
             prompt=prompt(state, seat),
             offers=offers_seen(state, seat),
-            legal=legal_moves(state, seat) if seat is not None else (),
+            legal=legal_moves(state, seat, table) if seat is not None else (),
             waiting_for=waiting,
             outcome=ended,
             options=state.options,
