@@ -4,8 +4,8 @@
 
 One decision is what a table does for each move: ask ``legal_moves`` for the
 seat the game waits on, pick one at random, ``apply`` it (which checks it
-first), then make a ``view`` for every seat and the spectator, as the host
-does before it tells anyone. The JSON gives that figure
+first), then make the views of every seat and the spectator (``views``, as
+the host does before it tells anyone). The JSON gives that figure
 (``decisions_per_second``) and, from the same games, the rules alone
 (``rules_only_per_second``: legal moves, the pick and apply, which is what a
 bot-only simulation costs).
@@ -17,7 +17,9 @@ about half a second, and the JSON gives the median and the best trial.
 ``--rlcard`` measures RLCard's UNO side by side in the same run, if the
 ``rlcard`` package is installed (it is not a dependency of quackbox): its
 game loop (legal actions and step, the counterpart of the rules-only
-figure) and its environment loop (step plus the acting player's state).
+figure), its environment loop (step plus the acting player's state), and
+that loop with every player's state after each step (the counterpart of the
+decisions figure, which makes every seat's view).
 """
 
 from __future__ import annotations
@@ -51,8 +53,7 @@ def play_trial(rules, seats: int, seconds: float, first_seed: int, pick: Callabl
             legal = rules.legal_moves(state, seat)
             rules.apply(state, seat, legal[int(pick() * len(legal))])
             if views:
-                for viewer in everyone:
-                    rules.view(state, viewer)
+                rules.views(state, everyone)
             decisions += 1
         played += 1
         elapsed = time.perf_counter() - start
@@ -101,7 +102,7 @@ def rlcard_figures(seats: int, seconds: float) -> dict[str, object]:
             if elapsed >= length:
                 return decisions, played, elapsed
 
-    def env_trial(length: float, first_seed: int) -> tuple[int, int, float]:
+    def env_trial(length: float, first_seed: int, every_state: bool = False) -> tuple[int, int, float]:
         env = rlcard.make("uno", config={"seed": first_seed, "game_num_players": seats})
         decisions = played = 0
         start = time.perf_counter()
@@ -110,6 +111,9 @@ def rlcard_figures(seats: int, seconds: float) -> dict[str, object]:
             while not env.is_over():
                 legal = list(state["legal_actions"])
                 state, _ = env.step(legal[int(pick() * len(legal))])
+                if every_state:
+                    for player in range(env.num_players):
+                        env.get_state(player)
                 decisions += 1
             played += 1
             elapsed = time.perf_counter() - start
@@ -121,6 +125,8 @@ def rlcard_figures(seats: int, seconds: float) -> dict[str, object]:
         "version": getattr(rlcard, "__version__", "?"),
         "game_loop_per_second": measure(game_trial, seconds)["median"],
         "env_loop_per_second": measure(env_trial, seconds)["median"],
+        "env_loop_every_state_per_second": measure(lambda s, seed: env_trial(s, seed, True), seconds)["median"],
+        "players": rlcard.make("uno").num_players,
     }
 
 

@@ -188,6 +188,10 @@ class Rules(Protocol):
     def view(self, state: Any, seat: int | None) -> Any:
         """What ``seat`` may see (None: a spectator), including its legal moves."""
 
+    def views(self, state: Any, seats: Sequence[int | None]) -> tuple[Any, ...]:
+        """The views of ``seats`` at once, each as :meth:`view` gives it (the
+        host's fan-out after every move: the public part is made once)."""
+
     def redact(self, event: Event, seat: int | None) -> Event | None:
         """``event`` as ``seat`` may see it, or None if it is not theirs to see."""
 

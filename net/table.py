@@ -411,16 +411,13 @@ class Table:
         One frame per seat (a seat's connections, or the spectators, share
         it), made and packed once per change.
         """
-        frames: dict[int | None, bytes] = {}
-        out: list[Action] = []
+        audience = list(self.lobby.audience())
+        seats = list(dict.fromkeys(peer.seat for peer in audience))
+        views = self.rules.views(self.state, seats)
         names = self.names
         deadline = self._deadline_info(now)
-        for peer in self.lobby.audience():
-            frame = frames.get(peer.seat)
-            if frame is None:
-                frame = frames[peer.seat] = self._view_frame(peer.seat, events, names, deadline)
-            out.append(Send(peer.conn, frame))
-        return out
+        frames = {seat: self._view_frame(seat, events, names, deadline, view) for seat, view in zip(seats, views)}
+        return [Send(peer.conn, frames[peer.seat]) for peer in audience]
 
     def _current_view(self, seat: int | None, now: float) -> bytes:
         """The view frame of ``seat`` as things stand, with no events (a newcomer, a stale move)."""
@@ -434,10 +431,12 @@ class Table:
         return DeadlineInfo(self._deadline.seat, self._deadline.kind, max(0.0, round(left, 3)))
 
     def _view_frame(
-        self, seat: int | None, events: Any, names: tuple[str, ...], deadline: DeadlineInfo | None
+        self, seat: int | None, events: Any, names: tuple[str, ...], deadline: DeadlineInfo | None,
+        view: Any = None,
     ) -> bytes:
         """The view frame of ``seat`` (None: a spectator) after ``events``;
-        ``names`` and ``deadline`` are the same for every seat, worked out once."""
+        ``names`` and ``deadline`` are the same for every seat, worked out once,
+        and so may ``view`` be (made here if not given)."""
         rules = self.rules
         seen = []
         for event in events:
@@ -445,7 +444,8 @@ class Table:
             if redacted is not None:
                 seen.append(redacted)
         log_lines = tuple([rules.describe(e, names, seat) for e in seen])
-        view = rules.view(self.state, seat)
+        if view is None:
+            view = rules.view(self.state, seat)
         return self.wire.encode(View(self.seq, view, tuple(seen), log_lines, deadline))
 
 

@@ -42,7 +42,7 @@ from core.quack.state import FLEE, MOBBED, OVER, PRACTISING, SHORT_HAND, TREAT, 
 from core.rules import NONE, GameOver, IllegalMove, MalformedMove, Move, NotYourTurn, seat_label
 
 __all__ = [
-    "AnytimePlan", "MoveTable", "TreatmentPlan", "anytime_moves", "legal_moves", "single_targets", "verify",
+    "AnytimePlan", "MoveTable", "TreatmentPlan", "anytime_moves", "is_seat", "legal_moves", "single_targets", "verify",
     "waiting_for", "window_seats",
 ]
 
@@ -82,7 +82,7 @@ def waiting_for(state: QuackState) -> tuple[int, ...]:
 
 def legal_moves(state: QuackState, seat: int, table: MoveTable) -> tuple[Move, ...]:
     """Every move ``seat`` may make now, in the order above, as ``table`` holds them."""
-    if state.phase == OVER or not _is_seat(state, seat) or state.doctors[seat].status == MOBBED:
+    if state.phase == OVER or not is_seat(state, seat) or state.doctors[seat].status == MOBBED:
         return ()
     phase = state.phase
     on_turn = seat == state.turn
@@ -236,7 +236,7 @@ def verify(state: QuackState, seat: Any, move: Any) -> Plan:
         value = getattr(move, name)
         if type(value) is not int:
             raise MalformedMove(f"{type(move).__name__}.{name} must be a whole number, not {value!r}.")
-    if not _is_seat(state, seat):
+    if not is_seat(state, seat):
         named = seat_label(seat) if type(seat) is int else f"seat {seat!r}"
         raise MalformedMove(f"There is no {named} at this table of {state.seats}.")
     if state.phase == OVER:
@@ -378,7 +378,8 @@ _FIELDS = {cls: tuple(f.name for f in fields(cls)) for cls in MOVE_TYPES}
 # --- who may act ------------------------------------------------------------------
 
 
-def _is_seat(state: QuackState, seat: Any) -> bool:
+def is_seat(state: QuackState, seat: Any) -> bool:
+    """Whether ``seat`` is a seat of this game (anything else views as a spectator)."""
     # type(): True == 1, but a bool is no seat.
     return type(seat) is int and 0 <= seat < state.seats
 

@@ -47,7 +47,7 @@ from core.quack.cards import (
     split_infamy,
     treatment_points,
 )
-from core.quack.legal import MoveTable, TreatmentPlan, legal_moves, verify, waiting_for, window_seats
+from core.quack.legal import MoveTable, TreatmentPlan, is_seat, legal_moves, verify, waiting_for, window_seats
 from core.quack.moves import (
     EVENT_TYPES,
     MOVE_TYPES,
@@ -201,6 +201,10 @@ class Quack:
 
     def view(self, state: QuackState, seat: int | None) -> QuackView:
         return views.view(state, seat, self.legal_moves(state, seat))
+
+    def views(self, state: QuackState, seats: Sequence[int | None]) -> tuple[QuackView, ...]:
+        legal = [self.legal_moves(state, s) if is_seat(state, s) else () for s in seats]
+        return views.views(state, seats, legal)
 
     def redact(self, event: Event, seat: int | None) -> Event | None:
         return views.redact(event, seat)

@@ -8,15 +8,16 @@ drawer, a face-down Patient and its points for nobody.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from cards.quack import Anytime, Patient, Treatment
-from core.quack.legal import waiting_for
+from core.quack.legal import is_seat, waiting_for
 from core.quack.moves import CardsDrawn, PatientAdmitted, TreatmentPlayed
 from core.quack.state import GAME, Case, Phase, QuackOptions, QuackState, Status
 from core.rules import NONE, Event, Move, Outcome
 
-__all__ = ["DoctorView", "PatientView", "QuackView", "redact", "view"]
+__all__ = ["DoctorView", "PatientView", "QuackView", "redact", "view", "views"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,42 +81,56 @@ class QuackView:
 
 def view(state: QuackState, seat: int | None, legal: tuple[Move, ...]) -> QuackView:
     """What ``seat`` may see, with its ``legal`` moves; anything but a seat of the game (None) is a spectator."""
-    own = type(seat) is int and 0 <= seat < state.seats
+    return views(state, (seat,), (legal,))[0]
+
+
+def views(state: QuackState, seats: Sequence[int | None], legal: Sequence[tuple[Move, ...]]) -> tuple[QuackView, ...]:
+    """The views of ``seats``, each with its ``legal`` moves (in the same
+    order), as :func:`view` gives each.
+
+    The host needs every seat's view after each move; the public part (the
+    doctors and the piles) is made once and shared, as views are frozen values.
+    """
     cards = state.cards
-    return QuackView(
-        game=GAME,
-        seat=seat if own else None,
-        round=state.round,
-        turn=state.turn,
-        phase=state.phase,
-        die=state.die,
-        owed=state.owed,
-        doctors=tuple(
-            DoctorView(
-                seat=s,
-                status=doctor.status,
-                money=doctor.money,
-                infamy=doctor.infamy,
-                hand_size=len(state.hands[s]),
-                patient=None if doctor.patient is None else _patient_view(state, doctor.patient),
-                reminders=tuple(cards[c] for c in doctor.reminders),
-                final_turn=state.endgame and s in state.final_pending,
-            )
-            for s, doctor in enumerate(state.doctors)
-        ),
-        hand=tuple(cards[c] for c in state.hands[seat]) if own else (),
-        doc_deck=len(state.doc_deck),
-        doc_discard=len(state.doc_discard),
-        patient_deck=len(state.patient_deck),
-        patient_discard=len(state.patient_discard),
-        window=tuple(state.window),
-        endgame=state.endgame,
-        threshold=state.options.infamy_threshold,
-        legal=legal if own else (),
-        waiting_for=waiting_for(state),
-        outcome=state.result,
-        options=state.options,
+    doctors = tuple(
+        DoctorView(
+            seat=s,
+            status=doctor.status,
+            money=doctor.money,
+            infamy=doctor.infamy,
+            hand_size=len(state.hands[s]),
+            patient=None if doctor.patient is None else _patient_view(state, doctor.patient),
+            reminders=tuple(cards[c] for c in doctor.reminders),
+            final_turn=state.endgame and s in state.final_pending,
+        )
+        for s, doctor in enumerate(state.doctors)
     )
+    window, waiting = tuple(state.window), waiting_for(state)
+    return tuple([
+        QuackView(
+            game=GAME,
+            seat=seat if is_seat(state, seat) else None,
+            round=state.round,
+            turn=state.turn,
+            phase=state.phase,
+            die=state.die,
+            owed=state.owed,
+            doctors=doctors,
+            hand=tuple(cards[c] for c in state.hands[seat]) if is_seat(state, seat) else (),
+            doc_deck=len(state.doc_deck),
+            doc_discard=len(state.doc_discard),
+            patient_deck=len(state.patient_deck),
+            patient_discard=len(state.patient_discard),
+            window=window,
+            endgame=state.endgame,
+            threshold=state.options.infamy_threshold,
+            legal=seat_legal if is_seat(state, seat) else (),
+            waiting_for=waiting,
+            outcome=state.result,
+            options=state.options,
+        )
+        for seat, seat_legal in zip(seats, legal, strict=True)
+    ])
 
 
 def _patient_view(state: QuackState, case: Case) -> PatientView:

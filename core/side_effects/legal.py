@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import typing
 from dataclasses import dataclass, fields
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from cards import side_effects as se_cards
 from cards.side_effects import SECard
@@ -158,34 +158,72 @@ def trade_partners(state: SEState, seat: int | None) -> tuple[int, ...]:
 # --- the legal moves --------------------------------------------------------
 
 
-def legal_moves(state: SEState, seat: int) -> tuple[Move, ...]:
-    """Every move ``seat`` may make now, in the order of the module docstring."""
+class MoveTable:
+    """Every move :func:`legal_moves` can list for one deck but a Misdiagnosis
+    and the answers to trade offers, made once.
+
+    Moves are frozen values, so every game of the deck may be handed the same
+    ones; and making a frozen dataclass costs about as much as the rest of
+    listing it. So the Rules object makes them all when it is built (the deck
+    and the most seats there can be are known then), and nothing writes the
+    table afterwards (as :class:`core.quack.legal.MoveTable`).
+    """
+
+    def __init__(self, cards: Sequence[SECard], max_seats: int) -> None:
+        def of(kind: str) -> list[SECard]:
+            return [c for c in cards if c.kind == kind]
+
+        disorders, drugs = of(se_cards.DISORDER), of(se_cards.DRUG)
+        self.end_turn = EndTurn()
+        self.take_nothing = TakeNothing()
+        self.discard = {c.id: Discard(c.id) for c in cards}
+        self.take = {c.id: TakeCard(c.id) for c in cards}
+        self.treat = {(d.id, x.id): Treat(d.id, x.id) for d in drugs for x in disorders if x.name == d.treats}
+        """By (Drug, Disorder): only the pairs where the Drug treats the Disorder."""
+        self.give = {(c.id, t): GiveDisorder(c.id, t) for c in disorders for t in range(max_seats)}
+        """By (Disorder, target seat)."""
+        self.therapy = {(c.id, x.id): PlayTherapy(c.id, x.id) for c in of(se_cards.THERAPY) for x in disorders}
+        self.episode = {(c.id, x.id): PlayEpisode(c.id, x.id) for c in of(se_cards.EPISODE) for x in disorders}
+        self.high_tolerance = {
+            (c.id, d.id): PlayHighTolerance(c.id, d.id) for c in of(se_cards.HIGH_TOLERANCE) for d in drugs
+        }
+
+
+def legal_moves(state: SEState, seat: int, table: MoveTable) -> tuple[Move, ...]:
+    """Every move ``seat`` may make now, in the order of the module docstring, as ``table`` holds them."""
     if state.phase == OVER or not 0 <= seat < state.seats or not state.active(seat):
         return ()
     phase = state.phase
     hand = state.hands[seat]
+    discard = table.discard
     if phase == TREMORS:
-        return tuple([Discard(c) for c in hand]) if seat == state.prompt_seat else ()
+        return tuple([discard[c] for c in hand]) if seat == state.prompt_seat else ()
     if seat != state.current:
         return trade_answers(state, seat) if phase == PLAY else ()
     if phase == ANXIETY:
-        return (*[TakeCard(c) for c in state.hands[state.prompt_seat]], TakeNothing())
+        return (*[table.take[c] for c in state.hands[state.prompt_seat]], table.take_nothing)
     if phase == DISCARD_DOWN:
-        return tuple([Discard(c) for c in hand])
+        return tuple([discard[c] for c in hand])
     moves: list[Move] = []
     if state.plays_left > 0:
         others = opponents(state, seat)
+        # SE6: what each opponent can be given, worked out once for all the Disorders in hand.
+        cards = state.cards
+        gives = any(cards[c].kind == se_cards.DISORDER for c in hand)
+        open_to = {t: vulnerable_to(state, t) for t in others} if gives else {}
         for card in hand:
-            moves += plays_of(state, seat, card, others)
-    moves += [Discard(c) for c in hand]
-    moves.append(EndTurn())
+            moves += plays_of(state, seat, card, others, open_to, table)
+    moves += [discard[c] for c in hand]
+    moves.append(table.end_turn)
     if state.offers:
         moves += trade_answers(state, seat)
     return tuple(moves)
 
 
-def plays_of(state: SEState, seat: int, card: int, others: list[int]) -> list[Move]:
-    """The plays of ``card`` in ``seat``'s hand; ``others`` are its opponents.
+def plays_of(state: SEState, seat: int, card: int, others: list[int], open_to: dict[int, tuple[str, ...]],
+             table: MoveTable) -> list[Move]:
+    """The plays of ``card`` in ``seat``'s hand; ``others`` are its opponents,
+    ``open_to`` gives each one's :func:`vulnerable_to` if ``card`` is a Disorder.
     (A Disorder is untreated while no Drug is on it: ``treated_by == NONE``.)"""
     cards = state.cards
     this = cards[card]
@@ -195,27 +233,27 @@ def plays_of(state: SEState, seat: int, card: int, others: list[int]) -> list[Mo
         # Rulebook Treat a Disorder: your own; SE11's house rule: anyone's still in the game.
         patients = [t for t in range(state.seats) if state.active(t)] if state.options.treat_others else (seat,)
         return [
-            Treat(card, disorder)
+            table.treat[card, disorder]
             for t in patients
             for disorder, treated_by in psyche[t]
             if treated_by == NONE and cards[disorder].name == this.treats
         ]
     if kind == se_cards.DISORDER:
         # Rulebook Give a Disorder: to a player vulnerable to it (SE6) who may hold another.
-        name = this.name
-        return [
-            GiveDisorder(card, t)
-            for t in others
-            if name in side_effects_on(state, t) and may_hold_another(state, t, name)
-        ]
+        return [table.give[card, t] for t, names in open_to.items() if this.name in names]
     if kind == se_cards.THERAPY:
         return [
-            PlayTherapy(card, disorder)
+            table.therapy[card, disorder]
             for disorder, treated_by in psyche[seat]
             if treated_by == NONE and therapy_works_on(cards[disorder])
         ]
     if kind == se_cards.EPISODE:
-        return [PlayEpisode(card, disorder) for t in others for disorder, treated_by in psyche[t] if treated_by == NONE]
+        return [
+            table.episode[card, disorder]
+            for t in others
+            for disorder, treated_by in psyche[t]
+            if treated_by == NONE
+        ]
     if kind == se_cards.MISDIAGNOSIS:
         return [
             PlayMisdiagnosis(card, mine, theirs)
@@ -225,7 +263,7 @@ def plays_of(state: SEState, seat: int, card: int, others: list[int]) -> list[Mo
             if swap_allowed(state, seat, mine, t, theirs)
         ]
     if kind == se_cards.HIGH_TOLERANCE:
-        return [PlayHighTolerance(card, drug) for t in others for _disorder, drug in psyche[t] if drug != NONE]
+        return [table.high_tolerance[card, drug] for t in others for _disorder, drug in psyche[t] if drug != NONE]
     return []
 
 

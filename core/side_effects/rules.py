@@ -104,7 +104,7 @@ from core.side_effects.state import (
     clone,
     new_state,
 )
-from core.side_effects.view import VIEW_TYPES
+from core.side_effects.view import VIEW_TYPES, SEView
 
 
 def episode_bites(punishment: str, *, drugs: int, hand: int, no_play: bool, no_draw: bool) -> bool:
@@ -534,6 +534,7 @@ class SideEffects:
         # Bonus cards come last in the data, so ids agree with or without them.
         self._decks = {bonus: self.deck.build(bonus=bonus) for bonus in (False, True)}
         self._names = tuple(c.name for c in self._decks[True])
+        self._moves = legal.MoveTable(self._decks[True], self.max_seats)
 
     def card_name(self, card_id: int) -> str:
         """The name of card ``card_id`` (for sentences; ids are public)."""
@@ -561,8 +562,9 @@ class SideEffects:
     def clone(self, state: SEState) -> SEState:
         return clone(state)
 
-    # The queries are the functions of legal.py and view.py themselves.
-    legal_moves = staticmethod(legal.legal_moves)
+    def legal_moves(self, state: SEState, seat: int) -> tuple[Move, ...]:
+        """Every move ``seat`` may make now (order: :mod:`core.side_effects.legal`)."""
+        return legal.legal_moves(state, seat, self._moves)
 
     def check(self, state: SEState, seat: int, move: Move) -> None:
         """Raise a RulesError with a plain sentence if the move is not allowed."""
@@ -587,7 +589,11 @@ class SideEffects:
 
     outcome = staticmethod(se_view.outcome)
 
-    view = staticmethod(se_view.view)
+    def view(self, state: SEState, seat: int | None) -> SEView:
+        return se_view.view(state, seat, self._moves)
+
+    def views(self, state: SEState, seats: Sequence[int | None]) -> tuple[SEView, ...]:
+        return se_view.views(state, seats, self._moves)
 
     redact = staticmethod(se_view.redact)
 

@@ -9,11 +9,12 @@ counts. A spectator (seat None) sees the public part only.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from cards.side_effects import SECard
 from core.rules import NONE, Event, MalformedMove, Move, Outcome
-from core.side_effects.legal import legal_moves, seat_text, trade_partners, vulnerable_to
+from core.side_effects.legal import MoveTable, legal_moves, seat_text, trade_partners, vulnerable_to
 from core.side_effects.moves import CardsDrawn, CardsTaken, HandShown, TradeAccepted, TradeOffered
 from core.side_effects.state import (
     ANXIETY,
@@ -133,31 +134,49 @@ def outcome(state: SEState) -> Outcome | None:
     return Outcome(winners=winners, places=tuple(state.places), reason=reason)
 
 
-def view(state: SEState, seat: int | None) -> SEView:
-    """What ``seat`` may see; None is a spectator (public information only)."""
-    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seats):
-        raise MalformedMove(f"There is no {seat_text(seat)} at this table.")
+def view(state: SEState, seat: int | None, table: MoveTable) -> SEView:
+    """What ``seat`` may see; None is a spectator (public information only).
+    Its legal moves are ``table``'s."""
+    return views(state, (seat,), table)[0]
+
+
+def views(state: SEState, seats: Sequence[int | None], table: MoveTable) -> tuple[SEView, ...]:
+    """The views of ``seats`` (None: a spectator), as :func:`view` gives each.
+
+    The host needs every seat's view after each move; the public part (every
+    player, the piles, who the game waits for) is made once and shared, as
+    views are frozen values.
+    """
+    for seat in seats:
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seats):
+            raise MalformedMove(f"There is no {seat_text(seat)} at this table.")
     cards = state.cards
-    return SEView(
-        game=GAME,
-        seat=seat,
-        turn=state.turn,
-        current=state.current,
-        phase=state.phase,
-        plays_left=state.plays_left,
-        players=tuple([player_view(state, s) for s in range(state.seats)]),
-        hand=tuple([cards[c] for c in state.hands[seat]]) if seat is not None else (),
-        draw_count=len(state.draw),
-        discard_count=len(state.discard),
-        discard_top=cards[state.discard[-1]] if state.discard else None,
-        prompt=prompt(state, seat),
-        offers=offers_seen(state, seat),
-        legal=legal_moves(state, seat) if seat is not None else (),
-        waiting_for=waiting_for(state),
-        outcome=outcome(state),
-        options=state.options,
-        trade_partners=trade_partners(state, seat),
-    )
+    players = tuple([player_view(state, s) for s in range(state.seats)])
+    discard_top = cards[state.discard[-1]] if state.discard else None
+    waiting, ended = waiting_for(state), outcome(state)
+    return tuple([
+        SEView(
+            game=GAME,
+            seat=seat,
+            turn=state.turn,
+            current=state.current,
+            phase=state.phase,
+            plays_left=state.plays_left,
+            players=players,
+            hand=tuple([cards[c] for c in state.hands[seat]]) if seat is not None else (),
+            draw_count=len(state.draw),
+            discard_count=len(state.discard),
+            discard_top=discard_top,
+            prompt=prompt(state, seat),
+            offers=offers_seen(state, seat),
+            legal=legal_moves(state, seat, table) if seat is not None else (),
+            waiting_for=waiting,
+            outcome=ended,
+            options=state.options,
+            trade_partners=trade_partners(state, seat),
+        )
+        for seat in seats
+    ])
 
 
 def player_view(state: SEState, seat: int) -> PlayerView:

@@ -8,6 +8,7 @@ games with bots and, at every step, checks what must hold for any game:
 - every offered move passes ``check`` and is accepted by ``apply``;
 - every card is in exactly one place (card conservation);
 - no view, and no event as redacted for a seat, names a card hidden from it;
+- ``views`` gives every seat what ``view`` gives it;
 - every game ends;
 - the same seed and moves give the same game, whatever the global RNG does.
 """
@@ -155,7 +156,11 @@ def play_checked(
                 leaked = event_card_ids(seen, adapter.event_card_fields) & secret
                 assert not leaked, f"seed {seed}: {seen!r} shows seat {viewer} hidden cards {leaked}"
         if step % check_views_every == 0 or rules.outcome(state) is not None:
-            for viewer in [*seats, None]:
+            everyone = [*seats, None]
+            assert rules.views(state, everyone) == tuple(rules.view(state, v) for v in everyone), (
+                f"seed {seed}: views() differs from view() for each seat"
+            )
+            for viewer in everyone:
                 visible = card_ids_in(rules.view(state, viewer), adapter.card_types)
                 leaked = visible & hidden_after[viewer]
                 assert not leaked, f"seed {seed}: the view for seat {viewer} shows hidden cards {leaked}"

@@ -225,6 +225,9 @@ class Shed:
             outcome=self.outcome(state),
         )
 
+    def views(self, state: ShedState, seats: Sequence[int | None]) -> tuple[ShedView, ...]:
+        return tuple(self.view(state, seat) for seat in seats)
+
     def redact(self, event: Event, seat: int | None) -> Event | None:
         if isinstance(event, Drew) and seat != event.seat:
             return replace(event, cards=())
