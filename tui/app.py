@@ -40,6 +40,7 @@ from net.tokens import TokenStore
 from net import places
 from tui import rules_text
 from tui.config import Settings, SettingsStore
+from tui.games import rules_screen
 from tui.modals import ReadingScreen
 from tui.session import LOCAL, Session, open_hosted, open_joined, open_local
 from tui.table import CLOSED, ONLINE, RECONNECTING, TableInfo, TableScreen
@@ -497,11 +498,12 @@ class QuackboxApp(App[int]):
         self.push_screen(ReadingScreen("Keys", rules_text.TABLE_KEYS))
 
     def show_rules(self, game: str) -> None:
-        self.push_screen(ReadingScreen(f"Rules: {rules_text.TITLES[game]}", rules_text.rules_markdown(game)))
+        self.push_screen(rules_screen(game))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
-        for game, title in rules_text.TITLES.items():
+        # Textual's own "Keys" (its key panel) would stand beside ours under the same name.
+        yield from (c for c in super().get_system_commands(screen) if c.title != "Keys")
+        for game, title in games.TITLES.items():
             yield SystemCommand(f"Rules: {title}", f"How to play {title}, in short",
                                 lambda game=game: self.show_rules(game))
         yield SystemCommand("Keys", "Every key of the table", self.action_show_help)
@@ -511,17 +513,7 @@ class QuackboxApp(App[int]):
                 ("Read the log", "Scroll back through what happened", "read_log"),
                 ("Leave the table", "Close this game", "leave"),
             ]
-            if screen.info.game == "side-effects":
-                table_commands += [
-                    ("End turn", "End your turn now", "board_end_turn"),
-                    ("Offer a trade", "Cards from your hand for cards from theirs", "trade"),
-                    ("Answer trade offers", "Accept, decline or withdraw", "offers"),
-                ]
-            else:
-                table_commands += [
-                    ("Pass", "Let the moment go by without an Anytime card", "board_pass"),
-                    ("Money chart", "Everyone's money round by round", "money"),
-                ]
+            table_commands += [(a.title, a.help, f"game('{a.name}')") for a in screen.ui.actions]
             if screen.view is not None and screen.view.outcome is not None:
                 table_commands.append(("Game summary", "Who won, and how", "summary"))
             for name, help_text, action in table_commands:

@@ -21,9 +21,8 @@ from textual.widgets import Button, Footer, Input, Label, Select, Static, Switch
 
 from core import games
 from core.rules import BadOptions
-from tui import rules_text
 from tui.config import BOT_SPEEDS, MAX_NAME, Settings
-from tui.modals import ReadingScreen
+from tui.games import rules_screen
 
 TITLE_ART = """\
  ▄▀▀▄ █  █ ▄▀▀▄ ▄▀▀▀ █ ▄▀ █▀▀▄ ▄▀▀▄ ▀▄ ▄▀
@@ -471,4 +470,4 @@ class HomeScreen(Screen):
 
     def action_rules(self) -> None:
         game = self.settings.game
-        self.app.push_screen(ReadingScreen(f"Rules: {rules_text.TITLES[game]}", rules_text.rules_markdown(game)))
+        self.app.push_screen(rules_screen(game))

@@ -10,6 +10,7 @@ hand, and the log shows what happened up to this point.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,10 +24,8 @@ from textual.screen import Screen
 from textual.widgets import Input, Static
 
 from core import games
-from core import side_effects as se
 from net import journal as jn
-from tui.quack_board import QuackBoard
-from tui.se_board import SEBoard
+from tui.games import ui_for
 from tui.widgets import GameLog, MovePicked, StatusBar
 
 
@@ -131,10 +130,7 @@ class ReplayScreen(Screen):
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status")
         with Horizontal(id="main"):
-            if self.replay.rules.name == se.GAME:
-                yield SEBoard(id="board")
-            else:
-                yield QuackBoard(id="board")
+            yield ui_for(self.replay.rules.name).board(clock=time.monotonic, id="board")
             with Vertical(id="side"):
                 yield Static(id="hands")
                 yield GameLog(id="log")

@@ -16,6 +16,7 @@ from cards import side_effects as se_cards
 from cards.side_effects import SECard
 from core import side_effects as se
 from core.rules import Move
+from core.side_effects import Punishment
 from tui.names import name_of, possessive
 
 ABBREVIATIONS = {
@@ -30,7 +31,7 @@ ABBREVIATIONS = {
 }
 
 PUNISHMENTS = {
-    "discard_drugs": "{they} discards every Drug on {their} Psyche",
+    Punishment.DISCARD_DRUGS: "{they} discards every Drug on {their} Psyche",
     "discard_hand": "{they} discards {their} whole hand",
     "skip_turn": "{they} sits out {their} next turn",
     "tremors": "{they} must discard 3 cards in time or lose {their} hand",
@@ -42,14 +43,14 @@ PUNISHMENTS = {
 """An Episode's punishment told to the one who plays it (the target is always someone else)."""
 
 SHORT_PUNISHMENTS = {
-    "discard_drugs": "lose Drugs",
-    "discard_hand": "lose hand",
-    "skip_turn": "skip turn",
-    "tremors": "tremors",
-    "random_steal": "steal 3",
-    "reveal_and_take": "show hand",
-    "no_play": "no play",
-    "no_draw": "no draw",
+    Punishment.DISCARD_DRUGS: "lose Drugs",
+    Punishment.DISCARD_HAND: "lose hand",
+    Punishment.SKIP_TURN: "skip turn",
+    Punishment.TREMORS: "tremors",
+    Punishment.RANDOM_STEAL: "steal 3",
+    Punishment.REVEAL_AND_TAKE: "show hand",
+    Punishment.NO_PLAY: "no play",
+    Punishment.NO_DRAW: "no draw",
 }
 
 def abbr(name: str) -> str:
@@ -231,11 +232,11 @@ def episode_does_nothing(view: se.SEView, move: Move, names: Sequence[str]) -> s
     if se.episode_bites(punishment, drugs=drugs, hand=player.hand_size, no_play=player.no_play,
                         no_draw=player.no_draw):
         return None
-    if punishment == "discard_drugs":
+    if punishment == Punishment.DISCARD_DRUGS:
         return f"{they} has no Drugs on their Psyche, so Madness would strip nothing."
-    if punishment == "no_play":
+    if punishment == Punishment.NO_PLAY:
         return f"{they} already may not play next turn; a second Impotence adds nothing."
-    if punishment == "no_draw":
+    if punishment == Punishment.NO_DRAW:
         return f"{they} already draws nothing next turn; a second Anorexia adds nothing."
     return f"{they} holds no cards, so this punishment would do nothing."
 
