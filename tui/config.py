@@ -71,6 +71,10 @@ class Settings:
     """The Textual theme last chosen (command palette); empty: chosen for the terminal's colours."""
     auto_pass: int = 1
     """Quack: 1 to pass a response window by itself after a few seconds unless a card is picked."""
+    bell: int = 1
+    """1 to ring the terminal bell when a prompt with a short countdown opens for you (Tremors)."""
+    ascii: int = 0
+    """1 to draw the table without box drawing, check marks and other glyphs a plain terminal may lack."""
 
     @classmethod
     def from_dict(cls, data: Any) -> Settings:

@@ -57,7 +57,7 @@ class TableScreen(Screen):
     DEFAULT_CSS = """
     TableScreen { layout: vertical; }
     TableScreen #body { height: 1fr; layout: vertical; }
-    TableScreen #side { height: 1fr; min-height: 3; }
+    TableScreen #side { height: 1fr; min-height: 4; }
     TableScreen.-wide #body { layout: horizontal; }
     TableScreen.-wide #board { width: 1fr; height: 1fr; }
     TableScreen.-wide #side { width: 40; height: 1fr; border-left: vkey $panel-lighten-2; }
