@@ -29,6 +29,7 @@ BOT_SPEEDS: tuple[tuple[str, float], ...] = (
     ("instant", 0.0),
 )
 """Bot pacing choices on the home screen: seconds between bot moves."""
+MAX_BOT_DELAY = 10.0
 
 
 def config_dir(override: str | os.PathLike[str] | None = None) -> pathlib.Path:
@@ -99,7 +100,7 @@ class Settings:
         out.name = out.name.strip()[:MAX_NAME] or default_name()
         if not 2 <= out.players <= 8:
             out.players = 4
-        if not 0 <= out.bot_delay <= 10:
+        if not 0 <= out.bot_delay <= MAX_BOT_DELAY:
             out.bot_delay = 0.8
         out.options = {k: v for k, v in out.options.items() if isinstance(v, dict)}
         return out

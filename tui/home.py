@@ -46,6 +46,13 @@ OPTION_LABELS = {
 }
 
 
+TERMINAL_SETTINGS = (
+    ("bell", "This terminal: ring the bell when Tremors strikes you"),
+    ("ascii", "This terminal: plain ASCII (no box drawing or marks)"),
+)
+"""Settings of this terminal, kept with the game's options on the options screen."""
+
+
 def option_summary(game: str, values: dict[str, Any]) -> str:
     """The options that differ from the defaults, in a few words."""
     rules = games.get(game)
@@ -97,6 +104,12 @@ class OptionsScreen(ModalScreen[dict | None]):
                             yield Switch(value=bool(value), id=f"opt-{f.name}")
                         else:
                             yield Input(str(value), id=f"opt-{f.name}")
+                # Not the game's options: how this terminal shows any table.
+                settings = getattr(self.app, "settings", None)
+                for key, label in TERMINAL_SETTINGS:
+                    with Horizontal(classes="row"):
+                        yield Label(label)
+                        yield Switch(value=bool(getattr(settings, key, 0)), id=f"set-{key}")
             yield Static("", id="error")
             with Horizontal(id="buttons"):
                 yield Button("Defaults", id="defaults")
@@ -145,6 +158,10 @@ class OptionsScreen(ModalScreen[dict | None]):
         except (BadOptions, ValueError) as exc:
             self.query_one("#error", Static).update(Text(str(exc)))
             return
+        app = self.app
+        if hasattr(app, "set_ascii"):
+            app.settings.bell = int(self.query_one("#set-bell", Switch).value)
+            app.set_ascii(self.query_one("#set-ascii", Switch).value)
         self.dismiss(values)
 
     def action_cancel(self) -> None:

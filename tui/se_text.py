@@ -203,18 +203,31 @@ def describe_move(view: se.SEView, move: Move, names: Sequence[str]) -> str:
         verb = {se.AcceptTrade: "Accept", se.DeclineTrade: "Decline", se.WithdrawTrade: "Withdraw"}[type(move)]
         if offer is None:
             return f"{verb} offer {move.offer}."
-        return f"{verb} {offer_text(view, offer, names)}."
+        return f"{verb}: {offer_text(view, offer, names)}."
     return type(move).__name__
 
 
 def offer_text(view: se.SEView, offer: se.Offer, names: Sequence[str]) -> str:
-    """``offer`` told from this seat's side."""
+    """``offer`` as a person would say it, from this seat's side ("Ann offers you Lorazepam as a gift")."""
     me = view.seat
-    give = ", ".join(c.name for c in offer.give) or "nothing"
-    want = ", ".join(offer.want) or "nothing"
+    give = _listed([c.name for c in offer.give])
+    want = _listed(list(offer.want))
     if offer.seat == me:
-        return f"your offer to {name_of(names, offer.to, me)}: your {give} for their {want}"
-    return f"{name_of(names, offer.seat, me)}'s offer: their {give} for your {want}"
+        to = name_of(names, offer.to, me)
+        if not offer.give:
+            return f"you ask {to} for {want} as a gift"
+        return f"you offer {to} {give} " + (f"for their {want}" if offer.want else "as a gift")
+    who = name_of(names, offer.seat, me)
+    if not offer.give:
+        return f"{who} asks you for {want} as a gift"
+    return f"{who} offers you {give} " + (f"for your {want}" if offer.want else "as a gift")
+
+
+def _listed(items: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    if len(items) <= 1:
+        return "".join(items) or "nothing"
+    return ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def episode_does_nothing(view: se.SEView, move: Move, names: Sequence[str]) -> str | None:

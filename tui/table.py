@@ -9,6 +9,7 @@ it (network IO happens in the app's workers, never here).
 from __future__ import annotations
 
 import time
+from collections import deque
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -19,7 +20,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Footer, Input
+from textual.widgets import Footer, Input, RichLog
 
 from net.protocol import ChatLine, Error, Lobby, View
 from tui import rules_text
@@ -33,11 +34,58 @@ CONNECTING = "connecting"
 RECONNECTING = "reconnecting"
 CLOSED = "closed"
 
-WIDE = 120
-"""From this many columns the log and chat move to a column of their own beside the table."""
+WIDE = 150
+"""From this many columns the log and chat move to a column of their own beside the table
+(below that the table takes the whole width and the log the whole width below it)."""
 
 SUMMARY_DELAY = 1.5
 """Seconds the final table stays in view before the summary opens."""
+
+
+def unseen(shown: list[str], recent: tuple[str, ...]) -> tuple[str, ...]:
+    """The lines of ``recent`` (a seat's latest log, as the host keeps it) that are not
+    already the end of ``shown``: where the two overlap, the rest is new."""
+    for k in range(min(len(shown), len(recent)), 0, -1):
+        if shown[-k:] == list(recent[:k]):
+            return recent[k:]
+    return recent
+
+
+class TableLog(GameLog):
+    """The table's log, which keeps what it was given so that a change of
+    width wraps every line again (not only the lines written after it)."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._entries: deque[Any] = deque(maxlen=self.max_lines)
+        self._wrapped_at = 0
+        """The width the lines on show were wrapped at (0: not laid out yet)."""
+        self._rewrapping = False
+
+    def write(self, content: Any, *args: Any, **kwargs: Any) -> Any:
+        # Before the first layout RichLog keeps writes aside and writes them again
+        # once it knows its width: they are kept then.
+        if self._wrapped_at and not self._rewrapping:
+            self._entries.append(content)
+        return super().write(content, *args, **kwargs)
+
+    def clear(self) -> Any:
+        self._entries.clear()
+        return super().clear()
+
+    def on_resize(self, event: Any) -> None:
+        width = event.size.width
+        if self._wrapped_at and width and width != self._wrapped_at and self._entries:
+            self._rewrapping = True
+            try:
+                RichLog.clear(self)
+                for entry in self._entries:
+                    self.write(entry, scroll_end=False)
+            finally:
+                self._rewrapping = False
+            self.scroll_end(animate=False)
+        if width:
+            self._wrapped_at = width
 
 
 @dataclass
@@ -60,7 +108,7 @@ class TableScreen(Screen):
     TableScreen #side { height: 1fr; min-height: 4; }
     TableScreen.-wide #body { layout: horizontal; }
     TableScreen.-wide #board { width: 1fr; height: 1fr; }
-    TableScreen.-wide #side { width: 40; height: 1fr; border-left: vkey $panel-lighten-2; }
+    TableScreen.-wide #side { width: 56; height: 1fr; border-left: vkey $panel-lighten-2; }
     TableScreen #chat-input { display: none; height: 1; border: none; padding: 0 1; }
     TableScreen #chat-input.-open { display: block; }
     """
@@ -100,6 +148,8 @@ class TableScreen(Screen):
         self.KEY_ACTIONS = (("summary", ()), *(("game", (a.name,)) for a in self.ui.actions if a.key))
         """Actions (and their parameters) whose keys come and go with the view (see tui.widgets.refresh_keys)."""
         self._summary_shown = False
+        self._catching_up = True
+        """The next view may repeat log lines already shown (it follows a (re)connection)."""
         self.log_lines: list[str] = []
         """Every sentence of the game log so far (the log widget keeps a scrolling window of them)."""
         self.set_reactive(TableScreen.names, info.names)
@@ -113,7 +163,7 @@ class TableScreen(Screen):
         with Vertical(id="body"):
             yield self.ui.board(clock=self.clock, id="board")
             with Vertical(id="side"):
-                yield GameLog(id="log")
+                yield TableLog(id="log")
                 yield Input(placeholder="Say something to the table (Enter sends, Esc closes)", id="chat-input",
                             max_length=300)
         yield Footer(show_command_palette=False)
@@ -142,6 +192,7 @@ class TableScreen(Screen):
 
     def on_resize(self) -> None:
         self.set_class(self.size.width >= WIDE, "-wide")
+        self.call_after_refresh(self.log_widget.scroll_end, animate=False)
 
     # --- what the host says -------------------------------------------------------------
 
@@ -150,8 +201,13 @@ class TableScreen(Screen):
         self.seq = message.seq
         self.view = view
         log = self.log_widget
-        self.log_lines.extend(message.log)
-        for line in message.log:
+        lines = message.log
+        if self._catching_up:
+            # The first view after (re)joining carries the seat's recent log: show only what is new here.
+            lines = unseen(self.log_lines, lines)
+            self._catching_up = False
+        self.log_lines.extend(lines)
+        for line in lines:
             log.event(line, mine=line.startswith("You "), quiet=line.startswith(("Turn ", "Round ")))
         self.record.see(message)
         board = self.board
@@ -178,6 +234,11 @@ class TableScreen(Screen):
 
     def notice(self, text: str) -> None:
         self.log_widget.notice(text)
+
+    def reconnected(self) -> None:
+        """The link to the host is back: its next view brings the recent log again."""
+        self._catching_up = True
+        self.notice("Reconnected.")
 
     def watch_names(self, names: tuple[str, ...]) -> None:
         if getattr(self, "_ready", False):
@@ -241,7 +302,16 @@ class TableScreen(Screen):
             self.board.focus()
 
     def action_read_log(self) -> None:
-        self.log_widget.focus()
+        """The log over the whole screen, to read back through (Esc returns)."""
+        log = self.log_widget
+        self.maximize(log, container=False)
+        log.focus()
+
+    def watch_maximized(self, maximized: Any) -> None:
+        if maximized is None and getattr(self, "_ready", False):
+            # Back at the table: the newest lines in view, and the keys on the board.
+            self.board.focus()
+            self.call_after_refresh(self.log_widget.scroll_end, animate=False)
 
     # --- reading -----------------------------------------------------------------------
 

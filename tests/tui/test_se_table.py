@@ -211,7 +211,7 @@ async def test_tremors_keeps_the_numbers_read_when_it_opened(app_for):
 
 async def test_tremors_answered_too_late(app_for):
     """When the countdown runs out the host takes the whole hand; the table shows what happened."""
-    state, session = tremors_table(0.4)
+    state, session = tremors_table(1.0)
     app = app_for(session)
     async with app.run_test(size=SIZE) as pilot:
         session.begin()
