@@ -146,6 +146,7 @@ class ReplayScreen(Screen):
         board = self.board
         # The arrows step through the game; the board only shows it.
         board.can_focus = False
+        board.watch_only = True
         self.query_one("#log", GameLog).can_focus = False
         board.names = self.replay.names
         self.set_focus(None)
@@ -170,8 +171,10 @@ class ReplayScreen(Screen):
         text = hands_text(rules, state, replay.names)
         hands.update(text)
         # Sized by hand: an auto height was not recomputed here when the text grew.
-        width = max(1, hands.size.width or 30)
-        hands.styles.height = min(len(text.wrap(self.app.console, width)), max(3, self.size.height // 2))
+        width = max(1, hands.content_size.width or 28)
+        lines = len(text.wrap(self.app.console, width)) + 1
+        # Every hand whole when it can be; the log below keeps a few lines.
+        hands.styles.height = min(lines, max(3, self.size.height - 8))
         log = self.query_one("#log", GameLog)
         log.clear()
         for line in replay.opening:

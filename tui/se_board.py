@@ -608,7 +608,7 @@ class SEBoard(Board):
             return text
         me = view.seat
         prompt = view.prompt
-        if prompt is not None and prompt.seat == me:
+        if prompt is not None and prompt.seat == me and not self.watch_only:
             if prompt.kind == se.TREMORS:
                 held = {c.id for c in view.hand}
                 left = max(0, prompt.count - len(self.pending & held))
@@ -633,8 +633,9 @@ class SEBoard(Board):
             else:
                 text.append(f"{who} is discarding down to six.")
             return self._offers_tail(text)
-        if me is None:
-            text.append(f"Watching: {self.seat_name(view.current)} to play.")
+        if me is None or self.watch_only:
+            plays = "" if view.phase != se.PLAY else f", {view.plays_left} play{'s' if view.plays_left != 1 else ''} left"
+            text.append(f"{self.seat_name(view.current)}'s turn{plays}.")
             return text
         if view.current != me:
             text.append(f"{self.seat_name(view.current)} is playing.", style="")

@@ -62,12 +62,15 @@ class TableLog(GameLog):
         """The width the lines on show were wrapped at (0: not laid out yet)."""
         self._rewrapping = False
 
-    def write(self, content: Any, *args: Any, **kwargs: Any) -> Any:
-        # Before the first layout RichLog keeps writes aside and writes them again
-        # once it knows its width: they are kept then.
-        if self._wrapped_at and not self._rewrapping:
+    def write(self, content: Any, width: int | None = None, expand: bool = False, shrink: bool = True,
+              scroll_end: bool | None = None, animate: bool = False) -> Any:
+        if not self._rewrapping:
             self._entries.append(content)
-        return super().write(content, *args, **kwargs)
+            if not self._wrapped_at:
+                return self  # written once the width is known (see on_resize)
+        # Wrapped at the log's own width (RichLog would measure against the console's).
+        width = width if width is not None else max(self.min_width, self.scrollable_content_region.width)
+        return super().write(content, width, expand, shrink, scroll_end, animate)
 
     def clear(self) -> Any:
         self._entries.clear()
@@ -75,17 +78,20 @@ class TableLog(GameLog):
 
     def on_resize(self, event: Any) -> None:
         width = event.size.width
-        if self._wrapped_at and width and width != self._wrapped_at and self._entries:
-            self._rewrapping = True
-            try:
-                RichLog.clear(self)
-                for entry in self._entries:
-                    self.write(entry, scroll_end=False)
-            finally:
-                self._rewrapping = False
-            self.scroll_end(animate=False)
-        if width:
+        if width and width != self._wrapped_at:
             self._wrapped_at = width
+            # After RichLog has seen its size too.
+            self.call_after_refresh(self._rewrap)
+
+    def _rewrap(self) -> None:
+        self._rewrapping = True
+        try:
+            RichLog.clear(self)
+            for entry in self._entries:
+                self.write(entry, scroll_end=False)
+        finally:
+            self._rewrapping = False
+        self.scroll_end(animate=False)
 
 
 @dataclass

@@ -45,6 +45,37 @@ async def test_side_effects_table_with_a_card_picked(app_for):
         check("side_effects_table", screen_text(app))
 
 
+async def test_side_effects_table_on_a_big_terminal(app_for):
+    """The same table at 120x40: wider cards with their whole text, the log the whole width below."""
+    session = RulesTable(SE, SE.new_game(seats=4, seed=3))
+    app = app_for(session)
+    async with app.run_test(size=(120, 40)) as pilot:
+        session.begin()
+        await opened(pilot)
+        await pilot.press("2")
+        await pilot.pause()
+        check("side_effects_table_120x40", screen_text(app))
+
+
+async def test_side_effects_table_in_ascii(app_for, monkeypatch):
+    """--ascii: the 80x24 table drawn with nothing but ASCII, every mark still told apart."""
+    from tui.looks import ASCII_ENV, ASCII_TABLE, Ascii
+
+    monkeypatch.setenv(ASCII_ENV, "1")
+    session = RulesTable(SE, SE.new_game(seats=4, seed=3))
+    app = app_for(session)
+    async with app.run_test(size=SIZE) as pilot:
+        session.begin()
+        await opened(pilot)
+        await pilot.press("2")
+        await pilot.pause()
+        assert app.ascii and any(isinstance(f, Ascii) for f in app.get_line_filters())
+        text = screen_text(app).translate(ASCII_TABLE)
+        assert text.isascii(), sorted({ch for ch in text if not ch.isascii()})
+        assert "x Gambling Addiction" in text and "* Suicidal Thoughts" in text  # untreated, aimed
+        check("side_effects_table_ascii", text)
+
+
 async def test_quack_table_mid_game(app_for):
     """Quack in the Box, 4 seats, seed 4, round 3, our turn to treat."""
     state = QUACK.new_game(seats=4, seed=4, options={"window_seconds": 0})
