@@ -571,13 +571,13 @@ class SEBoard(Board):
             playable = bool(self.moves_for(card.id))
             lines: list[Any] = [card.name, se_text.card_lines(card)]
             if card.id in gone:
-                lines = [card.name, ("discarded", "gone")]
-            if card.kind == se_cards.DRUG:
+                lines = [card.name, ("discarded", "gone"), ""]
+            elif card.kind == se_cards.DRUG:
                 lines.append(("⚠ " + ", ".join(card.side_effects), "⚠ " + " ".join(se_text.abbr(n) for n in card.side_effects))
                              if card.side_effects else "no side effects")
             elif card.kind == se_cards.DISORDER:
                 lines.append("Ep: " + se_text.SHORT_PUNISHMENTS.get(card.punishment, card.punishment))
-            elif card.id not in gone:
+            else:
                 lines.append("")
             faces.append(CardFace(
                 number=i + 1,
@@ -635,7 +635,7 @@ class SEBoard(Board):
             return self._offers_tail(text)
         if me is None or self.watch_only:
             plays = "" if view.phase != se.PLAY else f", {view.plays_left} play{'s' if view.plays_left != 1 else ''} left"
-            text.append(f"{self.seat_name(view.current)}'s turn{plays}.")
+            text.append(("Watching: " if me is None else "") + f"{self.seat_name(view.current)}'s turn{plays}.")
             return text
         if view.current != me:
             text.append(f"{self.seat_name(view.current)} is playing.", style="")
