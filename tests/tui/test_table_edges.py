@@ -171,3 +171,37 @@ async def test_the_summary_ranks_every_player_with_the_games_figures(app_for):
         # Every Drug still on a Psyche treated a Disorder there (others were discarded since).
         assert sum(record.treated.values()) >= sum(1 for p in state.psyche for _d, g in p if g != -1) > 0
         assert sum(record.played.values()) == sum(record.suffered.values())
+
+
+def test_trade_offers_are_said_as_a_person_would():
+    """Item 14: "Ann offers you Lorazepam as a gift", names as written, never "their X for your nothing"."""
+    from cards.side_effects import SECard
+    from tui.se_text import offer_text
+
+    state = RULES.new_game(seats=3, seed=1)
+    view = RULES.view(state, 0)
+    lorazepam = next(c for c in state.cards if c.name == "Lorazepam")
+    assert isinstance(lorazepam, SECard)
+    names = ("Me", "Ann", "Cy")
+    gift = se.Offer(id=1, seat=1, to=0, give=(lorazepam,), want=())
+    assert offer_text(view, gift, names) == "Ann offers you Lorazepam as a gift"
+    swap = se.Offer(id=2, seat=0, to=2, give=(lorazepam,), want=("Lithium", "Therapy"))
+    assert offer_text(view, swap, names) == "you offer Cy Lorazepam for their Lithium and Therapy"
+    ask = se.Offer(id=3, seat=2, to=0, give=(), want=("Lithium",))
+    assert offer_text(view, ask, names) == "Cy asks you for Lithium as a gift"
+
+
+def test_play_pace_takes_a_name_or_seconds():
+    """Item 6: ``play --pace`` as on the home screen, or seconds; anything else is refused with a sentence."""
+    from quackbox.__main__ import build_parser
+
+    parser = build_parser()
+    assert parser.parse_args(["play", "side-effects", "--pace", "fast"]).pace == 0.3
+    assert parser.parse_args(["play", "side-effects", "--pace", "2.5"]).pace == 2.5
+    assert parser.parse_args(["play", "side-effects"]).pace is None
+    for bad in ("warp", "-1", "99"):
+        try:
+            parser.parse_args(["play", "side-effects", "--pace", bad])
+        except SystemExit:
+            continue
+        raise AssertionError(f"--pace {bad} was taken")
