@@ -49,6 +49,7 @@ class BotDriver:
         self.rules = rules
         self.kind = config.bot_kind
         self.delay = config.bot_delay
+        self.first_delay = config.first_move_delay
         self.away_grace = config.away_grace
         self.turn_timer = config.turn_timer
         self.bots: dict[int, Bot] = {}
@@ -62,9 +63,14 @@ class BotDriver:
         """Whether a bot seat may have something to do since the last change."""
         self.quiet_until = 0.0
         """No stand-in is asked before this (after a step in which nobody could move)."""
+        self.held_until = 0.0
+        """No bot moves before this (the first moments of a new game)."""
 
-    def deal(self, seats: Seats, seed: int) -> None:
-        """Bots for a new (or resumed) game whose seed is ``seed``."""
+    def deal(self, seats: Seats, seed: int, *, now: float | None = None) -> None:
+        """Bots for a new (or resumed) game whose seed is ``seed``; a game dealt
+        at ``now`` holds them for the table's ``first_move_delay``."""
+        if now is not None:
+            self.held_until = now + self.first_delay
         seeds = random.Random(seed)
         self.bots = {
             seat.index: _Careful(core_bots.make(self.rules.name, self.kind, seeds.getrandbits(32)), seat.index)
@@ -102,7 +108,7 @@ class BotDriver:
 
     def wakeups(self, state: Any, seats: Seats) -> list[float]:
         """The times at which :meth:`step` or :meth:`timed_out` may have something to do."""
-        paced = self.last_change + self.delay
+        paced = self._paced()
         times = [paced] if self.pending else []
         for s in self.rules.waiting_for(state):
             seat = seats[s]
@@ -138,7 +144,7 @@ class BotDriver:
         one prompt (a response window), and pacing them one by one would only
         make people wait longer.
         """
-        if now < self.last_change + self.delay:
+        if now < self._paced():
             return []
         rules = self.rules
         if self.pending:
@@ -162,6 +168,10 @@ class BotDriver:
             # rather than ask again in a tight loop.
             self.quiet_until = now + QUIET_AFTER_NOTHING
         return out
+
+    def _paced(self) -> float:
+        """The earliest time a bot may move: a pace after the last change, and not while held."""
+        return max(self.last_change + self.delay, self.held_until)
 
     def _player(self, seat: Seat, now: float) -> Bot | None:
         """The bot that plays seat ``seat`` now, if any: its own, or a due stand-in."""

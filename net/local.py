@@ -74,8 +74,10 @@ async def start_local_game(
     *,
     away_grace: float | None = None,
     journal_dir: str | None = None,
+    first_move_delay: float = 0.0,
 ) -> tuple[Client, LocalGame]:
     """A game against ``seats - 1`` bots, started at once; the person holds seat 0.
+    The bots wait ``first_move_delay`` seconds after each deal before their first move.
 
     After the game ends the table returns to its lobby, so ``client.start()``
     deals a new game with the same seats.
@@ -93,6 +95,7 @@ async def start_local_game(
         seed=seed,
         bot_kind=bot_kind,
         bot_delay=bot_delay,
+        first_move_delay=first_move_delay,
         # Nobody else can take the seat, so a bot never plays for the person
         # unless asked (the person may simply be reading the table).
         away_grace=away_grace,

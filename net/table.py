@@ -101,6 +101,8 @@ class TableConfig:
     bot_kind: str = "heuristic"
     bot_delay: float = 0.8
     """Seconds between a change and a bot's move, so people can follow (0: at once)."""
+    first_move_delay: float = 0.0
+    """Seconds after a game is dealt before any bot moves, so a person sees the table first."""
     away_grace: float | None = 15.0
     """Seconds an away seat's turn waits before a bot plays for it; None: wait for ever."""
     turn_timer: float | None = None
@@ -278,7 +280,7 @@ class Table:
         seed = self.config.seed if self.config.seed is not None else secrets.randbits(63)
         seed += self.games_played
         # Bots get seeds derived from the game's, so a seeded table replays exactly.
-        self.bots.deal(self.seats, seed)
+        self.bots.deal(self.seats, seed, now=now)
         self.state = self.rules.new_game(seats=len(self.seats), options=self.options, seed=seed)
         self.games_played += 1
         self.phase = PLAYING

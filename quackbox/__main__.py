@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from dataclasses import fields
@@ -135,6 +136,23 @@ def format_sim(data: dict[str, Any]) -> str:
 # --- play -------------------------------------------------------------------
 
 
+def parse_pace(text: str) -> float:
+    """``--pace``: a pace's name (as the home screen offers them) or seconds between bot moves."""
+    from tui.config import BOT_SPEEDS, MAX_BOT_DELAY as MAX_PACE
+
+    paces = dict(BOT_SPEEDS)
+    if text.strip().lower() in paces:
+        return paces[text.strip().lower()]
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"a pace is {', '.join(paces)} or seconds between bot moves, not {text!r}") from None
+    if not 0 <= seconds <= MAX_PACE:
+        raise argparse.ArgumentTypeError(f"a pace is 0 to {MAX_PACE:g} seconds between bot moves, not {text}")
+    return seconds
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     options = parse_option_values(args.option)
     rules = games.get(args.game)
@@ -145,7 +163,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         from tui.app import run_local_game
     except ImportError:
         return _text_game(args, options)
-    return run_local_game(args.game, players=args.players, options=options, name=args.name, seed=args.seed)
+    return run_local_game(args.game, players=args.players, options=options, name=args.name, seed=args.seed,
+                          bot_delay=args.pace)
 
 
 def _text_game(args: argparse.Namespace, options: dict[str, Any]) -> int:
@@ -185,6 +204,9 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=options_help,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--ascii", action="store_true",
+                        help="draw the table without box drawing, check marks and other glyphs a plain "
+                             "terminal may lack (vt100, a Linux console)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     play = sub.add_parser("play", help="play a game against bots", epilog=options_help,
@@ -193,6 +215,11 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("-p", "--players", type=int, default=4, help="seats at the table, you included (default 4)")
     play.add_argument("--name", default=None, help="your name at the table")
     play.add_argument("--seed", type=int, default=None, help="deal a particular game")
+    play.add_argument("--pace", type=parse_pace, default=None, metavar="PACE",
+                      help="time between bot moves: slow, normal, fast, instant or seconds "
+                           "(default: as last chosen on the home screen)")
+    play.add_argument("--ascii", action="store_true", default=argparse.SUPPRESS,
+                      help="draw without box drawing, check marks and other glyphs a plain terminal may lack")
     add_game_options(play)
     play.set_defaults(func=cmd_play)
 
@@ -232,6 +259,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if getattr(args, "ascii", False):
+        from tui.looks import ASCII_ENV
+
+        os.environ[ASCII_ENV] = "1"
     if args.command is None:
         try:
             from tui.app import run_home

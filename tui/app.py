@@ -40,6 +40,8 @@ from net.tokens import TokenStore
 from net import places
 from tui import rules_text
 from tui.config import Settings, SettingsStore
+from tui.games import rules_screen
+from tui.looks import Ascii, NoDim, Plain, wants_ascii
 from tui.modals import ReadingScreen
 from tui.session import LOCAL, Session, open_hosted, open_joined, open_local
 from tui.table import CLOSED, ONLINE, RECONNECTING, TableInfo, TableScreen
@@ -133,6 +135,9 @@ class QuackboxApp(App[int]):
         super().__init__()
         self.store = store if store is not None else SettingsStore()
         self.settings: Settings = self.store.load()
+        self.ascii = wants_ascii(bool(self.settings.ascii))
+        """Draw with ASCII only (``--ascii``, the home screen's option, or a terminal known to need it)."""
+        self._looks = (Plain(), NoDim(), Ascii())
         self.clock = clock
         self.cursor_blink_enabled = cursor_blink
         self.home = home
@@ -172,6 +177,29 @@ class QuackboxApp(App[int]):
         elif not self.is_headless and self.console.color_system in ("standard", "windows"):
             self.theme = "ansi-dark"
         self._theme_ready = True
+
+    def get_line_filters(self) -> Any:
+        """Textual's filters, then ours: NO_COLOR and 16 colours draw nothing faint, ASCII no glyphs."""
+        plain, no_dim, ascii_ = self._looks
+        filters = list(super().get_line_filters())
+        if self.no_color:
+            filters.append(plain)
+        elif self.console.color_system in ("standard", "windows"):
+            filters.append(no_dim)
+        if self.ascii:
+            filters.append(ascii_)
+        return filters
+
+    def get_key_display(self, binding: Binding) -> str:
+        shown = super().get_key_display(binding)
+        return "enter" if self.ascii and shown == "⏎" else shown
+
+    def set_ascii(self, on: bool) -> None:
+        """Switch ASCII drawing on or off (and remember it)."""
+        self.settings.ascii = int(on)
+        self.save_settings()
+        self.ascii = wants_ascii(on)
+        self.screen.refresh(layout=True)
 
     def watch_theme(self, theme: str) -> None:
         if getattr(self, "_theme_ready", False) and theme != self.settings.theme:
@@ -369,7 +397,7 @@ class QuackboxApp(App[int]):
             self._set_connection(ONLINE)
             self.notify("Back at the table.", markup=False)
             if self.table_screen is not None:
-                self.table_screen.notice("Reconnected.")
+                self.table_screen.reconnected()
         elif kind is Welcome:
             pass  # the client keeps it; the seat and game do not change on a reconnect
 
@@ -500,11 +528,12 @@ class QuackboxApp(App[int]):
         self.push_screen(ReadingScreen("Keys", rules_text.TABLE_KEYS))
 
     def show_rules(self, game: str) -> None:
-        self.push_screen(ReadingScreen(f"Rules: {rules_text.TITLES[game]}", rules_text.rules_markdown(game)))
+        self.push_screen(rules_screen(game))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
-        for game, title in rules_text.TITLES.items():
+        # Textual's own "Keys" (its key panel) would stand beside ours under the same name.
+        yield from (c for c in super().get_system_commands(screen) if c.title != "Keys")
+        for game, title in games.TITLES.items():
             yield SystemCommand(f"Rules: {title}", f"How to play {title}, in short",
                                 lambda game=game: self.show_rules(game))
         yield SystemCommand("Keys", "Every key of the table", self.action_show_help)
@@ -514,17 +543,7 @@ class QuackboxApp(App[int]):
                 ("Read the log", "Scroll back through what happened", "read_log"),
                 ("Leave the table", "Close this game", "leave"),
             ]
-            if screen.info.game == "side-effects":
-                table_commands += [
-                    ("End turn", "End your turn now", "board_end_turn"),
-                    ("Offer a trade", "Cards from your hand for cards from theirs", "trade"),
-                    ("Answer trade offers", "Accept, decline or withdraw", "offers"),
-                ]
-            else:
-                table_commands += [
-                    ("Pass", "Let the moment go by without an Anytime card", "board_pass"),
-                    ("Money chart", "Everyone's money round by round", "money"),
-                ]
+            table_commands += [(a.title, a.help, f"game('{a.name}')") for a in screen.ui.actions]
             if screen.view is not None and screen.view.outcome is not None:
                 table_commands.append(("Game summary", "Who won, and how", "summary"))
             for name, help_text, action in table_commands:

@@ -39,6 +39,8 @@ class Board(Vertical, can_focus=True):
 
     _ready = False
     """Mounted: the parts to refresh exist."""
+    watch_only = False
+    """Shown to someone who only watches (a replay): the prompt names the seat, not keys to press."""
 
     def __init__(self, *, clock: Callable[[], float] = time.monotonic, id: str | None = None) -> None:
         super().__init__(id=id)

@@ -29,6 +29,7 @@ BOT_SPEEDS: tuple[tuple[str, float], ...] = (
     ("instant", 0.0),
 )
 """Bot pacing choices on the home screen: seconds between bot moves."""
+MAX_BOT_DELAY = 10.0
 
 
 def config_dir(override: str | os.PathLike[str] | None = None) -> pathlib.Path:
@@ -71,6 +72,10 @@ class Settings:
     """The Textual theme last chosen (command palette); empty: chosen for the terminal's colours."""
     auto_pass: int = 1
     """Quack: 1 to pass a response window by itself after a few seconds unless a card is picked."""
+    bell: int = 1
+    """1 to ring the terminal bell when a prompt with a short countdown opens for you (Tremors)."""
+    ascii: int = 0
+    """1 to draw the table without box drawing, check marks and other glyphs a plain terminal may lack."""
 
     @classmethod
     def from_dict(cls, data: Any) -> Settings:
@@ -95,7 +100,7 @@ class Settings:
         out.name = out.name.strip()[:MAX_NAME] or default_name()
         if not 2 <= out.players <= 8:
             out.players = 4
-        if not 0 <= out.bot_delay <= 10:
+        if not 0 <= out.bot_delay <= MAX_BOT_DELAY:
             out.bot_delay = 0.8
         out.options = {k: v for k, v in out.options.items() if isinstance(v, dict)}
         return out

@@ -21,9 +21,8 @@ from textual.widgets import Button, Footer, Input, Label, Select, Static, Switch
 
 from core import games
 from core.rules import BadOptions
-from tui import rules_text
 from tui.config import BOT_SPEEDS, MAX_NAME, Settings
-from tui.modals import ReadingScreen
+from tui.games import rules_screen
 
 TITLE_ART = """\
  ▄▀▀▄ █  █ ▄▀▀▄ ▄▀▀▀ █ ▄▀ █▀▀▄ ▄▀▀▄ ▀▄ ▄▀
@@ -45,6 +44,13 @@ OPTION_LABELS = {
     "window_seconds": "Anytime window after each Treatment (s)",
     "first_seat": "First player seat (-1 = random)",
 }
+
+
+TERMINAL_SETTINGS = (
+    ("bell", "This terminal: ring the bell when Tremors strikes you"),
+    ("ascii", "This terminal: plain ASCII (no box drawing or marks)"),
+)
+"""Settings of this terminal, kept with the game's options on the options screen."""
 
 
 def option_summary(game: str, values: dict[str, Any]) -> str:
@@ -98,6 +104,12 @@ class OptionsScreen(ModalScreen[dict | None]):
                             yield Switch(value=bool(value), id=f"opt-{f.name}")
                         else:
                             yield Input(str(value), id=f"opt-{f.name}")
+                # Not the game's options: how this terminal shows any table.
+                settings = getattr(self.app, "settings", None)
+                for key, label in TERMINAL_SETTINGS:
+                    with Horizontal(classes="row"):
+                        yield Label(label)
+                        yield Switch(value=bool(getattr(settings, key, 0)), id=f"set-{key}")
             yield Static("", id="error")
             with Horizontal(id="buttons"):
                 yield Button("Defaults", id="defaults")
@@ -146,6 +158,10 @@ class OptionsScreen(ModalScreen[dict | None]):
         except (BadOptions, ValueError) as exc:
             self.query_one("#error", Static).update(Text(str(exc)))
             return
+        app = self.app
+        if hasattr(app, "set_ascii"):
+            app.settings.bell = int(self.query_one("#set-bell", Switch).value)
+            app.set_ascii(self.query_one("#set-ascii", Switch).value)
         self.dismiss(values)
 
     def action_cancel(self) -> None:
@@ -471,4 +487,4 @@ class HomeScreen(Screen):
 
     def action_rules(self) -> None:
         game = self.settings.game
-        self.app.push_screen(ReadingScreen(f"Rules: {rules_text.TITLES[game]}", rules_text.rules_markdown(game)))
+        self.app.push_screen(rules_screen(game))

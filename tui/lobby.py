@@ -228,12 +228,11 @@ class LobbyScreen(Screen):
         self.set_focus(None)
 
     def action_help(self) -> None:
-        from tui import rules_text
-        from tui.modals import ReadingScreen
+        from core import games
+        from tui.games import rules_screen
 
-        game = self.app.session.game if self.app.session is not None else "side-effects"
-        self.app.push_screen(ReadingScreen(f"Rules: {rules_text.TITLES.get(game, game)}",
-                                           rules_text.rules_markdown(game)))
+        game = self.app.session.game if self.app.session is not None else games.SIDE_EFFECTS
+        self.app.push_screen(rules_screen(game))
 
     @on(Input.Submitted, "#lobby-chat")
     def _chat(self, event: Input.Submitted) -> None:

@@ -10,6 +10,7 @@ hand, and the log shows what happened up to this point.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,10 +24,8 @@ from textual.screen import Screen
 from textual.widgets import Input, Static
 
 from core import games
-from core import side_effects as se
 from net import journal as jn
-from tui.quack_board import QuackBoard
-from tui.se_board import SEBoard
+from tui.games import ui_for
 from tui.widgets import GameLog, MovePicked, StatusBar
 
 
@@ -131,10 +130,7 @@ class ReplayScreen(Screen):
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status")
         with Horizontal(id="main"):
-            if self.replay.rules.name == se.GAME:
-                yield SEBoard(id="board")
-            else:
-                yield QuackBoard(id="board")
+            yield ui_for(self.replay.rules.name).board(clock=time.monotonic, id="board")
             with Vertical(id="side"):
                 yield Static(id="hands")
                 yield GameLog(id="log")
@@ -150,6 +146,7 @@ class ReplayScreen(Screen):
         board = self.board
         # The arrows step through the game; the board only shows it.
         board.can_focus = False
+        board.watch_only = True
         self.query_one("#log", GameLog).can_focus = False
         board.names = self.replay.names
         self.set_focus(None)
@@ -174,8 +171,10 @@ class ReplayScreen(Screen):
         text = hands_text(rules, state, replay.names)
         hands.update(text)
         # Sized by hand: an auto height was not recomputed here when the text grew.
-        width = max(1, hands.size.width or 30)
-        hands.styles.height = min(len(text.wrap(self.app.console, width)), max(3, self.size.height // 2))
+        width = max(1, hands.content_size.width or 28)
+        lines = len(text.wrap(self.app.console, width)) + 1
+        # Every hand whole when it can be; the log below keeps a few lines.
+        hands.styles.height = min(lines, max(3, self.size.height - 8))
         log = self.query_one("#log", GameLog)
         log.clear()
         for line in replay.opening:

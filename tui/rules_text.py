@@ -6,6 +6,8 @@ rulebooks are silent the text follows the rulings in the design brief.
 
 from __future__ import annotations
 
+from core.side_effects import Punishment
+
 _SIDE_EFFECTS_RULES = """\
 # Side Effects
 
@@ -140,14 +142,14 @@ click a target, click it again to play.
 """
 
 PUNISHMENT_WORDS = {
-    "discard_drugs": "every Drug on their Psyche is thrown away",
-    "discard_hand": "they throw away their whole hand",
-    "skip_turn": "they sit out their next turn (several stack)",
-    "tremors": "they pick 3 cards to throw away before the countdown ends, or lose the whole hand",
-    "random_steal": "you take up to 3 cards from their hand at random",
-    "reveal_and_take": "they show you their hand and you may take one card",
-    "no_play": "they may not play cards on their next turn",
-    "no_draw": "they draw nothing on their next turn",
+    Punishment.DISCARD_DRUGS: "every Drug on their Psyche is thrown away",
+    Punishment.DISCARD_HAND: "they throw away their whole hand",
+    Punishment.SKIP_TURN: "they sit out their next turn (several stack)",
+    Punishment.TREMORS: "they pick 3 cards to throw away before the countdown ends, or lose the whole hand",
+    Punishment.RANDOM_STEAL: "you take up to 3 cards from their hand at random",
+    Punishment.REVEAL_AND_TAKE: "they show you their hand and you may take one card",
+    Punishment.NO_PLAY: "they may not play cards on their next turn",
+    Punishment.NO_DRAW: "they draw nothing on their next turn",
 }
 
 
@@ -173,7 +175,3 @@ def side_effects_rules() -> str:
             drugs.append(f"- no Drug treats **{card.name}**: use Therapy")
     return _SIDE_EFFECTS_RULES.format(punishments="\n".join(rows), drugs="\n".join(drugs))
 
-
-def rules_markdown(game: str) -> str:
-    return side_effects_rules() if game == "side-effects" else QUACK_RULES
-TITLES = {"side-effects": "Side Effects", "quack": "Quack in the Box"}

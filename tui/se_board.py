@@ -29,6 +29,14 @@ from tui.modals import ChoiceScreen, ConfirmScreen
 from tui.board import Board
 from tui.widgets import CardFace, ClickableText, MovePicked, PromptBar, card_row, click, refresh_keys
 
+NARROW_CARD = 18
+WIDE_CARD = 26
+"""The widest a card in hand is drawn, below and from WIDE_FROM columns."""
+WIDE_FROM = 100
+"""From this many columns the table spreads out: wider cards with their whole text."""
+LOG_LINES = 4
+"""Lines of log that must stay visible below the table on a narrow screen."""
+
 Spot = tuple[str, int]
 """Where a move points on the table: ("slot", disorder id) or ("seat", seat)."""
 
@@ -146,7 +154,11 @@ class PsychePanel(ClickableText):
         title = Text(no_wrap=True, overflow="ellipsis")
         if self.turn:
             title.append("▶ ", style="bold green")
-        title.append(self.player_name if not self.you else f"{self.player_name} (you)", style="bold")
+        if self.you:
+            # The rulebook's name for the zone, so a newcomer can match the screen to the rules.
+            title.append("Your Psyche", style="bold")
+            return title
+        title.append(self.player_name, style="bold")
         if player is not None:
             n = player.hand_size
             title.append(f" · {n}" if self.size.width >= 22 else f" {n}", style="")
@@ -273,7 +285,8 @@ class HandRow(ClickableText):
     """Your hand as numbered cards. Clicking a card picks it."""
 
     DEFAULT_CSS = """
-    HandRow { height: auto; padding: 0 0 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
+    HandRow { height: auto; padding: 0 0 0 1; text-wrap: nowrap; text-overflow: ellipsis;
+              border-top: solid $panel-lighten-2; border-title-align: left; }
     """
 
     class CardClicked(Message):
@@ -285,6 +298,11 @@ class HandRow(ClickableText):
     """The cards to draw."""
     lines: reactive[int] = reactive(3, layout=True)
     """Text lines inside each card."""
+    wide: reactive[bool] = reactive(False, layout=True)
+    """Room for wider cards, with their whole text."""
+
+    def on_mount(self) -> None:
+        self.border_title = "Your hand"
 
     def watch_faces(self, old: tuple[CardFace, ...], new: tuple[CardFace, ...]) -> None:
         # A new height only when the cards wrap onto another row: picking a card is a repaint.
@@ -293,10 +311,13 @@ class HandRow(ClickableText):
             self.refresh(layout=True)
 
     def _rows(self, faces: tuple[CardFace, ...], width: int) -> int:
-        return card_row(faces, width, lines=self.lines).plain.count("\n") + 1
+        return self._cards(faces, width).plain.count("\n") + 1
+
+    def _cards(self, faces: tuple[CardFace, ...], width: int) -> Text:
+        return card_row(faces, width, lines=self.lines, max_width=WIDE_CARD if self.wide else NARROW_CARD)
 
     def render(self) -> Text:
-        return card_row(self.faces, max(8, self.size.width - 1), lines=self.lines)
+        return self._cards(self.faces, max(8, self.size.width - 1))
 
     def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
         return self._rows(self.faces, max(8, width - 1))
@@ -312,7 +333,7 @@ class SEBoard(Board):
     SEBoard { height: auto; }
     SEBoard #opponents { height: auto; grid-size: 3; grid-gutter: 0 1; grid-rows: auto; }
     SEBoard #mine { margin: 0 0 0 0; }
-    SEBoard > PromptBar { margin: 0 0 0 0; }
+    SEBoard > PromptBar { margin: 0 0 0 0; height: auto; min-height: 2; }
     """
 
     BINDINGS = [
@@ -331,6 +352,10 @@ class SEBoard(Board):
     def __init__(self, *, clock: Callable[[], float] = time.monotonic, id: str | None = None) -> None:
         super().__init__(clock=clock, id=id)
         self._anxiety_asked: tuple[int, int] | None = None
+        self._tremors_hand: tuple[Any, ...] | None = None
+        """The hand as it was when a Tremors prompt for this seat opened (None: no such prompt)."""
+        self._layout_for: tuple[int, int] | None = None
+        """The screen size the rivals' layout was chosen for."""
 
     def compose(self) -> ComposeResult:
         yield Grid(id="opponents")
@@ -347,6 +372,30 @@ class SEBoard(Board):
         if card is None or self.view is None:
             return []
         return [m for m in self.view.legal if isinstance(m, se.PLAY_TYPES) and se_text.card_of_move(m) == card]
+
+    def hand(self) -> tuple[Any, ...]:
+        # While a Tremors prompt is open the hand keeps the places it had when it opened.
+        return self._tremors_hand if self._tremors_hand is not None else super().hand()
+
+    def gone(self) -> frozenset[int]:
+        """Cards of the shown hand already discarded (or sent to be) in this Tremors."""
+        if self._tremors_hand is None or self.view is None:
+            return self.pending
+        held = {c.id for c in self.view.hand}
+        return self.pending | frozenset(c.id for c in self._tremors_hand if c.id not in held)
+
+    def why_not(self, card: Any) -> str:
+        """Why the picked card has no play now (the rules decided; this only explains)."""
+        view = self.view
+        if view.seat is None:
+            return "You are watching."
+        if view.outcome is not None:
+            return "The game is over."
+        if view.current != view.seat:
+            return f"Cards are played on your own turn; now it is {self.seat_name(view.current)}'s."
+        if view.phase != se.PLAY:
+            return "Finish what the game is waiting for first."
+        return se_text.why_not(card, view)
 
     def prompt_for_me(self) -> se.Prompt | None:
         view = self.view
@@ -386,10 +435,23 @@ class SEBoard(Board):
         hand_ids = {c.id for c in view.hand}
         if self.selected is not None and self.selected not in hand_ids:
             self.selected = None
+        self._track_tremors(view)
         self.pending = frozenset(c for c in self.pending if c in hand_ids)
         self._ensure_panels()
         self.refresh_table()
         self._maybe_ask_anxiety()
+
+    def _track_tremors(self, view: se.SEView) -> None:
+        """Freeze the hand's places when a Tremors prompt for us opens (and ring), thaw them when it ends."""
+        prompt = view.prompt
+        mine = prompt is not None and prompt.kind == se.TREMORS and prompt.seat == view.seat
+        if mine and self._tremors_hand is None:
+            self._tremors_hand = view.hand
+            settings = getattr(self.app, "settings", None)
+            if settings is None or settings.bell:
+                self.app.bell()
+        elif not mine:
+            self._tremors_hand = None
 
     def watch_away(self) -> None:
         self.refresh_table()
@@ -433,29 +495,36 @@ class SEBoard(Board):
         order = self._seat_order()
         count = len(order) if count is None else count
         width = self.size.width or (self.app.size.width if self.is_attached else 80)
+        screen = self.app.size if self.is_attached else None
+        size = (screen.width, screen.height) if screen is not None else (80, 24)
         per_row = max(1, min(count or 1, width // 24 or 1, 4))
-        compact = self._needs_compact(order, per_row)
+        panels = list(grid.query(PsychePanel))
+        # One layout for the whole game, chosen for this screen size: boxes turn
+        # compact mid-game only when a Psyche has grown past what the boxes allowed.
+        was_compact = bool(panels) and panels[0].compact and self._layout_for == size
+        compact = was_compact or self._needs_compact(order, per_row)
+        self._layout_for = size
         if compact:
             per_row = max(1, min(count or 1, (width + 1) // 20 or 1, 4))
         grid.styles.grid_size_columns = per_row
-        for panel in grid.query(PsychePanel):
+        for panel in panels:
             panel.compact = compact
+        self.query_one("#hand", HandRow).wide = size[0] >= WIDE_FROM
 
     def _needs_compact(self, order: list[int], per_row: int) -> bool:
         """Whether boxed Psyches for every rival would push the hand or the log off the screen."""
         view = self.view
         if view is None or not order:
             return False
-        heights = []
-        for seat in order:
-            p = view.players[seat]
-            heights.append(2 + max(1, len(p.psyche)) + 1 + (1 if se_text.status_marks(p, over=view.outcome is not None) else 0))
-        rows = [heights[i:i + per_row] for i in range(0, len(heights), per_row)]
-        need = sum(max(r) for r in rows)
+        # Room for the largest Psyche dealt, an "open to" line and a line of marks,
+        # so the boxes need not change as Drugs and punishments come and go.
+        tallest = max(max(1, len(view.players[seat].psyche)) for seat in order)
+        rows = -(-len(order) // per_row)
+        need = rows * (2 + tallest + 2)
         screen = self.app.size.height if self.is_attached else 24
-        wide = self.app.size.width >= 120 if self.is_attached else False
-        # status 1, your Psyche 2, hand 5, prompt 2, footer 1, and a log of at least 3 below a narrow table
-        fixed = 1 + 2 + 5 + 2 + 1 + (0 if wide else 3)
+        beside = self.screen.has_class("-wide") if self.is_attached else False
+        # status 1, your Psyche 2, hand 6, prompt 2, footer 1, and the log below a table without a side column
+        fixed = 1 + 2 + 6 + 2 + 1 + (0 if beside else LOG_LINES)
         return need + fixed > screen
 
     def refresh_table(self) -> None:
@@ -493,11 +562,17 @@ class SEBoard(Board):
     def _update_hand(self) -> None:
         view = self.view
         hand = self.query_one("#hand", HandRow)
+        shown = self.hand()
+        gone = self.gone()
+        n = len(view.hand)
+        hand.border_title = f"Your hand · {n} card{'s' if n != 1 else ''}"
         faces = []
-        for i, card in enumerate(view.hand):
+        for i, card in enumerate(shown):
             playable = bool(self.moves_for(card.id))
             lines: list[Any] = [card.name, se_text.card_lines(card)]
-            if card.kind == se_cards.DRUG:
+            if card.id in gone:
+                lines = [card.name, ("discarded", "gone"), ""]
+            elif card.kind == se_cards.DRUG:
                 lines.append(("⚠ " + ", ".join(card.side_effects), "⚠ " + " ".join(se_text.abbr(n) for n in card.side_effects))
                              if card.side_effects else "no side effects")
             elif card.kind == se_cards.DISORDER:
@@ -509,7 +584,7 @@ class SEBoard(Board):
                 lines=tuple(lines),
                 selected=card.id == self.selected,
                 playable=playable or self.legal_has(se.Discard(card.id)),
-                pending=card.id in self.pending,
+                pending=card.id in gone,
                 accent="cyan" if playable else "",
                 action=f"card({i})",
             ))
@@ -533,15 +608,16 @@ class SEBoard(Board):
             return text
         me = view.seat
         prompt = view.prompt
-        if prompt is not None and prompt.seat == me:
+        if prompt is not None and prompt.seat == me and not self.watch_only:
             if prompt.kind == se.TREMORS:
-                left = prompt.count - len(self.pending)
+                held = {c.id for c in view.hand}
+                left = max(0, prompt.count - len(self.pending & held))
                 text.append("TREMORS! ", style="bold red")
-                text.append(f"Discard {max(0, left)} more: press the card numbers.")
+                text.append(f"Discard {left} more card{'s' if left != 1 else ''}: press {'its number' if left == 1 else 'their numbers'} now, or lose your whole hand.")
                 return text
             if prompt.kind == se.DISCARD_DOWN:
                 text.append("Too many cards: ", style="bold")
-                text.append(f"discard {prompt.count} (pick a card, then d).")
+                text.append(f"discard {prompt.count} (pick a card, then d). ")
                 return self._with_selection(text, discard_only=True)
             if prompt.kind == se.ANXIETY:
                 text.append("Anxiety: ", style="bold")
@@ -557,8 +633,9 @@ class SEBoard(Board):
             else:
                 text.append(f"{who} is discarding down to six.")
             return self._offers_tail(text)
-        if me is None:
-            text.append(f"Watching: {self.seat_name(view.current)} to play.")
+        if me is None or self.watch_only:
+            plays = "" if view.phase != se.PLAY else f", {view.plays_left} play{'s' if view.plays_left != 1 else ''} left"
+            text.append(("Watching: " if me is None else "") + f"{self.seat_name(view.current)}'s turn{plays}.")
             return text
         if view.current != me:
             text.append(f"{self.seat_name(view.current)} is playing.", style="")
@@ -585,6 +662,7 @@ class SEBoard(Board):
         aimed = self.aimed() if not discard_only else None
         can_discard = self.legal_has(se.Discard(card.id))
         if aimed is not None:
+            # The whole sentence, always: the prompt bar grows a line rather than cut it.
             text.append(se_text.describe_move(view, aimed, self.names), style="bold")
             if se_text.episode_does_nothing(view, aimed, self.names):
                 text.append(" (does nothing!)", style="bold red")
@@ -595,8 +673,8 @@ class SEBoard(Board):
         else:
             text.append(f"{card.name}: ", style="bold")
             text.append(se_text.card_sentence(card))
-            if not discard_only and not options and view.current == view.seat:
-                text.append(" " + se_text.why_not(card, view), style="italic")
+            if not discard_only and not options:
+                text.append(" " + self.why_not(card), style="italic")
         if can_discard:
             text.append(" · ")
             text.append("d discard", style=click("discard", "underline"))
@@ -688,6 +766,9 @@ class SEBoard(Board):
             return
         move = self.aimed()
         if move is None:
+            card = next((c for c in self.hand() if c.id == self.selected), None)
+            if card is not None:
+                self.app.notify(f"{card.name}: {self.why_not(card)}", severity="warning", markup=False)
             return
         warning = se_text.episode_does_nothing(self.view, move, self.names)
         if warning:

@@ -16,6 +16,7 @@ from cards import side_effects as se_cards
 from cards.side_effects import SECard
 from core import side_effects as se
 from core.rules import Move
+from core.side_effects import Punishment
 from tui.names import name_of, possessive
 
 ABBREVIATIONS = {
@@ -30,7 +31,7 @@ ABBREVIATIONS = {
 }
 
 PUNISHMENTS = {
-    "discard_drugs": "{they} discards every Drug on {their} Psyche",
+    Punishment.DISCARD_DRUGS: "{they} discards every Drug on {their} Psyche",
     "discard_hand": "{they} discards {their} whole hand",
     "skip_turn": "{they} sits out {their} next turn",
     "tremors": "{they} must discard 3 cards in time or lose {their} hand",
@@ -42,14 +43,14 @@ PUNISHMENTS = {
 """An Episode's punishment told to the one who plays it (the target is always someone else)."""
 
 SHORT_PUNISHMENTS = {
-    "discard_drugs": "lose Drugs",
-    "discard_hand": "lose hand",
-    "skip_turn": "skip turn",
-    "tremors": "tremors",
-    "random_steal": "steal 3",
-    "reveal_and_take": "show hand",
-    "no_play": "no play",
-    "no_draw": "no draw",
+    Punishment.DISCARD_DRUGS: "lose Drugs",
+    Punishment.DISCARD_HAND: "lose hand",
+    Punishment.SKIP_TURN: "skip turn",
+    Punishment.TREMORS: "tremors",
+    Punishment.RANDOM_STEAL: "steal 3",
+    Punishment.REVEAL_AND_TAKE: "show hand",
+    Punishment.NO_PLAY: "no play",
+    Punishment.NO_DRAW: "no draw",
 }
 
 def abbr(name: str) -> str:
@@ -202,18 +203,31 @@ def describe_move(view: se.SEView, move: Move, names: Sequence[str]) -> str:
         verb = {se.AcceptTrade: "Accept", se.DeclineTrade: "Decline", se.WithdrawTrade: "Withdraw"}[type(move)]
         if offer is None:
             return f"{verb} offer {move.offer}."
-        return f"{verb} {offer_text(view, offer, names)}."
+        return f"{verb}: {offer_text(view, offer, names)}."
     return type(move).__name__
 
 
 def offer_text(view: se.SEView, offer: se.Offer, names: Sequence[str]) -> str:
-    """``offer`` told from this seat's side."""
+    """``offer`` as a person would say it, from this seat's side ("Ann offers you Lorazepam as a gift")."""
     me = view.seat
-    give = ", ".join(c.name for c in offer.give) or "nothing"
-    want = ", ".join(offer.want) or "nothing"
+    give = _listed([c.name for c in offer.give])
+    want = _listed(list(offer.want))
     if offer.seat == me:
-        return f"your offer to {name_of(names, offer.to, me)}: your {give} for their {want}"
-    return f"{name_of(names, offer.seat, me)}'s offer: their {give} for your {want}"
+        to = name_of(names, offer.to, me)
+        if not offer.give:
+            return f"you ask {to} for {want} as a gift"
+        return f"you offer {to} {give} " + (f"for their {want}" if offer.want else "as a gift")
+    who = name_of(names, offer.seat, me)
+    if not offer.give:
+        return f"{who} asks you for {want} as a gift"
+    return f"{who} offers you {give} " + (f"for your {want}" if offer.want else "as a gift")
+
+
+def _listed(items: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    if len(items) <= 1:
+        return "".join(items) or "nothing"
+    return ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def episode_does_nothing(view: se.SEView, move: Move, names: Sequence[str]) -> str | None:
@@ -231,11 +245,11 @@ def episode_does_nothing(view: se.SEView, move: Move, names: Sequence[str]) -> s
     if se.episode_bites(punishment, drugs=drugs, hand=player.hand_size, no_play=player.no_play,
                         no_draw=player.no_draw):
         return None
-    if punishment == "discard_drugs":
+    if punishment == Punishment.DISCARD_DRUGS:
         return f"{they} has no Drugs on their Psyche, so Madness would strip nothing."
-    if punishment == "no_play":
+    if punishment == Punishment.NO_PLAY:
         return f"{they} already may not play next turn; a second Impotence adds nothing."
-    if punishment == "no_draw":
+    if punishment == Punishment.NO_DRAW:
         return f"{they} already draws nothing next turn; a second Anorexia adds nothing."
     return f"{they} holds no cards, so this punishment would do nothing."
 

@@ -30,6 +30,9 @@ HOSTING = "host"
 JOINED = "join"
 """A seat (or a spectator place) at someone else's table."""
 
+FIRST_MOVE_DELAY = 2.5
+"""Seconds a new game against bots waits before the first bot move: time to look at the table."""
+
 
 @dataclass
 class Session:
@@ -112,11 +115,13 @@ async def open_local(
     seed: int | None,
     bot_delay: float,
     bot_kind: str = "heuristic",
+    first_move_delay: float = FIRST_MOVE_DELAY,
 ) -> Session:
-    """A game against ``players - 1`` bots, dealt at once (the person holds seat 0)."""
+    """A game against ``players - 1`` bots, dealt at once (the person holds seat 0); the bots
+    wait ``first_move_delay`` after each deal, so the person sees the table before they move."""
     client, local = await start_local_game(
         game, players, dict(options or {}), name, seed, bot_kind=bot_kind, bot_delay=bot_delay,
-        journal_dir=str(places.games_dir()),
+        journal_dir=str(places.games_dir()), first_move_delay=first_move_delay,
     )
     return Session(client, LOCAL, local=local, address="this machine", room_code=local.host.code)
 

@@ -1,8 +1,8 @@
-"""The end of a game: who won, every seat's place, and (Quack) the money over the rounds."""
+"""The end of a game: who won, every seat's place and figures (each game's own), and the Quack money chart."""
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -12,9 +12,11 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Static
 
 from core import quack as q
-from core import side_effects as se
 from tui import quack_text as qt
 from tui.names import name_of, seat_name
+
+if TYPE_CHECKING:
+    from tui.games import GameUI, Record
 
 LEVELS = " ▁▂▃▄▅▆▇█"
 
@@ -63,30 +65,31 @@ def headline(view: Any, names: Sequence[str]) -> Text:
     return text
 
 
-def standings(view: Any, names: Sequence[str]) -> Text:
-    """Every seat by place, with the figures that decided it."""
-    outcome = view.outcome
+def standings(view: Any, names: Sequence[str], rows: Sequence[tuple[int, int, Text]]) -> Text:
+    """Every seat by place: ``rows`` of (place, seat, the figures that decided it), best first."""
     me = view.seat
+    winners = view.outcome.winners
     out = Text(no_wrap=True, overflow="ellipsis")
-    for i, seat in enumerate(outcome.ranking):
+    for i, (place, seat, figures) in enumerate(rows):
         if i:
             out.append("\n")
         name = seat_name(names, seat)
         if seat == me:
             name += " (you)"
-        place = outcome.places[seat]
         out.append(f"{place:>2}. ", style="bold")
-        out.append(name[:22].ljust(23), style="bold green" if seat in outcome.winners else "")
-        if view.game == se.GAME:
-            player = view.players[seat]
-            treated = sum(1 for s in player.psyche if s.drug is not None)
-            out.append(f"{treated}/{len(player.psyche)} Disorders treated, {player.hand_size} cards in hand")
-        elif view.game == q.GAME:
-            doctor = view.doctors[seat]
-            out.append(f"{qt.money(doctor.money):>9}  Infamy {doctor.infamy}")
-            if doctor.status != q.PRACTISING:
-                out.append("  " + ("in Switzerland" if doctor.status == q.SWITZERLAND else "mobbed"),
-                           style="cyan" if doctor.status == q.SWITZERLAND else "red")
+        out.append(name[:22].ljust(23), style="bold green" if seat in winners else "bold" if seat == me else "")
+        out.append_text(figures)
+    return out
+
+
+def quack_figures(view: Any, seat: int) -> Text:
+    """A doctor's money and Infamy, and how they left the game."""
+    out = Text()
+    doctor = view.doctors[seat]
+    out.append(f"{qt.money(doctor.money):>9}  Infamy {doctor.infamy}")
+    if doctor.status != q.PRACTISING:
+        out.append("  " + ("in Switzerland" if doctor.status == q.SWITZERLAND else "mobbed"),
+                   style="cyan" if doctor.status == q.SWITZERLAND else "red")
     return out
 
 
@@ -110,13 +113,13 @@ class SummaryScreen(ModalScreen[str | None]):
         Binding("q", "choose('leave')", "leave"),
     ]
 
-    def __init__(self, info: Any, view: Any, names: Sequence[str], history: Sequence[tuple[int, tuple[int, ...]]],
+    def __init__(self, ui: GameUI, view: Any, names: Sequence[str], record: Record,
                  *, can_again: bool, can_lobby: bool) -> None:
         super().__init__()
-        self.info = info
+        self.ui = ui
         self.view = view
         self.names = tuple(names)
-        self.history = list(history)
+        self.record = record
         self.can_again = can_again
         self.can_lobby = can_lobby
 
@@ -126,9 +129,8 @@ class SummaryScreen(ModalScreen[str | None]):
             box.border_title = Text("Game over")
             with VerticalScroll():
                 yield Static(headline(view, self.names), classes="part", id="headline")
-                yield Static(standings(view, self.names), classes="part", id="standings")
-                if view.game == q.GAME and len(self.history) > 1:
-                    yield Static(money_chart(self.history, self.names, 72, view.seat), classes="part", id="chart")
+                for part_id, part in self.ui.summary(view, self.names, self.record):
+                    yield Static(part, classes="part", id=part_id)
             with Horizontal():
                 if self.can_again:
                     yield Button("Play again", id="again", variant="success")

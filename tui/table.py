@@ -9,8 +9,9 @@ it (network IO happens in the app's workers, never here).
 from __future__ import annotations
 
 import time
+from collections import deque
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
 from rich.text import Text
 from textual import on
@@ -19,31 +20,78 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Footer, Input
+from textual.widgets import Footer, Input, RichLog
 
-from core import games
-from core import side_effects as se
 from net.protocol import ChatLine, Error, Lobby, View
 from tui import rules_text
 from tui.board import Board
-from tui.modals import ChoiceScreen, ConfirmScreen, ReadingScreen
-from tui.se_board import SEBoard
-from tui.se_text import describe_move, offer_text
+from tui.games import action_bindings, rules_screen, ui_for
+from tui.modals import ConfirmScreen, ReadingScreen
 from tui.widgets import GameLog, MovePicked, StatusBar
-
-if TYPE_CHECKING:
-    from core import quack as q
 
 ONLINE = "online"
 CONNECTING = "connecting"
 RECONNECTING = "reconnecting"
 CLOSED = "closed"
 
-WIDE = 120
-"""From this many columns the log and chat move to a column of their own beside the table."""
+WIDE = 150
+"""From this many columns the log and chat move to a column of their own beside the table
+(below that the table takes the whole width and the log the whole width below it)."""
 
 SUMMARY_DELAY = 1.5
 """Seconds the final table stays in view before the summary opens."""
+
+
+def unseen(shown: list[str], recent: tuple[str, ...]) -> tuple[str, ...]:
+    """The lines of ``recent`` (a seat's latest log, as the host keeps it) that are not
+    already the end of ``shown``: where the two overlap, the rest is new."""
+    for k in range(min(len(shown), len(recent)), 0, -1):
+        if shown[-k:] == list(recent[:k]):
+            return recent[k:]
+    return recent
+
+
+class TableLog(GameLog):
+    """The table's log, which keeps what it was given so that a change of
+    width wraps every line again (not only the lines written after it)."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._entries: deque[Any] = deque(maxlen=self.max_lines)
+        self._wrapped_at = 0
+        """The width the lines on show were wrapped at (0: not laid out yet)."""
+        self._rewrapping = False
+
+    def write(self, content: Any, width: int | None = None, expand: bool = False, shrink: bool = True,
+              scroll_end: bool | None = None, animate: bool = False) -> Any:
+        if not self._rewrapping:
+            self._entries.append(content)
+            if not self._wrapped_at:
+                return self  # written once the width is known (see on_resize)
+        # Wrapped at the log's own width (RichLog would measure against the console's).
+        width = width if width is not None else max(self.min_width, self.scrollable_content_region.width)
+        return super().write(content, width, expand, shrink, scroll_end, animate)
+
+    def clear(self) -> Any:
+        self._entries.clear()
+        return super().clear()
+
+    def on_resize(self, event: Any) -> None:
+        width = event.size.width
+        if width and width != self._wrapped_at:
+            self._wrapped_at = width
+            # After RichLog has seen its size too.
+            self.call_after_refresh(self._rewrap)
+
+    def _rewrap(self) -> None:
+        self._rewrapping = True
+        try:
+            RichLog.clear(self)
+            for entry in self._entries:
+                self.write(entry, scroll_end=False)
+        finally:
+            self._rewrapping = False
+        self.scroll_end(animate=False)
 
 
 @dataclass
@@ -63,10 +111,10 @@ class TableScreen(Screen):
     DEFAULT_CSS = """
     TableScreen { layout: vertical; }
     TableScreen #body { height: 1fr; layout: vertical; }
-    TableScreen #side { height: 1fr; min-height: 3; }
+    TableScreen #side { height: 1fr; min-height: 4; }
     TableScreen.-wide #body { layout: horizontal; }
     TableScreen.-wide #board { width: 1fr; height: 1fr; }
-    TableScreen.-wide #side { width: 40; height: 1fr; border-left: vkey $panel-lighten-2; }
+    TableScreen.-wide #side { width: 56; height: 1fr; border-left: vkey $panel-lighten-2; }
     TableScreen #chat-input { display: none; height: 1; border: none; padding: 0 1; }
     TableScreen #chat-input.-open { display: block; }
     """
@@ -75,19 +123,14 @@ class TableScreen(Screen):
 
     BINDINGS = [
         Binding("c", "chat", "chat"),
-        Binding("t", "trade", "trade"),
-        Binding("o", "offers", "offers", show=False),
+        *action_bindings(),
         Binding("question_mark", "help", "help", key_display="?"),
         Binding("r", "rules", "rules", show=False),
         Binding("l", "read_log", "log", show=False),
         Binding("g", "summary", "summary"),
-        Binding("m", "money", "money", show=False),
         Binding("q", "leave", "leave"),
         Binding("escape", "back_to_table", show=False),
     ]
-
-    KEY_ACTIONS = ("trade", "offers", "summary", "money")
-    """Actions whose keys come and go with the view (see tui.widgets.refresh_keys)."""
 
     connection: reactive[str] = reactive(ONLINE)
     """The link to the host: online, reconnecting or closed."""
@@ -99,13 +142,20 @@ class TableScreen(Screen):
     def __init__(self, info: TableInfo, *, clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__()
         self.info = info
+        self.ui = ui_for(info.game)
+        """What this game brings to the table: its board, its actions, its summary."""
         self.clock = clock
         self.seq = 0
         self.view: Any = None
-        self.money_history: list[tuple[int, tuple[int, ...]]] = []
-        """Quack: (round, every doctor's money) at the start of each round and at the end."""
+        self.record = self.ui.record()
+        """What the summary tells of this game, kept from every view."""
+        self.announced: set[int] = set()
+        """Things the game's announcements have told already (trade offers, by id)."""
+        self.KEY_ACTIONS = (("summary", ()), *(("game", (a.name,)) for a in self.ui.actions if a.key))
+        """Actions (and their parameters) whose keys come and go with the view (see tui.widgets.refresh_keys)."""
         self._summary_shown = False
-        self._offers_seen: set[int] = set()
+        self._catching_up = True
+        """The next view may repeat log lines already shown (it follows a (re)connection)."""
         self.log_lines: list[str] = []
         """Every sentence of the game log so far (the log widget keeps a scrolling window of them)."""
         self.set_reactive(TableScreen.names, info.names)
@@ -117,15 +167,9 @@ class TableScreen(Screen):
         self.set_class(self.app.size.width >= WIDE, "-wide")
         yield StatusBar(id="status")
         with Vertical(id="body"):
-            if self.info.game == se.GAME:
-                yield SEBoard(clock=self.clock, id="board")
-            else:
-                # Imported here: a Side Effects table never loads Quack in the Box.
-                from tui.quack_board import QuackBoard
-
-                yield QuackBoard(clock=self.clock, id="board")
+            yield self.ui.board(clock=self.clock, id="board")
             with Vertical(id="side"):
-                yield GameLog(id="log")
+                yield TableLog(id="log")
                 yield Input(placeholder="Say something to the table (Enter sends, Esc closes)", id="chat-input",
                             max_length=300)
         yield Footer(show_command_palette=False)
@@ -144,7 +188,7 @@ class TableScreen(Screen):
         settings = getattr(self.app, "settings", None)
         if settings is not None and hasattr(self.board, "auto_pass"):
             self.board.auto_pass = bool(settings.auto_pass)
-        title = rules_text.TITLES.get(self.info.game, self.info.game)
+        title = self.ui.title
         players = ", ".join(self.names) if self.names else ""
         self.log_widget.notice(f"A game of {title}" + (f": {players}." if players else ".")
                                + " Press ? for the keys, r for the rules, c to chat.", style="italic dim")
@@ -154,6 +198,7 @@ class TableScreen(Screen):
 
     def on_resize(self) -> None:
         self.set_class(self.size.width >= WIDE, "-wide")
+        self.call_after_refresh(self.log_widget.scroll_end, animate=False)
 
     # --- what the host says -------------------------------------------------------------
 
@@ -162,16 +207,20 @@ class TableScreen(Screen):
         self.seq = message.seq
         self.view = view
         log = self.log_widget
-        self.log_lines.extend(message.log)
-        for line in message.log:
+        lines = message.log
+        if self._catching_up:
+            # The first view after (re)joining carries the seat's recent log: show only what is new here.
+            lines = unseen(self.log_lines, lines)
+            self._catching_up = False
+        self.log_lines.extend(lines)
+        for line in lines:
             log.event(line, mine=line.startswith("You "), quiet=line.startswith(("Turn ", "Round ")))
-        if self.info.game == games.QUACK:
-            self._track_money(view)
+        self.record.see(message)
         board = self.board
         deadline = message.deadline
         board.deadline_at = self.clock() + deadline.seconds if deadline is not None else None
         board.view = view
-        self._announce_offers(view)
+        self.ui.announce(self, message)
         self._update_status()
         if view.outcome is not None and not self._summary_shown:
             self._summary_shown = True
@@ -192,6 +241,11 @@ class TableScreen(Screen):
     def notice(self, text: str) -> None:
         self.log_widget.notice(text)
 
+    def reconnected(self) -> None:
+        """The link to the host is back: its next view brings the recent log again."""
+        self._catching_up = True
+        self.notice("Reconnected.")
+
     def watch_names(self, names: tuple[str, ...]) -> None:
         if getattr(self, "_ready", False):
             self.board.names = names
@@ -205,26 +259,9 @@ class TableScreen(Screen):
         if getattr(self, "_ready", False):
             self._update_status()
 
-    def _track_money(self, view: q.QuackView) -> None:
-        money = tuple(d.money for d in view.doctors)
-        if not self.money_history or self.money_history[-1][0] != view.round:
-            self.money_history.append((view.round, money))
-        elif view.outcome is not None or self.money_history[-1][1] != money:
-            # Keep the latest figure of the round, so the chart ends where the game did.
-            self.money_history[-1] = (view.round, money)
-
-    def _announce_offers(self, view: Any) -> None:
-        if self.info.game != se.GAME or view.seat is None:
-            return
-        for offer in view.offers:
-            if offer.id not in self._offers_seen and offer.to == view.seat:
-                self.app.notify(offer_text(view, offer, self.names).capitalize() + ". Press o to answer.",
-                                title="Trade offer", markup=False, timeout=8)
-            self._offers_seen.add(offer.id)
-
     def _update_status(self) -> None:
         status = self.query_one("#status", StatusBar)
-        text = self.board.status_text() if self.view is not None else Text(rules_text.TITLES.get(self.info.game, ""))
+        text = self.board.status_text() if self.view is not None else Text(self.ui.title)
         state = {ONLINE: ("● online", "green"), RECONNECTING: ("◌ reconnecting…", "bold yellow"),
                  CLOSED: ("○ table closed", "bold red"), CONNECTING: ("◌ connecting…", "yellow")}
         label, style = state.get(self.connection, (self.connection, ""))
@@ -270,16 +307,17 @@ class TableScreen(Screen):
         else:
             self.board.focus()
 
-    def action_board_end_turn(self) -> None:
-        if hasattr(self.board, "action_end_turn"):
-            self.board.action_end_turn()
-
-    def action_board_pass(self) -> None:
-        if hasattr(self.board, "action_pass_window"):
-            self.board.action_pass_window()
-
     def action_read_log(self) -> None:
-        self.log_widget.focus()
+        """The log over the whole screen, to read back through (Esc returns)."""
+        log = self.log_widget
+        self.maximize(log, container=False)
+        log.focus()
+
+    def watch_maximized(self, maximized: Any) -> None:
+        if maximized is None and getattr(self, "_ready", False):
+            # Back at the table: the newest lines in view, and the keys on the board.
+            self.board.focus()
+            self.call_after_refresh(self.log_widget.scroll_end, animate=False)
 
     # --- reading -----------------------------------------------------------------------
 
@@ -287,62 +325,23 @@ class TableScreen(Screen):
         self.app.push_screen(ReadingScreen("Keys", rules_text.TABLE_KEYS))
 
     def action_rules(self) -> None:
-        self.app.push_screen(ReadingScreen(f"Rules: {rules_text.TITLES[self.info.game]}",
-                                           rules_text.rules_markdown(self.info.game)))
+        self.app.push_screen(rules_screen(self.info.game))
 
-    # --- trading (Side Effects) ------------------------------------------------------------
+    # --- what the game adds -----------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        view = self.view
-        if action in ("trade", "offers"):
-            if self.info.game != se.GAME:
-                return False
-            if action == "offers":
-                return view is not None and bool(view.offers)
-            return self._can_trade()
+        if action == "game":
+            name = parameters[0] if parameters else ""
+            return any(a.name == name for a in self.ui.actions) and self.ui.can(str(name), self)
         if action == "summary":
-            return True if view is not None and view.outcome is not None else False
-        if action == "money":
-            return self.info.game == games.QUACK
+            view = self.view
+            return view is not None and view.outcome is not None
         return True
 
-    def _can_trade(self) -> bool:
-        view = self.view
-        return view is not None and bool(view.trade_partners)
-
-    def action_trade(self) -> None:
-        if not self._can_trade():
-            self.app.notify("Trading waits until the game is back to ordinary play.", severity="warning")
-            return
-        view = self.view
-        from tui.trade import TradeScreen
-
-        def made(move: se.OfferTrade | None) -> None:
-            if move is not None:
-                self.app.send_move(move, self.seq)
-
-        self.app.push_screen(TradeScreen(view, self.names), made)
-
-    def action_offers(self) -> None:
-        view = self.view
-        if view is None or self.info.game != se.GAME:
-            return
-        answers = [m for m in view.legal if isinstance(m, se.TRADE_ANSWERS)]
-        if not answers:
-            if view.offers:
-                lines = "; ".join(offer_text(view, o, self.names) for o in view.offers)
-                self.app.notify(f"Open offers: {lines}. They can be answered during ordinary play.",
-                                markup=False)
-            else:
-                self.app.notify("No open trade offers.")
-            return
-        labels = [Text(describe_move(view, m, self.names)) for m in answers]
-
-        def chosen(index: int | None) -> None:
-            if index is not None:
-                self.app.send_move(answers[index], self.seq)
-
-        self.app.push_screen(ChoiceScreen(Text("Trade offers"), labels), chosen)
+    def action_game(self, name: str) -> None:
+        """One of the game's own actions (trading, the money chart...)."""
+        if any(a.name == name for a in self.ui.actions):
+            self.ui.run(name, self)
 
     # --- the end ---------------------------------------------------------------------------
 
@@ -361,16 +360,9 @@ class TableScreen(Screen):
             elif what == "leave":
                 self.app.leave_table()
 
-        self.app.push_screen(SummaryScreen(self.info, view, self.names, self.money_history,
+        self.app.push_screen(SummaryScreen(self.ui, view, self.names, self.record,
                                            can_again=self.app.can_play_again(),
                                            can_lobby=self.app.can_return_to_lobby()), chosen)
-
-    def action_money(self) -> None:
-        if self.info.game != games.QUACK or self.view is None:
-            return
-        from tui.summary import MoneyScreen
-
-        self.app.push_screen(MoneyScreen(self.view, self.names, self.money_history))
 
     def action_leave(self) -> None:
         view = self.view

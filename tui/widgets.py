@@ -39,7 +39,7 @@ def refresh_keys(widget: Widget, actions: tuple[str, ...]) -> None:
     """
     screen = widget.screen
     mine = tuple(widget.check_action(a, ()) for a in actions)
-    theirs = tuple(screen.check_action(a, ()) for a in getattr(screen, "KEY_ACTIONS", ()))
+    theirs = tuple(screen.check_action(a, p) for a, p in getattr(screen, "KEY_ACTIONS", ()))
     signature = (mine, theirs)
     if getattr(widget, "_keys_signature", None) != signature:
         widget._keys_signature = signature

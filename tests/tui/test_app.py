@@ -172,6 +172,13 @@ async def test_leaving_a_running_game_asks_first(app_for):
         await opened(pilot)
         await pilot.press("q")
         await wait_for(pilot, lambda: "Leave" in screen_text(app), what="the question")
+        # The safe button has the focus: Enter pressed by habit keeps the game.
+        assert app.screen.focused is not None and app.screen.focused.id == "no"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.screen is app.table_screen, what="the table again")
+        assert not session.closed
+        await pilot.press("q")
+        await wait_for(pilot, lambda: "Leave" in screen_text(app), what="the question")
         await pilot.press("y")
         await wait_for(pilot, lambda: session.closed, what="the session to close")
 

@@ -14,6 +14,7 @@ from tests.tui.fakes import FakeSession, RulesTable, advance, clipped_widgets, l
 from tui.home import HostScreen, JoinScreen, OptionsScreen
 from tui.modals import ChoiceScreen, ConfirmScreen, ReadingScreen
 from tui import rules_text
+from tui.games import rules_screen
 from tui.summary import MoneyScreen
 from tui.trade import TradeScreen
 
@@ -102,8 +103,8 @@ async def test_reading_and_choice_screens_fit(app_for):
         session.begin()
         await opened(pilot)
         screens = [ReadingScreen("Keys", rules_text.TABLE_KEYS),
-                   ReadingScreen("Rules", rules_text.rules_markdown("side-effects")),
-                   ReadingScreen("Rules", rules_text.rules_markdown("quack")),
+                   rules_screen("side-effects"),
+                   rules_screen("quack"),
                    ConfirmScreen("Flee to Switzerland? " * 4),
                    ChoiceScreen("Pick one", [f"Choice {i}" for i in range(30)]),
                    TradeScreen(app.table_screen.view, session.names)]
@@ -130,6 +131,6 @@ async def test_summary_fits(app_for, game):
         text = assert_fits(app, names=session.names[1:])
         assert "Game over" in text
         if game == "quack":
-            app.push_screen(MoneyScreen(app.table_screen.view, session.names, app.table_screen.money_history))
+            app.push_screen(MoneyScreen(app.table_screen.view, session.names, app.table_screen.record.rounds))
             await pilot.pause()
             assert_fits(app)

@@ -17,7 +17,8 @@ from tui.trade import TradeScreen
 
 def local_app(tmp_path, game: str, seed: int, players: int = 3):
     async def opener():
-        return await open_local(game, players=players, options={}, name="Ann", seed=seed, bot_delay=0)
+        return await open_local(game, players=players, options={}, name="Ann", seed=seed, bot_delay=0,
+                                first_move_delay=0)
 
     return make_app(config_dir=tmp_path / "config", opener=opener, home=False, cursor_blink=False)
 

@@ -168,7 +168,7 @@ async def test_tremors_answered_in_time(app_for):
         await wait_for(pilot, lambda: board.view.phase == se.TREMORS, what="the Tremors prompt")
         await pilot.pause()
         text = screen_text(app)
-        assert "TREMORS! Discard 3 more: press the card numbers." in text
+        assert "TREMORS! Discard 3 more cards: press their numbers now" in flat(text)
         assert "◷ Tremors" in text  # the countdown
         await pilot.press("1", "2", "3")
         await wait_for(pilot, lambda: board.view.phase == se.PLAY, what="the prompt to close")
@@ -177,9 +177,41 @@ async def test_tremors_answered_in_time(app_for):
         assert "(Tremors)" in screen_text(app)
 
 
+async def test_tremors_keeps_the_numbers_read_when_it_opened(app_for):
+    """Item 1 of issue 14: while the prompt is open the hand keeps its places, a discarded card
+    stays in its slot marked as gone, so pressing 3, 4, 5 discards exactly the cards numbered
+    3, 4 and 5 when the prompt opened; the prompt counts the cards still owed; the bell rings."""
+    state, session = tremors_table(30.0)
+    app = app_for(session)
+    rung = []
+    async with app.run_test(size=SIZE) as pilot:
+        app.bell = lambda: rung.append(True)
+        session.begin()
+        board = await opened(pilot)
+        session.act(1, se.PlayEpisode(card=card_id(state, 1, "Episode"), disorder=disorder_id(state, 0, "Tremors")))
+        await wait_for(pilot, lambda: board.view.phase == se.TREMORS, what="the Tremors prompt")
+        await pilot.pause()
+        assert rung == [True]
+        read = [c.name for c in board.view.hand]
+        for key, owed in (("3", 2), ("4", 1)):
+            seq = session.seq
+            await pilot.press(key)
+            await seq_after(pilot, session, seq)
+            assert [c.name for c in board.hand()] == read  # same places
+            text = flat(screen_text(app))
+            assert f"Discard {owed} more card" in text
+            assert "discarded" in text  # the gone card still shows in its slot
+        await pilot.press("5")
+        await wait_for(pilot, lambda: board.view.phase == se.PLAY, what="the prompt to close")
+        assert sorted(state.cards[m.card].name for m in session.moves) == sorted(read[2:5])
+        assert hand_names(state, 0) == sorted(read[:2])
+        assert [c.name for c in board.hand()] == read[:2]  # the prompt ended: the hand closes up
+        assert rung == [True]
+
+
 async def test_tremors_answered_too_late(app_for):
     """When the countdown runs out the host takes the whole hand; the table shows what happened."""
-    state, session = tremors_table(0.4)
+    state, session = tremors_table(1.0)
     app = app_for(session)
     async with app.run_test(size=SIZE) as pilot:
         session.begin()

@@ -33,16 +33,41 @@ def check(name: str, text: str) -> None:
     assert text == expected, f"{name} changed; run with QUACKBOX_UPDATE_SNAPSHOTS=1 if on purpose.\n{text}"
 
 
-async def test_side_effects_table_with_a_card_picked(app_for):
-    """Side Effects, 4 seats, seed 3, turn 1, the Clozapine aimed at our Suicidal Thoughts."""
+async def se_table_with_a_card_picked(app_for, size: tuple[int, int]) -> tuple[object, str]:
+    """Side Effects, 4 seats, seed 3, turn 1, the Clozapine aimed at our Suicidal Thoughts: the app and screen."""
     session = RulesTable(SE, SE.new_game(seats=4, seed=3))
     app = app_for(session)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=size) as pilot:
         session.begin()
         await opened(pilot)
         await pilot.press("2")
         await pilot.pause()
-        check("side_effects_table", screen_text(app))
+        return app, screen_text(app)
+
+
+async def test_side_effects_table_with_a_card_picked(app_for):
+    """Side Effects, 4 seats, seed 3, turn 1, the Clozapine aimed at our Suicidal Thoughts."""
+    _app, text = await se_table_with_a_card_picked(app_for, SIZE)
+    check("side_effects_table", text)
+
+
+async def test_side_effects_table_on_a_big_terminal(app_for):
+    """The same table at 120x40: wider cards with their whole text, the log the whole width below."""
+    _app, text = await se_table_with_a_card_picked(app_for, (120, 40))
+    check("side_effects_table_120x40", text)
+
+
+async def test_side_effects_table_in_ascii(app_for, monkeypatch):
+    """--ascii: the 80x24 table drawn with nothing but ASCII, every mark still told apart."""
+    from tui.looks import ASCII_ENV, ASCII_TABLE, Ascii
+
+    monkeypatch.setenv(ASCII_ENV, "1")
+    app, text = await se_table_with_a_card_picked(app_for, SIZE)
+    assert app.ascii and any(isinstance(f, Ascii) for f in app.get_line_filters())
+    text = text.translate(ASCII_TABLE)
+    assert text.isascii(), sorted({ch for ch in text if not ch.isascii()})
+    assert "x Gambling Addiction" in text and "* Suicidal Thoughts" in text  # untreated, aimed
+    check("side_effects_table_ascii", text)
 
 
 async def test_quack_table_mid_game(app_for):
@@ -64,7 +89,7 @@ async def test_home_screen(app_for, tmp_path):
     (config / "settings.json").write_text(json.dumps({"name": "Ann", "game": "quack", "players": 5}))
     app = app_for(home=True)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        await wait_for(pilot, lambda: "palette" in screen_text(app), what="the footer")
         check("home", screen_text(app))
 
 
@@ -76,8 +101,8 @@ async def test_lobby_of_a_hosted_table(app_for):
         session.push(lobby_of(["Ann", "Ben [red]", "Cy", ""], started=False,
                               kinds=["human", "human", "human", "open"], ready=[False, True, False, False]))
         await wait_for(pilot, lambda: app.lobby_screen is not None)
-        # The footer's keys paint last; on a busy machine a pause may not be enough.
-        await wait_for(pilot, lambda: "q leave" in screen_text(app))
+        # On a busy machine the footer comes a frame later than the rest.
+        await wait_for(pilot, lambda: "palette" in screen_text(app), what="the footer")
         check("lobby", screen_text(app))
 
 

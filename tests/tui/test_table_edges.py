@@ -1,0 +1,207 @@
+"""The rough edges a play-through found at the Side Effects table (issue 14), each at 80x24
+as a player met it: the prompt's whole sentence, the log that must stay readable, bots that
+wait for the player to look, presence in the log, and a summary that ranks everyone."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+from core import bots as core_bots
+from core import side_effects as se
+from core.play import next_move
+from core.side_effects import RULES
+from net.client import Disconnected, Reconnected
+from net.protocol import View
+from tests.core.se_helpers import table
+from tests.tui.conftest import SIZE
+from tests.tui.fakes import RulesTable, flat, opened, press_card, screen_text, wait_for
+from tui.app import make_app
+from tui.se_board import PsychePanel
+from tui.session import FIRST_MOVE_DELAY, open_local
+
+
+def tall_table(**kwargs):
+    """Three rivals with four Disorders, a Drug each (so an "open to" line) and marks."""
+    state = table(
+        4,
+        psyches={0: ["Madness", "Anxiety", "Anorexia"],
+                 1: ["Depression", ("Tremors", "Pramipexole"), "Impotence", "Anxiety"],
+                 2: [("Impotence", "Sildenafil"), "Suicidal Thoughts", "Madness", "Tremors"],
+                 3: [("Anxiety", "Lorazepam"), "Depression", "Gambling Addiction", "Anorexia"]},
+        hands={0: ["Lithium", "Episode", "Gambling Addiction", "Chlorpromazine"]},
+        current=0,
+        **kwargs,
+    )
+    state.skips[1] = 1
+    state.no_play[2] = True
+    state.no_draw[3] = True
+    return state
+
+
+async def test_the_prompt_shows_its_whole_sentence_and_enter_says_why(app_for):
+    """Item 2: a picked card's explanation is never cut, and Enter on a card with no play says why."""
+    state = tall_table()
+    session = RulesTable(RULES, state)
+    app = app_for(session)
+    async with app.run_test(size=SIZE) as pilot:
+        session.begin()
+        board = await opened(pilot)
+        await press_card(pilot, board, "Lithium")
+        await pilot.pause()
+        text = flat(screen_text(app))
+        sentence = "You have no untreated Gambling Addiction to treat."
+        assert sentence in text
+        assert board.query_one("#prompt").size.height >= 2
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: any(sentence in str(n.message) for n in app._notifications),
+                       what="the reason as a notification")
+        assert session.moves == []
+
+
+async def test_the_log_keeps_four_lines_and_the_newest(app_for):
+    """Item 3: with tall rivals the log keeps four lines; the rivals' boxes stay boxes from turn
+    to turn; after the full log (l) or a resize the newest line is in view."""
+    state = tall_table()
+    session = RulesTable(RULES, state)
+    app = app_for(session)
+    async with app.run_test(size=SIZE) as pilot:
+        session.begin()
+        board = await opened(pilot)
+        screen = app.table_screen
+        log = screen.log_widget
+        assert log.size.height >= 4
+        layout = [p.compact for p in board.query(PsychePanel)]
+        # A turn goes by (the Drugs and marks change): the boxes keep their layout.
+        session.act(0, se.EndTurn())
+        await wait_for(pilot, lambda: screen.view.current != 0, what="the next turn")
+        await pilot.pause()
+        for n in range(40):
+            screen.notice(f"line {n}")
+        await pilot.pause()
+        assert [p.compact for p in board.query(PsychePanel)] == layout
+        assert log.size.height >= 4
+        await pilot.press("l")
+        await pilot.pause()
+        assert screen.maximized is log
+        assert log.size.height >= SIZE[1] - 2  # the whole screen but the footer
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.pause()
+        assert screen.maximized is None
+        assert log.scroll_y == log.max_scroll_y and "line 39" in screen_text(app)
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        await pilot.resize_terminal(*SIZE)
+        await pilot.pause()
+        await pilot.pause()
+        assert log.scroll_y == log.max_scroll_y and "line 39" in screen_text(app)
+
+
+async def test_bots_wait_for_the_player_to_look_at_a_new_table(tmp_path):
+    """Item 6: in a game against bots whose first player is a bot, nothing moves for a while
+    after the deal, even at the fastest pace (held here for longer than the test looks)."""
+    async def opener():
+        return await open_local("side-effects", players=4, options={}, name="Ann", seed=5, bot_delay=0,
+                                first_move_delay=60)
+
+    assert FIRST_MOVE_DELAY >= 2
+    app = make_app(config_dir=tmp_path / "config", opener=opener, home=False, cursor_blink=False)
+    async with app.run_test(size=SIZE) as pilot:
+        board = await opened(pilot)
+        await pilot.pause(1.0)
+        assert board.view.current != 0 and board.view.turn == 1  # seed 5: a bot goes first, and waits
+        assert app.table_screen.seq == 0
+        assert "Bot 3's turn" in screen_text(app)
+        await app.action_quit()
+
+
+async def test_presence_lines_and_the_recent_log_after_a_reconnection(app_for):
+    """Item 12: what the host says of presence shows in the log; after a reconnection the recent
+    log the host sends again is shown once, with only the lines missed while away added."""
+    state = table(3, current=1)
+    session = RulesTable(RULES, state)
+    app = app_for(session)
+    async with app.run_test(size=SIZE) as pilot:
+        session.begin()
+        await opened(pilot)
+        screen = app.table_screen
+        view = RULES.view(state, 0)
+        session.push(View(session.seq, view, (), ("Bob is away: the connection was lost.",), None))
+        await wait_for(pilot, lambda: "Bob is away" in screen_text(app), what="the presence line")
+        session.push(View(session.seq, view, (), ("A bot played Therapy for Bob, who is away.",), None))
+        await wait_for(pilot, lambda: "who is away" in screen_text(app), what="the stand-in line")
+        before = list(screen.log_lines)
+        session.push(Disconnected("The connection to the host was lost."))
+        session.push(Reconnected())
+        recent = (*before[-3:], "Cy ended the turn.", "Bob is back.")
+        session.push(View(session.seq, view, (), recent, None))
+        await wait_for(pilot, lambda: "Bob is back." in screen.log_lines, what="the recent log")
+        assert screen.log_lines == [*before, "Cy ended the turn.", "Bob is back."]
+        # Later views are not taken for a catch-up: a line may say the same thing twice.
+        session.push(View(session.seq, view, (), ("Bob is back.",), None))
+        await wait_for(pilot, lambda: screen.log_lines.count("Bob is back.") == 2, what="a later line")
+
+
+async def test_the_summary_ranks_every_player_with_the_games_figures(app_for):
+    """Item 7: every player has their own place (those level on the rules' last place ranked by
+    how close they came), and the game's turns, Disorders and Episodes are counted."""
+    state = RULES.new_game(seats=4, seed=11)
+    session = RulesTable(RULES, state)
+    app = app_for(session)
+    players = [core_bots.make(RULES.name, "heuristic", 11 + s) for s in range(4)]
+    async with app.run_test(size=(100, 30)) as pilot:
+        session.begin()
+        await opened(pilot)
+        while RULES.outcome(state) is None:
+            seat, move = next_move(RULES, state, players)
+            session.act(seat, move)
+        await wait_for(pilot, lambda: app.table_screen.view.outcome is not None, what="the end")
+        await pilot.press("g")
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "SummaryScreen", what="the summary")
+        await pilot.pause()
+        text = screen_text(app)
+        places = [m.group(1) for line in text.split("\n")
+                  if ("Disorders treated" in line or "Psyche emptied" in line)
+                  and (m := re.search(r"(\d+)\. \S", line))]
+        assert places[0] == "1" and len(places) == 4
+        assert len(set(places)) > 2  # not "1. 2. 2. 2."
+        record = app.table_screen.record
+        assert f"Over {record.turns} turns" in text and record.turns == state.turn
+        # Every Drug still on a Psyche treated a Disorder there (others were discarded since).
+        assert sum(record.treated.values()) >= sum(1 for p in state.psyche for _d, g in p if g != -1) > 0
+        assert sum(record.played.values()) == sum(record.suffered.values())
+
+
+def test_trade_offers_are_said_as_a_person_would():
+    """Item 14: "Ann offers you Lorazepam as a gift", names as written, never "their X for your nothing"."""
+    from cards.side_effects import SECard
+    from tui.se_text import offer_text
+
+    state = RULES.new_game(seats=3, seed=1)
+    view = RULES.view(state, 0)
+    lorazepam = next(c for c in state.cards if c.name == "Lorazepam")
+    assert isinstance(lorazepam, SECard)
+    names = ("Me", "Ann", "Cy")
+    gift = se.Offer(id=1, seat=1, to=0, give=(lorazepam,), want=())
+    assert offer_text(view, gift, names) == "Ann offers you Lorazepam as a gift"
+    swap = se.Offer(id=2, seat=0, to=2, give=(lorazepam,), want=("Lithium", "Therapy"))
+    assert offer_text(view, swap, names) == "you offer Cy Lorazepam for their Lithium and Therapy"
+    ask = se.Offer(id=3, seat=2, to=0, give=(), want=("Lithium",))
+    assert offer_text(view, ask, names) == "Cy asks you for Lithium as a gift"
+
+
+def test_play_pace_takes_a_name_or_seconds():
+    """Item 6: ``play --pace`` as on the home screen, or seconds; anything else is refused with a sentence."""
+    from quackbox.__main__ import build_parser
+
+    parser = build_parser()
+    assert parser.parse_args(["play", "side-effects", "--pace", "fast"]).pace == 0.3
+    assert parser.parse_args(["play", "side-effects", "--pace", "2.5"]).pace == 2.5
+    assert parser.parse_args(["play", "side-effects"]).pace is None
+    for bad in ("warp", "-1", "99"):
+        try:
+            parser.parse_args(["play", "side-effects", "--pace", bad])
+        except SystemExit:
+            continue
+        raise AssertionError(f"--pace {bad} was taken")

@@ -1,0 +1,134 @@
+"""What each game brings to the generic screens, behind one interface.
+
+The table screen, the summary and the replay viewer are written once; each
+game supplies a :class:`GameUI`: its board, the extra actions its table
+offers (Side Effects' trades, Quack in the Box's money chart), what to keep
+from each view for the end of the game, the summary's figures and the
+rules text. They are registered here by game name and loaded on first use,
+like the rules in :mod:`core.games`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import import_module
+from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
+
+from rich.console import RenderableType
+from textual.binding import Binding
+
+from core import games
+
+if TYPE_CHECKING:
+    from net.protocol import View
+    from tui.board import Board
+    from tui.table import TableScreen
+
+
+@dataclass(frozen=True)
+class GameAction:
+    """One thing a game's table offers besides playing cards.
+
+    It runs as the table screen's ``game('<name>')`` action, so it appears
+    in the footer (with ``key``) and the command palette only while
+    :meth:`GameUI.can` says it applies.
+    """
+
+    name: str
+    """The action's name, passed to :meth:`GameUI.can` and :meth:`GameUI.run`."""
+    title: str
+    """Its name in the command palette."""
+    help: str
+    """Its line in the command palette."""
+    key: str = ""
+    """The key on the table screen; empty: palette only."""
+    label: str = ""
+    """Its word in the footer."""
+    show: bool = True
+    """Shown in the footer (when it applies)."""
+
+
+class Record(Protocol):
+    """What a table keeps from the views of one game, for the summary."""
+
+    def see(self, message: View) -> None:
+        """One view from the host, with the events and log lines that came with it."""
+
+
+class GameUI(Protocol):
+    """One game as the generic screens need it."""
+
+    game: str
+    """The game's command-line name (``core.games``)."""
+    title: str
+    actions: tuple[GameAction, ...]
+
+    def board(self, *, clock: Callable[[], float], id: str) -> Board:
+        """A new board widget for this game."""
+
+    def record(self) -> Record:
+        """A new, empty record of one game."""
+
+    def can(self, action: str, screen: TableScreen) -> bool:
+        """Whether ``action`` applies now at ``screen``'s table."""
+
+    def run(self, action: str, screen: TableScreen) -> None:
+        """Do ``action`` at ``screen``'s table."""
+
+    def announce(self, screen: TableScreen, message: View) -> None:
+        """Tell the person what a new view brings that the board does not show (offers to answer)."""
+
+    def summary(self, view: Any, names: Sequence[str], record: Record) -> list[tuple[str, RenderableType]]:
+        """The summary's parts after the headline, each with its widget id."""
+
+    def rules(self) -> str:
+        """The rules page, in Markdown."""
+
+
+_MODULES: dict[str, str] = {
+    games.SIDE_EFFECTS: "tui.se_game",
+    games.QUACK: "tui.quack_game",
+}
+"""Each game's module; it holds ``UI``, its GameUI."""
+
+_loaded: dict[str, GameUI] = {}
+
+
+def ui_for(game: str) -> GameUI:
+    """The GameUI of ``game``; ValueError if no such game."""
+    ui = _loaded.get(game)
+    if ui is None:
+        if game not in _MODULES:
+            raise ValueError(f"unknown game {game!r}; choose from {', '.join(sorted(_MODULES))}")
+        ui = _loaded[game] = import_module(_MODULES[game]).UI
+    return ui
+
+
+def every_ui() -> list[GameUI]:
+    return [ui_for(game) for game in _MODULES]
+
+
+def action_bindings() -> list[Binding]:
+    """The table screen's bindings for every game's keyed actions (each shown only
+    at its own game's table, see ``TableScreen.check_action``)."""
+    out = []
+    seen: dict[str, str] = {}
+    for ui in every_ui():
+        for action in ui.actions:
+            if not action.key:
+                continue
+            if action.key in seen:
+                if seen[action.key] != action.name:
+                    raise ValueError(f"key {action.key!r} is bound to both {seen[action.key]!r} and {action.name!r}")
+                continue
+            seen[action.key] = action.name
+            out.append(Binding(action.key, f"game('{action.name}')", action.label or action.name, show=action.show))
+    return out
+
+
+def rules_screen(game: str) -> Any:
+    """The rules of ``game`` as a reading screen."""
+    from tui.modals import ReadingScreen
+
+    ui = ui_for(game)
+    return ReadingScreen(f"Rules: {ui.title}", ui.rules())

@@ -1,0 +1,92 @@
+"""Quack in the Box at the generic screens: its board, the money over the rounds,
+the summary and the rules page (see :class:`tui.games.GameUI`).
+
+Nothing of Quack in the Box is imported until a Quack table asks for it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, Sequence
+
+from rich.console import RenderableType
+
+from core import games
+from tui import rules_text
+from tui.games import GameAction
+
+if TYPE_CHECKING:
+    from net.protocol import View
+    from tui.quack_board import QuackBoard
+    from tui.table import TableScreen
+
+
+class MoneyHistory:
+    """Every doctor's money at the start of each round, and at the end of the game."""
+
+    def __init__(self) -> None:
+        self.rounds: list[tuple[int, tuple[int, ...]]] = []
+        """(round, every doctor's money), oldest first."""
+
+    def see(self, message: View) -> None:
+        view = message.view
+        money = tuple(d.money for d in view.doctors)
+        if not self.rounds or self.rounds[-1][0] != view.round:
+            self.rounds.append((view.round, money))
+        elif view.outcome is not None or self.rounds[-1][1] != money:
+            # Keep the latest figure of the round, so the chart ends where the game did.
+            self.rounds[-1] = (view.round, money)
+
+
+class QuackUI:
+    """Quack in the Box's :class:`~tui.games.GameUI`."""
+
+    game = games.QUACK
+    title = "Quack in the Box"
+    actions = (
+        GameAction("money", "Money chart", "Everyone's money round by round", key="m", label="money", show=False),
+        GameAction("pass", "Pass", "Let the moment go by without an Anytime card"),
+    )
+
+    def board(self, *, clock: Callable[[], float], id: str) -> QuackBoard:
+        from tui.quack_board import QuackBoard
+
+        return QuackBoard(clock=clock, id=id)
+
+    def record(self) -> MoneyHistory:
+        return MoneyHistory()
+
+    def can(self, action: str, screen: TableScreen) -> bool:
+        if action == "money":
+            return True
+        if action == "pass":
+            from core import quack as q
+
+            return screen.view is not None and q.Pass() in screen.view.legal
+        return False
+
+    def run(self, action: str, screen: TableScreen) -> None:
+        if action == "money" and screen.view is not None:
+            from tui.summary import MoneyScreen
+
+            screen.app.push_screen(MoneyScreen(screen.view, screen.names, screen.record.rounds))
+        elif action == "pass":
+            screen.board.action_pass_window()
+
+    def announce(self, screen: TableScreen, message: View) -> None:
+        """Nothing beyond the board and the log."""
+
+    def summary(self, view: Any, names: Sequence[str], record: Any) -> list[tuple[str, RenderableType]]:
+        from tui.summary import money_chart, quack_figures, standings
+
+        outcome = view.outcome
+        rows = [(outcome.places[seat], seat, quack_figures(view, seat)) for seat in outcome.ranking]
+        parts: list[tuple[str, RenderableType]] = [("standings", standings(view, names, rows))]
+        if len(record.rounds) > 1:
+            parts.append(("chart", money_chart(record.rounds, names, 72, view.seat)))
+        return parts
+
+    def rules(self) -> str:
+        return rules_text.QUACK_RULES
+
+
+UI = QuackUI()

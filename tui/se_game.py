@@ -1,0 +1,204 @@
+"""Side Effects at the generic screens: its board, trading (SE10), the game's
+figures for the summary, and the rules page (see :class:`tui.games.GameUI`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Sequence
+
+from rich.console import RenderableType
+from rich.text import Text
+
+from core import side_effects as se
+from tui import rules_text
+from tui.games import GameAction
+from tui.modals import ChoiceScreen
+from tui.names import seat_name
+from tui.se_text import describe_move, offer_text
+
+if TYPE_CHECKING:
+    from net.protocol import View
+    from tui.se_board import SEBoard
+    from tui.table import TableScreen
+
+
+@dataclass
+class SERecord:
+    """What the summary tells of a game: turns, and each seat's Disorders and Episodes.
+
+    Counted from the events this table was sent (all of these are public),
+    so a table that joined late counts from when it joined.
+    """
+
+    turns: int = 0
+    treated: dict[int, int] = field(default_factory=dict)
+    """Disorders each seat treated with a Drug."""
+    received: dict[int, int] = field(default_factory=dict)
+    """Disorders each seat was given."""
+    played: dict[int, int] = field(default_factory=dict)
+    """Episodes each seat played."""
+    suffered: dict[int, int] = field(default_factory=dict)
+    """Episodes played on each seat."""
+
+    def see(self, message: View) -> None:
+        self.turns = max(self.turns, message.view.turn)
+        for event in message.events:
+            kind = type(event)
+            if kind is se.DisorderTreated:
+                _add(self.treated, event.seat)
+            elif kind is se.DisorderGiven:
+                _add(self.received, event.target)
+            elif kind is se.EpisodePlayed:
+                _add(self.played, event.seat)
+                _add(self.suffered, event.target)
+
+
+def _add(counts: dict[int, int], seat: int) -> None:
+    counts[seat] = counts.get(seat, 0) + 1
+
+
+def untreated(player: se.PlayerView) -> int:
+    return sum(1 for slot in player.psyche if slot.drug is None)
+
+
+def ranked(view: se.SEView) -> list[tuple[int, int]]:
+    """Every seat as (place, seat), best first.
+
+    The rules place the winners (with "until one loser", in the order they
+    went out) and put everyone else level behind them; the summary orders
+    those by how close they came: fewest untreated Disorders, then most
+    treated. Seats level on both share a place.
+    """
+    places = view.outcome.places
+
+    def key(seat: int) -> tuple[int, int, int]:
+        player = view.players[seat]
+        return places[seat], untreated(player), -(len(player.psyche) - untreated(player))
+
+    order = sorted(range(len(view.players)), key=lambda s: (key(s), s))
+    out: list[tuple[int, int]] = []
+    for i, seat in enumerate(order):
+        place = out[-1][0] if i and key(order[i - 1]) == key(seat) else i + 1
+        out.append((place, seat))
+    return out
+
+
+def progress(view: se.SEView, seat: int) -> Text:
+    """How far a player got: their Psyche at the end."""
+    player = view.players[seat]
+    left = untreated(player)
+    if not player.psyche:
+        return Text("Psyche emptied")
+    text = Text(f"{len(player.psyche) - left}/{len(player.psyche)} Disorders treated")
+    if left:
+        text.append(f", {left} untreated")
+    return text
+
+
+def figures_table(view: se.SEView, names: Sequence[str], record: SERecord) -> Text:
+    """Each seat's Disorders and Episodes over the game, as columns."""
+    out = Text(no_wrap=True, overflow="ellipsis")
+    out.append(f"{f'Over {record.turns} turns':<24}{'Disorders':<20}Episodes\n", style="bold")
+    out.append(f"{'':<24}{'treated':>8}{'received':>10}  {'played':>8}{'suffered':>10}", style="dim")
+    for _place, seat in ranked(view):
+        name = "You" if seat == view.seat else seat_name(names, seat)
+        out.append("\n")
+        out.append(f"{name[:22]:<24}")
+        out.append(f"{record.treated.get(seat, 0):>8}{record.received.get(seat, 0):>10}  "
+                   f"{record.played.get(seat, 0):>8}{record.suffered.get(seat, 0):>10}")
+    return out
+
+
+class SideEffectsUI:
+    """Side Effects' :class:`~tui.games.GameUI`."""
+
+    game = se.GAME
+    title = "Side Effects"
+    actions = (
+        GameAction("trade", "Offer a trade", "Cards from your hand for cards from theirs", key="t", label="trade"),
+        GameAction("offers", "Answer trade offers", "Accept, decline or withdraw", key="o", label="offers",
+                   show=False),
+        GameAction("end_turn", "End turn", "End your turn now"),
+    )
+
+    def board(self, *, clock: Callable[[], float], id: str) -> SEBoard:
+        from tui.se_board import SEBoard
+
+        return SEBoard(clock=clock, id=id)
+
+    def record(self) -> SERecord:
+        return SERecord()
+
+    def can(self, action: str, screen: TableScreen) -> bool:
+        view = screen.view
+        if view is None:
+            return False
+        if action == "trade":
+            return bool(view.trade_partners)
+        if action == "offers":
+            return bool(view.offers)
+        if action == "end_turn":
+            return se.EndTurn() in view.legal
+        return False
+
+    def run(self, action: str, screen: TableScreen) -> None:
+        if action == "trade":
+            self._trade(screen)
+        elif action == "offers":
+            self._offers(screen)
+        elif action == "end_turn":
+            screen.board.action_end_turn()
+
+    def _trade(self, screen: TableScreen) -> None:
+        if not self.can("trade", screen):
+            screen.app.notify("Trading waits until the game is back to ordinary play.", severity="warning")
+            return
+        from tui.trade import TradeScreen
+
+        def made(move: se.OfferTrade | None) -> None:
+            if move is not None:
+                screen.app.send_move(move, screen.seq)
+
+        screen.app.push_screen(TradeScreen(screen.view, screen.names), made)
+
+    def _offers(self, screen: TableScreen) -> None:
+        view, names = screen.view, screen.names
+        answers = [m for m in view.legal if isinstance(m, se.TRADE_ANSWERS)]
+        if not answers:
+            if view.offers:
+                lines = "; ".join(offer_text(view, o, names) for o in view.offers)
+                screen.app.notify(f"Open offers: {lines}. They can be answered during ordinary play.", markup=False)
+            else:
+                screen.app.notify("No open trade offers.")
+            return
+        labels = [Text(describe_move(view, m, names)) for m in answers]
+
+        def chosen(index: int | None) -> None:
+            if index is not None:
+                screen.app.send_move(answers[index], screen.seq)
+
+        screen.app.push_screen(ChoiceScreen(Text("Trade offers"), labels), chosen)
+
+    def announce(self, screen: TableScreen, message: View) -> None:
+        view = message.view
+        if view.seat is None:
+            return
+        seen = screen.announced
+        for offer in view.offers:
+            if offer.id not in seen and offer.to == view.seat:
+                text = offer_text(view, offer, screen.names)
+                screen.app.notify(text[:1].upper() + text[1:] + ". Press o to answer.", title="Trade offer",
+                                  markup=False, timeout=8)
+            seen.add(offer.id)
+
+    def summary(self, view: se.SEView, names: Sequence[str], record: Any) -> list[tuple[str, RenderableType]]:
+        from tui.summary import standings
+
+        rows = [(place, seat, progress(view, seat)) for place, seat in ranked(view)]
+        return [("standings", standings(view, names, rows)), ("figures", figures_table(view, names, record))]
+
+    def rules(self) -> str:
+        return rules_text.side_effects_rules()
+
+
+UI = SideEffectsUI()
