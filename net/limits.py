@@ -10,6 +10,7 @@ message without the table saying so: a refused message is answered.
 from __future__ import annotations
 
 import enum
+import math
 from collections import deque
 from dataclasses import dataclass
 
@@ -128,7 +129,8 @@ class MessageLimits:
             return _OK
         if not self.refusals.take(now):
             return Verdict(Rate.FLOOD)
-        return Verdict(Rate.REFUSE, round(self.messages.wait(), 3))
+        # Rounded up to the millisecond: a client that waits as told finds a token.
+        return Verdict(Rate.REFUSE, math.ceil(self.messages.wait() * 1000 + 1e-6) / 1000)
 
 
 class TurnBudget:
