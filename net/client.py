@@ -77,6 +77,9 @@ RECONNECT_DELAYS = (0.2, 0.5, 1.0, 2.0, 3.0, 5.0)
 RECONNECT_FOR = 60.0
 """Seconds to keep trying before giving up on a lost host."""
 OPEN_TIMEOUT = 5.0
+RESENDS = 5
+"""Times a move the host refused for rate is sent again (after the wait the
+host gave) before the refusal is passed on."""
 
 
 # --- errors ----------------------------------------------------------------------
@@ -238,6 +241,9 @@ class Client:
         self._reader: asyncio.Task[None] | None = None
         self._closing = False
         self._failure: NetError | None = None
+        self._last_move: MoveMessage | None = None
+        self._resends = 0
+        self._resend: asyncio.Task[None] | None = None
 
     # --- opening ---------------------------------------------------------------------
 
@@ -374,6 +380,8 @@ class Client:
                     log.warning("skipping a frame the host sent: %s", exc)
                     continue
                 kind = type(message)
+                if kind is Error and self._resend_later(message):
+                    continue
                 if kind is View:
                     self.view = message
                 elif kind is Lobby:
@@ -386,6 +394,28 @@ class Client:
         except ConnectionClosed:
             pass
         return None
+
+    def _resend_later(self, error: Error) -> bool:
+        """Whether ``error`` refused our latest move for rate, and that move
+        will be sent again after the wait the host gave (the error is then
+        not passed on: the person never has to make the move twice)."""
+        move = self._last_move
+        if error.code != ErrorCode.RATE_LIMITED or error.refused != MoveMessage.TYPE or move is None:
+            return False
+        if self._resends >= RESENDS:
+            return False
+        self._resends += 1
+        log.info("the host refused a move for rate; sending it again in %.3f s", error.retry_after)
+        self._resend = asyncio.create_task(self._send_after(error.retry_after, move))
+        return True
+
+    async def _send_after(self, seconds: float, move: MoveMessage) -> None:
+        await asyncio.sleep(seconds)
+        if move is self._last_move:  # else a newer move went out meanwhile
+            try:
+                await self._send(move)
+            except NotConnected:
+                pass  # a fresh view follows the reconnection
 
     async def _reconnect(self) -> bool:
         loop = asyncio.get_running_loop()
@@ -458,7 +488,9 @@ class Client:
         """Make ``move``, chosen from the view numbered ``seq`` (default: the latest)."""
         if seq is None:
             seq = self.view.seq if self.view is not None else 0
-        await self._send(MoveMessage(seq, move))
+        self._last_move = message = MoveMessage(seq, move)
+        self._resends = 0
+        await self._send(message)
 
     async def chat(self, text: str) -> None:
         """Say ``text`` to the table (the host cleans and limits it)."""
@@ -483,6 +515,8 @@ class Client:
             except ConnectionClosed:
                 pass
             await ws.close()
+        if self._resend is not None:
+            self._resend.cancel()
         if self._reader is not None:
             self._reader.cancel()
             try:
@@ -546,6 +580,9 @@ async def run_network_bot(
         bot = core_bots.make(client.game, kind, seed if seed is not None else secrets.randbits(32))
         await client.ready()
         asked_to_start: Lobby | None = None
+        acted_on: int | None = None
+        """The seq of the view last answered: a view sent again with the same
+        seq (a line for the log, a reconnection) asks for nothing new."""
         async for message in client:
             kind_of = type(message)
             if kind_of is Lobby:
@@ -560,13 +597,18 @@ async def run_network_bot(
                     return view.outcome
                 if client.view is not None and client.view.seq > message.seq:
                     continue  # a newer view is already queued: act on that one
+                if message.seq == acted_on:
+                    continue
                 if think > 0:
                     await asyncio.sleep(think)
                     if client.view is not None and client.view.seq != message.seq:
                         continue
                 move = core_bots.decide(bot, view)
                 if move is not None:
+                    acted_on = message.seq
                     await _quietly(client.move(move, message.seq))
+            elif kind_of is Reconnected:
+                acted_on = None  # the move may have been lost with the connection
             elif kind_of is Error:
                 log.info("bot %s: the host refused: %s (%s)", name, message.message, message.code)
         return None

@@ -147,7 +147,8 @@ class Lobby:
     def connect(self, conn: int, remote: str, now: float) -> list[Action]:
         """A new connection ``conn`` from address ``remote`` opened."""
         self.peers[conn] = Peer(conn, remote, now)
-        pending = [p for p in self.peers.values() if not p.welcomed]
+        # Waiting: no hello yet, or a wrong one whose answer is held back.
+        pending = [p for p in self.peers.values() if not p.welcomed and (not p.closing or p.conn in self._deferred)]
         if len(pending) <= MAX_PENDING_PEERS:
             return []
         # Dicts keep their order: the first is the oldest.

@@ -418,8 +418,10 @@ def clean_text(text: str, limit: int | None = None) -> str:
 
 def clean_name(text: str) -> str:
     """A player's name as the table shows it: :func:`clean_text` after NFKC
-    normalisation (so full-width and styled letters become plain ones)."""
-    return clean_text(unicodedata.normalize("NFKC", text))
+    normalisation (so full-width and styled letters become plain ones), its
+    marks counted on the decomposed letters (so at most :data:`MAX_MARKS`
+    accents however the name was composed)."""
+    return unicodedata.normalize("NFC", clean_text(unicodedata.normalize("NFKD", text)))
 
 
 # Letters of other scripts that look like Latin ones (after case folding), and

@@ -128,7 +128,10 @@ def test_wrong_codes_are_answered_late_but_the_right_one_at_once():
     late = [c for c in range(1, 101) if c not in d.closed]
     assert late and not any(d.inbox[c] for c in late)  # nothing told them yet
     d.advance(SLOW_MAX)
-    assert all(error_codes(d.inbox[c]) == ["wrong_code"] and c in d.closed for c in range(1, 101))
+    assert all(c in d.closed and not d.of(c, Welcome) for c in range(1, 101))
+    # Told it was wrong, or (past the budget of connections waiting on a hello) closed to make room.
+    told = [error_codes(d.inbox[c]) or [d.inbox[c][-1].reason] for c in range(1, 101)]
+    assert all(t in (["wrong_code"], ["hello_timeout"]) for t in told) and ["wrong_code"] in told
 
 
 def test_a_guesser_that_hangs_up_leaves_nothing_behind():
@@ -456,6 +459,54 @@ def test_away_seat_gets_a_stand_in_after_the_grace_and_its_hand_back_on_return()
     assert back.seat == 0 and back.token == token
     assert [c.id for c in d.view(3).view.hand] == hand
     assert not d.of(2, Lobby)[-1].seats[0].away
+
+
+def test_the_log_tells_who_left_who_came_back_and_what_a_bot_did_for_them():
+    """Issue 14: presence in the log, and a returning player reads the recent log again."""
+    d = started(away_grace=5.0)
+    token = d.welcome(1).token
+    d.send(1, MoveMessage(d.table.seq, Draw()))  # lines in both logs before anyone leaves
+    d.send(2, MoveMessage(d.table.seq, Draw()))
+    before = tuple(line for v in d.of(1, View) for line in v.log)
+    assert before and d.table.state.current == 0
+    d.disconnect(1)
+    assert d.view(2).log == ("P1 is away: the connection was lost.",)
+    d.advance(5.1)
+    stand_in = d.view(2).log
+    assert stand_in[0] == "A bot played for P1, who is away." and len(stand_in) > 1
+    back = d.join(3, token=token)
+    assert back.seat == 0
+    assert d.view(2).log == ("P1 is back.",)
+    recap = d.view(3).log  # what seat 0 read before it left, and what happened since
+    assert recap[: len(before)] == before
+    assert "P1 is away: the connection was lost." in recap and "A bot played for P1, who is away." in recap
+    assert d.view(3).events == ()
+    d.send(3, Bye())
+    assert d.view(2).log == ("P1 left the table.",)
+
+
+def test_a_flapping_connection_fills_no_logs():
+    d = started()
+    token = d.welcome(1).token
+    conn = 1
+    for n in range(50):
+        d.disconnect(conn)
+        conn = 100 + n
+        d.join(conn, token=token)
+    notes = [v for v in d.of(2, View) if v.log and v.log[0].startswith("P1 ")]
+    assert 2 <= len(notes) <= 10
+
+
+def test_recent_logs_are_bounded():
+    from net.table import RECENT_LOG
+
+    d = started()
+    for _ in range(3 * RECENT_LOG):
+        d.send(d.table.state.current + 1, MoveMessage(d.table.seq, Draw()))
+        if d.table.phase != "playing":
+            break
+    assert all(len(lines) <= RECENT_LOG for lines in d.table.recent_log.values())
+    assert len(d.table.recent_moves) <= 64
 
 
 def test_no_stand_in_when_the_grace_is_off():
