@@ -509,6 +509,25 @@ def test_recent_logs_are_bounded():
     assert len(d.table.recent_moves) <= 64
 
 
+def test_once_a_stand_in_plays_for_an_away_seat_it_keeps_the_bots_pace():
+    d = started(away_grace=5.0)
+    token = d.welcome(1).token
+    d.disconnect(1)
+    d.advance(5.1)
+    assert [seat for seat, _ in d.table.recent_moves] == [0]
+    for _ in range(30):  # three seconds, well inside another grace
+        view = d.view(2)
+        if 1 in view.view.waiting_for and view.view.legal:
+            d.send(2, MoveMessage(view.seq, view.view.legal[0]))
+        d.advance(0.1)
+    assert sum(1 for seat, _ in d.table.recent_moves if seat == 0) >= 2
+    d.join(3, token=token)  # back, then gone again: the grace applies anew
+    d.disconnect(3)
+    seat = d.table.seats[0]
+    due = d.table.bots.stand_in_due(seat)
+    assert due is None or due >= d.now + 5.0
+
+
 def test_no_stand_in_when_the_grace_is_off():
     d = started(away_grace=None)
     d.disconnect(1)
