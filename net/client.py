@@ -402,6 +402,8 @@ class Client:
         move = self._last_move
         if error.code != ErrorCode.RATE_LIMITED or error.refused != MoveMessage.TYPE or move is None:
             return False
+        if error.retry_after <= 0:
+            return False  # refused for what the seat did this turn: sending it again will not help
         if self._resends >= RESENDS:
             return False
         self._resends += 1

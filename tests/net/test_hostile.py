@@ -319,3 +319,15 @@ def test_combining_marks_are_capped_and_spectators_are_named_in_the_lobby():
     assert d.of(1, Lobby)[-1].watchers == ("Ann", "Ann 2") and d.of(1, Lobby)[-1].spectators == 2
     d.join(4, "ann")  # a seat may not take a spectator's name either
     assert d.of(1, Lobby)[-1].seats[1].name == "ann 3"
+
+
+async def test_the_client_sends_again_only_what_waiting_can_help():
+    client = Client("ws://127.0.0.1:1", name="x", code=None, token=None, spectate=False, reconnect=False,
+                    reconnect_for=0.0)
+    client._last_move = MoveMessage(0, Draw())
+    for_the_turn = Error("rate_limited", "That is as many offers as a player may make in one turn.", "move", 0.0)
+    too_fast = Error("rate_limited", "Too many messages.", "move", 0.01)
+    chat = Error("rate_limited", "You are chatting too fast.", "chat", 0.5)
+    assert not client._resend_later(for_the_turn) and not client._resend_later(chat)
+    assert client._resend_later(too_fast)
+    client._resend.cancel()
