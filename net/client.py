@@ -18,8 +18,10 @@ first retry within a second) and the host sends a fresh view.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import secrets
+from collections import deque
 from dataclasses import dataclass
 from typing import Any, AsyncIterator
 
@@ -77,6 +79,9 @@ RECONNECT_DELAYS = (0.2, 0.5, 1.0, 2.0, 3.0, 5.0)
 RECONNECT_FOR = 60.0
 """Seconds to keep trying before giving up on a lost host."""
 OPEN_TIMEOUT = 5.0
+LOG_KEPT = 50
+"""Log lines the client remembers, to tell which lines of the recent log a
+host sends after a reconnection its reader has already had."""
 RESENDS = 5
 """Times a move the host refused for rate is sent again (after the wait the
 host gave) before the refusal is passed on."""
@@ -244,6 +249,9 @@ class Client:
         self._last_move: MoveMessage | None = None
         self._resends = 0
         self._resend: asyncio.Task[None] | None = None
+        self._log_seen: deque[str] = deque(maxlen=LOG_KEPT)
+        self._recap_due = False
+        """The next view is the first after a reconnection: its log repeats the recent log."""
 
     # --- opening ---------------------------------------------------------------------
 
@@ -358,6 +366,7 @@ class Client:
                 self._queue.put_nowait(Disconnected("The connection to the host was lost."))
                 if not await self._reconnect():
                     break
+                self._recap_due = True
                 self._queue.put_nowait(Reconnected())
         except Exception as exc:  # a bug here must end the stream loudly, not hang it
             log.exception("the client's reader failed")
@@ -383,6 +392,10 @@ class Client:
                 if kind is Error and self._resend_later(message):
                     continue
                 if kind is View:
+                    if self._recap_due:
+                        self._recap_due = False
+                        message = dataclasses.replace(message, log=_unseen(self._log_seen, message.log))
+                    self._log_seen.extend(message.log)
                     self.view = message
                 elif kind is Lobby:
                     self.lobby = message
@@ -532,6 +545,17 @@ class Client:
 
     async def __aexit__(self, *exc_info: object) -> None:
         await self.close()
+
+
+def _unseen(seen: deque[str], recap: tuple[str, ...]) -> tuple[str, ...]:
+    """The lines of ``recap`` (the recent log a host sends on a reconnection)
+    after those that end ``seen`` (the lines already read): the longest start
+    of ``recap`` that ``seen`` ends with is dropped."""
+    kept = list(seen)
+    for k in range(min(len(kept), len(recap)), 0, -1):
+        if tuple(kept[-k:]) == recap[:k]:
+            return recap[k:]
+    return recap
 
 
 def _why(exc: BaseException) -> str:

@@ -331,3 +331,13 @@ async def test_the_client_sends_again_only_what_waiting_can_help():
     assert not client._resend_later(for_the_turn) and not client._resend_later(chat)
     assert client._resend_later(too_fast)
     client._resend.cancel()
+
+
+def test_after_a_reconnection_the_client_passes_on_only_the_lines_it_has_not_had():
+    from net.client import _unseen
+
+    seen = deque(["a", "b", "c"], maxlen=50)
+    assert _unseen(seen, ("b", "c", "away", "bot")) == ("away", "bot")
+    assert _unseen(seen, ("x", "y")) == ("x", "y")  # nothing in common: all of it
+    assert _unseen(deque(maxlen=50), ("a", "b")) == ("a", "b")  # a fresh client reads it all
+    assert _unseen(seen, ("a", "b", "c")) == ()
