@@ -40,6 +40,7 @@ from net.lobby import CLOSE_NORMAL, LOBBY, OVER, PLAYING, Lobby, Peer
 from net.limits import MAX_OPEN_OFFERS, Rate, TokenBucket, TurnBudget
 from net.protocol import (
     BOT,
+    HUMAN,
     Bye,
     DeadlineInfo,
     ErrorCode,
@@ -49,7 +50,6 @@ from net.protocol import (
     Ready,
     Say,
     Start,
-    HUMAN,
     Started,
     View,
     Wire,

@@ -21,34 +21,15 @@ from websockets.asyncio.client import connect
 from core import bots as core_bots
 from core import games
 from net.client import Client, run_network_bot
-from net.host import Host, HostConfig
+from net.host import Host
 from net import limits
 from net.limits import FREE_MOVES_PER_TURN, MAX_OPEN_OFFERS, MESSAGE_BURST
 from net.lobby import MAX_PENDING_PEERS
-from net.protocol import PROTOCOL_VERSION, Error, Hello, Lobby, MoveMessage, Say, View, Welcome, Wire
+from net.protocol import PROTOCOL_VERSION, Error, Hello, Lobby, MoveMessage, Ready, Say, Start, View, Welcome, Wire
 from net.table import Send, Table, TableConfig
-from tests.net import fakegame
 from tests.net.fakegame import Draw
-from tests.net.sansio import Driver
-
-
-def config(**fields) -> HostConfig:
-    fields.setdefault("headless", True)
-    fields.setdefault("bot_delay", 0.0)
-    fields.setdefault("bind", "127.0.0.1")
-    fields.setdefault("port", 0)
-    fields.setdefault("seed", 1)
-    return HostConfig(**fields)
-
-
-def shed(**fields) -> Driver:
-    fields.setdefault("game", "shed")
-    fields.setdefault("headless", True)
-    fields.setdefault("seats", 2)
-    fields.setdefault("bot_kind", "random")
-    fields.setdefault("bot_delay", 0.0)
-    fields.setdefault("seed", 1)
-    return Driver(Table(TableConfig(**fields), rules=fakegame.RULES))
+from tests.net.test_host import config
+from tests.net.test_table import make as shed
 
 
 def moves_of(game: str) -> dict[str, type]:
@@ -131,8 +112,8 @@ def test_a_move_refused_for_rate_is_answered_and_plays_when_sent_again():
     d = shed()
     for conn in (1, 2):
         d.join(conn)
-        d.send(conn, __import__("net.protocol", fromlist=["Ready"]).Ready())
-    d.send(1, __import__("net.protocol", fromlist=["Start"]).Start())
+        d.send(conn, Ready())
+    d.send(1, Start())
     for _ in range(MESSAGE_BURST + 60):
         d.send(1, Say("spam"))
     replies = d.send(1, MoveMessage(d.table.seq, Draw()))
