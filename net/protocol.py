@@ -298,7 +298,9 @@ class DeadlineInfo:
     seat: int
     kind: str
     seconds: float
-    """Seconds left when the frame was sent (network latency not deducted)."""
+    """Seconds the host will still wait from when the frame was sent: the
+    rules' time left plus the host's latency grace (network latency not
+    deducted), so a countdown shown from it ends when the host acts."""
 
 
 @dataclass(frozen=True, slots=True)
