@@ -163,11 +163,11 @@ async def _measure(work: Path, game: str, sessions: int, pace: float) -> dict[st
         host_cpu0 = cpu_seconds(os.getpid())
         bytes0 = [p.received for p in players]
         wire0 = wire.to_clients
-        moves0, wall0 = len(host.table.journal), time.perf_counter()
+        moves0, wall0 = host.table.seq, time.perf_counter()
         await until(lambda: host.table.outcome is not None, 1800)
         await asyncio.sleep(1.0)  # the last screens drawn
         wall = time.perf_counter() - wall0
-        moves = len(host.table.journal) - moves0
+        moves = host.table.seq - moves0
         cpu = [cpu_seconds(pid) - cpu0[pid] for pid in pids]
         host_cpu = cpu_seconds(os.getpid()) - host_cpu0
         rss = [rss_mib(pid) for pid in pids]

@@ -56,6 +56,10 @@ class BotDriver:
         """The bot of each bot seat, in seat order."""
         self.stand_ins: dict[int, Bot] = {}
         """The bots made so far to play for people, by seat."""
+        self.standing_in: dict[int, float | None] = {}
+        """Seats whose person is away and a stand-in has already played for
+        in this absence (by when it began): it goes on at the bots' pace, not
+        after another grace per move."""
         self.waiting_since: dict[int, float] = {}
         """When the game last started waiting for each seat it waits for (or the seat last moved)."""
         self.last_change = 0.0
@@ -78,6 +82,7 @@ class BotDriver:
             if seat.kind == BOT
         }
         self.stand_ins = {}
+        self.standing_in = {}
 
     def changed(self, now: float, state: Any, seats: Seats, *, moved: int | None, before: tuple[int, ...]) -> None:
         """Something changed at ``now`` (``moved``: the seat that moved; ``before``:
@@ -100,6 +105,8 @@ class BotDriver:
     def stand_in_due(self, seat: Seat) -> float | None:
         """When a bot may play for this person's seat, if it is their move."""
         if seat.idle:
+            return self.last_change
+        if seat.conn is None and seat.index in self.standing_in and self.standing_in[seat.index] == seat.away_since:
             return self.last_change
         since = self.waiting_since.get(seat.index)
         if seat.conn is None and self.away_grace is not None and since is not None:
@@ -181,6 +188,8 @@ class BotDriver:
             if seat.index not in self.stand_ins:
                 bot = core_bots.make(self.rules.name, self.kind, secrets.randbits(32))
                 self.stand_ins[seat.index] = _Careful(bot, seat.index)
+            if seat.conn is None:
+                self.standing_in[seat.index] = seat.away_since
             return self.stand_ins[seat.index]
         return None
 

@@ -18,8 +18,10 @@ first retry within a second) and the host sends a fresh view.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import secrets
+from collections import deque
 from dataclasses import dataclass
 from typing import Any, AsyncIterator
 
@@ -77,6 +79,12 @@ RECONNECT_DELAYS = (0.2, 0.5, 1.0, 2.0, 3.0, 5.0)
 RECONNECT_FOR = 60.0
 """Seconds to keep trying before giving up on a lost host."""
 OPEN_TIMEOUT = 5.0
+LOG_KEPT = 50
+"""Log lines the client remembers, to tell which lines of the recent log a
+host sends after a reconnection its reader has already had."""
+RESENDS = 5
+"""Times a move the host refused for rate is sent again (after the wait the
+host gave) before the refusal is passed on."""
 
 
 # --- errors ----------------------------------------------------------------------
@@ -236,6 +244,12 @@ class Client:
         self._reader: asyncio.Task[None] | None = None
         self._closing = False
         self._failure: NetError | None = None
+        self._last_move: MoveMessage | None = None
+        self._resends = 0
+        self._resend: asyncio.Task[None] | None = None
+        self._log_seen: deque[str] = deque(maxlen=LOG_KEPT)
+        self._recap_due = False
+        """The next view is the first after a reconnection: its log repeats the recent log."""
 
     # --- opening ---------------------------------------------------------------------
 
@@ -344,6 +358,7 @@ class Client:
                 self._queue.put_nowait(Disconnected("The connection to the host was lost."))
                 if not await self._reconnect():
                     break
+                self._recap_due = True
                 self._queue.put_nowait(Reconnected())
         except Exception as exc:  # a bug here must end the stream loudly, not hang it
             log.exception("the client's reader failed")
@@ -366,7 +381,13 @@ class Client:
                     log.warning("skipping a frame the host sent: %s", exc)
                     continue
                 kind = type(message)
+                if kind is Error and self._resend_later(message):
+                    continue
                 if kind is View:
+                    if self._recap_due:
+                        self._recap_due = False
+                        message = dataclasses.replace(message, log=_unseen(self._log_seen, message.log))
+                    self._log_seen.extend(message.log)
                     self.view = message
                 elif kind is Lobby:
                     self.lobby = message
@@ -378,6 +399,30 @@ class Client:
         except ConnectionClosed:
             pass
         return None
+
+    def _resend_later(self, error: Error) -> bool:
+        """Whether ``error`` refused our latest move for rate, and that move
+        will be sent again after the wait the host gave (the error is then
+        not passed on: the person never has to make the move twice)."""
+        move = self._last_move
+        if error.code != ErrorCode.RATE_LIMITED or error.refused != MoveMessage.TYPE or move is None:
+            return False
+        if error.retry_after <= 0:
+            return False  # refused for what the seat did this turn: sending it again will not help
+        if self._resends >= RESENDS:
+            return False
+        self._resends += 1
+        log.info("the host refused a move for rate; sending it again in %.3f s", error.retry_after)
+        self._resend = asyncio.create_task(self._send_after(error.retry_after, move))
+        return True
+
+    async def _send_after(self, seconds: float, move: MoveMessage) -> None:
+        await asyncio.sleep(seconds)
+        if move is self._last_move:  # else a newer move went out meanwhile
+            try:
+                await self._send(move)
+            except NotConnected:
+                pass  # a fresh view follows the reconnection
 
     async def _reconnect(self) -> bool:
         loop = asyncio.get_running_loop()
@@ -450,7 +495,9 @@ class Client:
         """Make ``move``, chosen from the view numbered ``seq`` (default: the latest)."""
         if seq is None:
             seq = self.view.seq if self.view is not None else 0
-        await self._send(MoveMessage(seq, move))
+        self._last_move = message = MoveMessage(seq, move)
+        self._resends = 0
+        await self._send(message)
 
     async def chat(self, text: str) -> None:
         """Say ``text`` to the table (the host cleans and limits it)."""
@@ -475,6 +522,8 @@ class Client:
             except ConnectionClosed:
                 pass
             await ws.close()
+        if self._resend is not None:
+            self._resend.cancel()
         if self._reader is not None:
             self._reader.cancel()
             try:
@@ -488,6 +537,17 @@ class Client:
 
     async def __aexit__(self, *exc_info: object) -> None:
         await self.close()
+
+
+def _unseen(seen: deque[str], recap: tuple[str, ...]) -> tuple[str, ...]:
+    """The lines of ``recap`` (the recent log a host sends on a reconnection)
+    after those that end ``seen`` (the lines already read): the longest start
+    of ``recap`` that ``seen`` ends with is dropped."""
+    kept = list(seen)
+    for k in range(min(len(kept), len(recap)), 0, -1):
+        if tuple(kept[-k:]) == recap[:k]:
+            return recap[k:]
+    return recap
 
 
 def _why(exc: BaseException) -> str:
@@ -538,6 +598,9 @@ async def run_network_bot(
         bot = core_bots.make(client.game, kind, seed if seed is not None else secrets.randbits(32))
         await client.ready()
         asked_to_start: Lobby | None = None
+        acted_on: int | None = None
+        """The seq of the view last answered: a view sent again with the same
+        seq (a line for the log, a reconnection) asks for nothing new."""
         async for message in client:
             kind_of = type(message)
             if kind_of is Lobby:
@@ -552,13 +615,18 @@ async def run_network_bot(
                     return view.outcome
                 if client.view is not None and client.view.seq > message.seq:
                     continue  # a newer view is already queued: act on that one
+                if message.seq == acted_on:
+                    continue
                 if think > 0:
                     await asyncio.sleep(think)
                     if client.view is not None and client.view.seq != message.seq:
                         continue
                 move = core_bots.decide(bot, view)
                 if move is not None:
+                    acted_on = message.seq
                     await _quietly(client.move(move, message.seq))
+            elif kind_of is Reconnected:
+                acted_on = None  # the move may have been lost with the connection
             elif kind_of is Error:
                 log.info("bot %s: the host refused: %s (%s)", name, message.message, message.code)
         return None

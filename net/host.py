@@ -37,6 +37,7 @@ from websockets.exceptions import ConnectionClosed
 from core.rules import Outcome
 from net.protocol import DEFAULT_PORT, MAX_FRAME, Error, ErrorCode
 from net import journal as jn
+from net.lobby import HELLO_TIMEOUT
 from net.table import OVER, Action, Close, JournalEnd, JournalMove, JournalStart, Send, Table, TableConfig, new_room_code
 
 __all__ = ["Host", "HostConfig", "HostError", "run_host"]
@@ -185,6 +186,9 @@ class Host:
                 # only cost CPU on every frame.
                 compression=None,
                 close_timeout=FLUSH_TIMEOUT,
+                # A connection must finish the WebSocket handshake as quickly as
+                # it must then say hello, or it holds a socket for nothing.
+                open_timeout=HELLO_TIMEOUT,
             )
         except OSError as exc:
             raise HostError(_explain(exc, self.config.bind, self.config.port)) from None

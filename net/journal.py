@@ -34,6 +34,7 @@ import msgpack
 
 from core import games
 from core.rules import Event, Move, Outcome, Rules, RulesError
+from net import places
 from net.codec import Codec, DecodeError
 from net.protocol import Wire
 
@@ -147,14 +148,16 @@ class JournalWriter:
 
     @classmethod
     def create(cls, path: os.PathLike[str] | str, header: Header, *, sync: bool = True) -> JournalWriter:
-        """Start a new journal at ``path`` (refusing to overwrite one)."""
+        """Start a new journal at ``path`` (refusing to overwrite one), 0600 in
+        a 0700 folder: it holds the seed, so it would give every hand away."""
         path = Path(path)
         rules = games.get(header.game)
-        path.parent.mkdir(parents=True, exist_ok=True)
+        places.private_dir(path.parent)
         try:
-            handle = open(path, "xb")  # noqa: SIM115 - held open for the whole game
+            fd = places.open_private(path, os.O_WRONLY | os.O_EXCL)
         except FileExistsError:
             raise JournalError(path, "a journal by that name exists already") from None
+        handle = os.fdopen(fd, "wb")  # held open for the whole game
         writer = cls(path, handle, rules, sync=sync)
         writer._write(MAGIC + _frame(msgpack.packb(header.to_record(), use_bin_type=True)))
         return writer
@@ -273,7 +276,8 @@ def _records(data: bytes, decode: _Decoder) -> Iterator[tuple[int, int, dict[str
 
 
 def read(path: os.PathLike[str] | str) -> Journal:
-    """Read a journal; drop (and report) a torn last record; refuse other damage."""
+    """Read a journal; drop (and report) a torn last record; refuse other
+    damage, and a journal another user could read or write."""
     path = Path(path)
     try:
         data = path.read_bytes()
@@ -283,6 +287,9 @@ def read(path: os.PathLike[str] | str) -> Journal:
         raise JournalError(path, f"cannot be read ({exc.strerror or exc})") from None
     if not data.startswith(MAGIC):
         raise JournalError(path, "is not a quackbox journal")
+    exposed = places.exposed(path)
+    if exposed:
+        raise JournalError(path, exposed)
     header: Header | None = None
     moves: list[tuple[int, Move]] = []
     times: list[float] = []

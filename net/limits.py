@@ -1,45 +1,69 @@
-"""Rate limits: how fast one connection may talk, and how often one address may guess a room code.
+"""Rate limits: how fast one connection may talk, how much one seat may do in a turn, and how
+quickly one address hears that a room code or a seat token was wrong.
 
 No IO and no clock: every call takes the time it happens. The table asks
 these and turns their answers into replies; what the answers mean on the wire
-(an error, a goodbye) is the table's business.
+(an error, a goodbye) is the table's business. Nothing here ever refuses a
+message without the table saying so: a refused message is answered.
 """
 
 from __future__ import annotations
 
 import enum
+import math
 from collections import deque
+from dataclasses import dataclass
 
 __all__ = [
     "CHAT_BURST",
     "CHAT_PER_SECOND",
-    "CODE_TRIES",
-    "CODE_WINDOW",
-    "FLOOD_LIMIT",
+    "FLOOD_BURST",
+    "FLOOD_PER_SECOND",
+    "FREE_MOVES_PER_TURN",
+    "MAX_OPEN_OFFERS",
     "MESSAGES_PER_SECOND",
     "MESSAGE_BURST",
-    "CodeTries",
+    "SLOW_FREE",
+    "SLOW_MAX",
+    "SLOW_STEP",
+    "SLOW_WINDOW",
     "MessageLimits",
     "Rate",
+    "SlowDown",
     "TokenBucket",
+    "TurnBudget",
+    "Verdict",
 ]
 
-# A token bucket per connection for every message, and a smaller one for chat.
-# Generous enough for a bot answering every view at once in a fast game,
-# tight for a flood (which sends thousands a second).
+# A token bucket per connection for every message, and a smaller one per seat
+# for chat. Generous enough for a bot answering every view at once in a fast
+# game, tight for a flood (which sends thousands a second).
 MESSAGE_BURST = 200
 MESSAGES_PER_SECOND = 100.0
 CHAT_BURST = 5
 CHAT_PER_SECOND = 1.0
-FLOOD_LIMIT = 200
-"""Messages dropped for rate before the connection is closed as a flood."""
-WARN_EVERY = 1.0
-"""Seconds between two "slow down" warnings to the same connection."""
-CODE_TRIES = 5
-CODE_WINDOW = 60.0
-"""At most CODE_TRIES wrong room codes per address per CODE_WINDOW seconds."""
-CODE_ADDRESSES = 1024
-"""Addresses remembered for wrong codes; past this all but the latest are forgotten."""
+FLOOD_BURST = 200
+FLOOD_PER_SECOND = MESSAGES_PER_SECOND
+"""Refused messages a connection may send (a burst, then so many a second)
+before it is closed as a flood: a client that resends each refused message
+once, after the wait it was given, is never one."""
+
+FREE_MOVES_PER_TURN = 10
+"""Moves a seat may make per turn that the rules accept without listing them
+in ``legal`` (Side Effects: trade offers)."""
+MAX_OPEN_OFFERS = 4
+"""Trade offers one seat may have open at once."""
+
+SLOW_FREE = 3
+"""Wrong room codes (or seat tokens) an address may give in SLOW_WINDOW
+before its next wrong ones are answered late: typos cost nothing."""
+SLOW_STEP = 1.0
+"""Seconds of delay added for each wrong try past SLOW_FREE."""
+SLOW_MAX = 10.0
+"""The longest a wrong try waits for its answer."""
+SLOW_WINDOW = 60.0
+SLOW_ADDRESSES = 1024
+"""Addresses remembered; past this all but the latest are forgotten."""
 
 
 class TokenBucket:
@@ -65,68 +89,96 @@ class TokenBucket:
         self.tokens -= 1
         return True
 
+    def wait(self) -> float:
+        """Seconds from the last :meth:`take` until a token is there again (0: now)."""
+        return max(0.0, (1 - self.tokens) / self.per_second)
+
 
 class Rate(enum.Enum):
     """What to do with a message, as :meth:`MessageLimits.message` rules."""
 
     OK = "ok"
     """Handle it."""
-    WARN = "warn"
-    """Drop it and tell the sender to slow down."""
-    DROP = "drop"
-    """Drop it quietly (the sender was warned less than a second ago)."""
+    REFUSE = "refuse"
+    """Refuse it with ``rate_limited`` and the wait before sending it again."""
     FLOOD = "flood"
-    """Drop it and close the connection: too many were dropped."""
+    """Refuse it and close the connection: it kept sending after being refused."""
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """A :class:`Rate` and, when refused, the seconds to wait before sending again."""
+
+    rate: Rate
+    retry_after: float = 0.0
+
+
+_OK = Verdict(Rate.OK)
 
 
 class MessageLimits:
-    """The limits of one connection: every message, chat lines, and floods."""
+    """The limits of one connection: every message, and refused messages (floods)."""
 
     def __init__(self, now: float) -> None:
         self.messages = TokenBucket(MESSAGE_BURST, MESSAGES_PER_SECOND, now)
-        self.chat = TokenBucket(CHAT_BURST, CHAT_PER_SECOND, now)
-        self.dropped = 0
-        """Messages dropped for rate so far."""
-        self.warned: float | None = None
-        """When the connection was last told to slow down."""
+        self.refusals = TokenBucket(FLOOD_BURST, FLOOD_PER_SECOND, now)
 
-    def message(self, now: float) -> Rate:
-        """A message arrived at ``now``: handle it, or how to drop it."""
+    def message(self, now: float) -> Verdict:
+        """A message arrived at ``now``: handle it, or refuse it (and how)."""
         if self.messages.take(now):
-            return Rate.OK
-        self.dropped += 1
-        if self.dropped >= FLOOD_LIMIT:
-            return Rate.FLOOD
-        if self.warned is None or now - self.warned >= WARN_EVERY:
-            self.warned = now
-            return Rate.WARN
-        return Rate.DROP
-
-    def chat_line(self, now: float) -> bool:
-        """Whether a chat line at ``now`` may go out (on top of :meth:`message`)."""
-        return self.chat.take(now)
+            return _OK
+        if not self.refusals.take(now):
+            return Verdict(Rate.FLOOD)
+        # Rounded up to the millisecond: a client that waits as told finds a token.
+        return Verdict(Rate.REFUSE, math.ceil(self.messages.wait() * 1000 + 1e-6) / 1000)
 
 
-class CodeTries:
-    """Wrong room codes per address: at most ``tries`` within ``window`` seconds."""
+class TurnBudget:
+    """How many moves a seat made this turn that the rules do not list
+    (:data:`FREE_MOVES_PER_TURN`); a new turn starts when the game waits
+    for someone else."""
 
-    def __init__(self, tries: int = CODE_TRIES, window: float = CODE_WINDOW) -> None:
-        self.tries = tries
+    def __init__(self) -> None:
+        self._turn = 0
+        self._used: dict[int, int] = {}
+
+    def new_turn(self) -> None:
+        self._turn += 1
+        self._used.clear()
+
+    def spent(self, seat: int) -> bool:
+        """Whether ``seat`` has no such move left this turn."""
+        return self._used.get(seat, 0) >= FREE_MOVES_PER_TURN
+
+    def use(self, seat: int) -> None:
+        self._used[seat] = self._used.get(seat, 0) + 1
+
+
+class SlowDown:
+    """Wrong tries per address (room codes, seat tokens): the first
+    ``free`` in ``window`` seconds are answered at once, each one after that
+    ``step`` seconds later than the last, up to ``most``. A right answer is
+    never slowed: the delay only makes a guesser who waits for answers wait."""
+
+    def __init__(
+        self, free: int = SLOW_FREE, step: float = SLOW_STEP, most: float = SLOW_MAX, window: float = SLOW_WINDOW
+    ) -> None:
+        self.free = free
+        self.step = step
+        self.most = most
         self.window = window
         self._failures: dict[str, deque[float]] = {}
 
-    def blocked(self, address: str, now: float) -> bool:
-        """Whether ``address`` has used up its tries for now."""
+    def failed(self, address: str, now: float) -> float:
+        """``address`` gave a wrong try at ``now``: the seconds to wait before answering it."""
         failures = self._failures.get(address)
         if failures is None:
-            return False
-        while failures and failures[0] < now - self.window:
+            if len(self._failures) >= SLOW_ADDRESSES:
+                self._failures.clear()  # forget the others rather than grow without end
+            failures = self._failures[address] = deque()
+        while failures and failures[0] <= now - self.window:
             failures.popleft()
-        return len(failures) >= self.tries
-
-    def failed(self, address: str, now: float) -> None:
-        """``address`` gave a wrong code at ``now``."""
-        failures = self._failures.setdefault(address, deque())
         failures.append(now)
-        if len(self._failures) > CODE_ADDRESSES:
-            self._failures = {address: failures}  # forget the others rather than grow without end
+        if len(failures) > self.free + self.most / self.step:
+            failures.popleft()  # the delay is at its cap: older tries no longer matter
+        return min(self.most, self.step * max(0, len(failures) - self.free))

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 from core.rules import Rules
 from net import protocol
 from net.actions import Action, Close, Send
-from net.limits import CodeTries, MessageLimits, Rate
+from net.limits import CHAT_BURST, CHAT_PER_SECOND, MessageLimits, Rate, SlowDown, TokenBucket, Verdict
 from net.protocol import (
     MAX_CHAT,
     MAX_NAME,
@@ -36,7 +36,9 @@ from net.protocol import (
     Say,
     Welcome,
     Wire,
+    clean_name,
     clean_text,
+    name_key,
 )
 from net.seats import Seats
 
@@ -56,10 +58,13 @@ CLOSE_GOING_AWAY = 1001
 CLOSE_POLICY = 1008
 CLOSE_TOO_BIG = 1009
 
-HELLO_TIMEOUT = 10.0
+HELLO_TIMEOUT = 5.0
 """Seconds a new connection has to say hello."""
-MAX_PENDING_PEERS = 16
-"""Connections that have not said hello yet; more are turned away."""
+MAX_PENDING_PEERS = 64
+"""Connections that have not said hello yet (or wait for the answer to a
+wrong one). Their own budget, apart from seats and spectators: when one more
+opens, the oldest of them is closed, so a crowd of silent connections never
+keeps out a person whose hello comes right after their connection opens."""
 CHAT_BACKLOG = 50
 """Chat lines a newcomer receives."""
 
@@ -78,9 +83,12 @@ class Peer:
     closing: bool = False
     name: str = ""
     limits: MessageLimits = field(init=False)
+    chat: TokenBucket = field(init=False)
+    """A spectator's chat allowance (a seat's is the seat's, whichever connection holds it)."""
 
     def __post_init__(self) -> None:
         self.limits = MessageLimits(self.opened)
+        self.chat = TokenBucket(CHAT_BURST, CHAT_PER_SECOND, self.opened)
 
 
 class Lobby:
@@ -101,7 +109,11 @@ class Lobby:
         self.max_spectators = config.max_spectators
         self.peers: dict[int, Peer] = {}
         self._chat: deque[bytes] = deque(maxlen=CHAT_BACKLOG)
-        self._code_tries = CodeTries()
+        self._seat_chat = [TokenBucket(CHAT_BURST, CHAT_PER_SECOND, 0.0) for _ in seats]
+        self._wrong = SlowDown()
+        """Wrong room codes and seat tokens, per address."""
+        self._deferred: dict[int, tuple[float, list[Action]]] = {}
+        """Answers to wrong tries held back until their time, by connection."""
 
     # --- what the lobby shows --------------------------------------------------------
 
@@ -113,6 +125,7 @@ class Lobby:
             starter=self.seats.starter,
             seats=self.seats.info(playing=phase != LOBBY),
             spectators=sum(1 for p in self.peers.values() if p.spectator),
+            watchers=tuple(p.name for p in self.peers.values() if p.spectator),
         )
 
     def announce(self, phase: str, *, skip: int | None = None) -> list[Action]:
@@ -123,42 +136,53 @@ class Lobby:
         """The connections that said hello and are not closing: everyone told of everything."""
         return (p for p in self.peers.values() if p.welcomed and not p.closing)
 
-    def hello_deadlines(self) -> list[float]:
-        """When each connection still to say hello runs out of time."""
-        return [p.opened + HELLO_TIMEOUT for p in self.peers.values() if not p.welcomed and not p.closing]
+    def wakeups(self) -> list[float]:
+        """When each connection still to say hello runs out of time, and when
+        each answer held back is due."""
+        times = [p.opened + HELLO_TIMEOUT for p in self.peers.values() if not p.welcomed and not p.closing]
+        return times + [due for due, _ in self._deferred.values()]
 
     # --- connections coming and going ------------------------------------------------
 
     def connect(self, conn: int, remote: str, now: float) -> list[Action]:
         """A new connection ``conn`` from address ``remote`` opened."""
-        peer = Peer(conn, remote, now)
-        self.peers[conn] = peer
-        pending = sum(1 for p in self.peers.values() if not p.welcomed)
-        if pending > MAX_PENDING_PEERS:
-            return self.refuse(peer, ErrorCode.TABLE_FULL, "Too many connections are waiting to join; try again.")
-        return []
+        self.peers[conn] = Peer(conn, remote, now)
+        # Waiting: no hello yet, or a wrong one whose answer is held back.
+        pending = [p for p in self.peers.values() if not p.welcomed and (not p.closing or p.conn in self._deferred)]
+        if len(pending) <= MAX_PENDING_PEERS:
+            return []
+        # Dicts keep their order: the first is the oldest.
+        oldest = pending[0]
+        self._deferred.pop(oldest.conn, None)
+        oldest.closing = True
+        return self.send(oldest, Bye("hello_timeout", "Too many connections are waiting to say hello.")) + [
+            Close(oldest.conn, CLOSE_POLICY, "hello timeout")
+        ]
 
     def hello(self, peer: Peer, hello: Hello, now: float, *, phase: str) -> list[Action]:
-        """``peer`` said hello: check the room code and the name, then seat it, or let it watch."""
-        if self.code is not None:
-            if self._code_tries.blocked(peer.remote, now):
-                peer.closing = True
-                return self.error(peer, ErrorCode.RATE_LIMITED, "Too many wrong room codes; wait a minute.") + [
-                    Close(peer.conn, CLOSE_POLICY, "rate limited")
-                ]
-            given = (hello.code or "").strip().upper().encode()
-            if not hmac.compare_digest(given, self.code.encode()):
-                self._code_tries.failed(peer.remote, now)
-                what = "needs a room code" if not hello.code else "has a different room code"
-                return self.refuse(peer, ErrorCode.WRONG_CODE, f"This table {what}; ask the host for it.", "hello")
-        name = clean_text(hello.name)
-        if len(name) > MAX_NAME:
-            return self.refuse(peer, ErrorCode.TOO_LONG, f"Names are at most {MAX_NAME} characters.", "hello")
-        out: list[Action] = []
+        """``peer`` said hello: check its seat token or the room code, and the
+        name, then seat it, or let it watch.
+
+        A valid seat token needs no room code (it is the longer secret of the
+        two). A wrong code or token closes the connection (one try per
+        connection), and past a few tries from one address the answer is
+        held back (:class:`net.limits.SlowDown`); a right one is never slowed.
+        """
+        seat = None
         if hello.token is not None:
             seat = self.seats.by_token(hello.token)
             if seat is None:
-                return self.refuse(peer, ErrorCode.BAD_TOKEN, "That seat token is not valid at this table.", "hello")
+                return self.wrong(peer, now, ErrorCode.BAD_TOKEN, "That seat token is not valid at this table.")
+        elif self.code is not None:
+            given = "".join((hello.code or "").split()).replace("-", "").upper().encode()
+            if not hmac.compare_digest(given, self.code.replace("-", "").encode()):
+                what = "needs a room code" if not hello.code else "has a different room code"
+                return self.wrong(peer, now, ErrorCode.WRONG_CODE, f"This table {what}; ask the host for it.")
+        name = clean_name(hello.name)
+        if len(name) > MAX_NAME:
+            return self.refuse(peer, ErrorCode.TOO_LONG, f"Names are at most {MAX_NAME} characters.", "hello")
+        out: list[Action] = []
+        if seat is not None:
             old = self.peers.get(seat.conn) if seat.conn is not None else None
             if old is not None and old is not peer:
                 # A reconnect often beats the old socket's timeout: the newest wins.
@@ -166,24 +190,26 @@ class Lobby:
                 old.seat = None
                 out += self.send(old, Bye("replaced", "This seat was taken over by a newer connection."))
                 out.append(Close(old.conn, CLOSE_NORMAL, "replaced"))
-            self.seats.reclaim(seat, hello.token, peer.conn, name=name if phase == LOBBY else "")
+            self.seats.reclaim(seat, hello.token, peer.conn, name=name if phase == LOBBY else "", taken=self.watcher_keys())
             peer.seat = seat.index
         elif hello.spectate:
             watching = sum(1 for p in self.peers.values() if p.spectator)
             if watching >= self.max_spectators:
                 return self.refuse(peer, ErrorCode.TABLE_FULL, "This table has all the spectators it can take.", "hello")
             peer.spectator = True
+            peer.name = self.seats.unique_name(name or "Spectator", None, taken=self.watcher_keys(besides=peer))
         elif phase == PLAYING:
             return self.refuse(
                 peer, ErrorCode.GAME_STARTED, "The game has already started; you can join as a spectator.", "hello"
             )
         else:
-            seat = self.seats.take_open(name, peer.conn)
+            seat = self.seats.take_open(name, peer.conn, taken=self.watcher_keys())
             if seat is None:
                 return self.refuse(peer, ErrorCode.TABLE_FULL, "Every seat at this table is taken.", "hello")
             peer.seat = seat.index
         peer.welcomed = True
-        peer.name = self.seats[peer.seat].name if peer.seat is not None else (name or "Spectator")
+        if peer.seat is not None:
+            peer.name = self.seats[peer.seat].name
         welcome = Welcome(
             version=PROTOCOL_VERSION,
             game=self.rules.name,
@@ -196,6 +222,20 @@ class Lobby:
         out += self.send(peer, welcome)
         out += self.announce(phase)
         return out + [Send(peer.conn, line) for line in self._chat]
+
+    def watcher_keys(self, besides: Peer | None = None) -> set[str]:
+        """The :func:`~net.protocol.name_key` of every spectator's name (but ``besides``)."""
+        return {name_key(p.name) for p in self.peers.values() if p.spectator and p is not besides}
+
+    def wrong(self, peer: Peer, now: float, code: ErrorCode, message: str) -> list[Action]:
+        """A wrong room code or seat token: refused and closed, after the
+        delay its address has earned."""
+        answer = self.refuse(peer, code, message, "hello")
+        delay = self._wrong.failed(peer.remote, now)
+        if delay <= 0:
+            return answer
+        self._deferred[peer.conn] = (now + delay, answer)
+        return []
 
     def leave(self, peer: Peer, now: float, *, phase: str) -> list[Action]:
         """The person said bye: in the lobby the seat opens; in a game it is away."""
@@ -210,6 +250,7 @@ class Lobby:
     def disconnect(self, conn: int, now: float, *, phase: str) -> list[Action]:
         """Connection ``conn`` closed (either side)."""
         peer = self.peers.pop(conn, None)
+        self._deferred.pop(conn, None)
         if peer is None or not peer.welcomed:
             return []
         if peer.seat is not None:
@@ -224,8 +265,13 @@ class Lobby:
         return self.announce(phase)
 
     def hello_timeouts(self, now: float) -> list[Action]:
-        """Close the connections that did not say hello in time."""
+        """Close the connections that did not say hello in time; give the
+        answers held back whose time has come."""
         out: list[Action] = []
+        for conn, (due, answer) in list(self._deferred.items()):
+            if now >= due:
+                del self._deferred[conn]
+                out += answer
         for peer in list(self.peers.values()):
             if not peer.welcomed and not peer.closing and now >= peer.opened + HELLO_TIMEOUT:
                 peer.closing = True
@@ -268,7 +314,8 @@ class Lobby:
 
     def say(self, peer: Peer, say: Say, now: float) -> list[Action]:
         """A chat line from ``peer``, cleaned, to everyone (and kept for newcomers)."""
-        if not peer.limits.chat_line(now):
+        bucket = self._seat_chat[peer.seat] if peer.seat is not None else peer.chat
+        if not bucket.take(now):
             return self.error(peer, ErrorCode.RATE_LIMITED, "You are chatting too fast.", "chat")
         text = clean_text(say.text)
         if len(text) > MAX_CHAT:
@@ -303,13 +350,13 @@ class Lobby:
             out.append(Close(peer.conn, close, code.value))
         return out
 
-    def rate_limited(self, peer: Peer, rate: Rate) -> list[Action]:
-        """A message dropped for rate: a warning, nothing, or (a flood) goodbye."""
-        if rate is Rate.FLOOD:
+    def rate_limited(self, peer: Peer, verdict: Verdict, refused: str) -> list[Action]:
+        """A message refused for rate: the error and the wait, or (a flood) goodbye."""
+        if verdict.rate is Rate.FLOOD:
             peer.closing = True
             return self.send(peer, Bye("flood", "Too many messages; the connection was closed.")) + [
                 Close(peer.conn, CLOSE_POLICY, "flood")
             ]
-        if rate is Rate.WARN:
-            return self.error(peer, ErrorCode.RATE_LIMITED, "Too many messages; slow down.")
-        return []
+        wait = verdict.retry_after
+        message = f"Too many messages; that {refused or 'message'} was not handled. Send it again in {wait:.2f} s."
+        return self.send(peer, Error(ErrorCode.RATE_LIMITED.value, message, refused, wait))

@@ -60,7 +60,9 @@ __all__ = [
     "View",
     "Welcome",
     "Wire",
+    "clean_name",
     "clean_text",
+    "name_key",
 ]
 
 PROTOCOL_VERSION = 1
@@ -279,6 +281,8 @@ class Lobby:
     """The seat that may start the game (nil: none yet)."""
     seats: tuple[SeatInfo, ...]
     spectators: int
+    watchers: tuple[str, ...] = ()
+    """The spectators' names (each unique at the table, seats included)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -296,7 +300,9 @@ class DeadlineInfo:
     seat: int
     kind: str
     seconds: float
-    """Seconds left when the frame was sent (network latency not deducted)."""
+    """Seconds the host will still wait from when the frame was sent: the
+    rules' time left plus the host's latency grace (network latency not
+    deducted), so a countdown shown from it ends when the host acts."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -335,6 +341,9 @@ class Error:
     message: str
     refused: str = ""
     """The type of the message that was refused, if known."""
+    retry_after: float = 0.0
+    """Seconds after which sending the refused message again may succeed
+    (``rate_limited``); 0 when sending it again would not help."""
 
 
 CLIENT_MESSAGES: tuple[type, ...] = (Hello, Ready, Start, MoveMessage, Say, Bye)
@@ -359,12 +368,14 @@ _ESCAPES = re.compile(
     """,
     re.VERBOSE | re.DOTALL,
 )
-# Characters that reorder or hide text on screen (bidi overrides and isolates),
-# which could make a name or a chat line impersonate someone else.
-_INVISIBLE = frozenset(
-    "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"  # bidi controls
-    "\ufeff\u200b\u2060\u180e\u00ad"  # zero-width and soft characters that hide look-alike names
-)
+# Characters that hide on screen: every format character (category Cf: bidi
+# overrides and isolates, zero-width spaces and joiners, the soft hyphen, tag
+# characters...) goes, and so do these letters and symbols that draw as
+# nothing, which could make a name or a chat line impersonate someone else.
+_BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f")
+MAX_MARKS = 2
+"""Combining marks kept on one character; more are dropped (no towers of
+accents drawn over the neighbouring lines)."""
 _SPACES = re.compile(r"\s+")
 
 
@@ -372,31 +383,78 @@ def clean_text(text: str, limit: int | None = None) -> str:
     """``text`` made safe to show on anyone's terminal.
 
     Removes terminal escape sequences, every control character (C0, DEL, C1;
-    line breaks and tabs become spaces), bidi overrides and other invisible
-    reordering characters, collapses runs of whitespace and trims the ends.
-    Rich markup such as ``[red]`` is deliberately left as literal characters:
-    it is inert as long as clients show player text as plain text.
+    line breaks and tabs become spaces), every invisible character (format
+    characters such as bidi overrides and zero-width joiners, and letters
+    that draw as nothing), keeps at most :data:`MAX_MARKS` combining marks on
+    a character, collapses runs of whitespace and trims the ends. Rich markup
+    such as ``[red]`` is deliberately left as literal characters: it is inert
+    as long as clients show player text as plain text.
 
     Args:
         limit: if given, raise ValueError when the cleaned text is longer.
     """
     text = _ESCAPES.sub("", text)
     out = []
+    marks = 0
     for ch in text:
-        if ch in _INVISIBLE:
+        if ch in _BLANK:
             continue
         cat = unicodedata.category(ch)
+        if cat in ("Mn", "Me"):
+            marks += 1
+            if marks > MAX_MARKS or not out:
+                continue
+            out.append(ch)
+            continue
+        marks = 0
         if cat == "Cc" or cat in ("Zl", "Zp"):
             if ch in "\t\n\r\x0b\x0c" or cat != "Cc":
                 out.append(" ")
             continue
-        if cat == "Cs":  # a lone surrogate cannot even be encoded as UTF-8
+        if cat in ("Cf", "Cs"):  # invisible; a lone surrogate cannot even be encoded as UTF-8
             continue
         out.append(ch)
     cleaned = _SPACES.sub(" ", "".join(out)).strip()
     if limit is not None and len(cleaned) > limit:
         raise ValueError(f"text longer than {limit} characters")
     return cleaned
+
+
+def clean_name(text: str) -> str:
+    """A player's name as the table shows it: :func:`clean_text` after NFKC
+    normalisation (so full-width and styled letters become plain ones), its
+    marks counted on the decomposed letters (so at most :data:`MAX_MARKS`
+    accents however the name was composed)."""
+    return unicodedata.normalize("NFC", clean_text(unicodedata.normalize("NFKD", text)))
+
+
+# Letters of other scripts that look like Latin ones (after case folding), and
+# digits that look like letters: a name made of them must not pass for another.
+_LOOK_ALIKES = str.maketrans(
+    {
+        # Cyrillic
+        "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p",
+        "с": "c", "т": "t", "у": "y", "х": "x", "і": "i", "ї": "i", "ј": "j", "ѕ": "s", "ԁ": "d",
+        "һ": "h", "ԛ": "q", "ԝ": "w", "ь": "b", "г": "r", "п": "n", "л": "n",
+        # Greek
+        "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "i", "κ": "k", "μ": "m", "ν": "v", "ο": "o",
+        "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ζ": "z", "ω": "w", "ϲ": "c",
+        # digits and marks that pass for letters
+        "0": "o", "1": "l", "|": "l", "!": "l", "5": "s", "$": "s", "@": "a",
+        "ı": "i",
+    }
+)
+
+
+def name_key(name: str) -> str:
+    """What two names must not share to be told apart at one table: the
+    cleaned name case-folded, without accents, spaces or invisible
+    characters, with look-alike letters and digits made one
+    (``Bot0``, ``bot 0``, ``ВОТ0`` and ``Bot0`` plus a zero-width space all
+    have the key of ``BotO``)."""
+    folded = unicodedata.normalize("NFKD", clean_name(name).casefold())
+    bare = "".join(ch for ch in folded if not unicodedata.combining(ch) and not ch.isspace())
+    return bare.translate(_LOOK_ALIKES)
 
 
 # --- the codec -------------------------------------------------------------------

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from net.journal import Header, token_hash
-from net.protocol import BOT, HUMAN, MAX_NAME, OPEN, SeatInfo, clean_text
+from net.protocol import BOT, HUMAN, MAX_NAME, OPEN, SeatInfo, clean_name, name_key
 
 __all__ = ["Seat", "Seats"]
 
@@ -58,7 +58,7 @@ class Seats:
         self.headless = host_name is None
         if host_name is not None:
             host = self._seats[0]
-            host.kind, host.name = HUMAN, clean_text(host_name)[:MAX_NAME] or "Host"
+            host.kind, host.name = HUMAN, clean_name(host_name)[:MAX_NAME] or "Host"
             self.give_token(host, host_token)
         for seat in self._seats[count - bots :]:
             self.make_bot(seat)
@@ -127,34 +127,37 @@ class Seats:
         seat.token = token
         seat.token_hash = token_hash(token) if token else ""
 
-    def unique_name(self, name: str, index: int) -> str:
-        """``name``, or ``name 2``, ``name 3``... if another seat already goes by it."""
-        taken = {s.name.casefold() for s in self._seats if s.index != index and s.kind != OPEN}
-        if name.casefold() not in taken:
+    def unique_name(self, name: str, index: int | None, *, taken: set[str] = frozenset()) -> str:
+        """``name``, or ``name 2``, ``name 3``... if another seat (but seat
+        ``index``) already goes by it, or by a name that looks the same
+        (:func:`~net.protocol.name_key`); ``taken`` holds the keys of other
+        names in use (the spectators')."""
+        used = {name_key(s.name) for s in self._seats if s.index != index and s.kind != OPEN} | taken
+        if name_key(name) not in used:
             return name
-        for n in range(2, len(self._seats) + 2):
-            candidate = f"{name[: MAX_NAME - 2]} {n}"
-            if candidate.casefold() not in taken:
+        for n in range(2, len(self._seats) + len(used) + 3):
+            candidate = f"{name[: MAX_NAME - 1 - len(str(n))]} {n}"
+            if name_key(candidate) not in used:
                 return candidate
-        return name
+        raise AssertionError("unreachable: more numbers than names in use")  # pragma: no cover
 
     # --- people coming and going -----------------------------------------------------
 
-    def take_open(self, name: str, conn: int) -> Seat | None:
+    def take_open(self, name: str, conn: int, *, taken: set[str] = frozenset()) -> Seat | None:
         """Give the first open seat to the person on ``conn``, with a fresh token; None if none is open."""
         seat = next((s for s in self._seats if s.kind == OPEN), None)
         if seat is None:
             return None
         seat.kind, seat.ready = HUMAN, False
         self.give_token(seat, secrets.token_urlsafe(16))
-        seat.name = self.unique_name(name or f"Player {seat.index + 1}", seat.index)
+        seat.name = self.unique_name(name or f"Player {seat.index + 1}", seat.index, taken=taken)
         seat.conn, seat.away_since = conn, None
         return seat
 
-    def reclaim(self, seat: Seat, token: str, conn: int, *, name: str = "") -> None:
+    def reclaim(self, seat: Seat, token: str, conn: int, *, name: str = "", taken: set[str] = frozenset()) -> None:
         """The person with ``token`` is back on ``conn`` (``name``: a new name, in the lobby)."""
         if name:
-            seat.name = self.unique_name(name, seat.index)
+            seat.name = self.unique_name(name, seat.index, taken=taken)
         seat.token = token  # a resumed table knew only its hash
         seat.conn, seat.away_since = conn, None
 

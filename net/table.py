@@ -27,6 +27,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import secrets
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
@@ -36,9 +37,10 @@ from net.actions import Action, Close, JournalEnd, JournalMove, JournalStart, Se
 from net.bot_driver import BotDriver
 from net.journal import Header, Journal, rebuild
 from net.lobby import CLOSE_NORMAL, LOBBY, OVER, PLAYING, Lobby, Peer
-from net.limits import Rate
+from net.limits import MAX_OPEN_OFFERS, Rate, TokenBucket, TurnBudget
 from net.protocol import (
     BOT,
+    HUMAN,
     Bye,
     DeadlineInfo,
     ErrorCode,
@@ -52,7 +54,7 @@ from net.protocol import (
     View,
     Wire,
 )
-from net.seats import Seats
+from net.seats import Seat, Seats
 
 __all__ = [
     "LOBBY",
@@ -73,12 +75,25 @@ log = logging.getLogger("quackbox.net")
 
 
 ROOM_CODE_LETTERS = "BCDFGHJKLMNPQRSTVWXZ"  # no vowels: no words, no 0/O or 1/I mix-ups
-ROOM_CODE_LENGTH = 4
+ROOM_CODE_LENGTH = 12
+"""20**12 codes (about 52 bits): see "Room codes" in docs/PROTOCOL.md for why."""
+ROOM_CODE_GROUP = 4
+RECENT_LOG = 50
+"""Log lines kept per seat (and for spectators), for whoever (re)joins mid-game."""
+RECENT_MOVES = 64
+"""Accepted moves kept in memory (every move is in the journal on disk)."""
+PRESENCE_LINES = 6
+PRESENCE_PER_SECOND = 0.1
+"""Lines saying that a seat's person left or came back: a few at once, then
+one per ten seconds, so a connection that flaps fills no logs (the lobby
+message still says who is here)."""
 
 
 def new_room_code() -> str:
-    """A fresh room code such as ``KQXZ`` (from :mod:`secrets`)."""
-    return "".join(secrets.choice(ROOM_CODE_LETTERS) for _ in range(ROOM_CODE_LENGTH))
+    """A fresh room code such as ``KQXZ-BDFG-HJKL`` (from :mod:`secrets`);
+    the dashes are for reading, a hello may leave them out."""
+    letters = "".join(secrets.choice(ROOM_CODE_LETTERS) for _ in range(ROOM_CODE_LENGTH))
+    return "-".join(letters[i : i + ROOM_CODE_GROUP] for i in range(0, ROOM_CODE_LENGTH, ROOM_CODE_GROUP))
 
 
 @dataclass
@@ -145,8 +160,14 @@ class Table:
         self.outcome_names: tuple[str, ...] = ()
         """The seats' names when the game ended: people may leave right after
         (and an open seat loses its name), but the result names them as they were."""
-        self.journal: list[tuple[int, Move]] = []
-        """Every accepted move of the current game, timeouts included, in order."""
+        self.recent_moves: deque[tuple[int, Move]] = deque(maxlen=RECENT_MOVES)
+        """The latest accepted moves of the current game, timeouts included, in
+        order (``seq`` counts them all; the journal on disk holds them all)."""
+        self.recent_log: dict[int | None, deque[str]] = {}
+        """Each seat's latest log lines, as that seat read them (None: a spectator's)."""
+        self.turns = TurnBudget()
+        self._noted: dict[int, TokenBucket] = {}
+        """How many more lines may say that a seat's person left or came back."""
         self.host_token = None if config.headless else host_token or secrets.token_urlsafe(16)
         self.seats = Seats(
             config.seats,
@@ -179,7 +200,7 @@ class Table:
 
     def next_wakeup(self) -> float | None:
         """The earliest time :meth:`tick` has something to do, or None."""
-        times = self.lobby.hello_deadlines()
+        times = self.lobby.wakeups()
         if self.phase == LOBBY and self._can_autostart():
             times.append(0.0)
         if self.phase == PLAYING:
@@ -201,9 +222,9 @@ class Table:
         peer = lobby.peers.get(conn)
         if peer is None or peer.closing:
             return []
-        rate = peer.limits.message(now)
-        if rate is not Rate.OK:
-            return lobby.rate_limited(peer, rate)
+        verdict = peer.limits.message(now)
+        if verdict.rate is not Rate.OK:
+            return lobby.rate_limited(peer, verdict, self._kind_of(data))
         try:
             message = self.wire.decode_from_client(data)
         except ProtocolError as exc:
@@ -225,12 +246,26 @@ class Table:
         if kind is Start:
             return out + self._start(peer, now)
         if kind is Bye:
-            return out + lobby.leave(peer, now, phase=self.phase)
+            seat = peer.seat
+            out += lobby.leave(peer, now, phase=self.phase)
+            return out + (self._presence(self.seats[seat], "left the table.", now) if seat is not None else [])
         return out + lobby.refuse(peer, ErrorCode.BAD_MESSAGE, "You have already said hello.", message.TYPE)
 
     def disconnect(self, conn: int, now: float) -> list[Action]:
         """Connection ``conn`` closed (either side)."""
-        return self.lobby.disconnect(conn, now, phase=self.phase)
+        peer = self.lobby.peers.get(conn)
+        seat = peer.seat if peer is not None and peer.welcomed and not peer.closing else None
+        out = self.lobby.disconnect(conn, now, phase=self.phase)
+        if seat is not None and self.seats[seat].conn is None:
+            out += self._presence(self.seats[seat], "is away: the connection was lost.", now)
+        return out
+
+    def _kind_of(self, data: bytes | str) -> str:
+        """The type of the message in ``data``, or "" if it is not one."""
+        try:
+            return self.wire.decode_from_client(data).TYPE
+        except ProtocolError:
+            return ""
 
     def tick(self, now: float) -> list[Action]:
         """Let time pass: hello timeouts, deadlines, turn timers and bot moves."""
@@ -253,7 +288,14 @@ class Table:
         for seat in self.bots.timed_out(now, self.state, self.seats):
             seat.idle = True  # a bot plays for the seat until its person acts
             out += self.lobby.announce(self.phase)
-        return out + self.bots.step(now, self.state, self.seats, lambda seat, move: self._apply(seat, move, now))
+        return out + self.bots.step(now, self.state, self.seats, lambda seat, move: self._bot_move(seat, move, now))
+
+    def _bot_move(self, seat: int, move: Move, now: float) -> list[Action]:
+        """A bot's move: a bot seat's, or a stand-in's for a person, which the log tells."""
+        held = self.seats[seat]
+        if held.kind != BOT:
+            return self._apply(seat, move, now, note=f"A bot played for {held.name}, who is away.")
+        return self._apply(seat, move, now)
 
     def shutdown(self, reason: str, message: str) -> list[Action]:
         """Say ``bye`` to everyone and close every connection."""
@@ -264,8 +306,24 @@ class Table:
     def _hello(self, peer: Peer, hello: Hello, now: float) -> list[Action]:
         out = self.lobby.hello(peer, hello, now, phase=self.phase)
         if peer.welcomed and self.phase != LOBBY and self.state is not None:
-            out.append(Send(peer.conn, self._current_view(peer.seat, now)))  # the game as it stands
+            # The game as it stands, and the log as this seat last read it.
+            recent = tuple(self.recent_log.get(peer.seat, ()))
+            out.append(Send(peer.conn, self._frame(peer.seat, (), recent, self._deadline_info(now))))
+            if peer.seat is not None and self.phase == PLAYING:
+                out += self._presence(self.seats[peer.seat], "is back.", now, skip=peer.conn)
         return out
+
+    def _presence(self, seat: Seat, what: str, now: float, *, skip: int | None = None) -> list[Action]:
+        """Tell every seat's log (during a game) that ``seat``'s person ``what``:
+        a view with that line and no events, to everyone but ``skip``."""
+        if self.phase != PLAYING or seat.kind != HUMAN:
+            return []
+        bucket = self._noted.get(seat.index)
+        if bucket is None:
+            bucket = self._noted[seat.index] = TokenBucket(PRESENCE_LINES, PRESENCE_PER_SECOND, now)
+        if not bucket.take(now):
+            return []
+        return self._send_views((), now, note=f"{seat.name} {what}", skip=skip)
 
     def _start(self, peer: Peer, now: float) -> list[Action]:
         refused = self.lobby.refuse_start(peer, phase=self.phase)
@@ -286,7 +344,9 @@ class Table:
         self.phase = PLAYING
         self.outcome = None
         self.seq = 0
-        self.journal = []
+        self.recent_moves.clear()
+        self.recent_log = {}
+        self._noted = {}
         self._deadline = None
         self._track(now, moved=None, before=())
         header = Header(
@@ -320,7 +380,7 @@ class Table:
         )
         table = cls(config, rules=rules)
         table.state = rebuild(journal)
-        table.journal = list(journal.moves)
+        table.recent_moves.extend(journal.moves)
         table.seq = len(journal.moves)
         table.games_played = 1
         table.phase = PLAYING
@@ -352,6 +412,9 @@ class Table:
         move = message.move
         if type(move) in self._timeout_types or (self._deadline is not None and type(move) is type(self._deadline.timeout)):
             return self.lobby.error(peer, ErrorCode.HOST_ONLY, "Only the host runs out a countdown.", "move")
+        refused = self._over_budget(peer.seat, move)
+        if refused:
+            return self.lobby.error(peer, ErrorCode.RATE_LIMITED, refused, "move")
         try:
             return self._apply(peer.seat, move, now)
         except RulesError as exc:
@@ -364,8 +427,32 @@ class Table:
             error = ProtocolError.from_rules(exc)
             return self.lobby.error(peer, error.code, error.message, "move")
 
-    def _apply(self, seat: int, move: Move, now: float) -> list[Action]:
-        """Apply ``move`` for ``seat`` (RulesError if refused) and tell everyone."""
+    def _over_budget(self, seat: int, move: Move) -> str:
+        """Why ``seat`` may not make ``move`` now for what it did this turn, or "".
+
+        A move the rules accept without listing it in ``legal`` (a trade
+        offer: its space is every subset of a hand) is free to make but not
+        free to journal, so a seat gets :data:`net.limits.FREE_MOVES_PER_TURN`
+        of them a turn and :data:`net.limits.MAX_OPEN_OFFERS` open offers.
+        Listed moves are bounded by the game itself.
+        """
+        if move in self.rules.legal_moves(self.state, seat):
+            return ""
+        try:
+            self.rules.check(self.state, seat, move)
+        except Exception:
+            return ""  # refused on its own merits when it is applied
+        if self.turns.spent(seat):
+            return "That is as many offers as a player may make in one turn; wait for the next turn."
+        offers = getattr(self.rules.view(self.state, seat), "offers", ())
+        if sum(1 for offer in offers if getattr(offer, "seat", None) == seat) >= MAX_OPEN_OFFERS:
+            return f"You have {MAX_OPEN_OFFERS} offers open; withdraw one or wait for an answer first."
+        self.turns.use(seat)
+        return ""
+
+    def _apply(self, seat: int, move: Move, now: float, *, note: str = "") -> list[Action]:
+        """Apply ``move`` for ``seat`` (RulesError if refused) and tell everyone
+        (``note``: a line for every log before the move's own)."""
         before = self.rules.waiting_for(self.state)
         try:
             events = self.rules.apply(self.state, seat, move)
@@ -375,7 +462,7 @@ class Table:
             # A bug in the rules must not take the table down with it.
             log.exception("the rules failed on %r by seat %d", move, seat)
             raise _RulesFault("The host could not apply that move (a bug in its rules).") from None
-        self.journal.append((seat, move))
+        self.recent_moves.append((seat, move))
         self.seq += 1
         self._track(now, moved=seat, before=before)
         out: list[Action] = [JournalMove(seat, move)]
@@ -385,7 +472,7 @@ class Table:
             # a host killed just after could otherwise leave a won game
             # looking unfinished.
             out.append(JournalEnd(outcome))
-        out += self._send_views(events, now)
+        out += self._send_views(events, now, note=note)
         if outcome is not None:
             self.outcome = outcome
             self.outcome_names = self.names
@@ -397,6 +484,8 @@ class Table:
     def _track(self, now: float, moved: int | None, before: tuple[int, ...]) -> None:
         """Note the time of a change: for the bots' pacing, turn timers, and deadlines."""
         self.bots.changed(now, self.state, self.seats, moved=moved, before=before)
+        if self.rules.waiting_for(self.state) != before:
+            self.turns.new_turn()
         deadline = self.rules.deadline(self.state)
         if deadline != self._deadline:
             # A deadline equal to the one already running continues; any other starts now.
@@ -407,48 +496,74 @@ class Table:
 
     # --- sending ---------------------------------------------------------------------
 
-    def _send_views(self, events: list[Event] | tuple[Event, ...], now: float) -> list[Action]:
-        """Each connection's own view, and the events redacted for its seat.
+    def _send_views(
+        self, events: list[Event] | tuple[Event, ...], now: float, *, note: str = "", skip: int | None = None
+    ) -> list[Action]:
+        """Each connection's own view, and the events redacted for its seat
+        (``note``: a line for every log before the events' own; ``skip``: a
+        connection not to send to).
 
         One frame per seat (a seat's connections, or the spectators, share
-        it), made and packed once per change.
+        it), made and packed once per change. Every person's seat keeps its
+        log lines, here or not, for when its person comes back.
         """
-        audience = list(self.lobby.audience())
+        audience = [peer for peer in self.lobby.audience() if peer.conn != skip]
         seats = list(dict.fromkeys(peer.seat for peer in audience))
-        views = self.rules.views(self.state, seats)
+        views = dict(zip(seats, self.rules.views(self.state, seats)))
         names = self.names
         deadline = self._deadline_info(now)
-        frames = {seat: self._view_frame(seat, events, names, deadline, view) for seat, view in zip(seats, views)}
+        first = (note,) if note else ()
+        frames: dict[int | None, bytes] = {}
+        for seat in seats:
+            seen, lines = self._seen(seat, events, names, first)
+            self._keep(seat, lines)
+            frames[seat] = self._frame(seat, seen, lines, deadline, views[seat])
+        for seat in [None, *(s.index for s in self.seats if s.kind == HUMAN)]:
+            if seat not in frames:
+                self._keep(seat, self._seen(seat, events, names, first)[1])
         return [Send(peer.conn, frames[peer.seat]) for peer in audience]
 
+    def _keep(self, seat: int | None, lines: tuple[str, ...]) -> None:
+        if lines:
+            kept = self.recent_log.get(seat)
+            if kept is None:
+                kept = self.recent_log[seat] = deque(maxlen=RECENT_LOG)
+            kept.extend(lines)
+
     def _current_view(self, seat: int | None, now: float) -> bytes:
-        """The view frame of ``seat`` as things stand, with no events (a newcomer, a stale move)."""
-        return self._view_frame(seat, (), self.names, self._deadline_info(now))
+        """The view frame of ``seat`` as things stand, with no events (a stale move)."""
+        return self._frame(seat, (), (), self._deadline_info(now))
 
     def _deadline_info(self, now: float) -> DeadlineInfo | None:
-        """The running countdown as views show it, or None."""
-        if self._deadline is None:
+        """The running countdown as views show it, or None: the seconds until
+        the host applies the timeout, its latency grace included."""
+        at = self.deadline_at()
+        if at is None or self._deadline is None:
             return None
-        left = self._deadline_started + self._deadline.seconds - now
-        return DeadlineInfo(self._deadline.seat, self._deadline.kind, max(0.0, round(left, 3)))
+        return DeadlineInfo(self._deadline.seat, self._deadline.kind, max(0.0, round(at - now, 3)))
 
-    def _view_frame(
-        self, seat: int | None, events: Any, names: tuple[str, ...], deadline: DeadlineInfo | None,
-        view: Any = None,
-    ) -> bytes:
-        """The view frame of ``seat`` (None: a spectator) after ``events``;
-        ``names`` and ``deadline`` are the same for every seat, worked out once,
-        and so may ``view`` be (made here if not given)."""
+    def _seen(
+        self, seat: int | None, events: Any, names: tuple[str, ...], first: tuple[str, ...] = ()
+    ) -> tuple[tuple[Event, ...], tuple[str, ...]]:
+        """``events`` as ``seat`` (None: a spectator) may see them, and its log
+        lines for them after the lines ``first``."""
         rules = self.rules
         seen = []
         for event in events:
             redacted = rules.redact(event, seat)
             if redacted is not None:
                 seen.append(redacted)
-        log_lines = tuple([rules.describe(e, names, seat) for e in seen])
+        return tuple(seen), first + tuple([rules.describe(e, names, seat) for e in seen])
+
+    def _frame(
+        self, seat: int | None, seen: tuple[Event, ...], lines: tuple[str, ...], deadline: DeadlineInfo | None,
+        view: Any = None,
+    ) -> bytes:
+        """The view frame of ``seat`` with the events it has ``seen`` and log
+        ``lines``; ``view`` is its view if already made (``Rules.views``)."""
         if view is None:
-            view = rules.view(self.state, seat)
-        return self.wire.encode(View(self.seq, view, tuple(seen), log_lines, deadline))
+            view = self.rules.view(self.state, seat)
+        return self.wire.encode(View(self.seq, view, seen, lines, deadline))
 
 
 class _RulesFault(RulesError):

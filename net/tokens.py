@@ -35,6 +35,8 @@ class TokenStore:
         self.path = Path(path) if path is not None else places.state_dir() / FILENAME
 
     def _load(self) -> dict[str, Any]:
+        if places.exposed(self.path):
+            return {}  # tokens another user could have read or planted are no tokens
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
@@ -61,10 +63,10 @@ class TokenStore:
 
     def _save(self, data: dict[str, Any]) -> None:
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            temp = self.path.with_suffix(".tmp")
             # Tokens are secrets: only their owner may read them.
-            fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            places.private_dir(self.path.parent)
+            temp = self.path.with_suffix(".tmp")
+            fd = places.open_private(temp, os.O_WRONLY | os.O_TRUNC)
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
                 json.dump(data, handle)
             os.replace(temp, self.path)

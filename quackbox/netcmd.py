@@ -209,7 +209,7 @@ def host_main(args: argparse.Namespace) -> int:
         if config.journal_dir is not None and not config.resume:
             print(f"The game will be saved in {config.journal_dir}")
         if config.resume:
-            print(f"Resumed {config.resume} at move {len(host.table.journal)}; players rejoin with the same command.")
+            print(f"Resumed {config.resume} at move {host.table.seq}; players rejoin with the same command.")
         print("Press Ctrl-C to close the table.", flush=True)
 
     try:

@@ -32,7 +32,7 @@ def games_main(args: argparse.Namespace) -> int:
     print(f"Saved games in {folder}, newest first:\n")
     for path, item in found:
         if isinstance(item, journal.JournalError):
-            print(f"  {'(unreadable)':<19} {item.problem}\n    {path}")
+            print(f"  {'(not used)':<19} {item.problem}\n    {path}")
             continue
         header = item.header
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(header.created)) if header.created else "?"

@@ -197,7 +197,7 @@ class JoinScreen(ModalScreen[tuple[str, str, bool] | None]):
                 yield Input(self.address, placeholder="10.0.0.5 or 10.0.0.5:7117", id="address")
             with Horizontal(classes="row"):
                 yield Label("Room code")
-                yield Input(self.code, placeholder="the host shows it (e.g. KQXZ)", id="code", max_length=16)
+                yield Input(self.code, placeholder="the host shows it (e.g. KQXZ-BDFG-HJKL)", id="code", max_length=16)
             with Horizontal(classes="row"):
                 yield Label("Just watch")
                 yield Switch(False, id="spectate")

@@ -41,9 +41,14 @@ _FONT = {
 
 
 def big_text(text: str) -> str:
-    """``text`` in block letters three rows high (characters without a glyph show as themselves)."""
+    """``text`` in block letters three rows high (characters without a glyph
+    show as themselves; a dash between groups is a narrow gap, so a
+    twelve-letter room code fits in 80 columns)."""
     rows = ["", "", ""]
     for ch in text.upper():
+        if ch == "-":
+            rows = [row + " " for row in rows]
+            continue
         glyph = _FONT.get(ch)
         if glyph is None:
             cells = [f"  {ch}  " if r == 1 else "     " for r in range(3)]

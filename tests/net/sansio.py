@@ -42,10 +42,11 @@ class Driver:
         self._take(self.table.disconnect(conn, self.now))
 
     def join(self, conn: int, name: str = "", **fields: Any) -> Any:
-        """Connect and say hello; the first reply (a Welcome or an Error)."""
+        """Connect and say hello; the first reply (a Welcome or an Error), or
+        None if the answer is held back."""
         self.connect(conn)
         replies = self.send(conn, Hello(PROTOCOL_VERSION, name or f"P{conn}", **fields))
-        return replies[0]
+        return replies[0] if replies else None
 
     # time ------------------------------------------------------------------
 

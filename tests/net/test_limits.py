@@ -5,15 +5,16 @@ from __future__ import annotations
 import pytest
 
 from net.limits import (
-    CHAT_BURST,
-    CODE_ADDRESSES,
-    FLOOD_LIMIT,
+    FLOOD_BURST,
+    FREE_MOVES_PER_TURN,
     MESSAGE_BURST,
     MESSAGES_PER_SECOND,
-    CodeTries,
+    SLOW_ADDRESSES,
     MessageLimits,
     Rate,
+    SlowDown,
     TokenBucket,
+    TurnBudget,
 )
 
 
@@ -36,46 +37,54 @@ def test_a_clock_going_backwards_adds_nothing():
     assert not bucket.take(5.0)
 
 
-def test_messages_past_the_burst_are_warned_once_a_second_then_dropped_quietly():
+def test_messages_past_the_burst_are_refused_with_the_wait_until_the_next():
     limits = MessageLimits(now=0.0)
-    assert all(limits.message(0.0) is Rate.OK for _ in range(MESSAGE_BURST))
-    assert limits.message(0.0) is Rate.WARN
-    assert limits.message(0.001) is Rate.DROP
-    assert limits.message(1.0) is Rate.OK  # a second refills plenty
-    for _ in range(int(MESSAGES_PER_SECOND) - 1):
-        limits.message(1.0)
-    assert limits.message(1.0) is Rate.WARN  # a second after the last warning
+    assert all(limits.message(0.0).rate is Rate.OK for _ in range(MESSAGE_BURST))
+    refused = limits.message(0.0)
+    assert refused.rate is Rate.REFUSE and refused.retry_after == pytest.approx(1 / MESSAGES_PER_SECOND, abs=0.0011)
+    assert limits.message(0.005).rate is Rate.REFUSE
+    assert limits.message(refused.retry_after).rate is Rate.OK  # the wait it gave was enough
+    assert limits.message(1.0).rate is Rate.OK  # a second refills plenty
 
 
-def test_a_flood_is_called_a_flood():
+def test_a_flood_is_called_a_flood_but_a_client_that_waits_never_is():
     limits = MessageLimits(now=0.0)
-    verdicts = [limits.message(0.0) for _ in range(MESSAGE_BURST + FLOOD_LIMIT)]
-    assert verdicts.count(Rate.OK) == MESSAGE_BURST
-    assert verdicts[-1] is Rate.FLOOD and Rate.FLOOD not in verdicts[:-1]
+    verdicts = [limits.message(0.0).rate for _ in range(MESSAGE_BURST + FLOOD_BURST + 1)]
+    assert verdicts.count(Rate.OK) == MESSAGE_BURST and verdicts.count(Rate.REFUSE) == FLOOD_BURST
+    assert verdicts[-1] is Rate.FLOOD
+    patient = MessageLimits(now=0.0)
+    now = 0.0
+    for _ in range(10 * (MESSAGE_BURST + FLOOD_BURST)):  # always over the limit, always waiting as told
+        verdict = patient.message(now)
+        assert verdict.rate is not Rate.FLOOD
+        now += verdict.retry_after
+    assert now > 1.0
 
 
-def test_chat_has_its_own_smaller_bucket():
-    limits = MessageLimits(now=0.0)
-    assert [limits.chat_line(0.0) for _ in range(CHAT_BURST + 1)] == [True] * CHAT_BURST + [False]
-    assert limits.message(0.0) is Rate.OK  # other messages are not held up by chat
-    assert limits.chat_line(1.0)
+def test_a_turn_budget_runs_out_and_comes_back_with_the_next_turn():
+    budget = TurnBudget()
+    for _ in range(FREE_MOVES_PER_TURN):
+        assert not budget.spent(2)
+        budget.use(2)
+    assert budget.spent(2) and not budget.spent(1)  # each seat has its own
+    budget.new_turn()
+    assert not budget.spent(2)
 
 
-def test_wrong_codes_block_an_address_for_the_window():
-    tries = CodeTries(tries=3, window=60.0)
-    for t in range(3):
-        assert not tries.blocked("10.0.0.9", float(t))
-        tries.failed("10.0.0.9", float(t))
-    assert tries.blocked("10.0.0.9", 3.0)
-    assert not tries.blocked("10.0.0.10", 3.0)  # another address is not held to it
-    assert tries.blocked("10.0.0.9", 60.0)
-    assert not tries.blocked("10.0.0.9", 60.5)  # the first try is out of the window
+def test_wrong_tries_are_free_at_first_then_slower_up_to_a_cap():
+    slow = SlowDown(free=2, step=1.0, most=5.0, window=60.0)
+    delays = [slow.failed("10.0.0.9", float(t)) for t in range(10)]
+    assert delays == [0, 0, 1.0, 2.0, 3.0, 4.0, 5.0, 5.0, 5.0, 5.0]
+    assert slow.failed("10.0.0.10", 10.0) == 0  # another address is not held to it
+    assert slow.failed("10.0.0.9", 200.0) == 0  # the window passed
 
 
 @pytest.mark.parametrize("extra", [1, 50])
-def test_wrong_codes_are_remembered_for_a_bounded_number_of_addresses(extra):
-    tries = CodeTries(tries=1, window=60.0)
-    for n in range(CODE_ADDRESSES + extra):
-        tries.failed(f"a{n}", 0.0)
-    assert len(tries._failures) <= CODE_ADDRESSES
-    assert tries.blocked(f"a{CODE_ADDRESSES + extra - 1}", 1.0)  # the latest is still held
+def test_wrong_tries_are_remembered_for_a_bounded_number_of_addresses(extra):
+    slow = SlowDown(free=0)
+    for n in range(SLOW_ADDRESSES + extra):
+        slow.failed(f"a{n}", 0.0)
+    assert len(slow._failures) <= SLOW_ADDRESSES
+    for _ in range(1000):
+        slow.failed("one", 1.0)
+    assert len(slow._failures["one"]) <= slow.free + slow.most / slow.step + 1  # bounded per address too

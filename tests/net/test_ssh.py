@@ -164,8 +164,8 @@ async def test_a_session_with_a_terminal_gets_the_lobby_and_plays_moves(tmp_path
         await until(lambda: 0 in rules.waiting_for(host.table.state), what="alice's turn")
         await screen.wait_for("your turn")
         screen.press("e")  # end the turn
-        await until(lambda: any(seat == 0 for seat, _ in host.table.journal), what="alice's move")
-        assert type(next(m for s, m in host.table.journal if s == 0)).__name__ == "EndTurn"
+        await until(lambda: any(seat == 0 for seat, _ in host.table.recent_moves), what="alice's move")
+        assert type(next(m for s, m in host.table.recent_moves if s == 0)).__name__ == "EndTurn"
         conn.close()
 
 

@@ -1,0 +1,328 @@
+"""Issue 13: a table no neighbour can lock, stall or read.
+
+Each test replays one of the attacks a hostile local user made (many of them
+from 127.0.0.1, like everyone on one SSH box) and checks that the people at
+the table still get in and play on. Sans-IO tests pin the rules down with a
+made-up clock; the socket tests run a real host on 127.0.0.1 port 0.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import os
+import types
+from collections import deque
+import unicodedata
+
+import pytest
+from websockets.asyncio.client import connect
+
+from core import bots as core_bots
+from core import games
+from net.client import Client, run_network_bot
+from net.host import Host
+from net import limits
+from net.limits import FREE_MOVES_PER_TURN, MAX_OPEN_OFFERS, MESSAGE_BURST
+from net.lobby import MAX_PENDING_PEERS
+from net.protocol import PROTOCOL_VERSION, Error, Hello, Lobby, MoveMessage, Ready, Say, Start, View, Welcome, Wire
+from net.table import Send, Table, TableConfig
+from tests.net.fakegame import Draw
+from tests.net.test_host import config
+from tests.net.test_table import make as shed
+
+
+def moves_of(game: str) -> dict[str, type]:
+    return {cls.__name__: cls for cls in games.get(game).move_types()}
+
+
+# --- 1. connections that never say hello ---------------------------------------------------
+
+
+def test_silent_connections_never_crowd_out_players():
+    """Three budgets' worth of silent connections, opened before and between
+    the people: a player, a spectator and a returning seat all get in."""
+    d = shed(seats=3)
+    token = d.join(1, "Ann").token
+    d.disconnect(1)
+    silent = iter(range(100, 100 + 3 * MAX_PENDING_PEERS))
+    for conn in silent:
+        d.connect(conn)
+    assert isinstance(d.join(2, "Ben"), Welcome)
+    for _, conn in zip(range(MAX_PENDING_PEERS), silent):
+        d.connect(conn)
+    assert isinstance(d.join(3, "Cy", spectate=True), Welcome)
+    assert isinstance(d.join(4, token=token), Welcome) and d.welcome(4).seat == 0
+    waiting = [c for c in d.table.lobby.peers.values() if not c.welcomed and not c.closing]
+    assert len(waiting) <= MAX_PENDING_PEERS  # their own budget, however many come
+
+
+async def test_fifty_silent_sockets_while_people_join_watch_and_come_back():
+    async with asyncio.timeout(30):
+        async with Host(config(seats=3)) as host:
+            first = await Client.connect(host.url, name="Ann", reconnect=False)
+            token = first.token
+            first._ws.transport.abort()  # gone without a goodbye: the seat waits for its token
+            await first.close()
+            silent = [await connect(host.url, proxy=None) for _ in range(50)]
+            try:
+                player = await Client.connect(host.url, name="Ben", reconnect=False)
+                watcher = await Client.connect(host.url, name="Cy", spectate=True, reconnect=False)
+                back = await Client.connect(host.url, name="Ann", token=token, reconnect=False)
+                assert player.seat is not None and watcher.seat is None and back.seat == 0
+                for client in (player, watcher, back):
+                    await client.close()
+            finally:
+                for ws in silent:
+                    await ws.close()
+
+
+# --- 2. guessing the room code -------------------------------------------------------------
+
+
+async def test_a_hundred_wrong_codes_from_one_address_and_the_right_one_gets_in_at_once():
+    async with asyncio.timeout(60):
+        async with Host(config(seats=2, code="KQXZ-BDFG-HJKL")) as host:
+            host.table.lobby._wrong.most = 3.0  # answers held back 3 s at most, for a quick test
+            wire = Wire(None)
+            guessers = []
+            for n in range(100):
+                ws = await connect(host.url, proxy=None)
+                await ws.send(wire.encode(Hello(PROTOCOL_VERSION, "guess", code=f"WRONG{n}")))
+                guessers.append(ws)
+            ann = await Client.connect(host.url, name="Ann", code="kqxz bdfg hjkl", reconnect=False)
+            assert ann.seat == 0
+            # The guessers are still waiting for their answers: the right code was not slowed.
+            assert host.table.lobby._deferred
+            assert not any(p.welcomed for p in host.table.lobby.peers.values() if p.name == "guess")
+            # Each is told it was wrong, or (past the budget of connections
+            # waiting on a hello) closed to make room; none got in.
+            answers = [wire.decode_from_host(await ws.recv()) for ws in guessers]
+            told = {getattr(a, "code", None) or a.reason for a in answers}
+            assert told <= {"wrong_code", "hello_timeout"} and "wrong_code" in told
+            for ws in guessers:
+                await ws.close()
+            await ann.close()
+
+
+# --- 3. a burst, then the move the table waits for -----------------------------------------------
+
+
+def test_a_move_refused_for_rate_is_answered_and_plays_when_sent_again():
+    d = shed()
+    for conn in (1, 2):
+        d.join(conn)
+        d.send(conn, Ready())
+    d.send(1, Start())
+    for _ in range(MESSAGE_BURST + 60):
+        d.send(1, Say("spam"))
+    replies = d.send(1, MoveMessage(d.table.seq, Draw()))
+    (refusal,) = [m for m in replies if isinstance(m, Error)]
+    assert refusal.code == "rate_limited" and refusal.refused == "move" and refusal.retry_after > 0
+    assert d.table.seq == 0  # refused, and said so
+    d.now += refusal.retry_after
+    d.send(1, MoveMessage(d.table.seq, Draw()))
+    assert d.table.seq == 1 and d.view(2).seq == 1  # the game goes on
+
+
+async def test_after_a_burst_the_client_sends_the_refused_move_again_and_the_game_goes_on(caplog, monkeypatch):
+    caplog.set_level("INFO", logger="quackbox.net")
+    # A slow refill, so the burst still has the bucket empty when the move
+    # arrives however busy the machine is.
+    monkeypatch.setattr(limits, "MESSAGES_PER_SECOND", 20.0)
+    async with asyncio.timeout(60):
+        async with Host(config(seats=2, autostart=True)) as host:
+            bot = asyncio.create_task(run_network_bot(host.url, "Bot", seed=2))
+            me = await Client.connect(host.url, name="Me", reconnect=False)
+            brain = core_bots.make("side-effects", "heuristic", 3)
+            burst = False
+            async for message in me:
+                if isinstance(message, Error):
+                    assert message.code != "rate_limited" or message.refused == "chat", message
+                if not isinstance(message, View) or me.view.seq > message.seq:
+                    continue
+                if message.view.outcome is not None:
+                    break
+                move = core_bots.decide(brain, message.view)
+                if move is None:
+                    continue
+                if not burst and 0 in message.view.waiting_for:
+                    burst = True
+                    for _ in range(MESSAGE_BURST + 150):
+                        await me.chat("spam")
+                await me.move(move, message.seq)
+            assert host.table.outcome is not None and burst
+            assert "refused a move for rate; sending it again" in caplog.text  # the burst did trip it
+            assert await bot == host.table.outcome
+            await me.close()
+
+
+# --- 5. legal spam: offers and withdrawals -----------------------------------------------------
+
+
+def _rss() -> int:
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def _spam_game(seed: int, *, measure: bool) -> tuple[Table, int, set[str], list[tuple[int, int, int]]]:
+    """One 8-seat game of Side Effects in which seat 0 offers and withdraws
+    a trade as often as it can, every time it gets a view; the table, the
+    spam accepted, the error codes of the spam refused, and (with
+    ``measure``) samples of (seq, :func:`_footprint`, RSS)."""
+    table = Table(
+        TableConfig(game="side-effects", seats=8, bots=7, headless=True, bot_delay=0.0, seed=seed, autostart=True,
+                    options={"until_one_loser": True})
+    )
+    wire = Wire(table.rules)
+    moves = moves_of("side-effects")
+    clock = 1000.0
+    latest: list[View] = []
+
+    def take(actions) -> list[str]:
+        codes = []
+        for action in actions:
+            if isinstance(action, Send) and action.conn == 1:
+                message = wire.decode_from_host(action.data)
+                if isinstance(message, View):
+                    latest[:] = [message]
+                elif isinstance(message, Error):
+                    codes.append(message.code)
+        return codes
+
+    def send(message) -> list[str]:
+        return take(table.receive(1, wire.encode(message), clock))
+
+    take(table.connect(1, "127.0.0.1", clock))
+    send(Hello(PROTOCOL_VERSION, "Spam"))
+    take(table.tick(clock))
+    brain = core_bots.make("side-effects", "heuristic", 5)
+    spam, refused, samples, steps = 0, set(), [], 0
+    while table.phase == "playing":
+        turn_spam = 0
+        for _ in range(40):  # far more than a turn allows
+            view = latest[0].view
+            if not view.trade_partners or not view.hand:
+                break
+            before = table.seq
+            codes = send(MoveMessage(table.seq, moves["OfferTrade"](view.trade_partners[0], (view.hand[0].id,), ())))
+            if table.seq == before:
+                refused.update(codes)
+                break
+            turn_spam += 1
+            mine = [o for o in latest[0].view.offers if o.seat == 0]
+            assert len(mine) <= MAX_OPEN_OFFERS
+            send(MoveMessage(table.seq, moves["WithdrawTrade"](mine[0].id)))
+        assert turn_spam <= FREE_MOVES_PER_TURN
+        spam += turn_spam
+        move = core_bots.decide(brain, latest[0].view)
+        if move is not None:
+            send(MoveMessage(latest[0].seq, move))
+        clock += 0.05
+        while (wake := table.next_wakeup()) is not None and wake <= clock:
+            take(table.tick(clock))
+        steps += 1
+        if measure and (steps % 8 == 0 or table.phase != "playing"):
+            gc.collect()
+            samples.append((table.seq, _footprint(table), _rss()))
+    return table, spam, refused, samples
+
+
+def _footprint(table: Table) -> int:
+    """Items in every list, dict, set, deque and tuple the table holds, but
+    for the game's State, the rules and the wire's codec (bounded caches
+    every table of the game shares)."""
+    skip = {id(table.state), id(table.rules), id(table.wire)}
+    seen: set[int] = set()
+    stack: list = [table]
+    total = 0
+    while stack:
+        obj = stack.pop()
+        if id(obj) in seen or id(obj) in skip or isinstance(obj, _LEAVES):
+            continue
+        seen.add(id(obj))
+        if isinstance(obj, (list, dict, set, frozenset, deque, tuple)):
+            total += len(obj)
+        stack.extend(gc.get_referents(obj))
+    return total
+
+
+_LEAVES = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, str, bytes, int, float)
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="needs /proc")
+def test_a_long_game_of_trade_spam_is_bounded_per_turn_and_keeps_memory_flat():
+    """A seat that offers and withdraws a trade as fast as it can, all game
+    long: each turn only so many are accepted, and nothing the host holds
+    grows with the moves (only the journal, which this table does not keep).
+    Measured as what the table's own containers hold, and as the process's
+    RSS, from a third of the way through the game to its end."""
+    table, spam, refused, samples = _spam_game(3, measure=True)
+    assert table.outcome is not None and spam > 100 and "rate_limited" in refused
+    third = next(s for s in samples if s[0] >= table.seq // 3)
+    later = [s for s in samples if s[0] >= third[0]]
+    grown = max(s[1] for s in later) - third[1]
+    rss_grown = max(s[2] for s in later) - third[2]
+    assert grown <= 64, f"the table holds {grown} more items after {table.seq - third[0]} more moves"
+    assert rss_grown < 16 * 1024 * 1024, f"RSS grew by {rss_grown} bytes"
+
+
+# --- 6. impersonation ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "copy",
+    [
+        "Bot0\u200b",  # a zero-width space
+        "B\u200dot0",  # a zero-width joiner
+        "bot0",  # case
+        "Bot 0",  # a space
+        "Ｂｏｔ０",  # full-width letters (NFKC)
+        "ВОТ0",  # Cyrillic look-alikes
+        "BotO",  # a letter for a digit
+        "Bo\u0301t0",  # an accent
+    ],
+)
+def test_no_one_takes_a_name_that_looks_like_one_in_use(copy):
+    d = shed(seats=3)
+    d.join(1, "Bot0")
+    d.join(2, copy)
+    d.join(3, copy, spectate=True)
+    lobby = d.of(1, Lobby)[-1]
+    seat_names = [s.name for s in lobby.seats if s.kind == "human"]
+    assert seat_names[0] == "Bot0" and seat_names[1] != copy and seat_names[1].endswith(" 2")
+    assert lobby.watchers and lobby.watchers[0].endswith(" 3")  # told apart from both seats
+
+
+def test_combining_marks_are_capped_and_spectators_are_named_in_the_lobby():
+    d = shed(seats=2)
+    d.join(1, "Z" + "\u0301" * 40 + "oe")
+    name = d.of(1, Lobby)[-1].seats[0].name
+    assert name == unicodedata.normalize("NFC", "Z\u0301\u0301oe")
+    d.join(2, "Ann", spectate=True)
+    d.join(3, "Ann", spectate=True)
+    assert d.of(1, Lobby)[-1].watchers == ("Ann", "Ann 2") and d.of(1, Lobby)[-1].spectators == 2
+    d.join(4, "ann")  # a seat may not take a spectator's name either
+    assert d.of(1, Lobby)[-1].seats[1].name == "ann 3"
+
+
+async def test_the_client_sends_again_only_what_waiting_can_help():
+    client = Client("ws://127.0.0.1:1", name="x", code=None, token=None, spectate=False, reconnect=False,
+                    reconnect_for=0.0)
+    client._last_move = MoveMessage(0, Draw())
+    for_the_turn = Error("rate_limited", "That is as many offers as a player may make in one turn.", "move", 0.0)
+    too_fast = Error("rate_limited", "Too many messages.", "move", 0.01)
+    chat = Error("rate_limited", "You are chatting too fast.", "chat", 0.5)
+    assert not client._resend_later(for_the_turn) and not client._resend_later(chat)
+    assert client._resend_later(too_fast)
+    client._resend.cancel()
+
+
+def test_after_a_reconnection_the_client_passes_on_only_the_lines_it_has_not_had():
+    from net.client import _unseen
+
+    seen = deque(["a", "b", "c"], maxlen=50)
+    assert _unseen(seen, ("b", "c", "away", "bot")) == ("away", "bot")
+    assert _unseen(seen, ("x", "y")) == ("x", "y")  # nothing in common: all of it
+    assert _unseen(deque(maxlen=50), ("a", "b")) == ("a", "b")  # a fresh client reads it all
+    assert _unseen(seen, ("a", "b", "c")) == ()
