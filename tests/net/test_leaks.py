@@ -308,6 +308,9 @@ def test_the_checker_catches_a_leak():
         def view(self, state, seat):
             return rules.view(state, 0)  # every seat sees seat 0's view
 
+        def views(self, state, seats):
+            return tuple(self.view(state, seat) for seat in seats)
+
     table = Table(TableConfig(game=game, seats=2, headless=True, bot_delay=0, seed=3), rules=Leaky())
     seat_of: dict[int, int | None] = {}
     d = Driver(table, on_frame=LeakChecker(table, seat_of).check)
