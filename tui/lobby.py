@@ -68,7 +68,9 @@ class LobbyInfo:
     seat: int | None
     starter: bool
     host_key: str | None = None
-    """The SSH host key's fingerprint, for a player who came in over SSH to check."""
+    """The SSH host key's fingerprint, for players who come in over SSH to check."""
+    ssh_door: str | None = None
+    """What friends type to come in over SSH (``ssh -p 2222 10.0.0.5``), on a table hosted with one."""
 
 
 class LobbyScreen(Screen):
@@ -162,6 +164,9 @@ class LobbyScreen(Screen):
             if info.room_code:
                 cmd += f" --code {info.room_code}"
             how.append(cmd, style="bold cyan")
+            if info.ssh_door:
+                how.append("\nor, nothing installed: ")
+                how.append(info.ssh_door, style="bold cyan")
             how.append("\nSeats nobody takes are played by bots. Press s to start.")
         elif lobby is not None and lobby.starter == info.seat:
             how.append("You start this table.\n", style="bold")
