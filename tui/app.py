@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
 import sys
 import time
 from typing import Any, Awaitable, Callable, Iterable, Mapping
@@ -630,6 +631,9 @@ def _close_loop(loop: asyncio.AbstractEventLoop) -> None:
     loop.close()
 
 
+HOST_STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+
+
 def run_hosted(config: HostConfig, *, name: str | None = None, ssh: Any = None) -> int:
     """``quackbox host`` with a seat for the person at this terminal (and, with
     ``ssh``, a :class:`net.ssh.SshConfig`, the table's SSH door beside it)."""
@@ -655,9 +659,14 @@ def run_hosted(config: HostConfig, *, name: str | None = None, ssh: Any = None) 
         app = QuackboxApp(store=store, opener=opener, opening=f"Opening a table of {games.title(config.game)}…",
                           home=False)
         app.ssh_host_key = session.host_key
+        # A host told to stop (kill, or its own terminal hung up) closes the table as q does.
+        for signum in HOST_STOP_SIGNALS:
+            loop.add_signal_handler(signum, lambda s=signum: app.exit(return_code=128 + s))
         try:
             return _run(app, loop)
         finally:
+            for signum in HOST_STOP_SIGNALS:
+                loop.remove_signal_handler(signum)
             # The app may have stopped waiting for the table to close: finish
             # closing it, so every SSH session is told and its child reaped.
             loop.run_until_complete(session.close())

@@ -12,6 +12,7 @@ import asyncio
 import fcntl
 import os
 import re
+import signal
 import struct
 import subprocess
 import sys
@@ -21,6 +22,7 @@ from typing import Any
 
 import asyncssh
 import pyte
+import pytest
 
 from core.side_effects.moves import EndTurn
 from net.host import HostConfig
@@ -98,9 +100,12 @@ async def test_a_seated_hosts_table_over_ssh_has_the_host_in_seat_1_and_the_ssh_
     assert door.children == []
 
 
-async def test_closing_the_hosts_app_closes_the_ssh_sessions_and_leaves_no_child(tmp_path: Path, keys: list) -> None:
+@pytest.mark.parametrize("close", ["q", "SIGTERM"])
+async def test_closing_the_hosts_app_closes_the_ssh_sessions_and_leaves_no_child(
+    tmp_path: Path, keys: list, close: str
+) -> None:
     """The real ``quackbox host --ssh`` with a seat, on a terminal: its lobby shows the ssh command,
-    bob comes in with it, and q at the host's lobby tells bob the table closed and ends his child."""
+    bob comes in with it, and q at the host's lobby (or a kill) tells bob the table closed and ends his child."""
     env = {**os.environ, "QUACKBOX_DATA_DIR": str(tmp_path / "data"), "QUACKBOX_STATE_DIR": str(tmp_path / "state"),
            "QUACKBOX_CONFIG_DIR": str(tmp_path / "config"), "TERM": "xterm-256color"}
     master, slave = os.openpty()
@@ -133,10 +138,13 @@ async def test_closing_the_hosts_app_closes_the_ssh_sessions_and_leaves_no_child
         await screen.wait_for("bob (you)")
         assert "Hana" in seat_line(screen.text, 1)
         [child] = children_of(proc.pid)
-        os.write(master, b"q")  # leave, from the host's lobby
+        if close == "q":
+            os.write(master, b"q")  # leave, from the host's lobby
+        else:
+            proc.send_signal(signal.SIGTERM)
         await asyncio.wait_for(screen.closed.wait(), 20)
         assert "The table has closed." in screen.said
-        assert await asyncio.to_thread(proc.wait, 20) == 0
+        assert await asyncio.to_thread(proc.wait, 20) == (0 if close == "q" else 128 + signal.SIGTERM)
         await until(lambda: gone(child), timeout=10, what="bob's child to end")
     finally:
         loop.remove_reader(master)
