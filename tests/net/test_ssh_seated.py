@@ -28,7 +28,7 @@ from core.side_effects.moves import EndTurn
 from net.host import HostConfig
 from net.local import open_table
 from net.ssh import SshConfig
-from tests.net.test_ssh import ROOT, gone, keys, login, session, until  # noqa: F401 (keys: a fixture)
+from tests.net.test_ssh import ROOT, gone, keys, login, session, stub, until  # noqa: F401 (keys: a fixture)
 
 
 def seated(tmp_path: Path, **host: Any) -> tuple[HostConfig, SshConfig]:
@@ -38,6 +38,24 @@ def seated(tmp_path: Path, **host: Any) -> tuple[HostConfig, SshConfig]:
     ssh = SshConfig(port=0, bind="127.0.0.1", host_key=str(tmp_path / "host_key"),
                     players_dir=str(tmp_path / "players"), hangup_grace=1.0)
     return config, ssh
+
+
+async def test_the_hosts_own_seat_is_not_an_ssh_session(tmp_path: Path, keys: list) -> None:
+    """Sessions at most one per seat plus the spectator allowance, where the seat the host plays
+    at its own terminal does not count: at two seats and no spectators, one SSH session."""
+    config, ssh = seated(tmp_path)
+    ssh.command, ssh.spectators, ssh.per_address = stub(), 0, 9
+    client, local = await open_table(config, name="Hana", ssh=ssh)
+    try:
+        door = local.ssh
+        assert door is not None
+        await (await session(await login(door, keys[0]))).wait_for("ready", raw=True)
+        second = await session(await login(door, keys[1]))
+        await asyncio.wait_for(second.closed.wait(), 20)
+        assert second.status == 1 and "This table is full: it takes no more sessions." in second.said
+        assert len(door.sessions) == 1
+    finally:
+        await local.close()
 
 
 def seat_line(text: str, number: int) -> str:
@@ -67,7 +85,7 @@ async def test_a_seated_hosts_table_over_ssh_has_the_host_in_seat_1_and_the_ssh_
         # Both seats are people: a second key is told so in a sentence (the host's seat is not its to take).
         carol = await login(door, keys[1], "carol")
         refused = await session(carol)
-        await refused.closed.wait()
+        await asyncio.wait_for(refused.closed.wait(), 20)
         assert refused.status == 1 and "This table is full: every seat is taken." in refused.said
         carol.close()
 
