@@ -82,6 +82,7 @@ class LobbyScreen(Screen):
     LobbyScreen #code { width: auto; min-width: 26; height: 5; border: round $accent; padding: 0 1;
                         color: $accent; text-style: bold; }
     LobbyScreen #how { width: 1fr; height: auto; padding: 0 0 0 2; }
+    LobbyScreen #host-key { height: auto; padding: 0 1; color: $text-muted; }
     LobbyScreen #seats { height: auto; padding: 0 1; margin-top: 1; }
     LobbyScreen #lobby-log { height: 1fr; min-height: 3; border-top: solid $panel-lighten-2; }
     LobbyScreen #lobby-chat { height: 1; border: none; padding: 0 1; }
@@ -116,6 +117,9 @@ class LobbyScreen(Screen):
             if self.info.room_code:
                 yield Static(big_text(self.info.room_code), id="code")
             yield Static("", id="how")
+        if self.info.host_key:
+            # A line of its own, the whole width: a fingerprint broken across lines is hard to check.
+            yield Static(f"SSH host key {self.info.host_key}", id="host-key", markup=False)
         yield Static("", id="seats")
         yield GameLog(id="lobby-log")
         yield Input(placeholder="Chat: type and press Enter (c to come back here)", id="lobby-chat", max_length=300)
@@ -174,9 +178,6 @@ class LobbyScreen(Screen):
         else:
             how.append("Waiting for the host to start the game.\n")
             how.append("Press r when you are ready.", style="bold")
-        if info.host_key:
-            how.append("\nSSH host key ", style="dim")
-            how.append(info.host_key, style="dim")
         self.query_one("#how", Static).update(how)
 
         seats = Text()
