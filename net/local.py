@@ -27,7 +27,7 @@ from net.table import new_room_code
 if TYPE_CHECKING:  # net.ssh needs asyncssh, loaded only for a table with an SSH door
     from net.ssh import SshConfig, SshServer
 
-__all__ = ["LocalGame", "open_table", "ssh_command", "start_local_game"]
+__all__ = ["LocalGame", "open_door", "open_table", "ssh_command", "start_local_game"]
 
 DEFAULT_BOT_DELAY = 0.8
 """Seconds between bot moves in a game a person watches."""
@@ -70,6 +70,22 @@ class LocalGame:
             await _stop(self.host, self.ssh)
 
 
+async def open_door(config: SshConfig, host: Host) -> SshServer:
+    """Start the SSH door of the running ``host``.
+
+    Raises:
+        HostError: with the door's sentence (the port is in use, the host key cannot be used).
+    """
+    from net.ssh import SshError, SshServer
+
+    door = SshServer(config, host)
+    try:
+        await door.start()
+    except SshError as exc:
+        raise HostError(str(exc)) from None
+    return door
+
+
 async def _stop(host: Host, door: SshServer | None) -> None:
     """Close the SSH sessions first (each is told the table has closed), then the table."""
     try:
@@ -101,13 +117,7 @@ async def open_table(
     door = None
     try:
         if ssh is not None:
-            from net.ssh import SshError, SshServer
-
-            door = SshServer(ssh, host)
-            try:
-                await door.start()
-            except SshError as exc:
-                raise HostError(str(exc)) from None
+            door = await open_door(ssh, host)
         client = await Client.connect(host.url, name=name, code=host.code, token=host.host_token)
     except BaseException:
         await _stop(host, door)

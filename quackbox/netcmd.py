@@ -21,7 +21,7 @@ from core.rules import BadOptions, Outcome
 from net.client import NetError, run_network_bot, table_url
 from net.host import Host, HostConfig, HostError, is_loopback, lan_address
 from net import journal, places
-from net.local import ssh_command
+from net.local import open_door, ssh_command
 from net.protocol import DEFAULT_PORT, DEFAULT_SSH_PORT
 from net.ssh_child import HOST_KEY_ENV, ROOM_CODE_ENV, VIA_ENV
 from net.tokens import TokenStore
@@ -247,15 +247,7 @@ async def _serve_headless(
         loop.add_signal_handler(signum, lambda s=signum: stop.done() or stop.set_result(s))
     try:
         async with Host(config) as host:
-            ssh = None
-            if ssh_config is not None:
-                from net.ssh import SshError, SshServer
-
-                ssh = SshServer(ssh_config, host)
-                try:
-                    await ssh.start()
-                except SshError as exc:
-                    raise HostError(str(exc)) from None
+            ssh = await open_door(ssh_config, host) if ssh_config is not None else None
             try:
                 announce(host, ssh)
                 waits: list[asyncio.Future[Any]] = [stop]

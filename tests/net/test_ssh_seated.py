@@ -28,7 +28,9 @@ from core.side_effects.moves import EndTurn
 from net.host import HostConfig
 from net.local import open_table
 from net.ssh import SshConfig
-from tests.net.test_ssh import ROOT, gone, keys, login, session, stub, until  # noqa: F401 (keys: a fixture)
+from tests.net.test_ssh import (  # noqa: F401 (keys: a fixture)
+    ROOT, _children_of, gone, keys, login, session, stub, until,
+)
 
 
 def seated(tmp_path: Path, **host: Any) -> tuple[HostConfig, SshConfig]:
@@ -155,7 +157,7 @@ async def test_closing_the_hosts_app_closes_the_ssh_sessions_and_leaves_no_child
         screen = await session(bob)
         await screen.wait_for("bob (you)")
         assert "Hana" in seat_line(screen.text, 1)
-        [child] = children_of(proc.pid)
+        [child] = await until(lambda: _children_of(proc.pid), timeout=10, what="bob's child")
         if close == "q":
             os.write(master, b"q")  # leave, from the host's lobby
         else:
@@ -172,17 +174,3 @@ async def test_closing_the_hosts_app_closes_the_ssh_sessions_and_leaves_no_child
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-
-
-def children_of(pid: int) -> list[int]:
-    """The process ids whose parent is ``pid``."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            if int(stat.rpartition(")")[2].split()[1]) == pid:
-                found.append(int(entry.name))
-    return found
