@@ -8,59 +8,121 @@ second transport to keep in step, and its cost is a few milliseconds to open
 and well under a millisecond per move, which nobody can see. Because other
 users of a shared machine can reach 127.0.0.1 too, a local table always has
 a room code; only this process knows it (and the host's seat token).
+
+A hosted table may also have its SSH door (:class:`net.ssh.SshServer`)
+beside it: friends come in with plain ``ssh`` while the host's person plays
+seat 0 here, and closing the table closes every SSH session with it.
 """
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from net.client import Client
-from net.host import Host, HostConfig
+from net.host import Host, HostConfig, HostError
 from net.table import new_room_code
 
-__all__ = ["LocalGame", "open_table", "start_local_game"]
+if TYPE_CHECKING:  # net.ssh needs asyncssh, loaded only for a table with an SSH door
+    from net.ssh import SshConfig, SshServer
+
+__all__ = ["LocalGame", "open_door", "open_table", "ssh_command", "start_local_game"]
 
 DEFAULT_BOT_DELAY = 0.8
 """Seconds between bot moves in a game a person watches."""
 
 
+def ssh_command(address: str, port: int) -> str:
+    """``ssh -p 2222 ADDRESS``: what a friend types to reach an SSH door on ``port``."""
+    return f"ssh -p {port} {address}" if port != 22 else f"ssh {address}"
+
+
 @dataclass
 class LocalGame:
-    """The running host behind a client; :meth:`close` ends both."""
+    """The running host behind a client (and its SSH door, if any); :meth:`close` ends them all."""
 
     host: Host
     client: Client
-    closed: bool = field(default=False)
+    ssh: SshServer | None = None
+    _closing: asyncio.Task[None] | None = field(default=None, repr=False)
+
+    @property
+    def closed(self) -> bool:
+        return self._closing is not None
 
     async def close(self) -> None:
-        """Leave the table and stop the host (safe to call twice)."""
-        if self.closed:
-            return
-        self.closed = True
+        """Leave the table, close the SSH sessions (their children reaped) and stop the host.
+
+        Safe to call twice, and to give up on: the closing runs in a task of
+        its own that a cancelled caller does not stop, and a later call
+        waits for that same task, so no SSH child is left behind by a
+        caller that stopped waiting (an app closing on a timeout).
+        """
+        if self._closing is None:
+            self._closing = asyncio.get_running_loop().create_task(self._close())
+        await asyncio.shield(self._closing)
+
+    async def _close(self) -> None:
         try:
             await self.client.close()
         finally:
-            await self.host.stop()
+            await _stop(self.host, self.ssh)
 
 
-async def open_table(config: HostConfig, *, name: str, rules: Any = None) -> tuple[Client, LocalGame]:
+async def open_door(config: SshConfig, host: Host) -> SshServer:
+    """Start the SSH door of the running ``host``.
+
+    Raises:
+        HostError: with the door's sentence (the port is in use, the host key cannot be used).
+    """
+    from net.ssh import SshError, SshServer
+
+    door = SshServer(config, host)
+    try:
+        await door.start()
+    except SshError as exc:
+        raise HostError(str(exc)) from None
+    return door
+
+
+async def _stop(host: Host, door: SshServer | None) -> None:
+    """Close the SSH sessions first (each is told the table has closed), then the table."""
+    try:
+        if door is not None:
+            await door.stop()
+    finally:
+        await host.stop()
+
+
+async def open_table(
+    config: HostConfig, *, name: str, rules: Any = None, ssh: SshConfig | None = None
+) -> tuple[Client, LocalGame]:
     """Start a host for ``config`` and connect its own seat (seat 0) to it.
 
     This is ``quackbox host`` with a person at the table: friends join the
     same host over the network while the host's person plays through the
-    returned client.
+    returned client. With ``ssh``, the table's SSH door listens beside it
+    (every SSH player takes one of the other seats: the host's own seat is
+    not an SSH session).
+
+    Raises:
+        HostError: with a sentence: the table's port or the SSH port is in
+            use, the SSH host key cannot be used.
     """
     if config.headless:
         raise ValueError("a headless table has no seat for the host to play")
     host = Host(config, rules=rules)
     await host.start()
+    door = None
     try:
+        if ssh is not None:
+            door = await open_door(ssh, host)
         client = await Client.connect(host.url, name=name, code=host.code, token=host.host_token)
     except BaseException:
-        await host.stop()
+        await _stop(host, door)
         raise
-    return client, LocalGame(host, client)
+    return client, LocalGame(host, client, ssh=door)
 
 
 async def start_local_game(

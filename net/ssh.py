@@ -213,7 +213,9 @@ class SshServer:
         if not session.has_pty:
             what = f"ssh -t {how} {SPECTATE}" if session.command == SPECTATE else f"ssh -t {how}"
             return f"This game needs a terminal: connect with '{what}'."
-        if len(self.sessions) >= len(table.seats) + config.spectators:
+        # A host with a seat plays it at its own terminal: that seat is never an SSH session.
+        ssh_seats = len(table.seats) - (0 if self.host.host_token is None else 1)
+        if len(self.sessions) >= ssh_seats + config.spectators:
             return "This table is full: it takes no more sessions. Try again later."
         fingerprint, address = session.conn.fingerprint, session.conn.address
         if sum(1 for s in self.sessions if s.conn.fingerprint == fingerprint) >= config.per_key:

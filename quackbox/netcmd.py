@@ -21,6 +21,7 @@ from core.rules import BadOptions, Outcome
 from net.client import NetError, run_network_bot, table_url
 from net.host import Host, HostConfig, HostError, is_loopback, lan_address
 from net import journal, places
+from net.local import open_door, ssh_command
 from net.protocol import DEFAULT_PORT, DEFAULT_SSH_PORT
 from net.ssh_child import HOST_KEY_ENV, ROOM_CODE_ENV, VIA_ENV
 from net.tokens import TokenStore
@@ -91,7 +92,7 @@ def add_host_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-journal", action="store_true", help="keep no journal of this game")
     parser.add_argument("--ssh", type=_port, nargs="?", const=DEFAULT_SSH_PORT, default=None, metavar="PORT",
                         help=f"also let players in with plain ssh on PORT (default {DEFAULT_SSH_PORT}), "
-                        "nothing installed; their key is their seat (with --headless; see docs/SSH.md)")
+                        "nothing installed; their key is their seat (see docs/SSH.md)")
     parser.add_argument("--ssh-allow", metavar="FILE", default=None,
                         help="only the keys in FILE (authorized_keys format) may come in over ssh")
 
@@ -169,16 +170,6 @@ def host_main(args: argparse.Namespace) -> int:
         resume=args.resume,
         resume_record=saved,
     )
-    if not args.headless:
-        if args.ssh is not None:
-            print("quackbox host: --ssh needs --headless: the table is then served to ssh players, and you "
-                  f"take a seat like them (ssh -p {args.ssh} localhost) or with 'quackbox join'.", file=sys.stderr)
-            return EXIT_USAGE
-        from tui.app import run_hosted
-
-        # The table screen shows the address and room code; "Host" is the flag's default,
-        # so the name remembered on the home screen is used unless one was given.
-        return run_hosted(config, name=None if args.name == "Host" else args.name)
     ssh_config = None
     if args.ssh is not None:
         from net.ssh import SshConfig
@@ -187,6 +178,12 @@ def host_main(args: argparse.Namespace) -> int:
     elif args.ssh_allow:
         print("quackbox host: --ssh-allow goes with --ssh.", file=sys.stderr)
         return EXIT_USAGE
+    if not args.headless:
+        from tui.app import run_hosted
+
+        # The table screen shows the address, room code and SSH door; "Host" is the flag's
+        # default, so the name remembered on the home screen is used unless one was given.
+        return run_hosted(config, name=None if args.name == "Host" else args.name, ssh=ssh_config)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     logging.getLogger("websockets").setLevel(logging.WARNING)
     logging.getLogger("asyncssh").setLevel(logging.WARNING)
@@ -203,7 +200,7 @@ def host_main(args: argparse.Namespace) -> int:
             join += f" --code {host.code}"
         print(f"Players join with:  {join}")
         if ssh is not None:
-            door = f"ssh -p {ssh.port} {address}" if ssh.port != 22 else f"ssh {address}"
+            door = ssh_command(address, ssh.port)
             print(f"Or, nothing installed:  {door}   (watch: ssh -t -p {ssh.port} {address} spectate)")
             print(f"SSH host key: {ssh.fingerprint}  (players check it against what ssh shows)")
         if config.journal_dir is not None and not config.resume:
@@ -250,15 +247,7 @@ async def _serve_headless(
         loop.add_signal_handler(signum, lambda s=signum: stop.done() or stop.set_result(s))
     try:
         async with Host(config) as host:
-            ssh = None
-            if ssh_config is not None:
-                from net.ssh import SshError, SshServer
-
-                ssh = SshServer(ssh_config, host)
-                try:
-                    await ssh.start()
-                except SshError as exc:
-                    raise HostError(str(exc)) from None
+            ssh = await open_door(ssh_config, host) if ssh_config is not None else None
             try:
                 announce(host, ssh)
                 waits: list[asyncio.Future[Any]] = [stop]

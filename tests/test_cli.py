@@ -142,3 +142,39 @@ def test_a_headless_host_in_the_background_stops_on_a_signal_with_its_journal_wh
     [path] = list(games_dir.iterdir())
     record = journal.read(path)
     assert record.moves and not record.dropped and not record.finished
+
+
+# --- a host with a seat and an SSH door ----------------------------------------------------
+
+
+def test_a_seated_host_whose_ssh_port_is_taken_says_so_in_a_line_before_the_screen(tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        status, out = _on_a_terminal(["host", "--game", "side-effects", "--bind", "127.0.0.1", "--port", "0",
+                                      "--no-journal", "--ssh", str(port)], _env(tmp_path))
+    assert status == 1
+    assert f"quackbox host: Cannot serve SSH on 127.0.0.1 port {port}: the port is already in use".encode() in out
+    assert ALTERNATE_SCREEN not in out and b"Traceback" not in out
+
+
+def test_a_seated_host_with_an_unreadable_host_key_says_so_in_a_line_before_the_screen(tmp_path: Path) -> None:
+    key = tmp_path / "data" / "ssh_host_ed25519_key"
+    key.parent.mkdir(parents=True)
+    key.write_text("not a key\n")
+    key.chmod(0o600)
+    status, out = _on_a_terminal(["host", "--game", "side-effects", "--bind", "127.0.0.1", "--port", "0",
+                                  "--no-journal", "--ssh", "0"], _env(tmp_path))
+    assert status == 1
+    assert f"quackbox host: The SSH host key {key} cannot be read".encode() in out
+    assert out.count(b"\n") <= 2, out  # one sentence (the terminal may wrap it)
+    assert ALTERNATE_SCREEN not in out and b"Traceback" not in out
+
+
+def test_ssh_allow_without_ssh_is_refused_with_or_without_a_seat(capsys: pytest.CaptureFixture[str]) -> None:
+    for extra in ((), ("--headless",)):
+        assert netcmd.host_main(host_args("--ssh-allow", "keys", *extra)) == netcmd.EXIT_USAGE
+        assert "--ssh-allow goes with --ssh." in capsys.readouterr().err

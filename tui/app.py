@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
 import sys
 import time
 from typing import Any, Awaitable, Callable, Iterable, Mapping
@@ -442,7 +443,7 @@ class QuackboxApp(App[int]):
 
             info = LobbyInfo(title=session.title, mode=session.mode, address=session.address,
                              room_code=session.room_code, seat=session.seat, starter=session.starter,
-                             host_key=self.ssh_host_key)
+                             host_key=self.ssh_host_key, ssh_door=session.ssh_door)
             self.lobby_screen = LobbyScreen(info)
             self.lobby_screen.lobby = self.lobby
             self.lobby_screen.connection = self.connection
@@ -649,16 +650,44 @@ def _close_loop(loop: asyncio.AbstractEventLoop) -> None:
     loop.close()
 
 
-def run_hosted(config: HostConfig, *, name: str | None = None) -> int:
-    """``quackbox host`` with a seat for the person at this terminal."""
+HOST_STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+
+
+def run_hosted(config: HostConfig, *, name: str | None = None, ssh: Any = None) -> int:
+    """``quackbox host`` with a seat for the person at this terminal (and, with
+    ``ssh``, a :class:`net.ssh.SshConfig`, the table's SSH door beside it)."""
     store = SettingsStore()
     settings = store.load()
     who = (name or settings.name).strip() or "Host"
     config.host_name = who
     lan = "127.0.0.1" if is_loopback(config.bind) else (lan_address() or "127.0.0.1")
 
-    async def opener() -> Session:
-        return await open_hosted(config, name=who, lan_address=lan)
+    loop = asyncio.new_event_loop()
+    try:
+        # Open before the app takes the screen: a port in use or an unusable
+        # host key is a line on the terminal, not a flash of the table.
+        try:
+            session = loop.run_until_complete(open_hosted(config, name=who, lan_address=lan, ssh=ssh))
+        except OPEN_ERRORS as exc:
+            print(f"quackbox host: {exc}", file=sys.stderr)
+            return 1
 
-    title = games.title(config.game)
-    return _run(QuackboxApp(store=store, opener=opener, opening=f"Opening a table of {title}…", home=False))
+        async def opener() -> Session:
+            return session
+
+        app = QuackboxApp(store=store, opener=opener, opening=f"Opening a table of {games.title(config.game)}…",
+                          home=False)
+        app.ssh_host_key = session.host_key
+        # A host told to stop (kill, or its own terminal hung up) closes the table as q does.
+        for signum in HOST_STOP_SIGNALS:
+            loop.add_signal_handler(signum, lambda s=signum: app.exit(return_code=128 + s))
+        try:
+            return _run(app, loop)
+        finally:
+            for signum in HOST_STOP_SIGNALS:
+                loop.remove_signal_handler(signum)
+            # The app may have stopped waiting for the table to close: finish
+            # closing it, so every SSH session is told and its child reaped.
+            loop.run_until_complete(session.close())
+    finally:
+        _close_loop(loop)

@@ -73,7 +73,9 @@ class LobbyInfo:
     seat: int | None
     starter: bool
     host_key: str | None = None
-    """The SSH host key's fingerprint, for a player who came in over SSH to check."""
+    """The SSH host key's fingerprint, for players who come in over SSH to check."""
+    ssh_door: str | None = None
+    """What friends type to come in over SSH (``ssh -p 2222 10.0.0.5``), on a table hosted with one."""
 
 
 class LobbyScreen(Screen):
@@ -85,6 +87,7 @@ class LobbyScreen(Screen):
     LobbyScreen #code { width: auto; min-width: 26; height: 5; border: round $accent; padding: 0 1;
                         color: $accent; text-style: bold; }
     LobbyScreen #how { width: 1fr; height: auto; padding: 0 0 0 2; }
+    LobbyScreen #host-key { height: auto; padding: 0 1; color: $text-muted; }
     LobbyScreen #seats { height: auto; padding: 0 1; margin-top: 1; }
     LobbyScreen #lobby-log { height: 1fr; min-height: 3; border-top: solid $panel-lighten-2; }
     LobbyScreen #lobby-chat { height: 1; border: none; padding: 0 1; }
@@ -119,6 +122,9 @@ class LobbyScreen(Screen):
             if self.info.room_code:
                 yield Static(big_text(self.info.room_code), id="code")
             yield Static("", id="how")
+        if self.info.host_key:
+            # A line of its own, the whole width: a fingerprint broken across lines is hard to check.
+            yield Static(f"SSH host key {self.info.host_key}", id="host-key", markup=False)
         yield Static("", id="seats")
         yield GameLog(id="lobby-log")
         yield Input(placeholder="Chat: type and press Enter (c to come back here)", id="lobby-chat", max_length=300)
@@ -167,6 +173,9 @@ class LobbyScreen(Screen):
             if info.room_code:
                 cmd += f" --code {info.room_code}"
             how.append(cmd, style="bold cyan")
+            if info.ssh_door:
+                how.append("\nor, nothing installed: ")
+                how.append(info.ssh_door, style="bold cyan")
             how.append("\nSeats nobody takes are played by bots. Press s to start.")
         elif lobby is not None and lobby.starter == info.seat:
             how.append("You start this table.\n", style="bold")
@@ -174,9 +183,6 @@ class LobbyScreen(Screen):
         else:
             how.append("Waiting for the host to start the game.\n")
             how.append("Press r when you are ready.", style="bold")
-        if info.host_key:
-            how.append("\nSSH host key ", style="dim")
-            how.append(info.host_key, style="dim")
         self.query_one("#how", Static).update(how)
 
         seats = Text()

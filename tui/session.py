@@ -12,16 +12,19 @@ Tests give the app anything with the same few members (see
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, AsyncIterator, Mapping
+from typing import TYPE_CHECKING, Any, AsyncIterator, Mapping
 
 from core import games
 from core.rules import Move
 from net import places
 from net.client import Client, NetError, table_url
 from net.host import HostConfig
-from net.local import LocalGame, open_table, start_local_game
+from net.local import LocalGame, open_table, ssh_command, start_local_game
 from net.protocol import DEFAULT_PORT
 from net.tokens import TokenStore
+
+if TYPE_CHECKING:
+    from net.ssh import SshConfig
 
 LOCAL = "local"
 """A game against bots in this process."""
@@ -44,6 +47,10 @@ class Session:
     address: str = ""
     """How others reach the table (hosting) or where we joined."""
     room_code: str | None = None
+    ssh_door: str | None = None
+    """What friends type to come in over SSH (``ssh -p 2222 10.0.0.5``), when hosting with an SSH door."""
+    host_key: str | None = None
+    """The SSH door's host key fingerprint (``SHA256:...``), for friends to check."""
 
     # --- what the screens read ---------------------------------------------------------
 
@@ -126,13 +133,23 @@ async def open_local(
     return Session(client, LOCAL, local=local, address="this machine", room_code=local.host.code)
 
 
-async def open_hosted(config: HostConfig, *, name: str, lan_address: str | None = None) -> Session:
-    """``quackbox host`` with a person at the table: friends join over the network."""
-    client, local = await open_table(config, name=name)
-    where = lan_address or "127.0.0.1"
-    if local.host.port != DEFAULT_PORT:
-        where += f":{local.host.port}"
-    return Session(client, HOSTING, local=local, address=where, room_code=local.host.code)
+async def open_hosted(
+    config: HostConfig, *, name: str, lan_address: str | None = None, ssh: SshConfig | None = None
+) -> Session:
+    """``quackbox host`` with a person at the table: friends join over the network
+    (and, with ``ssh``, over plain ssh too).
+
+    Raises:
+        HostError: a port is in use, the SSH host key cannot be used (a sentence).
+    """
+    client, local = await open_table(config, name=name, ssh=ssh)
+    machine = lan_address or "127.0.0.1"
+    where = machine if local.host.port == DEFAULT_PORT else f"{machine}:{local.host.port}"
+    session = Session(client, HOSTING, local=local, address=where, room_code=local.host.code)
+    if local.ssh is not None:
+        session.ssh_door = ssh_command(machine, local.ssh.port)
+        session.host_key = local.ssh.fingerprint
+    return session
 
 
 async def open_joined(

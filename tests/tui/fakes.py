@@ -37,7 +37,8 @@ class FakeSession:
     """What the app needs of a Session, fed by the test."""
 
     def __init__(self, game: str, *, seat: int | None = 0, mode: str = "local", title: str = "",
-                 starter: bool = True, room_code: str | None = None, address: str = "this machine") -> None:
+                 starter: bool = True, room_code: str | None = None, address: str = "this machine",
+                 ssh_door: str | None = None) -> None:
         self.game = game
         self.seat = seat
         self.mode = mode
@@ -45,6 +46,7 @@ class FakeSession:
         self.starter = starter
         self.room_code = room_code
         self.address = address
+        self.ssh_door = ssh_door
         self.token = "token"
         self.queue: asyncio.Queue[Any] = asyncio.Queue()
         self.sent: list[tuple[str, Any]] = []
