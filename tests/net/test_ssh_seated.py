@@ -110,7 +110,7 @@ async def test_a_seated_hosts_table_over_ssh_has_the_host_in_seat_1_and_the_ssh_
                 screen.press("e")
                 await until(lambda: 1 not in rules.waiting_for(table.state), what="bob's move")
                 moved.add(1)
-        assert {seat for seat, move in table.journal if isinstance(move, EndTurn)} == {0, 1}
+        assert {seat for seat, move in table.recent_moves if isinstance(move, EndTurn)} == {0, 1}
         await screen.wait_for("Hana ended the turn.")
     finally:
         await local.close()
