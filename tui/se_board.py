@@ -19,7 +19,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid
 from textual.message import Message
-from textual.reactive import reactive
+from textual.reactive import var
 
 from cards import side_effects as se_cards
 from core import side_effects as se
@@ -27,7 +27,7 @@ from core.rules import Move
 from tui import se_text
 from tui.modals import ChoiceScreen, ConfirmScreen
 from tui.board import Board
-from tui.widgets import CardFace, ClickableText, MovePicked, PromptBar, card_row, click, refresh_keys
+from tui.widgets import CardFace, ClickableText, MovePicked, PaintChanges, PromptBar, card_row, click, refresh_keys
 
 Spot = tuple[str, int]
 """Where a move points on the table: ("slot", disorder id) or ("seat", seat)."""
@@ -79,7 +79,7 @@ def _slot_line(slot: se.Slot, width: int, *, lit: bool, cursor: bool, spot_actio
     return line
 
 
-class PsychePanel(ClickableText):
+class PsychePanel(PaintChanges, ClickableText):
     """One player's Psyche, hand size and marks, in a box. Clicking a Disorder aims at it."""
 
     DEFAULT_CSS = """
@@ -101,23 +101,24 @@ class PsychePanel(ClickableText):
             super().__init__()
             self.spot = spot
 
-    player: reactive[se.PlayerView | None] = reactive(None, layout=True)
+    REPAINT_ON = ("player", "player_name", "away", "turn", "lit", "cursor", "you", "over", "compact")
+    player: var[se.PlayerView | None] = var(None)
     """The public view of the seat shown."""
-    player_name: reactive[str] = reactive("")
+    player_name: var[str] = var("")
     """The seat's name (plain text, from the host)."""
-    away: reactive[bool] = reactive(False)
+    away: var[bool] = var(False)
     """The person is disconnected or idle (a bot may stand in)."""
-    turn: reactive[bool] = reactive(False)
+    turn: var[bool] = var(False)
     """The game is waiting on this seat."""
-    lit: reactive[frozenset] = reactive(frozenset())
+    lit: var[frozenset] = var(frozenset())
     """Spots here the selected card may aim at."""
-    cursor: reactive[Spot | None] = reactive(None)
+    cursor: var[Spot | None] = var(None)
     """The spot the selected card aims at now, if it is here."""
-    you: reactive[bool] = reactive(False)
+    you: var[bool] = var(False)
     """This is the seat at this terminal."""
-    over: reactive[bool] = reactive(False)
+    over: var[bool] = var(False)
     """The game has ended (places are then shown only for winners)."""
-    compact: reactive[bool] = reactive(False, layout=True)
+    compact: var[bool] = var(False)
     """No box, Disorders abbreviated side by side: many rivals on a small screen."""
 
     def __init__(self, *, row: bool = False, id: str | None = None, classes: str | None = None) -> None:
@@ -125,6 +126,25 @@ class PsychePanel(ClickableText):
         self.row = row
         """Lay the Disorders out side by side (your own Psyche, under the rivals)."""
         self.set_class(row, "-row")
+        self._title_shown: Text | None = None
+
+    def on_mount(self) -> None:
+        self._show_title()
+
+    def on_resize(self) -> None:
+        self._show_title()
+
+    def repaint_changes(self) -> None:
+        self._show_title()
+        super().repaint_changes()
+
+    def _show_title(self) -> None:
+        """The box's title (name, hand size, turn, away), set only when it changes:
+        setting it repaints the whole box."""
+        title = None if self.player is None or (self.compact and not self.row) else self._title()
+        if title != self._title_shown:
+            self._title_shown = title
+            self.border_title = title
 
     def watch_compact(self, compact: bool) -> None:
         self.set_class(compact, "-compact")
@@ -155,17 +175,13 @@ class PsychePanel(ClickableText):
             title.append(" away", style="italic red")
         return title
 
-    def render(self) -> Text:
-        # The box's title is set here, the one place that runs after any of
-        # the reactives it shows changes (name, hand size, turn, away, width).
+    def draw(self) -> Text:
         player = self.player
         if player is None:
             return Text("")
         width = max(8, self.size.width)
         if self.compact and not self.row:
-            self.border_title = None
             return self._render_compact(player, width)
-        self.border_title = self._title()
         if self.row:
             return self._render_row(player, width)
         wide = width >= 22
@@ -269,7 +285,7 @@ class PsychePanel(ClickableText):
             self.post_message(self.SpotClicked(("seat", self.player.seat)))
 
 
-class HandRow(ClickableText):
+class HandRow(PaintChanges, ClickableText):
     """Your hand as numbered cards. Clicking a card picks it."""
 
     DEFAULT_CSS = """
@@ -281,21 +297,16 @@ class HandRow(ClickableText):
             super().__init__()
             self.index = index
 
-    faces: reactive[tuple[CardFace, ...]] = reactive(())
+    REPAINT_ON = ("faces", "lines")
+    faces: var[tuple[CardFace, ...]] = var(())
     """The cards to draw."""
-    lines: reactive[int] = reactive(3, layout=True)
+    lines: var[int] = var(3)
     """Text lines inside each card."""
-
-    def watch_faces(self, old: tuple[CardFace, ...], new: tuple[CardFace, ...]) -> None:
-        # A new height only when the cards wrap onto another row: picking a card is a repaint.
-        width = max(8, self.size.width - 1)
-        if self._rows(old, width) != self._rows(new, width):
-            self.refresh(layout=True)
 
     def _rows(self, faces: tuple[CardFace, ...], width: int) -> int:
         return card_row(faces, width, lines=self.lines).plain.count("\n") + 1
 
-    def render(self) -> Text:
+    def draw(self) -> Text:
         return card_row(self.faces, max(8, self.size.width - 1), lines=self.lines)
 
     def get_content_height(self, container: Any, viewport: Any, width: int) -> int:

@@ -8,14 +8,16 @@ characters, never parsed as markup.
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Any, Callable, ClassVar, Sequence
 
 from rich.style import Style
 from rich.text import Text
+from textual.geometry import Region
 from textual.message import Message
-from textual.reactive import reactive
+from textual.reactive import reactive, var
 from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import RichLog
@@ -65,16 +67,97 @@ class ClickableText(Widget):
         self.auto_links = False
 
 
-class StatusBar(Widget):
+# --- repainting only what changed ------------------------------------------------------------------
+
+
+def _cells(line: Text) -> list[tuple[str, tuple[Any, ...]]]:
+    """Each character of ``line`` with the styles of the spans over it."""
+    styles: list[list[Any]] = [[] for _ in line.plain]
+    for span in line.spans:
+        for i in range(span.start, min(span.end, len(styles))):
+            styles[i].append(span.style)
+    return [(ch, tuple(st)) for ch, st in zip(line.plain, styles)]
+
+
+def changed_cells(old: Sequence[Text], new: Sequence[Text]) -> list[Region] | None:
+    """Where ``new`` lines differ from ``old``: one region per changed line, from its first
+    changed cell to its last. None when the number of lines differs (a new height)."""
+    if len(old) != len(new):
+        return None
+    regions = []
+    for y, (before, after) in enumerate(zip(old, new)):
+        if before.style != after.style:
+            return None
+        a, b = _cells(before), _cells(after)
+        if a == b:
+            continue
+        start = 0
+        while start < min(len(a), len(b)) and a[start] == b[start]:
+            start += 1
+        same_end = 0
+        while same_end < min(len(a), len(b)) - start and a[-1 - same_end] == b[-1 - same_end]:
+            same_end += 1
+        x0 = Text(before.plain[:start]).cell_len
+        x1 = max(Text(before.plain[: len(a) - same_end]).cell_len, Text(after.plain[: len(b) - same_end]).cell_len)
+        regions.append(Region(x0, y, max(1, x1 - x0), 1))
+    return regions
+
+
+class PaintChanges:
+    """For a widget drawn as lines of text: a change repaints only the cells that differ.
+
+    Over SSH every byte counts, and Textual repaints the whole widget when a
+    reactive attribute changes. A widget with this mixin draws in
+    :meth:`draw` (not ``render``); the attributes named in ``REPAINT_ON``
+    are declared with ``var`` (no repaint of their own), and when one
+    changes the new drawing is compared with the one on screen and only the
+    changed cells are refreshed. A different number of lines (a new height)
+    refreshes the whole widget and its layout. Styles that come from CSS
+    classes are not text: changing a class still repaints the widget.
+    """
+
+    REPAINT_ON: ClassVar[tuple[str, ...]] = ()
+    """The attributes whose changes are drawn by comparison."""
+    _drawn: tuple[Text, ...] | None = None
+    """The lines of the last drawing handed to Textual."""
+
+    def draw(self) -> Text:
+        raise NotImplementedError
+
+    def render(self) -> Text:
+        text = self.draw()
+        self._drawn = tuple(text.split("\n", allow_blank=True))
+        return text
+
+    def on_mount(self) -> None:
+        for name in self.REPAINT_ON:
+            self.watch(self, name, self.repaint_changes, init=False)
+
+    def repaint_changes(self) -> None:
+        """Refresh the cells whose drawing changed (all of it when the height changed)."""
+        widget: Any = self
+        if self._drawn is None or not widget.is_mounted:
+            widget.refresh(layout=True)
+            return
+        lines = tuple(self.draw().split("\n", allow_blank=True))
+        regions = changed_cells(self._drawn, lines)
+        if regions is None:
+            widget.refresh(layout=True)
+        elif regions:
+            widget.refresh(*regions)
+
+
+class StatusBar(PaintChanges, Widget):
     """The top line: the game, the turn, the piles on the left; the connection on the right."""
 
     DEFAULT_CSS = """
     StatusBar { height: 1; width: 1fr; background: $panel; color: $text; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
     """
 
-    left: reactive[Text] = reactive(Text(""))
+    REPAINT_ON = ("left", "right")
+    left: var[Text] = var(Text(""))
     """The game's part of the line."""
-    right: reactive[Text] = reactive(Text(""))
+    right: var[Text] = var(Text(""))
     """The connection state, kept at the right edge."""
 
     def update(self, left: Text, right: Text | None = None) -> None:
@@ -82,7 +165,7 @@ class StatusBar(Widget):
         if right is not None:
             self.right = right
 
-    def render(self) -> Text:
+    def draw(self) -> Text:
         width = self.size.width
         right = self.right
         left = self.left.copy()
@@ -95,11 +178,17 @@ class StatusBar(Widget):
         return left
 
 
+TICKS_PER_SECOND = 4
+"""How often a countdown looks at the clock; it repaints only when the seconds shown change."""
+
+
 class PromptBar(ClickableText):
     """What the table wants from you now, with a live countdown when there is a deadline.
 
     The countdown only shows the host's deadline (the host enforces it);
     when it reaches zero here the bar says so and waits for the host's word.
+    It stands at the start of the bar in whole seconds, so a tick repaints
+    those few cells and nothing else.
     """
 
     DEFAULT_CSS = """
@@ -118,29 +207,53 @@ class PromptBar(ClickableText):
         super().__init__(id=id)
         self.clock = clock
         self._ticker: Timer | None = None
+        self._shown = ""
+        """The countdown as last drawn."""
+        self._digits = 1
+        """Digits the seconds are padded to, so the countdown keeps its width."""
 
     def watch_deadline_at(self, at: float | None) -> None:
+        if at is not None:
+            self._digits = len(str(math.ceil(max(0.0, at - self.clock()))))
         if at is not None and self._ticker is None:
-            self._ticker = self.set_interval(0.1, self.refresh)
+            self._ticker = self.set_interval(1 / TICKS_PER_SECOND, self._tick)
         elif at is None and self._ticker is not None:
             self._ticker.stop()
             self._ticker = None
         self.set_class(at is not None, "-urgent")
+
+    def _tick(self) -> None:
+        """Repaint the countdown's own cells when the seconds shown change."""
+        shown = self.countdown()
+        if shown == self._shown:
+            return
+        if len(shown) == len(self._shown):
+            self.refresh(Region(0, 0, Text(shown).cell_len, 1))
+        else:
+            self.refresh()
 
     def seconds_left(self) -> float | None:
         if self.deadline_at is None:
             return None
         return max(0.0, self.deadline_at - self.clock())
 
-    def render(self) -> Text:
-        text = self.message.copy()
+    def countdown(self) -> str:
+        """``◷ Tremors 3s``, or that the time is up; empty without a deadline."""
         left = self.seconds_left()
-        if left is not None:
-            label = f" {self.deadline_label}" if self.deadline_label else ""
-            if left > 0:
-                text.append(f"  ◷{label} {left:.1f}s", style="bold")
-            else:
-                text.append(f"  ◷{label} time is up: waiting for the host", style="bold")
+        if left is None:
+            return ""
+        label = f" {self.deadline_label}" if self.deadline_label else ""
+        if left > 0:
+            return f"◷{label} {math.ceil(left):>{self._digits}}s"
+        return f"◷{label} time is up: waiting for the host"
+
+    def render(self) -> Text:
+        self._shown = self.countdown()
+        if not self._shown:
+            return self.message.copy()
+        text = Text(self._shown, style="bold")
+        text.append("  ")
+        text.append_text(self.message)
         return text
 
 
