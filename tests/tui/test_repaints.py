@@ -1,0 +1,159 @@
+"""What a change repaints: the cells of the part whose data changed, nothing more.
+
+Over SSH every painted cell is bytes on the wire (``bench/terminal.py``
+measures them). These tests record what the screen sends to the terminal:
+each update Textual makes is a list of spans (row, first column, end
+column), or the whole screen. A board that repaints itself, or a part
+that repaints all of its cells, shows up here as cells painted outside
+the part that changed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual._compositor import ChopsUpdate, LayoutUpdate
+from textual.geometry import Region
+
+from core import side_effects as se
+from core.side_effects import RULES
+from tests.core.se_helpers import card_id, disorder_id, options, table
+from tests.tui.conftest import SIZE
+from tests.tui.fakes import RulesTable, opened, wait_for
+from tui.widgets import PromptBar, changed_cells
+
+
+class Painted:
+    """Every cell the app sends to its terminal, recorded from its screen updates."""
+
+    def __init__(self, app: Any, monkeypatch: Any) -> None:
+        self.spans: list[tuple[int, int, int]] = []
+        self.updates = 0
+        display = app._display
+
+        def recording(screen: Any, renderable: Any) -> None:
+            if isinstance(renderable, ChopsUpdate):
+                self.spans += renderable.spans
+                self.updates += 1
+            elif isinstance(renderable, LayoutUpdate):
+                region = renderable.region
+                self.spans += [(y, region.x, region.right) for y in range(region.y, region.bottom)]
+                self.updates += 1
+            display(screen, renderable)
+
+        monkeypatch.setattr(app, "_display", recording)
+
+    def clear(self) -> None:
+        self.spans.clear()
+        self.updates = 0
+
+    def inside(self, region: Region) -> list[tuple[int, int, int]]:
+        """The painted spans that touch ``region`` (screen coordinates), cut to it."""
+        out = []
+        for y, x1, x2 in self.spans:
+            lo, hi = max(x1, region.x), min(x2, region.right)
+            if region.y <= y < region.bottom and lo < hi:
+                out.append((y, lo, hi))
+        return out
+
+    def touched(self, widget: Any) -> bool:
+        return bool(self.inside(widget.region))
+
+
+def four_seats():
+    state = table(
+        4,
+        psyches={0: ["Madness", "Anxiety"], 1: ["Depression", ("Tremors", "Pramipexole")],
+                 2: ["Impotence", "Suicidal Thoughts"], 3: ["Anorexia"]},
+        hands={0: ["Chlorpromazine", "Episode", "Gambling Addiction", "Lithium"], 1: ["Fluoxetine"],
+               2: ["Sildenafil", "Clozapine"], 3: ["Lithium"]},
+        current=0,
+    )
+    return state, RulesTable(RULES, state)
+
+
+async def test_a_rival_hand_size_repaints_that_rival_panel_only(app_for, monkeypatch):
+    """A view whose only change is one rival's hand size repaints that rival's box, not the board."""
+    state, session = four_seats()
+    app = app_for(session)
+    async with app.run_test(size=SIZE) as pilot:
+        session.begin()
+        board = await opened(pilot)
+        await pilot.pause(0.2)
+        painted = Painted(app, monkeypatch)
+        panels = {p.player.seat: p for p in board.query("PsychePanel.rival")}
+        state.hands[2].append(state.draw.pop())  # a card reaches seat 2's hand, nothing else of the board changes
+        seq = session.seq
+        session.resend()
+        await wait_for(pilot, lambda: app.table_screen.seq > seq, what="the new view")
+        await pilot.pause(0.2)
+        assert panels[2].player.hand_size == 3
+        assert painted.touched(panels[2])
+        quiet = [panels[1], panels[3], board.query_one("#mine"), board.query_one("#hand"), board.query_one("#prompt"),
+                 app.table_screen.log_widget]
+        assert [w for w in quiet if painted.touched(w)] == []
+        # The status line says the deck is one card shorter: those few cells, not the whole line.
+        status = app.table_screen.query_one("#status")
+        assert 0 < sum(x2 - x1 for _, x1, x2 in painted.inside(status.region)) < status.region.width // 2
+
+
+async def test_moving_the_highlight_repaints_two_cards(app_for, monkeypatch):
+    """The right arrow moves the highlight: the hand row repaints the card left and the card reached."""
+    state, session = four_seats()
+    app = app_for(session)
+    async with app.run_test(size=SIZE) as pilot:
+        session.begin()
+        board = await opened(pilot)
+        hand = board.query_one("#hand")
+        await pilot.press("right")  # the first card is picked
+        await pilot.pause(0.2)
+        painted = Painted(app, monkeypatch)
+        await pilot.press("right")
+        await pilot.pause(0.2)
+        assert board.selected == card_id(state, 0, "Episode")
+        # Each card is a box; its top-left corner is where its column starts.
+        top = hand.draw().split("\n")[0].plain
+        starts = [i for i, ch in enumerate(top) if ch in "╭┏"]
+        edges = starts + [len(top)]
+        region = hand.content_region
+        columns = {x - region.x for _, x1, x2 in painted.inside(region) for x in range(x1, x2)}
+        cards = {i for i in range(len(starts)) if columns & set(range(edges[i], edges[i + 1]))}
+        assert cards == {0, 1}
+
+
+async def test_countdown_repaints_at_most_four_times_a_second(app_for, monkeypatch):
+    """A running countdown repaints only its own cells, and at most four times in a second."""
+    state = table(2, psyches={0: ["Tremors", "Anxiety"], 1: ["Depression"]},
+                  hands={0: ["Lithium", "Fluoxetine", "Episode", "Therapy", "Madness"], 1: ["Episode"]},
+                  current=1, options=options(tremors_seconds=9.0))
+    session = RulesTable(RULES, state)  # no deadlines run: the countdown is all that moves
+    app = app_for(session)
+    async with app.run_test(size=SIZE) as pilot:
+        session.begin()
+        board = await opened(pilot)
+        session.act(1, se.PlayEpisode(card=card_id(state, 1, "Episode"), disorder=disorder_id(state, 0, "Tremors")))
+        await wait_for(pilot, lambda: board.view.phase == se.TREMORS, what="the Tremors prompt")
+        await pilot.pause(0.3)
+        bar = board.query_one("#prompt", PromptBar)
+        before = bar.countdown()
+        painted = Painted(app, monkeypatch)
+        await pilot.pause(2.1)
+        assert bar.countdown() != before  # it counted down
+        assert 1 <= painted.updates <= 2 * 4 + 1
+        cells = painted.inside(app.screen.region)
+        assert cells and all(bar.region.contains(x, y) for y, x, _ in cells)
+        assert max(x2 - x1 for _, x1, x2 in cells) <= Text(bar.countdown()).cell_len
+
+
+def test_changed_cells_finds_the_first_and_last_changed_cell_of_each_line():
+    """The comparison a part makes before repainting: per line, the span that differs."""
+    old = [Text("Ben · 5 cards"), Text("✗ Madness"), Text("same")]
+    new = [Text("Ben · 6 cards"), Text("✓ Madness", style=""), Text("same")]
+    new[1].stylize("green", 0, 1)
+    assert changed_cells(old, new) == [Region(6, 0, 1, 1), Region(0, 1, 1, 1)]
+    assert changed_cells(old, old) == []
+    # A line that got shorter repaints the cells it leaves blank.
+    assert changed_cells([Text("deck 10")], [Text("deck 9")]) == [Region(5, 0, 2, 1)]
+    # A different number of lines is a new height: the caller repaints everything.
+    assert changed_cells(old, new[:2]) is None
