@@ -18,13 +18,17 @@ move happened. Three runs per game:
   the table quiet: ``idle_second`` (bytes in each quiet second),
   ``highlight_key`` (a right arrow: the highlight moves to the next card),
   ``full_repaint`` (``q`` from the keys screen back to the table, which
-  redraws all of it) and ``resize`` (two columns wider, then back; ``frames``
-  counts the repaints each took).
+  redraws all of it) and ``resize`` (two columns wider, then back). Each is
+  the output until the terminal has been quiet for ``QUIET``; ``frames``
+  counts the repaints (synchronized updates) each took.
 
 In the spectator and seated runs, output after a move's burst while the host
 runs a countdown (a Quack response window, Tremors) is ``countdown`` and is
 also given per second of countdown (``countdown_second``); after a burst
-with no countdown it is ``between_moves`` (nothing should be there). Lobby
+with no countdown it is ``between_moves`` (nothing should be there, but a
+paint slowed past ``GAP`` by a busy machine lands there too).
+``*_move_interval`` is everything from one view to the next (the burst, the
+countdown and the rest), the move's cost at its most generous. Lobby
 messages (a seat going idle) start a burst counted as ``presence``. The rest
 (start-up, the first view, dismissing things) is ``other``; ``totals``
 adds every category up to every byte read.
@@ -62,6 +66,8 @@ ROOT = Path(__file__).resolve().parent.parent
 GAMES = ("side-effects", "quack")
 GAP = 0.07
 """Seconds of quiet that end a burst of output (Textual paints a frame well within it)."""
+QUIET = 0.4
+"""Seconds without output after which a key press or a resize counts as fully drawn."""
 LEAD = 0.02
 """Output this long before the bench's own client saw a view belongs to that view already."""
 SYNC_QUERY = b"\x1b[?2026$p"
@@ -126,6 +132,17 @@ class Terminal:
             if self.ended or time.monotonic() > until:
                 raise RuntimeError(f"the app never showed {needle!r}: {self.seen()[-600:]!r}")
             await asyncio.sleep(0.05)
+
+    async def quiet(self, since: int, *, first: float = 5.0, settle: float = QUIET, limit: float = 8.0) -> None:
+        """Wait for output after chunk ``since`` (up to ``first`` seconds), then until none
+        has come for ``settle`` seconds (at most ``limit`` seconds in all)."""
+        start = time.monotonic()
+        while len(self.chunks) <= since and time.monotonic() - start < first and not self.ended:
+            await asyncio.sleep(0.02)
+        while not self.ended and time.monotonic() - start < limit:
+            if time.monotonic() - self.chunks[-1][0] >= settle:
+                return
+            await asyncio.sleep(0.02)
 
     def press(self, keys: bytes) -> None:
         os.write(self.master, keys)
@@ -303,6 +320,8 @@ async def moves_run(game: str, cols: int, rows: int, args: argparse.Namespace, t
         counted += name == category
         tally.add(name, b"".join(c for _, c in first), sample=size_of(first) if name != "other" else None)
         after = b"".join(c for _, c in rest)
+        if name == category:
+            tally.samples.setdefault(f"{category}_interval", []).append(size_of(first) + len(after))
         if moment.countdown and moment.kind == "view":
             span = edges[i + 1] - (first[-1][0] if first else edges[i])
             tally.add("countdown", after)
@@ -324,8 +343,10 @@ async def keys_run(game: str, cols: int, rows: int, args: argparse.Namespace, ta
                 print(f"{game}: the app's turn never came; no key figures", file=sys.stderr)
                 return
 
-            async def measure(category: str, keys: bytes | None = None, *, wait: float = 0.6,
-                              size: tuple[int, int] | None = None) -> None:
+            async def measure(category: str, keys: bytes | None = None, *, size: tuple[int, int] | None = None,
+                              shows: bytes = b"") -> bool:
+                """The bytes after ``keys`` or a resize, until the terminal is quiet; not a
+                sample if a view came in meanwhile or the screen never showed ``shows``."""
                 nonlocal marked
                 tally.add("other", term.seen(marked))
                 marked = len(term.chunks)
@@ -334,23 +355,31 @@ async def keys_run(game: str, cols: int, rows: int, args: argparse.Namespace, ta
                     term.press(keys)
                 if size:
                     term.resize(*size)
-                await asyncio.sleep(wait)
+                await term.quiet(since=marked)
                 data = term.seen(marked)
                 marked = len(term.chunks)
-                disturbed = watcher.views_since(at) > 0
-                tally.add(category if not disturbed else "other", data,
-                          sample=None if disturbed else len(data) / (wait if category == "idle_second" else 1))
+                counted = bool(data) and watcher.views_since(at) == 0 and shows in data
+                tally.add(category if counted else "other", data, sample=len(data) if counted else None)
+                return counted
 
             for _ in range(3):
-                await measure("idle_second", wait=1.0)
+                tally.add("other", term.seen(marked))
+                marked = len(term.chunks)
+                at = time.monotonic()
+                await asyncio.sleep(1.0)
+                data = term.seen(marked)
+                marked = len(term.chunks)
+                if watcher.views_since(at) == 0:
+                    tally.add("idle_second", data, sample=len(data) / (time.monotonic() - at))
             for _ in range(8):
-                await measure("highlight_key", RIGHT, wait=0.4)
+                await measure("highlight_key", RIGHT)
             for _ in range(3):
-                await measure("other", b"?", wait=0.8)
-                await measure("full_repaint", b"q", wait=0.8)
+                # The keys screen covers the table; q brings the table back, drawn afresh.
+                if await measure("other", b"?", shows=b"Keys"):
+                    await measure("full_repaint", b"q", shows=b"help")
             for _ in range(2):
-                await measure("resize", size=(cols + 2, rows), wait=1.0)
-                await measure("resize", size=(cols, rows), wait=1.0)
+                await measure("resize", size=(cols + 2, rows))
+                await measure("resize", size=(cols, rows))
         finally:
             await term.close()
             tally.add("other", term.seen(marked))
@@ -385,8 +414,8 @@ def figures(values: list[float]) -> dict[str, Any]:
 
 def report(tally: Tally, size: tuple[int, int]) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for category in ("spectator_move", "seated_move", "highlight_key", "full_repaint", "countdown_second",
-                     "idle_second", "resize", "presence"):
+    for category in ("spectator_move", "spectator_move_interval", "seated_move", "seated_move_interval",
+                     "highlight_key", "full_repaint", "countdown_second", "idle_second", "resize", "presence"):
         out[category] = figures(tally.samples.get(category, []))
         if category in tally.frames and category != "countdown_second":
             out[category]["frames"] = round(statistics.median(tally.frames[category]), 1)
