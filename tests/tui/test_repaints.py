@@ -29,24 +29,27 @@ class Painted:
 
     def __init__(self, app: Any, monkeypatch: Any) -> None:
         self.spans: list[tuple[int, int, int]] = []
-        self.updates = 0
+        self.frames: list[int] = []
+        """The cells of each update sent."""
         display = app._display
 
         def recording(screen: Any, renderable: Any) -> None:
-            if isinstance(renderable, ChopsUpdate):
+            if app._batch_count:  # held back: Textual sends nothing during a batch
+                pass
+            elif isinstance(renderable, ChopsUpdate):
                 self.spans += renderable.spans
-                self.updates += 1
+                self.frames.append(sum(x2 - x1 for _, x1, x2 in renderable.spans))
             elif isinstance(renderable, LayoutUpdate):
                 region = renderable.region
                 self.spans += [(y, region.x, region.right) for y in range(region.y, region.bottom)]
-                self.updates += 1
+                self.frames.append(region.area)
             display(screen, renderable)
 
         monkeypatch.setattr(app, "_display", recording)
 
-    def clear(self) -> None:
-        self.spans.clear()
-        self.updates = 0
+    @property
+    def updates(self) -> int:
+        return len(self.frames)
 
     def inside(self, region: Region) -> list[tuple[int, int, int]]:
         """The painted spans that touch ``region`` (screen coordinates), cut to it."""
@@ -157,3 +160,19 @@ def test_changed_cells_finds_the_first_and_last_changed_cell_of_each_line():
     assert changed_cells([Text("deck 10")], [Text("deck 9")]) == [Region(5, 0, 2, 1)]
     # A different number of lines is a new height: the caller repaints everything.
     assert changed_cells(old, new[:2]) is None
+
+
+async def test_a_resize_is_painted_once(app_for, monkeypatch):
+    """Textual paints a resized screen several times over; the app sends one frame."""
+    state, session = four_seats()
+    app = app_for(session)
+    async with app.run_test(size=SIZE) as pilot:
+        session.begin()
+        await opened(pilot)
+        await pilot.pause(0.2)
+        painted = Painted(app, monkeypatch)
+        await pilot.resize_terminal(SIZE[0] + 2, SIZE[1])
+        await pilot.pause(0.5)
+        whole = [n for n in painted.frames if n >= (SIZE[0] + 2) * SIZE[1]]
+        assert len(whole) == 1
+        assert sum(painted.frames) < 1.1 * (SIZE[0] + 2) * SIZE[1]
