@@ -133,11 +133,14 @@ class Terminal:
                 raise RuntimeError(f"the app never showed {needle!r}: {self.seen()[-600:]!r}")
             await asyncio.sleep(0.05)
 
-    async def quiet(self, since: int, *, first: float = 5.0, settle: float = QUIET, limit: float = 8.0) -> None:
-        """Wait for output after chunk ``since`` (up to ``first`` seconds), then until none
-        has come for ``settle`` seconds (at most ``limit`` seconds in all)."""
+    async def quiet(self, since: int, *, shows: bytes = b"", first: float = 10.0, settle: float = QUIET,
+                    limit: float = 15.0) -> None:
+        """Wait for output after chunk ``since`` that shows ``shows`` (up to ``first``
+        seconds), then until none has come for ``settle`` seconds (``limit`` in all)."""
         start = time.monotonic()
-        while len(self.chunks) <= since and time.monotonic() - start < first and not self.ended:
+        while (len(self.chunks) <= since or shows not in self.seen(since)) and not self.ended:
+            if time.monotonic() - start > first:
+                break
             await asyncio.sleep(0.02)
         while not self.ended and time.monotonic() - start < limit:
             if time.monotonic() - self.chunks[-1][0] >= settle:
@@ -355,7 +358,7 @@ async def keys_run(game: str, cols: int, rows: int, args: argparse.Namespace, ta
                     term.press(keys)
                 if size:
                     term.resize(*size)
-                await term.quiet(since=marked)
+                await term.quiet(since=marked, shows=shows)
                 data = term.seen(marked)
                 marked = len(term.chunks)
                 counted = bool(data) and watcher.views_since(at) == 0 and shows in data
