@@ -24,7 +24,10 @@ move happened. Three runs per game:
 
 In the spectator and seated runs, output after a move's burst while the host
 runs a countdown (a Quack response window, Tremors) is ``countdown`` and is
-also given per second of countdown (``countdown_second``); after a burst
+also given per second of countdown (``countdown_second``, from countdowns
+of at least half a second after the burst). For Quack a fourth run watches
+``COUNTDOWNS`` response windows with bots waiting ``COUNTDOWN_DELAY``
+seconds, so each window counts down that long; after a burst
 with no countdown it is ``between_moves`` (nothing should be there, but a
 paint slowed past ``GAP`` by a busy machine lands there too).
 ``*_move_interval`` is everything from one view to the next (the burst, the
@@ -66,6 +69,10 @@ ROOT = Path(__file__).resolve().parent.parent
 GAMES = ("side-effects", "quack")
 GAP = 0.07
 """Seconds of quiet that end a burst of output (Textual paints a frame well within it)."""
+COUNTDOWNS = 4
+"""Response windows watched in the countdown run."""
+COUNTDOWN_DELAY = 3.0
+"""Seconds bots wait in the countdown run, so that each response window counts down that long."""
 QUIET = 0.4
 """Seconds without output after which a key press or a resize counts as fully drawn."""
 LEAD = 0.02
@@ -293,21 +300,29 @@ class Tally:
             self.frames.setdefault(category, []).append(data.count(SYNC_END))
 
 
-async def moves_run(game: str, cols: int, rows: int, args: argparse.Namespace, tally: Tally, *, seated: bool) -> None:
-    """Watch ``args.moves`` views arrive and attribute the bytes around each."""
-    category = "seated_move" if seated else "spectator_move"
-    async with table(game, bots=3 if seated else 4, seed=args.seed, delay=args.delay,
+async def moves_run(game: str, cols: int, rows: int, args: argparse.Namespace, tally: Tally, *, seated: bool,
+                    countdowns: int = 0) -> None:
+    """Watch ``args.moves`` views arrive and attribute the bytes around each.
+
+    With ``countdowns``, watch (as a spectator, bots slow) until that many
+    countdowns have run for ``COUNTDOWN_DELAY`` seconds each; the moves in
+    between are ``other``.
+    """
+    category = "seated_move" if seated else "spectator_move" if not countdowns else "other"
+    delay = COUNTDOWN_DELAY if countdowns else args.delay
+    async with table(game, bots=3 if seated else 4, seed=args.seed, delay=delay,
                      turn_timer=0.2 if seated else None) as (host, watcher):
         term = await open_app(host, cols, rows, spectate=not seated)
         try:
             begin = time.monotonic() + LEAD
-            until = begin + 30 + args.moves * (args.delay + 1.5)
+            until = begin + 30 + (countdowns or args.moves) * (delay + 1.5)
             while time.monotonic() < until and not term.ended:
                 views = [m for m in watcher.moments if m.at >= begin and m.kind == "view"]
-                if len(views) > args.moves or any(m.over for m in views):
+                done = sum(m.countdown for m in views) > countdowns if countdowns else len(views) > args.moves
+                if done or any(m.over for m in views):
                     break
                 await asyncio.sleep(0.1)
-            await asyncio.sleep(args.delay)  # the last move's burst and countdown
+            await asyncio.sleep(delay)  # the last move's burst and countdown
             stop = time.monotonic()
         finally:
             await term.close()
@@ -320,10 +335,11 @@ async def moves_run(game: str, cols: int, rows: int, args: argparse.Namespace, t
         name = category if moment.kind == "view" else "presence"
         if name == category and counted >= args.moves:
             name = "other"
+        sample = name != "other"
         counted += name == category
-        tally.add(name, b"".join(c for _, c in first), sample=size_of(first) if name != "other" else None)
+        tally.add(name, b"".join(c for _, c in first), sample=size_of(first) if sample else None)
         after = b"".join(c for _, c in rest)
-        if name == category:
+        if name == category and sample:
             tally.samples.setdefault(f"{category}_interval", []).append(size_of(first) + len(after))
         if moment.countdown and moment.kind == "view":
             span = edges[i + 1] - (first[-1][0] if first else edges[i])
@@ -443,6 +459,9 @@ async def bench_game(game: str, size: tuple[int, int], args: argparse.Namespace)
     await moves_run(game, cols, rows, args, tally, seated=True)
     print(f"{game} {cols}x{rows}: keys", file=sys.stderr)
     await keys_run(game, cols, rows, args, tally)
+    if game == "quack":  # Side Effects counts down only for Tremors, which bots cannot be made to play
+        print(f"{game} {cols}x{rows}: countdowns", file=sys.stderr)
+        await moves_run(game, cols, rows, args, tally, seated=False, countdowns=COUNTDOWNS)
     return report(tally, size)
 
 

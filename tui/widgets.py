@@ -15,12 +15,12 @@ from typing import Any, Callable, ClassVar, Sequence
 
 from rich.style import Style
 from rich.text import Text
+from textual.binding import Binding
 from textual.geometry import Region
 from textual.message import Message
 from textual.reactive import reactive, var
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import RichLog
 
 from core.rules import Move
 
@@ -257,20 +257,118 @@ class PromptBar(ClickableText):
         return text
 
 
-class GameLog(RichLog):
-    """What happened, in plain words, with the table chat in between."""
+class GameLog(Widget, can_focus=True):
+    """What happened, in plain words, with the table chat in between.
+
+    The log fills downwards like a page; when a new line would run off the
+    bottom, the page turns: the last few lines move to the top and the rest
+    is cleared. So a new line repaints its own rows, and only a page turn
+    repaints the whole log (a scrolling log repaints every row for every
+    line, the biggest part of a move's bytes). Focused (``l`` at the table),
+    the arrows, Page Up/Down, Home and End read back through the last
+    :attr:`MAX_LINES` entries.
+    """
 
     DEFAULT_CSS = """
-    GameLog { height: 1fr; min-height: 2; background: $surface; border: none; padding: 0 1; overflow-x: hidden;
-              scrollbar-gutter: stable;
-              scrollbar-size-vertical: 1; }
+    GameLog { height: 1fr; min-height: 2; background: $surface; border: none; padding: 0 1; overflow: hidden;
+              text-wrap: nowrap; }
     GameLog:focus { background: $surface-lighten-1; }
     """
 
+    BINDINGS = [
+        Binding("up", "read(-1)", "back", key_display="↑↓", show=False),
+        Binding("down", "read(1)", show=False),
+        Binding("pageup", "read(-0.5)", show=False),
+        Binding("pagedown", "read(0.5)", show=False),
+        Binding("home", "read_from(0)", show=False),
+        Binding("end", "read_from(-1)", show=False),
+    ]
+
+    MAX_LINES = 1000
+    """Entries kept for reading back."""
+    KEEP = 1 / 3
+    """The share of the page kept at the top when the page turns."""
+
     def __init__(self, *, id: str | None = None) -> None:
-        # min_width: RichLog wraps at no less than this; its default (78) cuts lines on an 80-column screen.
-        super().__init__(id=id, wrap=True, markup=False, highlight=False, max_lines=1000, auto_scroll=True,
-                         min_width=20)
+        super().__init__(id=id)
+        self._entries: list[Text] = []
+        self._lines: list[Text] = []
+        """The entries wrapped to :attr:`_width`."""
+        self._width = -1
+        self._top = 0
+        """The first of :attr:`_lines` on the page."""
+        self._following = True
+        """The page shows the newest lines (not read back)."""
+
+    def write(self, text: Text) -> None:
+        """Add ``text`` to the log: its rows are repainted, or the page turns."""
+        self._entries.append(text)
+        if len(self._entries) > self.MAX_LINES:
+            del self._entries[: len(self._entries) - self.MAX_LINES]
+            self._width = -1  # wrapped afresh on the next paint
+        width, height = self.content_size
+        if self._width != width or not height:
+            self.refresh()
+            return
+        before = len(self._lines)
+        self._lines.extend(text.wrap(self.app.console, width))
+        if not self._following:
+            return
+        if len(self._lines) - self._top <= height:
+            self.refresh(Region(0, before - self._top, width, len(self._lines) - before))
+        else:
+            keep = int(height * self.KEEP)
+            self._top = max(before - keep, len(self._lines) - height)
+            self.refresh()
+
+    def clear(self) -> None:
+        self._entries.clear()
+        self._lines.clear()
+        self._top = 0
+        self._following = True
+        self.refresh()
+
+    def _wrap(self) -> None:
+        """Wrap every entry to the width there is, keeping the newest lines in view."""
+        width, height = self.content_size
+        if width == self._width or width <= 0:
+            return
+        self._width = width
+        console = self.app.console
+        self._lines = [line for entry in self._entries for line in entry.wrap(console, width)]
+        self._top = max(0, len(self._lines) - height) if self._following else min(self._top, len(self._lines))
+
+    def on_resize(self) -> None:
+        self._width = -1
+        self._wrap()
+
+    def render(self) -> Text:
+        self._wrap()
+        height = self.content_size.height
+        if self._following and len(self._lines) - self._top > height:
+            self._top = max(0, len(self._lines) - height)
+        out = Text("\n").join(self._lines[self._top:self._top + height])
+        out.no_wrap = True
+        return out
+
+    def action_read(self, pages: float) -> None:
+        height = max(1, self.content_size.height)
+        step = int(pages) if abs(pages) >= 1 else round(pages * height)
+        self.action_read_from(self._top + step)
+
+    def action_read_from(self, top: int) -> None:
+        """Show the log from line ``top`` (-1: the newest page)."""
+        height = max(1, self.content_size.height)
+        last = max(0, len(self._lines) - height)
+        self._top = last if top < 0 else max(0, min(top, last))
+        self._following = self._top == last
+        self.refresh()
+
+    def on_mouse_scroll_up(self) -> None:
+        self.action_read(-3)
+
+    def on_mouse_scroll_down(self) -> None:
+        self.action_read(3)
 
     def event(self, line: str, *, mine: bool = False, quiet: bool = False) -> None:
         style = "bold" if mine else "dim" if quiet else ""
