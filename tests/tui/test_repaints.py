@@ -18,9 +18,10 @@ from textual.geometry import Region
 
 from core import side_effects as se
 from core.side_effects import RULES
-from tests.core.se_helpers import card_id, disorder_id, options, table
+from tests.core.se_helpers import card_id, disorder_id, table
 from tests.tui.conftest import SIZE
 from tests.tui.fakes import RulesTable, opened, wait_for
+from tests.tui.test_se_table import tremors_table
 from tui.widgets import PromptBar, changed_cells
 
 
@@ -127,10 +128,7 @@ async def test_moving_the_highlight_repaints_two_cards(app_for, monkeypatch):
 
 async def test_countdown_repaints_at_most_four_times_a_second(app_for, monkeypatch):
     """A running countdown repaints only its own cells, and at most four times in a second."""
-    state = table(2, psyches={0: ["Tremors", "Anxiety"], 1: ["Depression"]},
-                  hands={0: ["Lithium", "Fluoxetine", "Episode", "Therapy", "Madness"], 1: ["Episode"]},
-                  current=1, options=options(tremors_seconds=9.0))
-    session = RulesTable(RULES, state)  # no deadlines run: the countdown is all that moves
+    state, session = tremors_table(9.0)  # the test is over long before the host's deadline
     app = app_for(session)
     async with app.run_test(size=SIZE) as pilot:
         session.begin()
