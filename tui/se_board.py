@@ -18,6 +18,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid
+from textual.css.scalar import Scalar
 from textual.message import Message
 from textual.reactive import var
 
@@ -342,6 +343,9 @@ class SEBoard(Board):
     def __init__(self, *, clock: Callable[[], float] = time.monotonic, id: str | None = None) -> None:
         super().__init__(clock=clock, id=id)
         self._anxiety_asked: tuple[int, int] | None = None
+        self._rival_lines = 0
+        """Lines in the tallest rival's box at this width (see _steady_rival_height)."""
+        self._rivals_width = 0
 
     def compose(self) -> ComposeResult:
         yield Grid(id="opponents")
@@ -452,6 +456,32 @@ class SEBoard(Board):
         for panel in grid.query(PsychePanel):
             panel.compact = compact
 
+    def _steady_rival_height(self) -> None:
+        """Boxed rivals all as high as the tallest has needed at this width.
+
+        A box that grows by a line (a Drug placed, a mark) would otherwise
+        move everything under it, and all of it would be repainted. Compact
+        rows (many rivals on a small screen) keep their own heights.
+        """
+        panels = list(self.query_one("#opponents").query(PsychePanel))
+        if not panels or not self.size.width:
+            return
+        grid = self.query_one("#opponents", Grid)
+        if panels[0].compact:
+            self._rival_lines = 0
+            grid.styles.grid_rows = "auto"
+            grid.styles.height = "auto"
+            return
+        if self.size.width != self._rivals_width:
+            self._rivals_width, self._rival_lines = self.size.width, 0
+        self._rival_lines = max(self._rival_lines, *(len(p.draw().split("\n")) for p in panels))
+        height = self._rival_lines + 2
+        rows = -(-len(panels) // (grid.styles.grid_size_columns or 1))
+        if grid.styles.grid_rows != (Scalar.parse(str(height)),):
+            grid.styles.grid_rows = str(height)
+        if grid.styles.height != Scalar.parse(str(rows * height)):
+            grid.styles.height = rows * height
+
     def _needs_compact(self, order: list[int], per_row: int) -> bool:
         """Whether boxed Psyches for every rival would push the hand or the log off the screen."""
         view = self.view
@@ -488,6 +518,7 @@ class SEBoard(Board):
             panel.over = view.outcome is not None
             panel.lit = lit
             panel.cursor = cursor
+        self._steady_rival_height()
         if self.me is not None:
             mine = self.query_one("#mine", PsychePanel)
             mine.player = view.players[self.me]

@@ -182,33 +182,33 @@ TICKS_PER_SECOND = 4
 """How often a countdown looks at the clock; it repaints only when the seconds shown change."""
 
 
-class PromptBar(ClickableText):
+class PromptBar(PaintChanges, ClickableText):
     """What the table wants from you now, with a live countdown when there is a deadline.
 
     The countdown only shows the host's deadline (the host enforces it);
     when it reaches zero here the bar says so and waits for the host's word.
     It stands at the start of the bar in whole seconds, so a tick repaints
-    those few cells and nothing else.
+    those few cells and nothing else; a new sentence repaints the cells it
+    changes.
     """
 
     DEFAULT_CSS = """
-    PromptBar { height: 2; width: 1fr; padding: 0 1; background: $boost; }
+    PromptBar { height: 2; width: 1fr; padding: 0 1; background: $boost; text-wrap: nowrap; }
     PromptBar.-urgent { background: $error 30%; }
     """
 
-    message: reactive[Text] = reactive(Text(""))
+    REPAINT_ON = ("message", "deadline_label")
+    message: var[Text] = var(Text(""))
     """The sentence to show (plain Text, possibly with click actions)."""
-    deadline_at: reactive[float | None] = reactive(None)
+    deadline_at: var[float | None] = var(None)
     """When the deadline runs out, on :attr:`clock`; None when there is none."""
-    deadline_label: reactive[str] = reactive("")
+    deadline_label: var[str] = var("")
     """What the countdown counts down to, e.g. ``Tremors``."""
 
     def __init__(self, *, clock: Callable[[], float] = time.monotonic, id: str | None = None) -> None:
         super().__init__(id=id)
         self.clock = clock
         self._ticker: Timer | None = None
-        self._shown = ""
-        """The countdown as last drawn."""
         self._digits = 1
         """Digits the seconds are padded to, so the countdown keeps its width."""
 
@@ -221,16 +221,12 @@ class PromptBar(ClickableText):
             self._ticker.stop()
             self._ticker = None
         self.set_class(at is not None, "-urgent")
+        self.repaint_changes()
 
     def _tick(self) -> None:
         """Repaint the countdown's own cells when the seconds shown change."""
-        shown = self.countdown()
-        if shown == self._shown:
-            return
-        if len(shown) == len(self._shown):
-            self.refresh(Region(0, 0, Text(shown).cell_len, 1))
-        else:
-            self.refresh()
+        if self._drawn is None or not self._drawn[0].plain.startswith(self.countdown()):
+            self.repaint_changes()
 
     def seconds_left(self) -> float | None:
         if self.deadline_at is None:
@@ -247,14 +243,22 @@ class PromptBar(ClickableText):
             return f"◷{label} {math.ceil(left):>{self._digits}}s"
         return f"◷{label} time is up: waiting for the host"
 
-    def render(self) -> Text:
-        self._shown = self.countdown()
-        if not self._shown:
-            return self.message.copy()
-        text = Text(self._shown, style="bold")
-        text.append("  ")
+    def draw(self) -> Text:
+        shown = self.countdown()
+        text = Text(shown, style="bold") if shown else Text()
+        if shown:
+            text.append("  ")
         text.append_text(self.message)
-        return text
+        # Wrapped here, and as many lines as the bar is high, so that changes
+        # are compared line by line as they are shown.
+        width, height = self.content_size
+        if width <= 0:
+            return text
+        lines = list(text.wrap(self.app.console, width))[:height]
+        lines += [Text() for _ in range(height - len(lines))]
+        out = Text("\n").join(lines)
+        out.no_wrap = True
+        return out
 
 
 class GameLog(Widget, can_focus=True):
