@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Sequence
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding
@@ -71,17 +72,23 @@ class ClickableText(Widget):
 
 
 def _cells(line: Text) -> list[tuple[str, tuple[Any, ...]]]:
-    """Each character of ``line`` with the styles of the spans over it."""
+    """Each cell of ``line``: its character (empty for the right half of a wide
+    one) and the styles of the spans over it."""
     styles: list[list[Any]] = [[] for _ in line.plain]
     for span in line.spans:
         for i in range(span.start, min(span.end, len(styles))):
             styles[i].append(span.style)
-    return [(ch, tuple(st)) for ch, st in zip(line.plain, styles)]
+    cells = []
+    for ch, st in zip(line.plain, styles):
+        cells.append((ch, tuple(st)))
+        cells.extend(("", tuple(st)) for _ in range(cell_len(ch) - 1))
+    return cells
 
 
 def changed_cells(old: Sequence[Text], new: Sequence[Text]) -> list[Region] | None:
-    """Where ``new`` lines differ from ``old``: one region per changed line, from its first
-    changed cell to its last. None when the number of lines differs (a new height)."""
+    """Where ``new`` lines differ from ``old``, cell by cell: one region per changed
+    line, from its first changed cell to its last. None when the number of lines
+    differs (a new height)."""
     if len(old) != len(new):
         return None
     regions = []
@@ -91,15 +98,12 @@ def changed_cells(old: Sequence[Text], new: Sequence[Text]) -> list[Region] | No
         a, b = _cells(before), _cells(after)
         if a == b:
             continue
-        start = 0
-        while start < min(len(a), len(b)) and a[start] == b[start]:
-            start += 1
-        same_end = 0
-        while same_end < min(len(a), len(b)) - start and a[-1 - same_end] == b[-1 - same_end]:
-            same_end += 1
-        x0 = Text(before.plain[:start]).cell_len
-        x1 = max(Text(before.plain[: len(a) - same_end]).cell_len, Text(after.plain[: len(b) - same_end]).cell_len)
-        regions.append(Region(x0, y, max(1, x1 - x0), 1))
+        blank = ("", ())
+        width = max(len(a), len(b))
+        a += [blank] * (width - len(a))
+        b += [blank] * (width - len(b))
+        changed = [x for x in range(width) if a[x] != b[x]]
+        regions.append(Region(changed[0], y, changed[-1] + 1 - changed[0], 1))
     return regions
 
 

@@ -156,6 +156,10 @@ def test_changed_cells_finds_the_first_and_last_changed_cell_of_each_line():
     assert changed_cells(old, old) == []
     # A line that got shorter repaints the cells it leaves blank.
     assert changed_cells([Text("deck 10")], [Text("deck 9")]) == [Region(5, 0, 2, 1)]
+    # Lines are compared cell by cell from the left: the same ending at another place is a change.
+    assert changed_cells([Text("Bot 4 is playing.")], [Text("Your turn: e end turn.")]) == [Region(0, 0, 22, 1)]
+    # A wide character takes two cells.
+    assert changed_cells([Text("界 a")], [Text("界 b")]) == [Region(3, 0, 1, 1)]
     # A different number of lines is a new height: the caller repaints everything.
     assert changed_cells(old, new[:2]) is None
 
