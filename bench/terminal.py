@@ -82,7 +82,7 @@ SYNC_REPLY = b"\x1b[?2026;2$y"
 SYNC_END = b"\x1b[?2026l"
 ESCAPES = re.compile(rb"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
 RIGHT = b"\x1b[C"
-"""The right arrow. (No lone Escape: a key typed soon after one can be held back by the app.)"""
+"""The right arrow."""
 TARGETS = {
     "spectator_move": {"median": 2048, "p90": 4096},
     "seated_move": {"median": 2048, "p90": 4096},
