@@ -23,7 +23,7 @@ import time
 from typing import Any, Awaitable, Callable, Iterable, Mapping
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Center, Vertical
@@ -108,6 +108,10 @@ class SessionFailed(Message):
         self.error = error
 
 
+RESIZE_SETTLE = 0.1
+"""Seconds a resize is given to settle before the screen is painted, once."""
+
+
 class QuackboxApp(App[int]):
     """A terminal tabletop for Side Effects and Quack in the Box."""
 
@@ -159,6 +163,26 @@ class QuackboxApp(App[int]):
         """A sentence to print after the app closes (why it could not open the table)."""
 
     # --- start ---------------------------------------------------------------------------
+
+    def on_resize(self, event: events.Resize) -> None:
+        # Textual lays out and paints a resized screen several times over (and
+        # the screen under it too); over SSH each is a whole frame of bytes.
+        # Painting is held until the resize has settled, then done once.
+        if self.screen_stack and self.screen.size and event.size != self.screen.size:
+            self._begin_batch()
+            self.set_timer(RESIZE_SETTLE, self._resize_settled)
+
+    def _resize_settled(self) -> None:
+        """The end of a resize: the screen is painted whole, in one frame.
+
+        Textual would paint its pending layout and then repaint the screen, two
+        frames; with the screen already among its dirty widgets when the batch
+        ends, the layout pass paints it all and the repaint finds nothing left.
+        """
+        screen = self.screen
+        screen._dirty_widgets.add(screen)
+        screen.refresh()
+        self._end_batch()
 
     def on_mount(self) -> None:
         self._apply_theme()

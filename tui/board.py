@@ -12,7 +12,7 @@ import time
 from typing import Any, Callable
 
 from textual.containers import Vertical
-from textual.reactive import reactive
+from textual.reactive import var
 
 from core.rules import Move
 from tui.widgets import MovePicked, PromptBar
@@ -20,21 +20,25 @@ from tui.names import seat_name
 
 
 class Board(Vertical, can_focus=True):
-    """The table of one game for one seat."""
+    """The table of one game for one seat.
 
-    view: reactive[Any] = reactive(None, always_update=True)
+    The board draws nothing itself: its attributes are ``var`` (no repaint of
+    their own), and the parts they are handed down to repaint what changed.
+    """
+
+    view: var[Any] = var(None, always_update=True)
     """The seat's current view from the host."""
-    names: reactive[tuple[str, ...]] = reactive(())
+    names: var[tuple[str, ...]] = var(())
     """Every seat's name (plain text, from the host)."""
-    away: reactive[frozenset[int]] = reactive(frozenset())
+    away: var[frozenset[int]] = var(frozenset())
     """Seats whose person is away."""
-    selected: reactive[int | None] = reactive(None)
+    selected: var[int | None] = var(None)
     """The id of the picked card in hand, if any."""
-    target: reactive[int] = reactive(0)
+    target: var[int] = var(0)
     """Which of the picked card's moves is aimed at."""
-    pending: reactive[frozenset[int]] = reactive(frozenset())
+    pending: var[frozenset[int]] = var(frozenset())
     """Cards sent as discards that the host has not confirmed yet."""
-    deadline_at: reactive[float | None] = reactive(None)
+    deadline_at: var[float | None] = var(None)
     """When the running countdown ends (the host enforces it; this only shows it)."""
 
     _ready = False

@@ -15,7 +15,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.message import Message
-from textual.reactive import reactive
+from textual.reactive import var
 
 from cards.quack import Anytime, Treatment
 from core import quack as q
@@ -23,7 +23,7 @@ from core.rules import Move
 from tui import quack_text as qt
 from tui.modals import ChoiceScreen, ConfirmScreen
 from tui.board import Board
-from tui.widgets import ClickableText, PromptBar, click, refresh_keys
+from tui.widgets import ClickableText, PaintChanges, PromptBar, click, refresh_keys
 from tui.names import seat_name
 
 BAR_CELLS = 8
@@ -67,7 +67,7 @@ def target_seats(move: Move, me: int | None) -> set[int]:
     return set()
 
 
-class DoctorTable(ClickableText):
+class DoctorTable(PaintChanges, ClickableText):
     """Every doctor: money, Infamy pips, the Patient with Cure and Harm bars, reminders."""
 
     DEFAULT_CSS = """
@@ -79,20 +79,21 @@ class DoctorTable(ClickableText):
             super().__init__()
             self.seat = seat
 
-    view: reactive[q.QuackView | None] = reactive(None, layout=True)
+    REPAINT_ON = ("view", "names", "away", "lit", "cursor", "compact")
+    view: var[q.QuackView | None] = var(None)
     """The seat's view."""
-    names: reactive[tuple[str, ...]] = reactive(())
+    names: var[tuple[str, ...]] = var(())
     """Every seat's name (plain text, from the host)."""
-    away: reactive[frozenset[int]] = reactive(frozenset())
+    away: var[frozenset[int]] = var(frozenset())
     """Seats whose person is away."""
-    lit: reactive[frozenset[int]] = reactive(frozenset())
+    lit: var[frozenset[int]] = var(frozenset())
     """Seats the picked card can aim at."""
-    cursor: reactive[frozenset[int]] = reactive(frozenset())
+    cursor: var[frozenset[int]] = var(frozenset())
     """Seats the aimed move touches."""
-    compact: reactive[bool] = reactive(False, layout=True)
+    compact: var[bool] = var(False)
     """One line per doctor (many doctors on a small screen)."""
 
-    def render(self) -> Text:
+    def draw(self) -> Text:
         view = self.view
         if view is None:
             return Text("")
@@ -218,7 +219,7 @@ class DoctorTable(ClickableText):
         self.post_message(self.SeatClicked(seat))
 
 
-class QuackHand(ClickableText):
+class QuackHand(PaintChanges, ClickableText):
     """Your hand, one numbered card per line, with what each Treatment would do to your Patient."""
 
     DEFAULT_CSS = """
@@ -230,14 +231,15 @@ class QuackHand(ClickableText):
             super().__init__()
             self.index = index
 
-    view: reactive[q.QuackView | None] = reactive(None, layout=True)
+    REPAINT_ON = ("view", "selected", "playable")
+    view: var[q.QuackView | None] = var(None)
     """The seat's view (the hand and whose Patient it treats)."""
-    selected: reactive[int | None] = reactive(None)
+    selected: var[int | None] = var(None)
     """The picked card, drawn reversed."""
-    playable: reactive[frozenset[int]] = reactive(frozenset())
+    playable: var[frozenset[int]] = var(frozenset())
     """Card ids with a legal move now."""
 
-    def render(self) -> Text:
+    def draw(self) -> Text:
         view = self.view
         out = Text(no_wrap=True, overflow="ellipsis")
         if view is None or view.seat is None:
@@ -305,9 +307,9 @@ class QuackBoard(Board):
         Binding("escape", "cancel", "cancel", show=False),
     ]
 
-    auto_pass: reactive[bool] = reactive(True)
+    auto_pass: var[bool] = var(True)
     """Pass response windows by themselves after AUTO_PASS_SECONDS unless a card is picked."""
-    auto_pass_at: reactive[float | None] = reactive(None)
+    auto_pass_at: var[float | None] = var(None)
     """When the pending auto-pass fires, on the board's clock."""
 
     def __init__(self, *, clock: Callable[[], float] = time.monotonic, id: str | None = None) -> None:

@@ -18,8 +18,9 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid
+from textual.css.scalar import Scalar
 from textual.message import Message
-from textual.reactive import reactive
+from textual.reactive import var
 
 from cards import side_effects as se_cards
 from core import side_effects as se
@@ -27,7 +28,7 @@ from core.rules import Move
 from tui import se_text
 from tui.modals import ChoiceScreen, ConfirmScreen
 from tui.board import Board
-from tui.widgets import CardFace, ClickableText, MovePicked, PromptBar, card_row, click, refresh_keys
+from tui.widgets import CardFace, ClickableText, MovePicked, PaintChanges, PromptBar, card_row, click, refresh_keys
 
 NARROW_CARD = 18
 WIDE_CARD = 26
@@ -87,7 +88,7 @@ def _slot_line(slot: se.Slot, width: int, *, lit: bool, cursor: bool, spot_actio
     return line
 
 
-class PsychePanel(ClickableText):
+class PsychePanel(PaintChanges, ClickableText):
     """One player's Psyche, hand size and marks, in a box. Clicking a Disorder aims at it."""
 
     DEFAULT_CSS = """
@@ -109,23 +110,24 @@ class PsychePanel(ClickableText):
             super().__init__()
             self.spot = spot
 
-    player: reactive[se.PlayerView | None] = reactive(None, layout=True)
+    REPAINT_ON = ("player", "player_name", "away", "turn", "lit", "cursor", "you", "over", "compact")
+    player: var[se.PlayerView | None] = var(None)
     """The public view of the seat shown."""
-    player_name: reactive[str] = reactive("")
+    player_name: var[str] = var("")
     """The seat's name (plain text, from the host)."""
-    away: reactive[bool] = reactive(False)
+    away: var[bool] = var(False)
     """The person is disconnected or idle (a bot may stand in)."""
-    turn: reactive[bool] = reactive(False)
+    turn: var[bool] = var(False)
     """The game is waiting on this seat."""
-    lit: reactive[frozenset] = reactive(frozenset())
+    lit: var[frozenset] = var(frozenset())
     """Spots here the selected card may aim at."""
-    cursor: reactive[Spot | None] = reactive(None)
+    cursor: var[Spot | None] = var(None)
     """The spot the selected card aims at now, if it is here."""
-    you: reactive[bool] = reactive(False)
+    you: var[bool] = var(False)
     """This is the seat at this terminal."""
-    over: reactive[bool] = reactive(False)
+    over: var[bool] = var(False)
     """The game has ended (places are then shown only for winners)."""
-    compact: reactive[bool] = reactive(False, layout=True)
+    compact: var[bool] = var(False)
     """No box, Disorders abbreviated side by side: many rivals on a small screen."""
 
     def __init__(self, *, row: bool = False, id: str | None = None, classes: str | None = None) -> None:
@@ -133,6 +135,25 @@ class PsychePanel(ClickableText):
         self.row = row
         """Lay the Disorders out side by side (your own Psyche, under the rivals)."""
         self.set_class(row, "-row")
+        self._title_shown: Text | None = None
+
+    def on_mount(self) -> None:
+        self._show_title()
+
+    def on_resize(self) -> None:
+        self._show_title()
+
+    def repaint_changes(self) -> None:
+        self._show_title()
+        super().repaint_changes()
+
+    def _show_title(self) -> None:
+        """The box's title (name, hand size, turn, away), set only when it changes:
+        setting it repaints the whole box."""
+        title = None if self.player is None or (self.compact and not self.row) else self._title()
+        if title != self._title_shown:
+            self._title_shown = title
+            self.border_title = title
 
     def watch_compact(self, compact: bool) -> None:
         self.set_class(compact, "-compact")
@@ -167,17 +188,13 @@ class PsychePanel(ClickableText):
             title.append(" away", style="italic red")
         return title
 
-    def render(self) -> Text:
-        # The box's title is set here, the one place that runs after any of
-        # the reactives it shows changes (name, hand size, turn, away, width).
+    def draw(self) -> Text:
         player = self.player
         if player is None:
             return Text("")
         width = max(8, self.size.width)
         if self.compact and not self.row:
-            self.border_title = None
             return self._render_compact(player, width)
-        self.border_title = self._title()
         if self.row:
             return self._render_row(player, width)
         wide = width >= 22
@@ -281,7 +298,7 @@ class PsychePanel(ClickableText):
             self.post_message(self.SpotClicked(("seat", self.player.seat)))
 
 
-class HandRow(ClickableText):
+class HandRow(PaintChanges, ClickableText):
     """Your hand as numbered cards. Clicking a card picks it."""
 
     DEFAULT_CSS = """
@@ -294,21 +311,16 @@ class HandRow(ClickableText):
             super().__init__()
             self.index = index
 
-    faces: reactive[tuple[CardFace, ...]] = reactive(())
+    REPAINT_ON = ("faces", "lines", "wide")
+    faces: var[tuple[CardFace, ...]] = var(())
     """The cards to draw."""
-    lines: reactive[int] = reactive(3, layout=True)
+    lines: var[int] = var(3)
     """Text lines inside each card."""
-    wide: reactive[bool] = reactive(False, layout=True)
+    wide: var[bool] = var(False)
     """Room for wider cards, with their whole text."""
 
     def on_mount(self) -> None:
         self.border_title = "Your hand"
-
-    def watch_faces(self, old: tuple[CardFace, ...], new: tuple[CardFace, ...]) -> None:
-        # A new height only when the cards wrap onto another row: picking a card is a repaint.
-        width = max(8, self.size.width - 1)
-        if self._rows(old, width) != self._rows(new, width):
-            self.refresh(layout=True)
 
     def _rows(self, faces: tuple[CardFace, ...], width: int) -> int:
         return self._cards(faces, width).plain.count("\n") + 1
@@ -316,7 +328,7 @@ class HandRow(ClickableText):
     def _cards(self, faces: tuple[CardFace, ...], width: int) -> Text:
         return card_row(faces, width, lines=self.lines, max_width=WIDE_CARD if self.wide else NARROW_CARD)
 
-    def render(self) -> Text:
+    def draw(self) -> Text:
         return self._cards(self.faces, max(8, self.size.width - 1))
 
     def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
@@ -356,6 +368,9 @@ class SEBoard(Board):
         """The hand as it was when a Tremors prompt for this seat opened (None: no such prompt)."""
         self._layout_for: tuple[int, int] | None = None
         """The screen size the rivals' layout was chosen for."""
+        self._rival_lines = 0
+        """Lines in the tallest rival's box at this width (see _steady_rival_height)."""
+        self._rivals_width = 0
 
     def compose(self) -> ComposeResult:
         yield Grid(id="opponents")
@@ -511,6 +526,32 @@ class SEBoard(Board):
             panel.compact = compact
         self.query_one("#hand", HandRow).wide = size[0] >= WIDE_FROM
 
+    def _steady_rival_height(self) -> None:
+        """Boxed rivals all as high as the tallest has needed at this width.
+
+        A box that grows by a line (a Drug placed, a mark) would otherwise
+        move everything under it, and all of it would be repainted. Compact
+        rows (many rivals on a small screen) keep their own heights.
+        """
+        panels = list(self.query_one("#opponents").query(PsychePanel))
+        if not panels or not self.size.width:
+            return
+        grid = self.query_one("#opponents", Grid)
+        if panels[0].compact:
+            self._rival_lines = 0
+            grid.styles.grid_rows = "auto"
+            grid.styles.height = "auto"
+            return
+        if self.size.width != self._rivals_width:
+            self._rivals_width, self._rival_lines = self.size.width, 0
+        self._rival_lines = max(self._rival_lines, *(len(p.draw().split("\n")) for p in panels))
+        height = self._rival_lines + 2
+        rows = -(-len(panels) // (grid.styles.grid_size_columns or 1))
+        if grid.styles.grid_rows != (Scalar.parse(str(height)),):
+            grid.styles.grid_rows = str(height)
+        if grid.styles.height != Scalar.parse(str(rows * height)):
+            grid.styles.height = rows * height
+
     def _needs_compact(self, order: list[int], per_row: int) -> bool:
         """Whether boxed Psyches for every rival would push the hand or the log off the screen."""
         view = self.view
@@ -546,6 +587,7 @@ class SEBoard(Board):
             panel.over = view.outcome is not None
             panel.lit = lit
             panel.cursor = cursor
+        self._steady_rival_height()
         if self.me is not None:
             mine = self.query_one("#mine", PsychePanel)
             mine.player = view.players[self.me]

@@ -18,7 +18,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.reactive import reactive
+from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Footer, Input, RichLog
 
@@ -132,11 +132,11 @@ class TableScreen(Screen):
         Binding("escape", "back_to_table", show=False),
     ]
 
-    connection: reactive[str] = reactive(ONLINE)
+    connection: var[str] = var(ONLINE)
     """The link to the host: online, reconnecting or closed."""
-    names: reactive[tuple[str, ...]] = reactive(())
+    names: var[tuple[str, ...]] = var(())
     """Every seat's name, as the host says."""
-    away: reactive[frozenset[int]] = reactive(frozenset())
+    away: var[frozenset[int]] = var(frozenset())
     """Seats whose person is disconnected or idle."""
 
     def __init__(self, info: TableInfo, *, clock: Callable[[], float] = time.monotonic) -> None:
