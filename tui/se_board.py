@@ -607,7 +607,9 @@ class SEBoard(Board):
         shown = self.hand()
         gone = self.gone()
         n = len(view.hand)
-        hand.border_title = f"Your hand · {n} card{'s' if n != 1 else ''}"
+        title = f"Your hand · {n} card{'s' if n != 1 else ''}"
+        if hand.border_title != title:  # setting it repaints the whole row
+            hand.border_title = title
         faces = []
         for i, card in enumerate(shown):
             playable = bool(self.moves_for(card.id))

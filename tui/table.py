@@ -9,7 +9,6 @@ it (network IO happens in the app's workers, never here).
 from __future__ import annotations
 
 import time
-from collections import deque
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -20,7 +19,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.reactive import var
 from textual.screen import Screen
-from textual.widgets import Footer, Input, RichLog
+from textual.widgets import Footer, Input
 
 from net.protocol import ChatLine, Error, Lobby, View
 from tui import rules_text
@@ -49,49 +48,6 @@ def unseen(shown: list[str], recent: tuple[str, ...]) -> tuple[str, ...]:
         if shown[-k:] == list(recent[:k]):
             return recent[k:]
     return recent
-
-
-class TableLog(GameLog):
-    """The table's log, which keeps what it was given so that a change of
-    width wraps every line again (not only the lines written after it)."""
-
-    def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self._entries: deque[Any] = deque(maxlen=self.max_lines)
-        self._wrapped_at = 0
-        """The width the lines on show were wrapped at (0: not laid out yet)."""
-        self._rewrapping = False
-
-    def write(self, content: Any, width: int | None = None, expand: bool = False, shrink: bool = True,
-              scroll_end: bool | None = None, animate: bool = False) -> Any:
-        if not self._rewrapping:
-            self._entries.append(content)
-            if not self._wrapped_at:
-                return self  # written once the width is known (see on_resize)
-        # Wrapped at the log's own width (RichLog would measure against the console's).
-        width = width if width is not None else max(self.min_width, self.scrollable_content_region.width)
-        return super().write(content, width, expand, shrink, scroll_end, animate)
-
-    def clear(self) -> Any:
-        self._entries.clear()
-        return super().clear()
-
-    def on_resize(self, event: Any) -> None:
-        width = event.size.width
-        if width and width != self._wrapped_at:
-            self._wrapped_at = width
-            # After RichLog has seen its size too.
-            self.call_after_refresh(self._rewrap)
-
-    def _rewrap(self) -> None:
-        self._rewrapping = True
-        try:
-            RichLog.clear(self)
-            for entry in self._entries:
-                self.write(entry, scroll_end=False)
-        finally:
-            self._rewrapping = False
-        self.scroll_end(animate=False)
 
 
 @dataclass
@@ -169,7 +125,7 @@ class TableScreen(Screen):
         with Vertical(id="body"):
             yield self.ui.board(clock=self.clock, id="board")
             with Vertical(id="side"):
-                yield TableLog(id="log")
+                yield GameLog(id="log")
                 yield Input(placeholder="Say something to the table (Enter sends, Esc closes)", id="chat-input",
                             max_length=300)
         yield Footer(show_command_palette=False)
@@ -198,7 +154,7 @@ class TableScreen(Screen):
 
     def on_resize(self) -> None:
         self.set_class(self.size.width >= WIDE, "-wide")
-        self.call_after_refresh(self.log_widget.scroll_end, animate=False)
+        self.call_after_refresh(self.log_widget.action_read_from, -1)
 
     # --- what the host says -------------------------------------------------------------
 
@@ -317,7 +273,7 @@ class TableScreen(Screen):
         if maximized is None and getattr(self, "_ready", False):
             # Back at the table: the newest lines in view, and the keys on the board.
             self.board.focus()
-            self.call_after_refresh(self.log_widget.scroll_end, animate=False)
+            self.call_after_refresh(self.log_widget.action_read_from, -1)
 
     # --- reading -----------------------------------------------------------------------
 
