@@ -33,7 +33,7 @@ from typing import Any, Mapping, Sequence
 from cards import quack as qc
 from cards.quack import Anytime, Patient, Treatment
 from core import options as core_options
-from core.quack import balance, text
+from core.quack import balance, sampling, text
 from core.quack import view as views
 from core.quack.cards import (
     Fate,
@@ -210,6 +210,15 @@ class Quack:
 
     def clone(self, state: QuackState) -> QuackState:
         return clone(state)
+
+    def sample(self, view: QuackView, rng: random.Random, memory: sampling.Memory | None = None) -> QuackState:
+        """A State consistent with ``view`` and ``memory``, the unseen cards dealt by ``rng``
+        (:func:`core.quack.sampling.sample`)."""
+        return sampling.sample(view, rng, self.cards, memory)
+
+    def memory(self, seat: int) -> sampling.Memory:
+        """A new record of what ``seat`` sees over a game, for :meth:`sample`."""
+        return sampling.Memory(seat, self.cards)
 
     def sim_summary(self, records: Sequence[Any]) -> dict[str, Any]:
         return balance.sim_summary(records)
