@@ -14,8 +14,15 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from core import bots as bot_registry
+from core.bots import GameStalled
 from core import games
 from core.play import GameRecord, play_game
+
+
+MAX_MOVES = 20_000
+"""A game still running after this many moves has stalled: bots that lock a
+game (one seat hoarding what the rest need) must not hang the run. Real games
+of both take a few hundred moves."""
 
 
 @dataclass
@@ -26,6 +33,8 @@ class SimResult:
     seed: int
     lineup: tuple[str, ...]
     errors: list[str] = field(default_factory=list)
+    stalls: list[int] = field(default_factory=list)
+    """Seeds of the games that did not end within the move limit (counted apart from errors)."""
     wins_by_seat: list[float] = field(default_factory=list)
     wins_by_bot: dict[str, float] = field(default_factory=dict)
     seats_by_bot: dict[str, int] = field(default_factory=dict)
@@ -34,7 +43,7 @@ class SimResult:
     figures: dict[str, Any] = field(default_factory=dict)
 
     def as_json(self) -> dict[str, Any]:
-        finished = self.games - len(self.errors)
+        finished = self.games - len(self.errors) - len(self.stalls)
         fair = {k: round(100.0 * n / self.players, 1) for k, n in self.seats_by_bot.items()}
         return {
             "game": self.game,
@@ -44,6 +53,8 @@ class SimResult:
             "bots": list(self.lineup),
             "errors": len(self.errors),
             "error_messages": self.errors[:5],
+            "stalled": len(self.stalls),
+            "stalled_seeds": self.stalls[:5],
             **self.figures,
             "wins_by_seat": [round(w, 2) for w in self.wins_by_seat],
             "wins_by_bot": {k: round(v, 2) for k, v in self.wins_by_bot.items()},
@@ -77,8 +88,10 @@ def run(
     options: Any = None,
     clock: Callable[[], float] | None = None,
     progress: Callable[[int], None] | None = None,
+    max_moves: int = MAX_MOVES,
 ) -> SimResult:
-    """Play ``games_count`` games; a game that raises is counted as an error."""
+    """Play ``games_count`` games; a game that raises is counted as an error,
+    one that runs past ``max_moves`` as a stall (its seed is reported)."""
     rules = games.get(game)
     opts = rules.parse_options(options or {})
     lineup = lineup_for(game, players, bots)
@@ -96,7 +109,11 @@ def run(
         game_seed = seeds.randrange(2**32)
         table = [bot_registry.make(game, kind, game_seed * 16 + s) for s, kind in enumerate(lineup)]
         try:
-            record = play_game(rules, table, seed=game_seed, options=opts, keep_events=needs_events)
+            record = play_game(rules, table, seed=game_seed, options=opts, keep_events=needs_events,
+                               max_moves=max_moves)
+        except GameStalled:
+            result.stalls.append(game_seed)
+            continue
         except Exception as exc:  # one broken game must not hide the figures of the rest
             frame = traceback.extract_tb(exc.__traceback__)[-1]
             where = f"{frame.filename.rsplit('/', 1)[-1]}:{frame.lineno}"

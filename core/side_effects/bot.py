@@ -91,15 +91,21 @@ class SideEffectsBot:
         return 10.0 / (1 + untreated) + 0.3 * player.hand_size
 
     def _card_value(self, view: SEView, card: SECard) -> float:
-        """What ``card`` in hand is worth to this seat."""
+        """What ``card`` in hand is worth to this seat. A copy beyond what the
+        Psyche can use is worth little: hoarding it only keeps it from others
+        (a game can lock when one seat holds every Therapy)."""
         me = view.seat
-        untreated = {d.name for d in self._untreated(view, me)}
+        untreated = self._untreated(view, me)
+        names = {d.name for d in untreated}
         if card.kind == se_cards.DRUG:
-            return 10.0 if card.treats in untreated else 2.0
+            if card.treats not in names:
+                return 2.0
+            return 10.0 if _copies(view, card.name) <= sum(d.name == card.treats for d in untreated) else 2.0
         if card.kind == se_cards.THERAPY:
-            if any(therapy_works_on(d) for d in self._untreated(view, me)):
-                return 12.0 if "Anorexia" in untreated else 8.0
-            return 3.0
+            usable = sum(therapy_works_on(d) for d in untreated)
+            if usable and _copies(view, card.name) <= usable:
+                return 12.0 if "Anorexia" in names else 8.0
+            return 3.0 if usable else 1.0
         if card.kind == se_cards.EPISODE:
             return 6.0
         if card.kind == se_cards.DISORDER:
@@ -128,9 +134,11 @@ class SideEffectsBot:
             drugs_in_hand = {c.treats for c in view.hand if c.kind == se_cards.DRUG}
             if slot.disorder.name in drugs_in_hand:
                 return -1.0
-            # Spend Therapy on a Disorder with no Drug in sight only near the end.
+            # Spend Therapy on a Disorder with no Drug in sight near the end,
+            # or when there is Therapy to spare (one kept back for Anorexia).
             has_anorexia = any(d.name == "Anorexia" for d in untreated)
-            return 9.0 if len(untreated) <= 2 and not has_anorexia else 0.0
+            spare = _copies(view, "Therapy") - (1 if has_anorexia else 0)
+            return 9.0 if (len(untreated) <= 2 and not has_anorexia) or spare > 0 else 0.0
         if isinstance(move, se.PlayEpisode):
             target, slot = disorders[move.disorder]
             victim = view.players[target]
@@ -143,6 +151,12 @@ class SideEffectsBot:
                 amount = min(3, victim.hand_size)
             elif p == Punishment.REVEAL_AND_TAKE:
                 amount = 1 if victim.hand_size else 0
+            elif p == Punishment.SKIP_TURN:
+                # Each skip stacks, but one more on a long wait is worth little,
+                # and a victim who never plays again keeps what it hoards.
+                amount = 1.0 / (1 + victim.skips) ** 2
+            elif p in (Punishment.NO_PLAY, Punishment.NO_DRAW):
+                amount = 0 if (victim.no_play if p == Punishment.NO_PLAY else victim.no_draw) else 1
             else:
                 amount = 1
             value = PUNISHMENT_WEIGHT.get(p, 1.0) * amount
@@ -196,6 +210,11 @@ class SideEffectsBot:
             if decline in view.legal:
                 return decline
         return None
+
+
+def _copies(view: SEView, name: str) -> int:
+    """How many cards called ``name`` the seat holds."""
+    return sum(c.name == name for c in view.hand)
 
 
 bots.register(GAME, "heuristic", SideEffectsBot)
