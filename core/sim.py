@@ -40,6 +40,8 @@ class SimResult:
     seats_by_bot: dict[str, int] = field(default_factory=dict)
     decisions: int = 0
     seconds: float = 0.0
+    thinking: dict[str, list[float]] = field(default_factory=dict)
+    """Per bot kind: [decisions timed, seconds, the longest] (with a clock only)."""
     figures: dict[str, Any] = field(default_factory=dict)
 
     def as_json(self) -> dict[str, Any]:
@@ -64,6 +66,8 @@ class SimResult:
             "fair_share_pct_by_bot": fair,
             "decisions": self.decisions,
             "decisions_per_second": round(self.decisions / self.seconds) if self.seconds > 0 else None,
+            "seconds_per_decision_by_bot": {k: round(t[1] / t[0], 4) for k, t in self.thinking.items() if t[0]},
+            "max_seconds_per_decision_by_bot": {k: round(t[2], 3) for k, t in self.thinking.items() if t[0]},
         }
 
 
@@ -89,9 +93,13 @@ def run(
     clock: Callable[[], float] | None = None,
     progress: Callable[[int], None] | None = None,
     max_moves: int = MAX_MOVES,
+    rotate: bool = False,
+    budget: int | None = None,
 ) -> SimResult:
     """Play ``games_count`` games; a game that raises is counted as an error,
-    one that runs past ``max_moves`` as a stall (its seed is reported)."""
+    one that runs past ``max_moves`` as a stall (its seed is reported).
+    ``rotate`` turns the lineup one seat further each game, so every kind
+    plays from every seat; ``budget`` is the search bot's (core.search)."""
     rules = games.get(game)
     opts = rules.parse_options(options or {})
     lineup = lineup_for(game, players, bots)
@@ -107,7 +115,11 @@ def run(
     start = clock() if clock else 0.0
     for i in range(games_count):
         game_seed = seeds.randrange(2**32)
-        table = [bot_registry.make(game, kind, game_seed * 16 + s) for s, kind in enumerate(lineup)]
+        seated = lineup[-(i % players):] + lineup[: -(i % players)] if rotate and i % players else lineup
+        table = [bot_registry.make(game, kind, game_seed * 16 + s, budget=budget) for s, kind in enumerate(seated)]
+        if clock is not None:
+            table = [_Timed(bot, result.thinking.setdefault(kind, [0, 0.0, 0.0]), clock)
+                     for bot, kind in zip(table, seated)]
         try:
             record = play_game(rules, table, seed=game_seed, options=opts, keep_events=needs_events,
                                max_moves=max_moves)
@@ -124,7 +136,7 @@ def run(
         for w in winners:
             share = 1.0 / len(winners)
             result.wins_by_seat[w] += share
-            result.wins_by_bot[lineup[w]] += share
+            result.wins_by_bot[seated[w]] += share
         records.append(record)
         if progress:
             progress(i + 1)
@@ -133,6 +145,34 @@ def run(
     if summary and records:
         result.figures = summary(records)
     return result
+
+
+class _Timed:
+    """A bot whose every ``choose`` is timed into ``tally`` ([count, seconds, longest])."""
+
+    def __init__(self, bot: Any, tally: list[float], clock: Callable[[], float]) -> None:
+        self.bot, self.tally, self.clock = bot, tally, clock
+        self.name, self.reacts = bot.name, bot.reacts
+        if hasattr(bot, "observe"):
+            self.observe = bot.observe
+
+    def _timed(self, call: Callable[[Any], Any], view: Any) -> Any:
+        start = self.clock()
+        move = call(view)
+        spent = self.clock() - start
+        tally = self.tally
+        tally[0] += 1
+        tally[1] += spent
+        tally[2] = max(tally[2], spent)
+        return move
+
+    def choose(self, view: Any) -> Any:
+        return self._timed(self.bot.choose, view)
+
+    def react(self, view: Any) -> Any:
+        # Not timed: asked at every move of others, a reaction is no decision
+        # the table waits for (and every bot reacts by heuristic).
+        return self.bot.react(view)
 
 
 def median(values: Sequence[float]) -> float:

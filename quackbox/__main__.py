@@ -91,6 +91,8 @@ def cmd_sim(args: argparse.Namespace) -> int:
         options=options,
         clock=time.perf_counter,
         progress=progress,
+        rotate=args.rotate,
+        budget=args.budget,
     )
     if not args.json and sys.stderr.isatty():
         print("\r", end="", file=sys.stderr)
@@ -111,7 +113,7 @@ def format_sim(data: dict[str, Any]) -> str:
         "",
     ]
     skip = {"game", "players", "games", "seed", "bots", "error_messages", "wins_by_seat", "wins_by_bot",
-            "win_pct_by_bot", "fair_share_pct_by_bot"}
+            "win_pct_by_bot", "fair_share_pct_by_bot", "stalled_seeds"}
     width = max(len(k) for k in data)
     for key, value in data.items():
         if key in skip:
@@ -201,7 +203,10 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--games", type=int, default=100)
     sim.add_argument("--seed", type=int, default=1)
     sim.add_argument("--bots", default=None, help="bot kinds by seat, repeated to fill the table "
-                     "(default heuristic), e.g. heuristic,random")
+                     "(default heuristic): the levels easy, normal, hard, or heuristic, random, ...")
+    sim.add_argument("--rotate", action="store_true", help="turn the lineup one seat further each game")
+    sim.add_argument("--budget", type=int, default=None, metavar="N",
+                     help="the hard bot's simulated games per decision (default: about a second each)")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     add_game_options(sim)
     sim.set_defaults(func=cmd_sim)

@@ -36,6 +36,7 @@ from core.side_effects.moves import (
     TherapyUsed,
     TradeAccepted,
     TradeOffered,
+    TurnStarted,
 )
 from core.side_effects.state import ANXIETY, PLAY, TREMORS, OpenOffer, SEState, new_state
 from core.side_effects.view import SEView
@@ -59,6 +60,8 @@ class Memory:
         self.known: dict[int, set[int]] = {}
         """Cards known to be in another seat's hand, by seat."""
         self.next_offer = 1
+        self.offered: set[tuple[int, tuple[int, ...], tuple[str, ...]]] = set()
+        """The offers this seat made this turn: (to, give, want)."""
 
     def observe(self, events: Iterable[Event]) -> None:
         """Record ``events`` (as redacted for this seat), in the order they happened."""
@@ -136,8 +139,13 @@ class Memory:
         if event.seat == self.seat:
             self.known[event.target] = set(event.cards)
 
+    def _turn(self, event: TurnStarted) -> None:
+        self.offered.clear()
+
     def _offered(self, event: TradeOffered) -> None:
         self.next_offer = max(self.next_offer, event.offer + 1)
+        if event.seat == self.seat:
+            self.offered.add((event.to, event.give, event.want))
         if event.to == self.seat:
             self._gain(event.seat, event.give)
 
@@ -168,6 +176,7 @@ _HANDLERS = {
     CardsTaken: Memory._taken,
     HandShown: Memory._shown,
     TradeOffered: Memory._offered,
+    TurnStarted: Memory._turn,
     TradeAccepted: Memory._accepted,
 }
 
