@@ -47,6 +47,8 @@ class SearchBot:
 
     name = "search"
     reacts = True
+    slow = True
+    """It thinks for about a second: a table with people runs it off its event loop."""
 
     def __init__(
         self,

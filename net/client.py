@@ -556,7 +556,8 @@ async def run_network_bot(
                     await asyncio.sleep(think)
                     if client.view is not None and client.view.seq != message.seq:
                         continue
-                move = core_bots.decide(bot, view)
+                # A search bot thinks for a second: off the loop, which keeps the connection alive.
+                move = await asyncio.to_thread(core_bots.decide, bot, view)
                 if move is not None:
                     await _quietly(client.move(move, message.seq))
             elif kind_of is Error:

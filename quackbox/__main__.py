@@ -18,6 +18,7 @@ from dataclasses import fields
 from typing import Any, Sequence
 
 from core import games
+from core.bots import LEVELS
 from core.rules import BadOptions
 
 
@@ -145,7 +146,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         from tui.app import run_local_game
     except ImportError:
         return _text_game(args, options)
-    return run_local_game(args.game, players=args.players, options=options, name=args.name, seed=args.seed)
+    return run_local_game(args.game, players=args.players, options=options, name=args.name, seed=args.seed,
+                          level=args.level)
 
 
 def _text_game(args: argparse.Namespace, options: dict[str, Any]) -> int:
@@ -155,7 +157,7 @@ def _text_game(args: argparse.Namespace, options: dict[str, Any]) -> int:
 
     rules = games.get(args.game)
     seed = args.seed if args.seed is not None else int(time.time())
-    table = [bots.make(args.game, "heuristic", seed + s) for s in range(args.players)]
+    table = [bots.make(args.game, args.level or bots.NORMAL, seed + s) for s in range(args.players)]
     names = [f"Bot {s + 1}" for s in range(args.players)]
     record = play_game(rules, table, seed=seed, options=rules.parse_options(options), keep_events=True)
     for event in record.events:
@@ -193,6 +195,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("-p", "--players", type=int, default=4, help="seats at the table, you included (default 4)")
     play.add_argument("--name", default=None, help="your name at the table")
     play.add_argument("--seed", type=int, default=None, help="deal a particular game")
+    play.add_argument("--level", choices=LEVELS, default=None,
+                      help="how well the bots play: easy, normal or hard (default: as last chosen, normal)")
     add_game_options(play)
     play.set_defaults(func=cmd_play)
 
