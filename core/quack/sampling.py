@@ -10,8 +10,7 @@ Nothing here takes a State, so a sample cannot betray what the seat does not kno
 
 :class:`Memory` is a per-seat record built from the events as redacted for
 that seat: which Doc cards and Patients went face up since their deck was
-last reshuffled (so most of each discard pile is known card by card), who took the
-first turn, and which Patient a Wrong Chart is aimed at.
+last reshuffled (so most of each discard pile is known card by card).
 """
 
 from __future__ import annotations
@@ -30,12 +29,11 @@ from core.quack.moves import (
     PatientDied,
     PatientDischarged,
     Pile,
-    ReminderDiscarded,
     TreatmentPlayed,
     TurnStarted,
     WindowOpened,
 )
-from core.quack.state import MOBBED, SWITZERLAND, Case, Doctor, QuackState
+from core.quack.state import SWITZERLAND, Case, Doctor, QuackState
 from core.quack.view import PatientView, QuackView
 from core.rules import NONE, Event
 
@@ -49,19 +47,14 @@ class Memory:
     until then :func:`sample` does not use it.
     """
 
-    def __init__(self, seat: int, cards: Sequence[Card]) -> None:
+    def __init__(self, seat: int) -> None:
         self.seat = seat
-        self.cards = cards
         self.complete = False
         self.seen_any = False
-        self.first = NONE
-        """The seat that took the first turn (a round starts with its turn)."""
         self.doc_public: set[int] = set()
         """Doc cards that went face up since the Doc deck was last made."""
         self.patients_gone: set[int] = set()
         """Patients that left an office since the Patient deck was last made."""
-        self.redirects: dict[int, int] = {}
-        """A waiting Wrong Chart, by doctor: the seat whose Patient it will treat (NONE once it left)."""
         self.window_id = 0
 
     def observe(self, events: Iterable[Event]) -> None:
@@ -70,34 +63,19 @@ class Memory:
             kind = type(event)
             if not self.seen_any:
                 self.seen_any = True
-                if kind is TurnStarted and event.round == 1:
-                    self.complete, self.first = True, event.seat
+                self.complete = kind is TurnStarted and event.round == 1
             if kind is TreatmentPlayed:
                 self.doc_public.add(event.card)
             elif kind is AnytimePlayed:
                 self.doc_public.add(event.card)
-                self._anytime(event)
             elif kind is CardsDiscarded:
                 self.doc_public.update(event.cards)
             elif kind is DeckReshuffled:
                 (self.doc_public if event.pile == Pile.DOC else self.patients_gone).clear()
             elif kind in (PatientCured, PatientDied, PatientDischarged):
                 self.patients_gone.add(event.patient)
-                for doctor, seat in self.redirects.items():
-                    if seat == event.seat:
-                        self.redirects[doctor] = NONE
-            elif kind is ReminderDiscarded and self.cards[event.card].effect == qc.REDIRECT:
-                self.redirects.pop(event.seat, None)
             elif kind is WindowOpened:
                 self.window_id = event.window
-
-    def _anytime(self, event: AnytimePlayed) -> None:
-        effect = self.cards[event.card].effect
-        if effect == qc.REDIRECT:
-            self.redirects[event.target] = event.other
-        elif effect == qc.TRANSFER:
-            swap = {event.target: event.other, event.other: event.target}
-            self.redirects = {d: swap.get(s, s) for d, s in self.redirects.items()}
 
 
 def sample(view: QuackView, rng: random.Random, cards: tuple[Card, ...], memory: Memory | None = None) -> QuackState:
@@ -177,7 +155,7 @@ def sample(view: QuackView, rng: random.Random, cards: tuple[Card, ...], memory:
     state.doc_deck, state.doc_discard = doc, doc_discard
     state.patient_deck, state.patient_discard = patients, patient_discard
 
-    state.first = memory.first if useful else view.turn
+    state.first = view.first
     state.turn, state.round, state.phase = view.turn, view.round, view.phase
     state.die, state.owed = view.die, view.owed
     state.window = list(view.window)
@@ -185,8 +163,12 @@ def sample(view: QuackView, rng: random.Random, cards: tuple[Card, ...], memory:
     state.endgame = view.endgame
     state.final_pending = {d.seat for d in view.doctors if d.final_turn}
     state.result = view.outcome
-    _aim_wrong_charts(state, memory if useful else None, rng)
-    state.plays = _paying(view, state)
+    for d in view.doctors:  # QR16: the Patient a waiting Wrong Chart sends the next Treatment to
+        if d.redirect_seat != NONE:
+            state.doctors[d.seat].redirect_to = state.doctors[d.redirect_seat].patient.card
+    # Payday pays this turn's Treatments on the Patients that are still alive:
+    # on a Patient still in an office, or one gone home cured.
+    state.plays = [(t.id, _patient_holding(state, t.id)) for t in view.paying]
     return state
 
 
@@ -212,28 +194,9 @@ def _deal_face_down(case: Case, pv: PatientView, patients: list[int], cards: Seq
     case.card = patients.pop(i)
 
 
-def _aim_wrong_charts(state: QuackState, memory: Memory | None, rng: random.Random) -> None:
-    """Each waiting Wrong Chart (QR16) sends the next Treatment to a Patient:
-    the one memory saw it aimed at, else another office's at random."""
-    offices = [s for s, d in enumerate(state.doctors) if d.patient is not None]
-    for seat, doctor in enumerate(state.doctors):
-        if doctor.redirect_card == NONE:
-            continue
-        if memory is not None and seat in memory.redirects:
-            to = memory.redirects[seat]
-        else:
-            others = [s for s in offices if s != seat]
-            to = rng.choice(others) if others else NONE
-        patient = state.doctors[to].patient if to != NONE else None
-        doctor.redirect_to = patient.card if patient is not None else NONE
-
-
-def _paying(view: QuackView, state: QuackState) -> list[tuple[int, int]]:
-    """This turn's Treatments (card, Patient): the last ones on the Patient of
-    the doctor whose turn it is, as many as the die says were played."""
-    case = state.doctors[view.turn].patient
-    played = max(0, view.die - view.owed)
-    if case is None or not played or not view.die:
-        return []
-    return [(t, case.card) for t in case.treatments[-played:]]
-
+def _patient_holding(state: QuackState, treatment: int) -> int:
+    """The Patient card a Treatment lies on, or NONE if that Patient has left."""
+    for doctor in state.doctors:
+        if doctor.patient is not None and treatment in doctor.patient.treatments:
+            return doctor.patient.card
+    return NONE

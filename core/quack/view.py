@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from cards.quack import Anytime, Patient, Treatment
-from core.quack.legal import waiting_for
+from core.quack.legal import patient_holder, waiting_for
 from core.quack.moves import CardsDrawn, PatientAdmitted, TreatmentPlayed
 from core.quack.state import GAME, Case, Phase, QuackOptions, QuackState, Status
 from core.rules import NONE, Event, Move, Outcome
@@ -46,6 +46,10 @@ class DoctorView:
     """Anytime cards waiting to act on this doctor (QB8)."""
     final_turn: bool
     """In the endgame: this doctor still has their one more turn to take."""
+    redirect_seat: int
+    """Where this doctor's waiting Wrong Chart sends the next Treatment (QR16):
+    the seat whose office holds that Patient now; NONE with no Wrong Chart
+    waiting or once that Patient has left."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +76,11 @@ class QuackView:
     """Seats still to answer in the open response window."""
     endgame: bool
     threshold: int
+    first: int
+    """The seat that took the first turn: each round starts with its turn."""
+    paying: tuple[Treatment, ...]
+    """The Treatments played this turn that payday will pay for (QB5): those
+    whose Patient has not died this turn, in the order played."""
     legal: tuple[Move, ...]
     waiting_for: tuple[int, ...]
     outcome: Outcome | None
@@ -100,6 +109,7 @@ def view(state: QuackState, seat: int | None, legal: tuple[Move, ...]) -> QuackV
                 patient=None if doctor.patient is None else _patient_view(state, doctor.patient),
                 reminders=tuple(cards[c] for c in doctor.reminders),
                 final_turn=state.endgame and s in state.final_pending,
+                redirect_seat=patient_holder(state, doctor.redirect_to) if doctor.redirect_card != NONE else NONE,
             )
             for s, doctor in enumerate(state.doctors)
         ),
@@ -111,6 +121,8 @@ def view(state: QuackState, seat: int | None, legal: tuple[Move, ...]) -> QuackV
         window=tuple(state.window),
         endgame=state.endgame,
         threshold=state.options.infamy_threshold,
+        first=state.first,
+        paying=tuple(cards[c] for c, patient in state.plays if patient not in state.dead),
         legal=legal if own else (),
         waiting_for=waiting_for(state),
         outcome=state.result,

@@ -38,7 +38,7 @@ from core.side_effects.moves import (
     TradeOffered,
     TurnStarted,
 )
-from core.side_effects.state import ANXIETY, PLAY, TREMORS, OpenOffer, SEState, new_state
+from core.side_effects.state import ANXIETY, TREMORS, OpenOffer, SEState, new_state
 from core.side_effects.view import SEView
 
 __all__ = ["Memory", "sample"]
@@ -258,8 +258,7 @@ def sample(view: SEView, rng: random.Random, cards: tuple[SECard, ...], memory: 
     state.turn = view.turn
     state.phase = view.phase
     state.plays_left = view.plays_left
-    # Only Impotence leaves a turn in its play phase with no plays left.
-    state.impotent = view.phase == PLAY and view.plays_left == 0
+    state.impotent = view.impotent
     if prompt is not None and prompt.kind == TREMORS:
         state.prompt_seat, state.prompt_count = prompt.seat, prompt.count
     elif prompt is not None and prompt.kind == ANXIETY:

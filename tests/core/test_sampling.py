@@ -19,6 +19,7 @@ from core import bots as bot_registry
 from core import quack as q
 from core import side_effects as se
 from core.bots import next_move
+from core.quack.legal import patient_holder
 from core.rules import NONE
 from tests.core import invariants
 from tests.core.test_invariants import SE_OPTION_CHOICES, SideEffectsAdapter, TradingBot
@@ -136,20 +137,14 @@ def test_quack_sample_gives_the_view_back(chunk: int) -> None:
                     checked += 1
                 memory = memories[seat]
                 assert made.first == state.first
+                assert [t for t, _p in made.plays] == [t for t, p in state.plays if p not in state.dead]
                 # What memory saw go face up is in the discard pile; the Wrong Charts aim where they do.
                 assert (memory.doc_public & set(made.doc_discard)) <= set(state.doc_discard)
                 assert (memory.patients_gone & set(made.patient_discard)) <= set(state.patient_discard)
                 for s, doctor in enumerate(state.doctors):
                     if doctor.redirect_card != NONE:
-                        assert _holder(made, made.doctors[s].redirect_to) == _holder(state, doctor.redirect_to)
+                        assert patient_holder(made, made.doctors[s].redirect_to) == patient_holder(state, doctor.redirect_to)
     assert checked > 1000
-
-
-def _holder(state: q.QuackState, patient: int) -> int:
-    for seat, doctor in enumerate(state.doctors):
-        if doctor.patient is not None and doctor.patient.card == patient:
-            return seat
-    return NONE
 
 
 def test_a_memory_that_missed_the_start_is_not_used() -> None:
