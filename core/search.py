@@ -3,8 +3,9 @@
 For each decision the bot deals full States consistent with its view and its
 memory (the rules' ``sample``, built from the View alone: it never peeks),
 plays each candidate move on them, plays the game out with heuristic bots,
-and keeps the move that won most often. Candidates are chosen by UCB1, so
-the simulations go to the moves worth a closer look. A game whose playouts
+and keeps the move that won most often. Every candidate is tried on the
+same deals with the same luck (paired trials), so the comparison is fair
+with few simulations. A game whose playouts
 are long (Quack in the Box) may stop them at a horizon and judge the State
 reached instead.
 
@@ -18,7 +19,6 @@ from it, so a seeded game is reproducible.
 
 from __future__ import annotations
 
-import math
 import random
 from typing import Any, Callable, Sequence
 
@@ -30,8 +30,9 @@ DEFAULT_BUDGET = 64
 Side Effects here (see bench/bots.py)."""
 PLAYOUT_MOVES = 1_500
 """A playout still running after this many moves counts as a draw shared by the seats still in it."""
-EXPLORE = 0.7
-"""UCB1's exploration weight (rewards are between 0 and 1)."""
+HEURISTIC_EDGE = 0.5
+"""Half a won game's credit for the heuristic's own choice: another move must
+do clearly better on the same deals to be played instead."""
 
 Candidates = Callable[[Any, Bot, Any], Sequence[Move]]
 """The moves worth searching at a view, given the heuristic bot and the seat's memory (or None)."""
@@ -92,25 +93,25 @@ class SearchBot:
         return self.memory if self.memory is not None and self.memory.seat == seat else None
 
     def _search(self, view: Any, moves: list[Move]) -> Move:
+        """Paired trials: each round deals one State and plays every candidate
+        on a copy of it, with playout bots and dice seeded alike, so the moves
+        are compared on the same luck (far less noise than a trial each)."""
         seat = view.seat
         memory = self._memory(seat)
-        players = [self.heuristic(self.rng.randrange(2**32)) for _ in range(len(_seats(view)))]
+        rules = self.rules
+        seats = len(_seats(view))
         totals = [0.0] * len(moves)
-        counts = [0] * len(moves)
-        for n in range(self.budget):
-            if n < len(moves):
-                i = n
-            else:
-                log_n = math.log(n)
-                i = max(range(len(moves)),
-                        key=lambda k: totals[k] / counts[k] + EXPLORE * math.sqrt(log_n / counts[k]))
-            state = self.rules.sample(view, self.rng, memory)
-            self.rules.apply(state, seat, moves[i])
-            totals[i] += self._playout(view, state, players, seat)
-            counts[i] += 1
-        # The most tried move is UCB1's pick; a tie goes to the heuristic's order.
-        best = max(range(len(moves)), key=lambda k: (counts[k], totals[k], -k))
-        return moves[best]
+        for _round in range(max(1, self.budget // len(moves))):
+            dealt = rules.sample(view, self.rng, memory)
+            luck = self.rng.randrange(2**32)
+            for i, move in enumerate(moves):
+                state = rules.clone(dealt)
+                rules.apply(state, seat, move)
+                players = [self.heuristic(luck + s) for s in range(seats)]
+                totals[i] += self._playout(view, state, players, seat)
+        # The heuristic's own choice comes first and wins near ties.
+        totals[0] += HEURISTIC_EDGE
+        return moves[max(range(len(moves)), key=lambda k: (totals[k], -k))]
 
     def _playout(self, view: Any, state: Any, players: list[Bot], seat: int) -> float:
         rules = self.rules

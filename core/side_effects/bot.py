@@ -314,7 +314,7 @@ DRUG_FOR: dict[str, str] = {}
 
 OFFERS_PER_TURN = 2
 """The search bot makes at most this many trade offers a turn (and none twice)."""
-PLAYS_SEARCHED = 6
+PLAYS_SEARCHED = 4
 """The search bot weighs the heuristic's best plays, this many at most."""
 
 
@@ -330,7 +330,7 @@ def search_candidates(view: SEView, bot: SideEffectsBot, memory: Any) -> list[Mo
     moves += [m for m in legal if isinstance(m, (se.EndTurn, se.AcceptTrade))]
     made = memory.offered if memory is not None else set()
     if len(made) < OFFERS_PER_TURN:
-        moves += [o for o in bot.trade_offers(view) if (o.to, o.give, o.want) not in made][:3]
+        moves += [o for o in bot.trade_offers(view) if (o.to, o.give, o.want) not in made][:2]
     return _distinct(view, moves)
 
 
