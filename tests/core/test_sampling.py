@@ -94,13 +94,14 @@ def quack_game(seed: int) -> tuple[q.QuackState, list]:
 # --- sample(view) gives the view back, with every card once ----------------------------------
 
 
-@pytest.mark.parametrize("chunk", range(3))
-def test_side_effects_sample_gives_the_view_back(chunk: int) -> None:
-    """view(sample(view), seat) == view, with and without memory, and every card is in one place."""
-    rules = se.RULES
+def check_samples(rules: Any, make: Any, seeds: range, placed: Any, memory_right: Any) -> int:
+    """Sample every seat's view at every step of the games of ``seeds``, with
+    and without memory: the view comes back and every card is in one place;
+    ``memory_right(state, made, memory)`` checks what the memory knew. The
+    number of samples checked."""
     checked = 0
-    for seed in range(chunk * 5, chunk * 5 + 5):
-        state, table = se_game(seed)
+    for seed in seeds:
+        state, table = make(seed)
         memories = [rules.memory(s) for s in range(state.seats)]
         everything = list(range(len(state.cards)))
         for step in played(rules, state, table, memories):
@@ -109,42 +110,43 @@ def test_side_effects_sample_gives_the_view_back(chunk: int) -> None:
                 for memory in (None, memories[seat]):
                     made = rules.sample(view, random.Random(step * 31 + seat), memory)
                     assert rules.view(made, seat) == view, (seed, step, seat)
-                    assert se_cards_placed(made) == everything
+                    assert placed(made) == everything
                     checked += 1
-                # The memory is right: the discard pile card by card, and what it knows of hands.
-                assert made.discard == state.discard
-                for other, cards in memories[seat].known.items():
-                    assert cards <= set(state.hands[other]), (seed, step, seat, other)
-    assert checked > 1000
+                memory_right(state, made, memories[seat])
+    return checked
+
+
+def se_memory_right(state: se.SEState, made: se.SEState, memory: se.Memory) -> None:
+    """The discard pile card by card, and what it knows of other hands."""
+    assert made.discard == state.discard
+    for other, cards in memory.known.items():
+        assert cards <= set(state.hands[other]), (other, cards)
+
+
+def quack_memory_right(state: q.QuackState, made: q.QuackState, memory: q.Memory) -> None:
+    """What memory saw go face up is in the discard piles; the view's first
+    seat, this turn's pay and the Wrong Charts' aims are the true ones."""
+    assert made.first == state.first
+    assert [t for t, _p in made.plays] == [t for t, p in state.plays if p not in state.dead]
+    assert (memory.doc_public & set(made.doc_discard)) <= set(state.doc_discard)
+    assert (memory.patients_gone & set(made.patient_discard)) <= set(state.patient_discard)
+    for s, doctor in enumerate(state.doctors):
+        if doctor.redirect_card != NONE:
+            assert patient_holder(made, made.doctors[s].redirect_to) == patient_holder(state, doctor.redirect_to)
+
+
+@pytest.mark.parametrize("chunk", range(3))
+def test_side_effects_sample_gives_the_view_back(chunk: int) -> None:
+    """view(sample(view), seat) == view, with and without memory, and every card is in one place."""
+    seeds = range(chunk * 5, chunk * 5 + 5)
+    assert check_samples(se.RULES, se_game, seeds, se_cards_placed, se_memory_right) > 1000
 
 
 @pytest.mark.parametrize("chunk", range(3))
 def test_quack_sample_gives_the_view_back(chunk: int) -> None:
     """view(sample(view), seat) == view, with and without memory, and every card is in one place."""
-    rules = q.RULES
-    checked = 0
-    for seed in range(chunk * 3, chunk * 3 + 3):
-        state, table = quack_game(seed)
-        memories = [rules.memory(s) for s in range(state.seats)]
-        everything = list(range(len(state.cards)))
-        for step in played(rules, state, table, memories):
-            for seat in range(state.seats):
-                view = rules.view(state, seat)
-                for memory in (None, memories[seat]):
-                    made = rules.sample(view, random.Random(step * 31 + seat), memory)
-                    assert rules.view(made, seat) == view, (seed, step, seat)
-                    assert quack_cards_placed(made) == everything
-                    checked += 1
-                memory = memories[seat]
-                assert made.first == state.first
-                assert [t for t, _p in made.plays] == [t for t, p in state.plays if p not in state.dead]
-                # What memory saw go face up is in the discard pile; the Wrong Charts aim where they do.
-                assert (memory.doc_public & set(made.doc_discard)) <= set(state.doc_discard)
-                assert (memory.patients_gone & set(made.patient_discard)) <= set(state.patient_discard)
-                for s, doctor in enumerate(state.doctors):
-                    if doctor.redirect_card != NONE:
-                        assert patient_holder(made, made.doctors[s].redirect_to) == patient_holder(state, doctor.redirect_to)
-    assert checked > 1000
+    seeds = range(chunk * 3, chunk * 3 + 3)
+    assert check_samples(q.RULES, quack_game, seeds, quack_cards_placed, quack_memory_right) > 1000
 
 
 def test_a_memory_that_missed_the_start_is_not_used() -> None:
