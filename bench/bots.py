@@ -5,7 +5,7 @@
 - ``clone_us`` / ``deepcopy_us``: microseconds to copy a State of a game in
   progress with the rules' ``clone`` and with ``copy.deepcopy``.
 - ``sample_us``: microseconds to build a State from one seat's view.
-- ``seconds_per_decision``: for each level, the mean and longest time of a
+- ``seconds_per_decision``: for each level, the mean and longest CPU time of a
   ``choose`` at a 4-seat table of that level against three normal bots, over
   the first ``--decisions`` decisions (the hard bot's budget is what
   calibrates it to about a second here; ``--budget`` tries another).
@@ -38,10 +38,10 @@ def midgame(rules, seed: int, moves: int = 60):
 
 
 def per_call_us(fn, repeat: int) -> float:
-    start = time.perf_counter()
+    start = time.process_time()
     for _ in range(repeat):
         fn()
-    return round((time.perf_counter() - start) / repeat * 1e6, 1)
+    return round((time.process_time() - start) / repeat * 1e6, 1)
 
 
 def decision_times(rules, level: str, decisions: int, budget: int | None) -> dict[str, float]:
@@ -71,9 +71,9 @@ class _Clock:
         self.name, self.reacts = bot.name, bot.reacts
 
     def choose(self, view):
-        start = time.perf_counter()
+        start = time.process_time()
         move = self.bot.choose(view)
-        self.times.append(time.perf_counter() - start)
+        self.times.append(time.process_time() - start)
         return move
 
     def react(self, view):

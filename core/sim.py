@@ -41,7 +41,7 @@ class SimResult:
     decisions: int = 0
     seconds: float = 0.0
     thinking: dict[str, list[float]] = field(default_factory=dict)
-    """Per bot kind: [decisions timed, seconds, the longest] (with a clock only)."""
+    """Per bot kind: [decisions timed, seconds, the longest] (with a think_clock only)."""
     figures: dict[str, Any] = field(default_factory=dict)
 
     def as_json(self) -> dict[str, Any]:
@@ -95,11 +95,14 @@ def run(
     max_moves: int = MAX_MOVES,
     rotate: bool = False,
     budget: int | None = None,
+    think_clock: Callable[[], float] | None = None,
 ) -> SimResult:
     """Play ``games_count`` games; a game that raises is counted as an error,
     one that runs past ``max_moves`` as a stall (its seed is reported).
     ``rotate`` turns the lineup one seat further each game, so every kind
-    plays from every seat; ``budget`` is the search bot's (core.search)."""
+    plays from every seat; ``budget`` is the search bot's (core.search).
+    ``think_clock`` times each bot's decisions (the CLI passes the process's
+    CPU time: a decision's cost on one core, whatever else the machine runs)."""
     rules = games.get(game)
     opts = rules.parse_options(options or {})
     lineup = lineup_for(game, players, bots)
@@ -117,8 +120,8 @@ def run(
         game_seed = seeds.randrange(2**32)
         seated = lineup[-(i % players):] + lineup[: -(i % players)] if rotate and i % players else lineup
         table = [bot_registry.make(game, kind, game_seed * 16 + s, budget=budget) for s, kind in enumerate(seated)]
-        if clock is not None:
-            table = [_Timed(bot, result.thinking.setdefault(kind, [0, 0.0, 0.0]), clock)
+        if think_clock is not None:
+            table = [_Timed(bot, result.thinking.setdefault(kind, [0, 0.0, 0.0]), think_clock)
                      for bot, kind in zip(table, seated)]
         try:
             record = play_game(rules, table, seed=game_seed, options=opts, keep_events=needs_events,

@@ -94,6 +94,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
         progress=progress,
         rotate=args.rotate,
         budget=args.budget,
+        think_clock=time.process_time,
     )
     if not args.json and sys.stderr.isatty():
         print("\r", end="", file=sys.stderr)
