@@ -347,7 +347,7 @@ class HomeScreen(Screen):
                     yield Label("Bots", id="speed-label")
                     yield Select([(f"{label} ({delay:g}s)" if delay else label, delay) for label, delay in BOT_SPEEDS],
                                  value=self._speed_value(), allow_blank=False, id="speed")
-                    yield Select([(level.title(), level) for level in LEVELS],
+                    yield Select([(f"{level.title()} bots", level) for level in LEVELS],
                                  value=s.bot_level if s.bot_level in LEVELS else NORMAL, allow_blank=False, id="level")
                 yield Label("Options")
                 with Horizontal(id="options-row"):
