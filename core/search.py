@@ -25,8 +25,8 @@ from typing import Any, Callable, Sequence
 from core.bots import Bot, next_move
 from core.rules import Move, Rules
 
-DEFAULT_BUDGET = 64
-"""Simulated games per decision when a game sets none: about a second of
+DEFAULT_BUDGET = 160
+"""Simulated games per decision when a game sets none: about a CPU second of
 Side Effects here (see bench/bots.py)."""
 PLAYOUT_MOVES = 1_500
 """A playout still running after this many moves counts as a draw shared by the seats still in it."""

@@ -93,6 +93,12 @@ class BotDriver:
         }
         self.stand_ins = {}
 
+    def saw(self, events: list[Any]) -> None:
+        """Show each bot seat's bot the ``events`` of a move, redacted for its
+        seat, if it keeps a memory (:func:`core.bots.observe`)."""
+        for seat, bot in self.bots.items():
+            core_bots.observe(bot.bot, self.rules, seat, events)
+
     def changed(self, now: float, state: Any, seats: Seats, *, moved: int | None, before: tuple[int, ...]) -> None:
         """Something changed at ``now`` (``moved``: the seat that moved; ``before``:
         the seats waited for until then): pacing starts again, and so does the
@@ -239,6 +245,12 @@ class _Thinking:
 
     def react(self, view: Any) -> Move | None:
         return self.bot.react(view)
+
+    def observe(self, events: list[Any], seat: int) -> None:
+        # In the thinking thread, after any thought already queued: the
+        # memory is never changed while a choice reads it.
+        if hasattr(self.bot, "observe"):
+            self.pool.submit(self.bot.observe, events, seat)
 
 
 class _Careful:

@@ -280,6 +280,7 @@ class Table:
         # Bots get seeds derived from the game's, so a seeded table replays exactly.
         self.bots.deal(self.seats, seed)
         self.state = self.rules.new_game(seats=len(self.seats), options=self.options, seed=seed)
+        self.bots.saw(list(getattr(self.state, "start_events", ())))
         self.games_played += 1
         self.phase = PLAYING
         self.outcome = None
@@ -375,6 +376,7 @@ class Table:
             raise _RulesFault("The host could not apply that move (a bug in its rules).") from None
         self.journal.append((seat, move))
         self.seq += 1
+        self.bots.saw(events)
         self._track(now, moved=seat, before=before)
         out: list[Action] = [JournalMove(seat, move)]
         outcome = self.rules.outcome(self.state)
