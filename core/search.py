@@ -25,7 +25,7 @@ from typing import Any, Callable, Sequence
 from core.bots import Bot, next_move
 from core.rules import Move, Rules
 
-DEFAULT_BUDGET = 160
+DEFAULT_BUDGET = 140
 """Simulated games per decision when a game sets none: about a CPU second of
 Side Effects here (see bench/bots.py)."""
 PLAYOUT_MOVES = 1_500
