@@ -13,6 +13,10 @@ Two calls:
   it (an answer to a trade offer, an Anytime card on someone else's turn); it
   returns a move or None to let the moment pass.
 
+A bot that keeps a memory (the search bot) also has ``observe(events, seat)``:
+runners pass it the events of every move as redacted for its seat
+(:func:`observe`), so it remembers what it was shown, never more.
+
 Which of the two to ask is decided in one place, :func:`decide`, and the order
 in which a table of bots is asked in another, :func:`next_move`. Every runner
 uses them: ``core.play`` (``quackbox sim``), the host's table (which adds
@@ -109,8 +113,13 @@ def next_move(rules: Rules, state: Any, bots: Sequence[Bot]) -> tuple[int, Move]
     return seat, move
 
 
-BotFactory = Callable[[int], Bot]
-"""Makes a bot from a seed."""
+BotFactory = Callable[..., Bot]
+"""Makes a bot from a seed (and, for a search bot, an optional ``budget``)."""
+
+EASY, NORMAL, HARD = "easy", "normal", "hard"
+LEVELS = (EASY, NORMAL, HARD)
+"""The three levels a person picks from, weakest first: a weak but sensible
+bot, the heuristic, the search bot (:mod:`core.search`)."""
 
 _REGISTRY: dict[tuple[str, str], BotFactory] = {}
 
@@ -126,13 +135,23 @@ def kinds(game: str) -> tuple[str, ...]:
     return tuple(sorted({k for g, k in _REGISTRY if g in (game, "*")}))
 
 
-def make(game: str, kind: str, seed: int) -> Bot:
-    """A new bot of ``kind`` for ``game``; ValueError naming the choices if unknown."""
+def make(game: str, kind: str, seed: int, *, budget: int | None = None) -> Bot:
+    """A new bot of ``kind`` for ``game``; ValueError naming the choices if unknown.
+    ``budget`` sets a search bot's simulated games per decision (others ignore it)."""
     _load_game_bots(game)
     factory = _REGISTRY.get((game, kind)) or _REGISTRY.get(("*", kind))
     if factory is None:
         raise ValueError(f"no bot called {kind!r} for {game}; choose from {', '.join(kinds(game))}")
-    return factory(seed)
+    return factory(seed, budget=budget) if budget is not None and kind == HARD else factory(seed)
+
+
+def observe(bot: Bot, rules: Rules, seat: int, events: Sequence[Any]) -> None:
+    """Show ``bot`` at ``seat`` the ``events`` as redacted for that seat, if it
+    keeps a memory (a search bot does); never more than the seat may see."""
+    remember = getattr(bot, "observe", None)
+    if remember is not None:
+        seen = [e for e in (rules.redact(event, seat) for event in events) if e is not None]
+        remember(seen, seat)
 
 
 def _load_game_bots(game: str) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from core.bots import Bot, GameStalled, next_move
+from core.bots import Bot, GameStalled, next_move, observe
 from core.rules import Event, Move, Outcome, Rules
 
 __all__ = ["GameRecord", "GameStalled", "next_move", "play_game"]
@@ -45,11 +45,16 @@ def play_game(
     """
     state = rules.new_game(seats=len(bots), options=options, seed=seed)
     record = GameRecord(seed=seed, state=state)
+    watchers = [(seat, bot) for seat, bot in enumerate(bots) if hasattr(bot, "observe")]
+    for seat, bot in watchers:
+        observe(bot, rules, seat, state.start_events)
     while rules.outcome(state) is None:
         if len(record.moves) >= max_moves:
             raise GameStalled(f"game with seed {seed} did not end within {max_moves} moves")
         seat, move = next_move(rules, state, bots)
         events = rules.apply(state, seat, move)
+        for who, bot in watchers:
+            observe(bot, rules, who, events)
         record.moves.append((seat, move))
         if keep_events:
             record.events.extend(events)

@@ -14,8 +14,15 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from core import bots as bot_registry
+from core.bots import GameStalled
 from core import games
 from core.play import GameRecord, play_game
+
+
+MAX_MOVES = 20_000
+"""A game still running after this many moves has stalled: bots that lock a
+game (one seat hoarding what the rest need) must not hang the run. Real games
+of both take a few hundred moves."""
 
 
 @dataclass
@@ -26,15 +33,19 @@ class SimResult:
     seed: int
     lineup: tuple[str, ...]
     errors: list[str] = field(default_factory=list)
+    stalls: list[int] = field(default_factory=list)
+    """Seeds of the games that did not end within the move limit (counted apart from errors)."""
     wins_by_seat: list[float] = field(default_factory=list)
     wins_by_bot: dict[str, float] = field(default_factory=dict)
     seats_by_bot: dict[str, int] = field(default_factory=dict)
     decisions: int = 0
     seconds: float = 0.0
+    thinking: dict[str, list[float]] = field(default_factory=dict)
+    """Per bot kind: [decisions timed, seconds, the longest] (with a think_clock only)."""
     figures: dict[str, Any] = field(default_factory=dict)
 
     def as_json(self) -> dict[str, Any]:
-        finished = self.games - len(self.errors)
+        finished = self.games - len(self.errors) - len(self.stalls)
         fair = {k: round(100.0 * n / self.players, 1) for k, n in self.seats_by_bot.items()}
         return {
             "game": self.game,
@@ -44,6 +55,8 @@ class SimResult:
             "bots": list(self.lineup),
             "errors": len(self.errors),
             "error_messages": self.errors[:5],
+            "stalled": len(self.stalls),
+            "stalled_seeds": self.stalls[:5],
             **self.figures,
             "wins_by_seat": [round(w, 2) for w in self.wins_by_seat],
             "wins_by_bot": {k: round(v, 2) for k, v in self.wins_by_bot.items()},
@@ -53,6 +66,8 @@ class SimResult:
             "fair_share_pct_by_bot": fair,
             "decisions": self.decisions,
             "decisions_per_second": round(self.decisions / self.seconds) if self.seconds > 0 else None,
+            "seconds_per_decision_by_bot": {k: round(t[1] / t[0], 4) for k, t in self.thinking.items() if t[0]},
+            "max_seconds_per_decision_by_bot": {k: round(t[2], 3) for k, t in self.thinking.items() if t[0]},
         }
 
 
@@ -77,8 +92,17 @@ def run(
     options: Any = None,
     clock: Callable[[], float] | None = None,
     progress: Callable[[int], None] | None = None,
+    max_moves: int = MAX_MOVES,
+    rotate: bool = False,
+    budget: int | None = None,
+    think_clock: Callable[[], float] | None = None,
 ) -> SimResult:
-    """Play ``games_count`` games; a game that raises is counted as an error."""
+    """Play ``games_count`` games; a game that raises is counted as an error,
+    one that runs past ``max_moves`` as a stall (its seed is reported).
+    ``rotate`` turns the lineup one seat further each game, so every kind
+    plays from every seat; ``budget`` is the search bot's (core.search).
+    ``think_clock`` times each bot's decisions (the CLI passes the process's
+    CPU time: a decision's cost on one core, whatever else the machine runs)."""
     rules = games.get(game)
     opts = rules.parse_options(options or {})
     lineup = lineup_for(game, players, bots)
@@ -94,9 +118,17 @@ def run(
     start = clock() if clock else 0.0
     for i in range(games_count):
         game_seed = seeds.randrange(2**32)
-        table = [bot_registry.make(game, kind, game_seed * 16 + s) for s, kind in enumerate(lineup)]
+        seated = lineup[-(i % players):] + lineup[: -(i % players)] if rotate and i % players else lineup
+        table = [bot_registry.make(game, kind, game_seed * 16 + s, budget=budget) for s, kind in enumerate(seated)]
+        if think_clock is not None:
+            table = [_Timed(bot, result.thinking.setdefault(kind, [0, 0.0, 0.0]), think_clock)
+                     for bot, kind in zip(table, seated)]
         try:
-            record = play_game(rules, table, seed=game_seed, options=opts, keep_events=needs_events)
+            record = play_game(rules, table, seed=game_seed, options=opts, keep_events=needs_events,
+                               max_moves=max_moves)
+        except GameStalled:
+            result.stalls.append(game_seed)
+            continue
         except Exception as exc:  # one broken game must not hide the figures of the rest
             frame = traceback.extract_tb(exc.__traceback__)[-1]
             where = f"{frame.filename.rsplit('/', 1)[-1]}:{frame.lineno}"
@@ -107,7 +139,7 @@ def run(
         for w in winners:
             share = 1.0 / len(winners)
             result.wins_by_seat[w] += share
-            result.wins_by_bot[lineup[w]] += share
+            result.wins_by_bot[seated[w]] += share
         records.append(record)
         if progress:
             progress(i + 1)
@@ -116,6 +148,34 @@ def run(
     if summary and records:
         result.figures = summary(records)
     return result
+
+
+class _Timed:
+    """A bot whose every ``choose`` is timed into ``tally`` ([count, seconds, longest])."""
+
+    def __init__(self, bot: Any, tally: list[float], clock: Callable[[], float]) -> None:
+        self.bot, self.tally, self.clock = bot, tally, clock
+        self.name, self.reacts = bot.name, bot.reacts
+        if hasattr(bot, "observe"):
+            self.observe = bot.observe
+
+    def _timed(self, call: Callable[[Any], Any], view: Any) -> Any:
+        start = self.clock()
+        move = call(view)
+        spent = self.clock() - start
+        tally = self.tally
+        tally[0] += 1
+        tally[1] += spent
+        tally[2] = max(tally[2], spent)
+        return move
+
+    def choose(self, view: Any) -> Any:
+        return self._timed(self.bot.choose, view)
+
+    def react(self, view: Any) -> Any:
+        # Not timed: asked at every move of others, a reaction is no decision
+        # the table waits for (and every bot reacts by heuristic).
+        return self.bot.react(view)
 
 
 def median(values: Sequence[float]) -> float:

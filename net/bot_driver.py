@@ -9,7 +9,11 @@ Anytime card or answer a trade before a bot does.
 
 What a bot does is asked the way every runner asks it, with
 :func:`core.bots.first_reaction` and :func:`core.bots.decide`; the table
-applies the moves. No IO and no clock: every call takes the time.
+applies the moves. No IO and no clock: every call takes the time. A slow bot
+(the search bot thinks for about a second) chooses in a worker thread, off
+the event loop: until its answer is ready it makes no move, and when it is
+ready the driver calls :attr:`BotDriver.on_thought` (from that thread) so the
+host can step again.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from __future__ import annotations
 import logging
 import random
 import secrets
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, Callable
 
 from core import bots as core_bots
@@ -69,6 +74,21 @@ class BotDriver:
         """No stand-in is asked before this (after a step in which nobody could move)."""
         self.held_until = 0.0
         """No bot moves before this (the first moments of a new game)."""
+        self.on_thought: Callable[[], None] = lambda: None
+        """Called from a worker thread when a slow bot's choice is ready (the host steps again)."""
+        self._thinker: ThreadPoolExecutor | None = None
+
+    def _make(self, seed: int, seat: int) -> Bot:
+        bot = core_bots.make(self.rules.name, self.kind, seed)
+        if getattr(bot, "slow", False):
+            if self._thinker is None:
+                self._thinker = ThreadPoolExecutor(1, thread_name_prefix="quackbox-bot")
+            bot = _Thinking(bot, self._thinker, self._thought)
+        return _Careful(bot, seat)
+
+    def _thought(self) -> None:
+        self.pending = True
+        self.on_thought()
 
     def deal(self, seats: Seats, seed: int, *, now: float | None = None) -> None:
         """Bots for a new (or resumed) game whose seed is ``seed``; a game dealt
@@ -77,12 +97,18 @@ class BotDriver:
             self.held_until = now + self.first_delay
         seeds = random.Random(seed)
         self.bots = {
-            seat.index: _Careful(core_bots.make(self.rules.name, self.kind, seeds.getrandbits(32)), seat.index)
+            seat.index: self._make(seeds.getrandbits(32), seat.index)
             for seat in seats
             if seat.kind == BOT
         }
         self.stand_ins = {}
         self.standing_in = {}
+
+    def saw(self, events: list[Any]) -> None:
+        """Show each bot seat's bot the ``events`` of a move, redacted for its
+        seat, if it keeps a memory (:func:`core.bots.observe`)."""
+        for seat, bot in self.bots.items():
+            core_bots.observe(bot.bot, self.rules, seat, events)
 
     def changed(self, now: float, state: Any, seats: Seats, *, moved: int | None, before: tuple[int, ...]) -> None:
         """Something changed at ``now`` (``moved``: the seat that moved; ``before``:
@@ -186,8 +212,7 @@ class BotDriver:
             return self.bots.get(seat.index)
         if seat.kind == HUMAN and (due := self.stand_in_due(seat)) is not None and now >= due:
             if seat.index not in self.stand_ins:
-                bot = core_bots.make(self.rules.name, self.kind, secrets.randbits(32))
-                self.stand_ins[seat.index] = _Careful(bot, seat.index)
+                self.stand_ins[seat.index] = self._make(secrets.randbits(32), seat.index)
             if seat.conn is None:
                 self.standing_in[seat.index] = seat.away_since
             return self.stand_ins[seat.index]
@@ -205,6 +230,46 @@ class BotDriver:
                 self.pending = False
                 return []
             return play(seat, legal[0])
+
+
+class _Thinking:
+    """A slow bot whose choices are made in ``pool``'s thread.
+
+    ``choose(view)`` starts thinking about ``view`` and returns None (no move
+    yet); asked again about the same view once the thought is done, it
+    returns the move. A view that changed in between starts a new thought.
+    The bot sees only the frozen view, so the thread shares nothing with the table.
+    """
+
+    def __init__(self, bot: Bot, pool: ThreadPoolExecutor, done: Callable[[], None]) -> None:
+        self.bot = bot
+        self.pool = pool
+        self.done = done
+        self.name = bot.name
+        self.reacts = bot.reacts
+        self._view: Any = None
+        self._future: Future[Move] | None = None
+
+    def choose(self, view: Any) -> Move | None:
+        future = self._future
+        if future is not None and self._view == view:
+            if not future.done():
+                return None
+            self._future = self._view = None
+            return future.result()
+        self._view = view
+        self._future = self.pool.submit(self.bot.choose, view)
+        self._future.add_done_callback(lambda _f: self.done())
+        return None
+
+    def react(self, view: Any) -> Move | None:
+        return self.bot.react(view)
+
+    def observe(self, events: list[Any], seat: int) -> None:
+        # In the thinking thread, after any thought already queued: the
+        # memory is never changed while a choice reads it.
+        if hasattr(self.bot, "observe"):
+            self.pool.submit(self.bot.observe, events, seat)
 
 
 class _Careful:

@@ -196,6 +196,9 @@ class Host:
         self._delivery = asyncio.create_task(self._deliver())
         if self.config.resume:
             self.table.restart_clock(self._now())
+        # A slow bot thinks in a worker thread; its answer wakes the table here.
+        loop = asyncio.get_running_loop()
+        self.table.bots.on_thought = lambda: loop.call_soon_threadsafe(self._on_timer)
         self._reschedule()
 
     async def stop(self, reason: str = "shutdown", message: str = "The host closed the table.") -> None:

@@ -340,6 +340,7 @@ class Table:
         # Bots get seeds derived from the game's, so a seeded table replays exactly.
         self.bots.deal(self.seats, seed, now=now)
         self.state = self.rules.new_game(seats=len(self.seats), options=self.options, seed=seed)
+        self.bots.saw(list(getattr(self.state, "start_events", ())))
         self.games_played += 1
         self.phase = PLAYING
         self.outcome = None
@@ -464,6 +465,7 @@ class Table:
             raise _RulesFault("The host could not apply that move (a bug in its rules).") from None
         self.recent_moves.append((seat, move))
         self.seq += 1
+        self.bots.saw(events)
         self._track(now, moved=seat, before=before)
         out: list[Action] = [JournalMove(seat, move)]
         outcome = self.rules.outcome(self.state)

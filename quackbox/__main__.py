@@ -19,6 +19,7 @@ from dataclasses import fields
 from typing import Any, Sequence
 
 from core import games
+from core.bots import LEVELS
 from core.rules import BadOptions
 
 
@@ -92,6 +93,9 @@ def cmd_sim(args: argparse.Namespace) -> int:
         options=options,
         clock=time.perf_counter,
         progress=progress,
+        rotate=args.rotate,
+        budget=args.budget,
+        think_clock=time.process_time,
     )
     if not args.json and sys.stderr.isatty():
         print("\r", end="", file=sys.stderr)
@@ -112,7 +116,7 @@ def format_sim(data: dict[str, Any]) -> str:
         "",
     ]
     skip = {"game", "players", "games", "seed", "bots", "error_messages", "wins_by_seat", "wins_by_bot",
-            "win_pct_by_bot", "fair_share_pct_by_bot"}
+            "win_pct_by_bot", "fair_share_pct_by_bot", "stalled_seeds"}
     width = max(len(k) for k in data)
     for key, value in data.items():
         if key in skip:
@@ -164,7 +168,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     except ImportError:
         return _text_game(args, options)
     return run_local_game(args.game, players=args.players, options=options, name=args.name, seed=args.seed,
-                          bot_delay=args.pace)
+                          bot_delay=args.pace,
+                          level=args.level)
 
 
 def _text_game(args: argparse.Namespace, options: dict[str, Any]) -> int:
@@ -174,7 +179,7 @@ def _text_game(args: argparse.Namespace, options: dict[str, Any]) -> int:
 
     rules = games.get(args.game)
     seed = args.seed if args.seed is not None else int(time.time())
-    table = [bots.make(args.game, "heuristic", seed + s) for s in range(args.players)]
+    table = [bots.make(args.game, args.level or bots.NORMAL, seed + s) for s in range(args.players)]
     names = [f"Bot {s + 1}" for s in range(args.players)]
     record = play_game(rules, table, seed=seed, options=rules.parse_options(options), keep_events=True)
     for event in record.events:
@@ -220,6 +225,8 @@ def build_parser() -> argparse.ArgumentParser:
                            "(default: as last chosen on the home screen)")
     play.add_argument("--ascii", action="store_true", default=argparse.SUPPRESS,
                       help="draw without box drawing, check marks and other glyphs a plain terminal may lack")
+    play.add_argument("--level", choices=LEVELS, default=None,
+                      help="how well the bots play: easy, normal or hard (default: as last chosen, normal)")
     add_game_options(play)
     play.set_defaults(func=cmd_play)
 
@@ -230,7 +237,10 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--games", type=int, default=100)
     sim.add_argument("--seed", type=int, default=1)
     sim.add_argument("--bots", default=None, help="bot kinds by seat, repeated to fill the table "
-                     "(default heuristic), e.g. heuristic,random")
+                     "(default heuristic): the levels easy, normal, hard, or heuristic, random, ...")
+    sim.add_argument("--rotate", action="store_true", help="turn the lineup one seat further each game")
+    sim.add_argument("--budget", type=int, default=None, metavar="N",
+                     help="the hard bot's simulated games per decision (default: about a second each)")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     add_game_options(sim)
     sim.set_defaults(func=cmd_sim)

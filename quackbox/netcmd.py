@@ -81,7 +81,8 @@ def add_host_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--autostart", action="store_true", help="start as soon as every seat is taken")
     parser.add_argument("--option", "-o", action="append", type=_option, default=[], metavar="KEY=VALUE", help="a game option (repeat for more)")
     parser.add_argument("--seed", type=int, help="seed the deck (the seed never leaves the host)")
-    parser.add_argument("--bot-kind", default="heuristic", help="which bot plays bot seats (default heuristic)")
+    parser.add_argument("--bot-kind", default="normal",
+                        help="which bot plays bot seats: easy, normal or hard (default normal)")
     parser.add_argument("--bot-delay", type=float, default=0.8, help="seconds between bot moves (default 0.8; 0 for simulations)")
     parser.add_argument("--away-grace", type=_seconds_or_off, default=15.0, help="seconds before a bot plays an away seat's turn, or 'off' (default 15)")
     parser.add_argument("--turn-timer", type=_seconds_or_off, default=None, help="seconds a person has per move before a bot plays for them (default off)")
@@ -115,7 +116,8 @@ def add_join_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--name", default=None, help="your name at the table")
     parser.add_argument("--spectate", action="store_true", help="watch without a seat")
     parser.add_argument("--bot", action="store_true", help="play this seat with a bot")
-    parser.add_argument("--bot-kind", default="heuristic", help="which bot (with --bot; default heuristic)")
+    parser.add_argument("--bot-kind", default="normal",
+                        help="which bot (with --bot): easy, normal or hard (default normal)")
     parser.add_argument("--think", type=float, default=0.0, help="seconds the bot waits before each move (with --bot)")
     parser.add_argument("--seed", type=int, default=None, help="the bot's seed (with --bot)")
 

@@ -257,14 +257,14 @@ class QuackboxApp(App[int]):
 
         async def opener() -> Session:
             return await open_local(s.game, players=s.players, options=options, name=s.name, seed=None,
-                                    bot_delay=s.bot_delay)
+                                    bot_delay=s.bot_delay, bot_kind=s.bot_level)
 
         self.open_session(opener, f"Dealing {title} for {s.players}…")
 
     def on_home_screen_host_chosen(self, message: Any) -> None:
         s = self.settings
         config = HostConfig(game=s.game, seats=s.players, host_name=s.name, options=dict(s.options.get(s.game, {})),
-                            bot_delay=s.bot_delay, bind="0.0.0.0" if message.lan else "127.0.0.1", port=message.port,
+                            bot_delay=s.bot_delay, bot_kind=s.bot_level, bind="0.0.0.0" if message.lan else "127.0.0.1", port=message.port,
                             journal_dir=str(places.games_dir()))
         lan = (lan_address() or "127.0.0.1") if message.lan else "127.0.0.1"
 
@@ -612,7 +612,7 @@ def run_home() -> int:
 
 
 def run_local_game(game: str, *, players: int, options: Mapping[str, Any] | None, name: str | None,
-                   seed: int | None, bot_delay: float | None = None) -> int:
+                   seed: int | None, bot_delay: float | None = None, level: str | None = None) -> int:
     """``quackbox play GAME``: a game against bots, straight away."""
     store = SettingsStore()
     settings = store.load()
@@ -622,7 +622,7 @@ def run_local_game(game: str, *, players: int, options: Mapping[str, Any] | None
 
     async def opener() -> Session:
         return await open_local(game, players=players, options=dict(options or {}), name=who, seed=seed,
-                                bot_delay=delay)
+                                bot_delay=delay, bot_kind=level or settings.bot_level)
 
     return _run(QuackboxApp(store=store, opener=opener, opening=f"Dealing {title} for {players}…", home=False))
 

@@ -62,6 +62,8 @@ class Settings:
     players: int = 4
     bot_delay: float = 0.8
     """Seconds between bot moves (see BOT_SPEEDS)."""
+    bot_level: str = "normal"
+    """The bots' level: easy, normal or hard (core.bots.LEVELS)."""
     options: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Game options by game name, as plain values (``{"quack": {"deathmatch": true}}``)."""
     join_address: str = ""

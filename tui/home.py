@@ -21,6 +21,7 @@ from textual.widgets import Button, Footer, Input, Label, Select, Static, Switch
 
 from core import games
 from core.rules import BadOptions
+from core.bots import LEVELS, NORMAL
 from tui.config import BOT_SPEEDS, MAX_NAME, Settings
 from tui.games import rules_screen
 
@@ -362,6 +363,8 @@ class HomeScreen(Screen):
                     yield Label("Bots", id="speed-label")
                     yield Select([(f"{label} ({delay:g}s)" if delay else label, delay) for label, delay in BOT_SPEEDS],
                                  value=self._speed_value(), allow_blank=False, id="speed")
+                    yield Select([(f"{level.title()} bots", level) for level in LEVELS],
+                                 value=s.bot_level if s.bot_level in LEVELS else NORMAL, allow_blank=False, id="level")
                 yield Label("Options")
                 with Horizontal(id="options-row"):
                     yield Static("", id="options-text")
@@ -413,6 +416,12 @@ class HomeScreen(Screen):
     def _players(self, event: Select.Changed) -> None:
         if isinstance(event.value, int):
             self.settings.players = event.value
+            self._save()
+
+    @on(Select.Changed, "#level")
+    def _level(self, event: Select.Changed) -> None:
+        if event.value in LEVELS:
+            self.settings.bot_level = str(event.value)
             self._save()
 
     @on(Select.Changed, "#speed")

@@ -9,6 +9,7 @@ The package's files are the game's parts:
 - :mod:`~core.quack.rules`   making moves, the turn's phases, the end: :data:`RULES`
 - :mod:`~core.quack.view`    what each seat may see
 - :mod:`~core.quack.text`    the log's sentences
+- :mod:`~core.quack.sampling` a full State built from one seat's view, and the seat's Memory
 - :mod:`~core.quack.bot`     the heuristic bot (imported by core.games with the game)
 - :mod:`~core.quack.balance` the QB10 figures
 
@@ -62,6 +63,7 @@ from core.quack.moves import (
 )
 from core.quack.rules import CO_PAY, DIE_HIGH, DIE_LOW, DIE_SIDES, HAND_SIZE, RULES, Quack
 from core.quack.state import GAME, Case, Doctor, Phase, QuackOptions, QuackState, Status, TwoPlayerEndgame, clone
+from core.quack.sampling import Memory
 from core.quack.view import DoctorView, PatientView, QuackView
 from core.rules import NONE
 
@@ -69,3 +71,6 @@ FLEE, TREAT, SHORT_HAND, WINDOW, OVER = Phase.FLEE, Phase.TREAT, Phase.SHORT_HAN
 PRACTISING, SWITZERLAND, MOBBED = Status.PRACTISING, Status.SWITZERLAND, Status.MOBBED
 CURED = Fate.CURED
 TWO_PLAYER_ENDGAMES = tuple(TwoPlayerEndgame)
+
+sample = RULES.sample
+"""``sample(view, rng, memory=None)``: a State consistent with one seat's view (:mod:`.sampling`)."""

@@ -19,6 +19,7 @@ It reads only its seat's :class:`~core.quack.view.QuackView`. The judgement:
 
 from __future__ import annotations
 
+import math
 import random
 
 from cards import quack as qc
@@ -28,6 +29,7 @@ from core.quack.cards import treatment_points
 from core.quack.moves import Discard, FleeToSwitzerland, Pass, PlayAnytime, PlayTreatment, StayHome
 from core.quack.rules import RULES
 from core.quack.state import FLEE, GAME, MOBBED, PRACTISING, SHORT_HAND, TREAT, WINDOW
+from core.quack.state import QuackState
 from core.quack.view import DoctorView, PatientView, QuackView
 from core.rules import NONE, Move
 
@@ -424,4 +426,95 @@ def _best_line(view: QuackView, me: DoctorView, case: PatientView, cards: list[T
     return cards[pick if pick >= 0 else 0].id
 
 
+class EasyQuackBot(QuackBot):
+    """A weak but sensible doctor: it plays its Treatments in hand order with no
+    look-ahead, flees only when one more death would bring the Mob, never
+    plays an Anytime card unasked, passes in every window, and when short of
+    Treatments throws away an Anytime card at random."""
+
+    name = "easy"
+    reacts = False
+
+    def choose(self, view: QuackView) -> Move:
+        legal = view.legal
+        if view.phase == FLEE and view.turn == view.seat:
+            me = view.doctors[view.seat]
+            case = me.patient
+            at_stake = case.patient.infamy if case is not None and case.patient is not None else 2
+            if me.infamy + at_stake >= view.threshold and _has(legal, FleeToSwitzerland):
+                return _first(legal, FleeToSwitzerland)
+            return _first(legal, StayHome)
+        if view.phase == WINDOW:
+            return _first(legal, Pass)
+        if view.phase == SHORT_HAND:
+            discards = [m for m in legal if type(m) is Discard]
+            return self.rng.choice(discards) if discards else legal[0]
+        return _first(legal, PlayTreatment)
+
+    def react(self, view: QuackView) -> Move | None:
+        return None
+
+
+ANYTIME_SEARCHED = 2
+"""The search bot weighs the heuristic's best Anytime plays, this many at most (each worth something)."""
+
+
+def search_candidates(view: QuackView, bot: QuackBot, memory: object) -> list[Move]:
+    """The moves the search bot weighs at ``view`` (core.search): staying or
+    fleeing, each Treatment (one of each name and target), passing or
+    discarding, the heuristic's own choice and its best Anytime plays."""
+    legal = view.legal
+    cards = {c.id: c for c in view.hand}
+    threats = _threats(view)
+    anytime = [m for m in legal if type(m) is PlayAnytime]
+    scored = sorted(((bot._score_anytime(view, cards[m.card], m, threats), i) for i, m in enumerate(anytime)),
+                    reverse=True)
+    moves = [bot.choose(view)]
+    moves += [m for m in legal if type(m) is not PlayAnytime]
+    moves += [anytime[i] for score, i in scored[:ANYTIME_SEARCHED] if score > 0]
+    seen: set[tuple] = set()
+    out = []
+    for move in moves:
+        card = getattr(move, "card", None)
+        key = (type(move), cards[card].name if card in cards else card, getattr(move, "target", None),
+               getattr(move, "other", None), getattr(move, "discard", None))
+        if key not in seen:
+            seen.add(key)
+            out.append(move)
+    return out
+
+
+SEARCH_BUDGET = 40
+"""The search bot's simulated games per decision: about a second here (bench/bots.py)."""
+SEARCH_ROUNDS = 2
+"""Playouts stop when this many more rounds have begun, and the table is judged."""
+MONEY_SCALE = 400.0
+"""A money lead of this many dollars makes a judged playout about three to one."""
+
+
+def _search_horizon(view: QuackView, state: QuackState) -> bool:
+    return state.round >= view.round + SEARCH_ROUNDS
+
+
+def _search_judge(state: QuackState, seat: int) -> float:
+    """A playout stopped short: 0 when mobbed, else the money lead over the
+    richest rival not mobbed, squashed to 0..1."""
+    doctors = state.doctors
+    if doctors[seat].status == MOBBED:
+        return 0.0
+    rivals = [d.money for s, d in enumerate(doctors) if s != seat and d.status != MOBBED]
+    lead = doctors[seat].money - max(rivals, default=0)
+    return 1.0 / (1.0 + math.exp(-lead / MONEY_SCALE))
+
+
+def _search_bot(seed: int, budget: int | None = None) -> bots.Bot:
+    from core.search import SearchBot
+
+    return SearchBot(seed, rules=RULES, heuristic=QuackBot, candidates=search_candidates,
+                     budget=budget or SEARCH_BUDGET, horizon=_search_horizon, judge=_search_judge)
+
+
 bots.register(GAME, "heuristic", QuackBot)
+bots.register(GAME, bots.EASY, EasyQuackBot)
+bots.register(GAME, bots.NORMAL, QuackBot)
+bots.register(GAME, bots.HARD, _search_bot)

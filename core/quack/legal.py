@@ -42,7 +42,8 @@ from core.quack.state import FLEE, MOBBED, OVER, PRACTISING, SHORT_HAND, TREAT, 
 from core.rules import NONE, GameOver, IllegalMove, MalformedMove, Move, NotYourTurn, seat_label
 
 __all__ = [
-    "AnytimePlan", "MoveTable", "TreatmentPlan", "anytime_moves", "is_seat", "legal_moves", "single_targets", "verify",
+    "AnytimePlan", "MoveTable", "TreatmentPlan", "anytime_moves", "is_seat", "legal_moves", "patient_holder",
+    "single_targets", "verify",
     "waiting_for", "window_seats",
 ]
 
@@ -78,6 +79,14 @@ def waiting_for(state: QuackState) -> tuple[int, ...]:
     if state.phase == OVER:
         return ()
     return (state.turn,)
+
+
+def patient_holder(state: QuackState, patient: int) -> int:
+    """The seat whose office holds the Patient card ``patient``, or NONE (QR16: where a Wrong Chart sends)."""
+    for s, doctor in enumerate(state.doctors):
+        if doctor.patient is not None and doctor.patient.card == patient:
+            return s
+    return NONE
 
 
 def legal_moves(state: QuackState, seat: int, table: MoveTable) -> tuple[Move, ...]:

@@ -33,7 +33,7 @@ from typing import Any, Mapping, Sequence
 from cards import quack as qc
 from cards.quack import Anytime, Patient, Treatment
 from core import options as core_options
-from core.quack import balance, text
+from core.quack import balance, sampling, text
 from core.quack import view as views
 from core.quack.cards import (
     Fate,
@@ -47,7 +47,9 @@ from core.quack.cards import (
     split_infamy,
     treatment_points,
 )
-from core.quack.legal import MoveTable, TreatmentPlan, is_seat, legal_moves, verify, waiting_for, window_seats
+from core.quack.legal import (
+    MoveTable, TreatmentPlan, is_seat, legal_moves, patient_holder, verify, waiting_for, window_seats,
+)
 from core.quack.moves import (
     EVENT_TYPES,
     MOVE_TYPES,
@@ -214,6 +216,15 @@ class Quack:
 
     def clone(self, state: QuackState) -> QuackState:
         return clone(state)
+
+    def sample(self, view: QuackView, rng: random.Random, memory: sampling.Memory | None = None) -> QuackState:
+        """A State consistent with ``view`` and ``memory``, the unseen cards dealt by ``rng``
+        (:func:`core.quack.sampling.sample`)."""
+        return sampling.sample(view, rng, self.cards, memory)
+
+    def memory(self, seat: int) -> sampling.Memory:
+        """A new record of what ``seat`` sees over a game, for :meth:`sample`."""
+        return sampling.Memory(seat)
 
     def sim_summary(self, records: Sequence[Any]) -> dict[str, Any]:
         return balance.sim_summary(records)
@@ -442,7 +453,7 @@ def _play_treatment(state: QuackState, seat: int, plan: TreatmentPlan, events: l
         # Wrong Chart (QR16): to that Patient wherever it is now, unless it left or is now our own.
         reminder, patient = doctor.redirect_card, doctor.redirect_to
         doctor.redirect_card = doctor.redirect_to = NONE
-        holder = _holder(state, patient)
+        holder = patient_holder(state, patient)
         redirected = holder != NONE and holder != seat
         outcome = ReminderOutcome.USED if redirected else ReminderOutcome.FIZZLED
         _drop_reminder(state, seat, doctor.reminders, reminder, outcome, events)
@@ -758,14 +769,6 @@ def _draw(state: QuackState, seat: int, count: int, events: list[Event]) -> None
     if drawn:
         state.hands[seat].extend(drawn)
         events.append(CardsDrawn(seat, tuple(drawn), len(drawn)))
-
-
-def _holder(state: QuackState, patient: int) -> int:
-    """The seat whose office holds the Patient card ``patient``, or NONE."""
-    for s, doctor in enumerate(state.doctors):
-        if doctor.patient is not None and doctor.patient.card == patient:
-            return s
-    return NONE
 
 
 def _drop_reminder(

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from cards.quack import Anytime, Patient, Treatment
-from core.quack.legal import is_seat, waiting_for
+from core.quack.legal import is_seat, patient_holder, waiting_for
 from core.quack.moves import CardsDrawn, PatientAdmitted, TreatmentPlayed
 from core.quack.state import GAME, Case, Phase, QuackOptions, QuackState, Status
 from core.rules import NONE, Event, Move, Outcome
@@ -47,6 +47,10 @@ class DoctorView:
     """Anytime cards waiting to act on this doctor (QB8)."""
     final_turn: bool
     """In the endgame: this doctor still has their one more turn to take."""
+    redirect_seat: int
+    """Where this doctor's waiting Wrong Chart sends the next Treatment (QR16):
+    the seat whose office holds that Patient now; NONE with no Wrong Chart
+    waiting or once that Patient has left."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +77,11 @@ class QuackView:
     """Seats still to answer in the open response window."""
     endgame: bool
     threshold: int
+    first: int
+    """The seat that took the first turn: each round starts with its turn."""
+    paying: tuple[Treatment, ...]
+    """The Treatments played this turn that payday will pay for (QB5): those
+    whose Patient has not died this turn, in the order played."""
     legal: tuple[Move, ...]
     waiting_for: tuple[int, ...]
     outcome: Outcome | None
@@ -102,10 +111,12 @@ def views(state: QuackState, seats: Sequence[int | None], legal: Sequence[tuple[
             patient=None if doctor.patient is None else _patient_view(state, doctor.patient),
             reminders=tuple(cards[c] for c in doctor.reminders),
             final_turn=state.endgame and s in state.final_pending,
+            redirect_seat=patient_holder(state, doctor.redirect_to) if doctor.redirect_card != NONE else NONE,
         )
         for s, doctor in enumerate(state.doctors)
     )
     window, waiting = tuple(state.window), waiting_for(state)
+    paying = tuple(cards[c] for c, patient in state.plays if patient not in state.dead)
     return tuple([
         QuackView(
             game=GAME,
@@ -124,6 +135,8 @@ def views(state: QuackState, seats: Sequence[int | None], legal: Sequence[tuple[
             window=window,
             endgame=state.endgame,
             threshold=state.options.infamy_threshold,
+            first=state.first,
+            paying=paying,
             legal=seat_legal if is_seat(state, seat) else (),
             waiting_for=waiting,
             outcome=state.result,

@@ -71,6 +71,7 @@ from core.side_effects.moves import (
     WithdrawTrade,
 )
 from core.side_effects.rules import RULES, SideEffects, episode_bites, parse_options
+from core.side_effects.sampling import Memory
 from core.side_effects.state import (
     ANXIETY,
     DISCARD_DOWN,
@@ -96,11 +97,14 @@ from core.side_effects.state import (
 )
 from core.side_effects.view import Offer, PlayerView, Prompt, SEView, Slot
 
+sample = RULES.sample
+"""``sample(view, rng, memory=None)``: a State consistent with one seat's view (:mod:`.sampling`)."""
+
 __all__ = [
     "ANXIETY", "DISCARD_DOWN", "OVER", "PLAY", "TREMORS", "Phase",
     "DRAW_PER_TURN", "GAME", "HAND_LIMIT", "HAND_SIZE", "MAX_OPEN_OFFERS", "PLAYS_PER_TURN", "PSYCHE_SIZE",
     "SMALL_PSYCHE_FROM", "SMALL_TABLE_PSYCHE", "STEAL_CARDS", "TREMORS_CARDS",
-    "RULES", "SideEffects", "SEOptions", "SEState", "OpenOffer", "clone", "parse_options", "episode_bites",
+    "RULES", "SideEffects", "SEOptions", "SEState", "OpenOffer", "clone", "sample", "Memory", "parse_options", "episode_bites",
     "trade_partners", "vulnerable_to",
     "Punishment", "DiscardReason", "HandDiscardReason", "Taking", "TradeEnd",
     "MOVE_TYPES", "PLAY_TYPES", "TRADE_ANSWERS", "EVENT_TYPES",

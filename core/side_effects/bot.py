@@ -16,13 +16,16 @@ ends. The judgement, in order of weight:
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from cards import side_effects as se_cards
 from cards.side_effects import SECard
 from core import bots
+from core.bots import Bot
 from core.rules import Move
 from core.side_effects import moves as se
 from core.side_effects.cards import Punishment, therapy_works_on
+from core.side_effects.rules import RULES
 from core.side_effects.state import GAME, Phase
 from core.side_effects.view import SEView
 
@@ -92,20 +95,7 @@ class SideEffectsBot:
 
     def _card_value(self, view: SEView, card: SECard) -> float:
         """What ``card`` in hand is worth to this seat."""
-        me = view.seat
-        untreated = {d.name for d in self._untreated(view, me)}
-        if card.kind == se_cards.DRUG:
-            return 10.0 if card.treats in untreated else 2.0
-        if card.kind == se_cards.THERAPY:
-            if any(therapy_works_on(d) for d in self._untreated(view, me)):
-                return 12.0 if "Anorexia" in untreated else 8.0
-            return 3.0
-        if card.kind == se_cards.EPISODE:
-            return 6.0
-        if card.kind == se_cards.DISORDER:
-            victims = [p for p in view.players if p.seat != me and p.place == 0 and card.name in p.vulnerable_to]
-            return 5.0 if victims else 1.0
-        return 5.0
+        return _worth(view, view.seat, card, _copies(view, card.name))
 
     def _score_play(self, view: SEView, move: Move) -> float:
         me = view.seat
@@ -128,9 +118,11 @@ class SideEffectsBot:
             drugs_in_hand = {c.treats for c in view.hand if c.kind == se_cards.DRUG}
             if slot.disorder.name in drugs_in_hand:
                 return -1.0
-            # Spend Therapy on a Disorder with no Drug in sight only near the end.
+            # Spend Therapy on a Disorder with no Drug in sight near the end,
+            # or when there is Therapy to spare (one kept back for Anorexia).
             has_anorexia = any(d.name == "Anorexia" for d in untreated)
-            return 9.0 if len(untreated) <= 2 and not has_anorexia else 0.0
+            spare = _copies(view, "Therapy") - (1 if has_anorexia else 0)
+            return 9.0 if (len(untreated) <= 2 and not has_anorexia) or spare > 0 else 0.0
         if isinstance(move, se.PlayEpisode):
             target, slot = disorders[move.disorder]
             victim = view.players[target]
@@ -143,6 +135,12 @@ class SideEffectsBot:
                 amount = min(3, victim.hand_size)
             elif p == Punishment.REVEAL_AND_TAKE:
                 amount = 1 if victim.hand_size else 0
+            elif p == Punishment.SKIP_TURN:
+                # Each skip stacks, but one more on a long wait is worth little,
+                # and a victim who never plays again keeps what it hoards.
+                amount = 1.0 / (1 + victim.skips) ** 2
+            elif p in (Punishment.NO_PLAY, Punishment.NO_DRAW):
+                amount = 0 if (victim.no_play if p == Punishment.NO_PLAY else victim.no_draw) else 1
             else:
                 amount = 1
             value = PUNISHMENT_WEIGHT.get(p, 1.0) * amount
@@ -177,7 +175,9 @@ class SideEffectsBot:
         return max(takes, key=lambda m: (self._card_value(view, by_id[m.card]) if m.card in by_id else 0, -m.card))
 
     def _answer_offer(self, view: SEView) -> Move | None:
-        """Accept an offer that hands us more value than it costs; else decline."""
+        """Accept an offer that hands us more value than it costs; else decline.
+        A card asked for costs what it is worth to us or to the asker, whichever
+        is more: a Drug we cannot use may be the one the asker needs to win."""
         for offer in view.offers:
             if offer.to != view.seat:
                 continue
@@ -189,7 +189,7 @@ class SideEffectsBot:
                 for name in offer.want:
                     card = next(c for c in pool if c.name == name)
                     pool.remove(card)
-                    cost += self._card_value(view, card)
+                    cost += max(self._card_value(view, card), _worth(view, offer.seat, card, 1))
                 if gain > cost:
                     return accept
             decline = se.DeclineTrade(offer.id)
@@ -197,5 +197,171 @@ class SideEffectsBot:
                 return decline
         return None
 
+    def trade_offers(self, view: SEView) -> list[se.OfferTrade]:
+        """Offers worth making now: our least useful card for a card we need
+        (a Drug for an untreated Disorder we hold none for, or Therapy for
+        Anorexia), to each seat we may offer to."""
+        if not view.trade_partners or not view.hand:
+            return []
+        me = view.seat
+        held = {c.name for c in view.hand}
+        needs = []
+        for disorder in self._untreated(view, me):
+            name = DRUG_FOR.get(disorder.name) or ("Therapy" if therapy_works_on(disorder) else "")
+            if name and name not in held and name not in needs:
+                needs.append(name)
+        if not needs:
+            return []
+        junk = min(view.hand, key=lambda c: (self._card_value(view, c), c.id))
+        if self._card_value(view, junk) >= WORTH_A_PLAY * 2:
+            return []
+        return [se.OfferTrade(to, (junk.id,), (name,)) for name in needs[:2] for to in view.trade_partners]
 
+
+class TradingBot(SideEffectsBot):
+    """The heuristic player that also offers trades: before ending a turn with
+    nothing worth playing, it offers its least useful card for a card it needs,
+    each offer once a turn. (A yardstick: the normal bot must not be talked out
+    of the game by it.)"""
+
+    name = "trader"
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed)
+        self._offered: tuple[int, set[se.OfferTrade]] = (-1, set())
+
+    def choose(self, view: SEView) -> Move:
+        move = super().choose(view)
+        if not isinstance(move, se.EndTurn):
+            return move
+        turn, made = self._offered
+        if turn != view.turn:
+            made = set()
+            self._offered = (view.turn, made)
+        for offer in self.trade_offers(view):
+            if offer not in made:
+                made.add(offer)
+                return offer
+        return move
+
+
+class EasyBot(SideEffectsBot):
+    """A weak but sensible player: it treats its own Disorders when it can and
+    otherwise plays a play picked at random half the time; it throws away
+    cards at random and declines every trade."""
+
+    name = "easy"
+
+    def choose(self, view: SEView) -> Move:
+        legal = view.legal
+        if view.prompt is not None and view.prompt.kind == Phase.ANXIETY:
+            return self._anxiety(view)
+        plays = [m for m in legal if isinstance(m, se.PLAY_TYPES)]
+        treat = [m for m in plays if isinstance(m, se.Treat) and self._score_play(view, m) > 0]
+        if treat:
+            return treat[0]
+        if view.phase in (Phase.TREMORS, Phase.DISCARD_DOWN):
+            return self.rng.choice([m for m in legal if isinstance(m, se.Discard)] or list(legal))
+        if plays and self.rng.random() < 0.5:
+            return self.rng.choice(plays)
+        answer = next((m for m in legal if isinstance(m, se.DeclineTrade)), None)
+        return answer or next((m for m in legal if isinstance(m, se.EndTurn)), legal[0])
+
+    def react(self, view: SEView) -> Move | None:
+        return next((m for m in view.legal if isinstance(m, se.DeclineTrade)), None)
+
+
+def _copies(view: SEView, name: str) -> int:
+    """How many cards called ``name`` the seat holds."""
+    return sum(c.name == name for c in view.hand)
+
+
+WINNING_CARD = 40.0
+"""A card that lets its holder treat their last untreated Disorder."""
+
+
+def _worth(view: SEView, seat: int, card: SECard, copies: int) -> float:
+    """What ``card`` is worth to ``seat``, from public facts, when it holds
+    ``copies`` cards of that name. A copy beyond what the Psyche can use is
+    worth little: hoarding it only keeps it from others (a game can lock when
+    one seat holds every Therapy)."""
+    untreated = [slot.disorder for slot in view.players[seat].psyche if slot.drug is None]
+    names = {d.name for d in untreated}
+    if card.kind == se_cards.DRUG:
+        if card.treats not in names:
+            return 2.0
+        if copies > sum(d.name == card.treats for d in untreated):
+            return 2.0
+        return WINNING_CARD if len(untreated) == 1 else 10.0
+    if card.kind == se_cards.THERAPY:
+        usable = sum(therapy_works_on(d) for d in untreated)
+        if not usable or copies > usable:
+            return 3.0 if usable else 1.0
+        if len(untreated) == 1:
+            return WINNING_CARD
+        return 12.0 if "Anorexia" in names else 8.0
+    if card.kind == se_cards.EPISODE:
+        return 6.0
+    if card.kind == se_cards.DISORDER:
+        victims = [p for p in view.players if p.seat != seat and p.place == 0 and card.name in p.vulnerable_to]
+        return 5.0 if victims else 1.0
+    return 5.0
+
+
+DRUG_FOR: dict[str, str] = {}
+"""The Drug that treats each Disorder, by name (from the deck, at the end of the module)."""
+
+
+OFFERS_PER_TURN = 2
+"""The search bot makes at most this many trade offers a turn (and none twice)."""
+PLAYS_SEARCHED = 4
+"""The search bot weighs the heuristic's best plays, this many at most."""
+
+
+def search_candidates(view: SEView, bot: SideEffectsBot, memory: Any) -> list[Move]:
+    """The moves the search bot weighs at ``view`` (core.search): every answer
+    to a prompt, else the best plays, the heuristic's own choice, ending the
+    turn, and trade offers of its own; cards of one name count once."""
+    legal = view.legal
+    if view.phase != Phase.PLAY:
+        return _distinct(view, list(legal))
+    plays = sorted((m for m in legal if isinstance(m, se.PLAY_TYPES)), key=lambda m: -bot._score_play(view, m))
+    moves = [bot.choose(view), *plays[:PLAYS_SEARCHED]]
+    moves += [m for m in legal if isinstance(m, (se.EndTurn, se.AcceptTrade))]
+    made = memory.offered if memory is not None else set()
+    if len(made) < OFFERS_PER_TURN:
+        moves += [o for o in bot.trade_offers(view) if (o.to, o.give, o.want) not in made][:2]
+    return _distinct(view, moves)
+
+
+def _distinct(view: SEView, moves: list[Move]) -> list[Move]:
+    """``moves`` without repeats, a card standing for every card of its name."""
+    names = {c.id: c.name for c in view.hand}
+    if view.prompt is not None:
+        names.update({c.id: c.name for c in view.prompt.revealed})
+    seen: set[tuple] = set()
+    out = []
+    for move in moves:
+        card = getattr(move, "card", getattr(move, "drug", None))
+        key = (type(move), names.get(card, card), *[getattr(move, f) for f in ("disorder", "target", "to", "give",
+                                                                                 "want", "offer", "mine", "theirs")
+                                                       if hasattr(move, f)])
+        if key not in seen:
+            seen.add(key)
+            out.append(move)
+    return out
+
+
+def _search_bot(seed: int, budget: int | None = None) -> Bot:
+    from core.search import DEFAULT_BUDGET, SearchBot
+
+    return SearchBot(seed, rules=RULES, heuristic=SideEffectsBot, candidates=search_candidates,
+                     budget=budget or DEFAULT_BUDGET)
+
+
+DRUG_FOR.update({k.treats: k.name for k in reversed(RULES.deck.kinds) if k.kind == se_cards.DRUG})
 bots.register(GAME, "heuristic", SideEffectsBot)
+bots.register(GAME, "trader", TradingBot)
+bots.register(GAME, bots.EASY, EasyBot)
+bots.register(GAME, bots.NORMAL, SideEffectsBot)
+bots.register(GAME, bots.HARD, _search_bot)

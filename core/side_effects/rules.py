@@ -21,6 +21,7 @@ from cards import side_effects as se_cards
 from core import options as option_parser
 from core.rules import NONE, BadOptions, Deadline, Event, Move, Outcome
 from core.side_effects import legal, text
+from core.side_effects import sampling
 from core.side_effects import view as se_view
 from core.side_effects.cards import Punishment, punishment
 from core.side_effects.legal import (
@@ -561,6 +562,19 @@ class SideEffects:
 
     def clone(self, state: SEState) -> SEState:
         return clone(state)
+
+    def deck_cards(self, options: SEOptions) -> tuple[se_cards.SECard, ...]:
+        """The physical cards of a game with ``options`` (with or without the bonus cards)."""
+        return self._decks[options.bonus_cards]
+
+    def sample(self, view: Any, rng: random.Random, memory: sampling.Memory | None = None) -> SEState:
+        """A State consistent with ``view`` and ``memory``, the unseen cards dealt by ``rng``
+        (:func:`core.side_effects.sample.sample`)."""
+        return sampling.sample(view, rng, self.deck_cards(view.options), memory)
+
+    def memory(self, seat: int) -> sampling.Memory:
+        """A new record of what ``seat`` sees over a game, for :meth:`sample`."""
+        return sampling.Memory(seat)
 
     def legal_moves(self, state: SEState, seat: int) -> tuple[Move, ...]:
         """Every move ``seat`` may make now (order: :mod:`core.side_effects.legal`)."""

@@ -108,6 +108,12 @@ class SEView:
     trade_partners: tuple[int, ...]
     """The seats this seat may offer a trade to now (SE10); empty when it may
     not trade. Offers are not listed in ``legal``: their card lists are free."""
+    trade_wants: tuple[str, ...]
+    """How to offer: an OfferTrade gives any cards of ``hand`` to a seat of
+    ``trade_partners`` and may ask for cards by these names (every name in the
+    deck); empty when the seat may not trade."""
+    impotent: bool
+    """Impotence blocks every play of the current player this turn (SE7)."""
 
 
 VIEW_TYPES = (SECard, Slot, PlayerView, Prompt, Offer, SEView)
@@ -173,10 +179,17 @@ def views(state: SEState, seats: Sequence[int | None], table: MoveTable) -> tupl
             waiting_for=waiting,
             outcome=ended,
             options=state.options,
-            trade_partners=trade_partners(state, seat),
+            trade_partners=partners,
+            trade_wants=_deck_names(state.cards) if partners else (),
+            impotent=state.impotent,
         )
-        for seat in seats
+        for seat, partners in zip(seats, [trade_partners(state, seat) for seat in seats])
     ])
+
+
+def _deck_names(cards: tuple[SECard, ...]) -> tuple[str, ...]:
+    """Every card name of the deck, each once, in deck order (what an offer may ask for)."""
+    return tuple(dict.fromkeys(card.name for card in cards))
 
 
 def player_view(state: SEState, seat: int) -> PlayerView:

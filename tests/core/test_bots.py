@@ -101,3 +101,35 @@ def test_a_game_waiting_for_nobody_has_stalled():
         next_move(FakeRules(waiting=()), None, [Recorder()])
     with pytest.raises(GameStalled, match="seat 1"):
         next_move(FakeRules(legal=()), None, [Recorder()])
+
+
+def test_heuristic_bots_do_not_lock_the_hoarding_seed():
+    """Issue 17: with this seed four heuristic bots once played past turn 7,878:
+    one seat hoarded all five Therapy cards while the rest kept it sitting out
+    under a pile of Depression skips, and two seats whose last Disorder was
+    Anorexia could never get a Therapy. The game must end."""
+    from core import side_effects as se
+    from core.play import play_game
+    from core.side_effects.bot import SideEffectsBot
+
+    gs = 2429950868
+    record = play_game(se.RULES, [SideEffectsBot(gs * 16 + s) for s in range(4)], seed=gs, max_moves=5_000)
+    assert record.outcome is not None and record.outcome.winners
+    assert record.state.turn < 500
+
+
+def test_a_spare_therapy_is_played_and_a_long_skip_not_stacked():
+    """The two habits behind that lock: Therapy kept back when there is more than
+    the Psyche needs held in hand, and Depression piled on a seat that already sits out."""
+    from core import side_effects as se
+    from core.side_effects.bot import SideEffectsBot
+    from tests.core.se_helpers import table
+
+    state = table(2, hands={0: ["Therapy", "Therapy", "Therapy", "Therapy", "Therapy"], 1: []},
+                  psyches={0: ["Anxiety", "Impotence", "Madness", "Depression"], 1: ["Tremors"]})
+    move = SideEffectsBot(1).choose(se.RULES.view(state, 0))
+    assert isinstance(move, se.PlayTherapy)
+    state = table(2, hands={0: ["Episode"], 1: []}, psyches={0: ["Tremors", "Anorexia"], 1: ["Depression"]})
+    assert isinstance(SideEffectsBot(1).choose(se.RULES.view(state, 0)), se.PlayEpisode)
+    state.skips[1] = 5
+    assert not isinstance(SideEffectsBot(1).choose(se.RULES.view(state, 0)), se.PlayEpisode)

@@ -73,3 +73,11 @@ def test_outcome_reason_names_no_seat(game: str, options: dict | None) -> None:
         reasons.add(outcome.reason)
     for reason in reasons:
         assert not re.search(r"\b[Ss]eats?\b|\d", reason), reason
+
+
+def test_a_game_that_runs_too_long_is_reported_as_stalled() -> None:
+    """sim counts a game that does not end within its move limit, with its seed, instead of hanging."""
+    result = sim.run("side-effects", players=4, games_count=12, seed=3, max_moves=40).as_json()
+    assert result["stalled"] > 0 and result["errors"] == 0
+    assert len(result["stalled_seeds"]) == min(5, result["stalled"])
+    assert sum(result["wins_by_seat"]) == pytest.approx(12 - result["stalled"])

@@ -144,3 +144,53 @@ def test_nobody_able_to_move_quiets_the_bots_for_a_second():
         game.driver.bots[seat] = Scripted(reacts=False)  # chooses None: nothing
     assert game.step(5.0) == []
     assert not game.driver.pending and game.driver.quiet_until == pytest.approx(6.0)
+
+
+class Slow:
+    """A slow bot (like the search bot) that notes which thread chose."""
+
+    name = "slow"
+    reacts = False
+    slow = True
+
+    def __init__(self, seed: int = 0) -> None:
+        import threading
+
+        self.threads: list = []
+        self._threading = threading
+
+    def choose(self, view):
+        self.threads.append(self._threading.current_thread())
+        return view.legal[0]
+
+    def react(self, view):
+        return None
+
+
+def test_a_slow_bot_thinks_off_the_loop_and_wakes_the_table(monkeypatch):
+    """The search bot must not freeze a table with people: its choice is made in
+    a worker thread, the step that asks makes no move, and when the thought is
+    done the driver says so, and the next step plays it."""
+    import threading
+
+    from core import bots as core_bots
+
+    made: list[Slow] = []
+    real_make = core_bots.make
+
+    def make(game, kind, seed, **kw):
+        if kind == "slow":
+            made.append(Slow(seed))
+            return made[-1]
+        return real_make(game, kind, seed, **kw)
+
+    monkeypatch.setattr(core_bots, "make", make)
+    game = Game(bots=3, bot_kind="slow", bot_delay=0.0)
+    woken = threading.Event()
+    game.driver.on_thought = woken.set
+    assert game.step(1.0) == []  # thinking has started; no move yet
+    assert woken.wait(5)
+    moves = game.step(1.0)
+    assert moves and game.played
+    bot = next(b for b in made if b.threads)
+    assert all(t is not threading.main_thread() for t in bot.threads)

@@ -1,0 +1,131 @@
+"""A search bot for either game: determinized Monte Carlo from the seat's view.
+
+For each decision the bot deals full States consistent with its view and its
+memory (the rules' ``sample``, built from the View alone: it never peeks),
+plays each candidate move on them, plays the game out with heuristic bots,
+and keeps the move that won most often. Every candidate is tried on the
+same deals with the same luck (paired trials), so the comparison is fair
+with few simulations. A game whose playouts
+are long (Quack in the Box) may stop them at a horizon and judge the State
+reached instead.
+
+core/ reads no clock, so the budget is a number of simulated games per
+decision (:data:`DEFAULT_BUDGET`, calibrated so that a decision takes about a
+second on one core here; ``quackbox sim --budget`` and ``bench/bots.py``
+measure it). A decision with one sensible move is made at once. The bot
+holds its own seeded RNG; the heuristic bots of its playouts get their seeds
+from it, so a seeded game is reproducible.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Callable, Sequence
+
+from core.bots import Bot, next_move
+from core.rules import Move, Rules
+
+DEFAULT_BUDGET = 140
+"""Simulated games per decision when a game sets none: about a CPU second of
+Side Effects here (see bench/bots.py)."""
+PLAYOUT_MOVES = 1_500
+"""A playout still running after this many moves counts as a draw shared by the seats still in it."""
+HEURISTIC_EDGE = 0.5
+"""Half a won game's credit for the heuristic's own choice: another move must
+do clearly better on the same deals to be played instead."""
+
+Candidates = Callable[[Any, Bot, Any], Sequence[Move]]
+"""The moves worth searching at a view, given the heuristic bot and the seat's memory (or None)."""
+Horizon = Callable[[Any, Any], bool]
+"""Whether a playout from ``view`` has reached ``state`` far enough to be judged without playing on."""
+Judge = Callable[[Any, int], float]
+"""A playout stopped at its horizon: how good ``state`` looks for ``seat``, 0 to 1."""
+
+
+class SearchBot:
+    """Chooses by simulation; reacts (answers offers, unasked Anytime cards) as
+    its heuristic bot does, which keeps the table's pace."""
+
+    name = "search"
+    reacts = True
+    slow = True
+    """It thinks for about a second: a table with people runs it off its event loop."""
+
+    def __init__(
+        self,
+        seed: int,
+        *,
+        rules: Rules,
+        heuristic: Callable[[int], Bot],
+        candidates: Candidates,
+        budget: int = DEFAULT_BUDGET,
+        horizon: Horizon | None = None,
+        judge: Judge | None = None,
+    ) -> None:
+        self.rng = random.Random(seed)
+        self.rules = rules
+        self.heuristic = heuristic
+        self.base = heuristic(self.rng.randrange(2**32))
+        self.candidates = candidates
+        self.budget = max(1, budget)
+        self.horizon = horizon
+        self.judge = judge
+        self.memory: Any = None
+
+    def observe(self, events: Sequence[Any], seat: int) -> None:
+        """Remember what ``seat`` (this bot's) was shown: ``events`` redacted for it."""
+        if self.memory is None or self.memory.seat != seat:
+            self.memory = self.rules.memory(seat)
+        self.memory.observe(events)
+
+    def react(self, view: Any) -> Move | None:
+        return self.base.react(view)
+
+    def choose(self, view: Any) -> Move:
+        moves = list(self.candidates(view, self.base, self._memory(view.seat)))
+        if not moves:
+            return self.base.choose(view)
+        if len(moves) == 1:
+            return moves[0]
+        return self._search(view, moves)
+
+    def _memory(self, seat: int) -> Any:
+        return self.memory if self.memory is not None and self.memory.seat == seat else None
+
+    def _search(self, view: Any, moves: list[Move]) -> Move:
+        """Paired trials: each round deals one State and plays every candidate
+        on a copy of it, with playout bots and dice seeded alike, so the moves
+        are compared on the same luck (far less noise than a trial each)."""
+        seat = view.seat
+        memory = self._memory(seat)
+        rules = self.rules
+        seats = len(_seats(view))
+        totals = [0.0] * len(moves)
+        for _round in range(max(1, self.budget // len(moves))):
+            dealt = rules.sample(view, self.rng, memory)
+            luck = self.rng.randrange(2**32)
+            for i, move in enumerate(moves):
+                state = rules.clone(dealt)
+                rules.apply(state, seat, move)
+                players = [self.heuristic(luck + s) for s in range(seats)]
+                totals[i] += self._playout(view, state, players, seat)
+        # The heuristic's own choice comes first and wins near ties.
+        totals[0] += HEURISTIC_EDGE
+        return moves[max(range(len(moves)), key=lambda k: (totals[k], -k))]
+
+    def _playout(self, view: Any, state: Any, players: list[Bot], seat: int) -> float:
+        rules = self.rules
+        for _ in range(PLAYOUT_MOVES):
+            outcome = rules.outcome(state)
+            if outcome is not None:
+                return 1.0 / len(outcome.winners) if seat in outcome.winners else 0.0
+            if self.horizon is not None and self.judge is not None and self.horizon(view, state):
+                return self.judge(state, seat)
+            who, move = next_move(rules, state, players)
+            rules.apply(state, who, move)
+        return 1.0 / len(players)
+
+
+def _seats(view: Any) -> Sequence[Any]:
+    """The seats of the table, from either game's view."""
+    return getattr(view, "players", None) or view.doctors

@@ -1,0 +1,115 @@
+"""The search bot (core.search) and the three levels: legal moves only, games that end, a budget kept."""
+
+from __future__ import annotations
+
+import pytest
+
+from core import bots, games
+from core.play import play_game
+
+
+class Checking:
+    """Wraps a bot: every move it makes must be one of the view's legal moves or,
+    for a Side Effects trade offer, one the rules accept."""
+
+    def __init__(self, bot, rules) -> None:
+        self.bot, self.rules = bot, rules
+        self.name, self.reacts = bot.name, bot.reacts
+        self.observe = bot.observe
+        self.chosen = 0
+
+    def choose(self, view):
+        move = self.bot.choose(view)
+        assert move in view.legal or type(move).__name__ == "OfferTrade", move
+        self.chosen += 1
+        return move
+
+    def react(self, view):
+        move = self.bot.react(view)
+        assert move is None or move in view.legal
+        return move
+
+
+@pytest.mark.parametrize("game", ["side-effects", "quack"])
+@pytest.mark.parametrize("seats", [2, 4, 8])
+def test_the_search_bot_plays_legal_moves_and_finishes_games(game: str, seats: int) -> None:
+    rules = games.get(game)
+    hard = Checking(bots.make(game, bots.HARD, 7, budget=2), rules)
+    table = [hard] + [bots.make(game, bots.NORMAL, 7 + s) for s in range(1, seats)]
+    options = {"round-limit": 2} if game == "quack" else None
+    record = play_game(rules, table, seed=seats, options=options, max_moves=5_000)
+    assert record.outcome is not None and hard.chosen > 0
+
+
+@pytest.mark.parametrize("game", ["side-effects", "quack"])
+def test_the_search_bot_keeps_its_budget_and_never_sees_a_state(game: str, monkeypatch) -> None:
+    """Each decision deals at most ``budget`` States, each from the seat's view
+    (sample takes a View; the bot is never handed a State)."""
+    rules = games.get(game)
+    hard = bots.make(game, bots.HARD, 3, budget=5)
+    dealt: list[int] = []
+    real = type(rules).sample
+
+    def counting(self, view, rng, memory=None):
+        assert type(view).__name__.endswith("View")
+        dealt.append(view.seat)
+        return real(self, view, rng, memory)
+
+    monkeypatch.setattr(type(rules), "sample", counting)
+    table = [hard] + [bots.make(game, bots.NORMAL, s) for s in range(1, 4)]
+    chosen = [0]
+    choose = hard.choose
+
+    def counted(view):
+        before = len(dealt)
+        move = choose(view)
+        assert len(dealt) - before <= 5
+        chosen[0] += 1
+        return move
+
+    hard.choose = counted
+    options = {"round-limit": 2} if game == "quack" else None
+    play_game(rules, table, seed=11, options=options, max_moves=5_000)
+    assert chosen[0] > 0 and dealt and set(dealt) == {0}
+
+
+@pytest.mark.parametrize("game", ["side-effects", "quack"])
+def test_every_level_is_a_bot_kind(game: str) -> None:
+    for level in bots.LEVELS:
+        assert level in bots.kinds(game)
+    assert bots.make(game, bots.HARD, 1, budget=9).budget == 9
+
+
+@pytest.mark.parametrize("game", ["side-effects", "quack"])
+def test_the_search_bot_is_reproducible_by_seed(game: str) -> None:
+    rules = games.get(game)
+    options = {"round-limit": 3} if game == "quack" else None
+
+    def moves(seed):
+        table = [bots.make(game, bots.HARD, seed, budget=3)] + [bots.make(game, bots.NORMAL, s) for s in (1, 2)]
+        return play_game(rules, table, seed=5, options=options, max_moves=5_000).moves
+
+    assert moves(1) == moves(1)
+
+
+def test_the_easy_bot_is_not_random() -> None:
+    """Easy is weak but sensible: it beats random bots."""
+    rules = games.get("side-effects")
+    wins = 0
+    for seed in range(60):
+        table = [bots.make("side-effects", bots.EASY, seed)] + [bots.make("side-effects", "random", seed + s)
+                                                                 for s in (1, 2, 3)]
+        wins += 0 in play_game(rules, table, seed=seed).outcome.winners
+    assert wins > 25
+
+
+def test_normal_does_not_hand_a_rival_the_card_that_wins_it() -> None:
+    """The normal bot values a card asked for by what it is worth to the asker too."""
+    from core import side_effects as se
+    from core.side_effects.bot import SideEffectsBot
+    from tests.core.se_helpers import table
+
+    state = table(2, hands={0: ["Episode"], 1: ["Lithium", "Tremors"]},
+                  psyches={0: ["Gambling Addiction"], 1: ["Depression", "Anorexia"]})
+    se.RULES.apply(state, 0, se.OfferTrade(1, (state.hands[0][0],), ("Lithium",)))
+    assert se.DeclineTrade(1) == SideEffectsBot(1).react(se.RULES.view(state, 1))
