@@ -18,7 +18,8 @@ from textual.widgets.option_list import Option
 
 
 class ConfirmScreen(ModalScreen[bool]):
-    """A yes/no question. Enter or y says yes; Escape or n says no."""
+    """A yes/no question. y says yes; Escape or n says no; Enter presses the
+    focused button, which starts on No: the questions asked are one-way trips."""
 
     DEFAULT_CSS = """
     ConfirmScreen { align: center middle; }
@@ -48,7 +49,7 @@ class ConfirmScreen(ModalScreen[bool]):
                 yield Button(self.yes, id="yes", variant="warning")
 
     def on_mount(self) -> None:
-        self.query_one("#yes", Button).focus()
+        self.query_one("#no", Button).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

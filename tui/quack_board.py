@@ -21,7 +21,7 @@ from cards.quack import Anytime, Treatment
 from core import quack as q
 from core.rules import Move
 from tui import quack_text as qt
-from tui.modals import ChoiceScreen, ConfirmScreen
+from tui.modals import ConfirmScreen
 from tui.board import Board
 from tui.widgets import ClickableText, PromptBar, click, refresh_keys
 from tui.names import seat_name
@@ -29,6 +29,11 @@ from tui.names import seat_name
 BAR_CELLS = 8
 AUTO_PASS_SECONDS = 3.0
 """With auto-pass on, a response window passes by itself after this long unless a card is picked."""
+NOTICE_SECONDS = 8
+"""How long the notification of an Anytime card played on you stays up."""
+CONSEQUENCES = (q.MoneyLost, q.InfamyChanged, q.PatientDied, q.PatientCured, q.TreatmentsOwedChanged,
+                q.DoctorMobbed)
+"""Events that may follow an Anytime card as its result: its notification tells those about you too."""
 
 
 def bar(points: int, total: int, cells: int, fill_style: str) -> Text:
@@ -313,10 +318,14 @@ class QuackBoard(Board):
     def __init__(self, *, clock: Callable[[], float] = time.monotonic, id: str | None = None) -> None:
         super().__init__(clock=clock, id=id)
         self._auto_timer: Any = None
+        self._aimed: Move | None = None
+        """The play the last refresh showed as aimed: a new view keeps it (see _keep_aim)."""
 
     def compose(self) -> ComposeResult:
         yield DoctorTable(id="doctors")
-        yield QuackHand(id="hand")
+        hand = QuackHand(id="hand")
+        hand.border_title = "Your hand"
+        yield hand
         yield PromptBar(clock=self.clock, id="prompt")
 
     # --- derived facts ---------------------------------------------------------------
@@ -336,7 +345,13 @@ class QuackBoard(Board):
         if view is None:
             return text
         limit = view.options.round_limit
-        text.append(f"Round {view.round}/{limit}", style="bold")
+        if view.outcome is not None:
+            text.append(f"Game over after round {view.round}", style="bold")
+        elif view.round > limit:
+            # QR22: after the round limit every doctor has one last turn, in one more round.
+            text.append(f"Round {view.round}, the last", style="bold")
+        else:
+            text.append(f"Round {view.round}/{limit}", style="bold")
         if view.outcome is None:
             whose = "your" if view.turn == view.seat else f"{self.seat_name(view.turn)}'s"
             text.append(f" · {whose} turn")
@@ -344,8 +359,6 @@ class QuackBoard(Board):
                 text.append(f" · die {view.die}, {view.owed} owed")
             if view.endgame:
                 text.append(" · endgame", style="bold magenta")
-        else:
-            text.append(" · game over", style="bold")
         text.append(f" · mob at {view.threshold}")
         text.append(f" · deck {view.doc_deck}", style="dim")
         return text
@@ -357,8 +370,49 @@ class QuackBoard(Board):
             return
         if self.selected is not None and self.selected not in {c.id for c in view.hand}:
             self.selected = None
+        elif self.selected is not None:
+            self._keep_aim()
         self._arm_auto_pass()
         self.refresh_table()
+
+    def _keep_aim(self) -> None:
+        """A new view may list the picked card's plays differently (a Patient
+        left, a window closed): stay on the play aimed at, so Enter never
+        plays on someone the person did not choose; if it is gone, aim afresh."""
+        options = self.options()
+        if self._aimed in options:
+            index = options.index(self._aimed)
+        else:
+            index = qt.first_aim(options, self._picked_card(), self.me)
+        self.set_reactive(QuackBoard.target, index)
+
+    def _picked_card(self) -> Any:
+        return next((c for c in self.hand() if c.id == self.selected), None)
+
+    # --- Anytime cards played on you ----------------------------------------------------
+
+    def receive_events(self, events: tuple[Any, ...]) -> None:
+        """An Anytime card someone else aimed at you (or your Patient) shows a
+        notification: the log's own sentence, and what it did to you."""
+        me = self.me
+        if me is None:
+            return
+        for i, event in enumerate(events):
+            if type(event) is not q.AnytimePlayed or event.seat == me or me not in (event.target, event.other):
+                continue
+            lines = [self._say(event)]
+            for after in events[i + 1:]:
+                if not isinstance(after, CONSEQUENCES):
+                    break
+                if after.seat == me:
+                    lines.append(self._say(after))
+            card = q.RULES.cards[event.card] if 0 <= event.card < len(q.RULES.cards) else None
+            harmful = isinstance(card, Anytime) and card.effect in q.HARMFUL
+            self.app.notify(" ".join(lines), title=card.name if card is not None else "Anytime card",
+                            severity="warning" if harmful else "information", timeout=NOTICE_SECONDS, markup=False)
+
+    def _say(self, event: Any) -> str:
+        return q.RULES.describe(event, self.names, self.me)
 
     # --- passing response windows by themselves ----------------------------------------
 
@@ -417,7 +471,7 @@ class QuackBoard(Board):
         self.refresh_table()
 
     def watch_selected(self, selected: int | None) -> None:
-        self.target = 0
+        self.target = qt.first_aim(self.moves_for(selected), self._picked_card(), self.me)
         if selected is not None:
             self._disarm_auto_pass()
         self.refresh_table()
@@ -433,7 +487,7 @@ class QuackBoard(Board):
         if view is None or not self._ready:
             return
         options = self.options()
-        aimed = self.aimed()
+        aimed = self._aimed = self.aimed()
         lit = frozenset(s for m in options for s in target_seats(m, view.seat))
         cursor = frozenset(target_seats(aimed, view.seat)) if aimed is not None and len(options) > 1 else frozenset()
         doctors = self.query_one("#doctors", DoctorTable)
@@ -479,7 +533,7 @@ class QuackBoard(Board):
         if view.phase == q.WINDOW:
             if me in view.window:
                 text.append("Your chance: ", style="bold yellow")
-                text.append(f"play an Anytime card (1-{max(1, len(view.hand))}), or ")
+                text.append(f"an Anytime card ({self._keys(q.PlayAnytime)}, aim, Enter), or ")
                 text.append("space to pass", style=click("pass_window", "bold underline"))
                 text.append(".")
                 if self.auto_pass:
@@ -500,19 +554,24 @@ class QuackBoard(Board):
                 text.append("Your turn: ", style="bold green")
                 n = view.owed
                 text.append(f"play {n} more Treatment{'s' if n != 1 else ''} on your Patient "
-                            f"(pick 1-{max(1, len(view.hand))}, Enter).")
+                            f"({self._keys(q.PlayTreatment)}, then Enter).")
                 return text
             if view.phase == q.SHORT_HAND:
                 text.append("Out of Treatments: ", style="bold yellow")
-                text.append("play (Enter) or throw away (d) one Anytime card.")
+                text.append(f"{self._keys(q.Discard)}, then Enter to play that Anytime card or d to throw it away.")
                 return text
         if doctor.status == q.SWITZERLAND:
             text.append("You are in Switzerland: money and Infamy are frozen; Anytime cards still work.")
             return text
         text.append(f"{self.seat_name(view.turn)}'s turn.")
         if any(isinstance(m, q.PlayAnytime) for m in view.legal):
-            text.append(" Your Anytime cards work now too.", style="dim")
+            text.append(f" Your Anytime cards work now too ({self._keys(q.PlayAnytime)}).", style="dim")
         return text
+
+    def _keys(self, kind: type) -> str:
+        """The number keys of the cards in hand with a legal ``kind`` move now: ``press 3 or 5``."""
+        playable = {m.card for m in self.view.legal if isinstance(m, kind)}
+        return qt.press([i + 1 for i, c in enumerate(self.hand()) if c.id in playable])
 
     def _with_selection(self, text: Text) -> Text:
         view = self.view
@@ -524,12 +583,9 @@ class QuackBoard(Board):
         if aimed is not None:
             text.append(qt.describe_move(view, aimed, self.names), style="bold")
             text.append("  ")
-            if isinstance(card, Anytime) and len(options) > 1:
-                text.append(f"⏎ choose target ({len(options)})", style=click("play", "underline"))
-            else:
-                text.append("⏎ play", style=click("play", "underline"))
-                if len(options) > 1:
-                    text.append(f" · ↑↓ patient {self.target % len(options) + 1}/{len(options)}")
+            text.append("⏎ play", style=click("play", "underline"))
+            if len(options) > 1:
+                text.append(f" · ↑↓ target {self.target % len(options) + 1} of {len(options)}")
         else:
             text.append(f"{card.name}: ", style="bold")
             if isinstance(card, Treatment):
@@ -568,22 +624,11 @@ class QuackBoard(Board):
         return True
 
     def action_play(self) -> None:
-        options = self.options()
+        """Enter plays the picked card on the aimed target at once: the aim
+        (lit on the table, ↑↓ to move it) was the choice."""
         aimed = self.aimed()
-        if aimed is None:
-            return
-        card = next((c for c in self.hand() if c.id == self.selected), None)
-        if isinstance(card, Anytime) and len(options) > 1:
-            labels = [Text(qt.describe_anytime(self.view, m, self.names)) for m in options]
-
-            def chosen(index: int | None) -> None:
-                if index is not None and 0 <= index < len(options):
-                    self._send(options[index])
-
-            self.app.push_screen(ChoiceScreen(Text(f"{card.name}: choose the target"), labels,
-                                              start=self.target % len(options)), chosen)
-            return
-        self._send(aimed)
+        if aimed is not None:
+            self._send(aimed)
 
     def action_pass_window(self) -> None:
         if self.legal_has(q.Pass()):

@@ -170,6 +170,7 @@ class TableScreen(Screen):
         board = self.board
         deadline = message.deadline
         board.deadline_at = self.clock() + deadline.seconds if deadline is not None else None
+        board.receive_events(message.events)
         board.view = view
         self._announce_offers(view)
         self._update_status()

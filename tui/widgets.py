@@ -95,6 +95,10 @@ class StatusBar(Widget):
         return left
 
 
+COUNTDOWN_TICK = 0.25
+"""Seconds between redraws of a running countdown: at most four a second."""
+
+
 class PromptBar(ClickableText):
     """What the table wants from you now, with a live countdown when there is a deadline.
 
@@ -121,7 +125,7 @@ class PromptBar(ClickableText):
 
     def watch_deadline_at(self, at: float | None) -> None:
         if at is not None and self._ticker is None:
-            self._ticker = self.set_interval(0.1, self.refresh)
+            self._ticker = self.set_interval(COUNTDOWN_TICK, self.refresh)
         elif at is None and self._ticker is not None:
             self._ticker.stop()
             self._ticker = None
