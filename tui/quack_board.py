@@ -8,6 +8,7 @@ the same keys play one on your turn or anyone else's.
 
 from __future__ import annotations
 
+import textwrap
 import time
 from typing import Any, Callable
 
@@ -29,6 +30,13 @@ from tui.names import seat_name
 BAR_CELLS = 8
 AUTO_PASS_SECONDS = 3.0
 """With auto-pass on, a response window passes by itself after this long unless a card is picked."""
+ROOMY_LINES = 3
+"""On a tall screen a card in hand takes up to this many lines, for its whole text."""
+ROOMY_INDENT = 4
+ROOMY_HEIGHT = 32
+"""From this many rows the hand may show each card's whole text..."""
+LOG_ROWS = 8
+"""...if the log keeps this many rows."""
 NOTICE_SECONDS = 8
 """How long the notification of an Anytime card played on you stays up."""
 CONSEQUENCES = (q.MoneyLost, q.InfamyChanged, q.PatientDied, q.PatientCured, q.TreatmentsOwedChanged,
@@ -162,7 +170,8 @@ class DoctorTable(ClickableText):
             if len(kinds) + 3 <= room:
                 line.append(f" ({kinds})", style="cyan")
         for word, style in tags:
-            line.append(" ")
+            if not line.plain.endswith(" "):
+                line.append(" ")
             line.append(word, style=style)
         if self.compact:
             if bars.cell_len:
@@ -241,6 +250,8 @@ class QuackHand(ClickableText):
     """The picked card, drawn reversed."""
     playable: reactive[frozenset[int]] = reactive(frozenset())
     """Card ids with a legal move now."""
+    roomy: reactive[bool] = reactive(False, layout=True)
+    """Rows to spare (a tall terminal): each card's whole text, wrapped onto up to ROOMY_LINES lines."""
 
     def render(self) -> Text:
         view = self.view
@@ -277,10 +288,17 @@ class QuackHand(ClickableText):
                 line.append("→ ", style="dim")
                 line.append(effect, style=style if not selected else "reverse " + style)
                 line.append("  ")
-            line.append(qt.points_text(card, short=True), style="dim")
-        elif isinstance(card, Anytime):
+            tail, tail_style = qt.points_text(card, short=not self.roomy), "dim"
+        else:
             line.append(" Anytime          ", style=click(action, base or "magenta"))
-            line.append(card.description, style="dim" if not selected else "")
+            tail, tail_style = card.description, "dim" if not selected else ""
+        if not self.roomy:
+            line.append(tail, style=tail_style)
+            return line
+        # With rows to spare the card's whole text shows, on lines of its own under its name.
+        for chunk in textwrap.wrap(tail, max(20, width - ROOMY_INDENT), max_lines=ROOMY_LINES - 1, placeholder=" …"):
+            line.append("\n" + " " * ROOMY_INDENT)
+            line.append(chunk, style=tail_style)
         return line
 
     def action_card(self, index: int) -> None:
@@ -500,6 +518,7 @@ class QuackBoard(Board):
         doctors.view = view
         hand = self.query_one("#hand", QuackHand)
         hand.display = view.seat is not None
+        hand.roomy = self._roomy(view, height, doctors.compact)
         hand.playable = frozenset(
             m.card for m in view.legal if isinstance(m, (q.PlayTreatment, q.PlayAnytime, q.Discard)))
         hand.selected = self.selected
@@ -508,6 +527,15 @@ class QuackBoard(Board):
         bar.message = self.prompt_text()
         self._show_deadline()
         refresh_keys(self, ("pick", "step_card", "step_target", "play", "pass_window", "stay", "flee", "discard"))
+
+    def _roomy(self, view: q.QuackView, height: int, compact: bool) -> bool:
+        """Whether the hand may take ROOMY_LINES per card: the rows are there, and
+        the log (below the table unless the screen is wide) keeps LOG_ROWS of them."""
+        from tui.table import WIDE
+
+        rows = 6 + (1 if compact else 2) * len(view.doctors) + ROOMY_LINES * len(view.hand)
+        beside = self.app.size.width >= WIDE
+        return height >= max(ROOMY_HEIGHT, rows + (0 if beside else LOG_ROWS))
 
     # --- the prompt ------------------------------------------------------------------------
 
@@ -582,10 +610,13 @@ class QuackBoard(Board):
         aimed = self.aimed()
         if aimed is not None:
             text.append(qt.describe_move(view, aimed, self.names), style="bold")
+            if isinstance(card, Anytime) and card.effect in q.HARMFUL and aimed.target == view.seat:
+                text.append(" That hurts you!", style="bold red")
             text.append("  ")
             text.append("⏎ play", style=click("play", "underline"))
             if len(options) > 1:
-                text.append(f" · ↑↓ target {self.target % len(options) + 1} of {len(options)}")
+                what = "card to throw away" if isinstance(aimed, q.PlayAnytime) and aimed.discard != q.NONE else "target"
+                text.append(f" · ↑↓ {what} {self.target % len(options) + 1} of {len(options)}")
         else:
             text.append(f"{card.name}: ", style="bold")
             if isinstance(card, Treatment):
