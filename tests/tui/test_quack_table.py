@@ -139,3 +139,34 @@ async def test_auto_pass_passes_by_itself_unless_a_card_is_picked(app_for, monke
         assert session.moves == [q.Pass()]
         await pilot.press("space")
         await wait_for(pilot, lambda: session.moves == [q.Pass(), q.Pass()], what="our own pass")
+
+
+def test_rules_page_lists_every_anytime_card_from_the_deck():
+    """Issue 14 item 9: each Anytime card of the deck, with its effect, on the rules page."""
+    from tui.rules_text import rules_markdown
+
+    page = rules_markdown("quack")
+    assert "{" not in page  # every placeholder filled
+    for card in RULES.deck.anytimes:
+        assert f"**{card.name}**" in page and card.description in page, card.name
+
+
+async def test_status_after_the_round_limit_never_reads_past_the_limit(app_for):
+    """QR22: after the last round of the limit comes one more; the status says so, not "Round 3/2"."""
+    from tests.tui.fakes import advance
+
+    state = quack_table(round_limit=2, seed=3)  # a seed whose game lasts to the limit
+    advance(RULES, state, until=lambda s: s.round > 2, seed=3)
+    assert state.endgame and state.round == 3 and not state.over
+    session = RulesTable(RULES, state)
+    app = app_for(session)
+    async with app.run_test(size=SIZE) as pilot:
+        session.begin()
+        board = await opened(pilot)
+        status = screen_text(app).splitlines()[0]
+        assert "Round 3, the last" in status and "3/2" not in status, status
+        advance(RULES, state, until=lambda s: False)
+        session.resend()
+        await wait_for(pilot, lambda: board.view.outcome is not None, what="the end")
+        assert board.status_text().plain.startswith(f"Game over after round {state.round} ·")
+        assert "/2" not in board.status_text().plain
