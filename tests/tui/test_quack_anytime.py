@@ -15,12 +15,9 @@ from core import quack as q
 from core.quack import RULES
 from tests.tui.conftest import SIZE
 from tests.tui.fakes import RulesTable, flat, opened, press_card, quack_table, screen_text, wait_for
+from tests.tui.test_quack_table import hand_id
 from tui import quack_text as qt
 from tui.widgets import PromptBar
-
-
-def hand_id(state, seat: int, name: str) -> int:
-    return next(c for c in state.hands[seat] if RULES.cards[c].name == name)
 
 
 def notices(app) -> list[str]:
