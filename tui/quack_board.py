@@ -296,7 +296,8 @@ class QuackHand(ClickableText):
             line.append(tail, style=tail_style)
             return line
         # With rows to spare the card's whole text shows, on lines of its own under its name.
-        for chunk in textwrap.wrap(tail, max(20, width - ROOMY_INDENT), max_lines=ROOMY_LINES - 1, placeholder=" …"):
+        chunks = textwrap.wrap(tail, max(20, width - ROOMY_INDENT), max_lines=ROOMY_LINES - 1, placeholder=" …")
+        for chunk in chunks:
             line.append("\n" + " " * ROOMY_INDENT)
             line.append(chunk, style=tail_style)
         return line
@@ -603,7 +604,7 @@ class QuackBoard(Board):
 
     def _with_selection(self, text: Text) -> Text:
         view = self.view
-        card = next((c for c in view.hand if c.id == self.selected), None)
+        card = self._picked_card()
         if card is None:
             return text
         options = self.options()
@@ -615,7 +616,8 @@ class QuackBoard(Board):
             text.append("  ")
             text.append("⏎ play", style=click("play", "underline"))
             if len(options) > 1:
-                what = "card to throw away" if isinstance(aimed, q.PlayAnytime) and aimed.discard != q.NONE else "target"
+                shred = isinstance(aimed, q.PlayAnytime) and aimed.discard != q.NONE
+                what = "card to throw away" if shred else "target"
                 text.append(f" · ↑↓ {what} {self.target % len(options) + 1} of {len(options)}")
         else:
             text.append(f"{card.name}: ", style="bold")

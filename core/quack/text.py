@@ -151,7 +151,8 @@ def describe(event: Event, names: Sequence[str], reader: int | None, deck: Seque
             return f"{head} on {on}: {theirs} next pay for Treatments {does}."
         if effect in (qc.EXTRA_TREATMENT, qc.FEWER_TREATMENT):
             more = "more" if effect == qc.EXTRA_TREATMENT else "fewer"
-            return f"{head} on {on}: {plural(card.amount, more + ' Treatment')} to play, now or after {theirs} next roll."
+            count = plural(card.amount, f"{more} Treatment")
+            return f"{head} on {on}: {count} to play, now or after {theirs} next roll."
         # Infamy and fines: the line after this one gives the numbers.
         return f"{head} on {on}."
 
@@ -199,7 +200,8 @@ def describe(event: Event, names: Sequence[str], reader: int | None, deck: Seque
         owed = f"{plural(e.owed, 'Treatment')} owed"
         if e.owed != e.value:
             change = e.owed - e.value
-            owed += f" ({e.value} {'+' if change > 0 else '-'} {abs(change)} from the cards beside {whom(NONE, e.seat)})"
+            sign = "+" if change > 0 else "-"
+            owed += f" ({e.value} {sign} {abs(change)} from the cards beside {whom(NONE, e.seat)})"
         return f"{who(e.seat)} rolled {e.value}{rerolls}: {owed}."
     if kind is TreatmentPlayed:
         where = f"{whose_of(e.seat, e.target)} Patient"

@@ -78,7 +78,8 @@ def test_placebo_and_miraculous_recovery_give_their_points() -> None:
         "Cy played Placebo on your Patient: +2 Cure (now 3 Cure, 3 Harm)."]
     events = anytime(state, 2, "Miraculous Recovery", 1)
     assert (events[0].harm, events[0].total_harm) == (-3, 0)
-    assert said(events, 0) == ["Cy played Miraculous Recovery on Ben's Patient: its 3 Harm is gone (now 3 Cure, 0 Harm)."]
+    assert said(events, 0) == [
+        "Cy played Miraculous Recovery on Ben's Patient: its 3 Harm is gone (now 3 Cure, 0 Harm)."]
 
 
 def test_points_on_a_face_down_patient_stay_hidden() -> None:
