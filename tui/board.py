@@ -63,6 +63,10 @@ class Board(Vertical, can_focus=True):
     def refresh_table(self) -> None:
         raise NotImplementedError
 
+    def receive_events(self, events: tuple[Any, ...]) -> None:
+        """The events (redacted for this seat) that came with the next view,
+        for a board that tells the person about some of them (a notification)."""
+
     # --- derived facts ---------------------------------------------------------------
 
     @property

@@ -8,6 +8,7 @@ the same keys play one on your turn or anyone else's.
 
 from __future__ import annotations
 
+import textwrap
 import time
 from typing import Any, Callable
 
@@ -21,7 +22,7 @@ from cards.quack import Anytime, Treatment
 from core import quack as q
 from core.rules import Move
 from tui import quack_text as qt
-from tui.modals import ChoiceScreen, ConfirmScreen
+from tui.modals import ConfirmScreen
 from tui.board import Board
 from tui.widgets import ClickableText, PaintChanges, PromptBar, click, refresh_keys
 from tui.names import seat_name
@@ -29,6 +30,18 @@ from tui.names import seat_name
 BAR_CELLS = 8
 AUTO_PASS_SECONDS = 3.0
 """With auto-pass on, a response window passes by itself after this long unless a card is picked."""
+ROOMY_LINES = 3
+"""On a tall screen a card in hand takes up to this many lines, for its whole text."""
+ROOMY_INDENT = 4
+ROOMY_HEIGHT = 32
+"""From this many rows the hand may show each card's whole text..."""
+LOG_ROWS = 8
+"""...if the log keeps this many rows."""
+NOTICE_SECONDS = 8
+"""How long the notification of an Anytime card played on you stays up."""
+CONSEQUENCES = (q.MoneyLost, q.InfamyChanged, q.PatientDied, q.PatientCured, q.TreatmentsOwedChanged,
+                q.DoctorMobbed)
+"""Events that may follow an Anytime card as its result: its notification tells those about you too."""
 
 
 def bar(points: int, total: int, cells: int, fill_style: str) -> Text:
@@ -158,7 +171,8 @@ class DoctorTable(PaintChanges, ClickableText):
             if len(kinds) + 3 <= room:
                 line.append(f" ({kinds})", style="cyan")
         for word, style in tags:
-            line.append(" ")
+            if not line.plain.endswith(" "):
+                line.append(" ")
             line.append(word, style=style)
         if self.compact:
             if bars.cell_len:
@@ -238,6 +252,8 @@ class QuackHand(PaintChanges, ClickableText):
     """The picked card, drawn reversed."""
     playable: var[frozenset[int]] = var(frozenset())
     """Card ids with a legal move now."""
+    roomy: reactive[bool] = reactive(False, layout=True)
+    """Rows to spare (a tall terminal): each card's whole text, wrapped onto up to ROOMY_LINES lines."""
 
     def draw(self) -> Text:
         view = self.view
@@ -274,10 +290,18 @@ class QuackHand(PaintChanges, ClickableText):
                 line.append("→ ", style="dim")
                 line.append(effect, style=style if not selected else "reverse " + style)
                 line.append("  ")
-            line.append(qt.points_text(card, short=True), style="dim")
-        elif isinstance(card, Anytime):
+            tail, tail_style = qt.points_text(card, short=not self.roomy), "dim"
+        else:
             line.append(" Anytime          ", style=click(action, base or "magenta"))
-            line.append(card.description, style="dim" if not selected else "")
+            tail, tail_style = card.description, "dim" if not selected else ""
+        if not self.roomy:
+            line.append(tail, style=tail_style)
+            return line
+        # With rows to spare the card's whole text shows, on lines of its own under its name.
+        chunks = textwrap.wrap(tail, max(20, width - ROOMY_INDENT), max_lines=ROOMY_LINES - 1, placeholder=" …")
+        for chunk in chunks:
+            line.append("\n" + " " * ROOMY_INDENT)
+            line.append(chunk, style=tail_style)
         return line
 
     def action_card(self, index: int) -> None:
@@ -315,10 +339,14 @@ class QuackBoard(Board):
     def __init__(self, *, clock: Callable[[], float] = time.monotonic, id: str | None = None) -> None:
         super().__init__(clock=clock, id=id)
         self._auto_timer: Any = None
+        self._aimed: Move | None = None
+        """The play the last refresh showed as aimed: a new view keeps it (see _keep_aim)."""
 
     def compose(self) -> ComposeResult:
         yield DoctorTable(id="doctors")
-        yield QuackHand(id="hand")
+        hand = QuackHand(id="hand")
+        hand.border_title = "Your hand"
+        yield hand
         yield PromptBar(clock=self.clock, id="prompt")
 
     # --- derived facts ---------------------------------------------------------------
@@ -338,7 +366,13 @@ class QuackBoard(Board):
         if view is None:
             return text
         limit = view.options.round_limit
-        text.append(f"Round {view.round}/{limit}", style="bold")
+        if view.outcome is not None:
+            text.append(f"Game over after round {view.round}", style="bold")
+        elif view.round > limit:
+            # QR22: after the round limit every doctor has one last turn, in one more round.
+            text.append(f"Round {view.round}, the last", style="bold")
+        else:
+            text.append(f"Round {view.round}/{limit}", style="bold")
         if view.outcome is None:
             whose = "your" if view.turn == view.seat else f"{self.seat_name(view.turn)}'s"
             text.append(f" · {whose} turn")
@@ -346,8 +380,6 @@ class QuackBoard(Board):
                 text.append(f" · die {view.die}, {view.owed} owed")
             if view.endgame:
                 text.append(" · endgame", style="bold magenta")
-        else:
-            text.append(" · game over", style="bold")
         text.append(f" · mob at {view.threshold}")
         text.append(f" · deck {view.doc_deck}", style="dim")
         return text
@@ -359,8 +391,49 @@ class QuackBoard(Board):
             return
         if self.selected is not None and self.selected not in {c.id for c in view.hand}:
             self.selected = None
+        elif self.selected is not None:
+            self._keep_aim()
         self._arm_auto_pass()
         self.refresh_table()
+
+    def _keep_aim(self) -> None:
+        """A new view may list the picked card's plays differently (a Patient
+        left, a window closed): stay on the play aimed at, so Enter never
+        plays on someone the person did not choose; if it is gone, aim afresh."""
+        options = self.options()
+        if self._aimed in options:
+            index = options.index(self._aimed)
+        else:
+            index = qt.first_aim(options, self._picked_card(), self.me)
+        self.set_reactive(QuackBoard.target, index)
+
+    def _picked_card(self) -> Any:
+        return next((c for c in self.hand() if c.id == self.selected), None)
+
+    # --- Anytime cards played on you ----------------------------------------------------
+
+    def receive_events(self, events: tuple[Any, ...]) -> None:
+        """An Anytime card someone else aimed at you (or your Patient) shows a
+        notification: the log's own sentence, and what it did to you."""
+        me = self.me
+        if me is None:
+            return
+        for i, event in enumerate(events):
+            if type(event) is not q.AnytimePlayed or event.seat == me or me not in (event.target, event.other):
+                continue
+            lines = [self._say(event)]
+            for after in events[i + 1:]:
+                if not isinstance(after, CONSEQUENCES):
+                    break
+                if after.seat == me:
+                    lines.append(self._say(after))
+            card = q.RULES.cards[event.card] if 0 <= event.card < len(q.RULES.cards) else None
+            harmful = isinstance(card, Anytime) and card.effect in q.HARMFUL
+            self.app.notify(" ".join(lines), title=card.name if card is not None else "Anytime card",
+                            severity="warning" if harmful else "information", timeout=NOTICE_SECONDS, markup=False)
+
+    def _say(self, event: Any) -> str:
+        return q.RULES.describe(event, self.names, self.me)
 
     # --- passing response windows by themselves ----------------------------------------
 
@@ -419,7 +492,7 @@ class QuackBoard(Board):
         self.refresh_table()
 
     def watch_selected(self, selected: int | None) -> None:
-        self.target = 0
+        self.target = qt.first_aim(self.moves_for(selected), self._picked_card(), self.me)
         if selected is not None:
             self._disarm_auto_pass()
         self.refresh_table()
@@ -435,7 +508,7 @@ class QuackBoard(Board):
         if view is None or not self._ready:
             return
         options = self.options()
-        aimed = self.aimed()
+        aimed = self._aimed = self.aimed()
         lit = frozenset(s for m in options for s in target_seats(m, view.seat))
         cursor = frozenset(target_seats(aimed, view.seat)) if aimed is not None and len(options) > 1 else frozenset()
         doctors = self.query_one("#doctors", DoctorTable)
@@ -448,6 +521,7 @@ class QuackBoard(Board):
         doctors.view = view
         hand = self.query_one("#hand", QuackHand)
         hand.display = view.seat is not None
+        hand.roomy = self._roomy(view, height, doctors.compact)
         hand.playable = frozenset(
             m.card for m in view.legal if isinstance(m, (q.PlayTreatment, q.PlayAnytime, q.Discard)))
         hand.selected = self.selected
@@ -456,6 +530,15 @@ class QuackBoard(Board):
         bar.message = self.prompt_text()
         self._show_deadline()
         refresh_keys(self, ("pick", "step_card", "step_target", "play", "pass_window", "stay", "flee", "discard"))
+
+    def _roomy(self, view: q.QuackView, height: int, compact: bool) -> bool:
+        """Whether the hand may take ROOMY_LINES per card: the rows are there, and
+        the log (below the table unless the screen is wide) keeps LOG_ROWS of them."""
+        from tui.table import WIDE
+
+        rows = 6 + (1 if compact else 2) * len(view.doctors) + ROOMY_LINES * len(view.hand)
+        beside = self.app.size.width >= WIDE
+        return height >= max(ROOMY_HEIGHT, rows + (0 if beside else LOG_ROWS))
 
     # --- the prompt ------------------------------------------------------------------------
 
@@ -481,7 +564,7 @@ class QuackBoard(Board):
         if view.phase == q.WINDOW:
             if me in view.window:
                 text.append("Your chance: ", style="bold yellow")
-                text.append(f"play an Anytime card (1-{max(1, len(view.hand))}), or ")
+                text.append(f"an Anytime card ({self._keys(q.PlayAnytime)}, aim, Enter), or ")
                 text.append("space to pass", style=click("pass_window", "bold underline"))
                 text.append(".")
                 if self.auto_pass:
@@ -502,36 +585,42 @@ class QuackBoard(Board):
                 text.append("Your turn: ", style="bold green")
                 n = view.owed
                 text.append(f"play {n} more Treatment{'s' if n != 1 else ''} on your Patient "
-                            f"(pick 1-{max(1, len(view.hand))}, Enter).")
+                            f"({self._keys(q.PlayTreatment)}, then Enter).")
                 return text
             if view.phase == q.SHORT_HAND:
                 text.append("Out of Treatments: ", style="bold yellow")
-                text.append("play (Enter) or throw away (d) one Anytime card.")
+                text.append(f"{self._keys(q.Discard)}, then Enter to play that Anytime card or d to throw it away.")
                 return text
         if doctor.status == q.SWITZERLAND:
             text.append("You are in Switzerland: money and Infamy are frozen; Anytime cards still work.")
             return text
         text.append(f"{self.seat_name(view.turn)}'s turn.")
         if any(isinstance(m, q.PlayAnytime) for m in view.legal):
-            text.append(" Your Anytime cards work now too.", style="dim")
+            text.append(f" Your Anytime cards work now too ({self._keys(q.PlayAnytime)}).", style="dim")
         return text
+
+    def _keys(self, kind: type) -> str:
+        """The number keys of the cards in hand with a legal ``kind`` move now: ``press 3 or 5``."""
+        playable = {m.card for m in self.view.legal if isinstance(m, kind)}
+        return qt.press([i + 1 for i, c in enumerate(self.hand()) if c.id in playable])
 
     def _with_selection(self, text: Text) -> Text:
         view = self.view
-        card = next((c for c in view.hand if c.id == self.selected), None)
+        card = self._picked_card()
         if card is None:
             return text
         options = self.options()
         aimed = self.aimed()
         if aimed is not None:
             text.append(qt.describe_move(view, aimed, self.names), style="bold")
+            if isinstance(card, Anytime) and card.effect in q.HARMFUL and aimed.target == view.seat:
+                text.append(" That hurts you!", style="bold red")
             text.append("  ")
-            if isinstance(card, Anytime) and len(options) > 1:
-                text.append(f"⏎ choose target ({len(options)})", style=click("play", "underline"))
-            else:
-                text.append("⏎ play", style=click("play", "underline"))
-                if len(options) > 1:
-                    text.append(f" · ↑↓ patient {self.target % len(options) + 1}/{len(options)}")
+            text.append("⏎ play", style=click("play", "underline"))
+            if len(options) > 1:
+                shred = isinstance(aimed, q.PlayAnytime) and aimed.discard != q.NONE
+                what = "card to throw away" if shred else "target"
+                text.append(f" · ↑↓ {what} {self.target % len(options) + 1} of {len(options)}")
         else:
             text.append(f"{card.name}: ", style="bold")
             if isinstance(card, Treatment):
@@ -570,22 +659,11 @@ class QuackBoard(Board):
         return True
 
     def action_play(self) -> None:
-        options = self.options()
+        """Enter plays the picked card on the aimed target at once: the aim
+        (lit on the table, ↑↓ to move it) was the choice."""
         aimed = self.aimed()
-        if aimed is None:
-            return
-        card = next((c for c in self.hand() if c.id == self.selected), None)
-        if isinstance(card, Anytime) and len(options) > 1:
-            labels = [Text(qt.describe_anytime(self.view, m, self.names)) for m in options]
-
-            def chosen(index: int | None) -> None:
-                if index is not None and 0 <= index < len(options):
-                    self._send(options[index])
-
-            self.app.push_screen(ChoiceScreen(Text(f"{card.name}: choose the target"), labels,
-                                              start=self.target % len(options)), chosen)
-            return
-        self._send(aimed)
+        if aimed is not None:
+            self._send(aimed)
 
     def action_pass_window(self) -> None:
         if self.legal_has(q.Pass()):

@@ -86,7 +86,7 @@ class QuackUI:
         return parts
 
     def rules(self) -> str:
-        return rules_text.QUACK_RULES
+        return rules_text.quack_rules()
 
 
 UI = QuackUI()

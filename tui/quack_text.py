@@ -44,8 +44,39 @@ TYPE_SHORT = {
 }
 
 
-def money(amount: int) -> str:
-    return f"${amount:,}"
+money = q.money
+"""Money as the log writes it ($1,100): one formatter for core and the table."""
+
+
+def press(numbers: Sequence[int]) -> str:
+    """The keys that pick these cards, as a person says them: ``press 3``,
+    ``press 3 or 5``, ``press 1, 2 or 4``, ``press 1-4`` (numbers from 1)."""
+    nums = sorted(set(numbers))
+    if not nums:
+        return ""
+    if len(nums) >= 3 and nums[-1] - nums[0] == len(nums) - 1:
+        return f"press {nums[0]}-{nums[-1]}"
+    words = [str(n) for n in nums]
+    return "press " + (words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1])
+
+
+def first_aim(moves: Sequence[Move], card: Anytime | Treatment | None, me: int | None) -> int:
+    """Which of a picked card's legal ``moves`` to aim at first: a rival for
+    a card that hurts its target, yourself for one that helps (core says
+    which is which); else the first. Only ever an index into ``moves``."""
+    if not isinstance(card, Anytime) or me is None or not moves:
+        return 0
+    if card.effect in q.HARMFUL:
+        # Wrong Chart names two seats: neither should be you, if that can be had.
+        for test in (lambda m: me not in (m.target, m.other), lambda m: m.target != me):
+            for i, move in enumerate(moves):
+                if isinstance(move, q.PlayAnytime) and test(move):
+                    return i
+    elif card.effect in q.HELPFUL:
+        for i, move in enumerate(moves):
+            if isinstance(move, q.PlayAnytime) and move.target == me:
+                return i
+    return 0
 
 
 def illnesses(patient: Patient, *, short: bool = False) -> str:

@@ -98,6 +98,12 @@ Patient's Infamy to yours.
 **Between Treatments** the other doctors get a short window to play an Anytime
 card; pass with *space* if you have nothing to add.
 
+**The Anytime cards.** Pick one with its number, aim it with the arrows (the
+target is lit on the table), Enter plays it. A card that acts later (a payday,
+the next Treatment or Patient) waits beside its target as a reminder (⚑).
+
+{anytime}
+
 **The end.** When at most two doctors are still practising, each of them takes
 one more turn. Then the doctor with the most money who was not mobbed wins
 (ties go to lower Infamy). A round limit makes sure every game ends.
@@ -134,7 +140,8 @@ click a target, click it again to play.
 **Quack in the Box**
 
 - **s** stay and practise · **f** flee to Switzerland (asks first)
-- **Enter** play a Treatment; with an Anytime card, choose its target
+- **1-9**, **↑ ↓**, **Enter** pick a card, aim it, play it: Treatments on your
+  turn, Anytime cards at any time (a card that hurts is aimed at a rival first)
 - **space** pass: let the moment go by without an Anytime card
 - **a** auto-pass on/off: windows pass by themselves after 3 s unless you pick a card
 - **d** throw away an Anytime card when you are out of Treatments
@@ -174,4 +181,16 @@ def side_effects_rules() -> str:
         if card.kind == se_cards.DISORDER and card.name not in treated:
             drugs.append(f"- no Drug treats **{card.name}**: use Therapy")
     return _SIDE_EFFECTS_RULES.format(punishments="\n".join(rows), drugs="\n".join(drugs))
+
+
+def quack_rules() -> str:
+    """The Quack in the Box page, its Anytime cards listed from the deck data (a house deck shows as played)."""
+    from core.quack import RULES as QUACK
+
+    deck = QUACK.deck
+    cards = []
+    for card, copies in zip(deck.anytimes, deck.anytime_copies):
+        count = f" (×{copies})" if copies > 1 else ""
+        cards.append(f"- **{card.name}**{count}: {card.description}")
+    return QUACK_RULES.format(anytime="\n".join(cards))
 

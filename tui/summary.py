@@ -33,18 +33,26 @@ def money_chart(history: Sequence[tuple[int, tuple[int, ...]]], names: Sequence[
     name_w = min(14, max((len(n) for n in names), default=6) + 1)
     cells = max(4, width - name_w - 12)
     points = history[-cells:]
-    out.append(" " * name_w + f"rounds {points[0][0]}-{points[-1][0]}, each ▇ column one round, top ${top:,}",
-               style="dim")
+    out.append(" " * name_w + f"rounds {points[0][0]}-{points[-1][0]}, each ▇ column one round, "
+               f"top {qt.money(top)}", style="dim")
     for seat in range(seats):
         out.append("\n")
         name = seat_name(names, seat)
         if seat == me:
             name = "You"
         out.append(name[: name_w - 1].ljust(name_w), style="bold" if seat == me else "")
-        line = "".join(LEVELS[min(8, round(8 * row[seat] / top))] if row[seat] else "·" for _r, row in points)
+        line = "".join(_level(row[seat], top) for _r, row in points)
         out.append(line.ljust(cells), style="green" if seat == me else "cyan")
         out.append(f" {qt.money(history[-1][1][seat]):>9}")
     return out
+
+
+def _level(amount: int, top: int) -> str:
+    """One column of the chart: ``·`` for no money, and any money at all shows
+    (the first rounds' co-pays are tiny beside the final sums, yet not nothing)."""
+    if amount <= 0:
+        return "·"
+    return LEVELS[max(1, min(8, round(8 * amount / top)))]
 
 
 def headline(view: Any, names: Sequence[str]) -> Text:

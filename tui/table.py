@@ -175,6 +175,7 @@ class TableScreen(Screen):
         board = self.board
         deadline = message.deadline
         board.deadline_at = self.clock() + deadline.seconds if deadline is not None else None
+        board.receive_events(message.events)
         board.view = view
         self.ui.announce(self, message)
         self._update_status()

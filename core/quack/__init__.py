@@ -18,6 +18,8 @@ The names below are the ones the other layers (the TUI, the tests) use.
 
 from core.quack.balance import balance_report
 from core.quack.cards import (
+    HARMFUL,
+    HELPFUL,
     Fate,
     Points,
     case_fate,
@@ -64,6 +66,7 @@ from core.quack.moves import (
 from core.quack.rules import CO_PAY, DIE_HIGH, DIE_LOW, DIE_SIDES, HAND_SIZE, RULES, Quack
 from core.quack.state import GAME, Case, Doctor, Phase, QuackOptions, QuackState, Status, TwoPlayerEndgame, clone
 from core.quack.sampling import Memory
+from core.quack.text import money
 from core.quack.view import DoctorView, PatientView, QuackView
 from core.rules import NONE
 

@@ -7,7 +7,8 @@ move then does. They read card values and plain numbers only, never a State.
 - Treatments (QB4): :func:`treatment_points` and :func:`case_fate`.
 - Infamy (QB5, QB6): :func:`infamy_after`, :func:`mob_comes`, :func:`split_infamy`.
 - Anytime cards (QB8): :func:`signed_amount`, :func:`fine_taken`,
-  :func:`owed_after`, and :data:`AIMS`, what each effect may be played on.
+  :func:`owed_after`, :data:`AIMS`, what each effect may be played on, and
+  :data:`HARMFUL` / :data:`HELPFUL`, what it does to the doctor it is aimed at.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from cards.quack import Anytime, Patient, Treatment
 __all__ = [
     "AIMS",
     "DOCTOR",
+    "HARMFUL",
+    "HELPFUL",
     "OWN_HAND",
     "PATIENT",
     "REDIRECT",
@@ -175,3 +178,16 @@ AIMS: dict[str, Aim] = {
 UNIQUE_REMINDERS = frozenset((qc.FACE_DOWN, qc.NO_PAY, qc.DOUBLE_PAY))
 """QR15: reminders a doctor carries at most one of each (a second has no valid
 target). Wrong Chart does not stack either: see ``Doctor.redirect_card``."""
+
+HARMFUL = frozenset((
+    qc.FACE_DOWN, qc.REDIRECT, qc.HARM_POINTS, qc.INFAMY_UP, qc.FINE, qc.EXTRA_TREATMENT, qc.NO_PAY,
+))
+"""Effects that hurt the doctor they are aimed at (or that doctor's Patient):
+an unseen Patient, a Treatment sent astray, Harm, Infamy, a fine, one more
+Treatment to risk, a payday lost. Nobody sane aims these at themselves."""
+
+HELPFUL = frozenset((qc.CURE_POINTS, qc.RESET_HARM, qc.INFAMY_DOWN, qc.FEWER_TREATMENT, qc.DOUBLE_PAY))
+"""Effects that help the doctor they are aimed at. The rest (Paper Shredder,
+Patient Transfer, Lost Lab Results, Overexposed Film, Extra Strength) help
+or hurt as the moment has it."""
+

@@ -194,19 +194,26 @@ class PatientRevealed(Event):
 
 @dataclass(frozen=True, slots=True)
 class MoneyPaid(Event):
-    """``cards`` are the Treatments paid for (none for the co-pay)."""
+    """``cards`` are the Treatments paid for (none for the co-pay). ``billed``
+    is what they came to before a Claim Denied or Upcoding, ``reminder``, acted
+    on the sum (NONE when none did: then ``billed`` equals ``amount``)."""
 
     seat: int
     amount: int
     reason: PayReason
     cards: tuple[int, ...]
+    billed: int
+    reminder: int
 
 
 @dataclass(frozen=True, slots=True)
 class MoneyLost(Event):
+    """``total`` is the money left after it."""
+
     seat: int
     amount: int
     reason: LossReason
+    total: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -281,11 +288,23 @@ class InfamyChanged(Event):
 
 @dataclass(frozen=True, slots=True)
 class AnytimePlayed(Event):
+    """``seat`` played ``card`` on ``target`` (with ``other`` and ``discard`` as
+    in :class:`PlayAnytime`). A card that changes a Patient's points at once
+    (Placebo, Nurse Has the Night Off, Miraculous Recovery) gives the change,
+    ``cure``/``harm`` (negative when taken away), and the Patient's totals
+    after it; they are NONE for every other card, and in every copy while
+    the Patient is ``face_down``."""
+
     seat: int
     card: int
     target: int
     other: int
     discard: int
+    face_down: bool
+    cure: int
+    harm: int
+    total_cure: int
+    total_harm: int
 
 
 @dataclass(frozen=True, slots=True)

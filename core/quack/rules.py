@@ -212,7 +212,7 @@ class Quack:
         return views.redact(event, seat)
 
     def describe(self, event: Event, names: Sequence[str], seat: int | None = None) -> str:
-        return text.describe(event, names, seat, self.card_name)
+        return text.describe(event, names, seat, self.cards)
 
     def clone(self, state: QuackState) -> QuackState:
         return clone(state)
@@ -391,7 +391,7 @@ def _admit(state: QuackState, seat: int, events: list[Event]) -> None:
     doctor.patient = case
     events.append(PatientAdmitted(seat, case.card, case.face_down))
     doctor.money += CO_PAY
-    events.append(MoneyPaid(seat, CO_PAY, PayReason.CO_PAY, ()))
+    events.append(MoneyPaid(seat, CO_PAY, PayReason.CO_PAY, (), CO_PAY, NONE))
 
 
 def _flee(state: QuackState, seat: int, events: list[Event]) -> None:
@@ -513,16 +513,19 @@ def _payday(state: QuackState, events: list[Event]) -> None:
     doctor = state.doctors[seat]
     if state.plays:
         paid = tuple(c for c, patient in state.plays if patient not in state.dead)
-        amount = sum(state.cards[c].price for c in paid)
+        billed = amount = sum(state.cards[c].price for c in paid)
+        acted = NONE
         for r in doctor.reminders:
             effect = state.cards[r].effect
             if effect in (qc.NO_PAY, qc.DOUBLE_PAY):
                 amount = 0 if effect == qc.NO_PAY else amount * 2
+                acted = r
                 _drop_reminder(state, seat, doctor.reminders, r, ReminderOutcome.USED, events)
                 break
-        if amount:
+        if amount or acted != NONE:
+            # A Claim Denied that took the pay is said in numbers too ($0 instead of $1,200).
             doctor.money += amount
-            events.append(MoneyPaid(seat, amount, PayReason.TREATMENTS, paid))
+            events.append(MoneyPaid(seat, amount, PayReason.TREATMENTS, paid, billed, acted))
     case = doctor.patient
     if case is not None and case.face_down:
         case.face_down = False
@@ -572,11 +575,15 @@ def _play_anytime(state: QuackState, seat: int, move: PlayAnytime, card: Anytime
     beside its target (or its target's Patient), the rest go to the discard."""
     c, t = card.id, move.target
     state.hands[seat].remove(c)
-    events.append(AnytimePlayed(seat, c, t, move.other, move.discard))
     effect = card.effect
     doctors = state.doctors
     target = doctors[t]
     case = target.patient
+    if effect in (qc.CURE_POINTS, qc.HARM_POINTS, qc.RESET_HARM):
+        _points_card(state, seat, move, card, events)
+        state.doc_discard.append(c)
+        return
+    events.append(AnytimePlayed(seat, c, t, move.other, move.discard, False, NONE, NONE, NONE, NONE))
     if effect in (qc.FACE_DOWN, qc.NO_PAY, qc.DOUBLE_PAY):
         target.reminders.append(c)
         return
@@ -608,21 +615,32 @@ def _play_anytime(state: QuackState, seat: int, move: PlayAnytime, card: Anytime
     elif effect == qc.FINE:
         lost = fine_taken(target.money, card.amount)
         target.money -= lost
-        events.append(MoneyLost(t, lost, LossReason.FINE))
-    elif effect == qc.HARM_POINTS:
-        case.harm += card.amount
-        if case_fate(state.cards[case.card], case.cure, case.harm, case.received) == Fate.HARM:
-            _die(state, t, Fate.HARM, seat, events, by_anytime=True)
-    elif effect == qc.CURE_POINTS:
-        case.cure += card.amount
-        if case_fate(state.cards[case.card], case.cure, case.harm, case.received) == Fate.CURED:
-            _cured(state, t, seat, events)
-    elif effect == qc.RESET_HARM:
-        case.harm = 0
+        events.append(MoneyLost(t, lost, LossReason.FINE, target.money))
     elif effect == qc.TRANSFER:
         other = doctors[move.other]
         target.patient, other.patient = other.patient, target.patient
     state.doc_discard.append(c)
+
+
+def _points_card(state: QuackState, seat: int, move: PlayAnytime, card: Anytime, events: list[Event]) -> None:
+    """Placebo, Nurse Has the Night Off, Miraculous Recovery: the Patient's
+    points change at once, and the event says by how much (QB8)."""
+    t = move.target
+    case = state.doctors[t].patient
+    cure, harm = case.cure, case.harm
+    if card.effect == qc.CURE_POINTS:
+        case.cure += card.amount
+    elif card.effect == qc.HARM_POINTS:
+        case.harm += card.amount
+    else:  # RESET_HARM
+        case.harm = 0
+    events.append(AnytimePlayed(seat, card.id, t, move.other, move.discard, case.face_down,
+                                case.cure - cure, case.harm - harm, case.cure, case.harm))
+    fate = case_fate(state.cards[case.card], case.cure, case.harm, case.received)
+    if card.effect == qc.HARM_POINTS and fate == Fate.HARM:
+        _die(state, t, Fate.HARM, seat, events, by_anytime=True)
+    elif card.effect == qc.CURE_POINTS and fate == Fate.CURED:
+        _cured(state, t, seat, events)
 
 
 # --- deaths, cures, Infamy and the Mob ---------------------------------------------------

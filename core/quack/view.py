@@ -3,7 +3,8 @@
 A view holds card objects only for cards its seat may see: its own hand, the
 Patients in the offices (not a face-down one, QR18), the Treatments on them
 and the reminders. Events are redacted the same way: drawn cards only for the
-drawer, a face-down Patient and its points for nobody.
+drawer, a face-down Patient and its points (from a Treatment or an Anytime
+card) for nobody.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from dataclasses import dataclass, replace
 
 from cards.quack import Anytime, Patient, Treatment
 from core.quack.legal import is_seat, patient_holder, waiting_for
-from core.quack.moves import CardsDrawn, PatientAdmitted, TreatmentPlayed
+from core.quack.moves import AnytimePlayed, CardsDrawn, PatientAdmitted, TreatmentPlayed
 from core.quack.state import GAME, Case, Phase, QuackOptions, QuackState, Status
 from core.rules import NONE, Event, Move, Outcome
 
@@ -169,4 +170,6 @@ def redact(event: Event, seat: int | None) -> Event:
         return replace(event, patient=NONE)
     if type(event) is TreatmentPlayed and event.face_down:
         return replace(event, patient=NONE, cure=NONE, harm=NONE, total_cure=NONE, total_harm=NONE)
+    if type(event) is AnytimePlayed and event.face_down:
+        return replace(event, cure=NONE, harm=NONE, total_cure=NONE, total_harm=NONE)
     return event

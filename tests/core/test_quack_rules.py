@@ -291,7 +291,7 @@ def test_phases_2_to_4_draw_admit_copay_and_roll() -> None:
     assert len(state.hands[0]) == q.HAND_SIZE
     assert patient_name(state, 0) == "Weekend Warrior"
     assert of(events, q.PatientAdmitted)[0].face_down is False
-    assert of(events, q.MoneyPaid) == [q.MoneyPaid(0, q.CO_PAY, "co-pay", ())]
+    assert of(events, q.MoneyPaid) == [q.MoneyPaid(0, q.CO_PAY, "co-pay", (), q.CO_PAY, q.NONE)]
     assert state.doctors[0].money == 50
     assert of(events, q.DieRolled) == [q.DieRolled(0, (3,), 3, 3)]
     assert state.phase == q.TREAT and state.owed == 3
@@ -683,7 +683,7 @@ def test_tax_audit_takes_up_to_its_amount() -> None:
     """Tax Audit: the target loses $300, or everything if they have less."""
     state = table(hands={2: ["Tax Audit"]}, money={1: 120})
     events = anytime(state, 2, "Tax Audit", 1)
-    assert state.doctors[1].money == 0 and of(events, q.MoneyLost) == [q.MoneyLost(1, 120, "fine")]
+    assert state.doctors[1].money == 0 and of(events, q.MoneyLost) == [q.MoneyLost(1, 120, "fine", 0)]
 
 
 def test_miraculous_recovery_wipes_the_harm() -> None:

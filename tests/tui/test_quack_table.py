@@ -29,7 +29,8 @@ async def test_fleeing_asks_first_and_staying_treats(app_for):
         await pilot.press("f")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the flee question")
         assert "cannot be undone" in flat(screen_text(app))
-        await pilot.press("n")
+        assert app.focused.id == "no"  # the safe answer: Enter on a one-way trip stays home
+        await pilot.press("enter")
         await wait_for(pilot, lambda: not isinstance(app.screen, ConfirmScreen))
         assert session.moves == []
         await pilot.press("s")
@@ -64,7 +65,7 @@ async def test_fleeing_when_confirmed(app_for):
 
 
 async def test_anytime_card_on_another_doctors_turn(app_for):
-    """QB8: while Bot 2 treats, an Anytime card from our hand goes on their Patient through the picker."""
+    """QB8, issue 14 item 10: while Bot 2 treats, an Anytime card is pick, aim, Enter: no second dialog."""
     state = quack_table(hands={0: ["Placebo", "Yoga", "Aspirin"]}, patients={1: "Mystery Rash", 2: "The Paper Cut"},
                         first=1)
     session = RulesTable(RULES, state)
@@ -74,23 +75,19 @@ async def test_anytime_card_on_another_doctors_turn(app_for):
         board = await opened(pilot)
         session.act(1, q.StayHome())
         await wait_for(pilot, lambda: board.view.phase == q.TREAT and board.view.turn == 1, what="Bot 2 treating")
+        assert "Your Anytime cards work now too (press 1)" in flat(screen_text(app))
         placebo = hand_id(state, 0, "Placebo")
         await press_card(pilot, board, "Placebo")
-        assert board.options(), "Placebo should have targets on someone else's turn"
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, ChoiceScreen), what="the target picker")
         assert "Bot 2's Mystery Rash gains 2 Cure" in flat(screen_text(app))
-        options = app.screen.query_one("OptionList")
-        for _ in range(options.option_count):
-            if "Bot 2's" in options.highlighted_option.prompt.plain:
-                break
-            await pilot.press("down")
-        assert "Bot 2's" in options.highlighted_option.prompt.plain
+        assert "target 1 of 2" in flat(screen_text(app))
+        await pilot.press("down")
+        assert "Bot 3's The Paper Cut gains 2 Cure" in flat(screen_text(app))
         await pilot.press("enter")
         await wait_for(pilot, lambda: session.moves, what="the Anytime card")
-        assert session.moves == [q.PlayAnytime(placebo, 1)]
+        assert not isinstance(app.screen, ChoiceScreen)
+        assert session.moves == [q.PlayAnytime(placebo, 2)]
         await wait_for(pilot, lambda: placebo not in [c.id for c in board.view.hand])
-        assert "You played Placebo on Bot 2" in flat(screen_text(app))
+        assert "You played Placebo on Bot 3's Patient: +2 Cure" in flat(screen_text(app))
         assert board.view.turn == 1  # still Bot 2's turn
 
 
@@ -142,3 +139,34 @@ async def test_auto_pass_passes_by_itself_unless_a_card_is_picked(app_for, monke
         assert session.moves == [q.Pass()]
         await pilot.press("space")
         await wait_for(pilot, lambda: session.moves == [q.Pass(), q.Pass()], what="our own pass")
+
+
+def test_rules_page_lists_every_anytime_card_from_the_deck():
+    """Issue 14 item 9: each Anytime card of the deck, with its effect, on the rules page."""
+    from tui.rules_text import quack_rules
+
+    page = quack_rules()
+    assert "{" not in page  # every placeholder filled
+    for card in RULES.deck.anytimes:
+        assert f"**{card.name}**" in page and card.description in page, card.name
+
+
+async def test_status_after_the_round_limit_never_reads_past_the_limit(app_for):
+    """QR22: after the last round of the limit comes one more; the status says so, not "Round 3/2"."""
+    from tests.tui.fakes import advance
+
+    state = quack_table(round_limit=2, seed=3)  # a seed whose game lasts to the limit
+    advance(RULES, state, until=lambda s: s.round > 2, seed=3)
+    assert state.endgame and state.round == 3 and not state.over
+    session = RulesTable(RULES, state)
+    app = app_for(session)
+    async with app.run_test(size=SIZE) as pilot:
+        session.begin()
+        board = await opened(pilot)
+        status = screen_text(app).splitlines()[0]
+        assert "Round 3, the last" in status and "3/2" not in status, status
+        advance(RULES, state, until=lambda s: False)
+        session.resend()
+        await wait_for(pilot, lambda: board.view.outcome is not None, what="the end")
+        assert board.status_text().plain.startswith(f"Game over after round {state.round} ·")
+        assert "/2" not in board.status_text().plain

@@ -70,18 +70,6 @@ async def test_side_effects_table_in_ascii(app_for, monkeypatch):
     check("side_effects_table_ascii", text)
 
 
-async def test_quack_table_mid_game(app_for):
-    """Quack in the Box, 4 seats, seed 4, round 3, our turn to treat."""
-    state = QUACK.new_game(seats=4, seed=4, options={"window_seconds": 0})
-    advance(QUACK, state, until=lambda s: s.round >= 3 and s.turn == 0 and s.phase == q.TREAT, seed=4)
-    session = RulesTable(QUACK, state)
-    app = app_for(session)
-    async with app.run_test(size=SIZE) as pilot:
-        session.begin()
-        await opened(pilot)
-        check("quack_table", screen_text(app))
-
-
 async def test_home_screen(app_for, tmp_path):
     """The home screen with a remembered name and game."""
     config = tmp_path / "config"
