@@ -245,14 +245,14 @@ class QuackHand(PaintChanges, ClickableText):
             super().__init__()
             self.index = index
 
-    REPAINT_ON = ("view", "selected", "playable")
+    REPAINT_ON = ("view", "selected", "playable", "roomy")
     view: var[q.QuackView | None] = var(None)
     """The seat's view (the hand and whose Patient it treats)."""
     selected: var[int | None] = var(None)
     """The picked card, drawn reversed."""
     playable: var[frozenset[int]] = var(frozenset())
     """Card ids with a legal move now."""
-    roomy: reactive[bool] = reactive(False, layout=True)
+    roomy: var[bool] = var(False)
     """Rows to spare (a tall terminal): each card's whole text, wrapped onto up to ROOMY_LINES lines."""
 
     def draw(self) -> Text:
