@@ -10,8 +10,8 @@ the host does before it tells anyone). The JSON gives that figure
 (``rules_only_per_second``: legal moves, the pick and apply, which is what a
 bot-only simulation costs).
 
-Games start from seeds 0, 1, 2, ... and the picks come from one generator
-seeded 0, so every run plays the same games; the run is split into trials of
+Games start from seeds 0, 1, 2, ... and each trial's picks come from a
+generator seeded 0, so every run plays the same games; the run is split into trials of
 about half a second, and the JSON gives the median and the best trial.
 
 ``--rlcard`` measures RLCard's UNO side by side in the same run, if the

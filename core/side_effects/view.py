@@ -160,6 +160,7 @@ def views(state: SEState, seats: Sequence[int | None], table: MoveTable) -> tupl
     players = tuple([player_view(state, s) for s in range(state.seats)])
     discard_top = cards[state.discard[-1]] if state.discard else None
     waiting, ended = waiting_for(state), outcome(state)
+    partners_of = {seat: trade_partners(state, seat) for seat in seats}
     return tuple([
         SEView(
             game=GAME,
@@ -179,11 +180,11 @@ def views(state: SEState, seats: Sequence[int | None], table: MoveTable) -> tupl
             waiting_for=waiting,
             outcome=ended,
             options=state.options,
-            trade_partners=partners,
-            trade_wants=_deck_names(state.cards) if partners else (),
+            trade_partners=partners_of[seat],
+            trade_wants=_deck_names(cards) if partners_of[seat] else (),
             impotent=state.impotent,
         )
-        for seat, partners in zip(seats, [trade_partners(state, seat) for seat in seats])
+        for seat in seats
     ])
 
 
