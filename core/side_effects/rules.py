@@ -535,7 +535,11 @@ class SideEffects:
         # Bonus cards come last in the data, so ids agree with or without them.
         self._decks = {bonus: self.deck.build(bonus=bonus) for bonus in (False, True)}
         self._names = tuple(c.name for c in self._decks[True])
-        self._moves = legal.MoveTable(self._decks[True], self.max_seats)
+        self._tables = {bonus: legal.MoveTable(deck, self.max_seats) for bonus, deck in self._decks.items()}
+
+    def _table(self, state: SEState) -> legal.MoveTable:
+        """The move table of the deck ``state`` is played with."""
+        return self._tables[state.options.bonus_cards]
 
     def card_name(self, card_id: int) -> str:
         """The name of card ``card_id`` (for sentences; ids are public)."""
@@ -578,7 +582,7 @@ class SideEffects:
 
     def legal_moves(self, state: SEState, seat: int) -> tuple[Move, ...]:
         """Every move ``seat`` may make now (order: :mod:`core.side_effects.legal`)."""
-        return legal.legal_moves(state, seat, self._moves)
+        return legal.legal_moves(state, seat, self._table(state))
 
     def check(self, state: SEState, seat: int, move: Move) -> None:
         """Raise a RulesError with a plain sentence if the move is not allowed."""
@@ -604,10 +608,10 @@ class SideEffects:
     outcome = staticmethod(se_view.outcome)
 
     def view(self, state: SEState, seat: int | None) -> SEView:
-        return se_view.view(state, seat, self._moves)
+        return se_view.view(state, seat, self._table(state))
 
     def views(self, state: SEState, seats: Sequence[int | None]) -> tuple[SEView, ...]:
-        return se_view.views(state, seats, self._moves)
+        return se_view.views(state, seats, self._table(state))
 
     redact = staticmethod(se_view.redact)
 

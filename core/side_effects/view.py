@@ -181,16 +181,11 @@ def views(state: SEState, seats: Sequence[int | None], table: MoveTable) -> tupl
             outcome=ended,
             options=state.options,
             trade_partners=partners_of[seat],
-            trade_wants=_deck_names(cards) if partners_of[seat] else (),
+            trade_wants=table.card_names if partners_of[seat] else (),
             impotent=state.impotent,
         )
         for seat in seats
     ])
-
-
-def _deck_names(cards: tuple[SECard, ...]) -> tuple[str, ...]:
-    """Every card name of the deck, each once, in deck order (what an offer may ask for)."""
-    return tuple(dict.fromkeys(card.name for card in cards))
 
 
 def player_view(state: SEState, seat: int) -> PlayerView:
