@@ -187,8 +187,6 @@ class MoveTable:
         self.high_tolerance = {
             (c.id, d.id): PlayHighTolerance(c.id, d.id) for c in of(se_cards.HIGH_TOLERANCE) for d in drugs
         }
-        self.card_names = tuple(dict.fromkeys(c.name for c in cards))
-        """Every card name of the deck, each once, in deck order: what a trade offer may ask for."""
 
 
 def legal_moves(state: SEState, seat: int, table: MoveTable) -> tuple[Move, ...]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from cards import side_effects as se_cards
 from cards.side_effects import SECard
 from core.rules import NONE, Event, MalformedMove, Move, Outcome
 from core.side_effects.legal import MoveTable, legal_moves, seat_text, trade_partners, vulnerable_to
@@ -119,6 +120,27 @@ class SEView:
 VIEW_TYPES = (SECard, Slot, PlayerView, Prompt, Offer, SEView)
 
 
+class DeckViews:
+    """What views of games with one deck share, made once per deck: its move
+    table, the Psyche slots and the card names.
+
+    A Slot is a frozen value, and making one costs about as much as the rest
+    of a player's view, so every Slot a Psyche can hold with the deck (a
+    Disorder, and the Drug on it or none) is made here, like the moves.
+    """
+
+    def __init__(self, cards: Sequence[SECard], moves: MoveTable) -> None:
+        self.moves = moves
+        drugs = [None, *(c for c in cards if c.kind == se_cards.DRUG)]
+        self.slots = {
+            (d.id, g.id if g is not None else NONE): Slot(d, g) for d in cards if d.kind == se_cards.DISORDER
+            for g in drugs
+        }
+        """By (Disorder id, Drug id or NONE)."""
+        self.card_names = tuple(dict.fromkeys(card.name for card in cards))
+        """Every card name of the deck, each once, in deck order: what a trade offer may ask for."""
+
+
 def waiting_for(state: SEState) -> tuple[int, ...]:
     """The seat the game needs a move from: the Tremors target, else the current seat."""
     if state.phase == OVER:
@@ -140,13 +162,13 @@ def outcome(state: SEState) -> Outcome | None:
     return Outcome(winners=winners, places=tuple(state.places), reason=reason)
 
 
-def view(state: SEState, seat: int | None, table: MoveTable) -> SEView:
+def view(state: SEState, seat: int | None, deck: DeckViews) -> SEView:
     """What ``seat`` may see; None is a spectator (public information only).
-    Its legal moves are ``table``'s."""
-    return views(state, (seat,), table)[0]
+    Its legal moves and slots are those ``deck`` holds."""
+    return views(state, (seat,), deck)[0]
 
 
-def views(state: SEState, seats: Sequence[int | None], table: MoveTable) -> tuple[SEView, ...]:
+def views(state: SEState, seats: Sequence[int | None], deck: DeckViews) -> tuple[SEView, ...]:
     """The views of ``seats`` (None: a spectator), as :func:`view` gives each.
 
     The host needs every seat's view after each move; the public part (every
@@ -157,7 +179,7 @@ def views(state: SEState, seats: Sequence[int | None], table: MoveTable) -> tupl
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seats):
             raise MalformedMove(f"There is no {seat_text(seat)} at this table.")
     cards = state.cards
-    players = tuple([player_view(state, s) for s in range(state.seats)])
+    players = tuple([player_view(state, s, deck) for s in range(state.seats)])
     discard_top = cards[state.discard[-1]] if state.discard else None
     waiting, ended = waiting_for(state), outcome(state)
     partners_of = {seat: trade_partners(state, seat) for seat in seats}
@@ -176,24 +198,24 @@ def views(state: SEState, seats: Sequence[int | None], table: MoveTable) -> tupl
             discard_top=discard_top,
             prompt=prompt(state, seat),
             offers=offers_seen(state, seat),
-            legal=legal_moves(state, seat, table) if seat is not None else (),
+            legal=legal_moves(state, seat, deck.moves) if seat is not None else (),
             waiting_for=waiting,
             outcome=ended,
             options=state.options,
             trade_partners=partners_of[seat],
-            trade_wants=table.card_names if partners_of[seat] else (),
+            trade_wants=deck.card_names if partners_of[seat] else (),
             impotent=state.impotent,
         )
         for seat in seats
     ])
 
 
-def player_view(state: SEState, seat: int) -> PlayerView:
+def player_view(state: SEState, seat: int, deck: DeckViews) -> PlayerView:
     """The public view of one player."""
-    cards = state.cards
+    slots = deck.slots
     return PlayerView(
         seat=seat,
-        psyche=tuple([Slot(cards[d], cards[g] if g != NONE else None) for d, g in state.psyche[seat]]),
+        psyche=tuple([slots[d, g] for d, g in state.psyche[seat]]),
         hand_size=len(state.hands[seat]),
         vulnerable_to=vulnerable_to(state, seat),
         skips=state.skips[seat],
