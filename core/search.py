@@ -3,7 +3,8 @@
 For each decision the bot deals full States consistent with its view and its
 memory (the rules' ``sample``, built from the View alone: it never peeks),
 plays each candidate move on them, plays the game out with heuristic bots,
-and keeps the move that won most often. Every candidate is tried on the
+and keeps the heuristic's own choice unless another move clearly won more
+often (:func:`clear_winner`). Every candidate is tried on the
 same deals with the same luck (paired trials), so the comparison is fair
 with few simulations. A game whose playouts
 are long (Quack in the Box) may stop them at a horizon and judge the State
@@ -19,6 +20,7 @@ from it, so a seeded game is reproducible.
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any, Callable, Sequence
 
@@ -30,9 +32,9 @@ DEFAULT_BUDGET = 140
 Side Effects here (see bench/bots.py)."""
 PLAYOUT_MOVES = 1_500
 """A playout still running after this many moves counts as a draw shared by the seats still in it."""
-HEURISTIC_EDGE = 0.5
-"""Half a won game's credit for the heuristic's own choice: another move must
-do clearly better on the same deals to be played instead."""
+CONFIDENCE = 1.0
+"""How many standard errors of the paired differences another move must win
+by to be played instead of the heuristic's own choice (:func:`clear_winner`)."""
 
 Candidates = Callable[[Any, Bot, Any], Sequence[Move]]
 """The moves worth searching at a view, given the heuristic bot and the seat's memory (or None)."""
@@ -100,7 +102,7 @@ class SearchBot:
         memory = self._memory(seat)
         rules = self.rules
         seats = len(_seats(view))
-        totals = [0.0] * len(moves)
+        results: list[list[float]] = [[] for _ in moves]
         for _round in range(max(1, self.budget // len(moves))):
             dealt = rules.sample(view, self.rng, memory)
             luck = self.rng.randrange(2**32)
@@ -108,10 +110,8 @@ class SearchBot:
                 state = rules.clone(dealt)
                 rules.apply(state, seat, move)
                 players = [self.heuristic(luck + s) for s in range(seats)]
-                totals[i] += self._playout(view, state, players, seat)
-        # The heuristic's own choice comes first and wins near ties.
-        totals[0] += HEURISTIC_EDGE
-        return moves[max(range(len(moves)), key=lambda k: (totals[k], -k))]
+                results[i].append(self._playout(view, state, players, seat))
+        return moves[clear_winner(results)]
 
     def _playout(self, view: Any, state: Any, players: list[Bot], seat: int) -> float:
         rules = self.rules
@@ -129,3 +129,26 @@ class SearchBot:
 def _seats(view: Any) -> Sequence[Any]:
     """The seats of the table, from either game's view."""
     return getattr(view, "players", None) or view.doctors
+
+
+def clear_winner(results: Sequence[Sequence[float]], confidence: float = CONFIDENCE) -> int:
+    """Which candidate to play, given each one's results on the same deals
+    (``results[k][i]``: candidate ``k`` on deal ``i``; candidate 0 is the
+    heuristic's own choice).
+
+    With a few dozen deals, the best-looking of several moves is often only
+    the luckiest: so another move is played only when its lead over the
+    heuristic's, deal by deal, stays positive ``confidence`` standard errors
+    below its mean. Of those, the one with the largest such lower bound.
+    """
+    base = results[0]
+    deals = len(base)
+    best, best_low = 0, 0.0
+    for k in range(1, len(results)):
+        diffs = [mine - theirs for mine, theirs in zip(results[k], base)]
+        mean = sum(diffs) / deals
+        spread = sum((d - mean) ** 2 for d in diffs) / (deals - 1) if deals > 1 else 0.0
+        low = mean - confidence * math.sqrt(spread / deals)
+        if low > best_low:
+            best, best_low = k, low
+    return best

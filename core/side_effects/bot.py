@@ -319,12 +319,13 @@ PLAYS_SEARCHED = 4
 
 
 def search_candidates(view: SEView, bot: SideEffectsBot, memory: Any) -> list[Move]:
-    """The moves the search bot weighs at ``view`` (core.search): every answer
-    to a prompt, else the best plays, the heuristic's own choice, ending the
-    turn, and trade offers of its own; cards of one name count once."""
+    """The moves the search bot weighs at ``view`` (core.search), the
+    heuristic's own choice first: every answer to a prompt, else the best
+    plays, ending the turn, and trade offers of its own; cards of one name
+    count once."""
     legal = view.legal
     if view.phase != Phase.PLAY:
-        return _distinct(view, list(legal))
+        return _distinct(view, [bot.choose(view), *legal])
     plays = sorted((m for m in legal if isinstance(m, se.PLAY_TYPES)), key=lambda m: -bot._score_play(view, m))
     moves = [bot.choose(view), *plays[:PLAYS_SEARCHED]]
     moves += [m for m in legal if isinstance(m, (se.EndTurn, se.AcceptTrade))]

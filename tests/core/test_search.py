@@ -113,3 +113,37 @@ def test_normal_does_not_hand_a_rival_the_card_that_wins_it() -> None:
                   psyches={0: ["Gambling Addiction"], 1: ["Depression", "Anorexia"]})
     se.RULES.apply(state, 0, se.OfferTrade(1, (state.hands[0][0],), ("Lithium",)))
     assert se.DeclineTrade(1) == SideEffectsBot(1).react(se.RULES.view(state, 1))
+
+
+def test_a_move_replaces_the_heuristic_choice_only_when_it_clearly_won() -> None:
+    from core.search import clear_winner
+
+    heuristic = [1, 0, 1, 0, 1, 0, 1, 0]
+    lucky = [1, 1, 1, 0, 1, 0, 1, 0]  # one deal better: within the noise
+    clear = [1, 1, 1, 1, 1, 1, 1, 0]  # better on three deals of four it differs on, never worse
+    assert clear_winner([heuristic, lucky]) == 0
+    assert clear_winner([heuristic, lucky, clear]) == 2
+    assert clear_winner([heuristic, clear], confidence=10.0) == 0
+    # Worse or equal moves never replace it, and one deal decides nothing against a tie.
+    assert clear_winner([heuristic, [0] * 8, list(heuristic)]) == 0
+    assert clear_winner([[0.0], [0.0]]) == 0
+
+
+def test_side_effects_prompts_search_the_heuristic_answer_first() -> None:
+    from core.side_effects import bot as se_bot
+
+    rules = games.get("side-effects")
+    normal = bots.make("side-effects", bots.NORMAL, 3)
+    seen = 0
+    for seed in range(40):
+        state = rules.new_game(seats=4, seed=seed)
+        table = [bots.make("side-effects", bots.NORMAL, seed * 4 + s) for s in range(4)]
+        while rules.outcome(state) is None and seen < 20:
+            seat, move = bots.next_move(rules, state, table)
+            view = rules.view(state, seat)
+            if view.prompt is not None and len(view.legal) > 1:
+                candidates = se_bot.search_candidates(view, normal, None)
+                assert candidates[0] == normal.choose(view)
+                seen += 1
+            rules.apply(state, seat, move)
+    assert seen >= 5
