@@ -24,6 +24,7 @@ from typing import Any, Awaitable, Callable, Iterable, Mapping
 
 from rich.text import Text
 from textual import events, on, work
+from textual._compositor import ChopsUpdate, LayoutUpdate
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Center, Vertical
@@ -46,6 +47,7 @@ from tui.looks import Ascii, NoDim, Plain, wants_ascii
 from tui.modals import ReadingScreen
 from tui.session import LOCAL, Session, open_hosted, open_joined, open_local
 from tui.table import CLOSED, ONLINE, RECONNECTING, TableInfo, TableScreen
+from tui.widgets import TightLayout, TightUpdate
 
 Opener = Callable[[], Awaitable[Session]]
 """Opens a session (connects, or starts a local host); raises NetError & co. with a sentence."""
@@ -171,6 +173,15 @@ class QuackboxApp(App[int]):
         if self.screen_stack and self.screen.size and event.size != self.screen.size:
             self._begin_batch()
             self.set_timer(RESIZE_SETTLE, self._resize_settled)
+
+    def _display(self, screen: Screen, renderable: Any) -> None:
+        # Each changed line is written from its first changed cell (not from the widget's
+        # left edge), and every line in as few colour codes as its styles allow.
+        if isinstance(renderable, ChopsUpdate):
+            renderable = TightUpdate.of(renderable)
+        elif isinstance(renderable, LayoutUpdate):
+            renderable = TightLayout.of(renderable)
+        super()._display(screen, renderable)
 
     def _resize_settled(self) -> None:
         """The end of a resize: the screen is painted whole, in one frame.

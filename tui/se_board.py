@@ -14,6 +14,7 @@ from __future__ import annotations
 import time
 from typing import Any, Callable
 
+from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -28,7 +29,8 @@ from core.rules import Move
 from tui import se_text
 from tui.modals import ChoiceScreen, ConfirmScreen
 from tui.board import Board
-from tui.widgets import CardFace, ClickableText, MovePicked, PaintChanges, PromptBar, card_row, click, refresh_keys
+from tui.widgets import (CardFace, ClickableText, MovePicked, PaintChanges, PromptBar, card_row, click, framed,
+                         refresh_keys, top_rule)
 
 NARROW_CARD = 18
 WIDE_CARD = 26
@@ -91,17 +93,20 @@ def _slot_line(slot: se.Slot, width: int, *, lit: bool, cursor: bool, spot_actio
 class PsychePanel(PaintChanges, ClickableText):
     """One player's Psyche, hand size and marks, in a box. Clicking a Disorder aims at it."""
 
+    # The box and its title are drawn as text (see draw), so that the turn or a lit
+    # seat repaints the edges and not the whole box; the classes colour compact rows.
     DEFAULT_CSS = """
-    PsychePanel { height: auto; border: round $panel-lighten-2; padding: 0 0 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
-    PsychePanel.-turn { border: round $success; }
-    PsychePanel.-lit { border: double $warning; }
-    PsychePanel.-cursor { border: double $warning; background: $warning 15%; }
-    PsychePanel.-row { border: none; border-top: round $panel-lighten-2; padding: 0 1; }
-    PsychePanel.-row.-turn { border: none; border-top: round $success; }
-    PsychePanel.-compact { border: none; padding: 0 1 0 0; }
+    PsychePanel { height: auto; text-wrap: nowrap; text-overflow: ellipsis; }
+    PsychePanel.rival { height: 100%; }
+    PsychePanel.-cursor { background: $warning 15%; }
+    PsychePanel.-compact { padding: 0 1 0 0; }
     PsychePanel.-compact.-turn { background: $success 20%; }
     PsychePanel.-compact.-lit, PsychePanel.-compact.-cursor { background: $warning 20%; }
+    PsychePanel > .psyche-panel--edge { color: $panel-lighten-2; }
+    PsychePanel > .psyche-panel--turn { color: $success; }
+    PsychePanel > .psyche-panel--lit { color: $warning; }
     """
+    COMPONENT_CLASSES = {"psyche-panel--edge", "psyche-panel--turn", "psyche-panel--lit"}
 
     class SpotClicked(Message):
         """A place on this Psyche was clicked."""
@@ -135,42 +140,34 @@ class PsychePanel(PaintChanges, ClickableText):
         self.row = row
         """Lay the Disorders out side by side (your own Psyche, under the rivals)."""
         self.set_class(row, "-row")
-        self._title_shown: Text | None = None
-
-    def on_mount(self) -> None:
-        self._show_title()
-
-    def on_resize(self) -> None:
-        self._show_title()
-
-    def repaint_changes(self) -> None:
-        self._show_title()
-        super().repaint_changes()
-
-    def _show_title(self) -> None:
-        """The box's title (name, hand size, turn, away), set only when it changes:
-        setting it repaints the whole box."""
-        title = None if self.player is None or (self.compact and not self.row) else self._title()
-        if title != self._title_shown:
-            self._title_shown = title
-            self.border_title = title
+        self._kept: tuple[int, int] = (0, 0)
+        """Your own Psyche: (width, lines) - the most lines it has needed at this width.
+        It keeps them, so the table under it moves once when it first grows (what it is
+        open to, a second row of Disorders), not each time it grows and shrinks."""
 
     def watch_compact(self, compact: bool) -> None:
         self.set_class(compact, "-compact")
+        self._style_hooks()
 
-    def watch_turn(self, turn: bool) -> None:
-        # A style hook mirroring the reactive attribute; the view stays the only source of truth.
-        self.set_class(turn, "-turn")
+    def watch_turn(self) -> None:
+        self._style_hooks()
 
-    def watch_lit(self, lit: frozenset) -> None:
-        seat = self.player.seat if self.player is not None else -1
-        self.set_class(("seat", seat) in lit, "-lit")
+    def watch_lit(self) -> None:
+        self._style_hooks()
 
     def watch_cursor(self, cursor: Spot | None) -> None:
         seat = self.player.seat if self.player is not None else -1
         self.set_class(cursor == ("seat", seat), "-cursor")
 
-    def _title(self) -> Text:
+    def _style_hooks(self) -> None:
+        """The classes that colour a compact row (mirroring the attributes; the view stays
+        the only source of truth). A box draws its own edges: a change of class would
+        repaint all of it."""
+        seat = self.player.seat if self.player is not None else -1
+        self.set_class(self.compact and self.turn, "-turn")
+        self.set_class(self.compact and ("seat", seat) in self.lit, "-lit")
+
+    def _title(self, width: int) -> Text:
         player = self.player
         title = Text(no_wrap=True, overflow="ellipsis")
         if self.turn:
@@ -182,11 +179,19 @@ class PsychePanel(PaintChanges, ClickableText):
         title.append(self.player_name, style="bold")
         if player is not None:
             n = player.hand_size
-            title.append(f" · {n}" if self.size.width >= 22 else f" {n}", style="")
-            title.append("c" if self.size.width < 22 else " card" if n == 1 else " cards", style="")
+            title.append(f" · {n}" if width >= 22 else f" {n}", style="")
+            title.append("c" if width < 22 else " card" if n == 1 else " cards", style="")
         if self.away:
             title.append(" away", style="italic red")
         return title
+
+    def _edge(self) -> tuple[Style, str]:
+        """The box's colour and line: a lit or aimed-at seat, the seat whose turn it is, or plain."""
+        seat = ("seat", self.player.seat) if self.player is not None else None
+        if not self.row and (seat in self.lit or self.cursor == seat):
+            return self.get_component_rich_style("psyche-panel--lit", partial=True), "double"
+        name = "psyche-panel--turn" if self.turn else "psyche-panel--edge"
+        return self.get_component_rich_style(name, partial=True), "round"
 
     def draw(self) -> Text:
         player = self.player
@@ -194,9 +199,31 @@ class PsychePanel(PaintChanges, ClickableText):
             return Text("")
         width = max(8, self.size.width)
         if self.compact and not self.row:
-            return self._render_compact(player, width)
+            lines = self._render_compact(player, width).split("\n")
+            return Text("\n").join([*lines, *[Text()] * (self.size.height - len(lines))])
+        style, edge = self._edge()
         if self.row:
-            return self._render_row(player, width)
+            body = self._render_row(player, width - 2).split("\n")
+            kept_width, kept = self._kept
+            self._kept = (width, max(kept if kept_width == width else 0, len(body)))
+            lines = [top_rule(self._title(width - 2), width, style, corners=False)]
+            lines += [Text(" ") + line for line in body] + [Text()] * (self._kept[1] - len(body))
+            return Text("\n").join(lines)
+        return framed(self.body(width - 3).split("\n"), width, self.size.height, title=self._title(width - 3),
+                      style=style, edge=edge)
+
+    def body_lines(self, width: int) -> int:
+        """Lines inside the box (with room for what the seat is open to), or of a compact
+        row, at ``width`` columns (the box's own; see SEBoard._steady_rival_height)."""
+        if self.player is None:
+            return 0
+        body = self._render_compact(self.player, max(8, width - 1)) if self.compact else self.body(max(8, width) - 3)
+        room = 0 if self.player.vulnerable_to or self.compact else 1
+        return len(body.split("\n")) + room
+
+    def body(self, width: int) -> Text:
+        """Inside the box: the Disorders one a line, what the seat is open to, its marks."""
+        player = self.player
         wide = width >= 22
         out = Text(no_wrap=True, overflow="ellipsis")
         seat_lit = ("seat", player.seat) in self.lit
@@ -225,7 +252,7 @@ class PsychePanel(PaintChanges, ClickableText):
 
     def _render_compact(self, player: se.PlayerView, width: int) -> Text:
         """Title, then the Disorders as short chips wrapped to the width, then marks."""
-        out = self._title()
+        out = self._title(width)
         out.no_wrap = True
         line = Text()
         for slot in player.psyche:
@@ -302,37 +329,43 @@ class HandRow(PaintChanges, ClickableText):
     """Your hand as numbered cards. Clicking a card picks it."""
 
     DEFAULT_CSS = """
-    HandRow { height: auto; padding: 0 0 0 1; text-wrap: nowrap; text-overflow: ellipsis;
-              border-top: solid $panel-lighten-2; border-title-align: left; }
+    HandRow { height: auto; text-wrap: nowrap; text-overflow: ellipsis; }
+    HandRow > .hand-row--edge { color: $panel-lighten-2; }
     """
+    COMPONENT_CLASSES = {"hand-row--edge"}
 
     class CardClicked(Message):
         def __init__(self, index: int) -> None:
             super().__init__()
             self.index = index
 
-    REPAINT_ON = ("faces", "lines", "wide")
+    REPAINT_ON = ("faces", "lines", "wide", "title")
     faces: var[tuple[CardFace, ...]] = var(())
     """The cards to draw."""
+    title: var[str] = var("Your hand")
+    """The line above the cards (drawn as text: a new count repaints its own cells)."""
     lines: var[int] = var(3)
     """Text lines inside each card."""
     wide: var[bool] = var(False)
     """Room for wider cards, with their whole text."""
 
-    def on_mount(self) -> None:
-        self.border_title = "Your hand"
-
     def _rows(self, faces: tuple[CardFace, ...], width: int) -> int:
         return self._cards(faces, width).plain.count("\n") + 1
 
     def _cards(self, faces: tuple[CardFace, ...], width: int) -> Text:
-        return card_row(faces, width, lines=self.lines, max_width=WIDE_CARD if self.wide else NARROW_CARD)
+        # As wide as a full hand's cards: one card more or less leaves the others in place.
+        return card_row(faces, width, lines=self.lines, max_width=WIDE_CARD if self.wide else NARROW_CARD,
+                        slots=se.HAND_LIMIT)
 
     def draw(self) -> Text:
-        return self._cards(self.faces, max(8, self.size.width - 1))
+        width = max(10, self.size.width)
+        rule = top_rule(Text(self.title), width, self.get_component_rich_style("hand-row--edge", partial=True),
+                        corners=False)
+        cards = [Text(" ") + line for line in self._cards(self.faces, width - 2).split("\n")]
+        return Text("\n").join([rule, *cards])
 
     def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
-        return self._rows(self.faces, max(8, width - 1))
+        return 1 + self._rows(self.faces, max(10, width) - 2)
 
     def action_card(self, index: int) -> None:
         self.post_message(self.CardClicked(index))
@@ -368,9 +401,10 @@ class SEBoard(Board):
         """The hand as it was when a Tremors prompt for this seat opened (None: no such prompt)."""
         self._layout_for: tuple[int, int] | None = None
         """The screen size the rivals' layout was chosen for."""
-        self._rival_lines = 0
-        """Lines in the tallest rival's box at this width (see _steady_rival_height)."""
-        self._rivals_width = 0
+        self._rival_lines: tuple[int, ...] = ()
+        """Lines inside the tallest rival's box of each row at this width (see _steady_rival_height)."""
+        self._rivals_for: tuple[int, bool] = (0, False)
+        """The board's width and compactness the rivals' height was found for."""
 
     def compose(self) -> ComposeResult:
         yield Grid(id="opponents")
@@ -527,30 +561,29 @@ class SEBoard(Board):
         self.query_one("#hand", HandRow).wide = size[0] >= WIDE_FROM
 
     def _steady_rival_height(self) -> None:
-        """Boxed rivals all as high as the tallest has needed at this width.
+        """Each row of rivals as high as its tallest has needed at this width.
 
         A box that grows by a line (a Drug placed, a mark) would otherwise
-        move everything under it, and all of it would be repainted. Compact
-        rows (many rivals on a small screen) keep their own heights.
+        move everything under it, and all of it would be repainted. Boxes
+        keep a line for what the seat is open to from the start; compact rows
+        (many rivals on a small screen) grow when they must.
         """
         panels = list(self.query_one("#opponents").query(PsychePanel))
         if not panels or not self.size.width:
             return
         grid = self.query_one("#opponents", Grid)
-        if panels[0].compact:
-            self._rival_lines = 0
-            grid.styles.grid_rows = "auto"
-            grid.styles.height = "auto"
-            return
-        if self.size.width != self._rivals_width:
-            self._rivals_width, self._rival_lines = self.size.width, 0
-        self._rival_lines = max(self._rival_lines, *(len(p.draw().split("\n")) for p in panels))
-        height = self._rival_lines + 2
-        rows = -(-len(panels) // (grid.styles.grid_size_columns or 1))
-        if grid.styles.grid_rows != (Scalar.parse(str(height)),):
-            grid.styles.grid_rows = str(height)
-        if grid.styles.height != Scalar.parse(str(rows * height)):
-            grid.styles.height = rows * height
+        compact = panels[0].compact
+        columns = grid.styles.grid_size_columns or 1
+        width = (self.size.width - (columns - 1)) // columns  # the grid's cells, one column apart
+        need = [max(p.body_lines(width) for p in panels[i:i + columns]) for i in range(0, len(panels), columns)]
+        if (self.size.width, compact) != self._rivals_for or len(need) != len(self._rival_lines):
+            self._rivals_for, self._rival_lines = (self.size.width, compact), (0,) * len(need)
+        self._rival_lines = tuple(map(max, self._rival_lines, need))
+        heights = [n + (0 if compact else 2) for n in self._rival_lines]
+        if grid.styles.grid_rows != tuple(Scalar.parse(str(h)) for h in heights):
+            grid.styles.grid_rows = " ".join(map(str, heights))
+        if grid.styles.height != Scalar.parse(str(sum(heights))):
+            grid.styles.height = sum(heights)
 
     def _needs_compact(self, order: list[int], per_row: int) -> bool:
         """Whether boxed Psyches for every rival would push the hand or the log off the screen."""
@@ -607,9 +640,7 @@ class SEBoard(Board):
         shown = self.hand()
         gone = self.gone()
         n = len(view.hand)
-        title = f"Your hand · {n} card{'s' if n != 1 else ''}"
-        if hand.border_title != title:  # setting it repaints the whole row
-            hand.border_title = title
+        hand.title = f"Your hand · {n} card{'s' if n != 1 else ''}"
         faces = []
         for i, card in enumerate(shown):
             playable = bool(self.moves_for(card.id))

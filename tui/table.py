@@ -19,14 +19,14 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.reactive import var
 from textual.screen import Screen
-from textual.widgets import Footer, Input
+from textual.widgets import Input
 
 from net.protocol import ChatLine, Error, Lobby, View
 from tui import rules_text
 from tui.board import Board
 from tui.games import action_bindings, rules_screen, ui_for
 from tui.modals import ConfirmScreen, ReadingScreen
-from tui.widgets import GameLog, MovePicked, StatusBar
+from tui.widgets import GameLog, KeyBar, MovePicked, StatusBar
 
 ONLINE = "online"
 CONNECTING = "connecting"
@@ -76,6 +76,8 @@ class TableScreen(Screen):
     """
 
     AUTO_FOCUS = "#board"
+    ALLOW_IN_MAXIMIZED_VIEW = "KeyBar"
+    """The keys stay in view under the log read over the whole screen (as Textual's footer would)."""
 
     BINDINGS = [
         Binding("c", "chat", "chat"),
@@ -128,7 +130,7 @@ class TableScreen(Screen):
                 yield GameLog(id="log")
                 yield Input(placeholder="Say something to the table (Enter sends, Esc closes)", id="chat-input",
                             max_length=300)
-        yield Footer(show_command_palette=False)
+        yield KeyBar(id="keys")
 
     @property
     def board(self) -> Board:

@@ -14,12 +14,16 @@ from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Sequence
 
 from rich.cells import cell_len
+from rich.color import ColorSystem
+from rich.control import Control
 from rich.style import Style
 from rich.text import Text
+from textual._compositor import ChopsUpdate, LayoutUpdate
 from textual.binding import Binding
 from textual.geometry import Region
 from textual.message import Message
 from textual.reactive import reactive, var
+from textual.strip import Strip
 from textual.timer import Timer
 from textual.widget import Widget
 
@@ -85,10 +89,15 @@ def _cells(line: Text) -> list[tuple[str, tuple[Any, ...]]]:
     return cells
 
 
+JOIN = 4
+"""Unchanged cells between two changes of a line that are repainted anyway (moving the
+cursor past them costs about as much as writing them)."""
+
+
 def changed_cells(old: Sequence[Text], new: Sequence[Text]) -> list[Region] | None:
-    """Where ``new`` lines differ from ``old``, cell by cell: one region per changed
-    line, from its first changed cell to its last. None when the number of lines
-    differs (a new height)."""
+    """Where ``new`` lines differ from ``old``, cell by cell: one region per run of
+    changed cells (runs at most :data:`JOIN` cells apart are one), so the two sides
+    of a box are two regions. None when the number of lines differs (a new height)."""
     if len(old) != len(new):
         return None
     regions = []
@@ -103,8 +112,128 @@ def changed_cells(old: Sequence[Text], new: Sequence[Text]) -> list[Region] | No
         a += [blank] * (width - len(a))
         b += [blank] * (width - len(b))
         changed = [x for x in range(width) if a[x] != b[x]]
-        regions.append(Region(changed[0], y, changed[-1] + 1 - changed[0], 1))
+        start = last = changed[0]
+        for x in changed[1:]:
+            if x - last > JOIN + 1:
+                regions.append(Region(start, y, last + 1 - start, 1))
+                start = x
+            last = x
+        regions.append(Region(start, y, last + 1 - start, 1))
     return regions
+
+
+def _char_start(strip: Strip, x: int) -> int:
+    """The first cell of the character over cell ``x`` of ``strip`` (``x`` itself,
+    unless it is the right half of a wide character)."""
+    pos = 0
+    for segment in strip:
+        for ch in segment.text:
+            width = cell_len(ch)
+            if pos + width > x:
+                return pos
+            pos += width
+    return x
+
+
+_ATTRIBUTES = (("bold", "1"), ("dim", "2"), ("italic", "3"), ("underline", "4"), ("blink", "5"), ("blink2", "6"),
+               ("reverse", "7"), ("conceal", "8"), ("strike", "9"), ("underline2", "21"), ("frame", "51"),
+               ("encircle", "52"), ("overline", "53"))
+"""Each text attribute and its SGR code, as Rich writes them."""
+
+
+def _sgr(style: Style | None, system: Any) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """A style's SGR codes in three parts: attributes, foreground, background."""
+    if style is None:
+        return (), (), ()
+    attrs = tuple(code for name, code in _ATTRIBUTES if getattr(style, name))
+    fg = tuple(style.color.downgrade(system).get_ansi_codes()) if style.color else ()
+    bg = tuple(style.bgcolor.downgrade(system).get_ansi_codes(foreground=False)) if style.bgcolor else ()
+    return attrs, fg, bg
+
+
+def written(strip: Strip, console: Any) -> str:
+    """What the terminal is sent for ``strip``.
+
+    Textual writes every segment with all of its colour codes and a reset
+    after it; over a line of boxes that is most of the bytes. Here each
+    change of style sends only what changed (a new foreground, say), and a
+    reset only where an attribute is turned off. Click actions are never sent.
+    """
+    system = console._color_system or ColorSystem.TRUECOLOR  # as Strip.render
+    segments = strip.simplify()
+    if any(style is not None and style.link for _, style, _ in segments):
+        return strip.render(console)  # links have sequences of their own
+    out: list[str] = []
+    before: tuple[tuple[str, ...], ...] | None = None
+    for text, style, _ in segments:
+        now = _sgr(style, system)
+        if now != before:
+            attrs, fg, bg = now
+            if before is None or not set(before[0]) <= set(attrs):
+                codes = ["0", *attrs, *fg, *bg]
+            else:
+                codes = [a for a in attrs if a not in before[0]]
+                codes += (fg or ("39",)) if fg != before[1] else ()
+                codes += (bg or ("49",)) if bg != before[2] else ()
+            out.append(f"\x1b[{';'.join(codes)}m")
+            before = now
+        out.append(text)
+    if before is not None:
+        out.append("\x1b[0m")
+    return "".join(out)
+
+
+class TightUpdate(ChopsUpdate):
+    """A partial screen update that writes only the cells asked for, each line in one go.
+
+    Textual writes each changed line of a widget from the widget's left edge
+    to the last changed cell, and every widget's piece with colour codes of
+    its own, so a change at the right of a wide widget (the sixth card of the
+    hand, the end of the status line) costs the whole line up to it. This
+    writes from the first changed cell instead (the start of the character
+    over it, so a wide one is never cut in half), joining the pieces of a
+    span and the runs of one style.
+    """
+
+    @classmethod
+    def of(cls, update: ChopsUpdate) -> TightUpdate:
+        return cls(update.chops, update.spans, update.chop_ends)
+
+    def render_segments(self, console: Any) -> str:
+        out: list[str] = []
+        last_y = self.spans[-1][0]
+        for y, x1, x2 in self.spans:
+            pieces: list[Strip] = []
+            first = None
+            for end, (x, strip) in zip(self.chop_ends[y], self.chops[y].items()):
+                if strip is None or x > x2 or end <= x1:
+                    continue
+                start = _char_start(strip, max(0, x1 - x)) if first is None else 0
+                first = x + start if first is None else first
+                pieces.append(strip.crop(start, min(end, x2) - x))
+            if pieces:
+                out.append(Control.move_to(first, y).segment.text)
+                out.append(written(Strip.join(pieces), console))
+            if y != last_y:
+                out.append("\n")
+        return "".join(out)
+
+
+class TightLayout(LayoutUpdate):
+    """A whole-region update (a new layout, a full repaint) with each line written in one go."""
+
+    @classmethod
+    def of(cls, update: LayoutUpdate) -> TightLayout:
+        return cls(update.strips, update.region)
+
+    def render_segments(self, console: Any) -> str:
+        out: list[str] = []
+        for y, line in enumerate(self.strips, self.region.y):
+            if y > self.region.y:
+                out.append("\n")
+            out.append(Control.move_to(self.region.x, y).segment.text)
+            out.append(written(Strip.join(line), console))
+        return "".join(out)
 
 
 class PaintChanges:
@@ -180,6 +309,55 @@ class StatusBar(PaintChanges, Widget):
         left.append_text(right)
         left.no_wrap = True
         return left
+
+
+class KeyBar(PaintChanges, ClickableText):
+    """The keys that apply now, drawn as Textual's footer draws them, as one line of text.
+
+    Textual's footer rebuilds itself (every key a widget of its own) whenever
+    the keys change; this line compares its drawing and repaints the keys
+    that changed. A click on a key presses it.
+    """
+
+    DEFAULT_CSS = """
+    KeyBar { dock: bottom; height: 1; background: $footer-background; text-wrap: nowrap; }
+    KeyBar > .key-bar--key { color: $footer-key-foreground; background: $footer-key-background; text-style: bold; }
+    KeyBar > .key-bar--description { color: $footer-description-foreground; background: $footer-description-background; }
+    """
+    COMPONENT_CLASSES = {"key-bar--key", "key-bar--description"}
+
+    REPAINT_ON = ("keys",)
+    keys: var[tuple[tuple[str, str, str, bool], ...]] = var(())
+    """Each key shown: (key, how it is shown, what it does, whether it can act now)."""
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed)
+
+    def on_unmount(self) -> None:
+        self.screen.bindings_updated_signal.unsubscribe(self)
+
+    def bindings_changed(self, screen: Any) -> None:
+        if screen is not self.screen:
+            return
+        shown: dict[str, tuple[str, str, str, bool]] = {}
+        for _node, binding, enabled, _tooltip in screen.active_bindings.values():
+            if binding.show and binding.action not in shown:  # one key per action, as the footer
+                shown[binding.action] = (binding.key, self.app.get_key_display(binding), binding.description,
+                                         enabled)
+        self.keys = tuple(shown.values())
+
+    def draw(self) -> Text:
+        key_style = self.get_component_rich_style("key-bar--key", partial=True)
+        what_style = self.get_component_rich_style("key-bar--description", partial=True)
+        out = Text(no_wrap=True)
+        for key, display, description, enabled in self.keys:
+            dim = Style() if enabled else Style(dim=True)
+            action = f"app.simulate_key({key!r})" if enabled else "app.bell"
+            out.append(f" {display} ", click(action, key_style + dim))
+            if description:
+                out.append(f"{description} ", click(action, what_style + dim))
+        return out
 
 
 TICKS_PER_SECOND = 4
@@ -393,6 +571,61 @@ class GameLog(Widget, can_focus=True):
         self.write(Text(text, style=style))
 
 
+# --- boxes drawn as text ------------------------------------------------------------------------
+
+EDGES = {"round": "╭╮╰╯─│", "double": "╔╗╚╝═║"}
+"""A box's corners (top left, top right, bottom left, bottom right), its top and its side."""
+
+
+def top_rule(title: Text | None, width: int, style: Style, *, edge: str = "round", corners: bool = True) -> Text:
+    """A box's top edge with its title, as Textual draws a border title; without
+    ``corners``, the top rule of a part with no sides (a line across the table).
+
+    Drawn as text, a change of title or colour repaints the cells it changes,
+    where a Textual border repaints the whole part.
+    """
+    tl, tr, _, _, hz, _ = EDGES[edge]
+    line = Text(no_wrap=True)
+    label = title.copy() if title is not None else Text()
+    label.stylize_before(style)
+    room = width - 6 if corners else width - 2
+    if label.cell_len > room:
+        label.truncate(max(0, room), overflow="ellipsis")
+    if corners:
+        line.append(tl + hz + (" " if label else hz), style)
+        line.append_text(label)
+        line.append((" " if label else hz) + hz * (width - 5 - label.cell_len) + tr, style)
+    else:
+        line.append(hz, style)
+        line.append_text(label)
+        line.append(hz * (width - 1 - label.cell_len), style)
+    return line
+
+
+def framed(body: Sequence[Text], width: int, height: int, *, title: Text | None, style: Style,
+           edge: str = "round") -> Text:
+    """``body`` in a box ``width`` by ``height`` (at least as high as the body needs),
+    one space of padding on the left, its title in the top edge."""
+    _, _, bl, br, hz, side = EDGES[edge]
+    inner = width - 3
+    lines = [top_rule(title, width, style, edge=edge)]
+    for row in list(body) + [Text()] * max(0, height - 2 - len(body)):
+        line = Text(no_wrap=True)
+        line.append(side, style)
+        line.append(" ")
+        shown = row.copy()
+        if shown.cell_len > inner:
+            shown.truncate(inner, overflow="ellipsis")
+        line.append_text(shown)
+        line.append(" " * (inner - shown.cell_len))
+        line.append(side, style)
+        lines.append(line)
+    lines.append(Text(bl + hz * (width - 2) + br, style=style))
+    out = Text("\n").join(lines)
+    out.no_wrap = True
+    return out
+
+
 # --- a row of cards drawn as boxes ---------------------------------------------------------------
 
 
@@ -413,10 +646,12 @@ class CardFace:
 
 
 def card_row(faces: Sequence[CardFace], width: int, *, lines: int = 2, min_width: int = 8,
-             max_width: int = 18) -> Text:
+             max_width: int = 18, slots: int = 1) -> Text:
     """The cards side by side as boxes, ``lines`` text lines each, fitted to ``width``.
 
-    When they do not fit at ``min_width``, the row wraps onto a second row.
+    Cards are as wide as ``slots`` cards would be (or as many as there are, if
+    more), so that a card more or less leaves the others where they are. When
+    they do not fit at ``min_width``, the row wraps onto a second row.
     """
     if not faces:
         return Text("(no cards)", style="dim")
@@ -424,7 +659,7 @@ def card_row(faces: Sequence[CardFace], width: int, *, lines: int = 2, min_width
     rows = [faces[i:i + per_row] for i in range(0, len(faces), per_row)]
     out = Text()
     for r, row in enumerate(rows):
-        w = max(min_width, min(max_width, width // per_row))
+        w = max(min_width, min(max_width, width // max(per_row, slots)))
         if r:
             out.append("\n")
         out.append_text(_boxes(row, w, lines))

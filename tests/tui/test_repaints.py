@@ -12,9 +12,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+from rich.console import Console
+from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
-from textual._compositor import ChopsUpdate, LayoutUpdate
+from textual._compositor import ChopsUpdate, CompositorUpdate, LayoutUpdate
+from textual.app import App
 from textual.geometry import Region
+from textual.strip import Strip
 
 from core import side_effects as se
 from core.side_effects import RULES
@@ -22,7 +28,8 @@ from tests.core.se_helpers import card_id, disorder_id, table
 from tests.tui.conftest import SIZE
 from tests.tui.fakes import RulesTable, opened, wait_for
 from tests.tui.test_se_table import tremors_table
-from tui.widgets import PromptBar, changed_cells
+from tui.se_board import PsychePanel
+from tui.widgets import KeyBar, PromptBar, changed_cells, written
 
 
 class Painted:
@@ -64,17 +71,52 @@ class Painted:
     def touched(self, widget: Any) -> bool:
         return bool(self.inside(widget.region))
 
+    def columns(self, widget: Any) -> set[int]:
+        """The columns painted inside ``widget``'s content, from its left edge."""
+        region = widget.content_region
+        return {x - region.x for _, x1, x2 in self.inside(region) for x in range(x1, x2)}
 
-def four_seats():
+
+class Written:
+    """What each screen update writes to the terminal: the update the app hands to
+    Textual to write, rendered to its bytes."""
+
+    def __init__(self, monkeypatch: Any) -> None:
+        self.sent: list[str] = []
+        display = App._display
+
+        def recording(app: Any, screen: Any, renderable: Any) -> None:
+            if isinstance(renderable, CompositorUpdate) and not app._batch_count:
+                self.sent.append(renderable.render_segments(app.console))
+            display(app, screen, renderable)
+
+        monkeypatch.setattr(App, "_display", recording)
+
+    @property
+    def text(self) -> str:
+        return "".join(self.sent)
+
+
+HAND = ("Chlorpromazine", "Episode", "Gambling Addiction", "Lithium")
+
+
+def four_seats(hand: tuple[str, ...] = HAND, last: tuple[Any, ...] = ("Anorexia",)):
+    """Four seats, ours first; ``last`` is the Psyche of the last seat."""
     state = table(
         4,
         psyches={0: ["Madness", "Anxiety"], 1: ["Depression", ("Tremors", "Pramipexole")],
-                 2: ["Impotence", "Suicidal Thoughts"], 3: ["Anorexia"]},
-        hands={0: ["Chlorpromazine", "Episode", "Gambling Addiction", "Lithium"], 1: ["Fluoxetine"],
-               2: ["Sildenafil", "Clozapine"], 3: ["Lithium"]},
+                 2: ["Impotence", "Suicidal Thoughts"], 3: list(last)},
+        hands={0: list(hand), 1: ["Fluoxetine"], 2: ["Sildenafil", "Clozapine"], 3: ["Lithium"]},
         current=0,
     )
     return state, RulesTable(RULES, state)
+
+
+def card_columns(hand: Any) -> list[range]:
+    """The columns of each card of the hand row (its first line is the rule above the cards)."""
+    top = hand.draw().split("\n")[1].plain
+    starts = [i for i, ch in enumerate(top) if ch in "╭┏"]
+    return [range(a, b) for a, b in zip(starts, starts[1:] + [len(top)])]
 
 
 async def test_a_rival_hand_size_repaints_that_rival_panel_only(app_for, monkeypatch):
@@ -102,7 +144,13 @@ async def test_a_rival_hand_size_repaints_that_rival_panel_only(app_for, monkeyp
         assert 0 < sum(x2 - x1 for _, x1, x2 in painted.inside(status.region)) < status.region.width // 2
 
 
-async def test_moving_the_highlight_repaints_two_cards(app_for, monkeypatch):
+@pytest.mark.parametrize("first, cards, reached, unsent", [
+    ("right", {0, 1}, "Episode", ()),
+    # At the right of the hand: written from the third card, not from the hand's left edge
+    # (Textual's own update), so the first cards' words are not sent.
+    ("3", {2, 3}, "Lithium", ("Chlorpro", "Episode")),
+])
+async def test_moving_the_highlight_repaints_two_cards(app_for, monkeypatch, first, cards, reached, unsent):
     """The right arrow moves the highlight: the hand row repaints the card left and the card reached."""
     state, session = four_seats()
     app = app_for(session)
@@ -110,20 +158,86 @@ async def test_moving_the_highlight_repaints_two_cards(app_for, monkeypatch):
         session.begin()
         board = await opened(pilot)
         hand = board.query_one("#hand")
-        await pilot.press("right")  # the first card is picked
+        await pilot.press(first)  # a card is picked
         await pilot.pause(0.2)
+        painted, sent = Painted(app, monkeypatch), Written(monkeypatch)
+        await pilot.press("right")
+        await pilot.pause(0.2)
+        assert board.selected == card_id(state, 0, reached)
+        columns = painted.columns(hand)
+        assert {i for i, card in enumerate(card_columns(hand)) if columns & set(card)} == cards
+        assert reached[:8] in sent.text and not [word for word in unsent if word in sent.text]
+
+
+async def test_a_stand_in_playing_our_last_card_repaints_that_card(app_for, monkeypatch):
+    """A seated move: the host plays the seat's last card (a stand-in bot would). The
+    other cards keep their width and place, so the hand repaints the card that went
+    and the count in its title, nothing of the five cards left."""
+    state, session = four_seats(("Episode", "Gambling Addiction", "Lithium", "Sildenafil", "Fluoxetine",
+                                 "Chlorpromazine"))
+    app = app_for(session)
+    async with app.run_test(size=SIZE) as pilot:
+        session.begin()
+        board = await opened(pilot)
+        hand = board.query_one("#hand")
+        await pilot.pause(0.2)
+        kept = card_columns(hand)[:5]
+        painted = Painted(app, monkeypatch)
+        seq = session.seq
+        session.act(0, se.Treat(drug=card_id(state, 0, "Chlorpromazine"), disorder=disorder_id(state, 0, "Madness")))
+        await wait_for(pilot, lambda: app.table_screen.seq > seq, what="the new view")
+        await pilot.pause(0.2)
+        assert len(board.view.hand) == 5 and card_columns(hand) == kept
+        cards = {x - hand.content_region.x for y, x1, x2 in painted.inside(hand.content_region)
+                 if y > hand.content_region.y for x in range(x1, x2)}
+        assert cards and not cards & {x for card in kept for x in card}
+        rule = [(x1, x2) for y, x1, x2 in painted.inside(hand.region) if y == hand.region.y]
+        assert rule and sum(x2 - x1 for x1, x2 in rule) <= 3  # "6 cards" became "5 cards"
+
+
+async def test_a_seat_no_longer_lit_repaints_the_edges_of_its_box(app_for, monkeypatch):
+    """A Disorder picked lights the rivals open to it (their boxes drawn double); the
+    highlight moved on, a lit box repaints its edges and the line that named what it
+    is open to, not the whole box as a change of CSS class would. (The box aimed at
+    is tinted all over, so it repaints whole.)"""
+    state, session = four_seats(last=("Anorexia", ("Tremors", "Pramipexole")))
+    app = app_for(session)
+    async with app.run_test(size=SIZE) as pilot:
+        session.begin()
+        board = await opened(pilot)
+        await pilot.press("3")  # Gambling Addiction: seats 1 and 3 are open to it, seat 1 is aimed at
+        await pilot.pause(0.2)
+        box = next(p for p in board.query(PsychePanel) if p.player is not None and p.player.seat == 3)
+        assert box.draw().plain.startswith("╔")
         painted = Painted(app, monkeypatch)
         await pilot.press("right")
         await pilot.pause(0.2)
-        assert board.selected == card_id(state, 0, "Episode")
-        # Each card is a box; its top-left corner is where its column starts.
-        top = hand.draw().split("\n")[0].plain
-        starts = [i for i, ch in enumerate(top) if ch in "╭┏"]
-        edges = starts + [len(top)]
-        region = hand.content_region
-        columns = {x - region.x for _, x1, x2 in painted.inside(region) for x in range(x1, x2)}
-        cards = {i for i in range(len(starts)) if columns & set(range(edges[i], edges[i + 1]))}
-        assert cards == {0, 1}
+        assert box.draw().plain.startswith("╭")
+        region = box.region
+        cells = {(x, y) for y, x1, x2 in painted.inside(region) for x in range(x1, x2)}
+        assert (region.x, region.y + 1) in cells and (region.right - 1, region.y + 1) in cells
+        open_to = region.y + next(i for i, line in enumerate(box.draw().split("\n")) if "open to" in line.plain)
+        inside = {(x, y) for x, y in cells if region.x < x < region.right - 1 and region.y < y < region.bottom - 1}
+        assert {y for _, y in inside} <= {open_to}
+
+
+async def test_the_keys_repaint_only_the_keys_that_changed(app_for, monkeypatch):
+    """Picking a card adds keys to the bar; the keys before them are not repainted
+    (Textual's footer builds itself anew, every key)."""
+    state, session = four_seats()
+    app = app_for(session)
+    async with app.run_test(size=SIZE) as pilot:
+        session.begin()
+        await opened(pilot)
+        await pilot.pause(0.2)
+        keys = app.table_screen.query_one(KeyBar)
+        first = keys.draw().plain.index(" e ")  # ←→ card, then end turn: the keys before aiming
+        painted = Painted(app, monkeypatch)
+        await pilot.press("1")
+        await pilot.pause(0.3)
+        assert "aim" in keys.draw().plain
+        columns = painted.columns(keys)
+        assert columns and min(columns) >= first
 
 
 async def test_countdown_repaints_at_most_four_times_a_second(app_for, monkeypatch):
@@ -148,7 +262,7 @@ async def test_countdown_repaints_at_most_four_times_a_second(app_for, monkeypat
 
 
 def test_changed_cells_finds_the_first_and_last_changed_cell_of_each_line():
-    """The comparison a part makes before repainting: per line, the span that differs."""
+    """The comparison a part makes before repainting: per line, the spans that differ."""
     old = [Text("Ben · 5 cards"), Text("✗ Madness"), Text("same")]
     new = [Text("Ben · 6 cards"), Text("✓ Madness", style=""), Text("same")]
     new[1].stylize("green", 0, 1)
@@ -160,8 +274,24 @@ def test_changed_cells_finds_the_first_and_last_changed_cell_of_each_line():
     assert changed_cells([Text("Bot 4 is playing.")], [Text("Your turn: e end turn.")]) == [Region(0, 0, 22, 1)]
     # A wide character takes two cells.
     assert changed_cells([Text("界 a")], [Text("界 b")]) == [Region(3, 0, 1, 1)]
+    # Changes far apart on a line (the two sides of a box) are two spans.
+    side = Text("│ ✗ Madness        │")
+    lit = side.copy()
+    lit.stylize("yellow", 0, 1)
+    lit.stylize("yellow", len(side) - 1)
+    assert changed_cells([side], [lit]) == [Region(0, 0, 1, 1), Region(len(side) - 1, 0, 1, 1)]
     # A different number of lines is a new height: the caller repaints everything.
     assert changed_cells(old, new[:2]) is None
+
+
+def test_a_line_is_written_with_only_the_colour_codes_that_change():
+    """Each change of style sends what changed; a reset only where an attribute goes off."""
+    red, bold, green = Style(color="red", bgcolor="black"), Style(color="red", bgcolor="black", bold=True), \
+        Style(color="green", bgcolor="black")
+    strip = Strip([Segment("a", red), Segment("b", bold), Segment("c", red), Segment("d", green),
+                   Segment("e", green + Style(meta={"@click": "card(1)"}))])
+    console = Console(color_system="standard", force_terminal=True)
+    assert written(strip, console) == "\x1b[0;31;40ma\x1b[1mb\x1b[0;31;40mc\x1b[32mde\x1b[0m"
 
 
 async def test_a_resize_is_painted_once(app_for, monkeypatch):
