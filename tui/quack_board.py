@@ -189,9 +189,10 @@ class DoctorTable(PaintChanges, ClickableText):
         if reminders:
             second.append("  ⚑ ", style="magenta")
             second.append(", ".join(reminders), style="magenta")
-        if second.plain.strip():
-            line.append("\n")
-            line.append_text(second)
+        # Every doctor keeps the line of the bars, blank without a Patient: a Patient
+        # admitted or gone then repaints that line, not the table and all under it.
+        line.append("\n")
+        line.append_text(second if second.plain.strip() else Text())
         return line
 
     def _short_bars(self, doctor: q.DoctorView) -> Text:
@@ -255,6 +256,13 @@ class QuackHand(PaintChanges, ClickableText):
     roomy: var[bool] = var(False)
     """Rows to spare (a tall terminal): each card's whole text, wrapped onto up to ROOMY_LINES lines."""
 
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._kept: tuple[tuple[int, bool], int] = ((0, False), q.HAND_SIZE)
+        """((width, roomy), lines): the most lines the hand has needed at this width and
+        layout, at least one per card of a full hand. It keeps them, so a card played
+        or drawn repaints its own lines, not the prompt and the log under the hand."""
+
     def draw(self) -> Text:
         view = self.view
         out = Text(no_wrap=True, overflow="ellipsis")
@@ -263,11 +271,18 @@ class QuackHand(PaintChanges, ClickableText):
         width = max(40, self.size.width)
         if not view.hand:
             out.append("(no cards in hand)", style="dim")
-            return out
         for i, card in enumerate(view.hand):
             if i:
                 out.append("\n")
             out.append_text(self._line(view, i, card, width))
+        return self._steady(out, (width, self.roomy))
+
+    def _steady(self, out: Text, layout: tuple[int, bool]) -> Text:
+        """``out`` with blank lines under it, up to the most lines the hand has needed."""
+        lines = out.plain.count("\n") + 1
+        kept, most = self._kept
+        self._kept = layout, max(lines, most if kept == layout else q.HAND_SIZE)
+        out.append("\n" * (self._kept[1] - lines))
         return out
 
     def _line(self, view: q.QuackView, index: int, card: Any, width: int) -> Text:
@@ -536,7 +551,8 @@ class QuackBoard(Board):
         the log (below the table unless the screen is wide) keeps LOG_ROWS of them."""
         from tui.table import WIDE
 
-        rows = 6 + (1 if compact else 2) * len(view.doctors) + ROOMY_LINES * len(view.hand)
+        # A full hand, not the cards held now: the hand keeps its layout as cards come and go.
+        rows = 6 + (1 if compact else 2) * len(view.doctors) + ROOMY_LINES * max(q.HAND_SIZE, len(view.hand))
         beside = self.app.size.width >= WIDE
         return height >= max(ROOMY_HEIGHT, rows + (0 if beside else LOG_ROWS))
 

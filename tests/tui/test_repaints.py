@@ -22,11 +22,13 @@ from textual.app import App
 from textual.geometry import Region
 from textual.strip import Strip
 
+from core import quack as q
 from core import side_effects as se
+from core.quack import RULES as QUACK
 from core.side_effects import RULES
 from tests.core.se_helpers import card_id, disorder_id, table
 from tests.tui.conftest import SIZE
-from tests.tui.fakes import RulesTable, opened, wait_for
+from tests.tui.fakes import RulesTable, opened, quack_table, wait_for
 from tests.tui.test_se_table import tremors_table
 from tui.se_board import PsychePanel
 from tui.widgets import KeyBar, PromptBar, changed_cells, written
@@ -259,6 +261,72 @@ async def test_countdown_repaints_at_most_four_times_a_second(app_for, monkeypat
         cells = painted.inside(app.screen.region)
         assert cells and all(bar.region.contains(x, y) for y, x, _ in cells)
         assert max(x2 - x1 for _, x1, x2 in cells) <= Text(bar.countdown()).cell_len
+
+
+QUACK_HAND = ["Walk It Off", "Yoga", "Drink More Water", "Get Some Rest", "Aspirin", "Trepanation"]
+"""Six Treatments, no Anytime card (one would light up when a Patient arrives to aim it at)."""
+
+
+def doctor_rows(table: Any, seats: set[int]) -> set[int]:
+    """The screen rows of the doctor table that belong to ``seats`` (two lines each)."""
+    top = table.content_region.y
+    return {top + 2 * seat + line for seat in seats for line in (0, 1)}
+
+
+async def test_a_rival_admitting_a_patient_repaints_that_doctors_rows(app_for, monkeypatch):
+    """Bot 2 admits a Patient: its line of bars was kept blank, so the doctor table
+    keeps its height and the hand and the prompt under it stay where they are,
+    unpainted (a growing table repaints everything under it, twice)."""
+    state = quack_table(4, hands={0: QUACK_HAND}, first=1)
+    session = RulesTable(QUACK, state)
+    app = app_for(session)
+    async with app.run_test(size=SIZE) as pilot:
+        session.begin()
+        board = await opened(pilot)
+        await pilot.pause(0.2)
+        table, hand = board.query_one("#doctors"), board.query_one("#hand")
+        places = table.region, hand.region
+        painted = Painted(app, monkeypatch)
+        seq = session.seq
+        session.act(1, q.StayHome())
+        await wait_for(pilot, lambda: app.table_screen.seq > seq, what="the new view")
+        await pilot.pause(0.2)
+        assert board.view.doctors[1].patient is not None
+        assert (table.region, hand.region) == places
+        assert {y for y, _, _ in painted.inside(table.region)} <= doctor_rows(table, {1})
+        assert not painted.touched(hand)
+
+
+async def test_a_stand_in_playing_our_card_keeps_the_hand_height(app_for, monkeypatch):
+    """A seated move: the host plays one of our six Treatments. The hand keeps its six
+    lines, so the other doctors and the prompt's place are left alone, and of the
+    cards above the one played only what each would do to the Patient now."""
+    state = quack_table(4, hands={0: QUACK_HAND}, patients={0: "The Paper Cut"})
+    session = RulesTable(QUACK, state)
+    app = app_for(session)
+    async with app.run_test(size=SIZE) as pilot:
+        session.begin()
+        board = await opened(pilot)
+        session.act(0, q.StayHome())
+        await wait_for(pilot, lambda: board.view.phase == q.TREAT, what="our Treatments")
+        await pilot.pause(0.2)
+        table, hand, prompt = board.query_one("#doctors"), board.query_one("#hand"), board.query_one("#prompt")
+        places = hand.region, prompt.region
+        painted = Painted(app, monkeypatch)
+        seq = session.seq
+        session.act(0, q.PlayTreatment(next(c for c in state.hands[0] if QUACK.cards[c].name == "Aspirin")))
+        await wait_for(pilot, lambda: app.table_screen.seq > seq, what="the new view")
+        await pilot.pause(0.2)
+        assert len(board.view.hand) == 5 and (hand.region, prompt.region) == places
+        assert not {y for y, _, _ in painted.inside(table.region)} & doctor_rows(table, {1, 2, 3})
+        played = QUACK_HAND.index("Aspirin")
+        lines = [line.plain for line in hand.draw().split("\n", allow_blank=True)]
+        left: dict[int, int] = {}
+        for y, x1, _ in painted.inside(hand.content_region):
+            y, x = y - hand.content_region.y, x1 - hand.content_region.x
+            left[y] = min(left.get(y, x), x)
+        assert played in left and len(lines) == len(QUACK_HAND)
+        assert all(left[y] >= lines[y].index("→") for y in left if y < played)
 
 
 def test_changed_cells_finds_the_first_and_last_changed_cell_of_each_line():
