@@ -17,7 +17,7 @@ from rich.cells import cell_len
 from rich.color import ColorSystem
 from rich.control import Control
 from rich.style import Style
-from rich.text import Text
+from rich.text import Span, Text
 from textual._compositor import ChopsUpdate, LayoutUpdate
 from textual.binding import Binding
 from textual.geometry import Region
@@ -448,9 +448,9 @@ class GameLog(Widget, can_focus=True):
 
     The log fills downwards like a page; when a new line would run off the
     bottom, the page turns: the last few lines move to the top and the rest
-    is cleared. So a new line repaints its own rows, and only a page turn
-    repaints the whole log (a scrolling log repaints every row for every
-    line, the biggest part of a move's bytes). Focused (``l`` at the table),
+    is cleared. So a new line repaints its own rows, and a page turn the
+    cells that differ from the page before (a scrolling log repaints every
+    row for every line, the biggest part of a move's bytes). Focused (``l`` at the table),
     the arrows, Page Up/Down, Home and End read back through the last
     :attr:`MAX_LINES` entries.
     """
@@ -501,11 +501,29 @@ class GameLog(Widget, can_focus=True):
         if not self._following:
             return
         if len(self._lines) - self._top <= height:
-            self.refresh(Region(0, before - self._top, width, len(self._lines) - before))
+            # Rows below the last line are blank: each new line is written as far as it goes.
+            rows = [Region(0, y - self._top, line.cell_len, 1)
+                    for y, line in enumerate(self._lines[before:], before) if line.cell_len]
+            if rows:
+                self.refresh(*rows)
         else:
             keep = int(height * self.KEEP)
+            shown = self._page(height)
             self._top = max(before - keep, len(self._lines) - height)
-            self.refresh()
+            # The page turned: the cells that differ from the page on screen (a row blank
+            # on both stays as it is, a new line is written as far as it or the old one goes).
+            regions = changed_cells(shown, self._page(height))
+            if regions is None:
+                self.refresh()
+            elif regions:
+                self.refresh(*regions)
+
+    def _page(self, height: int) -> list[Text]:
+        """The page from :attr:`_top`, ``height`` lines, as compared cell by cell
+        (each line's own style over its cells, blank lines where the log ends)."""
+        lines = [Text(line.plain, spans=[Span(0, len(line.plain), line.style), *line.spans])
+                 for line in self._lines[self._top:self._top + height]]
+        return lines + [Text() for _ in range(height - len(lines))]
 
     def clear(self) -> None:
         self._entries.clear()

@@ -31,7 +31,7 @@ from tests.tui.conftest import SIZE
 from tests.tui.fakes import RulesTable, opened, quack_table, wait_for
 from tests.tui.test_se_table import tremors_table
 from tui.se_board import PsychePanel
-from tui.widgets import KeyBar, PromptBar, changed_cells, written
+from tui.widgets import GameLog, KeyBar, PromptBar, changed_cells, written
 
 
 class Painted:
@@ -327,6 +327,34 @@ async def test_a_stand_in_playing_our_card_keeps_the_hand_height(app_for, monkey
             left[y] = min(left.get(y, x), x)
         assert played in left and len(lines) == len(QUACK_HAND)
         assert all(left[y] >= lines[y].index("→") for y in left if y < played)
+
+
+class LogOnly(App):
+    def compose(self):
+        yield GameLog(id="log")
+
+
+async def test_a_page_turn_of_the_log_repaints_the_cells_that_differ(monkeypatch):
+    """A new line is written as far as it goes (the row under the last line is blank).
+    A line that would run off the log turns the page: its last lines move to the top,
+    the rest is cleared. Rows blank before and after are left alone, and a row is
+    written as far as its old or its new line goes, not across the whole log."""
+    app = LogOnly()
+    async with app.run_test(size=(40, 9)) as pilot:
+        log = app.query_one(GameLog)
+        for n in range(1, 7):
+            log.event(f"line {n}")
+        await pilot.pause(0.1)
+        painted = Painted(app, monkeypatch)
+        for n in range(7, 11):  # three more fill the page; the fourth turns it
+            log.event(f"line {n}", quiet=n == 10)
+        await pilot.pause(0.1)
+        assert [line.plain for line in log._page(9)][:4] == ["line 7", "line 8", "line 9", "line 10"]
+        text = log.content_region
+        cells = [(y - text.y, x - text.x) for y, x1, x2 in painted.inside(app.screen.region) for x in range(x1, x2)]
+        assert cells and all(x < len("line 10") for _, x in cells)
+        # "line 1" became "line 7": one cell; "line 4" became the dim "line 10": all of it.
+        assert [x for y, x in cells if y == 0] == [5] and [x for y, x in cells if y == 3] == list(range(7))
 
 
 def test_changed_cells_finds_the_first_and_last_changed_cell_of_each_line():
