@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import asyncio
 import io
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any, Awaitable, Callable, Sequence
 
 from rich.console import Console
@@ -310,6 +312,15 @@ async def opened(pilot: Any) -> Any:
                    what="the table to open")
     await pilot.pause()
     return app.table_screen.board
+
+
+@asynccontextmanager
+async def at_table(app: Any, session: Any, size: tuple[int, int]) -> AsyncIterator[tuple[Any, Any]]:
+    """``app`` run headless at ``size`` with ``session`` begun, from the moment
+    its table holds the first view: (pilot, the game's board)."""
+    async with app.run_test(size=size) as pilot:
+        session.begin()
+        yield pilot, await opened(pilot)
 
 
 async def press_card(pilot: Any, board: Any, name: str) -> None:

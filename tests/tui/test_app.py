@@ -9,7 +9,7 @@ from net.client import ConnectionLost, Disconnected, Reconnected
 from net.protocol import Bye, ChatLine, Error
 from tests.core.se_helpers import table
 from tests.tui.conftest import SIZE
-from tests.tui.fakes import FakeSession, RulesTable, flat, lobby_of, opened, screen_text, wait_for
+from tests.tui.fakes import FakeSession, RulesTable, at_table, flat, lobby_of, opened, screen_text, wait_for
 from net.tokens import TokenStore
 from tui.app import make_app
 from tui.config import ENV_DIR, Settings, SettingsStore, config_dir
@@ -109,9 +109,7 @@ async def test_lost_connection_is_shown_and_recovered(app_for):
     """Disconnected -> 'reconnecting' in the status line; Reconnected -> online again; no traceback."""
     session = se_session()
     app = app_for(session)
-    async with app.run_test(size=SIZE) as pilot:
-        session.begin()
-        await opened(pilot)
+    async with at_table(app, session, SIZE) as (pilot, _board):
         session.push(Disconnected("The connection to the host was lost."))
         await wait_for(pilot, lambda: "reconnecting" in screen_text(app).split("\n")[0], what="reconnecting")
         session.push(Reconnected())
@@ -126,9 +124,7 @@ async def test_lost_connection_is_shown_and_recovered(app_for):
 async def test_host_goodbye_and_errors_are_sentences(app_for):
     session = se_session()
     app = app_for(session)
-    async with app.run_test(size=SIZE) as pilot:
-        session.begin()
-        await opened(pilot)
+    async with at_table(app, session, SIZE) as (pilot, _board):
         session.push(Error(code="rate_limited", message="You are chatting too fast.", refused="chat"))
         session.push(Bye(reason="shutdown", message="The host closed the table."))
         await wait_for(pilot, lambda: "table closed" in screen_text(app).split("\n")[0], what="closed")
@@ -154,9 +150,7 @@ async def test_player_text_is_never_markup(app_for):
 async def test_chat_is_sent_from_the_table(app_for):
     session = se_session()
     app = app_for(session)
-    async with app.run_test(size=SIZE) as pilot:
-        session.begin()
-        await opened(pilot)
+    async with at_table(app, session, SIZE) as (pilot, _board):
         await pilot.press("c")
         await pilot.pause()
         await pilot.press(*"hi all", "enter")
@@ -167,9 +161,7 @@ async def test_chat_is_sent_from_the_table(app_for):
 async def test_leaving_a_running_game_asks_first(app_for):
     session = se_session()
     app = app_for(session)
-    async with app.run_test(size=SIZE) as pilot:
-        session.begin()
-        await opened(pilot)
+    async with at_table(app, session, SIZE) as (pilot, _board):
         await pilot.press("q")
         await wait_for(pilot, lambda: "Leave" in screen_text(app), what="the question")
         # The safe button has the focus: Enter pressed by habit keeps the game.
@@ -188,9 +180,7 @@ async def test_spectators_see_every_psyche_and_no_hand(app_for):
     session = RulesTable(SE, state, seat=None, names=("Ann", "Ben", "Cy"))
     session.seat = None
     app = app_for(session)
-    async with app.run_test(size=SIZE) as pilot:
-        session.begin()
-        await opened(pilot)
+    async with at_table(app, session, SIZE) as (pilot, _board):
         text = screen_text(app)
         assert "Ann" in text and "Ben" in text and "Cy" in text and "Watching" in text
         await pilot.press("1", "enter", "e")  # nothing to do, nothing breaks
@@ -201,9 +191,7 @@ async def test_spectators_see_every_psyche_and_no_hand(app_for):
 async def test_help_and_rules_are_one_key_away(app_for):
     session = se_session()
     app = app_for(session)
-    async with app.run_test(size=SIZE) as pilot:
-        session.begin()
-        await opened(pilot)
+    async with at_table(app, session, SIZE) as (pilot, _board):
         await pilot.press("question_mark")
         await wait_for(pilot, lambda: "Keys" in screen_text(app) and "pick the card" in screen_text(app))
         for _ in range(10):
@@ -248,9 +236,7 @@ async def test_play_again_after_a_local_game(app_for):
     advance(QUACK, state, until=lambda s: False, seed=5)
     session = RulesTable(QUACK, state)
     app = app_for(session)
-    async with app.run_test(size=SIZE) as pilot:
-        session.begin()
-        await opened(pilot)
+    async with at_table(app, session, SIZE) as (pilot, _board):
         await wait_for(pilot, lambda: type(app.screen).__name__ == "SummaryScreen", timeout=5,
                        what="the summary to open by itself")
         await pilot.pause()

@@ -10,7 +10,7 @@ from core import side_effects as se
 from core.quack import RULES as QUACK
 from core.side_effects import RULES as SE
 from tests.tui.conftest import SIZE
-from tests.tui.fakes import FakeSession, RulesTable, advance, clipped_widgets, lobby_of, opened, screen_text, wait_for
+from tests.tui.fakes import FakeSession, RulesTable, advance, at_table, clipped_widgets, lobby_of, screen_text, wait_for
 from tui.home import HostScreen, JoinScreen, OptionsScreen
 from tui.modals import ChoiceScreen, ConfirmScreen, ReadingScreen
 from tui import rules_text
@@ -47,9 +47,7 @@ async def test_side_effects_table_fits(app_for, seats):
     """The Side Effects table at 2-8 seats, mid-game, a card picked."""
     session = se_midgame(seats, seed=seats)
     app = app_for(session)
-    async with app.run_test(size=SIZE) as pilot:
-        session.begin()
-        await opened(pilot)
+    async with at_table(app, session, SIZE) as (pilot, _board):
         assert_fits(app, names=session.names[1:])
         await pilot.press("1")
         assert_fits(app)
@@ -60,9 +58,7 @@ async def test_quack_table_fits(app_for, seats):
     """The Quack in the Box table at 2-8 seats, mid-game."""
     session = quack_midgame(seats, seed=seats)
     app = app_for(session)
-    async with app.run_test(size=SIZE) as pilot:
-        session.begin()
-        await opened(pilot)
+    async with at_table(app, session, SIZE) as (pilot, _board):
         assert_fits(app, names=session.names[1:])
         await pilot.press("1")
         assert_fits(app)
@@ -99,9 +95,7 @@ async def test_lobby_fits(app_for, mode, seats):
 async def test_reading_and_choice_screens_fit(app_for):
     session = se_midgame(4, seed=9)
     app = app_for(session)
-    async with app.run_test(size=SIZE) as pilot:
-        session.begin()
-        await opened(pilot)
+    async with at_table(app, session, SIZE) as (pilot, _board):
         screens = [ReadingScreen("Keys", rules_text.TABLE_KEYS),
                    rules_screen("side-effects"),
                    rules_screen("quack"),
@@ -123,9 +117,7 @@ async def test_summary_fits(app_for, game):
     advance(rules, state, until=lambda s: False, seed=21)
     session = RulesTable(rules, state)
     app = app_for(session)
-    async with app.run_test(size=SIZE) as pilot:
-        session.begin()
-        await opened(pilot)
+    async with at_table(app, session, SIZE) as (pilot, _board):
         await pilot.press("g")
         await wait_for(pilot, lambda: type(app.screen).__name__ == "SummaryScreen", what="the summary")
         text = assert_fits(app, names=session.names[1:])

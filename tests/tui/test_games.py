@@ -10,7 +10,7 @@ import pytest
 from core import games
 from core.side_effects import RULES as SE
 from tests.tui.conftest import SIZE
-from tests.tui.fakes import RulesTable, opened
+from tests.tui.fakes import RulesTable, at_table
 from tui.games import action_bindings, ui_for
 
 TUI = Path(__file__).resolve().parents[2] / "tui"
@@ -54,9 +54,7 @@ def test_the_generic_screens_name_no_game(name):
 async def test_a_side_effects_table_offers_trades_not_the_money_chart(app_for):
     session = RulesTable(SE, SE.new_game(seats=3, seed=3))
     app = app_for(session)
-    async with app.run_test(size=SIZE) as pilot:
-        session.begin()
-        await opened(pilot)
+    async with at_table(app, session, SIZE) as (pilot, _board):
         screen = app.table_screen
         assert screen.check_action("game", ("trade",))
         assert not screen.check_action("game", ("money",))

@@ -14,7 +14,7 @@ from cards.quack import Treatment
 from core import quack as q
 from core.quack import RULES
 from tests.tui.conftest import SIZE
-from tests.tui.fakes import RulesTable, flat, opened, press_card, quack_table, screen_text, wait_for
+from tests.tui.fakes import RulesTable, at_table, flat, press_card, quack_table, screen_text, wait_for
 from tests.tui.test_quack_table import hand_id
 from tui import quack_text as qt
 from tui.widgets import PromptBar
@@ -33,9 +33,7 @@ async def test_claim_denied_on_you_is_notified_and_payday_gives_both_figures(app
     state = quack_table(hands={0: TREATMENTS, 1: ["Claim Denied"]}, patients={0: "Retired Hypochondriac"})
     session = RulesTable(RULES, state)
     app = app_for(session)
-    async with app.run_test(size=SIZE) as pilot:
-        session.begin()
-        board = await opened(pilot)
+    async with at_table(app, session, SIZE) as (pilot, board):
         session.act(1, q.PlayAnytime(hand_id(state, 1, "Claim Denied"), 0))
         wanted = "Claim Denied: Bot 2 played Claim Denied on you: your next pay for Treatments is cancelled."
         await wait_for(pilot, lambda: wanted in notices(app), what="the notification")
@@ -61,9 +59,7 @@ async def test_nurse_night_off_on_your_patient_tells_the_harm_and_the_death(app_
     state.doctors[0].patient.harm = 4
     session = RulesTable(RULES, state)
     app = app_for(session)
-    async with app.run_test(size=SIZE) as pilot:
-        session.begin()
-        await opened(pilot)
+    async with at_table(app, session, SIZE) as (pilot, _board):
         session.act(1, q.PlayAnytime(hand_id(state, 1, "Nurse Has the Night Off"), 0))
         await wait_for(pilot, lambda: app._notifications, what="the notification")
         (notice,) = notices(app)
@@ -79,9 +75,7 @@ async def test_your_own_anytime_cards_and_cards_on_others_are_not_notified(app_f
     state.doctors[2].money = 500
     session = RulesTable(RULES, state)
     app = app_for(session)
-    async with app.run_test(size=SIZE) as pilot:
-        session.begin()
-        board = await opened(pilot)
+    async with at_table(app, session, SIZE) as (pilot, board):
         session.act(1, q.PlayAnytime(hand_id(state, 1, "Tax Audit"), 2))
         await press_card(pilot, board, "Placebo")
         await pilot.press("enter")
@@ -98,9 +92,7 @@ async def test_a_harmful_card_is_aimed_at_a_rival_first_and_enter_plays_it(app_f
                         patients={0: "Weekend Warrior", 1: "Mystery Rash", 2: "The Paper Cut"}, first=1)
     session = RulesTable(RULES, state)
     app = app_for(session)
-    async with app.run_test(size=SIZE) as pilot:
-        session.begin()
-        board = await opened(pilot)
+    async with at_table(app, session, SIZE) as (pilot, board):
         nurse = hand_id(state, 0, "Nurse Has the Night Off")
         assert board.moves_for(nurse)[0].target == 0  # the rules list us first...
         assert "(press 3)" in flat(screen_text(app))
@@ -117,9 +109,7 @@ async def test_a_helpful_card_is_aimed_at_yourself_first(app_for):
     state = quack_table(hands={1: ["Placebo", "Yoga"]}, patients={0: "Weekend Warrior", 1: "Mystery Rash"})
     session = RulesTable(RULES, state, seat=1)
     app = app_for(session)
-    async with app.run_test(size=SIZE) as pilot:
-        session.begin()
-        board = await opened(pilot)
+    async with at_table(app, session, SIZE) as (pilot, board):
         placebo = hand_id(state, 1, "Placebo")
         assert board.moves_for(placebo)[0].target == 0
         await press_card(pilot, board, "Placebo")
@@ -132,9 +122,7 @@ async def test_a_new_view_keeps_the_aim(app_for):
                         patients={1: "The Paper Cut", 2: "Mystery Rash", 3: "Weekend Warrior"}, first=3)
     session = RulesTable(RULES, state)
     app = app_for(session)
-    async with app.run_test(size=SIZE) as pilot:
-        session.begin()
-        board = await opened(pilot)
+    async with at_table(app, session, SIZE) as (pilot, board):
         nurse = hand_id(state, 0, "Nurse Has the Night Off")
         await press_card(pilot, board, "Nurse Has the Night Off")
         await pilot.press("down", "down")
@@ -153,9 +141,7 @@ async def test_prompts_name_the_real_keys(app_for):
     state = quack_table(hands={0: ["Placebo", "Tax Audit", "Walk It Off", "Yoga"]}, patients={0: "Weekend Warrior"})
     session = RulesTable(RULES, state)
     app = app_for(session)
-    async with app.run_test(size=SIZE) as pilot:
-        session.begin()
-        board = await opened(pilot)
+    async with at_table(app, session, SIZE) as (pilot, board):
         await pilot.press("s")
         await wait_for(pilot, lambda: board.view.phase == q.TREAT, what="the treatment phase")
         text = flat(screen_text(app))
@@ -190,9 +176,7 @@ async def test_window_prompt_and_countdown_redraw_at_most_four_times_a_second(ap
                         window_seconds=20)
     session = RulesTable(RULES, state)
     app = app_for(session)
-    async with app.run_test(size=SIZE) as pilot:
-        session.begin()
-        board = await opened(pilot)
+    async with at_table(app, session, SIZE) as (pilot, board):
         board.auto_pass = False
         session.act(1, q.StayHome())
         treatment = next(c for c in state.hands[1] if isinstance(RULES.cards[c], Treatment))

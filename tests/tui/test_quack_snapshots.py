@@ -12,7 +12,7 @@ import pytest
 
 from core import quack as q
 from core.quack import RULES as QUACK
-from tests.tui.fakes import RulesTable, advance, opened, screen_text
+from tests.tui.fakes import RulesTable, advance, at_table, screen_text
 from tests.tui.test_snapshots import check
 
 
@@ -27,9 +27,7 @@ async def test_quack_table_mid_game(app_for):
     """Quack in the Box, 4 seats, seed 4, round 3, our turn to treat."""
     session = mid_game()
     app = app_for(session)
-    async with app.run_test(size=(80, 24)) as pilot:
-        session.begin()
-        await opened(pilot)
+    async with at_table(app, session, (80, 24)) as (pilot, _board):
         check("quack_table", screen_text(app))
 
 
@@ -38,9 +36,7 @@ async def test_quack_table_with_an_anytime_card_aimed(app_for, size):
     """The same table with the Wrong Chart picked: the prompt, the lit targets, the hand."""
     session = mid_game()
     app = app_for(session)
-    async with app.run_test(size=size) as pilot:
-        session.begin()
-        await opened(pilot)
+    async with at_table(app, session, size) as (pilot, _board):
         await pilot.press("1")
         await pilot.pause()
         check(f"quack_table_aimed_{size[0]}x{size[1]}", screen_text(app))

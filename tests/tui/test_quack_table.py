@@ -6,7 +6,7 @@ from cards.quack import Treatment
 from core import quack as q
 from core.quack import RULES
 from tests.tui.conftest import SIZE
-from tests.tui.fakes import RulesTable, flat, opened, press_card, quack_table, screen_text, wait_for
+from tests.tui.fakes import RulesTable, at_table, flat, press_card, quack_table, screen_text, wait_for
 from tui.modals import ChoiceScreen, ConfirmScreen
 
 
@@ -22,9 +22,7 @@ async def test_fleeing_asks_first_and_staying_treats(app_for):
     state = quack_table(hands={0: TREATMENTS}, patients={0: "The Paper Cut"})
     session = RulesTable(RULES, state)
     app = app_for(session)
-    async with app.run_test(size=SIZE) as pilot:
-        session.begin()
-        board = await opened(pilot)
+    async with at_table(app, session, SIZE) as (pilot, board):
         assert "f flee" in flat(screen_text(app))
         await pilot.press("f")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the flee question")
@@ -53,9 +51,7 @@ async def test_fleeing_when_confirmed(app_for):
     state = quack_table(hands={0: TREATMENTS})
     session = RulesTable(RULES, state)
     app = app_for(session)
-    async with app.run_test(size=SIZE) as pilot:
-        session.begin()
-        board = await opened(pilot)
+    async with at_table(app, session, SIZE) as (pilot, board):
         await pilot.press("f")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.press("y")
@@ -70,9 +66,7 @@ async def test_anytime_card_on_another_doctors_turn(app_for):
                         first=1)
     session = RulesTable(RULES, state)
     app = app_for(session)
-    async with app.run_test(size=SIZE) as pilot:
-        session.begin()
-        board = await opened(pilot)
+    async with at_table(app, session, SIZE) as (pilot, board):
         session.act(1, q.StayHome())
         await wait_for(pilot, lambda: board.view.phase == q.TREAT and board.view.turn == 1, what="Bot 2 treating")
         assert "Your Anytime cards work now too (press 1)" in flat(screen_text(app))
@@ -96,9 +90,7 @@ async def test_response_window_shows_countdown_and_space_passes(app_for):
     state = quack_table(hands={0: ["Placebo", "Yoga"]}, patients={1: "Mystery Rash"}, first=1, window_seconds=8)
     session = RulesTable(RULES, state)
     app = app_for(session)
-    async with app.run_test(size=SIZE) as pilot:
-        session.begin()
-        board = await opened(pilot)
+    async with at_table(app, session, SIZE) as (pilot, board):
         session.act(1, q.StayHome())
         treatment = next(c for c in state.hands[1] if isinstance(RULES.cards[c], Treatment))
         session.act(1, q.PlayTreatment(treatment))
@@ -118,9 +110,7 @@ async def test_auto_pass_passes_by_itself_unless_a_card_is_picked(app_for, monke
     state = quack_table(hands={0: ["Placebo", "Yoga"]}, patients={1: "Mystery Rash"}, first=1, window_seconds=30)
     session = RulesTable(RULES, state)
     app = app_for(session)
-    async with app.run_test(size=SIZE) as pilot:
-        session.begin()
-        board = await opened(pilot)
+    async with at_table(app, session, SIZE) as (pilot, board):
         session.act(1, q.StayHome())
         treatments = [c for c in state.hands[1] if isinstance(RULES.cards[c], Treatment)]
         session.act(1, q.PlayTreatment(treatments[0]))
@@ -160,9 +150,7 @@ async def test_status_after_the_round_limit_never_reads_past_the_limit(app_for):
     assert state.endgame and state.round == 3 and not state.over
     session = RulesTable(RULES, state)
     app = app_for(session)
-    async with app.run_test(size=SIZE) as pilot:
-        session.begin()
-        board = await opened(pilot)
+    async with at_table(app, session, SIZE) as (pilot, board):
         status = screen_text(app).splitlines()[0]
         assert "Round 3, the last" in status and "3/2" not in status, status
         advance(RULES, state, until=lambda s: False)

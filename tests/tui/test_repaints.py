@@ -28,7 +28,7 @@ from core.quack import RULES as QUACK
 from core.side_effects import RULES
 from tests.core.se_helpers import card_id, disorder_id, table
 from tests.tui.conftest import SIZE
-from tests.tui.fakes import RulesTable, opened, quack_table, wait_for
+from tests.tui.fakes import RulesTable, at_table, quack_table, wait_for
 from tests.tui.test_se_table import tremors_table
 from tui.se_board import PsychePanel
 from tui.widgets import GameLog, KeyBar, PromptBar, changed_cells, written
@@ -125,9 +125,7 @@ async def test_a_rival_hand_size_repaints_that_rival_panel_only(app_for, monkeyp
     """A view whose only change is one rival's hand size repaints that rival's box, not the board."""
     state, session = four_seats()
     app = app_for(session)
-    async with app.run_test(size=SIZE) as pilot:
-        session.begin()
-        board = await opened(pilot)
+    async with at_table(app, session, SIZE) as (pilot, board):
         await pilot.pause(0.2)
         painted = Painted(app, monkeypatch)
         panels = {p.player.seat: p for p in board.query("PsychePanel.rival")}
@@ -156,9 +154,7 @@ async def test_moving_the_highlight_repaints_two_cards(app_for, monkeypatch, fir
     """The right arrow moves the highlight: the hand row repaints the card left and the card reached."""
     state, session = four_seats()
     app = app_for(session)
-    async with app.run_test(size=SIZE) as pilot:
-        session.begin()
-        board = await opened(pilot)
+    async with at_table(app, session, SIZE) as (pilot, board):
         hand = board.query_one("#hand")
         await pilot.press(first)  # a card is picked
         await pilot.pause(0.2)
@@ -178,9 +174,7 @@ async def test_a_stand_in_playing_our_last_card_repaints_that_card(app_for, monk
     state, session = four_seats(("Episode", "Gambling Addiction", "Lithium", "Sildenafil", "Fluoxetine",
                                  "Chlorpromazine"))
     app = app_for(session)
-    async with app.run_test(size=SIZE) as pilot:
-        session.begin()
-        board = await opened(pilot)
+    async with at_table(app, session, SIZE) as (pilot, board):
         hand = board.query_one("#hand")
         await pilot.pause(0.2)
         kept = card_columns(hand)[:5]
@@ -204,9 +198,7 @@ async def test_a_seat_no_longer_lit_repaints_the_edges_of_its_box(app_for, monke
     is tinted all over, so it repaints whole.)"""
     state, session = four_seats(last=("Anorexia", ("Tremors", "Pramipexole")))
     app = app_for(session)
-    async with app.run_test(size=SIZE) as pilot:
-        session.begin()
-        board = await opened(pilot)
+    async with at_table(app, session, SIZE) as (pilot, board):
         await pilot.press("3")  # Gambling Addiction: seats 1 and 3 are open to it, seat 1 is aimed at
         await pilot.pause(0.2)
         box = next(p for p in board.query(PsychePanel) if p.player is not None and p.player.seat == 3)
@@ -228,9 +220,7 @@ async def test_the_keys_repaint_only_the_keys_that_changed(app_for, monkeypatch)
     (Textual's footer builds itself anew, every key)."""
     state, session = four_seats()
     app = app_for(session)
-    async with app.run_test(size=SIZE) as pilot:
-        session.begin()
-        await opened(pilot)
+    async with at_table(app, session, SIZE) as (pilot, _board):
         await pilot.pause(0.2)
         keys = app.table_screen.query_one(KeyBar)
         first = keys.draw().plain.index(" e ")  # ←→ card, then end turn: the keys before aiming
@@ -246,9 +236,7 @@ async def test_countdown_repaints_at_most_four_times_a_second(app_for, monkeypat
     """A running countdown repaints only its own cells, and at most four times in a second."""
     state, session = tremors_table(9.0)  # the test is over long before the host's deadline
     app = app_for(session)
-    async with app.run_test(size=SIZE) as pilot:
-        session.begin()
-        board = await opened(pilot)
+    async with at_table(app, session, SIZE) as (pilot, board):
         session.act(1, se.PlayEpisode(card=card_id(state, 1, "Episode"), disorder=disorder_id(state, 0, "Tremors")))
         await wait_for(pilot, lambda: board.view.phase == se.TREMORS, what="the Tremors prompt")
         await pilot.pause(0.3)
@@ -280,9 +268,7 @@ async def test_a_rival_admitting_a_patient_repaints_that_doctors_rows(app_for, m
     state = quack_table(4, hands={0: QUACK_HAND}, first=1)
     session = RulesTable(QUACK, state)
     app = app_for(session)
-    async with app.run_test(size=SIZE) as pilot:
-        session.begin()
-        board = await opened(pilot)
+    async with at_table(app, session, SIZE) as (pilot, board):
         await pilot.pause(0.2)
         table, hand = board.query_one("#doctors"), board.query_one("#hand")
         places = table.region, hand.region
@@ -304,9 +290,7 @@ async def test_a_stand_in_playing_our_card_keeps_the_hand_height(app_for, monkey
     state = quack_table(4, hands={0: QUACK_HAND}, patients={0: "The Paper Cut"})
     session = RulesTable(QUACK, state)
     app = app_for(session)
-    async with app.run_test(size=SIZE) as pilot:
-        session.begin()
-        board = await opened(pilot)
+    async with at_table(app, session, SIZE) as (pilot, board):
         session.act(0, q.StayHome())
         await wait_for(pilot, lambda: board.view.phase == q.TREAT, what="our Treatments")
         await pilot.pause(0.2)
@@ -394,9 +378,7 @@ async def test_a_resize_is_painted_once(app_for, monkeypatch):
     """Textual paints a resized screen several times over; the app sends one frame."""
     state, session = four_seats()
     app = app_for(session)
-    async with app.run_test(size=SIZE) as pilot:
-        session.begin()
-        await opened(pilot)
+    async with at_table(app, session, SIZE) as (pilot, _board):
         await pilot.pause(0.2)
         painted = Painted(app, monkeypatch)
         await pilot.resize_terminal(SIZE[0] + 2, SIZE[1])

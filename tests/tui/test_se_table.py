@@ -10,7 +10,7 @@ from core import side_effects as se
 from core.side_effects import RULES
 from tests.core.se_helpers import card_id, disorder_id, hand_names, options, table
 from tests.tui.conftest import SIZE
-from tests.tui.fakes import RulesTable, flat, opened, press_card, screen_text, wait_for
+from tests.tui.fakes import RulesTable, at_table, flat, opened, press_card, screen_text, wait_for
 from tui.modals import ChoiceScreen, ConfirmScreen
 from tui.se_board import SEBoard
 from tui.trade import TradeScreen
@@ -44,9 +44,7 @@ async def test_pick_a_card_light_its_targets_and_play(app_for):
     state = stacked()
     session = RulesTable(RULES, state)
     app = app_for(session)
-    async with app.run_test(size=SIZE) as pilot:
-        session.begin()
-        board = await opened(pilot)
+    async with at_table(app, session, SIZE) as (pilot, board):
         await press_card(pilot, board, "Chlorpromazine")
         madness = disorder_id(state, 0, "Madness")
         chlorpromazine = card_id(state, 0, "Chlorpromazine")
@@ -82,9 +80,7 @@ async def test_end_turn_and_discard_keys(app_for):
     state = stacked()
     session = RulesTable(RULES, state)
     app = app_for(session)
-    async with app.run_test(size=SIZE) as pilot:
-        session.begin()
-        board = await opened(pilot)
+    async with at_table(app, session, SIZE) as (pilot, board):
         lithium = card_id(state, 0, "Lithium")
         await press_card(pilot, board, "Lithium")
         seq = session.seq
@@ -105,9 +101,7 @@ async def test_an_episode_that_would_do_nothing_asks_first(app_for):
     state = table(2, psyches={0: ["Anxiety"], 1: ["Madness", "Depression"]}, hands={0: ["Episode"]}, current=0)
     session = RulesTable(RULES, state)
     app = app_for(session)
-    async with app.run_test(size=SIZE) as pilot:
-        session.begin()
-        board = await opened(pilot)
+    async with at_table(app, session, SIZE) as (pilot, board):
         episode = card_id(state, 0, "Episode")
         await press_card(pilot, board, "Episode")
         for _ in board.options():
@@ -135,9 +129,7 @@ async def test_a_refused_move_shows_the_hosts_reason(app_for):
     state = stacked()
     session = RulesTable(RULES, state)
     app = app_for(session)
-    async with app.run_test(size=SIZE) as pilot:
-        session.begin()
-        board = await opened(pilot)
+    async with at_table(app, session, SIZE) as (pilot, board):
         await press_card(pilot, board, "Lithium")
         # Behind the screen's back the card leaves the hand (as if a steal raced the click).
         lithium = card_id(state, 0, "Lithium")
@@ -161,9 +153,7 @@ async def test_tremors_answered_in_time(app_for):
     """A Tremors prompt shows the countdown; pressing three card numbers discards them at once."""
     state, session = tremors_table(3.0)
     app = app_for(session)
-    async with app.run_test(size=SIZE) as pilot:
-        session.begin()
-        board = await opened(pilot)
+    async with at_table(app, session, SIZE) as (pilot, board):
         session.act(1, se.PlayEpisode(card=card_id(state, 1, "Episode"), disorder=disorder_id(state, 0, "Tremors")))
         await wait_for(pilot, lambda: board.view.phase == se.TREMORS, what="the Tremors prompt")
         await pilot.pause()
@@ -213,9 +203,7 @@ async def test_tremors_answered_too_late(app_for):
     """When the countdown runs out the host takes the whole hand; the table shows what happened."""
     state, session = tremors_table(1.0)
     app = app_for(session)
-    async with app.run_test(size=SIZE) as pilot:
-        session.begin()
-        board = await opened(pilot)
+    async with at_table(app, session, SIZE) as (pilot, board):
         session.act(1, se.PlayEpisode(card=card_id(state, 1, "Episode"), disorder=disorder_id(state, 0, "Tremors")))
         await wait_for(pilot, lambda: board.view.phase == se.TREMORS, what="the Tremors prompt")
         await pilot.press("1")  # one card in time is not enough
@@ -231,9 +219,7 @@ async def test_anxiety_shows_the_hand_and_takes_a_card(app_for):
                   current=0)
     session = RulesTable(RULES, state)
     app = app_for(session)
-    async with app.run_test(size=SIZE) as pilot:
-        session.begin()
-        board = await opened(pilot)
+    async with at_table(app, session, SIZE) as (pilot, board):
         await press_card(pilot, board, "Episode")
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, ChoiceScreen), what="the shown hand")
@@ -258,9 +244,7 @@ async def test_discard_down_to_six(app_for):
                   current=0)
     session = RulesTable(RULES, state)
     app = app_for(session)
-    async with app.run_test(size=SIZE) as pilot:
-        session.begin()
-        board = await opened(pilot)
+    async with at_table(app, session, SIZE) as (pilot, board):
         await pilot.press("e")
         await wait_for(pilot, lambda: board.view.phase == se.DISCARD_DOWN, what="the discard prompt")
         assert "Too many cards" in screen_text(app)
@@ -277,9 +261,7 @@ async def test_make_a_trade_offer_and_answer_one(app_for):
     state = stacked()
     session = RulesTable(RULES, state)
     app = app_for(session)
-    async with app.run_test(size=SIZE) as pilot:
-        session.begin()
-        board = await opened(pilot)
+    async with at_table(app, session, SIZE) as (pilot, board):
         await pilot.press("t")
         await wait_for(pilot, lambda: isinstance(app.screen, TradeScreen), what="the trade form")
         await pilot.press("tab")  # from the player to the cards you give
@@ -308,9 +290,7 @@ async def test_the_mouse_picks_aims_and_plays(app_for):
     state = stacked()
     session = RulesTable(RULES, state)
     app = app_for(session)
-    async with app.run_test(size=SIZE) as pilot:
-        session.begin()
-        board = await opened(pilot)
+    async with at_table(app, session, SIZE) as (pilot, board):
         episode = card_id(state, 0, "Episode")
         index = [c.id for c in board.view.hand].index(episode)
         hand = app.table_screen.query_one("#hand")

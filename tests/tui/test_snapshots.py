@@ -15,7 +15,7 @@ from core import quack as q
 from core.quack import RULES as QUACK
 from core.side_effects import RULES as SE
 from tests.tui.conftest import SIZE
-from tests.tui.fakes import FakeSession, RulesTable, advance, lobby_of, opened, screen_text, wait_for
+from tests.tui.fakes import FakeSession, RulesTable, advance, at_table, lobby_of, screen_text, wait_for
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 UPDATE = os.environ.get("QUACKBOX_UPDATE_SNAPSHOTS") == "1"
@@ -37,9 +37,7 @@ async def se_table_with_a_card_picked(app_for, size: tuple[int, int]) -> tuple[o
     """Side Effects, 4 seats, seed 3, turn 1, the Clozapine aimed at our Suicidal Thoughts: the app and screen."""
     session = RulesTable(SE, SE.new_game(seats=4, seed=3))
     app = app_for(session)
-    async with app.run_test(size=size) as pilot:
-        session.begin()
-        await opened(pilot)
+    async with at_table(app, session, size) as (pilot, _board):
         await pilot.press("2")
         await pilot.pause()
         return app, screen_text(app)
@@ -100,9 +98,7 @@ async def test_quack_summary(app_for):
     advance(QUACK, state, until=lambda s: False, seed=8)
     session = RulesTable(QUACK, state)
     app = app_for(session)
-    async with app.run_test(size=SIZE) as pilot:
-        session.begin()
-        await opened(pilot)
+    async with at_table(app, session, SIZE) as (pilot, _board):
         await pilot.press("g")
         await wait_for(pilot, lambda: type(app.screen).__name__ == "SummaryScreen")
         await pilot.pause()

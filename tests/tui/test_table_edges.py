@@ -15,7 +15,7 @@ from net.client import Disconnected, Reconnected
 from net.protocol import View
 from tests.core.se_helpers import table
 from tests.tui.conftest import SIZE
-from tests.tui.fakes import RulesTable, flat, opened, press_card, screen_text, wait_for
+from tests.tui.fakes import RulesTable, at_table, flat, opened, press_card, screen_text, wait_for
 from tui.app import make_app
 from tui.se_board import PsychePanel
 from tui.session import FIRST_MOVE_DELAY, open_local
@@ -44,9 +44,7 @@ async def test_the_prompt_shows_its_whole_sentence_and_enter_says_why(app_for):
     state = tall_table()
     session = RulesTable(RULES, state)
     app = app_for(session)
-    async with app.run_test(size=SIZE) as pilot:
-        session.begin()
-        board = await opened(pilot)
+    async with at_table(app, session, SIZE) as (pilot, board):
         await press_card(pilot, board, "Lithium")
         await pilot.pause()
         text = flat(screen_text(app))
@@ -65,9 +63,7 @@ async def test_the_log_keeps_four_lines_and_the_newest(app_for):
     state = tall_table()
     session = RulesTable(RULES, state)
     app = app_for(session)
-    async with app.run_test(size=SIZE) as pilot:
-        session.begin()
-        board = await opened(pilot)
+    async with at_table(app, session, SIZE) as (pilot, board):
         screen = app.table_screen
         log = screen.log_widget
         assert log.size.height >= 4
@@ -122,9 +118,7 @@ async def test_presence_lines_and_the_recent_log_after_a_reconnection(app_for):
     state = table(3, current=1)
     session = RulesTable(RULES, state)
     app = app_for(session)
-    async with app.run_test(size=SIZE) as pilot:
-        session.begin()
-        await opened(pilot)
+    async with at_table(app, session, SIZE) as (pilot, _board):
         screen = app.table_screen
         view = RULES.view(state, 0)
         session.push(View(session.seq, view, (), ("Bob is away: the connection was lost.",), None))
@@ -150,9 +144,7 @@ async def test_the_summary_ranks_every_player_with_the_games_figures(app_for):
     session = RulesTable(RULES, state)
     app = app_for(session)
     players = [core_bots.make(RULES.name, "heuristic", 11 + s) for s in range(4)]
-    async with app.run_test(size=(100, 30)) as pilot:
-        session.begin()
-        await opened(pilot)
+    async with at_table(app, session, (100, 30)) as (pilot, _board):
         while RULES.outcome(state) is None:
             seat, move = next_move(RULES, state, players)
             session.act(seat, move)
