@@ -324,10 +324,11 @@ def search_candidates(view: SEView, bot: SideEffectsBot, memory: Any) -> list[Mo
     plays, ending the turn, and trade offers of its own; cards of one name
     count once."""
     legal = view.legal
+    own = bot.choose(view)
     if view.phase != Phase.PLAY:
-        return _distinct(view, [bot.choose(view), *legal])
+        return _distinct(view, [own, *legal])
     plays = sorted((m for m in legal if isinstance(m, se.PLAY_TYPES)), key=lambda m: -bot._score_play(view, m))
-    moves = [bot.choose(view), *plays[:PLAYS_SEARCHED]]
+    moves = [own, *plays[:PLAYS_SEARCHED]]
     moves += [m for m in legal if isinstance(m, (se.EndTurn, se.AcceptTrade))]
     made = memory.offered if memory is not None else set()
     if len(made) < OFFERS_PER_TURN:

@@ -535,13 +535,13 @@ class SideEffects:
         # Bonus cards come last in the data, so ids agree with or without them.
         self._decks = {bonus: self.deck.build(bonus=bonus) for bonus in (False, True)}
         self._names = tuple(c.name for c in self._decks[True])
-        self._views = {
+        self._deck_views = {
             bonus: se_view.DeckViews(deck, legal.MoveTable(deck, self.max_seats)) for bonus, deck in self._decks.items()
         }
 
-    def _deck(self, state: SEState) -> se_view.DeckViews:
+    def _deck_of(self, state: SEState) -> se_view.DeckViews:
         """The move table and view parts of the deck ``state`` is played with."""
-        return self._views[state.options.bonus_cards]
+        return self._deck_views[state.options.bonus_cards]
 
     def card_name(self, card_id: int) -> str:
         """The name of card ``card_id`` (for sentences; ids are public)."""
@@ -584,7 +584,7 @@ class SideEffects:
 
     def legal_moves(self, state: SEState, seat: int) -> tuple[Move, ...]:
         """Every move ``seat`` may make now (order: :mod:`core.side_effects.legal`)."""
-        return legal.legal_moves(state, seat, self._deck(state).moves)
+        return legal.legal_moves(state, seat, self._deck_of(state).moves)
 
     def check(self, state: SEState, seat: int, move: Move) -> None:
         """Raise a RulesError with a plain sentence if the move is not allowed."""
@@ -610,10 +610,10 @@ class SideEffects:
     outcome = staticmethod(se_view.outcome)
 
     def view(self, state: SEState, seat: int | None) -> SEView:
-        return se_view.view(state, seat, self._deck(state))
+        return se_view.view(state, seat, self._deck_of(state))
 
     def views(self, state: SEState, seats: Sequence[int | None]) -> tuple[SEView, ...]:
-        return se_view.views(state, seats, self._deck(state))
+        return se_view.views(state, seats, self._deck_of(state))
 
     redact = staticmethod(se_view.redact)
 
