@@ -66,7 +66,7 @@ class QuackUI:
 
     def run(self, action: str, screen: TableScreen) -> None:
         if action == "money" and screen.view is not None:
-            from tui.summary import MoneyScreen
+            from tui.quack_summary import MoneyScreen
 
             screen.app.push_screen(MoneyScreen(screen.view, screen.names, screen.record.rounds))
         elif action == "pass":
@@ -76,7 +76,8 @@ class QuackUI:
         """Nothing beyond the board and the log."""
 
     def summary(self, view: Any, names: Sequence[str], record: Any) -> list[tuple[str, RenderableType]]:
-        from tui.summary import money_chart, quack_figures, standings
+        from tui.quack_summary import money_chart, quack_figures
+        from tui.summary import standings
 
         outcome = view.outcome
         rows = [(outcome.places[seat], seat, quack_figures(view, seat)) for seat in outcome.ranking]

@@ -15,7 +15,7 @@ from tui.home import HostScreen, JoinScreen, OptionsScreen
 from tui.modals import ChoiceScreen, ConfirmScreen, ReadingScreen
 from tui import rules_text
 from tui.games import rules_screen
-from tui.summary import MoneyScreen
+from tui.quack_summary import MoneyScreen
 from tui.trade import TradeScreen
 
 
