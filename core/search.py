@@ -13,7 +13,11 @@ reached instead.
 core/ reads no clock, so the budget is a number of simulated games per
 decision (:data:`DEFAULT_BUDGET`, calibrated so that a decision takes about a
 second on one core here; ``quackbox sim --budget`` and ``bench/bots.py``
-measure it). A decision with one sensible move is made at once. The bot
+measure it). Early in a game playouts are long, so a game may also give the
+moves a playout takes at most on the whole (``playout_moves``): a decision
+stops its rounds once its playouts have made ``budget * playout_moves``
+moves, which keeps its longest decisions near its usual ones. A decision
+with one sensible move is made at once. The bot
 holds its own seeded RNG; the heuristic bots of its playouts get their seeds
 from it, so a seeded game is reproducible.
 """
@@ -32,6 +36,8 @@ DEFAULT_BUDGET = 140
 Side Effects here (see bench/bots.py)."""
 PLAYOUT_MOVES = 1_500
 """A playout still running after this many moves counts as a draw shared by the seats still in it."""
+MIN_ROUNDS = 3
+"""Deals every decision plays, whatever its playouts cost: fewer say too little."""
 CONFIDENCE = 1.0
 """How many standard errors of the paired differences another move must win
 by to be played instead of the heuristic's own choice (:func:`clear_winner`)."""
@@ -63,6 +69,7 @@ class SearchBot:
         budget: int = DEFAULT_BUDGET,
         horizon: Horizon | None = None,
         judge: Judge | None = None,
+        playout_moves: int | None = None,
     ) -> None:
         self.rng = random.Random(seed)
         self.rules = rules
@@ -72,6 +79,8 @@ class SearchBot:
         self.budget = max(1, budget)
         self.horizon = horizon
         self.judge = judge
+        self.move_allowance = self.budget * playout_moves if playout_moves else None
+        """The playout moves one decision may make in all (None: as many as its budget's games take)."""
         self.memory: Any = None
 
     def observe(self, events: Sequence[Any], seat: int) -> None:
@@ -103,27 +112,33 @@ class SearchBot:
         rules = self.rules
         seats = len(_seats(view))
         results: list[list[float]] = [[] for _ in moves]
-        for _round in range(max(1, self.budget // len(moves))):
+        spent = 0
+        for done in range(1, max(1, self.budget // len(moves)) + 1):
             dealt = rules.sample(view, self.rng, memory)
             luck = self.rng.randrange(2**32)
             for i, move in enumerate(moves):
                 state = rules.clone(dealt)
                 rules.apply(state, seat, move)
                 players = [self.heuristic(luck + s) for s in range(seats)]
-                results[i].append(self._playout(view, state, players, seat))
+                value, made = self._playout(view, state, players, seat)
+                results[i].append(value)
+                spent += made
+            if self.move_allowance is not None and spent >= self.move_allowance and done >= MIN_ROUNDS:
+                break
         return moves[clear_winner(results)]
 
-    def _playout(self, view: Any, state: Any, players: list[Bot], seat: int) -> float:
+    def _playout(self, view: Any, state: Any, players: list[Bot], seat: int) -> tuple[float, int]:
+        """How the playout from ``state`` ended for ``seat`` (0 to 1), and the moves it made."""
         rules = self.rules
-        for _ in range(PLAYOUT_MOVES):
+        for made in range(PLAYOUT_MOVES):
             outcome = rules.outcome(state)
             if outcome is not None:
-                return 1.0 / len(outcome.winners) if seat in outcome.winners else 0.0
+                return (1.0 / len(outcome.winners) if seat in outcome.winners else 0.0), made
             if self.horizon is not None and self.judge is not None and self.horizon(view, state):
-                return self.judge(state, seat)
+                return self.judge(state, seat), made
             who, move = next_move(rules, state, players)
             rules.apply(state, who, move)
-        return 1.0 / len(players)
+        return 1.0 / len(players), PLAYOUT_MOVES
 
 
 def _seats(view: Any) -> Sequence[Any]:

@@ -73,6 +73,50 @@ def test_the_search_bot_keeps_its_budget_and_never_sees_a_state(game: str, monke
     assert chosen[0] > 0 and dealt and set(dealt) == {0}
 
 
+@pytest.mark.parametrize("playout_moves", [None, 1, 40])
+def test_a_decision_stops_dealing_once_its_playout_moves_are_spent(playout_moves, monkeypatch) -> None:
+    """Rounds stop once the playouts have made budget * playout_moves moves
+    (after MIN_ROUNDS deals at least); without a limit every round is played."""
+    from core import search
+    from core.side_effects.bot import SideEffectsBot, search_candidates
+
+    rules = games.get("side-effects")
+    budget = 60
+    bot = search.SearchBot(3, rules=rules, heuristic=SideEffectsBot, candidates=search_candidates, budget=budget,
+                           playout_moves=playout_moves)
+    per_round: list[tuple[int, int]] = []  # (deals so far, playout moves so far) after each deal
+    made = [0]
+    real_sample, real_playout = type(rules).sample, search.SearchBot._playout
+
+    def sample(self, view, rng, memory=None):
+        per_round.append((len(per_round) + 1, made[0]))
+        return real_sample(self, view, rng, memory)
+
+    def playout(self, *args):
+        value, moves = real_playout(self, *args)
+        made[0] += moves
+        return value, moves
+
+    monkeypatch.setattr(type(rules), "sample", sample)
+    monkeypatch.setattr(search.SearchBot, "_playout", playout)
+    state = rules.new_game(seats=4, seed=2)
+    view = rules.view(state, rules.waiting_for(state)[0])
+    moves = search_candidates(view, bot.base, None)
+    assert len(moves) > 1
+    bot._search(view, list(moves))
+    rounds = budget // len(moves)
+    if playout_moves is None:
+        assert len(per_round) == rounds
+    else:
+        allowance = budget * playout_moves
+        assert len(per_round) >= min(rounds, search.MIN_ROUNDS)
+        # every deal but the first few was made while moves were left
+        assert all(spent < allowance for deals, spent in per_round if deals > search.MIN_ROUNDS)
+        assert len(per_round) == rounds or made[0] >= allowance
+    if playout_moves == 1:
+        assert len(per_round) == search.MIN_ROUNDS
+
+
 @pytest.mark.parametrize("game", ["side-effects", "quack"])
 def test_every_level_is_a_bot_kind(game: str) -> None:
     for level in bots.LEVELS:
