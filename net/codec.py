@@ -130,7 +130,7 @@ class Codec:
         max_str: int = MAX_STR,
     ) -> None:
         self.max_str = max_str
-        self.refs: Mapping[type, Mapping[int, Any]] = {cls: _by_id(cls, values) for cls, values in (refs or {}).items()}
+        self.refs: Mapping[type, Mapping[int, Any]] = {cls: _by_id(cls, vals) for cls, vals in (refs or {}).items()}
         """The classes sent by reference: every value of each, by id."""
         self.classes: Mapping[str, type] = _by_name(cls for cls in classes if cls not in self.refs)
         """The tagged classes by wire name."""
@@ -167,9 +167,7 @@ class Codec:
         table = self.refs.get(kind)
         if table is not None:
             if type(value.id) is not int or table.get(value.id) != value:  # True == 1, but not on the wire
-                raise TypeError(
-                    f"cannot put {_short(value)} on the wire by its id: it is not the game's {kind.__name__} {_short(value.id)}"
-                )
+                raise TypeError(f"cannot send {_short(value)} by its id: it is not the game's {kind.__name__}")
             return value.id
         if self.classes.get(kind.__name__) is kind:
             encoded = {TAG: kind.__name__}
@@ -280,7 +278,8 @@ class Codec:
                 if value is not None:
                     return value
         wanted = " or ".join(cls.__name__ for cls in classes)
-        raise DecodeError(where, f"expected the id of a {wanted}, got {_short(obj) if type(obj) is int else _kind(obj)}")
+        got = _short(obj) if type(obj) is int else _kind(obj)
+        raise DecodeError(where, f"expected the id of a {wanted}, got {got}")
 
     def _tagged(self, bases: tuple[type, ...], obj: Any, where: str, depth: int, wanted: str = "") -> Any:
         """The registered dataclass that the tagged map ``obj`` names, if it is
@@ -369,7 +368,6 @@ class Codec:
             return
         raise TypeError(f"{where}: the wire codec cannot carry {_type_name(ann)}")
 
-
     def _check_referenced_union(self, arms: list[Any], where: str) -> None:
         """Raise TypeError unless the union of ``arms`` is of tagged classes
         only, or of classes by reference whose ids an id tells apart."""
@@ -388,6 +386,8 @@ def _by_id(cls: type, values: Iterable[Any]) -> dict[int, Any]:
     value of another class and ids that are not ints or are used twice."""
     if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
         raise TypeError(f"{cls!r} is not a dataclass type")
+    if "id" not in {field.name for field in dataclasses.fields(cls)}:
+        raise TypeError(f"{cls.__name__} has no id to be sent by")
     table: dict[int, Any] = {}
     for value in values:
         if type(value) is not cls:

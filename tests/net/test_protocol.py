@@ -140,7 +140,9 @@ def test_every_game_value_round_trips(game):
     check()
 
 
-@pytest.mark.parametrize(("game", "options"), [(name, {}) for name in GAME_NAMES] + [("side-effects", {"bonus_cards": True})])
+@pytest.mark.parametrize(
+    ("game", "options"), [(name, {}) for name in GAME_NAMES] + [("side-effects", {"bonus_cards": True})]
+)
 def test_real_views_and_events_round_trip(game, options):
     """The views and events of a real game played by bots, for every seat and a
     spectator (and Side Effects with its bonus cards, whose ids follow the base deck's)."""
@@ -639,6 +641,11 @@ class Sigil:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class Glyph:
+    mark: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class Spell:
     rune: Rune
     spare: Rune | None = None
@@ -672,6 +679,8 @@ def test_a_table_by_reference_must_be_one_and_a_union_must_tell_its_arms_apart()
             Codec([Spell], refs={Rune: table})
     with pytest.raises(TypeError, match="Spell.mark: Sigil shares ids"):
         Codec([Spell], refs={Rune: RUNES, Sigil: (Sigil(2),)})
+    with pytest.raises(TypeError, match="Glyph has no id"):
+        Codec([Spell], refs={Rune: RUNES, Sigil: SIGILS, Glyph: ()})
     Mixed = dataclasses.make_dataclass("Mixed", [("field", Rune | Spell)], frozen=True)
     with pytest.raises(TypeError, match="Mixed.field: a union of classes sent by reference and tagged"):
         Codec([Mixed, Spell], refs={Rune: RUNES, Sigil: SIGILS})
