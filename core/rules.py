@@ -209,3 +209,8 @@ class Rules(Protocol):
 
     def wire_types(self) -> tuple[type, ...]:
         """Every dataclass that can appear in a move, event or view (for the wire)."""
+
+    def wire_refs(self) -> Mapping[type, Sequence[Any]]:
+        """The classes of :meth:`wire_types` whose values are facts of the game
+        (its cards), each with every one of its values: the wire carries such
+        a value as its ``id`` (:mod:`net.codec`). ``{}`` for none."""

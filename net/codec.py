@@ -13,6 +13,13 @@ its value; ints, floats, strs, bools and None are themselves. msgpack's C
 packer does the walking: it calls back into the codec (its ``default`` hook)
 only for the dataclasses and enums it meets.
 
+By reference: a game may name classes whose values are facts of the game,
+the same at both ends of the wire (its cards, loaded from ``cards/`` by host
+and client alike; the protocol refuses a client of another version), with a
+table of every such value (``rules.wire_refs()``). Such a value travels as
+its ``id`` alone, and only if the table's value of that id is equal to it, so
+a made-up card can never pass for a real one.
+
 Decoding takes what msgpack unpacked (maps as dicts, arrays as tuples,
 scalars) and walks it against the annotations, from the top down, building
 each dataclass once its fields are checked. It is strict, because it is the
@@ -25,6 +32,8 @@ host's trust boundary:
   wire) nor a float; ``bool`` accepts only true and false; ``float`` accepts
   an int, but not NaN or an infinity;
 - an enum field accepts only one of its members' values, of the same type;
+- a field of a class sent by reference accepts only a whole number (not a
+  bool) that is the id of a value in its table, and yields that value;
 - strings, arrays and maps have length limits, and values a depth limit.
 
 Anything else raises :class:`DecodeError`, and nothing but
@@ -96,19 +105,34 @@ class Codec:
     Args:
         classes: every dataclass that may appear inside a value, tagged by
             its class name; names must be unique, since the name is the tag.
+        refs: classes sent by reference, each with every one of its values
+            (each with a unique int ``id``); they travel as their ids, never
+            as tagged maps, even if also listed in ``classes``. A value by
+            reference must stand where its class is declared: in a field
+            annotated ``Any`` it would come back as its bare id.
         messages: dataclasses whose fields the codec also reads and writes,
             but which are never tagged values (the protocol's messages, which
             carry their own ``"type"`` key).
         max_str: longest string accepted when decoding.
 
     Raises:
-        TypeError: a class is not a dataclass, two share a name, or a field's
-            annotation is one the wire cannot carry.
+        TypeError: a class is not a dataclass, two share a name, a table of
+            values by reference is not one (a stranger in it, ids not unique
+            ints), or a field's annotation is one the wire cannot carry.
     """
 
-    def __init__(self, classes: Iterable[type], *, messages: Iterable[type] = (), max_str: int = MAX_STR) -> None:
+    def __init__(
+        self,
+        classes: Iterable[type],
+        *,
+        refs: Mapping[type, Iterable[Any]] | None = None,
+        messages: Iterable[type] = (),
+        max_str: int = MAX_STR,
+    ) -> None:
         self.max_str = max_str
-        self.classes: Mapping[str, type] = _by_name(classes)
+        self.refs: Mapping[type, Mapping[int, Any]] = {cls: _by_id(cls, vals) for cls, vals in (refs or {}).items()}
+        """The classes sent by reference: every value of each, by id."""
+        self.classes: Mapping[str, type] = _by_name(cls for cls in classes if cls not in self.refs)
         """The tagged classes by wire name."""
         self._fields: dict[type, tuple[_Field, ...]] = {}
         """The fields of every class and message, read once here; never written after."""
@@ -119,11 +143,13 @@ class Codec:
 
     def pack(self, value: Any) -> bytes:
         """``value`` as msgpack bytes: registered dataclasses as tagged maps,
-        tuples as arrays, enums as their values, and the rest as msgpack packs it.
+        values by reference as their ids, tuples as arrays, enums as their
+        values, and the rest as msgpack packs it.
 
         Raises:
             TypeError: ``value`` holds something the wire does not carry (a
-                dataclass that is not registered, a set...).
+                dataclass that is not registered, a set, a card that is not
+                the one its table holds under its id...).
         """
         return msgpack.packb(value, default=self._tagged_map, use_bin_type=True)
 
@@ -134,9 +160,15 @@ class Codec:
 
     def _tagged_map(self, value: Any) -> Any:
         """msgpack's ``default`` hook, called for what it cannot pack itself: a
-        registered dataclass becomes its tagged map (msgpack then packs the
-        fields, calling this again for those that need it), an enum its value."""
+        value by reference becomes its id, a registered dataclass its tagged
+        map (msgpack then packs the fields, calling this again for those that
+        need it), an enum its value."""
         kind = type(value)
+        table = self.refs.get(kind)
+        if table is not None:
+            if type(value.id) is not int or table.get(value.id) != value:  # True == 1, but not on the wire
+                raise TypeError(f"cannot send {_short(value)} by its id: it is not the game's {kind.__name__}")
+            return value.id
         if self.classes.get(kind.__name__) is kind:
             encoded = {TAG: kind.__name__}
             for field in self._fields[kind]:
@@ -222,6 +254,8 @@ class Codec:
         if isinstance(ann, type) and issubclass(ann, enum.Enum):
             return _member(ann, obj, where)
         if isinstance(ann, type):  # a dataclass: _check_annotation let no other class through
+            if ann in self.refs:
+                return self._referenced((ann,), obj, where)
             return self._tagged((ann,), obj, where, depth)
         args = typing.get_args(ann)
         if typing.get_origin(ann) is tuple:
@@ -232,7 +266,20 @@ class Codec:
         arms = tuple(arm for arm in args if arm is not _NONE)
         if len(arms) == 1:
             return self._value(arms[0], obj, where, depth)
+        if arms[0] in self.refs:  # then all are, their ids apart (_check_annotation)
+            return self._referenced(arms, obj, where)
         return self._tagged(arms, obj, where, depth)
+
+    def _referenced(self, classes: tuple[type, ...], obj: Any, where: str) -> Any:
+        """The value of one of ``classes`` (sent by reference) whose id is ``obj``."""
+        if type(obj) is int:  # not a bool
+            for cls in classes:
+                value = self.refs[cls].get(obj)
+                if value is not None:
+                    return value
+        wanted = " or ".join(cls.__name__ for cls in classes)
+        got = _short(obj) if type(obj) is int else _kind(obj)
+        raise DecodeError(where, f"expected the id of a {wanted}, got {got}")
 
     def _tagged(self, bases: tuple[type, ...], obj: Any, where: str, depth: int, wanted: str = "") -> Any:
         """The registered dataclass that the tagged map ``obj`` names, if it is
@@ -299,6 +346,8 @@ class Codec:
             return
         if isinstance(ann, type) and issubclass(ann, enum.Enum):
             return
+        if isinstance(ann, type) and ann in self.refs:
+            return
         if isinstance(ann, type) and dataclasses.is_dataclass(ann):
             if not any(issubclass(cls, ann) for cls in self.classes.values()):
                 raise TypeError(f"{where}: no registered wire class is a {ann.__name__}")
@@ -312,10 +361,41 @@ class Codec:
             arms = [arm for arm in args if arm is not _NONE]
             if len(arms) > 1 and not all(isinstance(arm, type) and dataclasses.is_dataclass(arm) for arm in arms):
                 raise TypeError(f"{where}: the wire reads X | None and unions of dataclasses, not {_type_name(ann)}")
+            if len(arms) > 1:
+                self._check_referenced_union(arms, where)
             for arm in arms:
                 self._check_annotation(arm, where)
             return
         raise TypeError(f"{where}: the wire codec cannot carry {_type_name(ann)}")
+
+    def _check_referenced_union(self, arms: list[Any], where: str) -> None:
+        """Raise TypeError unless the union of ``arms`` is of tagged classes
+        only, or of classes by reference whose ids an id tells apart."""
+        referenced = [arm for arm in arms if arm in self.refs]
+        if referenced and len(referenced) != len(arms):
+            raise TypeError(f"{where}: a union of classes sent by reference and tagged classes cannot be read")
+        seen: set[int] = set()
+        for arm in referenced:
+            if not seen.isdisjoint(self.refs[arm]):
+                raise TypeError(f"{where}: {arm.__name__} shares ids with another class of the union")
+            seen.update(self.refs[arm])
+
+
+def _by_id(cls: type, values: Iterable[Any]) -> dict[int, Any]:
+    """The table of ``cls`` sent by reference: ``values`` by id, refusing a
+    value of another class and ids that are not ints or are used twice."""
+    if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
+        raise TypeError(f"{cls!r} is not a dataclass type")
+    if "id" not in {field.name for field in dataclasses.fields(cls)}:
+        raise TypeError(f"{cls.__name__} has no id to be sent by")
+    table: dict[int, Any] = {}
+    for value in values:
+        if type(value) is not cls:
+            raise TypeError(f"the table of {cls.__name__} holds {_short(value)}")
+        if type(value.id) is not int or value.id in table:
+            raise TypeError(f"the table of {cls.__name__} needs unique whole-number ids, not {_short(value.id)}")
+        table[value.id] = value
+    return table
 
 
 def _by_name(classes: Iterable[type]) -> dict[str, type]:

@@ -2,7 +2,8 @@
 
 Every message is one msgpack map in one WebSocket *binary* frame, tagged by
 its ``"type"`` key. Game values inside a message (a move, a view, events) are
-maps tagged by ``"@"`` with their class name; see :mod:`net.codec`. The
+maps tagged by ``"@"`` with their class name, but for cards, which travel as
+their ids; see :mod:`net.codec`. The
 reference a third party can write a client from is ``docs/PROTOCOL.md``; this
 module is the executable version of it, and a test checks that the two agree
 on every message type and error code.
@@ -465,12 +466,14 @@ class Wire:
 
     Args:
         rules: the game's rules (its ``wire_types()`` are the game values a
-            frame may carry), or None for a client that has not yet been
+            frame may carry, and its ``wire_refs()`` the cards that travel
+            by id), or None for a client that has not yet been
             welcomed: it can only decode ``welcome``, ``error`` and ``bye``.
     """
 
     def __init__(self, rules: Any | None) -> None:
         game_types: tuple[type, ...] = tuple(rules.wire_types()) if rules is not None else ()
+        refs = rules.wire_refs() if rules is not None else {}
         self.rules = rules
         if rules is not None:
             self._from_client = {cls.TYPE: cls for cls in CLIENT_MESSAGES}
@@ -481,7 +484,7 @@ class Wire:
         # Every annotation is read now, so rules whose types the wire cannot
         # carry fail when the host starts, not mid-game.
         messages = {*self._from_client.values(), *self._from_host.values()}
-        self.values = Codec(game_types + _VALUE_TYPES, messages=messages, max_str=MAX_RAW_TEXT)
+        self.values = Codec(game_types + _VALUE_TYPES, refs=refs, messages=messages, max_str=MAX_RAW_TEXT)
 
     # encoding ---------------------------------------------------------------
 

@@ -239,6 +239,12 @@ class Quack:
             + (Patient, Treatment, Anytime, PatientView, DoctorView, QuackView, QuackOptions, Outcome)
         )
 
+    def wire_refs(self) -> Mapping[type, Sequence[Any]]:
+        """Cards travel by id: the Patients, Treatments and Anytime cards of the
+        deck (one id space, so a hand's Treatment or Anytime is told by its id)."""
+        kinds = (Patient, Treatment, Anytime)
+        return {kind: tuple(card for card in self.cards if type(card) is kind) for kind in kinds}
+
     # making a move -----------------------------------------------------------
 
     def apply(self, state: QuackState, seat: int, move: Move) -> list[Event]:

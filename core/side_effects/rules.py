@@ -631,5 +631,10 @@ class SideEffects:
     def wire_types(self) -> tuple[type, ...]:
         return MOVE_TYPES + EVENT_TYPES + VIEW_TYPES + (SEOptions, Outcome)
 
+    def wire_refs(self) -> Mapping[type, Sequence[Any]]:
+        """Cards travel by id: every card of the bonus deck, whose first cards
+        are the base deck's, id for id (bonus cards come last in the data)."""
+        return {se_cards.SECard: self._decks[True]}
+
 
 RULES = SideEffects()

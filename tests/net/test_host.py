@@ -473,8 +473,11 @@ async def test_slow_reader_is_dropped_without_holding_up_the_writer():
 
 async def test_a_client_that_never_reads_is_dropped_and_the_game_plays_on():
     """Over a real socket: the outbox of a spectator that reads nothing fills
-    past its cap, the host drops the connection, and the table carries on."""
-    cfg = config(game="quack", seats=4, bots=4, autostart=True, send_backlog=16 * 1024, options={"round_limit": 30})
+    past its cap, the host drops the connection, and the table carries on.
+    No Angry Mob and no fleeing, so the game runs to its round limit: it must
+    send more than the sockets' buffers hold (megabytes, on loopback) before it ends."""
+    long_game = {"round_limit": 100, "infamy_threshold": 50, "deathmatch": True}
+    cfg = config(game="quack", seats=4, bots=4, autostart=True, send_backlog=16 * 1024, options=long_game)
     async with asyncio.timeout(60):
         async with Host(cfg) as host:
             sock = socket.socket()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import struct
+import typing
 import zlib
 from pathlib import Path
 
@@ -186,3 +187,23 @@ def test_games_begun_in_the_same_second_get_their_own_files(tmp_path: Path) -> N
     last = jn.JournalWriter.create_new(tmp_path, header, when, sync=False)
     last.close()
     assert last.path.name.endswith("-41.qbj")
+
+
+def annotations_within(ann: typing.Any):
+    """``ann`` and every annotation inside it (the arms of a union, the items of a tuple)."""
+    yield ann
+    for arg in typing.get_args(ann):
+        yield from annotations_within(arg)
+
+
+@pytest.mark.parametrize("game", sorted(games.GAMES))
+def test_no_move_holds_a_card_so_cards_by_id_leave_journals_as_they_were(game):
+    """A journal stores moves as the wire encodes them; cards travel by id
+    (``wire_refs``), but moves name cards by plain int ids already, so a
+    journal's records, and format 1, are the same as before cards did."""
+    rules = games.get(game)
+    cards = set(rules.wire_refs())
+    assert cards
+    for move in rules.move_types():
+        for name, ann in typing.get_type_hints(move).items():
+            assert not cards & set(annotations_within(ann)), f"{move.__name__}.{name} holds a card"

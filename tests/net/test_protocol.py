@@ -46,10 +46,15 @@ from net.protocol import (
     clean_text,
     message_types,
 )
+from cards.quack import Anytime, Patient, Treatment
+from cards.side_effects import SECard
 from tests.net import fakegame
 
 GAME_NAMES = sorted(games.GAMES)
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "PROTOCOL.md"
+REFS: dict[type, Any] = {cls: table for name in GAME_NAMES for cls, table in games.get(name).wire_refs().items()}
+"""Every game's classes sent by reference (its cards), with their tables; no
+two games share a card class, so one map serves every test."""
 
 
 # --- values from annotations ------------------------------------------------------------
@@ -63,6 +68,8 @@ FLOAT = st.floats(allow_nan=False, allow_infinity=False)
 
 
 def strategy_for(ann: Any, classes: dict[str, type], depth: int = 0) -> st.SearchStrategy:
+    if ann in REFS:  # a card can only be one of the game's cards
+        return st.sampled_from(REFS[ann])
     if ann is int:
         return INT
     if ann is bool:
@@ -100,7 +107,8 @@ def instances(cls: type, classes: dict[str, type], depth: int = 0) -> st.SearchS
 
 
 def classes_of(rules) -> dict[str, type]:
-    return {c.__name__: c for c in (*rules.wire_types(), Outcome)}
+    """The classes of ``rules`` the wire tags (its cards travel by id)."""
+    return {c.__name__: c for c in (*rules.wire_types(), Outcome) if c not in REFS}
 
 
 # --- round trips ---------------------------------------------------------------------------
@@ -132,14 +140,17 @@ def test_every_game_value_round_trips(game):
     check()
 
 
-@pytest.mark.parametrize("game", GAME_NAMES)
-def test_real_views_and_events_round_trip(game):
-    """The views and events of a real game played by bots, for every seat and a spectator."""
+@pytest.mark.parametrize(
+    ("game", "options"), [(name, {}) for name in GAME_NAMES] + [("side-effects", {"bonus_cards": True})]
+)
+def test_real_views_and_events_round_trip(game, options):
+    """The views and events of a real game played by bots, for every seat and a
+    spectator (and Side Effects with its bonus cards, whose ids follow the base deck's)."""
     rules = games.get(game)
     wire = Wire(rules)
     seats = 4
     bots = [make_bot(game, "heuristic", s) for s in range(seats)]
-    state = rules.new_game(seats=seats, seed=5)
+    state = rules.new_game(seats=seats, seed=5, options=options)
     for _ in range(80):
         if rules.outcome(state) is not None:
             break
@@ -153,17 +164,21 @@ def test_real_views_and_events_round_trip(game):
             assert wire.decode_from_host(frame) == message
 
 
-def documented(value: Any) -> Any:
+def documented(value: Any, by_reference: bool = True) -> Any:
     """``value`` as docs/PROTOCOL.md describes it, written apart from the codec:
-    a message is a map of its type then its fields, a game value a map of
-    "@" then its fields, a tuple an array, an enum its value."""
+    a message is a map of its type then its fields, a card its id, another
+    game value a map of "@" then its fields, a tuple an array, an enum its
+    value. With ``by_reference`` false, cards too are tagged maps (as they
+    travelled before they went by id)."""
     if isinstance(value, enum.Enum):
         return value.value
     if isinstance(value, tuple):
-        return [documented(v) for v in value]
+        return [documented(v, by_reference) for v in value]
+    if by_reference and type(value) in REFS:
+        return value.id
     if dataclasses.is_dataclass(value):
         head = {"type": value.TYPE} if hasattr(value, "TYPE") else {"@": type(value).__name__}
-        return head | {f.name: documented(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return head | {f.name: documented(getattr(value, f.name), by_reference) for f in dataclasses.fields(value)}
     return value
 
 
@@ -279,6 +294,8 @@ def test_bool_is_not_an_int():
 
 def sample(ann: Any, classes: dict[str, type]) -> Any:
     """A small plain value of ``ann``, as unpacked from a frame (arrays as tuples)."""
+    if ann in REFS:
+        return REFS[ann][0].id
     if ann in (int, float):
         return 0
     if ann is bool:
@@ -430,16 +447,18 @@ def test_enums_travel_by_value_and_only_their_values_are_accepted():
 
 
 def test_unions_of_dataclasses_take_only_their_classes():
-    """A Quack hand holds Treatments and Anytimes (``tuple[Treatment | Anytime, ...]``), nothing else."""
+    """A Quack hand holds Treatments and Anytimes (``tuple[Treatment | Anytime, ...]``), nothing else:
+    by id, the ids of the two kinds being apart, so an id says which card it is."""
     rules = games.get("quack")
     codec = Wire(rules).values
     classes = classes_of(rules)
     view = sample_map(classes["QuackView"], classes)
-    hand = tuple(sample_map(classes[name], classes) for name in ("Treatment", "Anytime", "Treatment"))
-    decoded = codec.decode(view | {"hand": hand})
-    assert [type(card).__name__ for card in decoded.hand] == ["Treatment", "Anytime", "Treatment"]
-    for stranger in (sample_map(classes["Patient"], classes), None, 3, {"id": 1}):
-        with pytest.raises(DecodeError, match="QuackView.hand: expected a Treatment or a Anytime"):
+    treatment, anytime = rules.wire_refs()[Treatment][3], rules.wire_refs()[Anytime][2]
+    decoded = codec.decode(view | {"hand": (treatment.id, anytime.id, treatment.id)})
+    assert decoded.hand == (treatment, anytime, treatment)
+    patient = rules.wire_refs()[Patient][0]
+    for stranger in (patient.id, None, len(rules.cards), True, documented(treatment, by_reference=False), {"id": 1}):
+        with pytest.raises(DecodeError, match="QuackView.hand: expected the id of a Treatment or Anytime"):
             codec.decode(view | {"hand": (stranger,)})
 
 
@@ -503,13 +522,178 @@ def test_codec_refuses_types_it_cannot_carry(annotation):
         Codec([Bad, fakegame.Card])
 
 
+# --- cards by reference ---------------------------------------------------------------------
+
+
+def card_arms(ann: Any) -> tuple[type, ...]:
+    """The card classes ``ann`` (a card, ``X | None``, ``X | Y``) may hold."""
+    arms = typing.get_args(ann) if typing.get_origin(ann) in (typing.Union, types.UnionType) else (ann,)
+    return tuple(arm for arm in arms if arm in REFS)
+
+
+def card_places(classes: dict[str, type]):
+    """(class, field, card classes, put) for every field of every class that
+    holds cards, alone or in an array: ``put(x)`` is the field's unpacked
+    value with ``x`` where a card's id goes."""
+    for cls in classes.values():
+        hints = typing.get_type_hints(cls)
+        for f in dataclasses.fields(cls):
+            ann = hints[f.name]
+            if typing.get_origin(ann) is tuple and card_arms(typing.get_args(ann)[0]):
+                yield cls, f.name, card_arms(typing.get_args(ann)[0]), lambda x: (x,)
+            elif card_arms(ann):
+                yield cls, f.name, card_arms(ann), lambda x: x
+
+
+def view_frame(value: Any) -> bytes:
+    return msgpack.packb({"type": "view", "seq": 1, "view": value, "events": [], "log": [], "deadline": None})
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_card_fields_take_only_the_id_of_one_of_the_games_cards(game):
+    """In every field that holds cards, of every class: a card's id is that
+    card; a bool, a float, a negative or unknown id, text, the card as a
+    tagged map, or the id of a card of another kind is refused, naming the field."""
+    rules = games.get(game)
+    wire = Wire(rules)
+    classes = classes_of(rules)
+    places = list(card_places(classes))
+    assert len(places) >= 6
+    tables = rules.wire_refs()
+    unknown = 1 + max(card.id for table in tables.values() for card in table)
+    for cls, name, arms, put in places:
+        card = tables[arms[-1]][-1]
+        value = sample_map(cls, classes)
+        decoded = wire.decode_from_host(view_frame(value | {name: put(card.id)})).view
+        assert getattr(decoded, name) == put(card)
+        strangers = [table[0].id for kind, table in tables.items() if kind not in arms]
+        for bad in (True, False, float(card.id), -1, unknown, str(card.id), documented(card, False), *strangers):
+            with pytest.raises(ProtocolError) as error:
+                wire.decode_from_host(view_frame(value | {name: put(bad)}))
+            assert error.value.code == "bad_message"
+            assert f"{cls.__name__}.{name}: expected the id of a" in str(error.value)
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_a_card_that_is_not_the_games_refuses_to_encode(game):
+    """A made-up card never travels as a real one's id: not one with another
+    name, nor one whose id is no card's, nor one copying another card's id."""
+    rules = games.get(game)
+    wire = Wire(rules)
+    view = rules.view(rules.new_game(seats=4, seed=2), 0)
+    card = view.hand[0]
+    other = next(c for c in REFS[type(card)] if c.name != card.name)
+    unknown = 1 + max(c.id for table in rules.wire_refs().values() for c in table)
+    assert wire.decode_from_host(wire.encode(View(1, view, (), (), None))).view == view
+    for fake in (
+        dataclasses.replace(card, name="Placebo"),
+        dataclasses.replace(card, id=unknown),
+        dataclasses.replace(card, id=other.id),
+        dataclasses.replace(card, id=True) if card.id == 1 else dataclasses.replace(card, id=float(card.id)),
+    ):
+        with pytest.raises(TypeError, match="by its id"):
+            wire.encode(View(1, dataclasses.replace(view, hand=(fake, *view.hand[1:])), (), (), None))
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_cards_by_id_make_a_view_frame_under_half_its_size_as_tagged_maps(game):
+    """Why cards travel by id: a seeded 4-seat view frame, beside the same
+    frame with every card a tagged map of its fields."""
+    rules = games.get(game)
+    wire = Wire(rules)
+    state = rules.new_game(seats=4, seed=3)
+    bots = [make_bot(game, "heuristic", s) for s in range(4)]
+    for _ in range(30):
+        seat, move = next_move(rules, state, bots)
+        rules.apply(state, seat, move)
+    message = View(30, rules.view(state, 0), (), (), DeadlineInfo(0, "turn", 12.5))
+    frame = wire.encode(message)
+    assert frame == msgpack.packb(documented(message))
+    assert 2 * len(frame) < len(msgpack.packb(documented(message, by_reference=False)))
+
+
+def test_side_effects_cards_by_id_are_the_bonus_deck_which_begins_with_the_base_deck():
+    """So a client reads a game's cards by id whether or not the host plays with the bonus cards."""
+    rules = games.get("side-effects")
+    table = rules.wire_refs()[SECard]
+    base = rules.deck_cards(rules.parse_options({}))
+    assert table == rules.deck_cards(rules.parse_options({"bonus_cards": True}))
+    assert len(table) > len(base) and table[: len(base)] == base
+    assert [card.id for card in table] == list(range(len(table)))
+
+
+def test_quack_cards_by_id_are_every_card_of_the_deck_once():
+    rules = games.get("quack")
+    tables = rules.wire_refs()
+    assert set(tables) == {Patient, Treatment, Anytime}
+    assert sorted((card for table in tables.values() for card in table), key=lambda c: c.id) == list(rules.cards)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Rune:
+    id: int
+    name: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Sigil:
+    id: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Glyph:
+    mark: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Spell:
+    rune: Rune
+    spare: Rune | None = None
+    runes: tuple[Rune, ...] = ()
+    mark: Rune | Sigil | None = None
+
+
+RUNES = (Rune(0, "fehu"), Rune(1, "uruz"), Rune(2, "thurisaz"))
+SIGILS = (Sigil(5), Sigil(6))
+
+
+def test_values_by_reference_travel_as_their_ids_and_come_back_as_the_tables_values():
+    codec = Codec([Spell, Rune], refs={Rune: RUNES, Sigil: SIGILS})
+    assert set(codec.classes) == {"Spell"}
+    spell = Spell(RUNES[1], None, (RUNES[2], RUNES[0]), SIGILS[1])
+    packed = codec.pack(spell)
+    assert msgpack.unpackb(packed) == {"@": "Spell", "rune": 1, "spare": None, "runes": [2, 0], "mark": 6}
+    assert codec.decode(msgpack.unpackb(packed, use_list=False)) == spell
+    assert codec.decode({"@": "Spell", "rune": 0, "mark": 2}) == Spell(RUNES[0], mark=RUNES[2])
+    for bad in (True, 1.0, -1, 3, 5, "1", None, {"@": "Rune", "id": 1, "name": "uruz"}, (1,)):
+        with pytest.raises(DecodeError, match="Spell.rune: expected the id of a Rune"):
+            codec.decode({"@": "Spell", "rune": bad})
+    for fake in (Rune(1, "ansuz"), Rune(7, "fehu"), Rune(True, "uruz"), Rune(1.0, "uruz")):
+        with pytest.raises(TypeError, match="by its id"):
+            codec.pack(Spell(fake))
+
+
+def test_a_table_by_reference_must_be_one_and_a_union_must_tell_its_arms_apart():
+    for table in ((*RUNES, Rune(0, "again")), (RUNES[0], Sigil(1)), (Rune("0", "fehu"),), (Rune(None, "x"),)):
+        with pytest.raises(TypeError, match="table of Rune"):
+            Codec([Spell], refs={Rune: table})
+    with pytest.raises(TypeError, match="Spell.mark: Sigil shares ids"):
+        Codec([Spell], refs={Rune: RUNES, Sigil: (Sigil(2),)})
+    with pytest.raises(TypeError, match="Glyph has no id"):
+        Codec([Spell], refs={Rune: RUNES, Sigil: SIGILS, Glyph: ()})
+    Mixed = dataclasses.make_dataclass("Mixed", [("field", Rune | Spell)], frozen=True)
+    with pytest.raises(TypeError, match="Mixed.field: a union of classes sent by reference and tagged"):
+        Codec([Mixed, Spell], refs={Rune: RUNES, Sigil: SIGILS})
+
+
 # --- the fuzz contract ----------------------------------------------------------------------
 
 SHED = Wire(fakegame.RULES)
 SE = Wire(games.get("side-effects"))
-NAMES = sorted({*SHED.values.classes, *SE.values.classes})
+QUACK = Wire(games.get("quack"))
+NAMES = sorted({*SHED.values.classes, *SE.values.classes, *QUACK.values.classes, *(c.__name__ for c in REFS)})
 FIELD_NAMES = sorted(
-    {f.name for w in (SHED, SE) for c in w.values.classes.values() for f in dataclasses.fields(c)}
+    {f.name for w in (SHED, SE, QUACK) for c in (*w.values.classes.values(), *REFS) for f in dataclasses.fields(c)}
     | {f.name for c in CLIENT_MESSAGES + HOST_MESSAGES for f in dataclasses.fields(c)}
 )
 
@@ -564,6 +748,7 @@ VALID_FRAMES = [
     SHED.encode(MoveMessage(3, fakegame.Play(7))),
     SHED.encode(Hello(PROTOCOL_VERSION, "Ana", "tok", "KQXZ")),
     SE.encode(View(2, games.get("side-effects").view(games.get("side-effects").new_game(seats=3, seed=1), 0), (), (), None)),
+    QUACK.encode(View(2, games.get("quack").view(games.get("quack").new_game(seats=3, seed=1), 0), (), (), None)),
 ]
 
 
@@ -580,8 +765,8 @@ def test_fuzz_damaged_frames(frame, data):
             del damaged[at:]
         else:
             damaged[at:at] = data.draw(st.binary(min_size=1, max_size=4))
-    decodes_or_refuses(SHED, bytes(damaged))
-    decodes_or_refuses(SE, bytes(damaged))
+    for wire in (SHED, SE, QUACK):
+        decodes_or_refuses(wire, bytes(damaged))
 
 
 def places_in(obj: Any, path: tuple = ()):
@@ -607,8 +792,8 @@ def test_fuzz_one_value_replaced_inside_a_valid_frame(frame, data):
         parent = parent[step]
     parent[path[-1]] = data.draw(plain)
     damaged = msgpack.packb(tree, use_bin_type=True)
-    decodes_or_refuses(SHED, damaged)
-    decodes_or_refuses(SE, damaged)
+    for wire in (SHED, SE, QUACK):
+        decodes_or_refuses(wire, damaged)
 
 
 def test_deep_nesting_is_refused_not_crashing():
