@@ -66,8 +66,10 @@ __all__ = [
     "name_key",
 ]
 
-PROTOCOL_VERSION = 1
-"""Sent in ``hello`` and ``welcome``; a host refuses any other version."""
+PROTOCOL_VERSION = 2
+"""Sent in ``hello`` and ``welcome``; a host refuses any other version.
+Version 2: cards travel by id, so the games' card tables are part of the
+version (a test pins their digest to it)."""
 
 DEFAULT_PORT = 7117
 DEFAULT_SSH_PORT = 2222

@@ -386,7 +386,7 @@ async def test_hostile_clients_get_errors_and_the_table_plays_on():
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
             sock.connect(("127.0.0.1", host.port))
             idle = await connect(host.url, sock=sock, max_queue=1)
-            await idle.send(msgpack.packb({"type": "hello", "version": 1, "name": "Sloth", "spectate": True}))
+            await idle.send(msgpack.packb({"type": "hello", "version": PROTOCOL_VERSION, "name": "Sloth", "spectate": True}))
 
             assert host.table.phase == "playing", "the attacks should land while the game goes on"
             outcomes = await game

@@ -4,6 +4,7 @@ the fuzz contract (any input is a message or a ProtocolError, nothing else)."""
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import enum
 import re
 import types
@@ -507,8 +508,15 @@ def test_text_frames_and_oversized_frames_are_refused():
 
 
 def test_version_mismatch_is_seen_even_in_a_hello_from_the_future():
-    error = refuse({"type": "hello", "version": 2, "name": "x", "avatar": "duck"}, "version_mismatch")
-    assert error.fatal and "version 1" in str(error)
+    future = PROTOCOL_VERSION + 1
+    error = refuse({"type": "hello", "version": future, "name": "x", "avatar": "duck"}, "version_mismatch")
+    assert error.fatal and f"version {PROTOCOL_VERSION}" in str(error)
+
+
+def test_a_client_of_protocol_version_1_is_refused():
+    """Version 1 sent cards as maps: such a client would misread every view, so it is told at hello."""
+    error = refuse({"type": "hello", "version": 1, "name": "x"}, "version_mismatch")
+    assert error.fatal and "version 2" in str(error) and "your client speaks 1" in str(error)
 
 
 @pytest.mark.parametrize(
@@ -627,6 +635,29 @@ def test_quack_cards_by_id_are_every_card_of_the_deck_once():
     tables = rules.wire_refs()
     assert set(tables) == {Patient, Treatment, Anytime}
     assert sorted((card for table in tables.values() for card in table), key=lambda c: c.id) == list(rules.cards)
+
+
+CARD_TABLES = {2: "4ebc57e47b6fbe10"}
+"""A digest of every game's cards by id, for each protocol version that sends cards by id."""
+
+
+def card_tables_digest() -> str:
+    """Every card of every game, each field of each, in id order."""
+    lines = []
+    for name in sorted(games.TITLES):
+        for cls, table in sorted(games.get(name).wire_refs().items(), key=lambda item: item[0].__name__):
+            for card in table:
+                lines.append(repr((name, cls.__name__, dataclasses.astuple(card))))
+    return hashlib.sha256("\n".join(lines).encode()).hexdigest()[:16]
+
+
+def test_the_card_tables_are_part_of_the_protocol_version():
+    """Cards travel by id, so both ends must hold the same cards: a change to
+    the card data must come with a new PROTOCOL_VERSION (and its digest here),
+    so that a client with other cards is refused at hello, not misread."""
+    assert card_tables_digest() == CARD_TABLES.get(PROTOCOL_VERSION), (
+        "the cards changed: raise PROTOCOL_VERSION and record the new digest in CARD_TABLES"
+    )
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
