@@ -491,8 +491,9 @@ SEARCH_ROUNDS = 2
 MONEY_SCALE = 400.0
 """A money lead of this many dollars makes a judged playout about three to one."""
 SEARCH_PLAYOUT_MOVES = 70
-"""The moves a search playout may take on the whole (core.search): one to its
-horizon is some 57 moves on the mean and 80 at the 90th percentile."""
+"""Playout moves a search decision may make per game of its budget
+(core.search): a playout to its horizon is some 57 moves on the mean and 80
+at the 90th percentile."""
 
 
 def _search_horizon(view: QuackView, state: QuackState) -> bool:

@@ -355,11 +355,12 @@ def _distinct(view: SEView, moves: list[Move]) -> list[Move]:
 
 
 SEARCH_PLAYOUT_MOVES = 32
-"""The moves a search playout may take on the whole (core.search). A playout
-is some 34 moves on the mean, but 75 at the 90th percentile, and the longest
-come early in a game: at 32 the first decisions of a game take 0.6 s on the
-mean and under 0.9 s at most here (bench/bots.py), where without the
-allowance the longest took 1.9 s."""
+"""Playout moves a search decision may make per game of its budget
+(core.search). A playout is some 34 moves on the mean but 75 at the 90th
+percentile, and the long ones come early in a game. At 32 the first 40
+decisions of a game take 0.62 s on the mean and 0.87 s at most here
+(bench/bots.py); at 43 the longest took 1.24 s there, and with no limit
+1.9 s over whole games."""
 
 
 def _search_bot(seed: int, budget: int | None = None) -> Bot:
