@@ -81,13 +81,18 @@ def first_reaction(rules: Rules, state: Any, bots: Mapping[int, Bot]) -> tuple[i
     """The first reaction of a bot the game is not waiting for, in seat order.
 
     Only seats with a legal move are asked (a reaction needs one), and only
-    bots that react at all. None: nobody reacts now.
+    bots that react at all. None: nobody reacts now. Their views are made
+    together (``rules.views``), since in Quack in the Box most seats may play
+    an Anytime card after most moves, and a search bot's playouts ask them
+    every move.
     """
     waiting = rules.waiting_for(state)
-    for seat, bot in bots.items():
-        if seat in waiting or not bot.reacts or not rules.legal_moves(state, seat):
-            continue
-        move = decide(bot, rules.view(state, seat))
+    asked = [seat for seat, bot in bots.items()
+             if seat not in waiting and bot.reacts and rules.legal_moves(state, seat)]
+    if not asked:
+        return None
+    for seat, view in zip(asked, rules.views(state, asked)):
+        move = decide(bots[seat], view)
         if move is not None:
             return seat, move
     return None

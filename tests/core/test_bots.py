@@ -78,6 +78,9 @@ class FakeRules:
     def view(self, state, seat):
         return FakeView(seat=seat, legal=self.legal_moves(state, seat), waiting_for=self.waiting)
 
+    def views(self, state, seats):
+        return tuple(self.view(state, seat) for seat in seats)
+
 
 def test_a_reaction_goes_before_the_seat_waited_for():
     bots = [Recorder(), Recorder(reaction=None), Recorder()]
