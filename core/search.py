@@ -11,10 +11,11 @@ are long (Quack in the Box) may stop them at a horizon and judge the State
 reached instead.
 
 core/ reads no clock, so the budget is a number of simulated games per
-decision (:data:`DEFAULT_BUDGET`, calibrated so that a decision takes about a
-second on one core here; ``quackbox sim --budget`` and ``bench/bots.py``
-measure it). Early in a game playouts are long, so a game may also give the
-moves a playout takes at most on the whole (``playout_moves``): a decision
+decision, set by each game so that a decision takes at most about a second
+on one core here (``quackbox sim --budget`` and ``bench/bots.py`` measure
+it; Quack in the Box stops well short, since more plays no better there).
+Early in a game playouts are long, so a game may also give the moves a
+playout takes at most on the whole (``playout_moves``): a decision
 stops its rounds once its playouts have made ``budget * playout_moves``
 moves, which keeps its longest decisions near its usual ones. A decision
 with one sensible move is made at once. The bot
@@ -32,8 +33,8 @@ from core.bots import Bot, next_move
 from core.rules import Move, Rules
 
 DEFAULT_BUDGET = 140
-"""Simulated games per decision when a game sets none: about a CPU second of
-Side Effects here (see bench/bots.py)."""
+"""Simulated games per decision when a game sets none (each game sets its own,
+calibrated with bench/bots.py)."""
 PLAYOUT_MOVES = 1_500
 """A playout still running after this many moves counts as a draw shared by the seats still in it."""
 MIN_ROUNDS = 3
