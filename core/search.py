@@ -32,9 +32,6 @@ from typing import Any, Callable, Sequence
 from core.bots import Bot, next_move
 from core.rules import Move, Rules
 
-DEFAULT_BUDGET = 140
-"""Simulated games per decision when a game sets none (each game sets its own,
-calibrated with bench/bots.py)."""
 PLAYOUT_MOVES = 1_500
 """A playout still running after this many moves counts as a draw shared by the seats still in it."""
 MIN_ROUNDS = 3
@@ -67,7 +64,7 @@ class SearchBot:
         rules: Rules,
         heuristic: Callable[[int], Bot],
         candidates: Candidates,
-        budget: int = DEFAULT_BUDGET,
+        budget: int,
         horizon: Horizon | None = None,
         judge: Judge | None = None,
         playout_moves: int | None = None,

@@ -489,7 +489,7 @@ SEARCH_BUDGET = 40
 the mean here and 0.24 s at most (the first 40 of a game, bench/bots.py):
 well under a second, but more does not play better. At 100 (0.23 s on the
 mean, 0.64 s at most) the bot won 35 of 82 games against three normal bots,
-42.7%, where 40 won 44.2% of 432; so the table is not kept waiting for it."""
+42.7%, where 40 won 43.2% of 336; so the table is not kept waiting for it."""
 SEARCH_ROUNDS = 2
 """Playouts stop when this many more rounds have begun, and the table is judged."""
 MONEY_SCALE = 400.0
