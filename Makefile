@@ -6,11 +6,18 @@ STAMP := $(VENV)/.installed-stamp
 
 .PHONY: play test bench clean
 
+# pip's own chatter (build warnings) goes to a log that is shown only when a step fails.
+SETUP_LOG := $(VENV)/setup.log
+
 $(STAMP): pyproject.toml
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
-	touch $(STAMP)
+	@echo "Setting up quackbox in $(VENV) (the first run only; this takes a minute)..."
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@$(BIN)/python -m pip install --quiet --upgrade pip > $(SETUP_LOG) 2>&1 \
+		|| { cat $(SETUP_LOG); echo "Could not upgrade pip in $(VENV) (the log is above)."; exit 1; }
+	@$(BIN)/python -m pip install --quiet -e '.[test]' >> $(SETUP_LOG) 2>&1 \
+		|| { cat $(SETUP_LOG); echo "Could not install quackbox into $(VENV) (the log is above)."; exit 1; }
+	@touch $(STAMP)
+	@echo "Set up."
 
 play: $(STAMP)
 	$(BIN)/quackbox play side-effects

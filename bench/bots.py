@@ -22,8 +22,8 @@ import statistics
 import sys
 import time
 
-from core import bots, games
-from core.bots import next_move, observe
+from quackbox.core import bots, games
+from quackbox.core.bots import next_move, observe
 
 
 def midgame(rules, seed: int, moves: int = 60):

@@ -25,10 +25,10 @@ import sys
 import time
 from typing import Any
 
-from core import bots as core_bots
-from core import games
-from core.play import next_move
-from net.protocol import DeadlineInfo, View, Wire
+from quackbox.core import bots as core_bots
+from quackbox.core import games
+from quackbox.core.play import next_move
+from quackbox.net.protocol import DeadlineInfo, View, Wire
 
 
 def frames_of_games(game: str, seats: int, count: int) -> list[Any]:

@@ -18,9 +18,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from core import bots, games
-from core.play import next_move
-from net import journal as jn
+from quackbox.core import bots, games
+from quackbox.core.play import next_move
+from quackbox.net import journal as jn
 
 
 def _percentile(values: list[float], q: float) -> float:

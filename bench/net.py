@@ -63,12 +63,12 @@ import msgpack
 from websockets.asyncio.client import connect
 from websockets.asyncio.server import serve
 
-from core import bots as core_bots
-from core.bots import decide
-from core import games
-from net.client import Client
-from net.host import Host, HostConfig
-from net.protocol import PROTOCOL_VERSION, Hello, Lobby, MoveMessage, Ready, Start, Started, View, Wire
+from quackbox.core import bots as core_bots
+from quackbox.core.bots import decide
+from quackbox.core import games
+from quackbox.net.client import Client
+from quackbox.net.host import Host, HostConfig
+from quackbox.net.protocol import PROTOCOL_VERSION, Hello, Lobby, MoveMessage, Ready, Start, Started, View, Wire
 
 P99_LIMIT = 0.050
 SEATS = 4

@@ -33,7 +33,7 @@ import sys
 import time
 from typing import Callable
 
-from core import games
+from quackbox.core import games
 
 TRIAL_SECONDS = 0.5
 

@@ -38,8 +38,8 @@ from typing import Any
 import asyncssh
 import pyte
 
-from net.host import Host, HostConfig
-from net.ssh import SshConfig, SshServer
+from quackbox.net.host import Host, HostConfig
+from quackbox.net.ssh import SshConfig, SshServer
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 PAGE = os.sysconf("SC_PAGE_SIZE")

@@ -201,7 +201,7 @@ class Watcher:
     """The seat of the app (the only person at the table), once the lobby says."""
 
     async def run(self) -> None:
-        from net.protocol import HUMAN, Lobby, View
+        from quackbox.net.protocol import HUMAN, Lobby, View
 
         with contextlib.suppress(Exception):
             async for message in self.client.messages():
@@ -234,8 +234,8 @@ def app_env(home: str) -> dict[str, str]:
 @contextlib.asynccontextmanager
 async def table(game: str, *, bots: int, seed: int, delay: float, turn_timer: float | None):
     """A headless 4-seat host on 127.0.0.1 and the bench's watcher at it."""
-    from net.client import Client
-    from net.host import Host, HostConfig
+    from quackbox.net.client import Client
+    from quackbox.net.host import Host, HostConfig
 
     config = HostConfig(game=game, seats=4, bots=bots, headless=True, autostart=True, seed=seed,
                         bot_delay=delay, away_grace=None, turn_timer=turn_timer, bind="127.0.0.1", port=0,

@@ -121,12 +121,12 @@ async def key_presses(presses: int) -> dict:
     from textual.app import App
     from textual.widgets import Footer, Static
 
-    from core import side_effects as se
-    from core.side_effects import RULES
+    from quackbox.core import side_effects as se
+    from quackbox.core.side_effects import RULES
     from tests.tui.fakes import RulesTable, opener_for, wait_for
-    from tui import se_text
-    from tui.app import make_app
-    from tui.session import open_local
+    from quackbox.tui import se_text
+    from quackbox.tui.app import make_app
+    from quackbox.tui.session import open_local
 
     config = tempfile.mkdtemp(prefix="quackbox-bench-")
 

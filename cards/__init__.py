@@ -5,6 +5,6 @@ Loaders parse text into frozen dataclasses and refuse bad data with a
 :class:`CardDataError` that names the file and the card. Standard library only.
 """
 
-from cards.data import CardDataError
+from quackbox.cards.data import CardDataError
 
 __all__ = ["CardDataError"]

@@ -20,7 +20,7 @@ class CardDataError(ValueError):
 
 def read_packaged(filename: str) -> str:
     """The text of a data file shipped inside this package."""
-    return resources.files("cards").joinpath(filename).read_text(encoding="utf-8")
+    return resources.files(__package__).joinpath(filename).read_text(encoding="utf-8")
 
 
 def parse_toml(text: str, source: str) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Union
 
-from cards.data import CardDataError, Fields, parse_toml, read_packaged, sections
+from quackbox.cards.data import CardDataError, Fields, parse_toml, read_packaged, sections
 
 FILENAME = "quack.toml"
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cards.data import CardDataError, Fields, parse_toml, read_packaged, sections
+from quackbox.cards.data import CardDataError, Fields, parse_toml, read_packaged, sections
 
 FILENAME = "side_effects.toml"
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 import random
 from typing import Any, Callable, Mapping, Protocol, Sequence
 
-from core.rules import Move, Rules
+from quackbox.core.rules import Move, Rules
 
 
 class Bot(Protocol):
@@ -124,7 +124,7 @@ BotFactory = Callable[..., Bot]
 EASY, NORMAL, HARD = "easy", "normal", "hard"
 LEVELS = (EASY, NORMAL, HARD)
 """The three levels a person picks from, weakest first: a weak but sensible
-bot, the heuristic, the search bot (:mod:`core.search`)."""
+bot, the heuristic, the search bot (:mod:`quackbox.core.search`)."""
 
 _REGISTRY: dict[tuple[str, str], BotFactory] = {}
 
@@ -163,7 +163,7 @@ def _load_game_bots(game: str) -> None:
     # A game's bot module registers its bots when the game is first loaded;
     # importing the registry here (not at module top) keeps this module free
     # of cycles.
-    from core import games
+    from quackbox.core import games
 
     if game in games.GAMES:
         games.get(game)

@@ -11,14 +11,14 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Iterator, Mapping
 
-from core.rules import Rules
+from quackbox.core.rules import Rules
 
 SIDE_EFFECTS = "side-effects"
 QUACK = "quack"
 
 _MODULES: dict[str, tuple[str, str]] = {
-    SIDE_EFFECTS: ("core.side_effects", "core.side_effects.bot"),
-    QUACK: ("core.quack", "core.quack.bot"),
+    SIDE_EFFECTS: ("quackbox.core.side_effects", "quackbox.core.side_effects.bot"),
+    QUACK: ("quackbox.core.quack", "quackbox.core.quack.bot"),
 }
 TITLES: dict[str, str] = {SIDE_EFFECTS: "Side Effects", QUACK: "Quack in the Box"}
 """Each game's title, as its rules give it (a test keeps the two the same)."""

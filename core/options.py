@@ -15,7 +15,7 @@ import dataclasses
 import math
 from typing import Any, Mapping
 
-from core.rules import BadOptions
+from quackbox.core.rules import BadOptions
 
 __all__ = ["option", "parse", "as_values", "names", "describe", "read_text"]
 

@@ -2,7 +2,7 @@
 
 :func:`play_game` is the reference loop every runner follows (the host does
 the same with sockets in between): ask the bots for the next move
-(:func:`core.bots.next_move`: a reaction first, else a seat the game waits
+(:func:`quackbox.core.bots.next_move`: a reaction first, else a seat the game waits
 for), apply it, repeat. Deadlines are not timed here; bots answer at once, so
 a timeout never fires.
 """
@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from core.bots import Bot, GameStalled, next_move, observe
-from core.rules import Event, Move, Outcome, Rules
+from quackbox.core.bots import Bot, GameStalled, next_move, observe
+from quackbox.core.rules import Event, Move, Outcome, Rules
 
 __all__ = ["GameRecord", "GameStalled", "next_move", "play_game"]
 

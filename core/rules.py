@@ -151,14 +151,14 @@ class Rules(Protocol):
     max_seats: int
 
     options_type: type
-    """The game's options: a frozen dataclass read by :mod:`core.options`."""
+    """The game's options: a frozen dataclass read by :mod:`quackbox.core.options`."""
 
     def default_options(self) -> Any:
         """The options dataclass with every default."""
 
     def parse_options(self, values: Mapping[str, Any] | Any | None) -> Any:
         """Options from plain or text values (command line, wire, journal);
-        raise BadOptions. (:func:`core.options.parse` for the game's options.)"""
+        raise BadOptions. (:func:`quackbox.core.options.parse` for the game's options.)"""
 
     def card_name(self, card_id: int) -> str:
         """The name of card ``card_id`` (ids are public; for sentences)."""
@@ -213,4 +213,4 @@ class Rules(Protocol):
     def wire_refs(self) -> Mapping[type, Sequence[Any]]:
         """The classes of :meth:`wire_types` whose values are facts of the game
         (its cards), each with every one of its values: the wire carries such
-        a value as its ``id`` (:mod:`net.codec`). ``{}`` for none."""
+        a value as its ``id`` (:mod:`quackbox.net.codec`). ``{}`` for none."""

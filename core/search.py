@@ -29,8 +29,8 @@ import math
 import random
 from typing import Any, Callable, Sequence
 
-from core.bots import Bot, next_move
-from core.rules import Move, Rules
+from quackbox.core.bots import Bot, next_move
+from quackbox.core.rules import Move, Rules
 
 PLAYOUT_MOVES = 1_500
 """A playout still running after this many moves counts as a draw shared by the seats still in it."""

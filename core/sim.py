@@ -13,10 +13,10 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from core import bots as bot_registry
-from core.bots import GameStalled
-from core import games
-from core.play import GameRecord, play_game
+from quackbox.core import bots as bot_registry
+from quackbox.core.bots import GameStalled
+from quackbox.core import games
+from quackbox.core.play import GameRecord, play_game
 
 
 MAX_MOVES = 20_000

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.rules import Move, Outcome
-from net.journal import Header
+from quackbox.core.rules import Move, Outcome
+from quackbox.net.journal import Header
 
 __all__ = ["Action", "Close", "JournalEnd", "JournalMove", "JournalStart", "Send"]
 

@@ -8,7 +8,7 @@ timer ran out), until they act again. Every bot move is paced: it comes
 Anytime card or answer a trade before a bot does.
 
 What a bot does is asked the way every runner asks it, with
-:func:`core.bots.first_reaction` and :func:`core.bots.decide`; the table
+:func:`quackbox.core.bots.first_reaction` and :func:`quackbox.core.bots.decide`; the table
 applies the moves. No IO and no clock: every call takes the time. A slow bot
 (the search bot thinks for about a second) chooses in a worker thread, off
 the event loop: until its answer is ready it makes no move, and when it is
@@ -24,15 +24,15 @@ import secrets
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, Callable
 
-from core import bots as core_bots
-from core.bots import Bot
-from core.rules import Move, Rules, RulesError
-from net.actions import Action
-from net.protocol import BOT, HUMAN
-from net.seats import Seat, Seats
+from quackbox.core import bots as core_bots
+from quackbox.core.bots import Bot
+from quackbox.core.rules import Move, Rules, RulesError
+from quackbox.net.actions import Action
+from quackbox.net.protocol import BOT, HUMAN
+from quackbox.net.seats import Seat, Seats
 
 if TYPE_CHECKING:
-    from net.table import TableConfig
+    from quackbox.net.table import TableConfig
 
 __all__ = ["BotDriver"]
 
@@ -106,7 +106,7 @@ class BotDriver:
 
     def saw(self, events: list[Any]) -> None:
         """Show each bot seat's bot the ``events`` of a move, redacted for its
-        seat, if it keeps a memory (:func:`core.bots.observe`)."""
+        seat, if it keeps a memory (:func:`quackbox.core.bots.observe`)."""
         for seat, bot in self.bots.items():
             core_bots.observe(bot.bot, self.rules, seat, events)
 
@@ -172,7 +172,7 @@ class BotDriver:
         applies a move (RulesError if refused) and says what to send.
 
         A reaction (from a bot the game is not waiting for) goes alone, as in
-        :func:`core.bots.next_move`. Otherwise every bot the game waits for
+        :func:`quackbox.core.bots.next_move`. Otherwise every bot the game waits for
         answers in this step: several seats waited for at once are answering
         one prompt (a response window), and pacing them one by one would only
         make people wait longer.

@@ -4,9 +4,9 @@ Shared by the TUI and the bots. :meth:`Client.connect` does the handshake and
 raises a :class:`NetError` with a sentence a person can read when it cannot
 join (no host there, wrong code, table full, game already started, version
 mismatch). After that, ``async for message in client`` yields the host's
-messages as typed values (:class:`~net.protocol.Lobby`,
-:class:`~net.protocol.View`, :class:`~net.protocol.ChatLine`,
-:class:`~net.protocol.Error`, ...) plus two local notices,
+messages as typed values (:class:`~quackbox.net.protocol.Lobby`,
+:class:`~quackbox.net.protocol.View`, :class:`~quackbox.net.protocol.ChatLine`,
+:class:`~quackbox.net.protocol.Error`, ...) plus two local notices,
 :class:`Disconnected` and :class:`Reconnected`: when the connection drops
 without a goodbye, the client reconnects by itself with its seat token (the
 first retry within a second) and the host sends a fresh view.
@@ -28,11 +28,11 @@ from typing import Any, AsyncIterator
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
-from core import bots as core_bots
-from core import games
-from core.rules import Move, Outcome
-from net.tokens import TokenStore
-from net.protocol import (
+from quackbox.core import bots as core_bots
+from quackbox.core import games
+from quackbox.core.rules import Move, Outcome
+from quackbox.net.tokens import TokenStore
+from quackbox.net.protocol import (
     HUMAN,
     OPEN,
     DEFAULT_PORT,
@@ -582,7 +582,7 @@ async def run_network_bot(
     every seat is taken and every connected person is ready.
 
     Args:
-        kind: the bot kind (``core.bots.kinds(game)``).
+        kind: the bot kind (``quackbox.core.bots.kinds(game)``).
         think: seconds to wait before each move (pacing for people watching).
         names: if given, filled with the seats' names as the game ends, so
             the result can name the winners.

@@ -2,7 +2,7 @@
 
 Moves, events and views of every game are frozen dataclasses whose fields are
 ints, strs, bools, floats, None, enums, tuples of these, or other such
-dataclasses (see :mod:`core.rules`). So one codec, built from the classes a
+dataclasses (see :mod:`quackbox.core.rules`). So one codec, built from the classes a
 game can put on the wire (``rules.wire_types()``), encodes any of them, and
 decodes untrusted input back into them while checking every field against
 its class's annotations.

@@ -1,4 +1,4 @@
-"""The host: a thin asyncio shell around :class:`net.table.Table`.
+"""The host: a thin asyncio shell around :class:`quackbox.net.table.Table`.
 
 It listens with websockets' ``serve``, feeds every frame to the table with
 the loop's clock, and carries out what the table says, in order:
@@ -34,11 +34,11 @@ from typing import Any, Callable
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
-from core.rules import Outcome
-from net.protocol import DEFAULT_PORT, MAX_FRAME, Error, ErrorCode
-from net import journal as jn
-from net.lobby import HELLO_TIMEOUT
-from net.table import OVER, Action, Close, JournalEnd, JournalMove, JournalStart, Send, Table, TableConfig, new_room_code
+from quackbox.core.rules import Outcome
+from quackbox.net.protocol import DEFAULT_PORT, MAX_FRAME, Error, ErrorCode
+from quackbox.net import journal as jn
+from quackbox.net.lobby import HELLO_TIMEOUT
+from quackbox.net.table import OVER, Action, Close, JournalEnd, JournalMove, JournalStart, Send, Table, TableConfig, new_room_code
 
 __all__ = ["Host", "HostConfig", "HostError", "run_host"]
 

@@ -32,11 +32,11 @@ from typing import Any, BinaryIO, Iterator, Mapping
 
 import msgpack
 
-from core import games
-from core.rules import Event, Move, Outcome, Rules, RulesError
-from net import places
-from net.codec import Codec, DecodeError
-from net.protocol import Wire
+from quackbox.core import games
+from quackbox.core.rules import Event, Move, Outcome, Rules, RulesError
+from quackbox.net import places
+from quackbox.net.codec import Codec, DecodeError
+from quackbox.net.protocol import Wire
 
 __all__ = [
     "FORMAT",

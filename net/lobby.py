@@ -1,7 +1,7 @@
 """The lobby: the people at a table, how they come and go, get ready and talk, and what they are told.
 
 :class:`Lobby` holds the connections (each a :class:`Peer`) and the seats
-(:class:`net.seats.Seats`): a hello with the room code takes an open seat,
+(:class:`quackbox.net.seats.Seats`): a hello with the room code takes an open seat,
 reclaims one with its token, or watches; a goodbye opens the seat in the
 lobby and leaves it away in a game; the starter starts once everyone here is
 ready. It also makes the frames every one of these answers needs. The game
@@ -18,11 +18,11 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterator
 
-from core.rules import Rules
-from net import protocol
-from net.actions import Action, Close, Send
-from net.limits import CHAT_BURST, CHAT_PER_SECOND, MessageLimits, Rate, SlowDown, TokenBucket, Verdict
-from net.protocol import (
+from quackbox.core.rules import Rules
+from quackbox.net import protocol
+from quackbox.net.actions import Action, Close, Send
+from quackbox.net.limits import CHAT_BURST, CHAT_PER_SECOND, MessageLimits, Rate, SlowDown, TokenBucket, Verdict
+from quackbox.net.protocol import (
     MAX_CHAT,
     MAX_NAME,
     PROTOCOL_VERSION,
@@ -40,10 +40,10 @@ from net.protocol import (
     clean_text,
     name_key,
 )
-from net.seats import Seats
+from quackbox.net.seats import Seats
 
 if TYPE_CHECKING:
-    from net.table import TableConfig
+    from quackbox.net.table import TableConfig
 
 __all__ = ["LOBBY", "OVER", "PLAYING", "Lobby", "Peer"]
 
@@ -166,7 +166,7 @@ class Lobby:
         A valid seat token needs no room code (it is the longer secret of the
         two). A wrong code or token closes the connection (one try per
         connection), and past a few tries from one address the answer is
-        held back (:class:`net.limits.SlowDown`); a right one is never slowed.
+        held back (:class:`quackbox.net.limits.SlowDown`); a right one is never slowed.
         """
         seat = None
         if hello.token is not None:
@@ -224,7 +224,7 @@ class Lobby:
         return out + [Send(peer.conn, line) for line in self._chat]
 
     def watcher_keys(self, besides: Peer | None = None) -> set[str]:
-        """The :func:`~net.protocol.name_key` of every spectator's name (but ``besides``)."""
+        """The :func:`~quackbox.net.protocol.name_key` of every spectator's name (but ``besides``)."""
         return {name_key(p.name) for p in self.peers.values() if p.spectator and p is not besides}
 
     def wrong(self, peer: Peer, now: float, code: ErrorCode, message: str) -> list[Action]:

@@ -9,7 +9,7 @@ and well under a millisecond per move, which nobody can see. Because other
 users of a shared machine can reach 127.0.0.1 too, a local table always has
 a room code; only this process knows it (and the host's seat token).
 
-A hosted table may also have its SSH door (:class:`net.ssh.SshServer`)
+A hosted table may also have its SSH door (:class:`quackbox.net.ssh.SshServer`)
 beside it: friends come in with plain ``ssh`` while the host's person plays
 seat 0 here, and closing the table closes every SSH session with it.
 """
@@ -20,12 +20,12 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Mapping
 
-from net.client import Client
-from net.host import Host, HostConfig, HostError
-from net.table import new_room_code
+from quackbox.net.client import Client
+from quackbox.net.host import Host, HostConfig, HostError
+from quackbox.net.table import new_room_code
 
 if TYPE_CHECKING:  # net.ssh needs asyncssh, loaded only for a table with an SSH door
-    from net.ssh import SshConfig, SshServer
+    from quackbox.net.ssh import SshConfig, SshServer
 
 __all__ = ["LocalGame", "open_door", "open_table", "ssh_command", "start_local_game"]
 
@@ -76,7 +76,7 @@ async def open_door(config: SshConfig, host: Host) -> SshServer:
     Raises:
         HostError: with the door's sentence (the port is in use, the host key cannot be used).
     """
-    from net.ssh import SshError, SshServer
+    from quackbox.net.ssh import SshError, SshServer
 
     door = SshServer(config, host)
     try:

@@ -3,7 +3,7 @@
 Every message is one msgpack map in one WebSocket *binary* frame, tagged by
 its ``"type"`` key. Game values inside a message (a move, a view, events) are
 maps tagged by ``"@"`` with their class name, but for cards, which travel as
-their ids; see :mod:`net.codec`. The
+their ids; see :mod:`quackbox.net.codec`. The
 reference a third party can write a client from is ``docs/PROTOCOL.md``; this
 module is the executable version of it, and a test checks that the two agree
 on every message type and error code.
@@ -30,8 +30,8 @@ from typing import Any, ClassVar, Iterable
 
 import msgpack
 
-from core.rules import Event, Move, Outcome, RulesError
-from net.codec import Codec, DecodeError, _short
+from quackbox.core.rules import Event, Move, Outcome, RulesError
+from quackbox.net.codec import Codec, DecodeError, _short
 
 __all__ = [
     "Bye",

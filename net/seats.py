@@ -16,8 +16,8 @@ import secrets
 from dataclasses import dataclass
 from typing import Iterator
 
-from net.journal import Header, token_hash
-from net.protocol import BOT, HUMAN, MAX_NAME, OPEN, SeatInfo, clean_name, name_key
+from quackbox.net.journal import Header, token_hash
+from quackbox.net.protocol import BOT, HUMAN, MAX_NAME, OPEN, SeatInfo, clean_name, name_key
 
 __all__ = ["Seat", "Seats"]
 
@@ -130,7 +130,7 @@ class Seats:
     def unique_name(self, name: str, index: int | None, *, taken: set[str] = frozenset()) -> str:
         """``name``, or ``name 2``, ``name 3``... if another seat (but seat
         ``index``) already goes by it, or by a name that looks the same
-        (:func:`~net.protocol.name_key`); ``taken`` holds the keys of other
+        (:func:`~quackbox.net.protocol.name_key`); ``taken`` holds the keys of other
         names in use (the spectators')."""
         used = {name_key(s.name) for s in self._seats if s.index != index and s.kind != OPEN} | taken
         if name_key(name) not in used:

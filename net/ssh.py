@@ -1,9 +1,9 @@
 """The SSH door of a table: ``ssh -p 2222 HOST`` and you are at the table, nothing installed.
 
-:class:`SshServer` listens beside a running :class:`net.host.Host` (asyncssh,
+:class:`SshServer` listens beside a running :class:`quackbox.net.host.Host` (asyncssh,
 on the same address). Every session that asks for a terminal gets its own
 ``quackbox join`` process, started with the host's own Python on a fresh
-pseudo-terminal (:class:`net.ssh_pty.PtyChild`) and pointed at the table
+pseudo-terminal (:class:`quackbox.net.ssh_pty.PtyChild`) and pointed at the table
 over loopback with the room code already given, so the player never types
 an address or a code. The SSH user name is the player's name.
 
@@ -33,12 +33,12 @@ from typing import Any, Callable
 
 import asyncssh
 
-from net.lobby import LOBBY
-from net.protocol import DEFAULT_SSH_PORT, MAX_NAME, OPEN, clean_text
-from net.ssh_keys import AllowList, SshKeyError, fingerprint_folder, load_host_key, players_dir
-from net.ssh_child import PASSED_ENV, Launch, child_environment, join_command, safe_value
-from net.ssh_pty import HANGUP_GRACE, PtyChild
-from net.tokens import FILENAME as TOKENS_FILE, TokenStore
+from quackbox.net.lobby import LOBBY
+from quackbox.net.protocol import DEFAULT_SSH_PORT, MAX_NAME, OPEN, clean_text
+from quackbox.net.ssh_keys import AllowList, SshKeyError, fingerprint_folder, load_host_key, players_dir
+from quackbox.net.ssh_child import PASSED_ENV, Launch, child_environment, join_command, safe_value
+from quackbox.net.ssh_pty import HANGUP_GRACE, PtyChild
+from quackbox.net.tokens import FILENAME as TOKENS_FILE, TokenStore
 
 __all__ = ["DEFAULT_SSH_PORT", "SshConfig", "SshError", "SshServer"]
 
@@ -88,7 +88,7 @@ class SshConfig:
     """Seconds without a key press before a session is closed; None: never."""
     hangup_grace: float = HANGUP_GRACE
     command: Callable[[Launch], list[str]] | None = None
-    """What a session runs (tests); default ``python -m quackbox join`` (:func:`net.ssh_child.join_command`)."""
+    """What a session runs (tests); default ``python -m quackbox join`` (:func:`quackbox.net.ssh_child.join_command`)."""
 
 
 class SshServer:
@@ -96,7 +96,7 @@ class SshServer:
 
     Args:
         config: where to listen and the limits.
-        host: the running table; its :attr:`~net.host.Host.url` and room code
+        host: the running table; its :attr:`~quackbox.net.host.Host.url` and room code
             are what each child is given, its seats say who may still sit.
 
     Raises:

@@ -1,6 +1,6 @@
 """What an SSH session runs: the command and the whole environment of its child.
 
-Kept apart from :mod:`net.ssh` (and asyncssh) so ``quackbox join`` can read
+Kept apart from :mod:`quackbox.net.ssh` (and asyncssh) so ``quackbox join`` can read
 :data:`ROOM_CODE_ENV` without loading an SSH library.
 """
 
@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
 
-import net
+import quackbox
 
 __all__ = ["HOST_KEY_ENV", "PASSED_ENV", "ROOM_CODE_ENV", "VIA_ENV", "Launch", "child_environment", "join_command", "safe_value"]
 
@@ -69,7 +69,7 @@ def join_command(launch: Launch) -> list[str]:
 def child_environment(launch: Launch) -> dict[str, str]:
     """The child's whole environment: nothing of the host's but how to run Python."""
     # The child runs the code the host runs, installed or not.
-    code_root = str(Path(net.__file__).resolve().parent.parent)
+    code_root = str(Path(quackbox.__file__).resolve().parent.parent)
     paths = [code_root] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
     folder = launch.folder
     env = {

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import asyncssh
 
-from net import places
+from quackbox.net import places
 
 __all__ = ["AllowList", "SshKeyError", "fingerprint_folder", "load_host_key", "players_dir"]
 

@@ -4,7 +4,7 @@
 (:meth:`Table.receive`) with the time they arrived, and what to send comes out
 as a list of actions (:class:`Send`, :class:`Close`, and the journal records
 that must be on disk before what follows them is sent). The asyncio shell in
-:mod:`net.host` only moves bytes and calls :meth:`Table.tick` when
+:mod:`quackbox.net.host` only moves bytes and calls :meth:`Table.tick` when
 :meth:`Table.next_wakeup` says so. So every rule of the table (who may join,
 who may start, stale moves, deadlines, bots standing in for away seats, rate
 limits, what each seat may see) is tested without a network, and the leak
@@ -12,10 +12,10 @@ test can check every frame the host would send.
 
 The table holds the game session itself (dealing, the State, applying
 moves, the rules' deadlines, and each seat's view after every change) and
-hands the rest to its parts: :class:`net.lobby.Lobby` (the connections,
-joining, leaving, getting ready, chat) with :class:`net.seats.Seats` (who
-holds each seat, tokens, names, presence), :mod:`net.limits` (how fast a
-connection may talk) and :class:`net.bot_driver.BotDriver` (bots, their
+hands the rest to its parts: :class:`quackbox.net.lobby.Lobby` (the connections,
+joining, leaving, getting ready, chat) with :class:`quackbox.net.seats.Seats` (who
+holds each seat, tokens, names, presence), :mod:`quackbox.net.limits` (how fast a
+connection may talk) and :class:`quackbox.net.bot_driver.BotDriver` (bots, their
 pacing, and stand-ins for people who are away).
 
 Hidden information leaves only through :meth:`Rules.view` for the receiving
@@ -31,14 +31,14 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from core import games
-from core.rules import Deadline, Event, Move, Outcome, RulesError
-from net.actions import Action, Close, JournalEnd, JournalMove, JournalStart, Send
-from net.bot_driver import BotDriver
-from net.journal import Header, Journal, rebuild
-from net.lobby import CLOSE_NORMAL, LOBBY, OVER, PLAYING, Lobby, Peer
-from net.limits import MAX_OPEN_OFFERS, Rate, TokenBucket, TurnBudget
-from net.protocol import (
+from quackbox.core import games
+from quackbox.core.rules import Deadline, Event, Move, Outcome, RulesError
+from quackbox.net.actions import Action, Close, JournalEnd, JournalMove, JournalStart, Send
+from quackbox.net.bot_driver import BotDriver
+from quackbox.net.journal import Header, Journal, rebuild
+from quackbox.net.lobby import CLOSE_NORMAL, LOBBY, OVER, PLAYING, Lobby, Peer
+from quackbox.net.limits import MAX_OPEN_OFFERS, Rate, TokenBucket, TurnBudget
+from quackbox.net.protocol import (
     BOT,
     HUMAN,
     Bye,
@@ -54,7 +54,7 @@ from net.protocol import (
     View,
     Wire,
 )
-from net.seats import Seat, Seats
+from quackbox.net.seats import Seat, Seats
 
 __all__ = [
     "LOBBY",
@@ -133,8 +133,8 @@ class Table:
     """One table: its game session, its lobby and its bots. No IO, no clock.
 
     Args:
-        config: how to run it (a :class:`TableConfig`, or :class:`net.host.HostConfig`).
-        rules: the game's rules; default ``core.games.get(config.game)``.
+        config: how to run it (a :class:`TableConfig`, or :class:`quackbox.net.host.HostConfig`).
+        rules: the game's rules; default ``quackbox.core.games.get(config.game)``.
         host_token: the token of the host's own seat (seat 0) when not
             headless; default a fresh secret.
     """
@@ -433,8 +433,8 @@ class Table:
 
         A move the rules accept without listing it in ``legal`` (a trade
         offer: its space is every subset of a hand) is free to make but not
-        free to journal, so a seat gets :data:`net.limits.FREE_MOVES_PER_TURN`
-        of them a turn and :data:`net.limits.MAX_OPEN_OFFERS` open offers.
+        free to journal, so a seat gets :data:`quackbox.net.limits.FREE_MOVES_PER_TURN`
+        of them a turn and :data:`quackbox.net.limits.MAX_OPEN_OFFERS` open offers.
         Listed moves are bounded by the game itself.
         """
         if move in self.rules.legal_moves(self.state, seat):

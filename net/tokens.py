@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from net import places
+from quackbox.net import places
 
 FILENAME = "tokens.json"
 KEEP = 50

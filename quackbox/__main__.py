@@ -18,9 +18,9 @@ import time
 from dataclasses import fields
 from typing import Any, Sequence
 
-from core import games
-from core.bots import LEVELS
-from core.rules import BadOptions
+from quackbox.core import games
+from quackbox.core.bots import LEVELS
+from quackbox.core.rules import BadOptions
 
 
 def parse_option_values(pairs: Sequence[str]) -> dict[str, Any]:
@@ -73,7 +73,7 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
-    from core import sim
+    from quackbox.core import sim
 
     options = parse_option_values(args.option)
     bots = args.bots.split(",") if args.bots else None
@@ -142,7 +142,7 @@ def format_sim(data: dict[str, Any]) -> str:
 
 def parse_pace(text: str) -> float:
     """``--pace``: a pace's name (as the home screen offers them) or seconds between bot moves."""
-    from tui.config import BOT_SPEEDS, MAX_BOT_DELAY as MAX_PACE
+    from quackbox.tui.config import BOT_SPEEDS, MAX_BOT_DELAY as MAX_PACE
 
     paces = dict(BOT_SPEEDS)
     if text.strip().lower() in paces:
@@ -164,7 +164,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     # dealing once asks the rules themselves, in their own words.
     rules.new_game(seats=args.players, options=rules.parse_options(options), seed=0)
     try:
-        from tui.app import run_local_game
+        from quackbox.tui.app import run_local_game
     except ImportError:
         return _text_game(args, options)
     return run_local_game(args.game, players=args.players, options=options, name=args.name, seed=args.seed,
@@ -174,8 +174,8 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def _text_game(args: argparse.Namespace, options: dict[str, Any]) -> int:
     """A bot game printed as a log, for a terminal without the table."""
-    from core import bots
-    from core.play import play_game
+    from quackbox.core import bots
+    from quackbox.core.play import play_game
 
     rules = games.get(args.game)
     seed = args.seed if args.seed is not None else int(time.time())
@@ -270,12 +270,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if getattr(args, "ascii", False):
-        from tui.looks import ASCII_ENV
+        from quackbox.tui.looks import ASCII_ENV
 
         os.environ[ASCII_ENV] = "1"
     if args.command is None:
         try:
-            from tui.app import run_home
+            from quackbox.tui.app import run_home
         except ImportError:
             parser.print_help()
             return 0

@@ -16,15 +16,15 @@ import signal
 import sys
 from typing import Any
 
-from core import games
-from core.rules import BadOptions, Outcome
-from net.client import NetError, run_network_bot, table_url
-from net.host import Host, HostConfig, HostError, is_loopback, lan_address
-from net import journal, places
-from net.local import open_door, ssh_command
-from net.protocol import DEFAULT_PORT, DEFAULT_SSH_PORT
-from net.ssh_child import HOST_KEY_ENV, ROOM_CODE_ENV, VIA_ENV
-from net.tokens import TokenStore
+from quackbox.core import games
+from quackbox.core.rules import BadOptions, Outcome
+from quackbox.net.client import NetError, run_network_bot, table_url
+from quackbox.net.host import Host, HostConfig, HostError, is_loopback, lan_address
+from quackbox.net import journal, places
+from quackbox.net.local import open_door, ssh_command
+from quackbox.net.protocol import DEFAULT_PORT, DEFAULT_SSH_PORT
+from quackbox.net.ssh_child import HOST_KEY_ENV, ROOM_CODE_ENV, VIA_ENV
+from quackbox.net.tokens import TokenStore
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -174,14 +174,14 @@ def host_main(args: argparse.Namespace) -> int:
     )
     ssh_config = None
     if args.ssh is not None:
-        from net.ssh import SshConfig
+        from quackbox.net.ssh import SshConfig
 
         ssh_config = SshConfig(port=args.ssh, bind=args.bind, allow=args.ssh_allow)
     elif args.ssh_allow:
         print("quackbox host: --ssh-allow goes with --ssh.", file=sys.stderr)
         return EXIT_USAGE
     if not args.headless:
-        from tui.app import run_hosted
+        from quackbox.tui.app import run_hosted
 
         # The table screen shows the address, room code and SSH door; "Host" is the flag's
         # default, so the name remembered on the home screen is used unless one was given.
@@ -273,7 +273,7 @@ def join_main(args: argparse.Namespace) -> int:
     """``quackbox join``: the table screen for a person, or with --bot a bot seat."""
     if args.bot:
         return join_bot_main(args)
-    from tui.app import run_join
+    from quackbox.tui.app import run_join
 
     # The SSH door gives the room code in the environment (another local user can read argv),
     # with how the player came in and the host key to show them.

@@ -7,8 +7,8 @@ import sys
 import time
 from pathlib import Path
 
-from core import games as known_games
-from net import journal, places
+from quackbox.core import games as known_games
+from quackbox.net import journal, places
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -59,7 +59,7 @@ def replay_main(args: argparse.Namespace) -> int:
     if args.text or not sys.stdout.isatty():
         print("\n".join(log))
         return EXIT_OK
-    from tui.replay import run_replay
+    from quackbox.tui.replay import run_replay
 
     return run_replay(record)
 

@@ -34,7 +34,7 @@ def test_join_bot_names_the_winning_seat_counting_from_one() -> None:
 
 
 def test_the_host_names_the_winners_as_join_does() -> None:
-    from core.rules import Outcome
+    from quackbox.core.rules import Outcome
 
     outcome = Outcome(winners=(2,), places=(2, 2, 1), reason="A player treated every Disorder.")
     assert netcmd._describe_outcome(outcome, ("Ann", "Bo", "Cy")) == (
@@ -51,7 +51,7 @@ import sys
 import time
 from pathlib import Path
 
-from net import journal
+from quackbox.net import journal
 
 ROOT = Path(__file__).resolve().parent.parent
 ALTERNATE_SCREEN = b"\x1b[?1049h"

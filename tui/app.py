@@ -33,21 +33,21 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Footer, LoadingIndicator, Static
 
-from core import games
-from core.rules import BadOptions, Move
-from net.client import Disconnected, NetError, NotConnected, Reconnected
-from net.host import HostConfig, HostError, is_loopback, lan_address
-from net.protocol import Bye, ChatLine, Error, Lobby, Started, View, Welcome
-from net.tokens import TokenStore
-from net import places
-from tui import rules_text
-from tui.config import Settings, SettingsStore
-from tui.games import rules_screen
-from tui.looks import Ascii, NoDim, Plain, wants_ascii
-from tui.modals import ReadingScreen
-from tui.session import LOCAL, Session, open_hosted, open_joined, open_local
-from tui.table import CLOSED, ONLINE, RECONNECTING, TableInfo, TableScreen
-from tui.widgets import TightLayout, TightUpdate
+from quackbox.core import games
+from quackbox.core.rules import BadOptions, Move
+from quackbox.net.client import Disconnected, NetError, NotConnected, Reconnected
+from quackbox.net.host import HostConfig, HostError, is_loopback, lan_address
+from quackbox.net.protocol import Bye, ChatLine, Error, Lobby, Started, View, Welcome
+from quackbox.net.tokens import TokenStore
+from quackbox.net import places
+from quackbox.tui import rules_text
+from quackbox.tui.config import Settings, SettingsStore
+from quackbox.tui.games import rules_screen
+from quackbox.tui.looks import Ascii, NoDim, Plain, wants_ascii
+from quackbox.tui.modals import ReadingScreen
+from quackbox.tui.session import LOCAL, Session, open_hosted, open_joined, open_local
+from quackbox.tui.table import CLOSED, ONLINE, RECONNECTING, TableInfo, TableScreen
+from quackbox.tui.widgets import TightLayout, TightUpdate
 
 Opener = Callable[[], Awaitable[Session]]
 """Opens a session (connects, or starts a local host); raises NetError & co. with a sentence."""
@@ -198,7 +198,7 @@ class QuackboxApp(App[int]):
     def on_mount(self) -> None:
         self._apply_theme()
         if self.home:
-            from tui.home import HomeScreen
+            from quackbox.tui.home import HomeScreen
 
             self.push_screen(HomeScreen(self.settings))
         if self._first_opener is not None:
@@ -474,7 +474,7 @@ class QuackboxApp(App[int]):
         if session is None:
             return
         if self.lobby_screen is None:
-            from tui.lobby import LobbyInfo, LobbyScreen
+            from quackbox.tui.lobby import LobbyInfo, LobbyScreen
 
             info = LobbyInfo(title=session.title, mode=session.mode, address=session.address,
                              room_code=session.room_code, seat=session.seat, starter=session.starter,
@@ -690,7 +690,7 @@ HOST_STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 
 def run_hosted(config: HostConfig, *, name: str | None = None, ssh: Any = None) -> int:
     """``quackbox host`` with a seat for the person at this terminal (and, with
-    ``ssh``, a :class:`net.ssh.SshConfig`, the table's SSH door beside it)."""
+    ``ssh``, a :class:`quackbox.net.ssh.SshConfig`, the table's SSH door beside it)."""
     store = SettingsStore()
     settings = store.load()
     who = (name or settings.name).strip() or "Host"

@@ -14,9 +14,9 @@ from typing import Any, Callable
 from textual.containers import Vertical
 from textual.reactive import var
 
-from core.rules import Move
-from tui.widgets import MovePicked, PromptBar
-from tui.names import seat_name
+from quackbox.core.rules import Move
+from quackbox.tui.widgets import MovePicked, PromptBar
+from quackbox.tui.names import seat_name
 
 
 class Board(Vertical, can_focus=True):

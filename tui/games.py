@@ -5,7 +5,7 @@ game supplies a :class:`GameUI`: its board, the extra actions its table
 offers (Side Effects' trades, Quack in the Box's money chart), what to keep
 from each view for the end of the game, the summary's figures and the
 rules text. They are registered here by game name and loaded on first use,
-like the rules in :mod:`core.games`.
+like the rules in :mod:`quackbox.core.games`.
 """
 
 from __future__ import annotations
@@ -17,12 +17,12 @@ from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
 from rich.console import RenderableType
 from textual.binding import Binding
 
-from core import games
+from quackbox.core import games
 
 if TYPE_CHECKING:
-    from net.protocol import View
-    from tui.board import Board
-    from tui.table import TableScreen
+    from quackbox.net.protocol import View
+    from quackbox.tui.board import Board
+    from quackbox.tui.table import TableScreen
 
 
 @dataclass(frozen=True)
@@ -86,8 +86,8 @@ class GameUI(Protocol):
 
 
 _MODULES: dict[str, str] = {
-    games.SIDE_EFFECTS: "tui.se_game",
-    games.QUACK: "tui.quack_game",
+    games.SIDE_EFFECTS: "quackbox.tui.se_game",
+    games.QUACK: "quackbox.tui.quack_game",
 }
 """Each game's module; it holds ``UI``, its GameUI."""
 
@@ -128,7 +128,7 @@ def action_bindings() -> list[Binding]:
 
 def rules_screen(game: str) -> Any:
     """The rules of ``game`` as a reading screen."""
-    from tui.modals import ReadingScreen
+    from quackbox.tui.modals import ReadingScreen
 
     ui = ui_for(game)
     return ReadingScreen(f"Rules: {ui.title}", ui.rules())

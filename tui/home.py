@@ -1,6 +1,6 @@
 """The home screen: play against bots, host a table, join one, read the rules, quit.
 
-It edits the remembered :class:`~tui.config.Settings` and posts what the
+It edits the remembered :class:`~quackbox.tui.config.Settings` and posts what the
 person chose (:class:`HomeScreen.PlayChosen` and friends) up to the app,
 which opens the table.
 """
@@ -19,11 +19,11 @@ from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static, Switch
 
-from core import games
-from core.rules import BadOptions
-from core.bots import LEVELS, NORMAL
-from tui.config import BOT_SPEEDS, MAX_NAME, Settings
-from tui.games import rules_screen
+from quackbox.core import games
+from quackbox.core.rules import BadOptions
+from quackbox.core.bots import LEVELS, NORMAL
+from quackbox.tui.config import BOT_SPEEDS, MAX_NAME, Settings
+from quackbox.tui.games import rules_screen
 
 TITLE_ART = """\
  ▄▀▀▄ █  █ ▄▀▀▄ ▄▀▀▀ █ ▄▀ █▀▀▄ ▄▀▀▄ ▀▄ ▄▀

@@ -13,8 +13,8 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
-from net.protocol import BOT, OPEN, ChatLine, Lobby
-from tui.widgets import GameLog, StatusBar
+from quackbox.net.protocol import BOT, OPEN, ChatLine, Lobby
+from quackbox.tui.widgets import GameLog, StatusBar
 
 # A 5x5 pixel font for room codes (consonants, as net.table makes them, and digits),
 # drawn two pixel rows per text row with half blocks.
@@ -239,8 +239,8 @@ class LobbyScreen(Screen):
         self.set_focus(None)
 
     def action_help(self) -> None:
-        from core import games
-        from tui.games import rules_screen
+        from quackbox.core import games
+        from quackbox.tui.games import rules_screen
 
         game = self.app.session.game if self.app.session is not None else games.SIDE_EFFECTS
         self.app.push_screen(rules_screen(game))

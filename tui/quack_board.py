@@ -1,7 +1,7 @@
 """The Quack in the Box table: one row per doctor, your hand as numbered cards, the prompt.
 
-:class:`QuackBoard` renders the seat's :class:`~core.quack.QuackView` and
-posts :class:`~tui.widgets.MovePicked` when the person plays. Anytime cards
+:class:`QuackBoard` renders the seat's :class:`~quackbox.core.quack.QuackView` and
+posts :class:`~quackbox.tui.widgets.MovePicked` when the person plays. Anytime cards
 are in ``view.legal`` at every moment for every doctor still in the game, so
 the same keys play one on your turn or anyone else's.
 """
@@ -18,14 +18,14 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.reactive import var
 
-from cards.quack import Anytime, Treatment
-from core import quack as q
-from core.rules import Move
-from tui import quack_text as qt
-from tui.modals import ConfirmScreen
-from tui.board import Board
-from tui.widgets import ClickableText, PaintChanges, PromptBar, click, refresh_keys
-from tui.names import seat_name
+from quackbox.cards.quack import Anytime, Treatment
+from quackbox.core import quack as q
+from quackbox.core.rules import Move
+from quackbox.tui import quack_text as qt
+from quackbox.tui.modals import ConfirmScreen
+from quackbox.tui.board import Board
+from quackbox.tui.widgets import ClickableText, PaintChanges, PromptBar, click, refresh_keys
+from quackbox.tui.names import seat_name
 
 BAR_CELLS = 8
 AUTO_PASS_SECONDS = 3.0
@@ -549,7 +549,7 @@ class QuackBoard(Board):
     def _roomy(self, view: q.QuackView, height: int, compact: bool) -> bool:
         """Whether the hand may take ROOMY_LINES per card: the rows are there, and
         the log (below the table unless the screen is wide) keeps LOG_ROWS of them."""
-        from tui.table import WIDE
+        from quackbox.tui.table import WIDE
 
         # A full hand, not the cards held now: the hand keeps its layout as cards come and go.
         rows = 6 + (1 if compact else 2) * len(view.doctors) + ROOMY_LINES * max(q.HAND_SIZE, len(view.hand))

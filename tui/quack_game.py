@@ -1,5 +1,5 @@
 """Quack in the Box at the generic screens: its board, the money over the rounds,
-the summary and the rules page (see :class:`tui.games.GameUI`).
+the summary and the rules page (see :class:`quackbox.tui.games.GameUI`).
 
 Nothing of Quack in the Box is imported until a Quack table asks for it.
 """
@@ -10,14 +10,14 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from rich.console import RenderableType
 
-from core import games
-from tui import rules_text
-from tui.games import GameAction
+from quackbox.core import games
+from quackbox.tui import rules_text
+from quackbox.tui.games import GameAction
 
 if TYPE_CHECKING:
-    from net.protocol import View
-    from tui.quack_board import QuackBoard
-    from tui.table import TableScreen
+    from quackbox.net.protocol import View
+    from quackbox.tui.quack_board import QuackBoard
+    from quackbox.tui.table import TableScreen
 
 
 class MoneyHistory:
@@ -38,7 +38,7 @@ class MoneyHistory:
 
 
 class QuackUI:
-    """Quack in the Box's :class:`~tui.games.GameUI`."""
+    """Quack in the Box's :class:`~quackbox.tui.games.GameUI`."""
 
     game = games.QUACK
     title = "Quack in the Box"
@@ -48,7 +48,7 @@ class QuackUI:
     )
 
     def board(self, *, clock: Callable[[], float], id: str) -> QuackBoard:
-        from tui.quack_board import QuackBoard
+        from quackbox.tui.quack_board import QuackBoard
 
         return QuackBoard(clock=clock, id=id)
 
@@ -59,14 +59,14 @@ class QuackUI:
         if action == "money":
             return True
         if action == "pass":
-            from core import quack as q
+            from quackbox.core import quack as q
 
             return screen.view is not None and q.Pass() in screen.view.legal
         return False
 
     def run(self, action: str, screen: TableScreen) -> None:
         if action == "money" and screen.view is not None:
-            from tui.quack_summary import MoneyScreen
+            from quackbox.tui.quack_summary import MoneyScreen
 
             screen.app.push_screen(MoneyScreen(screen.view, screen.names, screen.record.rounds))
         elif action == "pass":
@@ -76,8 +76,8 @@ class QuackUI:
         """Nothing beyond the board and the log."""
 
     def summary(self, view: Any, names: Sequence[str], record: Any) -> list[tuple[str, RenderableType]]:
-        from tui.quack_summary import money_chart, quack_figures
-        from tui.summary import standings
+        from quackbox.tui.quack_summary import money_chart, quack_figures
+        from quackbox.tui.summary import standings
 
         outcome = view.outcome
         rows = [(outcome.places[seat], seat, quack_figures(view, seat)) for seat in outcome.ranking]

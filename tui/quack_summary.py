@@ -11,9 +11,9 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
-from core import quack as q
-from tui import quack_text as qt
-from tui.names import seat_name
+from quackbox.core import quack as q
+from quackbox.tui import quack_text as qt
+from quackbox.tui.names import seat_name
 
 LEVELS = " ▁▂▃▄▅▆▇█"
 

@@ -1,10 +1,10 @@
 """Words for the Quack in the Box table: what a legal move will do, said before it is made.
 
-Reads a :class:`core.quack.QuackView` and moves from its ``legal`` tuple.
+Reads a :class:`quackbox.core.quack.QuackView` and moves from its ``legal`` tuple.
 Every number a preview states is the rules' own arithmetic from
-:mod:`core.quack.cards`: the Cure and Harm a Treatment gives
-(:func:`~core.quack.cards.treatment_points`), what it leaves the Patient to
-(:func:`~core.quack.cards.case_fate`), the Infamy after a change and whether
+:mod:`quackbox.core.quack.cards`: the Cure and Harm a Treatment gives
+(:func:`~quackbox.core.quack.cards.treatment_points`), what it leaves the Patient to
+(:func:`~quackbox.core.quack.cards.case_fate`), the Infamy after a change and whether
 the Mob comes, what a fine takes.
 """
 
@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from cards import quack as qc
-from cards.quack import Anytime, Patient, Treatment
-from core import quack as q
-from core.rules import Move
-from tui.names import name_of, possessive
+from quackbox.cards import quack as qc
+from quackbox.cards.quack import Anytime, Patient, Treatment
+from quackbox.core import quack as q
+from quackbox.core.rules import Move
+from quackbox.tui.names import name_of, possessive
 
 ILLNESS_SHORT = {
     "Abdominal Surgery": "Abdominal",

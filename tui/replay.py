@@ -23,10 +23,10 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Input, Static
 
-from core import games
-from net import journal as jn
-from tui.games import ui_for
-from tui.widgets import GameLog, MovePicked, StatusBar
+from quackbox.core import games
+from quackbox.net import journal as jn
+from quackbox.tui.games import ui_for
+from quackbox.tui.widgets import GameLog, MovePicked, StatusBar
 
 
 @dataclass(frozen=True)

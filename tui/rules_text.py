@@ -6,7 +6,7 @@ rulebooks are silent the text follows the rulings in the design brief.
 
 from __future__ import annotations
 
-from core.side_effects import Punishment
+from quackbox.core.side_effects import Punishment
 
 _SIDE_EFFECTS_RULES = """\
 # Side Effects
@@ -162,8 +162,8 @@ PUNISHMENT_WORDS = {
 
 def side_effects_rules() -> str:
     """The Side Effects page, its tables made from the deck data (a house deck shows as played)."""
-    from cards import side_effects as se_cards
-    from core.side_effects import RULES as SE
+    from quackbox.cards import side_effects as se_cards
+    from quackbox.core.side_effects import RULES as SE
 
     kinds = SE.deck.kinds
     rows = []
@@ -185,7 +185,7 @@ def side_effects_rules() -> str:
 
 def quack_rules() -> str:
     """The Quack in the Box page, its Anytime cards listed from the deck data (a house deck shows as played)."""
-    from core.quack import RULES as QUACK
+    from quackbox.core.quack import RULES as QUACK
 
     deck = QUACK.deck
     cards = []

@@ -1,10 +1,10 @@
 """The Side Effects table: rivals' Psyches, your Psyche and hand, and what to do next.
 
-:class:`SEBoard` is given the seat's :class:`~core.side_effects.SEView` (and
+:class:`SEBoard` is given the seat's :class:`~quackbox.core.side_effects.SEView` (and
 the names and presence of the seats) as reactive attributes and renders
 them. Picking a card lights its legal targets, taken only from
 ``view.legal``; the person moves between targets and plays, and the board
-posts :class:`~tui.widgets.MovePicked` up to the screen, which sends it to
+posts :class:`~quackbox.tui.widgets.MovePicked` up to the screen, which sends it to
 the host. The board keeps only what the person is pointing at: the selected
 card, the chosen target, and discards sent but not yet confirmed.
 """
@@ -23,13 +23,13 @@ from textual.css.scalar import Scalar
 from textual.message import Message
 from textual.reactive import var
 
-from cards import side_effects as se_cards
-from core import side_effects as se
-from core.rules import Move
-from tui import se_text
-from tui.modals import ChoiceScreen, ConfirmScreen
-from tui.board import Board
-from tui.widgets import (CardFace, ClickableText, MovePicked, PaintChanges, PromptBar, card_row, click, framed,
+from quackbox.cards import side_effects as se_cards
+from quackbox.core import side_effects as se
+from quackbox.core.rules import Move
+from quackbox.tui import se_text
+from quackbox.tui.modals import ChoiceScreen, ConfirmScreen
+from quackbox.tui.board import Board
+from quackbox.tui.widgets import (CardFace, ClickableText, MovePicked, PaintChanges, PromptBar, card_row, click, framed,
                          refresh_keys, top_rule)
 
 NARROW_CARD = 18

@@ -1,5 +1,5 @@
 """Side Effects at the generic screens: its board, trading (SE10), the game's
-figures for the summary, and the rules page (see :class:`tui.games.GameUI`)."""
+figures for the summary, and the rules page (see :class:`quackbox.tui.games.GameUI`)."""
 
 from __future__ import annotations
 
@@ -9,17 +9,17 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 from rich.console import RenderableType
 from rich.text import Text
 
-from core import side_effects as se
-from tui import rules_text
-from tui.games import GameAction
-from tui.modals import ChoiceScreen
-from tui.names import seat_name
-from tui.se_text import describe_move, offer_text
+from quackbox.core import side_effects as se
+from quackbox.tui import rules_text
+from quackbox.tui.games import GameAction
+from quackbox.tui.modals import ChoiceScreen
+from quackbox.tui.names import seat_name
+from quackbox.tui.se_text import describe_move, offer_text
 
 if TYPE_CHECKING:
-    from net.protocol import View
-    from tui.se_board import SEBoard
-    from tui.table import TableScreen
+    from quackbox.net.protocol import View
+    from quackbox.tui.se_board import SEBoard
+    from quackbox.tui.table import TableScreen
 
 
 @dataclass
@@ -110,7 +110,7 @@ def figures_table(view: se.SEView, names: Sequence[str], record: SERecord) -> Te
 
 
 class SideEffectsUI:
-    """Side Effects' :class:`~tui.games.GameUI`."""
+    """Side Effects' :class:`~quackbox.tui.games.GameUI`."""
 
     game = se.GAME
     title = "Side Effects"
@@ -122,7 +122,7 @@ class SideEffectsUI:
     )
 
     def board(self, *, clock: Callable[[], float], id: str) -> SEBoard:
-        from tui.se_board import SEBoard
+        from quackbox.tui.se_board import SEBoard
 
         return SEBoard(clock=clock, id=id)
 
@@ -153,7 +153,7 @@ class SideEffectsUI:
         if not self.can("trade", screen):
             screen.app.notify("Trading waits until the game is back to ordinary play.", severity="warning")
             return
-        from tui.trade import TradeScreen
+        from quackbox.tui.trade import TradeScreen
 
         def made(move: se.OfferTrade | None) -> None:
             if move is not None:
@@ -192,7 +192,7 @@ class SideEffectsUI:
             seen.add(offer.id)
 
     def summary(self, view: se.SEView, names: Sequence[str], record: Any) -> list[tuple[str, RenderableType]]:
-        from tui.summary import standings
+        from quackbox.tui.summary import standings
 
         rows = [(place, seat, progress(view, seat)) for place, seat in ranked(view)]
         return [("standings", standings(view, names, rows)), ("figures", figures_table(view, names, record))]

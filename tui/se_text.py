@@ -1,10 +1,10 @@
 """Words for the Side Effects table: what a legal move will do, said before it is made.
 
-Everything here reads a :class:`core.side_effects.SEView` and moves taken
+Everything here reads a :class:`quackbox.core.side_effects.SEView` and moves taken
 from its ``legal`` tuple; nothing decides what is legal.
 :func:`episode_does_nothing` words the warning ruling SE7 asks the table to
 give before an Episode that would do nothing; whether it would is the rules'
-own :func:`core.side_effects.episode_bites`, asked with public facts of the
+own :func:`quackbox.core.side_effects.episode_bites`, asked with public facts of the
 view (a hand's size, the Drugs on a Psyche, the next-turn marks).
 """
 
@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from cards import side_effects as se_cards
-from cards.side_effects import SECard
-from core import side_effects as se
-from core.rules import Move
-from core.side_effects import Punishment
-from tui.names import name_of, possessive
+from quackbox.cards import side_effects as se_cards
+from quackbox.cards.side_effects import SECard
+from quackbox.core import side_effects as se
+from quackbox.core.rules import Move
+from quackbox.core.side_effects import Punishment
+from quackbox.tui.names import name_of, possessive
 
 ABBREVIATIONS = {
     "Depression": "Dep",

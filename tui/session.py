@@ -1,7 +1,7 @@
 """One seat at one table, however it was reached: the TUI's only door to the network.
 
-A :class:`Session` wraps a :class:`net.client.Client` (and, for a game
-against bots or a hosted table, the :class:`net.local.LocalGame` running the
+A :class:`Session` wraps a :class:`quackbox.net.client.Client` (and, for a game
+against bots or a hosted table, the :class:`quackbox.net.local.LocalGame` running the
 host in this process). Screens never touch sockets: the app runs
 :meth:`Session.messages` in a worker and sends moves through a worker too.
 
@@ -14,17 +14,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, AsyncIterator, Mapping
 
-from core import games
-from core.rules import Move
-from net import places
-from net.client import Client, NetError, table_url
-from net.host import HostConfig
-from net.local import LocalGame, open_table, ssh_command, start_local_game
-from net.protocol import DEFAULT_PORT
-from net.tokens import TokenStore
+from quackbox.core import games
+from quackbox.core.rules import Move
+from quackbox.net import places
+from quackbox.net.client import Client, NetError, table_url
+from quackbox.net.host import HostConfig
+from quackbox.net.local import LocalGame, open_table, ssh_command, start_local_game
+from quackbox.net.protocol import DEFAULT_PORT
+from quackbox.net.tokens import TokenStore
 
 if TYPE_CHECKING:
-    from net.ssh import SshConfig
+    from quackbox.net.ssh import SshConfig
 
 LOCAL = "local"
 """A game against bots in this process."""

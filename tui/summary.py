@@ -1,5 +1,5 @@
 """The end of a game: who won, and every seat's place with the figures its game gives
-(:meth:`tui.games.GameUI.summary`)."""
+(:meth:`quackbox.tui.games.GameUI.summary`)."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Static
 
-from tui.names import name_of, seat_name
+from quackbox.tui.names import name_of, seat_name
 
 if TYPE_CHECKING:
-    from tui.games import GameUI, Record
+    from quackbox.tui.games import GameUI, Record
 
 def headline(view: Any, names: Sequence[str]) -> Text:
     outcome = view.outcome

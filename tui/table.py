@@ -2,7 +2,7 @@
 
 The app hands the screen what the host says (views, lobby, chat, errors) by
 setting attributes and calling :meth:`TableScreen.receive_view`; the board
-posts :class:`~tui.widgets.MovePicked` and the screen asks the app to send
+posts :class:`~quackbox.tui.widgets.MovePicked` and the screen asks the app to send
 it (network IO happens in the app's workers, never here).
 """
 
@@ -21,12 +21,12 @@ from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Input
 
-from net.protocol import ChatLine, Error, Lobby, View
-from tui import rules_text
-from tui.board import Board
-from tui.games import action_bindings, rules_screen, ui_for
-from tui.modals import ConfirmScreen, ReadingScreen
-from tui.widgets import GameLog, KeyBar, MovePicked, StatusBar
+from quackbox.net.protocol import ChatLine, Error, Lobby, View
+from quackbox.tui import rules_text
+from quackbox.tui.board import Board
+from quackbox.tui.games import action_bindings, rules_screen, ui_for
+from quackbox.tui.modals import ConfirmScreen, ReadingScreen
+from quackbox.tui.widgets import GameLog, KeyBar, MovePicked, StatusBar
 
 ONLINE = "online"
 CONNECTING = "connecting"
@@ -309,7 +309,7 @@ class TableScreen(Screen):
         if view is None or view.outcome is None or not self.is_current:
             return
 
-        from tui.summary import SummaryScreen
+        from quackbox.tui.summary import SummaryScreen
 
         def chosen(what: str | None) -> None:
             if what == "again":

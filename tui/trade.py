@@ -13,9 +13,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Label, Select, SelectionList, Static
 from textual.widgets.selection_list import Selection
 
-from core import side_effects as se
-from tui import se_text
-from tui.names import seat_name
+from quackbox.core import side_effects as se
+from quackbox.tui import se_text
+from quackbox.tui.names import seat_name
 
 
 def wanted_names(view: se.SEView) -> list[str]:

@@ -27,7 +27,7 @@ from textual.strip import Strip
 from textual.timer import Timer
 from textual.widget import Widget
 
-from core.rules import Move
+from quackbox.core.rules import Move
 
 
 class MovePicked(Message):

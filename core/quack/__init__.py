@@ -2,22 +2,22 @@
 
 The package's files are the game's parts:
 
-- :mod:`~core.quack.cards`   what a card does: points, fates, Infamy and fines, targets
-- :mod:`~core.quack.state`   the State, the options and the words for phases and status
-- :mod:`~core.quack.moves`   moves and events
-- :mod:`~core.quack.legal`   the legal moves, and one verifier per kind of move
-- :mod:`~core.quack.rules`   making moves, the turn's phases, the end: :data:`RULES`
-- :mod:`~core.quack.view`    what each seat may see
-- :mod:`~core.quack.text`    the log's sentences
-- :mod:`~core.quack.sampling` a full State built from one seat's view, and the seat's Memory
-- :mod:`~core.quack.bot`     the heuristic bot (imported by core.games with the game)
-- :mod:`~core.quack.balance` the QB10 figures
+- :mod:`~quackbox.core.quack.cards`   what a card does: points, fates, Infamy and fines, targets
+- :mod:`~quackbox.core.quack.state`   the State, the options and the words for phases and status
+- :mod:`~quackbox.core.quack.moves`   moves and events
+- :mod:`~quackbox.core.quack.legal`   the legal moves, and one verifier per kind of move
+- :mod:`~quackbox.core.quack.rules`   making moves, the turn's phases, the end: :data:`RULES`
+- :mod:`~quackbox.core.quack.view`    what each seat may see
+- :mod:`~quackbox.core.quack.text`    the log's sentences
+- :mod:`~quackbox.core.quack.sampling` a full State built from one seat's view, and the seat's Memory
+- :mod:`~quackbox.core.quack.bot`     the heuristic bot (imported by core.games with the game)
+- :mod:`~quackbox.core.quack.balance` the QB10 figures
 
 The names below are the ones the other layers (the TUI, the tests) use.
 """
 
-from core.quack.balance import balance_report
-from core.quack.cards import (
+from quackbox.core.quack.balance import balance_report
+from quackbox.core.quack.cards import (
     HARMFUL,
     HELPFUL,
     Fate,
@@ -30,7 +30,7 @@ from core.quack.cards import (
     signed_amount,
     treatment_points,
 )
-from core.quack.moves import (
+from quackbox.core.quack.moves import (
     EVENT_TYPES,
     MOVE_TYPES,
     AnytimePlayed,
@@ -63,12 +63,12 @@ from core.quack.moves import (
     TurnStarted,
     WindowOpened,
 )
-from core.quack.rules import CO_PAY, DIE_HIGH, DIE_LOW, DIE_SIDES, HAND_SIZE, RULES, Quack
-from core.quack.state import GAME, Case, Doctor, Phase, QuackOptions, QuackState, Status, TwoPlayerEndgame, clone
-from core.quack.sampling import Memory
-from core.quack.text import money
-from core.quack.view import DoctorView, PatientView, QuackView
-from core.rules import NONE
+from quackbox.core.quack.rules import CO_PAY, DIE_HIGH, DIE_LOW, DIE_SIDES, HAND_SIZE, RULES, Quack
+from quackbox.core.quack.state import GAME, Case, Doctor, Phase, QuackOptions, QuackState, Status, TwoPlayerEndgame, clone
+from quackbox.core.quack.sampling import Memory
+from quackbox.core.quack.text import money
+from quackbox.core.quack.view import DoctorView, PatientView, QuackView
+from quackbox.core.rules import NONE
 
 FLEE, TREAT, SHORT_HAND, WINDOW, OVER = Phase.FLEE, Phase.TREAT, Phase.SHORT_HAND, Phase.WINDOW, Phase.OVER
 PRACTISING, SWITZERLAND, MOBBED = Status.PRACTISING, Status.SWITZERLAND, Status.MOBBED

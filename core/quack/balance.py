@@ -1,6 +1,6 @@
 """QB10: balance is measured, not guessed. The figures ``quackbox sim`` prints.
 
-Both read finished :class:`core.play.GameRecord` s played with
+Both read finished :class:`quackbox.core.play.GameRecord` s played with
 ``keep_events=True`` (the rules object's ``sim_needs_events`` asks for them).
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from core.quack.moves import DoctorFled, DoctorMobbed, GameEnded, PatientAdmitted, PatientCured, PatientDied
+from quackbox.core.quack.moves import DoctorFled, DoctorMobbed, GameEnded, PatientAdmitted, PatientCured, PatientDied
 
 __all__ = ["balance_report", "sim_summary"]
 

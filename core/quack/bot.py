@@ -1,6 +1,6 @@
 """A Quack in the Box bot that doctors the way a cynical professional would.
 
-It reads only its seat's :class:`~core.quack.view.QuackView`. The judgement:
+It reads only its seat's :class:`~quackbox.core.quack.view.QuackView`. The judgement:
 
 - **Treatments**: with the Patient known, it searches every order of the
   Treatments in hand (a small dynamic programme over which cards are played)
@@ -22,16 +22,16 @@ from __future__ import annotations
 import math
 import random
 
-from cards import quack as qc
-from cards.quack import Anytime, Patient, Treatment
-from core import bots
-from core.quack.cards import treatment_points
-from core.quack.moves import Discard, FleeToSwitzerland, Pass, PlayAnytime, PlayTreatment, StayHome
-from core.quack.rules import RULES
-from core.quack.state import FLEE, GAME, MOBBED, PRACTISING, SHORT_HAND, TREAT, WINDOW
-from core.quack.state import QuackState
-from core.quack.view import DoctorView, PatientView, QuackView
-from core.rules import NONE, Move
+from quackbox.cards import quack as qc
+from quackbox.cards.quack import Anytime, Patient, Treatment
+from quackbox.core import bots
+from quackbox.core.quack.cards import treatment_points
+from quackbox.core.quack.moves import Discard, FleeToSwitzerland, Pass, PlayAnytime, PlayTreatment, StayHome
+from quackbox.core.quack.rules import RULES
+from quackbox.core.quack.state import FLEE, GAME, MOBBED, PRACTISING, SHORT_HAND, TREAT, WINDOW
+from quackbox.core.quack.state import QuackState
+from quackbox.core.quack.view import DoctorView, PatientView, QuackView
+from quackbox.core.rules import NONE, Move
 
 # Dollar weights of the judgement (tuned with core.quack.balance_report).
 CURE_BONUS = 250.0
@@ -516,7 +516,7 @@ def _search_judge(state: QuackState, seat: int) -> float:
 
 
 def _search_bot(seed: int, budget: int | None = None) -> bots.Bot:
-    from core.search import SearchBot
+    from quackbox.core.search import SearchBot
 
     return SearchBot(seed, rules=RULES, heuristic=QuackBot, candidates=search_candidates,
                      budget=budget or SEARCH_BUDGET, horizon=_search_horizon, judge=_search_judge,

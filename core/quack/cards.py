@@ -1,6 +1,6 @@
 """What a card does: the arithmetic of Quack in the Box, each rule once.
 
-The rules (:mod:`core.quack.rules`) and the table's previews (``tui/quack_text.py``)
+The rules (:mod:`quackbox.core.quack.rules`) and the table's previews (``tui/quack_text.py``)
 call these same functions, so a preview can never disagree with what the
 move then does. They read card values and plain numbers only, never a State.
 
@@ -16,8 +16,8 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import NamedTuple
 
-from cards import quack as qc
-from cards.quack import Anytime, Patient, Treatment
+from quackbox.cards import quack as qc
+from quackbox.cards.quack import Anytime, Patient, Treatment
 
 __all__ = [
     "AIMS",
@@ -173,7 +173,7 @@ AIMS: dict[str, Aim] = {
     qc.REDIRECT: Aim.REDIRECT,
     qc.TRANSFER: Aim.SWAP,
 }
-"""Every effect of :data:`cards.quack.EFFECTS`, and what it is played on."""
+"""Every effect of :data:`quackbox.cards.quack.EFFECTS`, and what it is played on."""
 
 UNIQUE_REMINDERS = frozenset((qc.FACE_DOWN, qc.NO_PAY, qc.DOUBLE_PAY))
 """QR15: reminders a doctor carries at most one of each (a second has no valid

@@ -14,7 +14,7 @@ and the TUI rely on it):
 
 ``Timeout`` is never listed: only the host applies it, from ``deadline``.
 
-:func:`verify` raises the :class:`~core.rules.RulesError` that refuses a move,
+:func:`verify` raises the :class:`~quackbox.core.rules.RulesError` that refuses a move,
 with a plain sentence, or returns what applying it needs: a
 :class:`TreatmentPlan`, an :class:`AnytimePlan`, or None for the moves that
 need nothing. Neither function changes the State.
@@ -25,10 +25,10 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Any, Callable, NamedTuple, Sequence
 
-from cards import quack as qc
-from cards.quack import Anytime, Card, Patient, Treatment
-from core.quack.cards import AIMS, DOCTOR, OWN_HAND, PATIENT, REDIRECT, SWAP, UNIQUE_REMINDERS
-from core.quack.moves import (
+from quackbox.cards import quack as qc
+from quackbox.cards.quack import Anytime, Card, Patient, Treatment
+from quackbox.core.quack.cards import AIMS, DOCTOR, OWN_HAND, PATIENT, REDIRECT, SWAP, UNIQUE_REMINDERS
+from quackbox.core.quack.moves import (
     MOVE_TYPES,
     Discard,
     FleeToSwitzerland,
@@ -38,8 +38,8 @@ from core.quack.moves import (
     StayHome,
     Timeout,
 )
-from core.quack.state import FLEE, MOBBED, OVER, PRACTISING, SHORT_HAND, TREAT, WINDOW, Doctor, QuackState
-from core.rules import NONE, GameOver, IllegalMove, MalformedMove, Move, NotYourTurn, seat_label
+from quackbox.core.quack.state import FLEE, MOBBED, OVER, PRACTISING, SHORT_HAND, TREAT, WINDOW, Doctor, QuackState
+from quackbox.core.rules import NONE, GameOver, IllegalMove, MalformedMove, Move, NotYourTurn, seat_label
 
 __all__ = [
     "AnytimePlan", "MoveTable", "TreatmentPlan", "anytime_moves", "is_seat", "legal_moves", "patient_holder",

@@ -1,6 +1,6 @@
 """What a doctor may do (moves, imperative) and what happened (events, past tense).
 
-Cards and seats are named by id; :data:`~core.rules.NONE` is "no card" or
+Cards and seats are named by id; :data:`~quackbox.core.rules.NONE` is "no card" or
 "no seat". The words an event carries about *why* (a discard's reason, a
 death's cause) are StrEnums equal to the plain words.
 """
@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from core.quack.cards import Fate
-from core.rules import NONE, Event, Move
+from quackbox.core.quack.cards import Fate
+from quackbox.core.rules import NONE, Event, Move
 
 __all__ = [
     "AnytimePlayed", "CardsDiscarded", "CardsDrawn", "DeckReshuffled", "DieRolled", "Discard",

@@ -16,12 +16,12 @@ Anytime cards (QB8) may be played by any doctor still in the game, on anyone,
 at any time. To give people a fair chance between any two Treatments, each
 Treatment opens a response *window*: the other doctors who could play an
 Anytime card are waited for, each answering ``Pass`` or ``PlayAnytime``. The
-window has a :class:`~core.rules.Deadline`; when it passes the host applies
+window has a :class:`~quackbox.core.rules.Deadline`; when it passes the host applies
 its ``Timeout``, which closes the window for everyone who has not answered.
 ``window_seconds = 0`` turns windows off.
 
-:data:`RULES` holds no game: the State (:mod:`core.quack.state`) is the
-caller's. :func:`core.quack.legal.verify` is the one legality gate; ``apply``
+:data:`RULES` holds no game: the State (:mod:`quackbox.core.quack.state`) is the
+caller's. :func:`quackbox.core.quack.legal.verify` is the one legality gate; ``apply``
 always passes through it first.
 """
 
@@ -30,12 +30,12 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping, Sequence
 
-from cards import quack as qc
-from cards.quack import Anytime, Patient, Treatment
-from core import options as core_options
-from core.quack import balance, sampling, text
-from core.quack import view as views
-from core.quack.cards import (
+from quackbox.cards import quack as qc
+from quackbox.cards.quack import Anytime, Patient, Treatment
+from quackbox.core import options as core_options
+from quackbox.core.quack import balance, sampling, text
+from quackbox.core.quack import view as views
+from quackbox.core.quack.cards import (
     Fate,
     Points,
     case_fate,
@@ -47,10 +47,10 @@ from core.quack.cards import (
     split_infamy,
     treatment_points,
 )
-from core.quack.legal import (
+from quackbox.core.quack.legal import (
     MoveTable, TreatmentPlan, is_seat, legal_moves, patient_holder, verify, waiting_for, window_seats,
 )
-from core.quack.moves import (
+from quackbox.core.quack.moves import (
     EVENT_TYPES,
     MOVE_TYPES,
     AnytimePlayed,
@@ -91,7 +91,7 @@ from core.quack.moves import (
     TurnStarted,
     WindowOpened,
 )
-from core.quack.state import (
+from quackbox.core.quack.state import (
     END,
     FLEE,
     GAME,
@@ -110,8 +110,8 @@ from core.quack.state import (
     TwoPlayerEndgame,
     clone,
 )
-from core.quack.view import DoctorView, PatientView, QuackView
-from core.rules import NONE, BadOptions, Deadline, Event, Move, Outcome
+from quackbox.core.quack.view import DoctorView, PatientView, QuackView
+from quackbox.core.rules import NONE, BadOptions, Deadline, Event, Move, Outcome
 
 HAND_SIZE = 6
 CO_PAY = 50
@@ -194,7 +194,7 @@ class Quack:
         return state.result
 
     def legal_moves(self, state: QuackState, seat: int) -> tuple[Move, ...]:
-        """Every move ``seat`` may make now (order: :mod:`core.quack.legal`)."""
+        """Every move ``seat`` may make now (order: :mod:`quackbox.core.quack.legal`)."""
         return legal_moves(state, seat, self._moves)
 
     def check(self, state: QuackState, seat: int, move: Move) -> None:
@@ -219,7 +219,7 @@ class Quack:
 
     def sample(self, view: QuackView, rng: random.Random, memory: sampling.Memory | None = None) -> QuackState:
         """A State consistent with ``view`` and ``memory``, the unseen cards dealt by ``rng``
-        (:func:`core.quack.sampling.sample`)."""
+        (:func:`quackbox.core.quack.sampling.sample`)."""
         return sampling.sample(view, rng, self.cards, memory)
 
     def memory(self, seat: int) -> sampling.Memory:

@@ -18,10 +18,10 @@ from __future__ import annotations
 import random
 from typing import Iterable, Sequence
 
-from cards import quack as qc
-from cards.quack import Anytime, Card, Patient
-from core.quack.cards import treatment_points
-from core.quack.moves import (
+from quackbox.cards import quack as qc
+from quackbox.cards.quack import Anytime, Card, Patient
+from quackbox.core.quack.cards import treatment_points
+from quackbox.core.quack.moves import (
     AnytimePlayed,
     CardsDiscarded,
     DeckReshuffled,
@@ -33,9 +33,9 @@ from core.quack.moves import (
     TurnStarted,
     WindowOpened,
 )
-from core.quack.state import SWITZERLAND, Case, Doctor, QuackState
-from core.quack.view import PatientView, QuackView
-from core.rules import NONE, Event
+from quackbox.core.quack.state import SWITZERLAND, Case, Doctor, QuackState
+from quackbox.core.quack.view import PatientView, QuackView
+from quackbox.core.rules import NONE, Event
 
 __all__ = ["Memory", "sample"]
 

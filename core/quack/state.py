@@ -1,6 +1,6 @@
 """A game of Quack in the Box as data: its options and its facts, nothing else.
 
-The State is mutable and owned by whoever runs the game; :mod:`core.quack.rules`
+The State is mutable and owned by whoever runs the game; :mod:`quackbox.core.quack.rules`
 changes it, and a State edited by hand (a test stacking the deck) needs
 nothing more. Card ids index ``cards``. Piles are lists whose top is the
 *end* of the list.
@@ -12,9 +12,9 @@ import random
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from cards.quack import Card
-from core import options
-from core.rules import NONE, Event, Outcome
+from quackbox.cards.quack import Card
+from quackbox.core import options
+from quackbox.core.rules import NONE, Event, Outcome
 
 __all__ = [
     "END", "FLEE", "GAME", "MOBBED", "OVER", "PRACTISING", "SHORT_HAND", "SWITZERLAND", "TREAT", "WINDOW",

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Sequence
 
-from cards import quack as qc
-from cards.quack import Anytime, Card, Patient
-from core.quack.cards import AIMS, PATIENT, Fate
-from core.quack.moves import (
+from quackbox.cards import quack as qc
+from quackbox.cards.quack import Anytime, Card, Patient
+from quackbox.core.quack.cards import AIMS, PATIENT, Fate
+from quackbox.core.quack.moves import (
     AnytimePlayed,
     CardsDiscarded,
     CardsDrawn,
@@ -41,7 +41,7 @@ from core.quack.moves import (
     TurnStarted,
     WindowOpened,
 )
-from core.rules import NONE, Event
+from quackbox.core.rules import NONE, Event
 
 __all__ = ["describe", "money"]
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from cards.quack import Anytime, Patient, Treatment
-from core.quack.legal import is_seat, patient_holder, waiting_for
-from core.quack.moves import AnytimePlayed, CardsDrawn, PatientAdmitted, TreatmentPlayed
-from core.quack.state import GAME, Case, Phase, QuackOptions, QuackState, Status
-from core.rules import NONE, Event, Move, Outcome
+from quackbox.cards.quack import Anytime, Patient, Treatment
+from quackbox.core.quack.legal import is_seat, patient_holder, waiting_for
+from quackbox.core.quack.moves import AnytimePlayed, CardsDrawn, PatientAdmitted, TreatmentPlayed
+from quackbox.core.quack.state import GAME, Case, Phase, QuackOptions, QuackState, Status
+from quackbox.core.rules import NONE, Event, Move, Outcome
 
 __all__ = ["DoctorView", "PatientView", "QuackView", "redact", "view", "views"]
 

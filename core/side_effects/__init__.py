@@ -12,12 +12,12 @@ The package, by part:
 - :mod:`.bot`    the heuristic bot
 
 The names other layers use are re-exported here, so
-``from core import side_effects as se; se.RULES`` is the way in.
+``from quackbox.core import side_effects as se; se.RULES`` is the way in.
 """
 
-from core.side_effects.cards import Punishment
-from core.side_effects.legal import trade_partners, vulnerable_to
-from core.side_effects.moves import (
+from quackbox.core.side_effects.cards import Punishment
+from quackbox.core.side_effects.legal import trade_partners, vulnerable_to
+from quackbox.core.side_effects.moves import (
     EVENT_TYPES,
     MOVE_TYPES,
     PLAY_TYPES,
@@ -70,9 +70,9 @@ from core.side_effects.moves import (
     TurnStarted,
     WithdrawTrade,
 )
-from core.side_effects.rules import RULES, SideEffects, episode_bites, parse_options
-from core.side_effects.sampling import Memory
-from core.side_effects.state import (
+from quackbox.core.side_effects.rules import RULES, SideEffects, episode_bites, parse_options
+from quackbox.core.side_effects.sampling import Memory
+from quackbox.core.side_effects.state import (
     ANXIETY,
     DISCARD_DOWN,
     DRAW_PER_TURN,
@@ -95,7 +95,7 @@ from core.side_effects.state import (
     SEState,
     clone,
 )
-from core.side_effects.view import Offer, PlayerView, Prompt, SEView, Slot
+from quackbox.core.side_effects.view import Offer, PlayerView, Prompt, SEView, Slot
 
 sample = RULES.sample
 """``sample(view, rng, memory=None)``: a State consistent with one seat's view (:mod:`.sampling`)."""

@@ -1,6 +1,6 @@
 """A Side Effects bot that plays the way a decent player does.
 
-It reads only its seat's :class:`~core.side_effects.view.SEView`. Each legal move
+It reads only its seat's :class:`~quackbox.core.side_effects.view.SEView`. Each legal move
 gets a score; the best one is played if it is worth a play, else the turn
 ends. The judgement, in order of weight:
 
@@ -18,16 +18,16 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from cards import side_effects as se_cards
-from cards.side_effects import SECard
-from core import bots
-from core.bots import Bot
-from core.rules import Move
-from core.side_effects import moves as se
-from core.side_effects.cards import Punishment, therapy_works_on
-from core.side_effects.rules import RULES
-from core.side_effects.state import GAME, Phase
-from core.side_effects.view import SEView
+from quackbox.cards import side_effects as se_cards
+from quackbox.cards.side_effects import SECard
+from quackbox.core import bots
+from quackbox.core.bots import Bot
+from quackbox.core.rules import Move
+from quackbox.core.side_effects import moves as se
+from quackbox.core.side_effects.cards import Punishment, therapy_works_on
+from quackbox.core.side_effects.rules import RULES
+from quackbox.core.side_effects.state import GAME, Phase
+from quackbox.core.side_effects.view import SEView
 
 # How much each punishment costs its victim, per card or turn it takes away.
 PUNISHMENT_WEIGHT = {
@@ -370,7 +370,7 @@ longest decisions took three times the usual."""
 
 
 def _search_bot(seed: int, budget: int | None = None) -> Bot:
-    from core.search import SearchBot
+    from quackbox.core.search import SearchBot
 
     return SearchBot(seed, rules=RULES, heuristic=SideEffectsBot, candidates=search_candidates,
                      budget=budget or SEARCH_BUDGET, playout_moves=SEARCH_PLAYOUT_MOVES)

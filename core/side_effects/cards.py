@@ -1,7 +1,7 @@
 """What a Side Effects card does, in the rulebook's words, read off its card data.
 
 The deck itself (names, copies, texts) is data: ``cards/side_effects.toml``,
-loaded by :mod:`cards.side_effects` into frozen :class:`~cards.side_effects.SECard`
+loaded by :mod:`quackbox.cards.side_effects` into frozen :class:`~quackbox.cards.side_effects.SECard`
 values. This module says what that data means to the rules.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from cards.side_effects import SECard
+from quackbox.cards.side_effects import SECard
 
 
 class Punishment(StrEnum):

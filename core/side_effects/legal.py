@@ -31,11 +31,11 @@ import typing
 from dataclasses import dataclass, fields
 from typing import Any, Callable, Sequence
 
-from cards import side_effects as se_cards
-from cards.side_effects import SECard
-from core.rules import NONE, GameOver, IllegalMove, MalformedMove, Move, NotYourTurn, seat_label
-from core.side_effects.cards import therapy_works_on
-from core.side_effects.moves import (
+from quackbox.cards import side_effects as se_cards
+from quackbox.cards.side_effects import SECard
+from quackbox.core.rules import NONE, GameOver, IllegalMove, MalformedMove, Move, NotYourTurn, seat_label
+from quackbox.core.side_effects.cards import therapy_works_on
+from quackbox.core.side_effects.moves import (
     MOVE_TYPES,
     PLAY_TYPES,
     AcceptTrade,
@@ -54,7 +54,7 @@ from core.side_effects.moves import (
     Treat,
     WithdrawTrade,
 )
-from core.side_effects.state import (
+from quackbox.core.side_effects.state import (
     ANXIETY,
     DISCARD_DOWN,
     HAND_LIMIT,
@@ -166,7 +166,7 @@ class MoveTable:
     ones; and making a frozen dataclass costs about as much as the rest of
     listing it. So the Rules object makes them all when it is built (the deck
     and the most seats there can be are known then), and nothing writes the
-    table afterwards (as :class:`core.quack.legal.MoveTable`).
+    table afterwards (as :class:`quackbox.core.quack.legal.MoveTable`).
     """
 
     def __init__(self, cards: Sequence[SECard], max_seats: int) -> None:
@@ -571,7 +571,7 @@ _ANY_TIME = frozenset({Timeout, OfferTrade, AcceptTrade, DeclineTrade, WithdrawT
 
 
 def seat_text(value: Any) -> str:
-    """A seat as people count them ("seat 3", :func:`core.rules.seat_label`), or a bad value as given."""
+    """A seat as people count them ("seat 3", :func:`quackbox.core.rules.seat_label`), or a bad value as given."""
     return seat_label(value) if type(value) is int else f"seat {value!r}"
 
 

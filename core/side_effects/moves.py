@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from core.rules import Event, Move
-from core.side_effects.cards import Punishment
+from quackbox.core.rules import Event, Move
+from quackbox.core.side_effects.cards import Punishment
 
 # --- moves ------------------------------------------------------------------
 

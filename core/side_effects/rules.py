@@ -7,7 +7,7 @@ Therapy on one of your Disorders, or play an Episode to trigger the
 punishment of another player's untreated Disorder. The first player with no
 untreated Disorder wins (rulebook, rulings SE1-SE12 of DESIGN.md).
 
-``apply`` always checks first (:func:`core.side_effects.legal.verify`) and
+``apply`` always checks first (:func:`quackbox.core.side_effects.legal.verify`) and
 then carries out the plan the check returned; nothing else changes a State.
 """
 
@@ -17,14 +17,14 @@ import random
 import statistics
 from typing import Any, Callable, Mapping, Sequence
 
-from cards import side_effects as se_cards
-from core import options as option_parser
-from core.rules import NONE, BadOptions, Deadline, Event, Move, Outcome
-from core.side_effects import legal, text
-from core.side_effects import sampling
-from core.side_effects import view as se_view
-from core.side_effects.cards import Punishment, punishment
-from core.side_effects.legal import (
+from quackbox.cards import side_effects as se_cards
+from quackbox.core import options as option_parser
+from quackbox.core.rules import NONE, BadOptions, Deadline, Event, Move, Outcome
+from quackbox.core.side_effects import legal, text
+from quackbox.core.side_effects import sampling
+from quackbox.core.side_effects import view as se_view
+from quackbox.core.side_effects.cards import Punishment, punishment
+from quackbox.core.side_effects.legal import (
     EpisodePlan,
     HighTolerancePlan,
     MisdiagnosisPlan,
@@ -32,7 +32,7 @@ from core.side_effects.legal import (
     TreatPlan,
     holds,
 )
-from core.side_effects.moves import (
+from quackbox.core.side_effects.moves import (
     EVENT_TYPES,
     MOVE_TYPES,
     AcceptTrade,
@@ -83,7 +83,7 @@ from core.side_effects.moves import (
     TurnStarted,
     WithdrawTrade,
 )
-from core.side_effects.state import (
+from quackbox.core.side_effects.state import (
     ANXIETY,
     DISCARD_DOWN,
     DRAW_PER_TURN,
@@ -105,7 +105,7 @@ from core.side_effects.state import (
     clone,
     new_state,
 )
-from core.side_effects.view import VIEW_TYPES, SEView
+from quackbox.core.side_effects.view import VIEW_TYPES, SEView
 
 
 def episode_bites(punishment: str, *, drugs: int, hand: int, no_play: bool, no_draw: bool) -> bool:
@@ -575,7 +575,7 @@ class SideEffects:
 
     def sample(self, view: Any, rng: random.Random, memory: sampling.Memory | None = None) -> SEState:
         """A State consistent with ``view`` and ``memory``, the unseen cards dealt by ``rng``
-        (:func:`core.side_effects.sample.sample`)."""
+        (:func:`quackbox.core.side_effects.sample.sample`)."""
         return sampling.sample(view, rng, self.deck_cards(view.options), memory)
 
     def memory(self, seat: int) -> sampling.Memory:
@@ -583,7 +583,7 @@ class SideEffects:
         return sampling.Memory(seat)
 
     def legal_moves(self, state: SEState, seat: int) -> tuple[Move, ...]:
-        """Every move ``seat`` may make now (order: :mod:`core.side_effects.legal`)."""
+        """Every move ``seat`` may make now (order: :mod:`quackbox.core.side_effects.legal`)."""
         return legal.legal_moves(state, seat, self._deck_of(state).moves)
 
     def check(self, state: SEState, seat: int, move: Move) -> None:

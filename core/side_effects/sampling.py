@@ -18,9 +18,9 @@ from __future__ import annotations
 import random
 from typing import Iterable
 
-from cards.side_effects import SECard
-from core.rules import NONE, Event
-from core.side_effects.moves import (
+from quackbox.cards.side_effects import SECard
+from quackbox.core.rules import NONE, Event
+from quackbox.core.side_effects.moves import (
     CardDiscarded,
     CardsTaken,
     DeckReshuffled,
@@ -38,8 +38,8 @@ from core.side_effects.moves import (
     TradeOffered,
     TurnStarted,
 )
-from core.side_effects.state import ANXIETY, TREMORS, OpenOffer, SEState, new_state
-from core.side_effects.view import SEView
+from quackbox.core.side_effects.state import ANXIETY, TREMORS, OpenOffer, SEState, new_state
+from quackbox.core.side_effects.view import SEView
 
 __all__ = ["Memory", "sample"]
 
@@ -48,7 +48,7 @@ class Memory:
     """What one seat has seen over a game, from its redacted events.
 
     It is complete only when it saw the game from its first event
-    (:class:`~core.side_effects.moves.GameStarted`); until then
+    (:class:`~quackbox.core.side_effects.moves.GameStarted`); until then
     :func:`sample` ignores it.
     """
 

@@ -12,9 +12,9 @@ import random
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from cards.side_effects import SECard
-from core.options import option
-from core.rules import NONE, Event
+from quackbox.cards.side_effects import SECard
+from quackbox.core.options import option
+from quackbox.core.rules import NONE, Event
 
 GAME = "side-effects"
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from core.rules import NONE, Event
-from core.side_effects import moves
-from core.side_effects.cards import Punishment
-from core.side_effects.moves import DiscardReason, HandDiscardReason, Taking, TradeEnd
+from quackbox.core.rules import NONE, Event
+from quackbox.core.side_effects import moves
+from quackbox.core.side_effects.cards import Punishment
+from quackbox.core.side_effects.moves import DiscardReason, HandDiscardReason, Taking, TradeEnd
 
 PUNISHMENT_TEXT = {
     Punishment.DISCARD_DRUGS: "every Drug on {their} Psyche is discarded",

@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from cards import side_effects as se_cards
-from cards.side_effects import SECard
-from core.rules import NONE, Event, MalformedMove, Move, Outcome
-from core.side_effects.legal import MoveTable, legal_moves, seat_text, trade_partners, vulnerable_to
-from core.side_effects.moves import CardsDrawn, CardsTaken, HandShown, TradeAccepted, TradeOffered
-from core.side_effects.state import (
+from quackbox.cards import side_effects as se_cards
+from quackbox.cards.side_effects import SECard
+from quackbox.core.rules import NONE, Event, MalformedMove, Move, Outcome
+from quackbox.core.side_effects.legal import MoveTable, legal_moves, seat_text, trade_partners, vulnerable_to
+from quackbox.core.side_effects.moves import CardsDrawn, CardsTaken, HandShown, TradeAccepted, TradeOffered
+from quackbox.core.side_effects.state import (
     ANXIETY,
     DISCARD_DOWN,
     GAME,

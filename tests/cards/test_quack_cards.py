@@ -6,9 +6,9 @@ import dataclasses
 
 import pytest
 
-from cards import quack as qc
-from cards.data import CardDataError
-from cards.quack import Anytime, Patient, Treatment
+from quackbox.cards import quack as qc
+from quackbox.cards.data import CardDataError
+from quackbox.cards.quack import Anytime, Patient, Treatment
 
 DECK = qc.load()
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from cards import CardDataError
-from cards import side_effects as se_cards
-from cards.data import read_packaged
+from quackbox.cards import CardDataError
+from quackbox.cards import side_effects as se_cards
+from quackbox.cards.data import read_packaged
 
 
 def test_shipped_deck_matches_ruling_se1() -> None:

@@ -34,9 +34,9 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, Iterator
 
-from core import bots as bot_registry
-from core import games
-from core.rules import Event, Move
+from quackbox.core import bots as bot_registry
+from quackbox.core import games
+from quackbox.core.rules import Event, Move
 
 RECORD = Path(__file__).with_name("golden.json")
 MAX_MOVES = 3_000

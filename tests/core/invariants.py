@@ -19,9 +19,9 @@ import dataclasses
 import random
 from typing import Any, Callable, Iterable, Sequence
 
-from core.bots import Bot
-from core.play import next_move
-from core.rules import Rules
+from quackbox.core.bots import Bot
+from quackbox.core.play import next_move
+from quackbox.core.rules import Rules
 
 
 class Adapter:

@@ -30,10 +30,10 @@ from collections import Counter
 from dataclasses import replace
 from typing import Any, Iterable, Mapping, Sequence
 
-from cards import side_effects as se_cards
-from core import side_effects as se
-from core.rules import NONE, Event, Move
-from core.side_effects import RULES, SEOptions, SEState
+from quackbox.cards import side_effects as se_cards
+from quackbox.core import side_effects as se
+from quackbox.core.rules import NONE, Event, Move
+from quackbox.core.side_effects import RULES, SEOptions, SEState
 
 Entry = str | tuple[str, str]
 

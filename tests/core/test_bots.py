@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from core.bots import GameStalled, decide, first_reaction, next_move
+from quackbox.core.bots import GameStalled, decide, first_reaction, next_move
 
 
 @dataclass(frozen=True)
@@ -111,9 +111,9 @@ def test_heuristic_bots_do_not_lock_the_hoarding_seed():
     one seat hoarded all five Therapy cards while the rest kept it sitting out
     under a pile of Depression skips, and two seats whose last Disorder was
     Anorexia could never get a Therapy. The game must end."""
-    from core import side_effects as se
-    from core.play import play_game
-    from core.side_effects.bot import SideEffectsBot
+    from quackbox.core import side_effects as se
+    from quackbox.core.play import play_game
+    from quackbox.core.side_effects.bot import SideEffectsBot
 
     gs = 2429950868
     record = play_game(se.RULES, [SideEffectsBot(gs * 16 + s) for s in range(4)], seed=gs, max_moves=5_000)
@@ -124,8 +124,8 @@ def test_heuristic_bots_do_not_lock_the_hoarding_seed():
 def test_a_spare_therapy_is_played_and_a_long_skip_not_stacked():
     """The two habits behind that lock: Therapy kept back when there is more than
     the Psyche needs held in hand, and Depression piled on a seat that already sits out."""
-    from core import side_effects as se
-    from core.side_effects.bot import SideEffectsBot
+    from quackbox.core import side_effects as se
+    from quackbox.core.side_effects.bot import SideEffectsBot
     from tests.core.se_helpers import table
 
     state = table(2, hands={0: ["Therapy", "Therapy", "Therapy", "Therapy", "Therapy"], 1: []},

@@ -43,6 +43,6 @@ def test_the_sample_covers_every_configuration() -> None:
 
 def test_the_hash_sees_a_changed_field() -> None:
     """The canonical form keeps every field value, so the hash would notice any change."""
-    from core.rules import Outcome
+    from quackbox.core.rules import Outcome
 
     assert golden.canon(Outcome((0,), (1, 2), "x")) != golden.canon(Outcome((0,), (1, 1), "x"))

@@ -10,13 +10,13 @@ from typing import Any
 
 import pytest
 
-from cards.side_effects import SECard
-from core import bots as bot_registry
-from core import side_effects as se
-from core.bots import RandomBot
-from core.play import play_game
-from core.rules import NONE
-from core.side_effects.bot import SideEffectsBot
+from quackbox.cards.side_effects import SECard
+from quackbox.core import bots as bot_registry
+from quackbox.core import side_effects as se
+from quackbox.core.bots import RandomBot
+from quackbox.core.play import play_game
+from quackbox.core.rules import NONE
+from quackbox.core.side_effects.bot import SideEffectsBot
 from tests.core import invariants
 from tests.core.invariants import Adapter, disturb_global_random, play_checked, replay
 

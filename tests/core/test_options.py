@@ -1,4 +1,4 @@
-"""core.options: one parser reads both games' options from values or text."""
+"""quackbox.core.options: one parser reads both games' options from values or text."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from core import options
-from core.rules import BadOptions
+from quackbox.core import options
+from quackbox.core.rules import BadOptions
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from core import bots as bot_registry
-from core import quack as q
-from core.bots import RandomBot
-from core.play import play_game
-from core.quack import RULES
-from core.quack.bot import QuackBot
+from quackbox.core import bots as bot_registry
+from quackbox.core import quack as q
+from quackbox.core.bots import RandomBot
+from quackbox.core.play import play_game
+from quackbox.core.quack import RULES
+from quackbox.core.quack.bot import QuackBot
 from tests.core.test_quack_rules import NervousRandomBot, card_in_hand, table, treat
 
 

@@ -1,7 +1,7 @@
 """Quack in the Box log sentences: every change of Cure, Harm, money or Infamy gives the numbers.
 
 The events carry the figures (AnytimePlayed's points, MoneyPaid's ``billed``
-and ``reminder``, MoneyLost's ``total``) and :func:`core.quack.text.describe`
+and ``reminder``, MoneyLost's ``total``) and :func:`quackbox.core.quack.text.describe`
 says them, from the reader's side.
 """
 
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from core import quack as q
-from core.quack import RULES
+from quackbox.core import quack as q
+from quackbox.core.quack import RULES
 from tests.core.test_quack_rules import anytime, ids, of, table, treat
 
 NAMES = ["Ann", "Ben", "Cy"]

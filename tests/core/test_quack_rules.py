@@ -18,12 +18,12 @@ from typing import Any, Mapping, Sequence
 
 import pytest
 
-from cards.quack import Anytime, Patient, Treatment
-from core import quack as q
-from core.bots import RandomBot
-from core.quack import RULES, QuackState
-from core.quack.bot import QuackBot
-from core.rules import BadOptions, Deadline, GameOver, IllegalMove, MalformedMove, NotYourTurn
+from quackbox.cards.quack import Anytime, Patient, Treatment
+from quackbox.core import quack as q
+from quackbox.core.bots import RandomBot
+from quackbox.core.quack import RULES, QuackState
+from quackbox.core.quack.bot import QuackBot
+from quackbox.core.rules import BadOptions, Deadline, GameOver, IllegalMove, MalformedMove, NotYourTurn
 from tests.core import invariants
 from tests.core.invariants import Adapter, disturb_global_random, play_checked, replay
 
@@ -249,7 +249,7 @@ def test_infamy_fines_and_owed_treatments_arithmetic() -> None:
     """QB5/QB6/QR17, the small rules the table's previews ask too: Infamy and the
     Treatments owed never go below 0, the Mob comes at the threshold, a fine takes
     at most what the doctor has, a redirected death's Infamy is split rounding up."""
-    from core.quack import cards as qcards
+    from quackbox.core.quack import cards as qcards
 
     assert q.infamy_after(1, -3) == 0 and q.infamy_after(4, 2) == 6
     assert q.mob_comes(6, 6) and not q.mob_comes(5, 6)
@@ -263,8 +263,8 @@ def test_infamy_fines_and_owed_treatments_arithmetic() -> None:
 
 def test_every_anytime_effect_has_an_aim() -> None:
     """QB8: every effect a card file may name says what the card is played on."""
-    from cards import quack as qc
-    from core.quack import cards as qcards
+    from quackbox.cards import quack as qc
+    from quackbox.core.quack import cards as qcards
 
     assert set(qcards.AIMS) == set(qc.EFFECTS)
 
@@ -1293,7 +1293,7 @@ def test_clone_plays_on_the_same_and_alone() -> None:
     """RULES.clone: the copy, given the same moves, gives the same events and
     views as the original, RNG included; changing the copy leaves the
     original alone, down to its doctors' Patients."""
-    from core.play import next_move
+    from quackbox.core.play import next_move
 
     options = {"window_seconds": 5, "group_practice": True, "turbo_infamy": True}
     state = RULES.new_game(seats=4, seed=12, options=options)
@@ -1349,7 +1349,7 @@ def test_every_event_has_a_sentence() -> None:
         options = {"window_seconds": 5, "turbo_infamy": seed % 3 == 0, "round_limit": 12}
         state = RULES.new_game(seats=seats, seed=seed, options=options)
         bots = _quack_table(seed, seats)
-        from core.play import next_move
+        from quackbox.core.play import next_move
 
         events = list(state.start_events)
         while not state.over:
@@ -1424,7 +1424,7 @@ def _garbage_move(rng: random.Random, state: QuackState) -> Any:
 
 def test_fuzzed_moves_are_accepted_or_refused_cleanly() -> None:
     """Every input is accepted or refused with a RulesError; a refusal changes nothing."""
-    from core.rules import RulesError
+    from quackbox.core.rules import RulesError
 
     accepted = refused = 0
     for seed in range(12):
@@ -1433,7 +1433,7 @@ def test_fuzzed_moves_are_accepted_or_refused_cleanly() -> None:
         options = {"window_seconds": rng.choice((0, 5)), "group_practice": seed % 4 == 0}
         state = RULES.new_game(seats=seats, seed=seed, options=options)
         bots = [NervousRandomBot(seed * 10 + s) for s in range(seats)]
-        from core.play import next_move
+        from quackbox.core.play import next_move
 
         while not state.over:
             for _ in range(3):

@@ -15,12 +15,12 @@ from typing import Any, Iterator
 
 import pytest
 
-from core import bots as bot_registry
-from core import quack as q
-from core import side_effects as se
-from core.bots import next_move
-from core.quack.legal import patient_holder
-from core.rules import NONE
+from quackbox.core import bots as bot_registry
+from quackbox.core import quack as q
+from quackbox.core import side_effects as se
+from quackbox.core.bots import next_move
+from quackbox.core.quack.legal import patient_holder
+from quackbox.core.rules import NONE
 from tests.core import invariants
 from tests.core.test_invariants import SE_OPTION_CHOICES, SideEffectsAdapter, TradingBot
 

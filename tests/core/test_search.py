@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from core import bots, games
-from core.play import play_game
+from quackbox.core import bots, games
+from quackbox.core.play import play_game
 
 
 class Checking:
@@ -77,8 +77,8 @@ def test_the_search_bot_keeps_its_budget_and_never_sees_a_state(game: str, monke
 def test_a_decision_stops_dealing_once_its_playout_moves_are_spent(playout_moves, monkeypatch) -> None:
     """Rounds stop once the playouts have made budget * playout_moves moves
     (after MIN_ROUNDS deals at least); without a limit every round is played."""
-    from core import search
-    from core.side_effects.bot import SideEffectsBot, search_candidates
+    from quackbox.core import search
+    from quackbox.core.side_effects.bot import SideEffectsBot, search_candidates
 
     rules = games.get("side-effects")
     budget = 60
@@ -149,8 +149,8 @@ def test_the_easy_bot_is_not_random() -> None:
 
 def test_normal_does_not_hand_a_rival_the_card_that_wins_it() -> None:
     """The normal bot values a card asked for by what it is worth to the asker too."""
-    from core import side_effects as se
-    from core.side_effects.bot import SideEffectsBot
+    from quackbox.core import side_effects as se
+    from quackbox.core.side_effects.bot import SideEffectsBot
     from tests.core.se_helpers import table
 
     state = table(2, hands={0: ["Episode"], 1: ["Lithium", "Tremors"]},
@@ -160,7 +160,7 @@ def test_normal_does_not_hand_a_rival_the_card_that_wins_it() -> None:
 
 
 def test_a_move_replaces_the_heuristic_choice_only_when_it_clearly_won() -> None:
-    from core.search import clear_winner
+    from quackbox.core.search import clear_winner
 
     heuristic = [1, 0, 1, 0, 1, 0, 1, 0]
     lucky = [1, 1, 1, 0, 1, 0, 1, 0]  # one deal better: within the noise
@@ -174,7 +174,7 @@ def test_a_move_replaces_the_heuristic_choice_only_when_it_clearly_won() -> None
 
 
 def test_side_effects_prompts_search_the_heuristic_answer_first() -> None:
-    from core.side_effects import bot as se_bot
+    from quackbox.core.side_effects import bot as se_bot
 
     rules = games.get("side-effects")
     normal = bots.make("side-effects", bots.NORMAL, 3)

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 import pytest
 
-from core import side_effects as se
-from core.rules import NONE, Event, GameOver, IllegalMove, MalformedMove, Move, NotYourTurn, RulesError
-from core.side_effects import (
+from quackbox.core import side_effects as se
+from quackbox.core.rules import NONE, Event, GameOver, IllegalMove, MalformedMove, Move, NotYourTurn, RulesError
+from quackbox.core.side_effects import (
     RULES,
     AcceptTrade,
     DeclineTrade,
@@ -70,7 +70,7 @@ def _basic():
 
 
 def test_wrong_seat_is_not_your_turn():
-    """core.rules NotYourTurn: only the current seat plays, discards or ends the turn."""
+    """quackbox.core.rules NotYourTurn: only the current seat plays, discards or ends the turn."""
     state = _basic()
     refused(state, 1, EndTurn(), NotYourTurn, "seat 1's turn")
     refused(state, 1, Discard(card_id(state, 1, "Episode")), NotYourTurn)
@@ -259,7 +259,7 @@ class SneakyEndTurn(se.EndTurn):
 def _other_games_moves() -> list[Move]:
     """Moves of Quack in the Box, when it is there: the same names, another game."""
     try:
-        from core import quack
+        from quackbox.core import quack
     except ImportError:  # pragma: no cover - only while the second game is being built
         return []
     return [quack.Discard(3), quack.Timeout(0), quack.Pass(), quack.PlayTreatment(3)]
@@ -301,14 +301,14 @@ MALFORMED = _other_games_moves() + [
 
 @pytest.mark.parametrize("move", MALFORMED, ids=lambda m: "object()" if type(m) is object else repr(m))
 def test_malformed_moves(move):
-    """core.rules MalformedMove: not a move of this game, or a field of the wrong type (bools are not ints)."""
+    """quackbox.core.rules MalformedMove: not a move of this game, or a field of the wrong type (bools are not ints)."""
     state = _basic()
     refused(state, 0, move, MalformedMove)
 
 
 @pytest.mark.parametrize("seat", [True, False, "0", 0.0, None, -1, 3])
 def test_malformed_seats(seat):
-    """core.rules MalformedMove: the seat is an int naming a seat at the table."""
+    """quackbox.core.rules MalformedMove: the seat is an int naming a seat at the table."""
     state = _basic()
     refused(state, seat, EndTurn(), MalformedMove, "no seat")
 
@@ -418,7 +418,7 @@ def _audit(state, rng: random.Random) -> int:
 
 
 def test_check_agrees_with_legal_moves_in_random_games():
-    """core.rules: check passes iff the move is in legal_moves (OfferTrade is never enumerated), changing nothing."""
+    """quackbox.core.rules: check passes iff the move is in legal_moves (OfferTrade is never enumerated), changing nothing."""
     audits = checked = 0
     for index, (seats, opts) in enumerate(CONFIGS):
         for game in range(4):

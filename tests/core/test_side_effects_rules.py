@@ -13,11 +13,11 @@ from dataclasses import fields, is_dataclass
 
 import pytest
 
-from cards import side_effects as se_cards
-from cards.side_effects import SECard
-from core import side_effects as se
-from core.rules import NONE, BadOptions, Deadline, GameOver, IllegalMove, NotYourTurn
-from core.side_effects import (
+from quackbox.cards import side_effects as se_cards
+from quackbox.cards.side_effects import SECard
+from quackbox.core import side_effects as se
+from quackbox.core.rules import NONE, BadOptions, Deadline, GameOver, IllegalMove, NotYourTurn
+from quackbox.core.side_effects import (
     RULES,
     AcceptTrade,
     DeclineTrade,

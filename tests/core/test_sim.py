@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from core import sim
+from quackbox.core import sim
 
 
 def test_same_seed_same_figures() -> None:
@@ -61,8 +61,8 @@ def test_outcome_reason_names_no_seat(game: str, options: dict | None) -> None:
     sentence leaves seats out and callers name the winners themselves."""
     import re
 
-    from core import bots, games
-    from core.play import play_game
+    from quackbox.core import bots, games
+    from quackbox.core.play import play_game
 
     rules = games.get(game)
     reasons = set()

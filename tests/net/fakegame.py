@@ -15,7 +15,7 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
-from core.rules import (
+from quackbox.core.rules import (
     BadOptions,
     Deadline,
     Event,

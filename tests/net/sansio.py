@@ -1,4 +1,4 @@
-"""Drive a :class:`net.table.Table` with made-up connections and a made-up clock.
+"""Drive a :class:`quackbox.net.table.Table` with made-up connections and a made-up clock.
 
 No sockets and no event loop: frames go straight into the table, and every
 frame it sends is decoded as a client would and kept per connection.
@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any, Callable
 
-from net.protocol import Hello, PROTOCOL_VERSION, View, Welcome, Wire
-from net.table import Close, Send, Table
+from quackbox.net.protocol import Hello, PROTOCOL_VERSION, View, Welcome, Wire
+from quackbox.net.table import Close, Send, Table
 
 
 class Driver:

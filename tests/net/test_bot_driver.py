@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from net.bot_driver import BotDriver
-from net.seats import Seats
-from net.table import TableConfig
+from quackbox.net.bot_driver import BotDriver
+from quackbox.net.seats import Seats
+from quackbox.net.table import TableConfig
 from tests.net import fakegame
 from tests.net.fakegame import Draw, Play, Poke
 
@@ -173,7 +173,7 @@ def test_a_slow_bot_thinks_off_the_loop_and_wakes_the_table(monkeypatch):
     done the driver says so, and the next step plays it."""
     import threading
 
-    from core import bots as core_bots
+    from quackbox.core import bots as core_bots
 
     made: list[Slow] = []
     real_make = core_bots.make

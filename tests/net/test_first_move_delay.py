@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from net.table import Table, TableConfig
+from quackbox.net.table import Table, TableConfig
 
 
 def test_bots_wait_after_the_deal_then_keep_their_pace():

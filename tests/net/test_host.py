@@ -16,10 +16,10 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from core import bots as core_bots
-from core.bots import decide
-from core import games
-from net.client import (
+from quackbox.core import bots as core_bots
+from quackbox.core.bots import decide
+from quackbox.core import games
+from quackbox.net.client import (
     BadToken,
     Client,
     Disconnected,
@@ -31,11 +31,11 @@ from net.client import (
     WrongCode,
     run_network_bot,
 )
-from net.host import Host, HostConfig, HostError, _Outbox
-from net import journal as jn
-from net.local import start_local_game
-from net.protocol import PROTOCOL_VERSION, Bye, ChatLine, Error, MoveMessage, View, Welcome, Wire
-from net.table import JournalStart, Table, TableConfig
+from quackbox.net.host import Host, HostConfig, HostError, _Outbox
+from quackbox.net import journal as jn
+from quackbox.net.local import start_local_game
+from quackbox.net.protocol import PROTOCOL_VERSION, Bye, ChatLine, Error, MoveMessage, View, Welcome, Wire
+from quackbox.net.table import JournalStart, Table, TableConfig
 from tests.net.sansio import Driver
 
 GAME_NAMES = sorted(games.GAMES)
@@ -101,7 +101,7 @@ async def play_checking_the_journal(host: Host) -> int:
     """Play a 2-seat game through ``host``, checking at every view that the
     journal on disk already holds the moves that view follows; the number of
     views checked. AssertionError if one came before its move was on disk."""
-    from net import journal as jn
+    from quackbox.net import journal as jn
 
     checked = 0
     paths: list = [None]
@@ -139,7 +139,7 @@ async def play_checking_the_journal(host: Host) -> int:
 
 async def test_every_move_is_on_disk_before_anyone_sees_it(tmp_path):
     """The journal is written off the loop, but a view still waits for its move's record."""
-    from net import journal as jn
+    from quackbox.net import journal as jn
 
     async with asyncio.timeout(60):
         async with Host(config(seats=2, autostart=True, journal_dir=str(tmp_path))) as host:
@@ -558,7 +558,7 @@ async def after_reconnecting(client: Client) -> list:
 def tremors_seed(seats: int, brain_seed: int, options: dict) -> int:
     """A seed whose game puts seat 0 (a person) under a Tremors prompt, found by
     playing the same table without sockets."""
-    from core import side_effects as se
+    from quackbox.core import side_effects as se
 
     for seed in range(400):
         table = Table(
@@ -582,7 +582,7 @@ def tremors_seed(seats: int, brain_seed: int, options: dict) -> int:
 
 
 async def test_seat_dropped_during_a_tremors_prompt_comes_back_to_it():
-    from core import side_effects as se
+    from quackbox.core import side_effects as se
 
     options = {"tremors_seconds": 30.0}
     seed = tremors_seed(3, 5, options)
@@ -623,7 +623,7 @@ async def test_seat_dropped_during_a_tremors_prompt_comes_back_to_it():
 async def test_stopping_mid_game_lets_go_of_the_journal(tmp_path):
     """A table closed before its game ends closes its journal file (every
     record is on disk already), rather than leave it open until collected."""
-    from net import journal as jn
+    from quackbox.net import journal as jn
 
     cfg = config(seats=2, bots=2, autostart=True, journal_dir=str(tmp_path), bot_delay=0.05)
     async with asyncio.timeout(30):
@@ -638,7 +638,7 @@ async def test_stopping_mid_game_lets_go_of_the_journal(tmp_path):
 def test_a_resumed_host_reads_its_journal_once(tmp_path, monkeypatch):
     """quackbox host reads the journal to check it; the host then uses that
     reading, and does not open the file to read it again."""
-    from net import journal as jn
+    from quackbox.net import journal as jn
     from tests.net.test_journal import _play
 
     path = tmp_path / "game.qbj"

@@ -18,15 +18,15 @@ import unicodedata
 import pytest
 from websockets.asyncio.client import connect
 
-from core import bots as core_bots
-from core import games
-from net.client import Client, run_network_bot
-from net.host import Host
-from net import limits
-from net.limits import FREE_MOVES_PER_TURN, MAX_OPEN_OFFERS, MESSAGE_BURST
-from net.lobby import MAX_PENDING_PEERS
-from net.protocol import PROTOCOL_VERSION, Error, Hello, Lobby, MoveMessage, Ready, Say, Start, View, Welcome, Wire
-from net.table import Send, Table, TableConfig
+from quackbox.core import bots as core_bots
+from quackbox.core import games
+from quackbox.net.client import Client, run_network_bot
+from quackbox.net.host import Host
+from quackbox.net import limits
+from quackbox.net.limits import FREE_MOVES_PER_TURN, MAX_OPEN_OFFERS, MESSAGE_BURST
+from quackbox.net.lobby import MAX_PENDING_PEERS
+from quackbox.net.protocol import PROTOCOL_VERSION, Error, Hello, Lobby, MoveMessage, Ready, Say, Start, View, Welcome, Wire
+from quackbox.net.table import Send, Table, TableConfig
 from tests.net.fakegame import Draw
 from tests.net.test_host import config
 from tests.net.test_table import make as shed
@@ -319,7 +319,7 @@ async def test_the_client_sends_again_only_what_waiting_can_help():
 
 
 def test_after_a_reconnection_the_client_passes_on_only_the_lines_it_has_not_had():
-    from net.client import _unseen
+    from quackbox.net.client import _unseen
 
     seen = deque(["a", "b", "c"], maxlen=50)
     assert _unseen(seen, ("b", "c", "away", "bot")) == ("away", "bot")

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from core import bots, games
-from core.play import next_move
-from net import journal as jn
+from quackbox.core import bots, games
+from quackbox.core.play import next_move
+from quackbox.net import journal as jn
 
 
 def _play(game: str, seats: int, seed: int, path: Path, *, stop_after: int | None = None):
@@ -120,7 +120,7 @@ def test_a_move_that_does_not_replay_is_refused(tmp_path: Path) -> None:
     """A journal edited by hand (a valid record, an illegal move) is named, not crashed on."""
     path = tmp_path / "edited.qbj"
     _play("side-effects", 3, 7, path, stop_after=3)
-    from core.side_effects import EndTurn
+    from quackbox.core.side_effects import EndTurn
 
     with open(path, "ab") as handle:
         for _ in range(3):  # the same seat ending its turn three times cannot all be legal

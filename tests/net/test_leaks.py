@@ -22,15 +22,15 @@ from typing import Any
 
 import pytest
 
-from cards.side_effects import SECard
-from core import bots as core_bots
-from core import games
-from core.bots import decide
-from core.rules import Event
-from net.client import run_network_bot
-from net.host import Host, HostConfig
-from net.protocol import MoveMessage, Ready, Start, View, Wire
-from net.table import Send, TableConfig, Table
+from quackbox.cards.side_effects import SECard
+from quackbox.core import bots as core_bots
+from quackbox.core import games
+from quackbox.core.bots import decide
+from quackbox.core.rules import Event
+from quackbox.net.client import run_network_bot
+from quackbox.net.host import Host, HostConfig
+from quackbox.net.protocol import MoveMessage, Ready, Start, View, Wire
+from quackbox.net.table import Send, TableConfig, Table
 from tests.net.sansio import Driver
 
 GAME_NAMES = sorted(games.GAMES)
@@ -46,7 +46,7 @@ SOCKET_GAMES = 3  # per game
 
 def card_classes(game: str) -> tuple[type, ...]:
     if game == "quack":
-        from cards.quack import Anytime, Patient, Treatment
+        from quackbox.cards.quack import Anytime, Patient, Treatment
 
         return (Patient, Treatment, Anytime)
     return (SECard,)
@@ -70,7 +70,7 @@ def shown_by_the_rules(game: str, state: Any, seat: int | None) -> set[int]:
     """Hidden ids the rules themselves show ``seat`` right now (SE7 Anxiety, SE10 offers)."""
     if game != "side-effects" or seat is None:
         return set()
-    from core import side_effects as se
+    from quackbox.core import side_effects as se
 
     shown: set[int] = set()
     if state.phase == se.ANXIETY and seat == state.current:

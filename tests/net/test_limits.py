@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from net.limits import (
+from quackbox.net.limits import (
     FLOOD_BURST,
     FREE_MOVES_PER_TURN,
     MESSAGE_BURST,

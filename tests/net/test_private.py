@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from net import journal as jn
-from net import places
-from net.tokens import TokenStore
+from quackbox.net import journal as jn
+from quackbox.net import places
+from quackbox.net.tokens import TokenStore
 from quackbox import netcmd, savecmd
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "getuid"), reason="POSIX permissions")

@@ -17,12 +17,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core import games
-from core.bots import make as make_bot
-from core.play import next_move
-from core.rules import Move, Outcome
-from net.codec import MAX_DEPTH, Codec, DecodeError
-from net.protocol import (
+from quackbox.core import games
+from quackbox.core.bots import make as make_bot
+from quackbox.core.play import next_move
+from quackbox.core.rules import Move, Outcome
+from quackbox.net.codec import MAX_DEPTH, Codec, DecodeError
+from quackbox.net.protocol import (
     CLIENT_MESSAGES,
     HOST_MESSAGES,
     MAX_FRAME,
@@ -47,8 +47,8 @@ from net.protocol import (
     clean_text,
     message_types,
 )
-from cards.quack import Anytime, Patient, Treatment
-from cards.side_effects import SECard
+from quackbox.cards.quack import Anytime, Patient, Treatment
+from quackbox.cards.side_effects import SECard
 from tests.net import fakegame
 
 GAME_NAMES = sorted(games.GAMES)
@@ -194,7 +194,7 @@ def nesting(obj: Any) -> int:
 
 def test_a_frame_is_the_documented_map_byte_for_byte():
     """The example of docs/PROTOCOL.md, as bytes."""
-    from core.side_effects import Treat
+    from quackbox.core.side_effects import Treat
 
     frame = Wire(games.get("side-effects")).encode(MoveMessage(seq=0, move=Treat(drug=58, disorder=20)))
     assert frame == msgpack.packb({"type": "move", "seq": 0, "move": {"@": "Treat", "drug": 58, "disorder": 20}})

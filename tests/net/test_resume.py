@@ -22,12 +22,12 @@ from typing import Any
 
 import pytest
 
-from core import games
-from net import journal as jn
-from net.client import Client
-from net.protocol import Lobby, View
-from core import bots as core_bots
-from core.bots import decide
+from quackbox.core import games
+from quackbox.net import journal as jn
+from quackbox.net.client import Client
+from quackbox.net.protocol import Lobby, View
+from quackbox.core import bots as core_bots
+from quackbox.core.bots import decide
 
 pytestmark = pytest.mark.timeout(240)
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from net.journal import Header, token_hash
-from net.protocol import BOT, HUMAN, OPEN
-from net.seats import Seats
+from quackbox.net.journal import Header, token_hash
+from quackbox.net.protocol import BOT, HUMAN, OPEN
+from quackbox.net.seats import Seats
 
 
 def test_the_host_holds_seat_0_and_the_last_seats_are_bots():

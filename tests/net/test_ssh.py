@@ -25,11 +25,11 @@ import asyncssh
 import pyte
 import pytest
 
-from net.host import Host, HostConfig
-from net.protocol import HUMAN
-from net.ssh import SshConfig, SshError, SshServer
-from net.ssh_child import Launch
-from net.ssh_keys import load_host_key
+from quackbox.net.host import Host, HostConfig
+from quackbox.net.protocol import HUMAN
+from quackbox.net.ssh import SshConfig, SshError, SshServer
+from quackbox.net.ssh_child import Launch
+from quackbox.net.ssh_keys import load_host_key
 
 STUB = str(Path(__file__).with_name("ssh_stub.py"))
 ROOT = Path(__file__).resolve().parents[2]
@@ -540,7 +540,7 @@ async def test_a_player_who_stops_reading_stops_the_child_not_the_host(tmp_path:
 
 @pytest.mark.parametrize("user", ["ann", "--spectate", "-x", "--code=AAAA"])
 def test_the_user_name_reaches_join_as_a_name_never_an_option(tmp_path: Path, user: str) -> None:
-    from net.ssh_child import join_command
+    from quackbox.net.ssh_child import join_command
     from quackbox.__main__ import build_parser
 
     argv = join_command(Launch(url="ws://127.0.0.1:1", name=user, spectate=False, folder=tmp_path))
@@ -555,7 +555,7 @@ def test_the_host_key_is_made_once_readable_by_its_owner_only(tmp_path: Path) ->
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert load_host_key(path).get_fingerprint("sha256") == first.get_fingerprint("sha256")
     path.chmod(0o644)
-    from net.ssh_keys import SshKeyError
+    from quackbox.net.ssh_keys import SshKeyError
 
     with pytest.raises(SshKeyError, match="chmod 600"):
         load_host_key(path)

@@ -1,6 +1,6 @@
 """The SSH door beside a host with a seat: the person at the terminal plays seat 1, friends come in over ssh.
 
-``quackbox host --ssh`` without ``--headless``: :func:`net.local.open_table`
+``quackbox host --ssh`` without ``--headless``: :func:`quackbox.net.local.open_table`
 starts the door beside the in-process host, and closing the table (or the
 host's app) closes every SSH session with it. Players are asyncssh's own
 client on 127.0.0.1 port 0, each session running the real ``quackbox join``.
@@ -24,10 +24,10 @@ import asyncssh
 import pyte
 import pytest
 
-from core.side_effects.moves import EndTurn
-from net.host import HostConfig
-from net.local import open_table
-from net.ssh import SshConfig
+from quackbox.core.side_effects.moves import EndTurn
+from quackbox.net.host import HostConfig
+from quackbox.net.local import open_table
+from quackbox.net.ssh import SshConfig
 from tests.net.test_ssh import (  # noqa: F401 (keys: a fixture)
     ROOT, _children_of, gone, keys, login, session, stub, until,
 )

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from core.rules import BadOptions
-from net.protocol import (
+from quackbox.core.rules import BadOptions
+from quackbox.net.protocol import (
     Bye,
     ChatLine,
     Error,
@@ -24,9 +24,9 @@ from net.protocol import (
     View,
     Welcome,
 )
-from net.limits import CHAT_BURST, FLOOD_BURST, MESSAGE_BURST, SLOW_FREE, SLOW_MAX
-from net.lobby import CLOSE_POLICY, HELLO_TIMEOUT
-from net.table import (
+from quackbox.net.limits import CHAT_BURST, FLOOD_BURST, MESSAGE_BURST, SLOW_FREE, SLOW_MAX
+from quackbox.net.lobby import CLOSE_POLICY, HELLO_TIMEOUT
+from quackbox.net.table import (
     JournalEnd,
     JournalMove,
     JournalStart,
@@ -160,7 +160,7 @@ def test_a_valid_token_needs_no_room_code():
 
 
 def test_the_room_code_reads_in_groups_and_is_long():
-    from net.table import new_room_code
+    from quackbox.net.table import new_room_code
 
     code = new_room_code()
     assert len(code.replace("-", "")) == 12 and code.count("-") == 2
@@ -498,7 +498,7 @@ def test_a_flapping_connection_fills_no_logs():
 
 
 def test_recent_logs_are_bounded():
-    from net.table import RECENT_LOG
+    from quackbox.net.table import RECENT_LOG
 
     d = started()
     for _ in range(3 * RECENT_LOG):

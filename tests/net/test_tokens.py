@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from net.client import Client
-from net.host import Host, HostConfig
-from net.protocol import View
-from net.tokens import TokenStore
+from quackbox.net.client import Client
+from quackbox.net.host import Host, HostConfig
+from quackbox.net.protocol import View
+from quackbox.net.tokens import TokenStore
 
 
 async def _first_view(client: Client) -> View:

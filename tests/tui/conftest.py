@@ -7,8 +7,8 @@ from typing import Any, Callable
 import pytest
 
 from tests.tui.fakes import FakeSession, opener_for
-from tui.app import QuackboxApp, make_app
-from tui.config import ENV_DIR
+from quackbox.tui.app import QuackboxApp, make_app
+from quackbox.tui.config import ENV_DIR
 
 SIZE = (80, 24)
 

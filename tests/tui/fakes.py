@@ -1,6 +1,6 @@
 """Stand-ins for a table, so TUI tests can feed the app exactly the views they want.
 
-:class:`FakeSession` has the members the app uses of :class:`tui.session.Session`;
+:class:`FakeSession` has the members the app uses of :class:`quackbox.tui.session.Session`;
 the test pushes host messages into it and reads back what the app sent.
 :class:`RulesTable` is a FakeSession with the real rules behind it: moves are
 applied to a real State (stacked by the test), refused moves come back as the
@@ -19,8 +19,8 @@ from typing import Any, Awaitable, Callable, Sequence
 
 from rich.console import Console
 
-from core.rules import Move, RulesError
-from net.protocol import (
+from quackbox.core.rules import Move, RulesError
+from quackbox.net.protocol import (
     ChatLine,
     DeadlineInfo,
     Error,
@@ -237,8 +237,8 @@ def quack_table(seats: int = 3, *, hands: dict[int, Sequence[str]] | None = None
                 seed: int = 0, **options: Any) -> Any:
     """A dealt Quack game, ``first`` to decide whether to flee, with hands and Patients rearranged
     by card name (the cards are taken from the decks, so every card stays in one place)."""
-    from core import quack as q
-    from core.quack import RULES
+    from quackbox.core import quack as q
+    from quackbox.core.quack import RULES
 
     options = {"first_seat": first, "window_seconds": window_seconds, **options}
     state = RULES.new_game(seats=seats, options=options, seed=seed)
@@ -264,8 +264,8 @@ def quack_table(seats: int = 3, *, hands: dict[int, Sequence[str]] | None = None
 
 def advance(rules: Any, state: Any, *, until: Callable[[Any], bool], seed: int = 1, limit: int = 5000) -> Any:
     """Play heuristic bots at every seat until ``until(state)`` holds (or the game ends)."""
-    from core import bots as core_bots
-    from core.play import next_move
+    from quackbox.core import bots as core_bots
+    from quackbox.core.play import next_move
 
     players = [core_bots.make(rules.name, "heuristic", seed + s) for s in range(state.seats)]
     for _ in range(limit):

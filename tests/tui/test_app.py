@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import json
 
-from core.side_effects import RULES as SE
-from net.client import ConnectionLost, Disconnected, Reconnected
-from net.protocol import Bye, ChatLine, Error
+from quackbox.core.side_effects import RULES as SE
+from quackbox.net.client import ConnectionLost, Disconnected, Reconnected
+from quackbox.net.protocol import Bye, ChatLine, Error
 from tests.core.se_helpers import table
 from tests.tui.conftest import SIZE
 from tests.tui.fakes import FakeSession, RulesTable, at_table, flat, lobby_of, opened, screen_text, wait_for
-from net.tokens import TokenStore
-from tui.app import make_app
-from tui.config import ENV_DIR, Settings, SettingsStore, config_dir
-from tui.home import HomeScreen
+from quackbox.net.tokens import TokenStore
+from quackbox.tui.app import make_app
+from quackbox.tui.config import ENV_DIR, Settings, SettingsStore, config_dir
+from quackbox.tui.home import HomeScreen
 
 
 # --- settings ------------------------------------------------------------------------------
@@ -69,7 +69,7 @@ async def test_home_remembers_choices_and_plays(tmp_path, monkeypatch):
         session = FakeSession(game)
         return session
 
-    monkeypatch.setattr("tui.app.open_local", fake_local)
+    monkeypatch.setattr("quackbox.tui.app.open_local", fake_local)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, HomeScreen)
@@ -229,7 +229,7 @@ async def test_lobby_ready_start_and_chat(app_for):
 
 async def test_play_again_after_a_local_game(app_for):
     """The summary of a game against bots offers another; choosing it asks the host to deal."""
-    from core.quack import RULES as QUACK
+    from quackbox.core.quack import RULES as QUACK
     from tests.tui.fakes import advance
 
     state = QUACK.new_game(seats=3, seed=5, options={"window_seconds": 0})

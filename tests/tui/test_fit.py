@@ -5,18 +5,18 @@ from __future__ import annotations
 
 import pytest
 
-from core import quack as q
-from core import side_effects as se
-from core.quack import RULES as QUACK
-from core.side_effects import RULES as SE
+from quackbox.core import quack as q
+from quackbox.core import side_effects as se
+from quackbox.core.quack import RULES as QUACK
+from quackbox.core.side_effects import RULES as SE
 from tests.tui.conftest import SIZE
 from tests.tui.fakes import FakeSession, RulesTable, advance, at_table, clipped_widgets, lobby_of, screen_text, wait_for
-from tui.home import HostScreen, JoinScreen, OptionsScreen
-from tui.modals import ChoiceScreen, ConfirmScreen, ReadingScreen
-from tui import rules_text
-from tui.games import rules_screen
-from tui.quack_summary import MoneyScreen
-from tui.trade import TradeScreen
+from quackbox.tui.home import HostScreen, JoinScreen, OptionsScreen
+from quackbox.tui.modals import ChoiceScreen, ConfirmScreen, ReadingScreen
+from quackbox.tui import rules_text
+from quackbox.tui.games import rules_screen
+from quackbox.tui.quack_summary import MoneyScreen
+from quackbox.tui.trade import TradeScreen
 
 
 def assert_fits(app, *, names=()) -> str:

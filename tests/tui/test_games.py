@@ -7,16 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from core import games
-from core.side_effects import RULES as SE
+from quackbox.core import games
+from quackbox.core.side_effects import RULES as SE
 from tests.tui.conftest import SIZE
 from tests.tui.fakes import RulesTable, at_table
-from tui.games import action_bindings, ui_for
+from quackbox.tui.games import action_bindings, ui_for
 
 TUI = Path(__file__).resolve().parents[2] / "tui"
 GENERIC = ("table.py", "summary.py", "replay.py", "app.py")
-GAME_MODULES = ("core.side_effects", "core.quack", "tui.se_board", "tui.quack_board", "tui.se_text",
-                "tui.trade")
+GAME_MODULES = ("quackbox.core.side_effects", "quackbox.core.quack", "quackbox.tui.se_board", "quackbox.tui.quack_board", "quackbox.tui.se_text",
+                "quackbox.tui.trade")
 
 
 @pytest.mark.parametrize("game", sorted(games.GAMES))
@@ -45,7 +45,7 @@ def test_the_generic_screens_name_no_game(name):
             imported |= {f"{node.module}.{a.name}" for a in node.names}
         elif isinstance(node, ast.Import):
             imported |= {a.name for a in node.names}
-    allowed = {"core.quack", "tui.quack_text"} if name == "summary.py" else set()
+    allowed = {"quackbox.core.quack", "quackbox.tui.quack_text"} if name == "summary.py" else set()
     assert not (imported & set(GAME_MODULES)) - allowed
     literals = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
     assert not literals & set(games.GAMES)

@@ -6,13 +6,13 @@ bots (not the test) decide what happens, so the test plays whatever it is dealt.
 
 from __future__ import annotations
 
-from core import quack as q
-from core import side_effects as se
+from quackbox.core import quack as q
+from quackbox.core import side_effects as se
 from tests.tui.conftest import SIZE
 from tests.tui.fakes import wait_for
-from tui.app import make_app
-from tui.session import open_local
-from tui.trade import TradeScreen
+from quackbox.tui.app import make_app
+from quackbox.tui.session import open_local
+from quackbox.tui.trade import TradeScreen
 
 
 def local_app(tmp_path, game: str, seed: int, players: int = 3):

@@ -1,6 +1,6 @@
-"""tui.names: one way to name a seat on every screen."""
+"""quackbox.tui.names: one way to name a seat on every screen."""
 
-from tui.names import name_of, possessive, seat_name
+from quackbox.tui.names import name_of, possessive, seat_name
 
 
 def test_a_seat_without_a_name_is_numbered_from_one() -> None:

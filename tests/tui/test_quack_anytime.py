@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import re
 
-from cards.quack import Treatment
-from core import quack as q
-from core.quack import RULES
+from quackbox.cards.quack import Treatment
+from quackbox.core import quack as q
+from quackbox.core.quack import RULES
 from tests.tui.conftest import SIZE
 from tests.tui.fakes import RulesTable, at_table, flat, press_card, quack_table, screen_text, wait_for
 from tests.tui.test_quack_table import hand_id
-from tui import quack_text as qt
-from tui.widgets import PromptBar
+from quackbox.tui import quack_text as qt
+from quackbox.tui.widgets import PromptBar
 
 
 def notices(app) -> list[str]:

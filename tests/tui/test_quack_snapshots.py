@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from core import quack as q
-from core.quack import RULES as QUACK
+from quackbox.core import quack as q
+from quackbox.core.quack import RULES as QUACK
 from tests.tui.fakes import RulesTable, advance, at_table, screen_text
 from tests.tui.test_snapshots import check
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from cards.quack import Treatment
-from core import quack as q
-from core.quack import RULES
+from quackbox.cards.quack import Treatment
+from quackbox.core import quack as q
+from quackbox.core.quack import RULES
 from tests.tui.conftest import SIZE
 from tests.tui.fakes import RulesTable, at_table, flat, press_card, quack_table, screen_text, wait_for
-from tui.modals import ChoiceScreen, ConfirmScreen
+from quackbox.tui.modals import ChoiceScreen, ConfirmScreen
 
 
 def hand_id(state, seat: int, name: str) -> int:
@@ -104,9 +104,9 @@ async def test_response_window_shows_countdown_and_space_passes(app_for):
 
 async def test_auto_pass_passes_by_itself_unless_a_card_is_picked(app_for, monkeypatch):
     """A window waiting on us passes after a moment; picking a card stops that, and a turns it off."""
-    import tui.quack_board
+    from quackbox.tui import quack_board
 
-    monkeypatch.setattr(tui.quack_board, "AUTO_PASS_SECONDS", 0.3)
+    monkeypatch.setattr(quack_board, "AUTO_PASS_SECONDS", 0.3)
     state = quack_table(hands={0: ["Placebo", "Yoga"]}, patients={1: "Mystery Rash"}, first=1, window_seconds=30)
     session = RulesTable(RULES, state)
     app = app_for(session)
@@ -117,7 +117,7 @@ async def test_auto_pass_passes_by_itself_unless_a_card_is_picked(app_for, monke
         await wait_for(pilot, lambda: session.moves == [q.Pass()], what="the automatic pass")
         # Next Treatment: pick a card at once, and nothing is passed for us. The
         # wait is longer now so that a slow machine still picks before it ends.
-        monkeypatch.setattr(tui.quack_board, "AUTO_PASS_SECONDS", 2.0)
+        monkeypatch.setattr(quack_board, "AUTO_PASS_SECONDS", 2.0)
         session.act(1, q.PlayTreatment(treatments[1]))
         await wait_for(pilot, lambda: board.view.phase == q.WINDOW, what="the second window")
         await press_card(pilot, board, "Placebo")
@@ -133,7 +133,7 @@ async def test_auto_pass_passes_by_itself_unless_a_card_is_picked(app_for, monke
 
 def test_rules_page_lists_every_anytime_card_from_the_deck():
     """Issue 14 item 9: each Anytime card of the deck, with its effect, on the rules page."""
-    from tui.rules_text import quack_rules
+    from quackbox.tui.rules_text import quack_rules
 
     page = quack_rules()
     assert "{" not in page  # every placeholder filled

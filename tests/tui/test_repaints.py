@@ -22,16 +22,16 @@ from textual.app import App
 from textual.geometry import Region
 from textual.strip import Strip
 
-from core import quack as q
-from core import side_effects as se
-from core.quack import RULES as QUACK
-from core.side_effects import RULES
+from quackbox.core import quack as q
+from quackbox.core import side_effects as se
+from quackbox.core.quack import RULES as QUACK
+from quackbox.core.side_effects import RULES
 from tests.core.se_helpers import card_id, disorder_id, table
 from tests.tui.conftest import SIZE
 from tests.tui.fakes import RulesTable, at_table, quack_table, wait_for
 from tests.tui.test_se_table import tremors_table
-from tui.se_board import PsychePanel
-from tui.widgets import GameLog, KeyBar, PromptBar, changed_cells, written
+from quackbox.tui.se_board import PsychePanel
+from quackbox.tui.widgets import GameLog, KeyBar, PromptBar, changed_cells, written
 
 
 class Painted:

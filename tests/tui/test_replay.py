@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from core import bots, games
-from core.play import next_move
-from net import journal as jn
-from tui.replay import Replay, ReplayApp
+from quackbox.core import bots, games
+from quackbox.core.play import next_move
+from quackbox.net import journal as jn
+from quackbox.tui.replay import Replay, ReplayApp
 
 SIZE = (80, 24)
 

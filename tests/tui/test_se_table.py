@@ -6,14 +6,14 @@ through the app's keys; the rules (not the test) decide what happens.
 
 from __future__ import annotations
 
-from core import side_effects as se
-from core.side_effects import RULES
+from quackbox.core import side_effects as se
+from quackbox.core.side_effects import RULES
 from tests.core.se_helpers import card_id, disorder_id, hand_names, options, table
 from tests.tui.conftest import SIZE
 from tests.tui.fakes import RulesTable, at_table, flat, opened, press_card, screen_text, wait_for
-from tui.modals import ChoiceScreen, ConfirmScreen
-from tui.se_board import SEBoard
-from tui.trade import TradeScreen
+from quackbox.tui.modals import ChoiceScreen, ConfirmScreen
+from quackbox.tui.se_board import SEBoard
+from quackbox.tui.trade import TradeScreen
 
 
 def board_of(app) -> SEBoard:

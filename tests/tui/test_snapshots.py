@@ -11,9 +11,9 @@ import json
 import os
 from pathlib import Path
 
-from core import quack as q
-from core.quack import RULES as QUACK
-from core.side_effects import RULES as SE
+from quackbox.core import quack as q
+from quackbox.core.quack import RULES as QUACK
+from quackbox.core.side_effects import RULES as SE
 from tests.tui.conftest import SIZE
 from tests.tui.fakes import FakeSession, RulesTable, advance, at_table, lobby_of, screen_text, wait_for
 
@@ -57,7 +57,7 @@ async def test_side_effects_table_on_a_big_terminal(app_for):
 
 async def test_side_effects_table_in_ascii(app_for, monkeypatch):
     """--ascii: the 80x24 table drawn with nothing but ASCII, every mark still told apart."""
-    from tui.looks import ASCII_ENV, ASCII_TABLE, Ascii
+    from quackbox.tui.looks import ASCII_ENV, ASCII_TABLE, Ascii
 
     monkeypatch.setenv(ASCII_ENV, "1")
     app, text = await se_table_with_a_card_picked(app_for, SIZE)

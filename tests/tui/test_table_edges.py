@@ -7,18 +7,18 @@ from __future__ import annotations
 import asyncio
 import re
 
-from core import bots as core_bots
-from core import side_effects as se
-from core.play import next_move
-from core.side_effects import RULES
-from net.client import Disconnected, Reconnected
-from net.protocol import View
+from quackbox.core import bots as core_bots
+from quackbox.core import side_effects as se
+from quackbox.core.play import next_move
+from quackbox.core.side_effects import RULES
+from quackbox.net.client import Disconnected, Reconnected
+from quackbox.net.protocol import View
 from tests.core.se_helpers import table
 from tests.tui.conftest import SIZE
 from tests.tui.fakes import RulesTable, at_table, flat, opened, press_card, screen_text, wait_for
-from tui.app import make_app
-from tui.se_board import PsychePanel
-from tui.session import FIRST_MOVE_DELAY, open_local
+from quackbox.tui.app import make_app
+from quackbox.tui.se_board import PsychePanel
+from quackbox.tui.session import FIRST_MOVE_DELAY, open_local
 
 
 def tall_table(**kwargs):
@@ -167,8 +167,8 @@ async def test_the_summary_ranks_every_player_with_the_games_figures(app_for):
 
 def test_trade_offers_are_said_as_a_person_would():
     """Item 14: "Ann offers you Lorazepam as a gift", names as written, never "their X for your nothing"."""
-    from cards.side_effects import SECard
-    from tui.se_text import offer_text
+    from quackbox.cards.side_effects import SECard
+    from quackbox.tui.se_text import offer_text
 
     state = RULES.new_game(seats=3, seed=1)
     view = RULES.view(state, 0)

@@ -1,0 +1,53 @@
+"""One name when installed: the wheel holds the package quackbox and nothing else at the top level."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "--quiet", "--wheel-dir", str(out)],
+        check=True, capture_output=True, cwd=out,
+    )
+    (built,) = out.glob("quackbox-*.whl")
+    return built
+
+
+def test_the_wheel_installs_one_top_level_package(wheel: Path) -> None:
+    """core, net, tui and cards install inside quackbox; bench and tests stay out; the data files go along."""
+    names = zipfile.ZipFile(wheel).namelist()
+    top = {name.split("/")[0] for name in names}
+    assert top == {"quackbox", next(t for t in top if t.endswith(".dist-info"))}
+    assert {"quackbox/core/rules.py", "quackbox/net/host.py", "quackbox/tui/app.py", "quackbox/cards/quack.toml",
+            "quackbox/cards/side_effects.toml", "quackbox/tui/quackbox.tcss"} <= set(names)
+    assert not [n for n in names if "/bench/" in n or "/tests/" in n]
+
+
+def test_the_installed_package_imports_nothing_from_the_checkout(wheel: Path, tmp_path: Path) -> None:
+    """Installed apart from this folder, every layer imports (no module still names a bare `core` or `net`)."""
+    target = tmp_path / "site"
+    subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--quiet", "--target", str(target), str(wheel)],
+                   check=True, capture_output=True)
+    code = (
+        "import quackbox.__main__, quackbox.tui.app, quackbox.tui.se_game, quackbox.tui.quack_game, "
+        "quackbox.net.host, quackbox.net.ssh, quackbox.core.games as g\n"
+        "g.get('side-effects'); g.get('quack')\n"
+        "import sys; print(sorted(m for m in sys.modules if m.split('.')[0] in ('core', 'net', 'tui', 'cards', 'bench')))\n"
+        "print(quackbox.__file__)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(target)}
+    out = subprocess.run([sys.executable, "-P", "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, check=True)
+    stray, where = out.stdout.splitlines()
+    assert stray == "[]"
+    assert where.startswith(str(target))
