@@ -36,11 +36,9 @@ from quackbox.net.protocol import (
     Say,
     Welcome,
     Wire,
-    clean_name,
-    clean_text,
-    name_key,
 )
 from quackbox.net.seats import Seats
+from quackbox.net.text import clean_name, clean_text, name_keys
 
 if TYPE_CHECKING:
     from quackbox.net.table import TableConfig
@@ -224,8 +222,8 @@ class Lobby:
         return out + [Send(peer.conn, line) for line in self._chat]
 
     def watcher_keys(self, besides: Peer | None = None) -> set[str]:
-        """The :func:`~quackbox.net.protocol.name_key` of every spectator's name (but ``besides``)."""
-        return {name_key(p.name) for p in self.peers.values() if p.spectator and p is not besides}
+        """The :func:`~quackbox.net.text.name_keys` of every spectator's name (but ``besides``)."""
+        return set().union(*(name_keys(p.name) for p in self.peers.values() if p.spectator and p is not besides))
 
     def wrong(self, peer: Peer, now: float, code: ErrorCode, message: str) -> list[Action]:
         """A wrong room code or seat token: refused and closed, after the

@@ -13,8 +13,9 @@ only :data:`HOST_MESSAGES`. Decoding checks every field (see
 :class:`Wire`), and raises nothing but :class:`ProtocolError`, whose ``code``
 is one of :class:`ErrorCode` and is what the host replies with.
 
-Text a player supplies (names, chat) passes through :func:`clean_text` on the
-host, which strips control characters and terminal escape sequences. It may
+Text a player supplies (names, chat) passes through
+:func:`quackbox.net.text.clean_text` on the host, which strips control
+characters, terminal escape sequences and what draws as nothing. It may
 still *look* like Rich markup (``[bold]hi[/]``): clients must display it as
 plain text, never interpret it as markup (the TUI renders it as a Rich
 ``Text``, never through ``Text.from_markup`` or a markup-enabled widget).
@@ -23,8 +24,6 @@ plain text, never interpret it as markup (the TUI renders it as a Rich
 from __future__ import annotations
 
 import enum
-import re
-import unicodedata
 from dataclasses import dataclass
 from typing import Any, ClassVar, Iterable
 
@@ -61,9 +60,6 @@ __all__ = [
     "View",
     "Welcome",
     "Wire",
-    "clean_name",
-    "clean_text",
-    "name_key",
 ]
 
 PROTOCOL_VERSION = 2
@@ -354,110 +350,6 @@ HOST_MESSAGES: tuple[type, ...] = (Welcome, Lobby, Started, View, ChatLine, Erro
 _HANDSHAKE = (Welcome, Error, Bye)
 """What a client may receive before it knows which game the host plays."""
 _VALUE_TYPES = (SeatInfo, DeadlineInfo, Outcome)
-
-
-# --- text -----------------------------------------------------------------------
-
-# Terminal escape sequences, in their 7-bit form (ESC + a letter) and their
-# 8-bit form (one C1 control): CSI (ESC [ or 0x9b, parameters, a final
-# byte), the string commands OSC/DCS/SOS/PM/APC (ESC ] P X ^ _ or 0x9d 0x90
-# 0x98 0x9e 0x9f, up to BEL or ST), and two-character escapes. Whatever is
-# left of a sequence cut short is caught by the control-character pass below.
-_ESCAPES = re.compile(
-    r"""
-    (?:\x1b\[|\x9b) [0-?]* [ -/]* [@-~]?                         # CSI
-  | (?:\x1b[\]PX^_]|[\x9d\x90\x98\x9e\x9f]) .*? (?:\x07|\x1b\\|\x9c|$)   # string commands
-  | \x1b[ -/]* [0-~]?                                           # other escapes
-    """,
-    re.VERBOSE | re.DOTALL,
-)
-# Characters that hide on screen: every format character (category Cf: bidi
-# overrides and isolates, zero-width spaces and joiners, the soft hyphen, tag
-# characters...) goes, and so do these letters and symbols that draw as
-# nothing, which could make a name or a chat line impersonate someone else.
-_BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f")
-MAX_MARKS = 2
-"""Combining marks kept on one character; more are dropped (no towers of
-accents drawn over the neighbouring lines)."""
-_SPACES = re.compile(r"\s+")
-
-
-def clean_text(text: str, limit: int | None = None) -> str:
-    """``text`` made safe to show on anyone's terminal.
-
-    Removes terminal escape sequences, every control character (C0, DEL, C1;
-    line breaks and tabs become spaces), every invisible character (format
-    characters such as bidi overrides and zero-width joiners, and letters
-    that draw as nothing), keeps at most :data:`MAX_MARKS` combining marks on
-    a character, collapses runs of whitespace and trims the ends. Rich markup
-    such as ``[red]`` is deliberately left as literal characters: it is inert
-    as long as clients show player text as plain text.
-
-    Args:
-        limit: if given, raise ValueError when the cleaned text is longer.
-    """
-    text = _ESCAPES.sub("", text)
-    out = []
-    marks = 0
-    for ch in text:
-        if ch in _BLANK:
-            continue
-        cat = unicodedata.category(ch)
-        if cat in ("Mn", "Me"):
-            marks += 1
-            if marks > MAX_MARKS or not out:
-                continue
-            out.append(ch)
-            continue
-        marks = 0
-        if cat == "Cc" or cat in ("Zl", "Zp"):
-            if ch in "\t\n\r\x0b\x0c" or cat != "Cc":
-                out.append(" ")
-            continue
-        if cat in ("Cf", "Cs"):  # invisible; a lone surrogate cannot even be encoded as UTF-8
-            continue
-        out.append(ch)
-    cleaned = _SPACES.sub(" ", "".join(out)).strip()
-    if limit is not None and len(cleaned) > limit:
-        raise ValueError(f"text longer than {limit} characters")
-    return cleaned
-
-
-def clean_name(text: str) -> str:
-    """A player's name as the table shows it: :func:`clean_text` after NFKC
-    normalisation (so full-width and styled letters become plain ones), its
-    marks counted on the decomposed letters (so at most :data:`MAX_MARKS`
-    accents however the name was composed)."""
-    return unicodedata.normalize("NFC", clean_text(unicodedata.normalize("NFKD", text)))
-
-
-# Letters of other scripts that look like Latin ones (after case folding), and
-# digits that look like letters: a name made of them must not pass for another.
-_LOOK_ALIKES = str.maketrans(
-    {
-        # Cyrillic
-        "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p",
-        "с": "c", "т": "t", "у": "y", "х": "x", "і": "i", "ї": "i", "ј": "j", "ѕ": "s", "ԁ": "d",
-        "һ": "h", "ԛ": "q", "ԝ": "w", "ь": "b", "г": "r", "п": "n", "л": "n",
-        # Greek
-        "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "i", "κ": "k", "μ": "m", "ν": "v", "ο": "o",
-        "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ζ": "z", "ω": "w", "ϲ": "c",
-        # digits and marks that pass for letters
-        "0": "o", "1": "l", "|": "l", "!": "l", "5": "s", "$": "s", "@": "a",
-        "ı": "i",
-    }
-)
-
-
-def name_key(name: str) -> str:
-    """What two names must not share to be told apart at one table: the
-    cleaned name case-folded, without accents, spaces or invisible
-    characters, with look-alike letters and digits made one
-    (``Bot0``, ``bot 0``, ``ВОТ0`` and ``Bot0`` plus a zero-width space all
-    have the key of ``BotO``)."""
-    folded = unicodedata.normalize("NFKD", clean_name(name).casefold())
-    bare = "".join(ch for ch in folded if not unicodedata.combining(ch) and not ch.isspace())
-    return bare.translate(_LOOK_ALIKES)
 
 
 # --- the codec -------------------------------------------------------------------

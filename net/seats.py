@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from quackbox.net.journal import Header, token_hash
-from quackbox.net.protocol import BOT, HUMAN, MAX_NAME, OPEN, SeatInfo, clean_name, name_key
+from quackbox.net.protocol import BOT, HUMAN, MAX_NAME, OPEN, SeatInfo
+from quackbox.net.text import clean_name, name_keys
 
 __all__ = ["Seat", "Seats"]
 
@@ -130,14 +131,14 @@ class Seats:
     def unique_name(self, name: str, index: int | None, *, taken: set[str] = frozenset()) -> str:
         """``name``, or ``name 2``, ``name 3``... if another seat (but seat
         ``index``) already goes by it, or by a name that looks the same
-        (:func:`~quackbox.net.protocol.name_key`); ``taken`` holds the keys of other
+        (:func:`~quackbox.net.text.name_keys`); ``taken`` holds the keys of other
         names in use (the spectators')."""
-        used = {name_key(s.name) for s in self._seats if s.index != index and s.kind != OPEN} | taken
-        if name_key(name) not in used:
+        used = set(taken).union(*(name_keys(s.name) for s in self._seats if s.index != index and s.kind != OPEN))
+        if name_keys(name).isdisjoint(used):
             return name
         for n in range(2, len(self._seats) + len(used) + 3):
             candidate = f"{name[: MAX_NAME - 1 - len(str(n))]} {n}"
-            if name_key(candidate) not in used:
+            if name_keys(candidate).isdisjoint(used):
                 return candidate
         raise AssertionError("unreachable: more numbers than names in use")  # pragma: no cover
 

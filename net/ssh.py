@@ -34,7 +34,8 @@ from typing import Any, Callable
 import asyncssh
 
 from quackbox.net.lobby import LOBBY
-from quackbox.net.protocol import DEFAULT_SSH_PORT, MAX_NAME, OPEN, clean_text
+from quackbox.net.protocol import DEFAULT_SSH_PORT, MAX_NAME, OPEN
+from quackbox.net.text import clean_text
 from quackbox.net.ssh_keys import AllowList, SshKeyError, fingerprint_folder, load_host_key, players_dir
 from quackbox.net.ssh_child import PASSED_ENV, Launch, child_environment, join_command, safe_value
 from quackbox.net.ssh_pty import HANGUP_GRACE, PtyChild

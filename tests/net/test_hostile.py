@@ -281,6 +281,11 @@ def test_a_long_game_of_trade_spam_is_bounded_per_turn_and_keeps_memory_flat():
         "ВОТ0",  # Cyrillic look-alikes
         "BotO",  # a letter for a digit
         "Bo\u0301t0",  # an accent
+        "Bot\u17b40",  # an invisible Khmer vowel
+        "Bot0\ufe0f",  # a variation selector
+        "B\U000e0041ot0",  # a tag character
+        "BOT0",  # capitals, a zero for an O
+        "B0t0",  # a zero for the o too
     ],
 )
 def test_no_one_takes_a_name_that_looks_like_one_in_use(copy):

@@ -44,7 +44,6 @@ from quackbox.net.protocol import (
     View,
     Welcome,
     Wire,
-    clean_text,
     message_types,
 )
 from quackbox.cards.quack import Anytime, Patient, Treatment
@@ -839,46 +838,6 @@ def test_decode_error_names_the_place():
     with pytest.raises(DecodeError) as bad:
         codec.decode({"@": "Card", "id": 1, "name": 5})
     assert bad.value.where == "Card.name" and bad.value.cls is fakegame.Card
-
-
-# --- text cleaning -----------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    "raw, clean",
-    [
-        ("Ana", "Ana"),
-        ("\x1b[31mred\x1b[0m", "red"),
-        ("\x1b]0;set title\x07name", "name"),
-        ("\x1b]8;;http://evil\x1b\\link\x1b]8;;\x1b\\", "link"),
-        ("\x1bP+q544e\x1b\\x", "x"),
-        ("\x9b2Jwipe", "wipe"),
-        ("a\x00b\x7fc\x85d", "abcd"),
-        ("two\nlines\r\tand tabs", "two lines and tabs"),
-        ("\u202eevil\u202c", "evil"),
-        ("zero\u200bwidth", "zerowidth"),
-        ("[bold]markup[/bold] stays", "[bold]markup[/bold] stays"),
-        ("  spaced   out  ", "spaced out"),
-        ("\x1b[", ""),
-        ("\x1b", ""),
-        ("日本語 ok 🦆", "日本語 ok 🦆"),
-    ],
-)
-def test_clean_text(raw, clean):
-    assert clean_text(raw) == clean
-
-
-@given(st.text())
-def test_clean_text_leaves_no_control_or_escape(text):
-    cleaned = clean_text(text)
-    assert not re.search(r"[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]", cleaned)
-    assert clean_text(cleaned) == cleaned
-
-
-def test_clean_text_limit():
-    assert clean_text("x" * 24, limit=24)
-    with pytest.raises(ValueError):
-        clean_text("x" * 25, limit=24)
 
 
 # --- the reference document --------------------------------------------------------------------
