@@ -20,7 +20,14 @@ from quackbox.net.journal import Header, token_hash
 from quackbox.net.protocol import BOT, HUMAN, MAX_NAME, OPEN, SeatInfo
 from quackbox.net.text import clean_name, name_keys
 
-__all__ = ["Seat", "Seats"]
+__all__ = ["LOBBY_SEAT_GRACE", "Seat", "Seats"]
+
+LOBBY_SEAT_GRACE = 20.0
+"""Seconds a seat waits in the lobby for its person to come back before it
+opens for anyone: long enough for a dropped connection to come back (a
+network blip, a terminal reopened), short enough that people who came and
+went cannot keep a table full. In a game an away seat waits (a bot plays
+for it)."""
 
 
 @dataclass
@@ -177,8 +184,25 @@ class Seats:
             return
         self.gone(seat, conn, now)
         if not in_game and not (seat.index == 0 and not self.headless):
-            seat.kind, seat.name, seat.ready = OPEN, "", False
-            self.give_token(seat, None)
+            self.free(seat)
+
+    def abandoned(self, now: float, grace: float) -> list[Seat]:
+        """The people's seats whose person has been gone ``grace`` seconds at
+        ``now`` (never the host's own seat): what a table not playing opens again."""
+        return [
+            s for s in self._seats
+            if s.kind == HUMAN and s.conn is None and s.away_since is not None and now - s.away_since >= grace
+            and not (s.index == 0 and not self.headless)
+        ]
+
+    def waiting_since(self) -> list[float]:
+        """When each person's seat that waits for its person was left."""
+        return [s.away_since for s in self._seats if s.kind == HUMAN and s.conn is None and s.away_since is not None]
+
+    def free(self, seat: Seat) -> None:
+        """Open ``seat`` again for anyone (its token no longer holds it)."""
+        seat.kind, seat.name, seat.ready, seat.conn, seat.away_since, seat.idle = OPEN, "", False, None, None, False
+        self.give_token(seat, None)
 
     def make_bot(self, seat: Seat) -> None:
         seat.kind, seat.conn, seat.ready = BOT, None, True

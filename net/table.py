@@ -54,7 +54,7 @@ from quackbox.net.protocol import (
     View,
     Wire,
 )
-from quackbox.net.seats import Seat, Seats
+from quackbox.net.seats import LOBBY_SEAT_GRACE, Seat, Seats
 
 __all__ = [
     "LOBBY",
@@ -127,6 +127,8 @@ class TableConfig:
     autostart: bool = False
     """Start as soon as every seat is taken (by a person who is connected, or a bot)."""
     max_spectators: int = 16
+    lobby_grace: float = LOBBY_SEAT_GRACE
+    """Seconds a seat left before the game starts waits for its person before it opens for anyone."""
 
 
 class Table:
@@ -201,6 +203,8 @@ class Table:
     def next_wakeup(self) -> float | None:
         """The earliest time :meth:`tick` has something to do, or None."""
         times = self.lobby.wakeups()
+        if self.phase != PLAYING:
+            times += [since + self.config.lobby_grace for since in self.seats.waiting_since()]
         if self.phase == LOBBY and self._can_autostart():
             times.append(0.0)
         if self.phase == PLAYING:
@@ -270,6 +274,8 @@ class Table:
     def tick(self, now: float) -> list[Action]:
         """Let time pass: hello timeouts, deadlines, turn timers and bot moves."""
         out = self.lobby.hello_timeouts(now)
+        if self.phase != PLAYING:
+            out += self._free_abandoned(now)
         if self.phase == LOBBY and self._can_autostart():
             return out + self._begin(now)
         if self.phase != PLAYING:
@@ -289,6 +295,16 @@ class Table:
             seat.idle = True  # a bot plays for the seat until its person acts
             out += self.lobby.announce(self.phase)
         return out + self.bots.step(now, self.state, self.seats, lambda seat, move: self._bot_move(seat, move, now))
+
+    def _free_abandoned(self, now: float) -> list[Action]:
+        """Before a game, seats whose people have been gone a while open
+        again, so people who came and went cannot keep a table full (their
+        tokens no longer hold them; they may take any open seat)."""
+        abandoned = self.seats.abandoned(now, self.config.lobby_grace)
+        for seat in abandoned:
+            log.info("seat %d (%s) was left in the lobby: open again", seat.index + 1, seat.name)
+            self.seats.free(seat)
+        return self.lobby.announce(self.phase) if abandoned else []
 
     def _bot_move(self, seat: int, move: Move, now: float) -> list[Action]:
         """A bot's move: a bot seat's, or a stand-in's for a person, which the log tells."""

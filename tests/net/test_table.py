@@ -26,6 +26,7 @@ from quackbox.net.protocol import (
 )
 from quackbox.net.limits import CHAT_BURST, FLOOD_BURST, MESSAGE_BURST, SLOW_FREE, SLOW_MAX
 from quackbox.net.lobby import CLOSE_POLICY, HELLO_TIMEOUT
+from quackbox.net.seats import LOBBY_SEAT_GRACE
 from quackbox.net.table import (
     JournalEnd,
     JournalMove,
@@ -240,6 +241,59 @@ def test_leaving_the_lobby_frees_the_seat_and_passes_the_start():
     d.send(1, Bye())
     lobby = d.of(2, Lobby)[-1]
     assert lobby.seats[0].kind == "open" and lobby.starter == 1
+
+
+def test_a_seat_left_in_the_lobby_opens_again_after_the_grace():
+    """People who came and went cannot keep a table full: a seat whose person has been gone
+    LOBBY_SEAT_GRACE seconds before the game opens again, and its old token no longer holds it."""
+    d = make(seats=2)
+    d.join(1, "Ann")
+    token = d.welcome(1).token
+    d.join(2, "Ben")
+    d.disconnect(2)  # Ben's connection drops: his seat waits for him
+    d.advance(LOBBY_SEAT_GRACE - 1)
+    assert d.of(1, Lobby)[-1].seats[1].kind == "human"
+    assert error_codes([d.join(3, "Cy")]) == ["table_full"]
+    d.disconnect(1)  # Ann's too, a little later
+    d.advance(1.5)
+    assert [s.kind for s in d.table.seats] == ["human", "open"]
+    assert isinstance(d.join(4, "Dee"), Welcome) and d.welcome(4).seat == 1
+    assert isinstance(d.join(5, "Ann", token=token), Welcome)  # within her grace: her seat back
+    assert d.welcome(5).seat == 0 and d.welcome(5).token == token
+
+
+def test_a_seat_left_in_the_lobby_comes_back_to_its_key_anywhere_free():
+    """A seat whose person came back within the grace stays theirs; once freed, its old token is
+    refused as unknown (the client then joins afresh and takes any open seat)."""
+    d = make(seats=3)
+    d.join(1, "Ann")
+    token = d.welcome(1).token
+    d.disconnect(1)
+    d.advance(LOBBY_SEAT_GRACE - 5)
+    assert isinstance(d.join(2, "Ann", token=token), Welcome) and d.welcome(2).seat == 0
+    d.advance(LOBBY_SEAT_GRACE * 2)
+    assert d.table.seats[0].kind == "human"  # here: never freed
+    d.disconnect(2)
+    d.advance(LOBBY_SEAT_GRACE + 0.1)
+    assert d.table.seats[0].kind == "open"
+    assert error_codes([d.join(3, "Ann", token=token)]) == ["bad_token"]
+
+
+def test_during_a_game_an_away_seat_is_kept_for_its_person():
+    d = started(seats=2, away_grace=None)
+    d.disconnect(2)
+    d.advance(LOBBY_SEAT_GRACE * 3)
+    assert d.table.seats[1].kind == "human" and d.table.seats[1].conn is None
+
+
+def test_the_hosts_own_seat_is_never_freed():
+    d = make(seats=2, headless=False)
+    d.advance(LOBBY_SEAT_GRACE * 3)
+    assert d.table.seats[0].kind == "human"
+    d.join(1, "Ben")
+    d.disconnect(1)
+    d.advance(LOBBY_SEAT_GRACE + 1)
+    assert [s.kind for s in d.table.seats] == ["human", "open"]
 
 
 def test_autostart_when_every_seat_is_taken():
