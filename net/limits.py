@@ -81,17 +81,24 @@ class TokenBucket:
 
     def take(self, now: float) -> bool:
         """Take a token at ``now`` if there is one; whether there was."""
+        return self.take_up_to(1, now) == 1
+
+    def take_up_to(self, count: int, now: float) -> int:
+        """Take as many of ``count`` tokens as there are at ``now``; how many were taken."""
         elapsed = max(0.0, now - self.refilled)
         self.refilled = now
         self.tokens = min(self.burst, self.tokens + elapsed * self.per_second)
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
+        taken = max(0, min(count, int(self.tokens)))
+        self.tokens -= taken
+        return taken
 
     def wait(self) -> float:
         """Seconds from the last :meth:`take` until a token is there again (0: now)."""
-        return max(0.0, (1 - self.tokens) / self.per_second)
+        return self.wait_for(1)
+
+    def wait_for(self, count: int) -> float:
+        """Seconds from the last take until ``count`` tokens (at most a burst) are there (0: now)."""
+        return max(0.0, (min(count, self.burst) - self.tokens) / self.per_second)
 
 
 class Rate(enum.Enum):

@@ -88,3 +88,11 @@ def test_wrong_tries_are_remembered_for_a_bounded_number_of_addresses(extra):
     for _ in range(1000):
         slow.failed("one", 1.0)
     assert len(slow._failures["one"]) <= slow.free + slow.most / slow.step + 1  # bounded per address too
+
+
+def test_a_bucket_gives_what_it_has_and_says_how_long_the_rest_takes():
+    bucket = TokenBucket(100, 10.0, 0.0)
+    assert bucket.take_up_to(150, 0.0) == 100
+    assert bucket.take_up_to(5, 0.0) == 0 and bucket.wait_for(5) == pytest.approx(0.5)
+    assert bucket.wait_for(1000) == pytest.approx(10.0)  # at most a burst is ever waited for
+    assert bucket.take_up_to(5, 0.5) == 5 and bucket.take_up_to(1, 0.5) == 0
