@@ -38,6 +38,7 @@ from typing import Any
 import asyncssh
 import pyte
 
+from quackbox.net.door import DoorLimits
 from quackbox.net.host import Host, HostConfig
 from quackbox.net.ssh import SshConfig, SshServer
 
@@ -137,7 +138,7 @@ async def _measure(work: Path, game: str, sessions: int, pace: float) -> dict[st
     config = HostConfig(game=game, seats=sessions, bots=0, headless=True, bind="127.0.0.1", port=0, once=False,
                         bot_delay=pace, turn_timer=pace, away_grace=None, seed=7, autostart=True)
     ssh_config = SshConfig(port=0, bind="127.0.0.1", host_key=str(work / "host_key"),
-                           players_dir=str(work / "players"), per_address=sessions + 1, idle_timeout=None)
+                           players_dir=str(work / "players"), limits=DoorLimits(idle_timeout=None))
     keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(sessions + 1)]
     out: dict[str, Any] = {"game": game, "sessions": sessions, "pace_s": pace, "terminal": "80x24"}
     print("one session alone...", file=sys.stderr)

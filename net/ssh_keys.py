@@ -1,4 +1,4 @@
-"""The keys of the SSH door: the host's own key, who may come in, and each player's folder.
+"""The keys of the SSH door: the host's own key, who may come in, and where players' folders go.
 
 - The host key is made once (ed25519) in the user data directory, written
   readable by its owner only, and its SHA256 fingerprint is what players
@@ -6,8 +6,9 @@
 - An allow file (``--ssh-allow``, in ``authorized_keys`` format, options
   such as ``from=`` included) limits a private table to known keys; it is
   read again when it changes, so a friend can be added while the table runs.
-- A player's key fingerprint is their identity: each key gets a folder of
-  its own (settings, seat tokens), so the same key finds its seat again.
+- A player's key fingerprint is their identity: each key's folder (settings,
+  seat token; see :class:`quackbox.net.door.PlayerFolders`) is under
+  ``ssh-players`` in the user data directory.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import asyncssh
 
 from quackbox.net import places
 
-__all__ = ["AllowList", "SshKeyError", "fingerprint_folder", "load_host_key", "players_dir"]
+__all__ = ["AllowList", "SshKeyError", "load_host_key", "players_dir"]
 
 HOST_KEY_FILE = "ssh_host_ed25519_key"
 PLAYERS_DIR = "ssh-players"
@@ -61,16 +62,6 @@ def load_host_key(path: os.PathLike[str] | str | None = None) -> asyncssh.SSHKey
 def players_dir(path: os.PathLike[str] | str | None = None) -> Path:
     """Where each key's folder goes (default: in the user data directory)."""
     return Path(path) if path is not None else places.data_dir() / PLAYERS_DIR
-
-
-def fingerprint_folder(root: Path, fingerprint: str) -> Path:
-    """The folder of the key with ``fingerprint`` (``SHA256:...``), made readable by us only."""
-    digest = fingerprint.partition(":")[2] or fingerprint
-    # Base64 may hold '/' and '+': not in a file name.
-    folder = root / digest.replace("/", "_").replace("+", "-").rstrip("=")
-    _private_dir(root)
-    _private_dir(folder)
-    return folder
 
 
 def _private_dir(path: Path) -> None:

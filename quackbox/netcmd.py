@@ -23,7 +23,7 @@ from quackbox.net.host import Host, HostConfig, HostError, is_loopback, lan_addr
 from quackbox.net import journal, places
 from quackbox.net.local import open_door, ssh_command
 from quackbox.net.protocol import DEFAULT_PORT, DEFAULT_SSH_PORT
-from quackbox.net.ssh_child import HOST_KEY_ENV, ROOM_CODE_ENV, VIA_ENV
+from quackbox.net.door import HOST_KEY_ENV, ROOM_CODE_ENV, VIA_ENV
 from quackbox.net.tokens import TokenStore
 
 EXIT_OK = 0

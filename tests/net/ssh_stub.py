@@ -3,6 +3,7 @@
     python ssh_stub.py hold        say what it was started with, then echo keys
     python ssh_stub.py ignore-hup  the same, but deaf to SIGHUP and never reading (must be killed)
     python ssh_stub.py flood       write without end (flow control)
+    python ssh_stub.py count       a raw terminal: say how many bytes were typed so far after each read
 
 It starts with one line: ``ready COLSxROWS TERM=... hup=default|ignored
 ctty=yes|no``, says ``size COLSxROWS`` after each resize, and echoes each
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import tty
 import signal
 import sys
 import time
@@ -36,11 +38,19 @@ def main() -> None:
         cols, rows = shutil.get_terminal_size()
         os.write(1, f"size {cols}x{rows}\r\n".encode())
 
+    if mode == "count":
+        tty.setraw(0)  # before saying ready: every byte typed after it is counted as it is
     cols, rows = shutil.get_terminal_size()
     term = os.environ.get("TERM", "")
     lang = os.environ.get("LANG", "")
     os.write(1, f"ready {cols}x{rows} TERM={term} LANG={lang} hup={hup} ctty={ctty}\r\n".encode())
     signal.signal(signal.SIGWINCH, size_line)
+    if mode == "count":
+        total = 0
+        while chunk := os.read(0, 65536):
+            total += len(chunk)
+            os.write(1, f"count {total}\r\n".encode())
+        return
     if mode == "ignore-hup":
         while True:  # deaf and dumb: neither the hangup nor its dead terminal stop it
             time.sleep(3600)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import os
 import shutil
 import signal
@@ -28,7 +29,7 @@ import pytest
 from quackbox.net.host import Host, HostConfig
 from quackbox.net.protocol import HUMAN
 from quackbox.net.ssh import SshConfig, SshError, SshServer
-from quackbox.net.ssh_child import Launch
+from quackbox.net.door import DoorLimits, Launch
 from quackbox.net.ssh_keys import load_host_key
 
 STUB = str(Path(__file__).with_name("ssh_stub.py"))
@@ -98,10 +99,19 @@ class Screen(asyncssh.SSHClientSession):  # type: ignore[type-arg]
 async def table(tmp_path: Path, *, ssh: dict[str, Any] | None = None, **host: Any) -> AsyncIterator[tuple[Host, SshServer]]:
     config = HostConfig(**{"game": "side-effects", "seats": 2, "bots": 1, "headless": True, "bind": "127.0.0.1",
                            "port": 0, "once": False, "bot_delay": 0.0, "away_grace": None, "seed": 3, **host})
-    ssh_config = SshConfig(**{"port": 0, "bind": "127.0.0.1", "host_key": str(tmp_path / "host_key"),
-                              "players_dir": str(tmp_path / "players"), "hangup_grace": 1.0, **(ssh or {})})
+    ssh_config = door_config(tmp_path, **(ssh or {}))
     async with Host(config) as running, SshServer(ssh_config, running) as door:
         yield running, door
+
+
+def door_config(tmp_path: Path, **options: Any) -> SshConfig:
+    """An SSH door on 127.0.0.1 port 0 with its files under ``tmp_path``; ``options`` are
+    SshConfig's fields or the door's limits (a hang-up grace of 1 s unless given)."""
+    names = {f.name for f in dataclasses.fields(DoorLimits)}
+    limits = DoorLimits(**{"hangup_grace": 1.0, **{k: v for k, v in options.items() if k in names}})
+    rest = {k: v for k, v in options.items() if k not in names}
+    return SshConfig(**{"port": 0, "bind": "127.0.0.1", "host_key": str(tmp_path / "host_key"),
+                        "players_dir": str(tmp_path / "players"), "limits": limits, **rest})
 
 
 async def login(door: SshServer, key: asyncssh.SSHKey | None, user: str = "alice", **kw: Any) -> Any:
@@ -294,7 +304,11 @@ async def test_a_session_without_a_terminal_and_an_exec_get_the_explanation(tmp_
         assert door.sessions == []
 
 
-async def test_at_most_two_sessions_per_key_and_per_address(tmp_path: Path, keys: list) -> None:
+async def test_a_stranger_key_has_at_most_two_sessions_and_addresses_are_not_counted(
+    tmp_path: Path, keys: list
+) -> None:
+    """Limits count keys and strangers, not addresses: one key without a seat gets two sessions, and
+    other keys from the same address come in beside it."""
     async with table(tmp_path, seats=8, bots=0, ssh={"command": stub()}) as (host, door):
         conn = await login(door, keys[0])
         held = [await session(conn), await session(conn)]
@@ -303,15 +317,9 @@ async def test_at_most_two_sessions_per_key_and_per_address(tmp_path: Path, keys
         third = await session(conn)
         await third.closed.wait()
         assert third.status == 1 and "This key already has 2 sessions" in third.said
-        held[1].chan.close()
-        await until(lambda: len(door.sessions) == 1, timeout=10)
-        # Another key from the same address: one more fits, then the address is full.
-        other = await login(door, keys[1], "bob")
-        await (await session(other)).wait_for("ready", raw=True)
-        over = await session(other)
-        await over.closed.wait()
-        assert over.status == 1 and "Your address already has 2 sessions" in over.said
-        assert len(door.sessions) == 2
+        for key, name in zip(keys[1:4], ("bob", "carol", "dan")):  # all from 127.0.0.1
+            await (await session(await login(door, key, name))).wait_for("ready", raw=True)
+        assert len(door.sessions) == 5
 
 
 async def test_a_full_table_says_so(tmp_path: Path, keys: list) -> None:
@@ -322,20 +330,22 @@ async def test_a_full_table_says_so(tmp_path: Path, keys: list) -> None:
         assert screen.status == 1
         assert "This table is full: every seat is taken." in screen.said
         assert f"ssh -t -p {door.port} 127.0.0.1 spectate" in screen.said
-    async with table(tmp_path, seats=2, bots=0, ssh={"command": stub(), "spectators": 0, "per_address": 9}) as (
-        host, door,
-    ):
+    async with table(tmp_path, seats=2, bots=0, ssh={"command": stub(), "spectators": 0}) as (host, door):
+        # Two newcomers are on their way to the two open seats (a stand-in never sits): a third waits.
         for key in keys[:2]:
             await (await session(await login(door, key))).wait_for("ready", raw=True)
         third = await session(await login(door, keys[2]))
         await third.closed.wait()
-        assert third.status == 1 and "This table is full" in third.said
+        assert third.status == 1 and "Someone is taking the last open seat right now" in third.said
+        watcher = await session(await login(door, keys[3]), command="spectate")
+        await watcher.closed.wait()
+        assert watcher.status == 1 and "This table has all the watchers it can take" in watcher.said
 
 
 async def test_passwords_and_unknown_keys_are_refused(tmp_path: Path, keys: list) -> None:
     allow = tmp_path / "allowed_keys"
     allow.write_text(keys[0].export_public_key().decode())
-    async with table(tmp_path, ssh={"command": stub(), "allow": str(allow)}) as (host, door):
+    async with table(tmp_path, seats=4, bots=0, ssh={"command": stub(), "allow": str(allow)}) as (host, door):
         with pytest.raises(asyncssh.PermissionDenied):
             await login(door, None, password="hunter2", preferred_auth="password,keyboard-interactive")
         with pytest.raises(asyncssh.PermissionDenied):
@@ -366,7 +376,10 @@ async def test_the_child_has_its_own_terminal_term_locale_and_folder(tmp_path: P
         [launch] = launches
         assert launch.name == "Ann of Green Gables Farm"  # cleaned like every name, at most 24
         assert launch.url == host.url and not launch.spectate
-        assert stat.S_IMODE(launch.folder.stat().st_mode) == 0o700
+        # It runs in the door's own folder, which only the host's user may enter; the key's own
+        # folder is named by its fingerprint, and made only when the key takes a seat.
+        assert launch.workdir == tmp_path / "players" and stat.S_IMODE(launch.workdir.stat().st_mode) == 0o700
+        assert launch.folder.parent == launch.workdir and not launch.folder.exists()
         assert keys[0].get_fingerprint("sha256").split(":")[1][:20].replace("/", "_").replace("+", "-") in str(
             launch.folder)
 
@@ -404,7 +417,7 @@ async def test_a_child_deaf_to_the_hangup_is_killed_after_the_grace(tmp_path: Pa
 
 
 async def test_stopping_the_server_ends_every_session_with_a_sentence(tmp_path: Path, keys: list) -> None:
-    async with table(tmp_path, ssh={"command": stub()}) as (host, door):
+    async with table(tmp_path, seats=3, bots=0, ssh={"command": stub()}) as (host, door):
         screens = [await session(await login(door, key, f"p{i}")) for i, key in enumerate(keys[:2])]
         for screen in screens:
             await screen.wait_for("ready", raw=True)
@@ -505,7 +518,7 @@ async def test_a_silent_connection_is_dropped_by_the_keepalives(tmp_path: Path, 
 
 
 async def test_a_login_that_never_comes_is_dropped(tmp_path: Path, keys: list) -> None:
-    async with table(tmp_path, ssh={"command": stub(), "login_timeout": 0.5}) as (host, door):
+    async with table(tmp_path, ssh={"command": stub(), "connection_deadline": 0.5}) as (host, door):
         reader, writer = await asyncio.open_connection("127.0.0.1", door.port)
         banner = await asyncio.wait_for(reader.readline(), 5)
         assert banner.startswith(b"SSH-2.0-quackbox")
@@ -522,10 +535,10 @@ async def test_a_player_who_stops_reading_stops_the_child_not_the_host(tmp_path:
         [served] = door.sessions
         # The buffer fills until the SSH window and the host's high-water mark
         # stop it, then stays put; a slow machine just takes longer to get there.
-        sizes = [served.chan.get_write_buffer_size()]
+        sizes = [served.terminal.chan.get_write_buffer_size()]
         for _ in range(20):
             await asyncio.sleep(0.5)
-            sizes.append(served.chan.get_write_buffer_size())
+            sizes.append(served.terminal.chan.get_write_buffer_size())
             if sizes[-1] == sizes[-2]:
                 break
         assert sizes[-1] == sizes[-2], f"the host's buffer kept growing: {sizes}"
@@ -540,12 +553,13 @@ async def test_a_player_who_stops_reading_stops_the_child_not_the_host(tmp_path:
 
 @pytest.mark.parametrize("user", ["ann", "--spectate", "-x", "--code=AAAA"])
 def test_the_user_name_reaches_join_as_a_name_never_an_option(tmp_path: Path, user: str) -> None:
-    from quackbox.net.ssh_child import join_command
+    from quackbox.net.door import child_command
     from quackbox.__main__ import build_parser
 
-    argv = join_command(Launch(url="ws://127.0.0.1:1", name=user, spectate=False, folder=tmp_path))
-    assert argv[:3] == [sys.executable, "-m", "quackbox"]
-    args = build_parser().parse_args(argv[3:])
+    argv = child_command(Launch(url="ws://127.0.0.1:1", name=user, spectate=False, folder=tmp_path / "k",
+                                workdir=tmp_path))
+    assert argv[:6] == [sys.executable, "-P", "-m", "quackbox.net.door", str(tmp_path), "join"]
+    args = build_parser().parse_args(argv[5:])
     assert args.name == user and not args.spectate and args.code is None
 
 

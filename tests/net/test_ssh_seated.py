@@ -9,6 +9,7 @@ client on 127.0.0.1 port 0, each session running the real ``quackbox join``.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import fcntl
 import os
 import re
@@ -27,9 +28,8 @@ import pytest
 from quackbox.core.side_effects.moves import EndTurn
 from quackbox.net.host import HostConfig
 from quackbox.net.local import open_table
-from quackbox.net.ssh import SshConfig
 from tests.net.test_ssh import (  # noqa: F401 (keys: a fixture)
-    ROOT, _children_of, gone, keys, login, session, stub, until,
+    ROOT, _children_of, door_config, gone, keys, login, session, stub, until,
 )
 
 
@@ -37,16 +37,15 @@ def seated(tmp_path: Path, **host: Any) -> tuple[HostConfig, SshConfig]:
     config = HostConfig(**{"game": "side-effects", "seats": 2, "bots": 0, "headless": False, "host_name": "Hana",
                            "bind": "127.0.0.1", "port": 0, "once": False, "bot_delay": 0.0, "away_grace": None,
                            "seed": 3, **host})
-    ssh = SshConfig(port=0, bind="127.0.0.1", host_key=str(tmp_path / "host_key"),
-                    players_dir=str(tmp_path / "players"), hangup_grace=1.0)
+    ssh = door_config(tmp_path)
     return config, ssh
 
 
 async def test_the_hosts_own_seat_is_not_an_ssh_session(tmp_path: Path, keys: list) -> None:
-    """Sessions at most one per seat plus the spectator allowance, where the seat the host plays
-    at its own terminal does not count: at two seats and no spectators, one SSH session."""
+    """The seat the host plays at its own terminal is not the door's to give: at two seats, one
+    newcomer comes in over SSH and the next one waits for that seat."""
     config, ssh = seated(tmp_path)
-    ssh.command, ssh.spectators, ssh.per_address = stub(), 0, 9
+    ssh.command, ssh.limits = stub(), dataclasses.replace(ssh.limits, spectators=0)
     client, local = await open_table(config, name="Hana", ssh=ssh)
     try:
         door = local.ssh
@@ -54,7 +53,7 @@ async def test_the_hosts_own_seat_is_not_an_ssh_session(tmp_path: Path, keys: li
         await (await session(await login(door, keys[0]))).wait_for("ready", raw=True)
         second = await session(await login(door, keys[1]))
         await asyncio.wait_for(second.closed.wait(), 20)
-        assert second.status == 1 and "This table is full: it takes no more sessions." in second.said
+        assert second.status == 1 and "Someone is taking the last open seat right now" in second.said
         assert len(door.sessions) == 1
     finally:
         await local.close()

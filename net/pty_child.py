@@ -1,4 +1,4 @@
-"""A program on a pseudo-terminal of its own: the process behind one SSH session.
+"""A program on a pseudo-terminal of its own: the process behind one session at a door (SSH, browser).
 
 :meth:`PtyChild.spawn` starts the program with ``os.posix_spawn`` (no
 ``fork`` of the host with its threads and sockets, no ``preexec_fn``):
@@ -38,7 +38,7 @@ from typing import Callable, Mapping, Sequence
 
 __all__ = ["HANGUP_GRACE", "PtyChild"]
 
-log = logging.getLogger("quackbox.ssh")
+log = logging.getLogger("quackbox.door")
 
 HANGUP_GRACE = 3.0
 """Seconds a child has to exit after the hangup before it is killed."""

@@ -1,0 +1,1079 @@
+"""The doors of a table: a terminal of one's own at the table, with nothing installed.
+
+A door (SSH today, a browser's terminal tomorrow) gives each session its own
+``quackbox join`` child on a pseudo-terminal, pointed at the table over
+loopback. What the doors share is here; each door brings only its transport
+(a :class:`Terminal`) and its kind of key (a :class:`Key`: an SSH key's
+fingerprint, a browser's random id):
+
+- **The child** (:func:`child_command`, :func:`child_environment`): the
+  host's own Python in safe-path mode (``-P``: neither the folder the host
+  was started in nor the child's own is on its import path), started in a
+  folder of the door's own that nobody else may write to, with an
+  environment made from scratch. It imports quackbox only from where it is
+  installed (:func:`child_import_path` says when that takes a PYTHONPATH,
+  and refuses one that others could plant modules in).
+- **Who may come in** (:class:`Doorkeeper`, :func:`admission`): a key that
+  holds a seat always gets back to it; strangers (connections and sessions
+  without a seat) have budgets and deadlines of their own, counted per
+  stranger, never per address (on a shared box everyone is 127.0.0.1, and
+  friends behind one router share an address).
+- **A session's traffic** (:class:`DoorSession`): keys pass on to the child
+  at most as fast as a person could type (the rest waits in the player's own
+  client, by the transport's flow control), window sizes are clamped and
+  their changes coalesced (:class:`WindowSize`), a session whose terminal can
+  no longer be written ends, an idle one is closed.
+- **Player folders** (:class:`PlayerFolders`): each key's settings and seat
+  token, made when the key takes a seat (its child saves the token there),
+  never for a stranger; folders unseen for 30 days go when a door opens.
+- **Sentences**: every refusal is one, named below.
+
+The pure parts (:class:`Doorkeeper`, :func:`admission`, :class:`WindowSize`,
+:func:`stale_folders`) do no IO and read no clock: every call takes the time.
+
+Run as ``python -P -m quackbox.net.door FOLDER join ...``, this module is the
+child's first step: private files (umask 077), the working folder, then
+``quackbox join``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import enum
+import importlib.machinery
+import logging
+import os
+import shutil
+import site
+import stat
+import sys
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Hashable, Iterable, Mapping, Protocol, Sequence
+
+from quackbox.net import places
+from quackbox.net.limits import TokenBucket
+from quackbox.net.lobby import LOBBY, OVER
+from quackbox.net.protocol import MAX_NAME, OPEN
+from quackbox.net.pty_child import HANGUP_GRACE, PtyChild
+from quackbox.net.text import clean_name
+from quackbox.net.tokens import FILENAME as TOKENS_FILE, TokenStore
+
+__all__ = [
+    "CHILD_EVENTS_PER_SECOND",
+    "CHILD_EVENT_BURST",
+    "DRIVER_ENV",
+    "HOST_KEY_ENV",
+    "PASSED_ENV",
+    "ROOM_CODE_ENV",
+    "VIA_ENV",
+    "Admission",
+    "Door",
+    "DoorError",
+    "DoorLimits",
+    "DoorSession",
+    "Doorkeeper",
+    "Key",
+    "Launch",
+    "PlayerFolders",
+    "Terminal",
+    "WindowSize",
+    "admission",
+    "child_command",
+    "child_environment",
+    "child_import_path",
+    "clamp_size",
+    "stale_folders",
+]
+
+log = logging.getLogger("quackbox.door")
+
+# --- limits ---------------------------------------------------------------------------------
+
+STRANGER_CONNECTIONS = 32
+"""Connections at once without a session (logging in, or logged in and not
+yet asking for a terminal). Their own budget, apart from the sessions: when
+one more opens, the oldest of them is closed, so a crowd of silent or idle
+connections never keeps out a person who comes in right after connecting."""
+CONNECTION_DEADLINE = 10.0
+"""Seconds from connecting to having a session; a connection without one
+after that is closed (and one whose sessions all ended, that long after)."""
+CONNECTION_BURST = 10
+CONNECTIONS_PER_SECOND = 1.0
+"""New connections one address may open: a burst, then so many a second.
+Refused before any cryptography is done, so a storm of logins costs the host
+little; a person reconnecting never comes near it."""
+ADDRESSES_REMEMBERED = 1024
+"""Addresses whose connection rate is kept; past this the oldest are forgotten."""
+SPECTATORS = 4
+"""Sessions that watch without holding a seat (a seat holder's own second
+window does not count)."""
+PER_KEY = 2
+"""Sessions one key may have at once (a player's second window). A key that
+holds a seat is never refused for it: its oldest session makes way."""
+IDLE_TIMEOUT = 30 * 60.0
+"""Seconds without a key press before a session is closed."""
+INPUT_BURST = 32 * 1024
+INPUT_PER_SECOND = 8 * 1024
+"""Bytes typed into a session that pass on to its child: a burst (a paste
+of a chat line goes through whole), then so many a second: over ten times
+what the fastest typing, key repeat or a mouse swept over the table sends
+(a few hundred bytes a second; a mouse report is a dozen bytes). Beyond it
+the transport stops reading, so the rest waits in the player's own client."""
+CHILD_EVENT_BURST = 120
+CHILD_EVENTS_PER_SECOND = 60.0
+"""Input events (keys, mouse reports, pastes) a door's child turns into
+events for its screen: a burst, then so many a second, more than key repeat
+or a mouse swept across the table make; the rest are dropped as they are
+read, never queued (see ``quackbox.tui.driver``)."""
+RESIZE_INTERVAL = 0.25
+"""Seconds between two window sizes given to a child: a flood of window
+changes reaches it as at most four a second, the last one always."""
+MAX_COLS = 300
+MAX_ROWS = 100
+"""The largest terminal a child is given: the table has nothing to show
+beyond, and each screen costs memory and bytes in proportion."""
+FOLDER_MAX_AGE = 30 * 24 * 3600.0
+"""Seconds a key's folder is kept after the key was last seen at a door."""
+
+ROOM_CODE_ENV = "QUACKBOX_ROOM_CODE"
+"""The room code for ``quackbox join`` when no --code is given: not on the
+command line, which any local user can read."""
+VIA_ENV = "QUACKBOX_SSH_VIA"
+"""How the player reached the table (``ssh -p 2222 HOST``): what their screen calls it."""
+HOST_KEY_ENV = "QUACKBOX_SSH_HOST_KEY"
+"""The SSH host key's fingerprint, shown in the lobby so players can check it."""
+DRIVER_ENV = "TEXTUAL_DRIVER"
+"""Textual's own setting for the terminal driver: a door's child reads its
+keys through :data:`CHILD_DRIVER`, which drops what no person could type."""
+CHILD_DRIVER = "quackbox.tui.driver:DoorDriver"
+PASSED_ENV = ("COLORTERM", "NO_COLOR")
+"""What a client may send (SSH's SendEnv/SetEnv) that reaches the child."""
+_SAFE_VALUE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._+-")
+
+
+@dataclass(frozen=True)
+class DoorLimits:
+    """A door's limits; the defaults are the constants above."""
+
+    spectators: int = SPECTATORS
+    per_key: int = PER_KEY
+    stranger_connections: int = STRANGER_CONNECTIONS
+    connection_deadline: float = CONNECTION_DEADLINE
+    connection_burst: int = CONNECTION_BURST
+    connections_per_second: float = CONNECTIONS_PER_SECOND
+    idle_timeout: float | None = IDLE_TIMEOUT
+    """None: never."""
+    hangup_grace: float = HANGUP_GRACE
+    """Seconds a child has to exit after its session's hangup before it is killed."""
+    input_burst: int = INPUT_BURST
+    input_per_second: float = INPUT_PER_SECOND
+    resize_interval: float = RESIZE_INTERVAL
+    max_cols: int = MAX_COLS
+    max_rows: int = MAX_ROWS
+
+
+class DoorError(Exception):
+    """A door cannot open; the message is a sentence for the person who started the host."""
+
+
+# --- sentences ------------------------------------------------------------------------------
+
+
+def started_sentence(watch: str) -> str:
+    return f"The game has already started. Watch with '{watch}'."
+
+
+def full_sentence(watch: str) -> str:
+    return f"This table is full: every seat is taken. Watch with '{watch}'."
+
+
+COMING_IN = "Someone is taking the last open seat right now; try again in a moment."
+WATCHERS_FULL = "This table has all the watchers it can take; try again later."
+CANNOT_START = "The table could not start your session; tell the host."
+TABLE_CLOSED = "The table has closed."
+INPUT_CLOSED = "Your input closed, so the session ended."
+REPLACED = "This key opened another session at this table; this one was closed."
+TOO_FAST = "Too many new connections from your address; wait a few seconds and try again."
+CROWDED = "Too many connections are waiting to come in, and yours waited longest; connect again."
+
+
+def per_key_sentence(count: int) -> str:
+    return f"This key already has {count} sessions at this table; close one first."
+
+
+def no_session_sentence(seconds: float) -> str:
+    return f"No session was opened within {seconds:g} seconds of connecting."
+
+
+def idle_sentence(seconds: float) -> str:
+    what = f"{seconds / 60:g} minutes" if seconds >= 120 else f"{seconds:g} seconds"
+    return f"Closed after {what} without a key press."
+
+
+# --- who may come in (pure) -----------------------------------------------------------------
+
+
+@dataclass
+class _Connection:
+    address: str
+    opened: float
+    """When it opened, or when its last session ended: its deadline counts from here."""
+    sessions: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Arrival:
+    """What to do with a new connection: refuse it (``refusal``, a sentence), and which
+    waiting connections to close to make room for it (``evict``)."""
+
+    refusal: str | None = None
+    evict: tuple[Hashable, ...] = ()
+
+
+class Doorkeeper:
+    """The connections at a door: how fast each address opens them, and the
+    strangers among them (no session yet), with their budget and deadline.
+    No IO, no clock: every call takes the time it happens."""
+
+    def __init__(self, limits: DoorLimits) -> None:
+        self.limits = limits
+        self._connections: OrderedDict[Hashable, _Connection] = OrderedDict()
+        self._rates: OrderedDict[str, TokenBucket] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._connections)
+
+    def strangers(self) -> list[Hashable]:
+        """The connections without a session, the longest waiting first."""
+        waiting = [(c.opened, i, conn) for i, (conn, c) in enumerate(self._connections.items()) if not c.sessions]
+        return [conn for _, _, conn in sorted(waiting)]
+
+    def arrived(self, conn: Hashable, address: str, now: float) -> Arrival:
+        """Connection ``conn`` from ``address`` opened at ``now``."""
+        rate = self._rates.pop(address, None)
+        if rate is None:
+            rate = TokenBucket(self.limits.connection_burst, self.limits.connections_per_second, now)
+            while len(self._rates) >= ADDRESSES_REMEMBERED:
+                self._rates.popitem(last=False)
+        self._rates[address] = rate  # the most recent last
+        if not rate.take(now):
+            return Arrival(TOO_FAST)
+        waiting = self.strangers()
+        evict = tuple(waiting[: max(0, len(waiting) + 1 - self.limits.stranger_connections)])
+        for old in evict:
+            del self._connections[old]
+        self._connections[conn] = _Connection(address, now)
+        return Arrival(evict=evict)
+
+    def left(self, conn: Hashable) -> None:
+        self._connections.pop(conn, None)
+
+    def session_began(self, conn: Hashable) -> None:
+        if conn in self._connections:
+            self._connections[conn].sessions += 1
+
+    def session_ended(self, conn: Hashable, now: float) -> None:
+        """A session of ``conn`` ended at ``now``: with none left it is a stranger again."""
+        held = self._connections.get(conn)
+        if held is not None and held.sessions:
+            held.sessions -= 1
+            if not held.sessions:
+                held.opened = now
+
+    def overdue(self, now: float) -> list[Hashable]:
+        """The strangers past their deadline at ``now`` (forgotten here: close them)."""
+        late = [c for c in self.strangers() if now >= self._connections[c].opened + self.limits.connection_deadline]
+        for conn in late:
+            del self._connections[conn]
+        return late
+
+    def next_deadline(self) -> float | None:
+        waiting = self.strangers()
+        if not waiting:
+            return None
+        return self._connections[waiting[0]].opened + self.limits.connection_deadline
+
+
+class Admission(enum.Enum):
+    """A session let in: as it is, or in place of its key's oldest session."""
+
+    IN = "in"
+    REPLACING = "replacing"
+
+
+@dataclass(frozen=True, slots=True)
+class Present:
+    """One session already in, as :func:`admission` counts it."""
+
+    key: str
+    watching: bool
+    seated: bool
+    """Whether its key holds a seat now."""
+
+
+def admission(
+    *, key: str, watch: bool, seated: bool, present: Iterable[Present], phase: str, open_seats: int,
+    limits: DoorLimits, watch_how: str,
+) -> Admission | str:
+    """Whether a session of ``key`` may come in: an :class:`Admission`, or a sentence saying why not.
+
+    A key that holds a seat always gets back to it (past :data:`PER_KEY`
+    sessions its oldest makes way). The others are strangers: at most
+    ``limits.spectators`` watch, and at most as many come in to play as there
+    are open seats, before a game only.
+
+    Args:
+        watch: the session asks to watch, not to play.
+        seated: ``key`` holds a seat at the table now.
+        present: the sessions already in.
+        phase: the table's (LOBBY, PLAYING, OVER).
+        open_seats: seats nobody holds.
+        watch_how: what to type to watch instead (named by the refusals).
+    """
+    present = list(present)
+    mine = sum(1 for p in present if p.key == key)
+    if mine >= limits.per_key:
+        if seated:
+            return Admission.REPLACING
+        return per_key_sentence(limits.per_key)
+    if seated:
+        return Admission.IN
+    if watch:
+        if sum(1 for p in present if p.watching and not p.seated) >= limits.spectators:
+            return WATCHERS_FULL
+        return Admission.IN
+    if phase not in (LOBBY, OVER):
+        return started_sentence(watch_how)
+    if open_seats <= 0:
+        return full_sentence(watch_how)
+    if sum(1 for p in present if not p.watching and not p.seated) >= open_seats:
+        return COMING_IN
+    return Admission.IN
+
+
+# --- window sizes (pure) --------------------------------------------------------------------
+
+
+def clamp_size(cols: int, rows: int, *, max_cols: int = MAX_COLS, max_rows: int = MAX_ROWS) -> tuple[int, int]:
+    """``cols`` x ``rows`` within 1 x 1 and ``max_cols`` x ``max_rows``."""
+    return max(1, min(cols, max_cols)), max(1, min(rows, max_rows))
+
+
+class WindowSize:
+    """A session's terminal size as its child gets it: clamped, and changed at
+    most once every ``interval`` seconds (the latest size asked for wins).
+    No IO, no clock."""
+
+    def __init__(self, cols: int, rows: int, *, interval: float = RESIZE_INTERVAL, max_cols: int = MAX_COLS,
+                 max_rows: int = MAX_ROWS) -> None:
+        self.interval = interval
+        self.max_cols = max_cols
+        self.max_rows = max_rows
+        self.size = self.clamp(cols, rows)
+        """The size the child has."""
+        self._wanted: tuple[int, int] | None = None
+        self._changed = float("-inf")
+        self._due: float | None = None
+
+    def clamp(self, cols: int, rows: int) -> tuple[int, int]:
+        return clamp_size(cols, rows, max_cols=self.max_cols, max_rows=self.max_rows)
+
+    def ask(self, cols: int, rows: int, now: float) -> float | None:
+        """The terminal became ``cols`` x ``rows`` at ``now``: when to call
+        :meth:`due` (``now`` itself: at once), or None if a call is already due."""
+        if cols <= 0 or rows <= 0:
+            return None
+        self._wanted = self.clamp(cols, rows)
+        if self._due is not None:
+            return None
+        self._due = max(now, self._changed + self.interval)
+        return self._due
+
+    def due(self, now: float) -> tuple[int, int] | None:
+        """The size to give the child at ``now``, or None if it already has it."""
+        self._due = None
+        wanted, self._wanted = self._wanted, None
+        if wanted is None or wanted == self.size:
+            return None
+        self.size = wanted
+        self._changed = now
+        return wanted
+
+
+# --- player folders -------------------------------------------------------------------------
+
+
+def stale_folders(seen: Mapping[str, float], now: float, max_age: float = FOLDER_MAX_AGE) -> list[str]:
+    """The folders (by name, with when their key was last seen) unseen for ``max_age`` at ``now``."""
+    return sorted(name for name, when in seen.items() if now - when > max_age)
+
+
+@dataclass(frozen=True)
+class Key:
+    """A player's identity at a door: ``id`` (an SSH key's fingerprint, a
+    browser's random id) and ``folder``, the name of its folder (a file name
+    made from it, the same every time)."""
+
+    id: str
+    folder: str
+
+
+class PlayerFolders:
+    """Each key's folder under ``root`` (its settings and seat token), readable by the host's user only.
+
+    The root is the door's own folder, and the children's working folder. A
+    key's folder is not made here: its child makes it when it first saves
+    there (its seat token, when the key takes a seat), so a stranger leaves
+    nothing behind.
+    """
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def open(self, now: float) -> int:
+        """Make the root (private), and remove the folders of keys unseen for
+        :data:`FOLDER_MAX_AGE`; how many were removed."""
+        places.private_dir(self.root)
+        seen = {}
+        for entry in self.root.iterdir():
+            with contextlib.suppress(OSError):
+                info = entry.lstat()
+                if stat.S_ISDIR(info.st_mode):
+                    seen[entry.name] = info.st_mtime
+        removed = 0
+        for name in stale_folders(seen, now):
+            try:
+                shutil.rmtree(self.root / name)
+                removed += 1
+            except OSError as exc:
+                log.warning("cannot remove the old player folder %s: %s", self.root / name, exc)
+        return removed
+
+    def of(self, key: Key) -> Path:
+        return self.root / key.folder
+
+    def seen(self, key: Key) -> None:
+        """The key came in: its folder, if it has one, counts as seen now."""
+        with contextlib.suppress(OSError):
+            os.utime(self.of(key))
+
+    def tokens(self, key: Key) -> TokenStore:
+        return TokenStore(self.of(key) / "state" / TOKENS_FILE)
+
+
+# --- the child ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Launch:
+    """What a session's child is started with."""
+
+    url: str
+    """The table over loopback."""
+    name: str
+    spectate: bool
+    folder: Path
+    """The key's own folder: the child's settings and seat tokens (made by the child when it saves)."""
+    workdir: Path
+    """The child's working folder: the door's own, which nobody else may write to."""
+    term: str = "xterm"
+    """TERM, from the terminal request."""
+    code: str | None = None
+    """The table's room code."""
+    client_env: Mapping[str, str] = field(default_factory=dict)
+    """What the client sent of :data:`PASSED_ENV`."""
+    via: str = ""
+    """How the player reached the table: ``ssh -p 2222 HOST``."""
+    host_key: str = ""
+    """The SSH host key's SHA256 fingerprint."""
+
+
+def safe_value(text: str) -> bool:
+    """Whether ``text`` may go into a child's environment (a terminal type, COLORTERM...)."""
+    return 0 < len(text) <= 64 and all(ch in _SAFE_VALUE for ch in text)
+
+
+def child_command(launch: Launch) -> list[str]:
+    """``python -P -m quackbox.net.door WORKDIR join URL --name=NAME [--spectate]`` with the host's own Python.
+
+    ``-P``: the folder the child starts in is not on its import path. The
+    name goes in the same argument as its flag: an SSH user name such as
+    ``--spectate`` or ``-x`` is a name, never an option.
+    """
+    argv = [sys.executable, "-P", "-m", "quackbox.net.door", str(launch.workdir), "join", launch.url,
+            f"--name={launch.name}"]
+    return argv + ["--spectate"] if launch.spectate else argv
+
+
+def child_environment(launch: Launch, import_path: Sequence[str] = ()) -> dict[str, str]:
+    """The child's whole environment: nothing of the host's but how to run Python
+    (``import_path``: what :func:`child_import_path` found it needs)."""
+    folder = launch.folder
+    env = {
+        "PATH": os.environ.get("PATH", os.defpath),
+        "HOME": str(folder),
+        "TERM": launch.term,
+        "LANG": "C.UTF-8",
+        "LC_CTYPE": "C.UTF-8",
+        "PYTHONIOENCODING": "utf-8",
+        "PYTHONSAFEPATH": "1",
+        "QUACKBOX_CONFIG_DIR": str(folder / "config"),
+        "QUACKBOX_STATE_DIR": str(folder / "state"),
+        "QUACKBOX_DATA_DIR": str(folder / "data"),
+        DRIVER_ENV: CHILD_DRIVER,
+    }
+    if import_path:
+        env["PYTHONPATH"] = os.pathsep.join(import_path)
+    if site.ENABLE_USER_SITE and site.USER_BASE:
+        # HOME is the key's folder: a user install of the host's is found through its base.
+        env["PYTHONUSERBASE"] = site.USER_BASE
+    if launch.code:
+        env[ROOM_CODE_ENV] = launch.code
+    if launch.via:
+        env[VIA_ENV] = launch.via
+    if launch.host_key:
+        env[HOST_KEY_ENV] = launch.host_key
+    for key in PASSED_ENV:
+        value = launch.client_env.get(key)
+        if value is not None and safe_value(value):
+            env[key] = value
+    return env
+
+
+def child_import_path() -> list[str]:
+    """The folders a child needs on PYTHONPATH to import quackbox from where the host did.
+
+    None when quackbox is installed (the child's Python finds it by itself,
+    in safe-path mode). A host run from a checkout that is not installed
+    imported it from the checkout: that folder is passed on, and so are the
+    host's own PYTHONPATH entries, but never the folder the host was started
+    in and never one that other users can write to (they could plant a
+    module there, and it would run as the host's user).
+
+    Raises:
+        DoorError: quackbox itself lives in such a folder.
+    """
+    import quackbox
+
+    package = Path(quackbox.__file__).resolve()
+    cwd = Path.cwd().resolve()
+    given = [] if sys.flags.ignore_environment else [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    start = sys.path[:1] if not sys.flags.safe_path else []
+    own = [p for p in sys.path if p and p not in given and p not in start and Path(p).resolve() != cwd]
+    path: list[str] = []
+    if _find_quackbox(own) != package:
+        root = package.parent.parent
+        refusal = _unsafe_folder(root, cwd)
+        if refusal:
+            raise DoorError(
+                f"quackbox runs from {root}, which {refusal}: each session would import what is put there. "
+                "Install quackbox (pip install .) or run it from a folder only you can write to."
+            )
+        path.append(str(root))
+    for entry in given:
+        folder = Path(entry).resolve()
+        refusal = _unsafe_folder(folder, cwd)
+        if refusal:
+            log.warning("PYTHONPATH %s is not passed to sessions: it %s", entry, refusal)
+        elif str(folder) not in path:
+            path.append(str(folder))
+    return path
+
+
+def _find_quackbox(path: list[str]) -> Path | None:
+    """Where a Python with import path ``path`` (and this one's import hooks) finds quackbox."""
+    for finder in sys.meta_path:
+        find = getattr(finder, "find_spec", None)
+        if find is None:
+            continue
+        try:
+            spec = find("quackbox", path) if finder is importlib.machinery.PathFinder else find("quackbox", None)
+        except (ImportError, ValueError, TypeError):
+            continue
+        if spec is not None and spec.origin:
+            return Path(spec.origin).resolve()
+    return None
+
+
+def _unsafe_folder(folder: Path, cwd: Path) -> str:
+    """Why modules in ``folder`` could be someone else's (a phrase), or ""."""
+    if folder == cwd:
+        return "is the folder the host was started in"
+    try:
+        info = folder.stat()
+    except OSError:
+        return "cannot be read"
+    if info.st_uid not in (0, os.getuid()):
+        return "belongs to another user"
+    if info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        return "other users can write to"
+    return ""
+
+
+# --- a session ------------------------------------------------------------------------------
+
+
+class Terminal(Protocol):
+    """A door's transport, as one session's child sees it (an SSH channel, a browser's socket)."""
+
+    def write(self, data: bytes) -> None:
+        """Send ``data`` to the player; OSError when it can no longer be written."""
+
+    def pause_reading(self) -> None:
+        """Stop taking the player's input (the transport's flow control holds it back)."""
+
+    def resume_reading(self) -> None: ...
+
+    def finish(self, status: int) -> None:
+        """End the session with exit status ``status`` (an SSH exit status; a browser closes)."""
+
+    async def wait_closed(self) -> None:
+        """Until the player's side has closed."""
+
+
+GOODBYE_WAIT = 2.0
+"""Seconds a session closed by the host waits for the player's side to close
+before the connection is cut: OpenSSH drops what it has not yet shown when
+the connection is cut, so the last sentence would never be seen."""
+# Leave the alternate screen, show the cursor, stop mouse reports, reset colours:
+# a child killed at a hangup cannot put the player's terminal back itself.
+RESET_TERMINAL = b"\x1b[?1049l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?2004l\x1b[?25h\x1b[0m"
+
+
+@dataclass
+class SessionRequest:
+    """What a session asks for, once its transport knows."""
+
+    conn: Hashable
+    """Its connection (what :class:`Doorkeeper` counts)."""
+    key: Key
+    name: str
+    """The name it comes in under."""
+    watch: bool
+    term: str = "xterm"
+    size: tuple[int, int] = (80, 24)
+    client_env: Mapping[str, str] = field(default_factory=dict)
+    newline: str = "\r\n"
+    """How its sentences end (``\\n`` without a terminal)."""
+
+
+class Door:
+    """What a door holds while it is open: its table, its limits, its folders, its sessions.
+
+    A door's transport (:class:`quackbox.net.ssh.SshServer`) tells it of
+    connections (:meth:`arrived`, :meth:`left`) and sessions
+    (:meth:`session`); the door answers with sentences, starts children and
+    ends them.
+
+    Args:
+        host: the running table; its :attr:`~quackbox.net.host.Host.url` and room code
+            are what each child is given, its seats say who may still sit.
+        disconnect: closes one of the transport's connections with a sentence.
+        watch_how: what a person types to watch this table through this door.
+        via: how the table is named on the child's screen (``ssh -p 2222 HOST``).
+        command: what a session runs (tests); default :func:`child_command`.
+    """
+
+    def __init__(
+        self, host: Any, limits: DoorLimits, folders: PlayerFolders, *,
+        disconnect: Callable[[Hashable, str], None],
+        watch_how: Callable[[SessionRequest], str] = lambda request: "",
+        via: Callable[[SessionRequest], str] = lambda request: "",
+        host_key: str = "",
+        command: Callable[[Launch], list[str]] | None = None,
+    ) -> None:
+        self.host = host
+        self.limits = limits
+        self.folders = folders
+        self.keeper = Doorkeeper(limits)
+        self.sessions: list[DoorSession] = []
+        """The sessions let in, each with its child."""
+        self.host_key = host_key
+        self._disconnect = disconnect
+        self._watch_how = watch_how
+        self._via = via
+        self._command = command
+        self._import_path: list[str] = []
+        self._names: dict[str, str] = {}
+        """The name each key first used at this table."""
+        self._ending: set[asyncio.Task[None]] = set()
+        self._timer: asyncio.TimerHandle | None = None
+
+    def open(self) -> None:
+        """Ready the children's import path and the player folders.
+
+        Raises:
+            DoorError: a sentence (quackbox runs from a folder others may write to).
+        """
+        self._import_path = child_import_path() if self._command is None else []
+        try:
+            removed = self.folders.open(time.time())
+        except OSError as exc:
+            raise DoorError(f"Cannot use the player folder {self.folders.root}: {exc}.") from None
+        if removed:
+            log.info("door: removed %d player folders unseen for %g days", removed, FOLDER_MAX_AGE / 86400)
+
+    async def close(self) -> None:
+        """End every session (its child hung up and reaped), telling each the table has closed."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        for session in list(self.sessions):
+            session.close(TABLE_CLOSED, status=0)
+        while self._ending:
+            await asyncio.gather(*self._ending, return_exceptions=True)
+
+    @property
+    def children(self) -> list[int]:
+        """The process ids of the sessions' children still running."""
+        return [s.child.pid for s in self.sessions if s.child is not None and s.child.running]
+
+    # --- connections ------------------------------------------------------------------
+
+    def arrived(self, conn: Hashable, address: str) -> str | None:
+        """A new connection: None if it may stay, else the sentence to close it with."""
+        arrival = self.keeper.arrived(conn, address, _now())
+        for old in arrival.evict:
+            log.info("door: closed a connection that waited longest without a session")
+            self._disconnect(old, CROWDED)
+        if arrival.refusal is not None:
+            log.info("door: refused a connection from %s: %s", address, arrival.refusal)
+        self._watch_deadlines()
+        return arrival.refusal
+
+    def left(self, conn: Hashable) -> None:
+        self.keeper.left(conn)
+        self._watch_deadlines()
+
+    def _watch_deadlines(self) -> None:
+        at = self.keeper.next_deadline()
+        if self._timer is not None:
+            if at is not None and self._timer.when() == at:
+                return
+            self._timer.cancel()
+            self._timer = None
+        if at is not None:
+            self._timer = asyncio.get_running_loop().call_at(at, self._deadlines)
+
+    def _deadlines(self) -> None:
+        self._timer = None
+        for conn in self.keeper.overdue(_now()):
+            self._disconnect(conn, no_session_sentence(self.limits.connection_deadline))
+        self._watch_deadlines()
+
+    # --- sessions ---------------------------------------------------------------------
+
+    def name_for(self, key: Key, wanted: str) -> str:
+        """The player's name: ``wanted``, cleaned, unless the key already has one at this table."""
+        known = self._names.get(key.id)
+        if known is None:
+            known = self._names[key.id] = clean_name(wanted)[:MAX_NAME].strip() or "Player"
+        return known
+
+    def holds_seat(self, key: Key, name: str) -> bool:
+        """Whether ``key`` holds a seat at the table now (its child will reclaim it)."""
+        token = self.folders.tokens(key).recall(self.host.url, name)
+        return token is not None and self.host.table.seats.by_token(token) is not None
+
+    def session(self, request: SessionRequest, terminal: Terminal) -> DoorSession:
+        """A session asks to come in: let in (its child started) or told why not; either way a
+        :class:`DoorSession` to hand the transport's events to."""
+        return DoorSession(self, request, terminal)
+
+    def admit(self, session: DoorSession) -> Admission | str:
+        request = session.request
+        table = self.host.table
+        seated = self.holds_seat(request.key, request.name)
+        present = [Present(s.request.key.id, s.request.watch, self.holds_seat(s.request.key, s.request.name))
+                   for s in self.sessions]
+        return admission(
+            key=request.key.id, watch=request.watch, seated=seated, present=present, phase=table.phase,
+            open_seats=sum(1 for seat in table.seats if seat.kind == OPEN), limits=self.limits,
+            watch_how=self._watch_how(request),
+        )
+
+    def launch(self, session: DoorSession) -> PtyChild:
+        """Start the session's child (OSError if it cannot be)."""
+        request = session.request
+        self.folders.seen(request.key)
+        launch = Launch(
+            url=self.host.url, name=request.name, spectate=request.watch, folder=self.folders.of(request.key),
+            workdir=self.folders.root, term=request.term, code=self.host.code, client_env=request.client_env,
+            via=self._via(request), host_key=self.host_key,
+        )
+        argv = (self._command or child_command)(launch)
+        cols, rows = session.window.size
+        return PtyChild.spawn(argv, child_environment(launch, self._import_path), cols=cols, rows=rows)
+
+    def admitted(self, session: DoorSession, how: Admission) -> None:
+        if how is Admission.REPLACING:
+            mine = [s for s in self.sessions if s.request.key.id == session.request.key.id]
+            if mine:
+                mine[0].close(REPLACED, status=1)
+        self.sessions.append(session)
+        self.keeper.session_began(session.request.conn)
+        self._watch_deadlines()
+
+    def ended(self, session: DoorSession, task: asyncio.Task[None] | None) -> None:
+        if session in self.sessions:
+            self.sessions.remove(session)
+            self.keeper.session_ended(session.request.conn, _now())
+            self._watch_deadlines()
+        if task is not None:
+            self.track(task)
+
+    def track(self, task: asyncio.Task[None]) -> None:
+        """A session's ending, which :meth:`close` waits for."""
+        self._ending.add(task)
+        task.add_done_callback(self._ending.discard)
+
+
+def _now() -> float:
+    return asyncio.get_running_loop().time()
+
+
+class DoorSession:
+    """One session at a door: its terminal, its child, what passes between them, and its end.
+
+    Made by :meth:`Door.session`; the transport calls :meth:`begin` once it
+    may write, then hands on what happens: :meth:`typed`, :meth:`resized`,
+    :meth:`input_closed`, :meth:`pause_output` / :meth:`resume_output`, and
+    :meth:`lost` when the connection is gone.
+    """
+
+    def __init__(self, door: Door, request: SessionRequest, terminal: Terminal) -> None:
+        self.door = door
+        self.request = request
+        self.terminal = terminal
+        limits = door.limits
+        self.window = WindowSize(*request.size, interval=limits.resize_interval, max_cols=limits.max_cols,
+                                 max_rows=limits.max_rows)
+        self.child: PtyChild | None = None
+        self._typing = TokenBucket(limits.input_burst, limits.input_per_second, _now())
+        self._held = bytearray()
+        """Input the child may not have yet (the transport is paused meanwhile)."""
+        self._release: asyncio.TimerHandle | None = None
+        self._paused: set[str] = set()
+        """Why the transport's input is paused: "typing" (too fast), "child" (not read yet)."""
+        self._resize: asyncio.TimerHandle | None = None
+        self._idle: asyncio.TimerHandle | None = None
+        self._last_key = 0.0
+        self._done = False
+
+    @property
+    def name(self) -> str:
+        return self.request.name
+
+    def begin(self) -> None:
+        """Let the session in and start its child, or tell it why not and end it."""
+        door = self.door
+        verdict = door.admit(self)
+        if isinstance(verdict, str):
+            self.refuse(verdict)
+            return
+        try:
+            self.child = door.launch(self)
+        except OSError as exc:
+            log.error("door: cannot start a session's child: %s", exc)
+            self.refuse(CANNOT_START)
+            return
+        door.admitted(self, verdict)
+        log.info("door: %s (%s) came in: child %d", self.name, self.request.key.id, self.child.pid)
+        self.child.start(self._output, self._child_backlog)
+        asyncio.get_running_loop().create_task(self._watch_child())
+        self._key_pressed()
+
+    def refuse(self, sentence: str) -> None:
+        """Tell the player ``sentence`` and end the session (exit status 1)."""
+        self._done = True
+        self.say(sentence)
+        with contextlib.suppress(OSError):
+            self.terminal.finish(1)
+
+    def say(self, text: str) -> None:
+        with contextlib.suppress(OSError):
+            self.terminal.write(f"{text}{self.request.newline}".encode("utf-8"))
+
+    # --- what the player does ---------------------------------------------------------
+
+    def typed(self, data: bytes) -> None:
+        """Keys typed: on to the child at most as fast as a person types; the
+        rest waits, with the transport paused, until it may go."""
+        if self.child is None or self._done:
+            return
+        self._key_pressed()
+        self._held += data
+        self._pass_on()
+
+    def _pass_on(self) -> None:
+        self._release = None
+        if self.child is None or self._done:
+            return
+        now = _now()
+        count = self._typing.take_up_to(len(self._held), now)
+        if count:
+            self.child.write(bytes(self._held[:count]))
+            del self._held[:count]
+        if self._held:
+            self._pause("typing")
+            wait = self._typing.wait_for(len(self._held))
+            self._release = asyncio.get_running_loop().call_at(now + wait, self._pass_on)
+        else:
+            self._unpause("typing")
+
+    def resized(self, cols: int, rows: int) -> None:
+        at = self.window.ask(cols, rows, _now())
+        if at is not None and not self._done:
+            self._resize = asyncio.get_running_loop().call_at(at, self._give_size)
+
+    def _give_size(self) -> None:
+        self._resize = None
+        size = self.window.due(_now())
+        if size is not None and self.child is not None:
+            self.child.resize(*size)
+
+    def input_closed(self) -> None:
+        """The player's side will send nothing more (``ssh ... < /dev/null``): the session ends."""
+        self.close(INPUT_CLOSED, status=0)
+
+    def pause_output(self) -> None:
+        """The player's side is not keeping up: stop reading the child, which
+        then blocks on its terminal rather than the host buffering without end."""
+        if self.child is not None:
+            self.child.pause_output()
+
+    def resume_output(self) -> None:
+        if self.child is not None:
+            self.child.resume_output()
+
+    def lost(self) -> None:
+        """The connection is gone."""
+        self._end()
+
+    # --- flow -------------------------------------------------------------------------
+
+    def _output(self, data: bytes) -> None:
+        try:
+            self.terminal.write(data)
+        except OSError:
+            # The player's side can no longer be written (closed, half-closed): the session is over.
+            log.info("door: %s's terminal closed; ending the session", self.name)
+            self._end()
+
+    def _child_backlog(self, full: bool) -> None:
+        if full:
+            self._pause("child")
+        else:
+            self._unpause("child")
+
+    def _pause(self, why: str) -> None:
+        if not self._paused:
+            self.terminal.pause_reading()
+        self._paused.add(why)
+
+    def _unpause(self, why: str) -> None:
+        if why in self._paused:
+            self._paused.discard(why)
+            if not self._paused and not self._done:
+                self.terminal.resume_reading()
+
+    # --- ending -----------------------------------------------------------------------
+
+    def close(self, message: str, *, status: int) -> None:
+        """End the session from the host's side, telling the player ``message``."""
+        if self._done:
+            return
+        task = self._end()
+        terminal = self.terminal
+
+        async def then_say() -> None:
+            if task is not None:
+                await task
+            try:
+                terminal.write(RESET_TERMINAL)
+                terminal.write(f"{message}{self.request.newline}".encode("utf-8"))
+                terminal.finish(status)
+            except OSError:
+                return  # the player's side closed meanwhile: nobody to tell
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(terminal.wait_closed(), GOODBYE_WAIT)
+
+        self.door.track(asyncio.get_running_loop().create_task(then_say()))
+
+    def _end(self) -> asyncio.Task[None] | None:
+        """Hang up the child (once); the task that reaps it."""
+        if self._done:
+            return None
+        self._done = True
+        for timer in (self._idle, self._release, self._resize):
+            if timer is not None:
+                timer.cancel()
+        self._held.clear()
+        task = None
+        if self.child is not None:
+            task = asyncio.get_running_loop().create_task(self._reap(self.child))
+        self.door.ended(self, task)
+        return task
+
+    async def _reap(self, child: PtyChild) -> None:
+        status = await child.end(self.door.limits.hangup_grace)
+        log.info("door: %s left; child %d ended (%d)", self.name, child.pid, status)
+
+    async def _watch_child(self) -> None:
+        """The child exited by itself (the player left): pass on what it wrote last, and its status."""
+        child = self.child
+        if child is None:
+            return
+        status = await child.wait()
+        if self._done:
+            return
+        child.flush_output()
+        if self._done:
+            return  # its terminal closed while the last of it was passed on
+        self._end()
+        with contextlib.suppress(OSError):
+            self.terminal.finish(status if status >= 0 else 1)  # killed by a signal: a plain failure
+
+    def _key_pressed(self) -> None:
+        idle = self.door.limits.idle_timeout
+        if idle is None:
+            return
+        loop = asyncio.get_running_loop()
+        self._last_key = loop.time()
+        if self._idle is None:
+            self._idle = loop.call_at(self._last_key + idle, self._check_idle)
+
+    def _check_idle(self) -> None:
+        self._idle = None
+        idle = self.door.limits.idle_timeout
+        if idle is None or self._done:
+            return
+        loop = asyncio.get_running_loop()
+        if loop.time() - self._last_key < idle:
+            self._idle = loop.call_at(self._last_key + idle, self._check_idle)
+            return
+        self.close(idle_sentence(idle), status=1)
+
+
+# --- the child's first step ----------------------------------------------------------------
+
+
+def child_main(argv: Sequence[str]) -> int:
+    """``python -P -m quackbox.net.door WORKDIR join ...``: in the child, before anything else,
+    make what it writes private and move to its working folder, then run ``quackbox``."""
+    if not argv:
+        print("usage: python -P -m quackbox.net.door WORKDIR COMMAND ...", file=sys.stderr)
+        return 2
+    os.umask(0o077)
+    os.chdir(argv[0])
+    from quackbox.__main__ import main
+
+    return main(list(argv[1:]))
+
+
+if __name__ == "__main__":
+    sys.exit(child_main(sys.argv[1:]))

@@ -1,0 +1,249 @@
+"""The door's rules without a network: who comes in, strangers' budgets and deadlines, window
+sizes, player folders, and the child's launcher and environment (net.door). The clock is ours."""
+
+from __future__ import annotations
+
+import os
+import stat
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from textual import events
+
+from quackbox.net import door
+from quackbox.net.door import (
+    COMING_IN, CROWDED, TOO_FAST, WATCHERS_FULL, Admission, DoorError, DoorLimits, Doorkeeper, Key, Launch,
+    PlayerFolders, Present, WindowSize, admission, child_command, child_environment, child_import_path, clamp_size,
+    stale_folders,
+)
+from quackbox.net.lobby import LOBBY, OVER, PLAYING
+from quackbox.tui.driver import InputBound
+
+LIMITS = DoorLimits()
+
+
+# --- connections --------------------------------------------------------------------------------
+
+
+def test_one_address_opens_a_burst_of_connections_then_so_many_a_second():
+    keeper = Doorkeeper(LIMITS)
+    answers = [keeper.arrived(("a", i), "127.0.0.2", 10.0).refusal for i in range(LIMITS.connection_burst + 1)]
+    assert answers[:-1] == [None] * LIMITS.connection_burst and answers[-1] == TOO_FAST
+    assert keeper.arrived("other", "127.0.0.3", 10.0).refusal is None  # other addresses are not held up
+    assert keeper.arrived("later", "127.0.0.2", 10.0 + 1 / LIMITS.connections_per_second).refusal is None
+
+
+def test_strangers_have_a_budget_of_their_own_the_oldest_make_way():
+    """Connections without a session: one more than the budget closes the one that waited longest,
+    never one with a session, so a crowd of silent connections never keeps a newcomer out."""
+    limits = DoorLimits(stranger_connections=3, connection_burst=100)
+    keeper = Doorkeeper(limits)
+    for i in range(3):
+        assert keeper.arrived(i, f"127.0.0.{i}", float(i)) == door.Arrival()
+    keeper.session_began(0)  # connection 0 is a player now
+    assert keeper.arrived(3, "127.0.0.9", 5.0).evict == ()
+    assert keeper.arrived(4, "127.0.0.9", 6.0).evict == (1,)
+    assert keeper.strangers() == [2, 3, 4] and len(keeper) == 4
+
+
+def test_a_connection_without_a_session_is_closed_at_its_deadline():
+    limits = DoorLimits(connection_deadline=10.0)
+    keeper = Doorkeeper(limits)
+    keeper.arrived("idle", "127.0.0.2", 0.0)
+    keeper.arrived("player", "127.0.0.3", 1.0)
+    keeper.session_began("player")
+    assert keeper.next_deadline() == 10.0
+    assert keeper.overdue(9.9) == []
+    assert keeper.overdue(10.0) == ["idle"] and keeper.next_deadline() is None
+    keeper.session_ended("player", 30.0)  # its last session ended: a stranger again, from now
+    assert keeper.next_deadline() == 40.0 and keeper.overdue(39.0) == []
+    assert keeper.overdue(40.0) == ["player"]
+
+
+def test_the_addresses_remembered_are_bounded():
+    keeper = Doorkeeper(DoorLimits(stranger_connections=1))
+    for i in range(door.ADDRESSES_REMEMBERED + 50):
+        keeper.arrived(i, f"10.{i // 65536}.{i // 256 % 256}.{i % 256}", 0.0)
+    assert len(keeper._rates) == door.ADDRESSES_REMEMBERED and len(keeper) == 1
+
+
+# --- sessions -----------------------------------------------------------------------------------
+
+
+def ask(key="k", *, watch=False, seated=False, present=(), phase=LOBBY, open_seats=2, **limits):
+    return admission(key=key, watch=watch, seated=seated, present=present, phase=phase, open_seats=open_seats,
+                     limits=DoorLimits(**limits), watch_how="ssh -t HOST spectate")
+
+
+def test_a_key_that_holds_a_seat_always_gets_back():
+    """Whatever the strangers, the phase or its address: past its sessions its oldest makes way."""
+    crowd = [Present(f"s{i}", watching=True, seated=False) for i in range(10)]
+    assert ask(seated=True, present=crowd, phase=PLAYING, open_seats=0, spectators=0) is Admission.IN
+    mine = [Present("k", watching=False, seated=True)] * 2
+    assert ask(seated=True, present=mine + crowd) is Admission.REPLACING
+
+
+def test_strangers_are_counted_not_addresses():
+    watchers = [Present(f"w{i}", watching=True, seated=False) for i in range(4)]
+    assert ask(watch=True, present=watchers, spectators=4) == WATCHERS_FULL
+    assert ask(watch=True, present=watchers[:3], spectators=4) is Admission.IN
+    # A seat holder's second window is no stranger.
+    assert ask(watch=True, present=watchers[:3] + [Present("p", watching=True, seated=True)] * 2) is Admission.IN
+    assert ask(present=[Present("k", watching=True, seated=False)] * 2) == door.per_key_sentence(2)
+
+
+def test_newcomers_come_in_while_seats_are_open_before_a_game():
+    assert ask(open_seats=1) is Admission.IN
+    coming = [Present("n", watching=False, seated=False)]
+    assert ask(open_seats=1, present=coming) == COMING_IN
+    assert ask(open_seats=2, present=coming) is Admission.IN
+    assert ask(open_seats=0) == door.full_sentence("ssh -t HOST spectate")
+    assert ask(phase=PLAYING) == door.started_sentence("ssh -t HOST spectate")
+    assert ask(phase=OVER, open_seats=1) is Admission.IN  # between games, as in the lobby
+    assert "ssh -t HOST spectate" in ask(open_seats=0)
+
+
+# --- window sizes -------------------------------------------------------------------------------
+
+
+def test_sizes_are_clamped():
+    assert clamp_size(1000, 1000) == (door.MAX_COLS, door.MAX_ROWS)
+    assert clamp_size(0, -3) == (1, 1) and clamp_size(80, 24) == (80, 24)
+    assert WindowSize(5000, 2).size == (door.MAX_COLS, 2)
+
+
+def test_a_flood_of_window_changes_reaches_the_child_as_a_few_ending_with_the_last():
+    size = WindowSize(80, 24, interval=0.25)
+    given = []
+    due = None
+    now = 0.0
+    for i in range(2000):  # 2000 changes in 1 s
+        now = i / 2000
+        at = size.ask(81 + i % 50, 25, now)
+        if at is not None:
+            due = at
+        if due is not None and now >= due:
+            given.append(size.due(now))
+            due = None
+    if due is not None:
+        given.append(size.due(due))
+    given = [g for g in given if g is not None]
+    assert 3 <= len(given) <= 6, given
+    assert given[-1] == (81 + 1999 % 50, 25)
+    assert size.ask(81 + 1999 % 50, 25, 5.0) == 5.0 and size.due(5.0) is None  # the same size: nothing
+
+
+def test_the_first_change_goes_at_once():
+    size = WindowSize(80, 24, interval=0.25)
+    assert size.ask(100, 30, 7.0) == 7.0 and size.due(7.0) == (100, 30)
+    assert size.ask(110, 30, 7.1) == pytest.approx(7.25)
+    assert size.ask(0, 30, 7.1) is None  # a size of nothing is no size
+
+
+# --- the child's input --------------------------------------------------------------------------
+
+
+def test_the_child_drops_input_events_past_a_persons_pace_and_lets_the_rest_through():
+    bound = InputBound(0.0, burst=5, per_second=10)
+    key = events.Key("x", "x")
+    assert [bound.passes(key, 0.0) for _ in range(7)] == [True] * 5 + [False] * 2
+    assert bound.passes(events.Paste("pasted"), 0.0) is False  # a paste is input too
+    assert bound.passes(events.Resize(events.Size(80, 24), events.Size(80, 24)), 0.0)  # a size is not
+    assert bound.passes(key, 0.1) and bound.dropped == 3
+
+
+# --- player folders -----------------------------------------------------------------------------
+
+
+def test_folders_unseen_for_thirty_days_are_stale():
+    day = 24 * 3600.0
+    seen = {"old": 0.0, "fresh": 29 * day, "edge": 1 * day}
+    assert stale_folders(seen, 31.5 * day) == ["edge", "old"]
+    assert stale_folders(seen, 30 * day) == []
+
+
+def test_opening_the_door_removes_old_folders_and_keeps_the_rest(tmp_path: Path):
+    root = tmp_path / "players"
+    (root / "old" / "state").mkdir(parents=True)
+    (root / "fresh").mkdir()
+    outside = tmp_path / "keep-me"
+    outside.mkdir()
+    (root / "link").symlink_to(outside)
+    month_ago = time.time() - door.FOLDER_MAX_AGE - 60
+    os.utime(root / "old", (month_ago, month_ago))
+    os.utime(root / "link", (month_ago, month_ago), follow_symlinks=False)
+    folders = PlayerFolders(root)
+    assert folders.open(time.time()) == 1
+    assert sorted(p.name for p in root.iterdir()) == ["fresh", "link"] and outside.exists()
+    assert stat.S_IMODE(root.stat().st_mode) == 0o700
+    key = Key("SHA256:x", "fresh")
+    os.utime(root / "fresh", (month_ago, month_ago))
+    folders.seen(key)  # the key came in: its folder is fresh again
+    assert folders.open(time.time()) == 0 and folders.of(key).exists()
+
+
+# --- the child ----------------------------------------------------------------------------------
+
+
+def launch(tmp_path: Path, **fields) -> Launch:
+    return Launch(url="ws://127.0.0.1:1", name="ann", spectate=False, folder=tmp_path / "key", workdir=tmp_path,
+                  **fields)
+
+
+def test_the_child_runs_in_safe_path_mode_in_the_doors_folder(tmp_path: Path):
+    argv = child_command(launch(tmp_path))
+    assert argv[:5] == [sys.executable, "-P", "-m", "quackbox.net.door", str(tmp_path)]
+    env = child_environment(launch(tmp_path, code="KQXZ", term="xterm-256color",
+                                   client_env={"COLORTERM": "truecolor", "NO_COLOR": "$(reboot)"}))
+    assert env["PYTHONSAFEPATH"] == "1" and "PYTHONPATH" not in env
+    assert env[door.DRIVER_ENV] == door.CHILD_DRIVER and env[door.ROOM_CODE_ENV] == "KQXZ"
+    assert env["HOME"] == str(tmp_path / "key") and env["QUACKBOX_STATE_DIR"] == str(tmp_path / "key" / "state")
+    assert env["COLORTERM"] == "truecolor" and "NO_COLOR" not in env
+    assert not any(k.startswith("QUACKBOX_") and k.endswith("_DIR") and tmp_path.as_posix() not in v
+                   for k, v in env.items())
+
+
+def test_an_installed_quackbox_needs_no_import_path(monkeypatch, tmp_path: Path):
+    """Installed (as here): nothing on the child's PYTHONPATH, wherever the host was started."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("PYTHONPATH", raising=False)
+    assert child_import_path() == []
+
+
+def test_a_pythonpath_others_can_write_to_is_not_passed_on(monkeypatch, tmp_path: Path):
+    shared, mine = tmp_path / "shared", tmp_path / "mine"
+    shared.mkdir()
+    mine.mkdir()
+    shared.chmod(0o1777)
+    mine.chmod(0o700)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(shared), str(mine), str(tmp_path)]))
+    assert child_import_path() == [str(mine)]
+
+
+def test_a_quackbox_run_from_a_folder_others_can_write_to_opens_no_door(monkeypatch, tmp_path: Path):
+    """Not installed and run from a shared folder: the door says why it will not open."""
+    import quackbox
+
+    checkout = tmp_path / "checkout"
+    (checkout / "quackbox").mkdir(parents=True)
+    (checkout / "quackbox" / "__init__.py").write_text("")
+    checkout.chmod(0o777)
+    monkeypatch.setattr(quackbox, "__file__", str(checkout / "quackbox" / "__init__.py"))
+    with pytest.raises(DoorError, match="other users can write to"):
+        child_import_path()
+    monkeypatch.chdir(checkout)
+    with pytest.raises(DoorError, match="the folder the host was started in"):
+        child_import_path()
+    checkout.chmod(0o755)
+    monkeypatch.chdir(tmp_path)
+    assert child_import_path() == [str(checkout)]
+
+
+def test_the_sentences_are_sentences():
+    for text in (COMING_IN, WATCHERS_FULL, TOO_FAST, CROWDED, door.CANNOT_START, door.INPUT_CLOSED,
+                 door.REPLACED, door.no_session_sentence(10), door.idle_sentence(1800), door.per_key_sentence(2)):
+        assert text[0].isupper() and text.endswith("."), text
+    assert door.idle_sentence(1800) == "Closed after 30 minutes without a key press."
