@@ -117,12 +117,13 @@ holds a seat is never refused for it: its oldest session makes way."""
 IDLE_TIMEOUT = 30 * 60.0
 """Seconds without a key press before a session is closed."""
 INPUT_BURST = 32 * 1024
-INPUT_PER_SECOND = 8 * 1024
-"""Bytes typed into a session that pass on to its child: a burst (a paste
-of a chat line goes through whole), then so many a second: over ten times
-what the fastest typing, key repeat or a mouse swept over the table sends
-(a few hundred bytes a second; a mouse report is a dozen bytes). Beyond it
-the transport stops reading, so the rest waits in the player's own client."""
+INPUT_PER_SECOND = 2 * 1024
+"""Bytes typed into a session that pass on to its child: a burst (a paste,
+a mouse swept across the table: a dozen bytes a report), then so many a
+second, five times what the fastest typing with key repeat sends (a few
+hundred bytes a second). Beyond it the transport stops reading, so the rest
+waits in the player's own client. A child reads typed bytes at about 20 us
+each (Textual's parser), so a flood at this rate costs it some 4% of a core."""
 CHILD_EVENT_BURST = 120
 CHILD_EVENTS_PER_SECOND = 60.0
 """Input events (keys, mouse reports, pastes) a door's child turns into
