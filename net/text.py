@@ -18,8 +18,6 @@ import functools
 import re
 import unicodedata
 
-from confusable_homoglyphs import confusables as _confusables
-
 __all__ = ["MAX_MARKS", "clean_name", "clean_text", "ignorable", "name_keys", "skeleton"]
 
 # Terminal escape sequences, in their 7-bit form (ESC + a letter) and their
@@ -116,17 +114,20 @@ def clean_name(text: str) -> str:
 def _prototypes() -> dict[str, str]:
     """Each confusable character and the prototype it looks like (``а`` -> ``a``, ``m`` -> ``rn``).
 
-    Read once, when the first name is compared (about 30 ms): the package keeps
+    Read once, when the first name is compared (about 0.1 s, so a process that
+    never compares names, a ``quackbox join``, never pays it): the package keeps
     each pair of UTS #39's confusables.txt both ways round, so a character
     with one partner looks like that partner when the partner has others too
     (it is the prototype of a group), or is a sequence; two characters that
     only look like each other both map to the smaller.
     """
+    from confusable_homoglyphs import confusables  # its import reads the whole table
+
     def bare(text: str) -> str:  # the data wraps right-to-left letters in direction marks
         return text.replace("\u200e", "").replace("\u200f", "")
 
     pairs: dict[str, list[str]] = {}
-    for source, partners in _confusables.confusables_data.items():
+    for source, partners in confusables.confusables_data.items():
         pairs.setdefault(bare(source), []).extend(bare(p["c"]) for p in partners)
     prototypes = {}
     for ch, partners in pairs.items():
