@@ -39,6 +39,7 @@ __all__ = [
     "DeadlineInfo",
     "DEFAULT_PORT",
     "DEFAULT_SSH_PORT",
+    "DEFAULT_WEB_PORT",
     "Error",
     "ErrorCode",
     "FATAL_CODES",
@@ -70,6 +71,8 @@ version (a test pins their digest to it)."""
 DEFAULT_PORT = 7117
 DEFAULT_SSH_PORT = 2222
 """Where ``quackbox host --ssh`` lets players in with plain ssh (net.ssh)."""
+DEFAULT_WEB_PORT = 7118
+"""Where ``quackbox host --web`` serves the table's page to browsers (net.web)."""
 
 MAX_FRAME = 64 * 1024
 """Largest frame a host accepts from a client, in bytes."""

@@ -12,7 +12,8 @@ The rules:
   when the browser takes gzip.
 - The ``Host`` header must name an address or name the host announced:
   a page of another site whose name was made to point here (DNS rebinding)
-  asks with that site's name and is refused.
+  asks with that site's name and is refused. Its port may be any (a router
+  forwarding another port, a proxy in front): rebinding changes the name.
 - The terminal socket (``/term``) opens only for the page's own origin:
   another site's page cannot open it from a visitor's browser (403).
 - The room code is never in a URL: it rides in the link's fragment, which the
@@ -27,7 +28,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Iterable, Mapping
 
-__all__ = ["CSP", "SOCKET_PATH", "Answer", "Page", "allowed_hosts", "answer"]
+__all__ = ["CSP", "SOCKET_PATH", "Answer", "Page", "allowed_hosts", "answer", "host_name"]
 
 SOCKET_PATH = "/term"
 """Where the page opens its terminal socket."""
@@ -90,26 +91,36 @@ class Answer:
     upgrade: bool = False
 
 
-def allowed_hosts(names: Iterable[str], port: int) -> frozenset[str]:
-    """The ``Host`` header values the door answers: each name or address
-    announced, with the port (and without it on port 80), lower case."""
+def allowed_hosts(names: Iterable[str]) -> frozenset[str]:
+    """The names a ``Host`` header may give: each name or address announced,
+    lower case (an IPv6 address in brackets, as a Host header writes it)."""
     hosts = set()
     for name in names:
         name = name.strip().lower()
-        if not name:
-            continue
         if ":" in name and not name.startswith("["):
-            name = f"[{name}]"  # an IPv6 address, as a Host header writes it
-        hosts.add(f"{name}:{port}")
-        if port == 80:
+            name = f"[{name}]"
+        if name:
             hosts.add(name)
     return frozenset(hosts)
 
 
+def host_name(host: str) -> str:
+    """The name of a ``Host`` header's value (``10.0.0.5:7118`` -> ``10.0.0.5``), lower case;
+    "" when it is no Host value at all."""
+    host = host.strip().lower()
+    name, colon, port = host.rpartition(":") if not host.endswith("]") else ("", "", "")
+    if not colon:
+        name = host
+    elif not port.isdigit() or len(port) > 5 or (":" in name and not name.endswith("]")):
+        return ""
+    return name
+
+
 def answer(page: Page, path: str, headers: Mapping[str, str], hosts: frozenset[str]) -> Answer:
-    """What the door answers a GET of ``path`` with ``headers`` (names lower case)."""
+    """What the door answers a GET of ``path`` with ``headers`` (names lower case),
+    answering only for the names in ``hosts`` (:func:`allowed_hosts`)."""
     host = headers.get("host", "").strip().lower()
-    if host not in hosts:
+    if host_name(host) not in hosts:
         return _text(421, "This table answers only at the address it gave: open the link the host shared.")
     if path == SOCKET_PATH:
         origin = headers.get("origin", "")

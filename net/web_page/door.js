@@ -3,12 +3,23 @@
 // (#KQXZ), which the browser never sends in a request; the player's id and
 // name live in this browser's localStorage, so the same browser gets its
 // seat back.
+//
+// The socket: a first text message {"hello": 1, code, id, name, watch, cols,
+// rows}, then binary frames of keys and text frames {"resize": [cols, rows]};
+// the host sends binary frames of terminal output. It closes with 1000 when
+// the session ended as the player asked, 4000 with a sentence when it refused
+// or ended the session, 4001 when the room code is wrong; only other closes
+// (a dropped network) are tried again.
 "use strict";
 
 const KEYS = { id: "quackbox-id", name: "quackbox-name", reader: "quackbox-reader" };
-// Closes the host uses for a sentence the player must act on: never retried.
+const LEFT = 1000;
 const REFUSED = 4000;
+const WRONG_CODE = 4001;
 const RETRY_DELAYS = [1000, 2000, 4000, 8000];
+const KEY_CHUNK = 4096; // bytes a message of keys holds at most (a paste goes in several)
+
+styleThroughCssom();
 
 const store = openStore();
 const params = new URLSearchParams(location.search);
@@ -20,14 +31,54 @@ const page = {
   codeRow: document.getElementById("code-row"),
   status: document.getElementById("status"),
   again: document.getElementById("again"),
+  watch: document.getElementById("watch"),
   reader: document.getElementById("reader"),
 };
 
 let code = decodeURIComponent(location.hash.slice(1)).trim().toUpperCase();
+let watching = params.get("watch") === "1";
 let term = null;
 let fit = null;
 let socket = null;
 let retries = 0;
+
+// xterm.js 6 draws its styles with <style> elements and style attributes,
+// which this page's Content-Security-Policy refuses (it allows no inline
+// style). The CSSOM is outside the policy, so the same styles go in through
+// it: a style element xterm.js makes is a stand-in whose text becomes a
+// constructed style sheet of the document, and a style attribute it sets is
+// set as the element's style.cssText. Nothing else on the page makes either.
+function styleThroughCssom() {
+  class AdoptedStyle extends HTMLElement {
+    #sheet = new CSSStyleSheet();
+    #text = "";
+    get sheet() { return this.#sheet; }
+    get textContent() { return this.#text; }
+    set textContent(css) {
+      this.#text = String(css);
+      this.#sheet.replaceSync(this.#text);
+    }
+    get innerText() { return this.#text; }
+    set innerText(css) { this.textContent = css; }
+    connectedCallback() {
+      document.adoptedStyleSheets = [...document.adoptedStyleSheets, this.#sheet];
+    }
+    disconnectedCallback() {
+      document.adoptedStyleSheets = document.adoptedStyleSheets.filter((s) => s !== this.#sheet);
+    }
+  }
+  customElements.define("quackbox-style", AdoptedStyle);
+  const createElement = Document.prototype.createElement;
+  Document.prototype.createElement = function (name, options) {
+    const wanted = String(name).toLowerCase() === "style" ? "quackbox-style" : name;
+    return createElement.call(this, wanted, options);
+  };
+  const setAttribute = Element.prototype.setAttribute;
+  Element.prototype.setAttribute = function (name, value) {
+    if (String(name).toLowerCase() === "style" && this.style) this.style.cssText = String(value);
+    else setAttribute.call(this, name, value);
+  };
+}
 
 function openStore() {
   // localStorage may be refused (a locked-down browser): keep the values for this visit only.
@@ -82,14 +133,16 @@ function openTerminal() {
   term.loadAddon(fit);
   term.open(page.terminal);
   fit.fit();
-  term.onData((data) => send(new TextEncoder().encode(data)));
+  const encoder = new TextEncoder();
+  term.onData((data) => send(encoder.encode(data)));
   term.onBinary((data) => send(Uint8Array.from(data, (c) => c.charCodeAt(0) & 0xff)));
   term.onResize(({ cols, rows }) => sendText({ resize: [cols, rows] }));
   window.addEventListener("resize", () => fit.fit());
 }
 
 function send(bytes) {
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(bytes);
+  if (!socket || socket.readyState !== WebSocket.OPEN) return;
+  for (let at = 0; at < bytes.length; at += KEY_CHUNK) socket.send(bytes.subarray(at, at + KEY_CHUNK));
 }
 
 function sendText(message) {
@@ -98,46 +151,48 @@ function sendText(message) {
 
 function connect() {
   page.again.hidden = true;
-  say("Opening the table…");
+  page.watch.hidden = true;
+  say(watching ? "Opening the table to watch…" : "Opening the table…");
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-  socket = new WebSocket(`${scheme}//${location.host}/term`);
-  socket.binaryType = "arraybuffer";
-  socket.addEventListener("open", () => {
+  const opened = new WebSocket(`${scheme}//${location.host}/term`);
+  socket = opened;
+  opened.binaryType = "arraybuffer";
+  opened.addEventListener("open", () => {
     fit.fit();
-    socket.send(JSON.stringify({
+    opened.send(JSON.stringify({
       hello: 1,
       code: code,
       id: playerId(),
       name: store.getItem(KEYS.name) || "",
-      watch: params.get("watch") === "1",
+      watch: watching,
       cols: term.cols,
       rows: term.rows,
     }));
   });
-  socket.addEventListener("message", (event) => {
-    if (typeof event.data === "string") return; // nothing is sent as text yet
+  opened.addEventListener("message", (event) => {
+    if (typeof event.data === "string") return; // the host sends no text
     if (retries) retries = 0;
-    say("At the table.");
+    say(watching ? "Watching the table." : "At the table.");
     term.write(new Uint8Array(event.data));
   });
-  socket.addEventListener("close", (event) => closed(event));
+  opened.addEventListener("close", (event) => closed(opened, event));
   term.focus();
 }
 
-function closed(event) {
+function closed(which, event) {
+  if (which !== socket) return;
   socket = null;
-  const reason = event.reason || "The connection to the table was lost.";
-  if (event.code >= REFUSED && event.code < 5000) {
-    say(reason);
-    if (/room code/i.test(reason)) askForCode(reason);
-    else page.again.hidden = false;
+  if (event.code === WRONG_CODE) {
+    askForCode(event.reason);
     return;
   }
-  if (event.code === 1000) {
-    say(reason);
+  if (event.code === LEFT || (event.code >= REFUSED && event.code < 5000)) {
+    say(event.reason || "The table ended your session.");
     page.again.hidden = false;
+    page.watch.hidden = watching || event.code === LEFT;
     return;
   }
+  const reason = "The connection to the table was lost.";
   if (retries < RETRY_DELAYS.length) {
     const wait = RETRY_DELAYS[retries++];
     say(`${reason} Trying again in ${wait / 1000} s…`);
@@ -154,7 +209,8 @@ function askForCode(why) {
   page.codeRow.hidden = false;
   page.code.required = true;
   page.code.value = "";
-  document.getElementById("join-why").textContent = why;
+  document.getElementById("join-why").textContent = why || "Type the room code the host gave you.";
+  say(why || "The room code is needed.");
   page.name.value = store.getItem(KEYS.name) || "";
   (page.name.value ? page.code : page.name).focus();
 }
@@ -180,6 +236,11 @@ function start() {
   page.reader.addEventListener("change", () => setReader(page.reader.checked));
   page.join.addEventListener("submit", joined);
   page.again.addEventListener("click", () => {
+    retries = 0;
+    connect();
+  });
+  page.watch.addEventListener("click", () => {
+    watching = true;
     retries = 0;
     connect();
   });

@@ -14,6 +14,7 @@ nothing is downloaded.
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import json
 import os
@@ -42,6 +43,7 @@ FLAGS = (
     "--disable-sync",
     "--disable-extensions",
     "--mute-audio",
+    "--disable-dev-shm-usage",
     "--remote-debugging-port=0",
 )
 _LISTENING = re.compile(rb"DevTools listening on (ws://\S+)")
@@ -122,9 +124,16 @@ class Browser:
         await self._ws.send(json.dumps(message))
         return await future
 
-    async def new_page(self, width: int = 1000, height: int = 700) -> Page:
-        """A new tab of ``width`` x ``height`` CSS pixels, with its requests recorded."""
-        target = await self.send("Target.createTarget", {"url": "about:blank", "newWindow": True, "width": width, "height": height})
+    async def new_page(self, width: int = 1000, height: int = 700, *, apart: bool = True) -> Page:
+        """A new tab of ``width`` x ``height`` CSS pixels, with its requests recorded.
+
+        ``apart``: in a browser context of its own (its own storage and cookies, as another
+        person's browser); else in the browser's default one, shared with other such tabs.
+        """
+        params: dict[str, Any] = {"url": "about:blank", "newWindow": True, "width": width, "height": height}
+        if apart:
+            params["browserContextId"] = (await self.send("Target.createBrowserContext"))["browserContextId"]
+        target = await self.send("Target.createTarget", params)
         attached = await self.send("Target.attachToTarget", {"targetId": target["targetId"], "flatten": True})
         page = Page(self, target["targetId"], attached["sessionId"])
         self._pages[page.session] = page
@@ -184,6 +193,15 @@ class Page:
         self._loaded.clear()
         await self.send("Page.navigate", {"url": url})
         await asyncio.wait_for(self._loaded.wait(), 20)
+
+    async def before_each_load(self, script: str) -> None:
+        """Run ``script`` in the page before its own scripts, at every load from now on."""
+        await self.send("Page.addScriptToEvaluateOnNewDocument", {"source": script})
+
+    async def screenshot(self) -> bytes:
+        """What the tab shows, as PNG."""
+        shot = await self.send("Page.captureScreenshot", {"format": "png"})
+        return base64.b64decode(shot["data"])
 
     async def reload(self) -> None:
         self._loaded.clear()

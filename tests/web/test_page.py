@@ -11,9 +11,9 @@ from importlib import resources
 import pytest
 
 from quackbox.net import web_http
-from quackbox.net.web_http import CSP, SOCKET_PATH, Page, allowed_hosts, answer
+from quackbox.net.web_http import CSP, SOCKET_PATH, Page, allowed_hosts, answer, host_name
 
-HOSTS = allowed_hosts(["127.0.0.1", "localhost", "10.0.0.5", "::1"], 7118)
+HOSTS = allowed_hosts(["127.0.0.1", "localhost", "10.0.0.5", "::1"])
 
 
 @pytest.fixture(scope="module")
@@ -95,7 +95,8 @@ def test_the_vendored_files_are_the_published_ones() -> None:
     assert "MIT" in vendor.joinpath("LICENSE-addon-fit.txt").read_text()
 
 
-@pytest.mark.parametrize("host", ["evil.example:7118", "10.0.0.5:8080", "10.0.0.5", "", "127.0.0.2:7118"])
+@pytest.mark.parametrize("host", ["evil.example:7118", "evil.example", "", "127.0.0.2:7118", "10.0.0.5.evil.example",
+                                  "10.0.0.5:x", "10.0.0.5:7118:7118", "::1:7118", "[::2]:7118", "10.0.0.5@evil:7118"])
 def test_a_host_header_the_table_never_announced_is_refused(page: Page, host: str) -> None:
     """DNS rebinding: another site's name pointed at this machine is not the table."""
     got = answer(page, "/", {"host": host}, HOSTS)
@@ -103,8 +104,10 @@ def test_a_host_header_the_table_never_announced_is_refused(page: Page, host: st
     assert b"address it gave" in got.body
 
 
-@pytest.mark.parametrize("host", ["127.0.0.1:7118", "LOCALHOST:7118", "[::1]:7118", "10.0.0.5:7118"])
-def test_the_announced_names_are_answered(page: Page, host: str) -> None:
+@pytest.mark.parametrize("host", ["127.0.0.1:7118", "LOCALHOST:7118", "[::1]:7118", "10.0.0.5:7118", "[::1]",
+                                  "10.0.0.5", "10.0.0.5:8080"])
+def test_the_announced_names_are_answered_at_any_port(page: Page, host: str) -> None:
+    """A router forwarding port 80 or 8080 to the table, or a proxy in front of it, keeps the name."""
     assert answer(page, "/", {"host": host}, HOSTS).status == 200
 
 
@@ -131,5 +134,6 @@ def test_a_query_does_not_change_the_page(page: Page) -> None:
     assert _get(page, "/?reader=1").body == page.assets["/"].body
 
 
-def test_allowed_hosts_keeps_port_80_bare() -> None:
-    assert allowed_hosts(["Quack.local"], 80) == {"quack.local:80", "quack.local"}
+def test_allowed_hosts_are_names_lower_case_ipv6_in_brackets() -> None:
+    assert allowed_hosts(["Quack.local", "fe80::1", "", "[::1]"]) == {"quack.local", "[fe80::1]", "[::1]"}
+    assert host_name("Quack.Local:7118") == "quack.local" and host_name("[fe80::1]:80") == "[fe80::1]"
