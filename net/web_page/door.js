@@ -158,7 +158,6 @@ function connect() {
   socket = opened;
   opened.binaryType = "arraybuffer";
   opened.addEventListener("open", () => {
-    fit.fit();
     opened.send(JSON.stringify({
       hello: 1,
       code: code,
@@ -168,6 +167,7 @@ function connect() {
       cols: term.cols,
       rows: term.rows,
     }));
+    fit.fit(); // after the hello: a size changed meanwhile goes as a resize
   });
   opened.addEventListener("message", (event) => {
     if (typeof event.data === "string") return; // the host sends no text
