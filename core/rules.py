@@ -16,8 +16,10 @@ validate them without knowing which game they belong to.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, ClassVar, Mapping, Protocol, Sequence
+import typing
+from dataclasses import dataclass, fields
+from operator import attrgetter
+from typing import Any, Callable, ClassVar, Generic, Mapping, Protocol, Sequence, TypeVar
 
 __all__ = [
     "Deadline",
@@ -26,6 +28,8 @@ __all__ = [
     "IllegalMove",
     "MalformedMove",
     "Move",
+    "MoveForms",
+    "MoveKind",
     "NotYourTurn",
     "Outcome",
     "Rules",
@@ -139,6 +143,73 @@ class Deadline:
     seconds: float
     kind: str
     timeout: Move
+
+
+S = TypeVar("S")
+M = TypeVar("M", bound=Move)
+P = TypeVar("P")
+
+
+@dataclass(frozen=True, slots=True)
+class MoveKind(Generic[S, M, P]):
+    """One kind of move of a game: its verifier, which refuses the move with a
+    RulesError or returns its plan (what the check found, a frozen value or
+    None), and the ``do_*`` function that makes the move from that plan.
+
+    Each game's ``rules.py`` pairs every move class with its kind in one table
+    (``MOVES``); ``check`` runs the verifier, ``apply`` the verifier and then
+    ``do``. The type checker holds the two to the same move and plan types.
+    """
+
+    verify: Callable[[S, int, M], P]
+    do: Callable[[S, int, M, P, list[Event]], None]
+
+
+class MoveForms:
+    """The fields of a game's move classes and the types they must hold:
+    ``int``, or a tuple of ``int`` or of ``str`` (card names).
+
+    Moves reach the rules from bots, tests and the wire; the wire's codec
+    checks types already, but the rules are the gate for every caller, so a
+    move whose fields are not what its class says is refused here, before any
+    verifier reads it (a bool is not an int here, as on the wire).
+    """
+
+    def __init__(self, move_types: Sequence[type[Move]], title: str) -> None:
+        self.title = title
+        self._forms: dict[type, tuple[Callable[[Any], tuple[Any, ...]], tuple[tuple[str, Any], ...]]] = {}
+        for cls in move_types:
+            hints = typing.get_type_hints(cls)
+            names = tuple(f.name for f in fields(cls))
+            self._forms[cls] = (_reader(names), tuple((name, hints[name]) for name in names))
+
+    def check(self, move: object) -> None:
+        """MalformedMove unless ``move`` is a move of this game with fields of the right types."""
+        form = self._forms.get(type(move))
+        if form is None:
+            raise MalformedMove(f"{move!r} is not a {self.title} move.")
+        read, annotations = form
+        values = read(move)
+        for value, (name, annotation) in zip(values, annotations):
+            if annotation is int:
+                ok = type(value) is int  # bools are not ints here
+                wanted = "a whole number"
+            else:
+                item = typing.get_args(annotation)[0]
+                ok = type(value) is tuple and all(type(v) is item for v in value)
+                wanted = "a list of whole numbers" if item is int else "a list of card names"
+            if not ok:
+                raise MalformedMove(f"{type(move).__name__}.{name} must be {wanted}, not {value!r}.")
+
+
+def _reader(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    """A function giving the values of the fields ``names`` of a move, as a tuple."""
+    if not names:
+        return lambda move: ()
+    if len(names) == 1:
+        one = attrgetter(names[0])
+        return lambda move: (one(move),)
+    return attrgetter(*names)
 
 
 class Rules(Protocol):

@@ -14,16 +14,19 @@ and the TUI rely on it):
 
 ``Timeout`` is never listed: only the host applies it, from ``deadline``.
 
-:func:`verify` raises the :class:`~quackbox.core.rules.RulesError` that refuses a move,
-with a plain sentence, or returns what applying it needs: a
-:class:`TreatmentPlan`, an :class:`AnytimePlan`, or None for the moves that
-need nothing. Neither function changes the State.
+Each kind of move has one verifier (``verify_*``), run after
+:func:`verify_seat`: it raises the :class:`~quackbox.core.rules.RulesError`
+that refuses the move, with a plain sentence, or returns its plan, what
+applying it needs (a :class:`TreatmentPlan`, an :class:`AnytimePlan`, or None
+for the moves that need nothing). ``core.quack.rules.MOVES`` pairs each
+verifier with the ``do_*`` function that makes the move. Nothing here
+changes the State.
 """
 
 from __future__ import annotations
 
-from dataclasses import fields
-from typing import Any, Callable, NamedTuple, Sequence
+from dataclasses import dataclass
+from typing import Any, Sequence
 
 from quackbox.cards import quack as qc
 from quackbox.cards.quack import Anytime, Card, Patient, Treatment
@@ -39,16 +42,17 @@ from quackbox.core.quack.moves import (
     Timeout,
 )
 from quackbox.core.quack.state import FLEE, MOBBED, OVER, PRACTISING, SHORT_HAND, TREAT, WINDOW, Doctor, QuackState
-from quackbox.core.rules import NONE, GameOver, IllegalMove, MalformedMove, Move, NotYourTurn, seat_label
+from quackbox.core.rules import NONE, GameOver, IllegalMove, MalformedMove, Move, MoveForms, NotYourTurn, seat_label
 
 __all__ = [
-    "AnytimePlan", "MoveTable", "TreatmentPlan", "anytime_moves", "is_seat", "legal_moves", "patient_holder",
-    "single_targets", "verify",
-    "waiting_for", "window_seats",
+    "AnytimePlan", "FORMS", "MoveTable", "TreatmentPlan", "anytime_moves", "is_seat", "legal_moves",
+    "paired_targets", "patient_holder", "single_targets", "verify_anytime", "verify_discard", "verify_pass", "verify_seat",
+    "verify_stay_or_flee", "verify_timeout", "verify_treatment", "waiting_for", "window_seats",
 ]
 
 
-class TreatmentPlan(NamedTuple):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TreatmentPlan:
     """A verified ``PlayTreatment``: the card, and the seat whose Patient it
     is aimed at (a waiting Wrong Chart may still send it elsewhere)."""
 
@@ -56,7 +60,8 @@ class TreatmentPlan(NamedTuple):
     target: int
 
 
-class AnytimePlan(NamedTuple):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AnytimePlan:
     """A verified ``PlayAnytime``: the card, and what playing it also does."""
 
     card: Anytime
@@ -64,9 +69,6 @@ class AnytimePlan(NamedTuple):
     """The seat is one the open response window waits for: playing answers it."""
     meets_short_hand: bool
     """The doctor whose turn it is meets the short-hand rule with it."""
-
-
-Plan = TreatmentPlan | AnytimePlan | None
 
 
 # --- listing ----------------------------------------------------------------
@@ -129,26 +131,39 @@ def anytime_moves(state: QuackState, seat: int, card: Anytime, table: MoveTable)
         on = table.single[card.id]
         return [on[t] for t in single_targets(state, card)]
     plays = table.plays[card.id]
+    return [plays[aimed] for aimed in paired_targets(state, seat, card)]
+
+
+def paired_targets(state: QuackState, seat: int, card: Anytime) -> list[tuple[int, int, int]]:
+    """The (target, other, discard) of every legal play of ``card``, an Anytime
+    card that names more than one target seat (:func:`single_targets` gives
+    the rest): your own hand and the card to shred, or two seats."""
+    aim = AIMS[card.effect]
     if aim == OWN_HAND:
-        return [plays[seat, NONE, d] for d in state.hands[seat] if d != card.id]
+        return [(seat, NONE, d) for d in state.hands[seat] if d != card.id]
     patients = _seats_with_a_patient(state)
     if aim == SWAP:
-        return [plays[t, o, NONE] for i, t in enumerate(patients) for o in patients[i + 1:]]
-    return [plays[t, o, NONE] for t in _redirect_targets(state) for o in patients if o != t]  # REDIRECT
+        return [(t, o, NONE) for i, t in enumerate(patients) for o in patients[i + 1:]]
+    return [(t, o, NONE) for t in _redirect_targets(state) for o in patients if o != t]  # REDIRECT
 
 
-def window_seats(state: QuackState, table: MoveTable) -> list[int]:
+def window_seats(state: QuackState) -> list[int]:
     """The seats a response window after a Treatment waits for (QR13): the
     other doctors still in the game, in turn order from the next one, who may
     play an Anytime card now."""
     others = [(state.turn + i) % state.seats for i in range(1, state.seats)]
-    return [s for s in others if state.doctors[s].status != MOBBED and _can_play_anytime(state, s, table)]
+    return [s for s in others if state.doctors[s].status != MOBBED and _can_play_anytime(state, s)]
 
 
-def _can_play_anytime(state: QuackState, seat: int, table: MoveTable) -> bool:
-    for card in _anytime_cards(state, seat, table):
-        if anytime_moves(state, seat, card, table):
-            return True
+def _can_play_anytime(state: QuackState, seat: int) -> bool:
+    """Whether ``seat`` holds an Anytime card it may play now."""
+    for c in state.hands[seat]:
+        card = state.cards[c]
+        if isinstance(card, Anytime):
+            aim = AIMS[card.effect]
+            single = aim == PATIENT or aim == DOCTOR
+            if single_targets(state, card) if single else paired_targets(state, seat, card):
+                return True
     return False
 
 
@@ -236,15 +251,15 @@ def _redirect_targets(state: QuackState) -> list[int]:
 # --- verifying ----------------------------------------------------------------
 
 
-def verify(state: QuackState, seat: Any, move: Any) -> Plan:
-    """Refuse ``move`` by ``seat`` with a RulesError, or return what applying it needs."""
-    verifier = _VERIFIERS.get(type(move))
-    if verifier is None:
-        raise MalformedMove(f"{move!r} is not a Quack in the Box move.")
-    for name in _FIELDS[type(move)]:
-        value = getattr(move, name)
-        if type(value) is not int:
-            raise MalformedMove(f"{type(move).__name__}.{name} must be a whole number, not {value!r}.")
+FORMS = MoveForms(MOVE_TYPES, "Quack in the Box")
+"""Each move's fields: every one holds a card id, a seat or a window number."""
+
+
+def verify_seat(state: QuackState, seat: Any, move: Any) -> None:
+    """What every move must pass before its own verifier: a move of this game
+    with whole numbers in its fields, from a seat of the table, in a game not
+    over, by a doctor still in it (any seat may carry the host's Timeout)."""
+    FORMS.check(move)
     if not is_seat(state, seat):
         named = seat_label(seat) if type(seat) is int else f"seat {seat!r}"
         raise MalformedMove(f"There is no {named} at this table of {state.seats}.")
@@ -253,15 +268,19 @@ def verify(state: QuackState, seat: Any, move: Any) -> Plan:
     # Any seat may carry the host's Timeout: it speaks for nobody in particular.
     if type(move) is not Timeout and state.doctors[seat].status == MOBBED:
         raise NotYourTurn("The Angry Mob ran you out of town: you are out of the game.")
-    return verifier(state, seat, move)
 
 
-def _verify_timeout(state: QuackState, seat: int, move: Timeout) -> None:
+# One verifier per kind of move (core.quack.rules.MOVES pairs each with the
+# do_* function that makes the move): each runs after verify_seat and returns
+# the move's plan.
+
+
+def verify_timeout(state: QuackState, seat: int, move: Timeout) -> None:
     if state.phase != WINDOW or move.window != state.window_id:
         raise IllegalMove(f"Response window {move.window} is not open, so it cannot time out.")
 
 
-def _verify_pass(state: QuackState, seat: int, move: Pass) -> None:
+def verify_pass(state: QuackState, seat: int, move: Pass) -> None:
     if state.phase == WINDOW:
         _waited_on_in_window(state, seat)
         return
@@ -269,7 +288,7 @@ def _verify_pass(state: QuackState, seat: int, move: Pass) -> None:
     raise IllegalMove("There is no response window open to pass in.")
 
 
-def _verify_stay_or_flee(state: QuackState, seat: int, move: StayHome | FleeToSwitzerland) -> None:
+def verify_stay_or_flee(state: QuackState, seat: int, move: StayHome | FleeToSwitzerland) -> None:
     _decides_now(state, seat)
     if type(move) is FleeToSwitzerland and state.options.deathmatch:
         raise IllegalMove("Deathmatch: nobody can flee the country.")
@@ -277,7 +296,7 @@ def _verify_stay_or_flee(state: QuackState, seat: int, move: StayHome | FleeToSw
         raise IllegalMove("Staying or fleeing is decided at the start of your turn, before you draw.")
 
 
-def _verify_treatment(state: QuackState, seat: int, move: PlayTreatment) -> TreatmentPlan:
+def verify_treatment(state: QuackState, seat: int, move: PlayTreatment) -> TreatmentPlan:
     _decides_now(state, seat)
     if state.phase == FLEE:
         raise IllegalMove("First decide whether to stay or flee to Switzerland.")
@@ -288,17 +307,17 @@ def _verify_treatment(state: QuackState, seat: int, move: PlayTreatment) -> Trea
         raise IllegalMove(f"{card.name} is not a Treatment.")
     target = move.target
     if target == NONE or target == seat:
-        return TreatmentPlan(card, seat)
+        return TreatmentPlan(treatment=card, target=seat)
     if not state.options.group_practice:
         raise IllegalMove("You may treat only your own Patient (Group Practice is off).")
     if not 0 <= target < state.seats:
         raise IllegalMove(f"There is no {seat_label(target)} at this table.")
     if state.doctors[target].patient is None:
         raise IllegalMove(f"{_seat_first(target)} has no Patient to treat.")
-    return TreatmentPlan(card, target)
+    return TreatmentPlan(treatment=card, target=target)
 
 
-def _verify_discard(state: QuackState, seat: int, move: Discard) -> None:
+def verify_discard(state: QuackState, seat: int, move: Discard) -> None:
     _decides_now(state, seat)
     if state.phase != SHORT_HAND:
         raise IllegalMove("You may discard an Anytime card only when the short-hand rule asks for it.")
@@ -307,7 +326,7 @@ def _verify_discard(state: QuackState, seat: int, move: Discard) -> None:
         raise IllegalMove(f"{card.name} is not an Anytime card.")
 
 
-def _verify_anytime(state: QuackState, seat: int, move: PlayAnytime) -> AnytimePlan:
+def verify_anytime(state: QuackState, seat: int, move: PlayAnytime) -> AnytimePlan:
     card = _card_in_hand(state, seat, move.card)
     if not isinstance(card, Anytime):
         raise IllegalMove(f"{card.name} is not an Anytime card.")
@@ -350,7 +369,7 @@ def _verify_anytime(state: QuackState, seat: int, move: PlayAnytime) -> AnytimeP
     elif t not in single_targets(state, card):
         raise IllegalMove(_why_not(state, card, t))
     return AnytimePlan(
-        card,
+        card=card,
         answers_window=state.phase == WINDOW and seat in state.window,
         meets_short_hand=state.phase == SHORT_HAND and seat == state.turn,
     )
@@ -369,19 +388,6 @@ def _why_not(state: QuackState, card: Anytime, t: int) -> str:
     if card.effect == qc.INFAMY_DOWN:
         return f"{seat} has no Infamy to lose."
     return f"{seat} has no money to lose."
-
-
-_VERIFIERS: dict[type, Callable[[QuackState, int, Any], Plan]] = {
-    StayHome: _verify_stay_or_flee,
-    FleeToSwitzerland: _verify_stay_or_flee,
-    PlayTreatment: _verify_treatment,
-    PlayAnytime: _verify_anytime,
-    Discard: _verify_discard,
-    Pass: _verify_pass,
-    Timeout: _verify_timeout,
-}
-_FIELDS = {cls: tuple(f.name for f in fields(cls)) for cls in MOVE_TYPES}
-"""Each move's field names: every one holds a card id, a seat or a window number."""
 
 
 # --- who may act ------------------------------------------------------------------

@@ -136,13 +136,13 @@ class TreatmentNote(StrEnum):
 # --- events -----------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TurnStarted(Event):
     seat: int
     round: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DoctorFled(Event):
     """``seat`` left for Switzerland with this Money and Infamy, frozen for good."""
 
@@ -151,7 +151,7 @@ class DoctorFled(Event):
     infamy: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class CardsDrawn(Event):
     """``cards`` is empty in every copy but the drawer's; ``count`` is public."""
 
@@ -160,7 +160,7 @@ class CardsDrawn(Event):
     count: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class CardsDiscarded(Event):
     """Cards went face up to the discard pile."""
 
@@ -169,7 +169,7 @@ class CardsDiscarded(Event):
     reason: DiscardReason
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DeckReshuffled(Event):
     """The discard pile became the ``pile`` deck."""
 
@@ -177,7 +177,7 @@ class DeckReshuffled(Event):
     count: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PatientAdmitted(Event):
     """``patient`` is NONE in every copy while ``face_down`` (Diagnostic Dilemma)."""
 
@@ -186,13 +186,13 @@ class PatientAdmitted(Event):
     face_down: bool
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PatientRevealed(Event):
     seat: int
     patient: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class MoneyPaid(Event):
     """``cards`` are the Treatments paid for (none for the co-pay). ``billed``
     is what they came to before a Claim Denied or Upcoding, ``reminder``, acted
@@ -206,7 +206,7 @@ class MoneyPaid(Event):
     reminder: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class MoneyLost(Event):
     """``total`` is the money left after it."""
 
@@ -216,7 +216,7 @@ class MoneyLost(Event):
     total: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DieRolled(Event):
     """``rolls`` are every throw (1s and 6s rerolled); ``owed`` is the Treatments
     required after reminders (Teaching Hospital, Staff Shortage)."""
@@ -227,7 +227,7 @@ class DieRolled(Event):
     owed: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TreatmentPlayed(Event):
     """``seat`` played ``card`` on the Patient of ``target``. ``cure``/``harm``
     are the points it gave, ``total_cure``/``total_harm`` the Patient's totals;
@@ -247,7 +247,7 @@ class TreatmentPlayed(Event):
     note: TreatmentNote
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PatientCured(Event):
     """The Patient of ``seat`` went home cured; ``by`` played the card that did it."""
 
@@ -256,7 +256,7 @@ class PatientCured(Event):
     by: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PatientDied(Event):
     """The Patient of ``seat`` died of ``cause`` (Harm or Mortal); ``by``
     played the card that did it."""
@@ -267,7 +267,7 @@ class PatientDied(Event):
     by: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PatientDischarged(Event):
     """The Patient left with no cure and no death: its doctor fled or was mobbed."""
 
@@ -276,7 +276,7 @@ class PatientDischarged(Event):
     reason: DischargeReason
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class InfamyChanged(Event):
     """``change`` may be negative; ``total`` is the Infamy after it."""
 
@@ -286,7 +286,7 @@ class InfamyChanged(Event):
     reason: InfamyReason
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class AnytimePlayed(Event):
     """``seat`` played ``card`` on ``target`` (with ``other`` and ``discard`` as
     in :class:`PlayAnytime`). A card that changes a Patient's points at once
@@ -307,7 +307,7 @@ class AnytimePlayed(Event):
     total_harm: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ReminderDiscarded(Event):
     """A reminder card next to ``seat`` (or their Patient) went to the discard pile."""
 
@@ -316,13 +316,13 @@ class ReminderDiscarded(Event):
     reason: ReminderOutcome
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TreatmentsOwedChanged(Event):
     seat: int
     owed: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class WindowOpened(Event):
     """After a Treatment: ``seats`` may play an Anytime card before play goes on."""
 
@@ -330,13 +330,13 @@ class WindowOpened(Event):
     seats: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DoctorMobbed(Event):
     seat: int
     infamy: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class EndgameStarted(Event):
     """Each of ``seats`` takes one more turn, then the game ends (QB9);
     ``reason`` is a plain sentence that names no seat."""
@@ -345,7 +345,7 @@ class EndgameStarted(Event):
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class GameEnded(Event):
     winners: tuple[int, ...]
     round: int

@@ -47,8 +47,9 @@ from quackbox.core.quack.cards import (
     split_infamy,
     treatment_points,
 )
+from quackbox.core.quack import legal
 from quackbox.core.quack.legal import (
-    MoveTable, TreatmentPlan, is_seat, legal_moves, patient_holder, verify, waiting_for, window_seats,
+    AnytimePlan, MoveTable, TreatmentPlan, is_seat, legal_moves, patient_holder, waiting_for, window_seats,
 )
 from quackbox.core.quack.moves import (
     EVENT_TYPES,
@@ -111,7 +112,7 @@ from quackbox.core.quack.state import (
     clone,
 )
 from quackbox.core.quack.view import DoctorView, PatientView, QuackView
-from quackbox.core.rules import NONE, BadOptions, Deadline, Event, Move, Outcome
+from quackbox.core.rules import NONE, BadOptions, Deadline, Event, Move, MoveKind, Outcome
 
 HAND_SIZE = 6
 CO_PAY = 50
@@ -248,35 +249,76 @@ class Quack:
     # making a move -----------------------------------------------------------
 
     def apply(self, state: QuackState, seat: int, move: Move) -> list[Event]:
-        """Check ``move``, then make it; return the events (unredacted)."""
-        plan: Any = verify(state, seat, move)  # a TreatmentPlan or AnytimePlan where the move needs one
+        """Check ``move``, then make it from its plan; return the events (unredacted)."""
+        plan = verify(state, seat, move)
         events: list[Event] = []
-        match move:
-            case PlayTreatment():
-                _play_treatment(state, seat, plan, events)
-                if state.options.window_seconds > 0:
-                    _open_window(state, window_seats(state, self._moves), events)
-            case PlayAnytime():
-                if plan.answers_window:
-                    state.window.remove(seat)
-                elif plan.meets_short_hand:
-                    state.short_done = True
-                _play_anytime(state, seat, move, plan.card, events)
-            case Pass():
-                state.window.remove(seat)
-            case StayHome():
-                _practise(state, seat, events)
-            case FleeToSwitzerland():
-                _flee(state, seat, events)
-            case Discard():
-                state.hands[seat].remove(move.card)
-                state.doc_discard.append(move.card)
-                state.short_done = True
-                events.append(CardsDiscarded(seat, (move.card,), DiscardReason.SHORT_HAND))
-            case Timeout():
-                state.window.clear()
+        MOVES[type(move)].do(state, seat, move, plan, events)
         _proceed(state, events)
         return events
+
+
+# --- making each move, from its plan -------------------------------------------------
+
+
+def do_stay(state: QuackState, seat: int, move: StayHome, plan: None, events: list[Event]) -> None:
+    """Phase 1: stay, so phases 2-4 follow."""
+    _practise(state, seat, events)
+
+
+def do_flee(state: QuackState, seat: int, move: FleeToSwitzerland, plan: None, events: list[Event]) -> None:
+    _flee(state, seat, events)
+
+
+def do_treatment(state: QuackState, seat: int, move: PlayTreatment, plan: TreatmentPlan, events: list[Event]) -> None:
+    """Phase 5, one Treatment; then the other doctors' response window (QR13), if windows are on."""
+    _play_treatment(state, seat, plan, events)
+    if state.options.window_seconds > 0:
+        _open_window(state, window_seats(state), events)
+
+
+def do_anytime(state: QuackState, seat: int, move: PlayAnytime, plan: AnytimePlan, events: list[Event]) -> None:
+    """QB8: an Anytime card, which may also answer the open window or meet the short-hand rule."""
+    if plan.answers_window:
+        state.window.remove(seat)
+    elif plan.meets_short_hand:
+        state.short_done = True
+    _play_anytime(state, seat, move, plan.card, events)
+
+
+def do_discard(state: QuackState, seat: int, move: Discard, plan: None, events: list[Event]) -> None:
+    """The short-hand rule (QR7): out of Treatments, one Anytime card thrown away."""
+    state.hands[seat].remove(move.card)
+    state.doc_discard.append(move.card)
+    state.short_done = True
+    events.append(CardsDiscarded(seat=seat, cards=(move.card,), reason=DiscardReason.SHORT_HAND))
+
+
+def do_pass(state: QuackState, seat: int, move: Pass, plan: None, events: list[Event]) -> None:
+    state.window.remove(seat)
+
+
+def do_timeout(state: QuackState, seat: int, move: Timeout, plan: None, events: list[Event]) -> None:
+    """The window's time ran out: everyone who has not answered passes."""
+    state.window.clear()
+
+
+MOVES: dict[type[Move], MoveKind[QuackState, Any, Any]] = {
+    StayHome: MoveKind(legal.verify_stay_or_flee, do_stay),
+    FleeToSwitzerland: MoveKind(legal.verify_stay_or_flee, do_flee),
+    PlayTreatment: MoveKind(legal.verify_treatment, do_treatment),
+    PlayAnytime: MoveKind(legal.verify_anytime, do_anytime),
+    Discard: MoveKind(legal.verify_discard, do_discard),
+    Pass: MoveKind(legal.verify_pass, do_pass),
+    Timeout: MoveKind(legal.verify_timeout, do_timeout),
+}
+"""Every kind of move: its verifier (core.quack.legal) and the function that makes it."""
+
+
+def verify(state: QuackState, seat: Any, move: Any) -> object:
+    """The legality gate: refuse ``move`` by ``seat`` with a RulesError, or
+    return its plan (what applying it needs)."""
+    legal.verify_seat(state, seat, move)
+    return MOVES[type(move)].verify(state, seat, move)
 
 
 # --- the turn ------------------------------------------------------------------
@@ -327,7 +369,7 @@ def _start_turn(state: QuackState, seat: int, events: list[Event]) -> None:
     state.short_done = False
     state.plays.clear()
     state.dead.clear()
-    events.append(TurnStarted(seat, state.round))
+    events.append(TurnStarted(seat=seat, round=state.round))
     if state.endgame:
         state.final_pending.discard(seat)
     if state.doctors[seat].status == SWITZERLAND:
@@ -362,7 +404,7 @@ def _practise(state: QuackState, seat: int, events: list[Event]) -> None:
             _drop_reminder(state, seat, doctor.reminders, r, ReminderOutcome.USED, events)
     state.die = rolls[-1]
     state.owed = owed_after(state.die, change)
-    events.append(DieRolled(seat, tuple(rolls), state.die, state.owed))
+    events.append(DieRolled(seat=seat, rolls=tuple(rolls), value=state.die, owed=state.owed))
 
 
 def _roll(rng: random.Random) -> int:
@@ -377,7 +419,7 @@ def _admit(state: QuackState, seat: int, events: list[Event]) -> None:
             return
         deck.extend(state.patient_discard)  # in no order: that is the shuffle
         state.patient_discard.clear()
-        events.append(DeckReshuffled(Pile.PATIENT, len(deck)))
+        events.append(DeckReshuffled(pile=Pile.PATIENT, count=len(deck)))
     # The Patient deck is kept in no order and each admission takes a card at
     # random: the same chances as the top of a shuffled deck, and a game admits
     # only a handful of its Patients. Cards a test stacked come off the top.
@@ -395,9 +437,9 @@ def _admit(state: QuackState, seat: int, events: list[Event]) -> None:
             case.face_down = True
             break
     doctor.patient = case
-    events.append(PatientAdmitted(seat, case.card, case.face_down))
+    events.append(PatientAdmitted(seat=seat, patient=case.card, face_down=case.face_down))
     doctor.money += CO_PAY
-    events.append(MoneyPaid(seat, CO_PAY, PayReason.CO_PAY, (), CO_PAY, NONE))
+    events.append(MoneyPaid(seat=seat, amount=CO_PAY, reason=PayReason.CO_PAY, cards=(), billed=CO_PAY, reminder=NONE))
 
 
 def _flee(state: QuackState, seat: int, events: list[Event]) -> None:
@@ -406,14 +448,14 @@ def _flee(state: QuackState, seat: int, events: list[Event]) -> None:
     Switzerland draw (QR12)."""
     doctor = state.doctors[seat]
     doctor.status = SWITZERLAND
-    events.append(DoctorFled(seat, doctor.money, doctor.infamy))
+    events.append(DoctorFled(seat=seat, money=doctor.money, infamy=doctor.infamy))
     _leave_practice(state, seat, DischargeReason.FLED, events)
     hand = state.hands[seat]
     dropped = [c for c in hand if isinstance(state.cards[c], Treatment)]
     if dropped:
         hand[:] = [c for c in hand if not isinstance(state.cards[c], Treatment)]
         state.doc_discard.extend(dropped)
-        events.append(CardsDiscarded(seat, tuple(dropped), DiscardReason.FLED))
+        events.append(CardsDiscarded(seat=seat, cards=tuple(dropped), reason=DiscardReason.FLED))
     _check_endgame(state, events)
     _swiss_draw(state, seat, events)
     state.phase = END
@@ -428,7 +470,7 @@ def _swiss_draw(state: QuackState, seat: int, events: list[Event]) -> None:
 
     def throw_away() -> None:
         if thrown:
-            events.append(CardsDiscarded(seat, tuple(thrown), DiscardReason.SWITZERLAND))
+            events.append(CardsDiscarded(seat=seat, cards=tuple(thrown), reason=DiscardReason.SWITZERLAND))
             thrown.clear()
 
     for _ in range(len(deck) + len(discard)):
@@ -441,7 +483,7 @@ def _swiss_draw(state: QuackState, seat: int, events: list[Event]) -> None:
         if isinstance(state.cards[card], Anytime):
             throw_away()
             state.hands[seat].append(card)
-            events.append(CardsDrawn(seat, (card,), 1))
+            events.append(CardsDrawn(seat=seat, cards=(card,), count=1))
             break
         discard.append(card)
         thrown.append(card)
@@ -476,8 +518,9 @@ def _play_treatment(state: QuackState, seat: int, plan: TreatmentPlan, events: l
     state.plays.append((card.id, case.card))
     state.owed -= 1
     events.append(TreatmentPlayed(
-        seat, card.id, dest, case.card, case.face_down, points.cure, points.harm, case.cure, case.harm,
-        case.received, redirected, note,
+        seat=seat, card=card.id, target=dest, patient=case.card, face_down=case.face_down,
+        cure=points.cure, harm=points.harm, total_cure=case.cure, total_harm=case.harm,
+        received=case.received, redirected=redirected, note=note,
     ))
     fate = case_fate(patient, case.cure, case.harm, case.received)
     if fate == Fate.CURED:
@@ -508,7 +551,7 @@ def _open_window(state: QuackState, seats: list[int], events: list[Event]) -> No
         state.window_id += 1
         state.window = seats
         state.phase = WINDOW
-        events.append(WindowOpened(state.window_id, tuple(seats)))
+        events.append(WindowOpened(window=state.window_id, seats=tuple(seats)))
 
 
 def _payday(state: QuackState, events: list[Event]) -> None:
@@ -531,11 +574,12 @@ def _payday(state: QuackState, events: list[Event]) -> None:
         if amount or acted != NONE:
             # A Claim Denied that took the pay is said in numbers too ($0 instead of $1,200).
             doctor.money += amount
-            events.append(MoneyPaid(seat, amount, PayReason.TREATMENTS, paid, billed, acted))
+            events.append(MoneyPaid(seat=seat, amount=amount, reason=PayReason.TREATMENTS, cards=paid, billed=billed,
+                                    reminder=acted))
     case = doctor.patient
     if case is not None and case.face_down:
         case.face_down = False
-        events.append(PatientRevealed(seat, case.card))
+        events.append(PatientRevealed(seat=seat, patient=case.card))
         for r in list(case.reminders):
             if state.cards[r].effect == qc.FACE_DOWN:
                 _drop_reminder(state, seat, case.reminders, r, ReminderOutcome.USED, events)
@@ -589,7 +633,8 @@ def _play_anytime(state: QuackState, seat: int, move: PlayAnytime, card: Anytime
         _points_card(state, seat, move, card, events)
         state.doc_discard.append(c)
         return
-    events.append(AnytimePlayed(seat, c, t, move.other, move.discard, False, NONE, NONE, NONE, NONE))
+    events.append(AnytimePlayed(seat=seat, card=c, target=t, other=move.other, discard=move.discard, face_down=False,
+                                cure=NONE, harm=NONE, total_cure=NONE, total_harm=NONE))
     if effect in (qc.FACE_DOWN, qc.NO_PAY, qc.DOUBLE_PAY):
         target.reminders.append(c)
         return
@@ -604,7 +649,7 @@ def _play_anytime(state: QuackState, seat: int, move: PlayAnytime, card: Anytime
     if effect == qc.SHRED:
         state.hands[seat].remove(move.discard)
         state.doc_discard.append(move.discard)
-        events.append(CardsDiscarded(seat, (move.discard,), DiscardReason.SHRED))
+        events.append(CardsDiscarded(seat=seat, cards=(move.discard,), reason=DiscardReason.SHRED))
         state.doc_discard.append(c)  # before the draw, so a reshuffle may find it
         _draw(state, seat, 1, events)
         return
@@ -612,7 +657,7 @@ def _play_anytime(state: QuackState, seat: int, move: PlayAnytime, card: Anytime
         # QR17: at once on the doctor whose Treatments are being played, else at their next roll.
         if t == state.turn and state.die and state.phase in (TREAT, SHORT_HAND, WINDOW):
             state.owed = owed_after(state.owed, signed_amount(card))
-            events.append(TreatmentsOwedChanged(t, state.owed))
+            events.append(TreatmentsOwedChanged(seat=t, owed=state.owed))
         else:
             target.reminders.append(c)
             return
@@ -621,7 +666,7 @@ def _play_anytime(state: QuackState, seat: int, move: PlayAnytime, card: Anytime
     elif effect == qc.FINE:
         lost = fine_taken(target.money, card.amount)
         target.money -= lost
-        events.append(MoneyLost(t, lost, LossReason.FINE, target.money))
+        events.append(MoneyLost(seat=t, amount=lost, reason=LossReason.FINE, total=target.money))
     elif effect == qc.TRANSFER:
         other = doctors[move.other]
         target.patient, other.patient = other.patient, target.patient
@@ -640,8 +685,9 @@ def _points_card(state: QuackState, seat: int, move: PlayAnytime, card: Anytime,
         case.harm += card.amount
     else:  # RESET_HARM
         case.harm = 0
-    events.append(AnytimePlayed(seat, card.id, t, move.other, move.discard, case.face_down,
-                                case.cure - cure, case.harm - harm, case.cure, case.harm))
+    events.append(AnytimePlayed(seat=seat, card=card.id, target=t, other=move.other, discard=move.discard,
+                                face_down=case.face_down,
+                                cure=case.cure - cure, harm=case.harm - harm, total_cure=case.cure, total_harm=case.harm))
     fate = case_fate(state.cards[case.card], case.cure, case.harm, case.received)
     if card.effect == qc.HARM_POINTS and fate == Fate.HARM:
         _die(state, t, Fate.HARM, seat, events, by_anytime=True)
@@ -663,7 +709,7 @@ def _die(
     case = state.doctors[seat].patient
     infamy = state.cards[case.card].infamy
     state.dead.add(case.card)
-    events.append(PatientDied(seat, case.card, cause, by))
+    events.append(PatientDied(seat=seat, patient=case.card, cause=cause, by=by))
     _discharge(state, seat)
     if by_anytime:
         _infamy(state, seat, infamy, InfamyReason.DEATH, events)
@@ -680,7 +726,7 @@ def _die(
 
 
 def _cured(state: QuackState, seat: int, by: int, events: list[Event]) -> None:
-    events.append(PatientCured(seat, state.doctors[seat].patient.card, by))
+    events.append(PatientCured(seat=seat, patient=state.doctors[seat].patient.card, by=by))
     _discharge(state, seat)
 
 
@@ -693,7 +739,7 @@ def _infamy(state: QuackState, seat: int, change: int, reason: InfamyReason, eve
     total = infamy_after(doctor.infamy, change)
     if total == doctor.infamy:
         return
-    events.append(InfamyChanged(seat, total - doctor.infamy, total, reason))
+    events.append(InfamyChanged(seat=seat, change=total - doctor.infamy, total=total, reason=reason))
     doctor.infamy = total
     if mob_comes(total, state.options.infamy_threshold):
         _mob(state, seat, events)
@@ -703,10 +749,10 @@ def _mob(state: QuackState, seat: int, events: list[Event]) -> None:
     """QB6: out of the game, unable to win; hand, Patient and reminders discarded."""
     doctor = state.doctors[seat]
     doctor.status = MOBBED
-    events.append(DoctorMobbed(seat, doctor.infamy))
+    events.append(DoctorMobbed(seat=seat, infamy=doctor.infamy))
     hand = state.hands[seat]
     if hand:
-        events.append(CardsDiscarded(seat, tuple(hand), DiscardReason.MOBBED))
+        events.append(CardsDiscarded(seat=seat, cards=tuple(hand), reason=DiscardReason.MOBBED))
         state.doc_discard.extend(hand)
         hand.clear()
     _leave_practice(state, seat, DischargeReason.MOBBED, events)
@@ -740,7 +786,7 @@ def _start_endgame(state: QuackState, reason: str, events: list[Event]) -> None:
     state.endgame = True
     practising = _practising(state)
     state.final_pending = set(practising)
-    events.append(EndgameStarted(practising, reason))
+    events.append(EndgameStarted(seats=practising, reason=reason))
 
 
 def _finish(state: QuackState, events: list[Event]) -> None:
@@ -762,7 +808,7 @@ def _finish(state: QuackState, events: list[Event]) -> None:
     state.phase = OVER
     state.window = []
     state.result = Outcome(winners=winners, places=tuple(places), reason=reason)
-    events.append(GameEnded(winners, state.round, reason))
+    events.append(GameEnded(winners=winners, round=state.round, reason=reason))
 
 
 # --- cards moving -------------------------------------------------------------------
@@ -778,7 +824,7 @@ def _reshuffle_doc_discard(state: QuackState, events: list[Event]) -> None:
     state.doc_deck.extend(state.doc_discard)
     state.doc_discard.clear()
     _shuffle(state.rng, state.doc_deck)
-    events.append(DeckReshuffled(Pile.DOC, len(state.doc_deck)))
+    events.append(DeckReshuffled(pile=Pile.DOC, count=len(state.doc_deck)))
 
 
 def _draw(state: QuackState, seat: int, count: int, events: list[Event]) -> None:
@@ -792,7 +838,7 @@ def _draw(state: QuackState, seat: int, count: int, events: list[Event]) -> None
         drawn.append(state.doc_deck.pop())
     if drawn:
         state.hands[seat].extend(drawn)
-        events.append(CardsDrawn(seat, tuple(drawn), len(drawn)))
+        events.append(CardsDrawn(seat=seat, cards=tuple(drawn), count=len(drawn)))
 
 
 def _drop_reminder(
@@ -800,7 +846,7 @@ def _drop_reminder(
 ) -> None:
     reminders.remove(card)
     state.doc_discard.append(card)
-    events.append(ReminderDiscarded(seat, card, outcome))
+    events.append(ReminderDiscarded(seat=seat, card=card, reason=outcome))
 
 
 def _discharge(state: QuackState, seat: int) -> None:
@@ -818,7 +864,7 @@ def _leave_practice(state: QuackState, seat: int, reason: DischargeReason, event
     """A doctor flees or is mobbed: Patient and reminders go, no pay, no Infamy (QB7, QR11)."""
     doctor = state.doctors[seat]
     if doctor.patient is not None:
-        events.append(PatientDischarged(seat, doctor.patient.card, reason))
+        events.append(PatientDischarged(seat=seat, patient=doctor.patient.card, reason=reason))
         _discharge(state, seat)
     state.doc_discard.extend(doctor.reminders)
     doctor.reminders.clear()

@@ -19,21 +19,22 @@ the cards wanted) and DeclineTrade for an offer made to it, WithdrawTrade for
 its own. OfferTrade is legal whenever trading is open but is not listed: its
 space is every subset of a hand (:func:`trade_partners` says to whom).
 
-:func:`verify` is the legality gate: it raises a RulesError with a plain
-sentence, or returns the plan of the move, the frozen value ``apply``
-consumes (what the check found: the Disorder's place on a Psyche, the offer
-being answered). There is one verifier per move kind.
+Each kind of move has one verifier (``verify_*``), run after
+:func:`verify_seat`: it raises a RulesError with a plain sentence, or returns
+the plan of the move, the frozen value ``apply`` consumes (what the check
+found: the Disorder's place on a Psyche, the offer being answered), or None
+when the move and the State say everything. ``core.side_effects.rules.MOVES``
+pairs each verifier with the ``do_*`` function that makes the move.
 """
 
 from __future__ import annotations
 
-import typing
-from dataclasses import dataclass, fields
-from typing import Any, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Sequence
 
 from quackbox.cards import side_effects as se_cards
 from quackbox.cards.side_effects import SECard
-from quackbox.core.rules import NONE, GameOver, IllegalMove, MalformedMove, Move, NotYourTurn, seat_label
+from quackbox.core.rules import NONE, GameOver, IllegalMove, MalformedMove, Move, MoveForms, NotYourTurn, seat_label
 from quackbox.core.side_effects.cards import therapy_works_on
 from quackbox.core.side_effects.moves import (
     MOVE_TYPES,
@@ -283,7 +284,7 @@ def trade_answers(state: SEState, seat: int) -> tuple[Move, ...]:
 # --- plans: what a check found, for applying the move -----------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TreatPlan:
     """The Disorder treated is ``psyche[target][slot]``."""
 
@@ -291,21 +292,21 @@ class TreatPlan:
     slot: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TherapyPlan:
     """The Disorder removed is ``psyche[seat][slot]`` of the player."""
 
     slot: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class EpisodePlan:
     """The Episode's Disorder is on ``target``'s Psyche."""
 
     target: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class MisdiagnosisPlan:
     """Swap ``psyche[seat][mine]`` with ``psyche[target][theirs]``."""
 
@@ -314,7 +315,7 @@ class MisdiagnosisPlan:
     theirs: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class HighTolerancePlan:
     """The Drug discarded treats ``psyche[target][slot]``."""
 
@@ -322,17 +323,18 @@ class HighTolerancePlan:
     slot: int
 
 
-Plan = TreatPlan | TherapyPlan | EpisodePlan | MisdiagnosisPlan | HighTolerancePlan | OpenOffer | None
-"""What :func:`verify` returns: a plan, the OpenOffer a trade answer answers,
-or None when the move and the State already say everything."""
-
-
 # --- the legality gate ------------------------------------------------------
 
 
-def verify(state: SEState, seat: Any, move: Any) -> Plan:
-    """Raise a RulesError if ``seat`` may not make ``move`` now; else return its plan."""
-    _verify_form(move)
+FORMS = MoveForms(MOVE_TYPES, "Side Effects")
+"""Each move's fields: ``int``, ``tuple[int, ...]`` (cards) or ``tuple[str, ...]`` (card names)."""
+
+
+def verify_seat(state: SEState, seat: Any, move: Any) -> None:
+    """What every move must pass before its own verifier: a move of this game
+    with fields of the right types, from a seat still in a game not over, at
+    its time (the turn's moves on the turn, a prompt's answers to the prompt)."""
+    FORMS.check(move)
     if type(seat) is not int or not 0 <= seat < state.seats:
         raise MalformedMove(f"There is no {seat_text(seat)} at this table of {state.seats}.")
     if state.phase == OVER:
@@ -342,27 +344,6 @@ def verify(state: SEState, seat: Any, move: Any) -> Plan:
     kind = type(move)
     if kind not in _ANY_TIME:
         _verify_timing(state, seat, kind)
-    return _VERIFIERS[kind](state, seat, move)
-
-
-_MOVE_FIELDS = {cls: tuple((f.name, typing.get_type_hints(cls)[f.name]) for f in fields(cls)) for cls in MOVE_TYPES}
-"""Each move class's fields and their types: ``int``, ``tuple[int, ...]`` or ``tuple[str, ...]``."""
-
-
-def _verify_form(move: Any) -> None:
-    """MalformedMove unless ``move`` is a move of this game with fields of the right types."""
-    form = _MOVE_FIELDS.get(type(move))
-    if form is None:
-        raise MalformedMove(f"{move!r} is not a Side Effects move.")
-    for name, annotation in form:
-        value = getattr(move, name)
-        if annotation is int:
-            ok = type(value) is int  # bools are not ints here
-        else:
-            item = typing.get_args(annotation)[0]
-            ok = type(value) is tuple and all(type(v) is item for v in value)
-        if not ok:
-            raise MalformedMove(f"{type(move).__name__}.{name} has the wrong type: {value!r}.")
 
 
 def _verify_timing(state: SEState, seat: int, kind: type) -> None:
@@ -393,8 +374,9 @@ def _verify_timing(state: SEState, seat: int, kind: type) -> None:
         raise IllegalMove(f"You have made your {PLAYS_PER_TURN} plays this turn.")
 
 
-# One verifier per move kind. Each runs after _verify_timing (but for the
-# moves of _ANY_TIME, which keep their own time) and returns the move's plan.
+# One verifier per kind of move (core.side_effects.rules.MOVES pairs each with
+# the do_* function that makes the move): each runs after verify_seat and
+# returns the move's plan.
 
 
 def verify_discard(state: SEState, seat: int, move: Discard) -> None:
@@ -428,7 +410,7 @@ def verify_treat(state: SEState, seat: int, move: Treat) -> TreatPlan:
         raise IllegalMove(f"That {disorder.name} is already treated.")
     if disorder.name != drug.treats:
         raise IllegalMove(f"{drug.name} treats {drug.treats}, not {disorder.name}.")
-    return TreatPlan(target, slot)
+    return TreatPlan(target=target, slot=slot)
 
 
 def verify_give_disorder(state: SEState, seat: int, move: GiveDisorder) -> None:
@@ -457,7 +439,7 @@ def verify_therapy(state: SEState, seat: int, move: PlayTherapy) -> TherapyPlan:
         raise IllegalMove(f"Your {disorder.name} is already treated.")
     if not therapy_works_on(disorder):
         raise IllegalMove(f"Therapy does not work on {disorder.name}.")
-    return TherapyPlan(slot)
+    return TherapyPlan(slot=slot)
 
 
 def verify_episode(state: SEState, seat: int, move: PlayEpisode) -> EpisodePlan:
@@ -470,7 +452,7 @@ def verify_episode(state: SEState, seat: int, move: PlayEpisode) -> EpisodePlan:
         name = state.cards[move.disorder].name
         whose = seat_text(target).capitalize()
         raise IllegalMove(f"{whose}'s {name} is treated; an Episode needs an untreated Disorder.")
-    return EpisodePlan(target)
+    return EpisodePlan(target=target)
 
 
 def verify_misdiagnosis(state: SEState, seat: int, move: PlayMisdiagnosis) -> MisdiagnosisPlan:
@@ -486,7 +468,7 @@ def verify_misdiagnosis(state: SEState, seat: int, move: PlayMisdiagnosis) -> Mi
         raise IllegalMove("Misdiagnosis swaps untreated Disorders only.")
     if not swap_allowed(state, seat, move.mine, target, move.theirs):
         raise IllegalMove("That swap would put the same Disorder twice on one Psyche.")
-    return MisdiagnosisPlan(target, mine, theirs)
+    return MisdiagnosisPlan(target=target, mine=mine, theirs=theirs)
 
 
 def verify_high_tolerance(state: SEState, seat: int, move: PlayHighTolerance) -> HighTolerancePlan:
@@ -497,7 +479,7 @@ def verify_high_tolerance(state: SEState, seat: int, move: PlayHighTolerance) ->
         for slot, (_disorder, drug) in enumerate(state.psyche[target]):
             if drug == move.drug:
                 _opponent(state, seat, target)
-                return HighTolerancePlan(target, slot)
+                return HighTolerancePlan(target=target, slot=slot)
     raise IllegalMove(f"Card {move.drug} is not a Drug on anyone's Psyche.")
 
 
@@ -546,23 +528,6 @@ def verify_answer(state: SEState, seat: int, move: AcceptTrade | DeclineTrade | 
     return offer
 
 
-_VERIFIERS: dict[type, Callable[[SEState, int, Any], Plan]] = {
-    Treat: verify_treat,
-    GiveDisorder: verify_give_disorder,
-    PlayTherapy: verify_therapy,
-    PlayEpisode: verify_episode,
-    PlayMisdiagnosis: verify_misdiagnosis,
-    PlayHighTolerance: verify_high_tolerance,
-    Discard: verify_discard,
-    EndTurn: verify_end_turn,
-    TakeCard: verify_take_card,
-    TakeNothing: verify_take_nothing,
-    OfferTrade: verify_offer,
-    AcceptTrade: verify_answer,
-    DeclineTrade: verify_answer,
-    WithdrawTrade: verify_answer,
-    Timeout: verify_timeout,
-}
 _ANY_TIME = frozenset({Timeout, OfferTrade, AcceptTrade, DeclineTrade, WithdrawTrade})
 """Moves not bound to the turn: trades (SE10) and the host's timeout."""
 

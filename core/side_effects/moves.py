@@ -192,7 +192,7 @@ class TradeEnd(StrEnum):
 # --- events -----------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class GameStarted(Event):
     """A game for ``seats`` players was dealt; ``first`` plays first."""
 
@@ -200,13 +200,13 @@ class GameStarted(Event):
     first: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TurnStarted(Event):
     seat: int
     turn: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TurnSkipped(Event):
     """Depression: the seat sat this turn out; ``skips_left`` more are owed."""
 
@@ -214,7 +214,7 @@ class TurnSkipped(Event):
     skips_left: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class CardsDrawn(Event):
     """``cards`` is empty in every copy but the drawer's; ``count`` is public."""
 
@@ -223,28 +223,28 @@ class CardsDrawn(Event):
     count: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DeckReshuffled(Event):
     """SE4: the discard pile was shuffled into a new draw pile of ``count`` cards."""
 
     count: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DrawPrevented(Event):
     """Anorexia: the seat drew nothing this turn."""
 
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PlaysPrevented(Event):
     """Impotence: the seat may play no card this turn."""
 
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DisorderTreated(Event):
     """``seat`` put ``drug`` on ``target``'s Disorder ``disorder``."""
 
@@ -254,14 +254,14 @@ class DisorderTreated(Event):
     target: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DisorderGiven(Event):
     seat: int
     card: int
     target: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TherapyUsed(Event):
     """``seat`` discarded its Disorder ``disorder`` with the Therapy ``card``."""
 
@@ -270,7 +270,7 @@ class TherapyUsed(Event):
     disorder: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class EpisodePlayed(Event):
     seat: int
     card: int
@@ -281,7 +281,7 @@ class EpisodePlayed(Event):
     """False when the punishment could do nothing (the card is spent anyway)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DrugsDiscarded(Event):
     """Madness: every Drug on ``seat``'s Psyche went to the discard pile."""
 
@@ -289,7 +289,7 @@ class DrugsDiscarded(Event):
     cards: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class HandDiscarded(Event):
     """``seat`` discarded the whole hand (discards are face up, so public)."""
 
@@ -298,7 +298,7 @@ class HandDiscarded(Event):
     reason: HandDiscardReason
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class SkipAdded(Event):
     """Depression: ``seat`` will sit out ``skips`` turns."""
 
@@ -306,21 +306,21 @@ class SkipAdded(Event):
     skips: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PlaysBlocked(Event):
     """Impotence: ``seat`` may not play cards on their next turn."""
 
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DrawBlocked(Event):
     """Anorexia: ``seat`` will not draw on their next turn."""
 
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TremorsStarted(Event):
     """``seat`` must discard ``count`` cards within ``seconds`` (0: no limit)."""
 
@@ -330,14 +330,14 @@ class TremorsStarted(Event):
     seconds: float
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class CardDiscarded(Event):
     seat: int
     card: int
     reason: DiscardReason
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class CardsTaken(Event):
     """``seat`` took cards from ``target``'s hand. ``cards`` is seen by the two only."""
 
@@ -348,7 +348,7 @@ class CardsTaken(Event):
     how: Taking
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class HandShown(Event):
     """Anxiety: ``target``'s hand shown to ``seat`` only."""
 
@@ -358,7 +358,7 @@ class HandShown(Event):
     count: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class MisdiagnosisPlayed(Event):
     """``seat``'s Disorder ``mine`` and ``target``'s ``theirs`` changed places."""
 
@@ -369,7 +369,7 @@ class MisdiagnosisPlayed(Event):
     theirs: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class HighTolerancePlayed(Event):
     """The Drug ``drug`` on ``target``'s Psyche was discarded."""
 
@@ -379,7 +379,7 @@ class HighTolerancePlayed(Event):
     drug: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TradeOffered(Event):
     """``give`` and ``want`` are seen by the two parties only."""
 
@@ -390,7 +390,7 @@ class TradeOffered(Event):
     want: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TradeAccepted(Event):
     """``gave`` went from ``seat`` to ``to``; ``got`` the other way. Private to the two."""
 
@@ -402,7 +402,7 @@ class TradeAccepted(Event):
     count: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TradeClosed(Event):
     """An offer ended unaccepted."""
 
@@ -412,12 +412,12 @@ class TradeClosed(Event):
     how: TradeEnd
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TurnEnded(Event):
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PlayerWon(Event):
     """SE9: ``seat`` has no untreated Disorder left and finished in ``place``."""
 
@@ -425,7 +425,7 @@ class PlayerWon(Event):
     place: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class GameEnded(Event):
     winners: tuple[int, ...]
     loser: int

@@ -265,8 +265,8 @@ def sample(view: SEView, rng: random.Random, cards: tuple[SECard, ...], memory: 
         state.prompt_seat = prompt.target
     for offer in view.offers:
         hands_then = (tuple(sorted(state.hands[offer.seat])), tuple(sorted(state.hands[offer.to])))
-        state.offers[offer.id] = OpenOffer(offer.seat, offer.to, tuple(c.id for c in offer.give), offer.want,
-                                           hands_then)
+        state.offers[offer.id] = OpenOffer(seat=offer.seat, to=offer.to, give=tuple(c.id for c in offer.give),
+                                           want=offer.want, hands_then=hands_then)
     next_offer = max(state.offers, default=0) + 1
     state.next_offer = max(next_offer, memory.next_offer) if useful else next_offer
     return state

@@ -78,7 +78,7 @@ class SEOptions:
     """SE3: the seat that starts, counted from 0; -1 draws it at random."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class OpenOffer:
     """A trade offer waiting for its answer (SE10)."""
 

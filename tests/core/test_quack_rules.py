@@ -291,9 +291,9 @@ def test_phases_2_to_4_draw_admit_copay_and_roll() -> None:
     assert len(state.hands[0]) == q.HAND_SIZE
     assert patient_name(state, 0) == "Weekend Warrior"
     assert of(events, q.PatientAdmitted)[0].face_down is False
-    assert of(events, q.MoneyPaid) == [q.MoneyPaid(0, q.CO_PAY, "co-pay", (), q.CO_PAY, q.NONE)]
+    assert of(events, q.MoneyPaid) == [q.MoneyPaid(seat=0, amount=q.CO_PAY, reason="co-pay", cards=(), billed=q.CO_PAY, reminder=q.NONE)]
     assert state.doctors[0].money == 50
-    assert of(events, q.DieRolled) == [q.DieRolled(0, (3,), 3, 3)]
+    assert of(events, q.DieRolled) == [q.DieRolled(seat=0, rolls=(3,), value=3, owed=3)]
     assert state.phase == q.TREAT and state.owed == 3
 
 
@@ -310,7 +310,7 @@ def test_the_die_rerolls_ones_and_sixes() -> None:
     # A Patient already in: no admission, so only the die reads the faces.
     state = table(patients={0: "Retired Hypochondriac"}, faces=[1, 6, 1, 5])
     events = RULES.apply(state, 0, q.StayHome())
-    assert of(events, q.DieRolled) == [q.DieRolled(0, (1, 6, 1, 5), 5, 5)]
+    assert of(events, q.DieRolled) == [q.DieRolled(seat=0, rolls=(1, 6, 1, 5), value=5, owed=5)]
 
 
 def test_die_rolls_stay_between_two_and_five() -> None:
@@ -352,7 +352,7 @@ def test_cure_sends_the_patient_home_waives_the_rest_and_pays() -> None:
     treat(state, 0, "Stitches")  # Minor Trauma 2 of 3
     assert state.doctors[0].patient.cure == 2 and state.turn == 0
     events = treat(state, 0, "Xray")  # +1: cured, two Treatments still owed are waived
-    assert of(events, q.PatientCured) == [q.PatientCured(0, ids("Weekend Warrior")[0], 0)]
+    assert of(events, q.PatientCured) == [q.PatientCured(seat=0, patient=ids("Weekend Warrior")[0], by=0)]
     paid = of(events, q.MoneyPaid)
     assert paid[0].amount == 150 + 300 and paid[0].reason == "treatments"
     assert state.doctors[0].money == 50 + 450
@@ -367,7 +367,7 @@ def test_death_pays_nothing_this_round_and_adds_infamy() -> None:
     RULES.apply(state, 0, q.StayHome())
     treat(state, 0, "Stitches")  # Bleeding +2 Cure, $150 at stake
     events = treat(state, 0, "Heparin")  # Bleeding 9 Harm >= Kill 6
-    assert of(events, q.PatientDied) == [q.PatientDied(0, ids("Nosebleed That Won't Quit")[0], "harm", 0)]
+    assert of(events, q.PatientDied) == [q.PatientDied(seat=0, patient=ids("Nosebleed That Won't Quit")[0], cause="harm", by=0)]
     assert not [e for e in of(events, q.MoneyPaid) if e.reason == "treatments"]
     assert state.doctors[0].money == 50
     assert state.doctors[0].infamy == 1
@@ -418,7 +418,7 @@ def test_short_hand_rule_play_all_treatments_then_one_anytime() -> None:
     assert legal[-len(discards):] == tuple(discards)  # Discards come last
     audit = card_in_hand(state, 0, "Tax Audit")
     events = RULES.apply(state, 0, q.Discard(audit))
-    assert of(events, q.CardsDiscarded) == [q.CardsDiscarded(0, (audit,), "short_hand")]
+    assert of(events, q.CardsDiscarded) == [q.CardsDiscarded(seat=0, cards=(audit,), reason="short_hand")]
     assert audit in state.doc_discard and state.turn == 1
 
 
@@ -453,7 +453,7 @@ def test_fleeing_is_final_and_freezes_money_and_infamy() -> None:
     events = RULES.apply(state, 0, q.FleeToSwitzerland())
     doctor = state.doctors[0]
     assert doctor.status == q.SWITZERLAND and doctor.patient is None
-    assert of(events, q.DoctorFled) == [q.DoctorFled(0, 700, 3)]
+    assert of(events, q.DoctorFled) == [q.DoctorFled(seat=0, money=700, infamy=3)]
     assert of(events, q.PatientDischarged)[0].reason == "fled"
     assert (doctor.money, doctor.infamy) == (700, 3)
     assert [CARDS[c].name for c in state.hands[0]] == ["Malpractice Suit", "Placebo"]
@@ -510,7 +510,7 @@ def test_the_mob_comes_the_moment_infamy_reaches_the_threshold() -> None:
     state = table(patients={1: "Weekend Warrior"}, infamy={1: 5},
                   hands={0: ["Malpractice Suit"]})
     events = anytime(state, 0, "Malpractice Suit", 1)
-    assert of(events, q.DoctorMobbed) == [q.DoctorMobbed(1, 6)]
+    assert of(events, q.DoctorMobbed) == [q.DoctorMobbed(seat=1, infamy=6)]
     assert state.doctors[1].status == q.MOBBED
     assert state.hands[1] == [] and state.doctors[1].patient is None
     assert RULES.legal_moves(state, 1) == ()
@@ -568,7 +568,7 @@ def test_diagnostic_dilemma_hides_the_patient_from_everyone_until_treated() -> N
     hidden = RULES.redact(played, 0)
     assert (hidden.patient, hidden.cure, hidden.total_cure) == (q.NONE, q.NONE, q.NONE)
     events = treat(state, 0, "Get Some Rest")
-    assert of(events, q.PatientRevealed) == [q.PatientRevealed(0, ids("Retired Hypochondriac")[0])]
+    assert of(events, q.PatientRevealed) == [q.PatientRevealed(seat=0, patient=ids("Retired Hypochondriac")[0])]
     assert RULES.view(state, 2).doctors[0].patient.patient.name == "Retired Hypochondriac"
     assert RULES.view(state, 2).doctors[0].patient.cure_points == 3
     assert ids("Diagnostic Dilemma")[0] in state.doc_discard or ids("Diagnostic Dilemma")[1] in state.doc_discard
@@ -584,7 +584,7 @@ def test_wrong_chart_sends_the_treatment_and_pays_its_player() -> None:
     events = treat(state, 0, "Tourniquet")  # Bleeding +3: cures seat 1's nosebleed
     played = of(events, q.TreatmentPlayed)[0]
     assert played.redirected and played.target == 1
-    assert of(events, q.PatientCured) == [q.PatientCured(1, ids("Nosebleed That Won't Quit")[0], 0)]
+    assert of(events, q.PatientCured) == [q.PatientCured(seat=1, patient=ids("Nosebleed That Won't Quit")[0], by=0)]
     events = treat(state, 0, "Yoga")
     paid = [e for e in of(events, q.MoneyPaid) if e.reason == "treatments"][0]
     assert paid.amount == 75 + 50 and paid.seat == 0
@@ -638,7 +638,7 @@ def test_placebo_adds_cure_and_can_cure_off_turn() -> None:
     state = table(hands={2: ["Placebo"]},
                   patients={1: ("Weekend Warrior", 1, 0, 0)})
     events = anytime(state, 2, "Placebo", 1)
-    assert of(events, q.PatientCured) == [q.PatientCured(1, ids("Weekend Warrior")[0], 2)]
+    assert of(events, q.PatientCured) == [q.PatientCured(seat=1, patient=ids("Weekend Warrior")[0], by=2)]
 
 
 def test_nurse_night_off_kills_and_its_doctor_answers_for_it() -> None:
@@ -683,7 +683,7 @@ def test_tax_audit_takes_up_to_its_amount() -> None:
     """Tax Audit: the target loses $300, or everything if they have less."""
     state = table(hands={2: ["Tax Audit"]}, money={1: 120})
     events = anytime(state, 2, "Tax Audit", 1)
-    assert state.doctors[1].money == 0 and of(events, q.MoneyLost) == [q.MoneyLost(1, 120, "fine", 0)]
+    assert state.doctors[1].money == 0 and of(events, q.MoneyLost) == [q.MoneyLost(seat=1, amount=120, reason="fine", total=0)]
 
 
 def test_miraculous_recovery_wipes_the_harm() -> None:
@@ -716,7 +716,7 @@ def test_teaching_hospital_now_or_at_the_next_roll() -> None:
     events = RULES.apply(state, 0, q.StayHome())
     assert of(events, q.DieRolled)[0].owed == 3 and not state.doctors[0].reminders
     events = anytime(state, 1, "Staff Shortage", 0)  # while treating: at once
-    assert of(events, q.TreatmentsOwedChanged) == [q.TreatmentsOwedChanged(0, 2)]
+    assert of(events, q.TreatmentsOwedChanged) == [q.TreatmentsOwedChanged(seat=0, owed=2)]
 
 
 def test_staff_shortage_cannot_go_below_zero_and_ends_the_phase() -> None:
@@ -793,7 +793,7 @@ def test_each_treatment_opens_a_timed_window_for_other_doctors() -> None:
     RULES.apply(state, 0, q.StayHome())
     assert RULES.deadline(state) is None
     events = treat(state, 0, "Yoga")
-    assert of(events, q.WindowOpened) == [q.WindowOpened(1, (1,))]
+    assert of(events, q.WindowOpened) == [q.WindowOpened(window=1, seats=(1,))]
     assert RULES.waiting_for(state) == (1,) and state.phase == q.WINDOW
     assert RULES.legal_moves(state, 1)[0] == q.Pass()
     assert RULES.deadline(state) == Deadline(0, 8.0, q.WINDOW, q.Timeout(1))

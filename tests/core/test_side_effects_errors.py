@@ -288,7 +288,7 @@ MALFORMED = _other_games_moves() + [
     QuackPlay(1),
     SneakyEndTurn(),
     Move(),
-    se.TurnEnded(0),
+    se.TurnEnded(seat=0),
     Event(),
     object(),
     None,
