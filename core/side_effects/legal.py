@@ -73,20 +73,20 @@ from quackbox.core.side_effects.state import (
 
 def untreated(state: SEState, seat: int) -> list[int]:
     """The ids of ``seat``'s untreated Disorders, in Psyche order."""
-    return [disorder for disorder, drug in state.psyche[seat] if drug == NONE]
+    return [slot.disorder for slot in state.psyche[seat] if slot.drug == NONE]
 
 
 def held(state: SEState, seat: int) -> set[str]:
     """The names of the Disorders on ``seat``'s Psyche, treated or not."""
     cards = state.cards
-    return {cards[disorder].name for disorder, _drug in state.psyche[seat]}
+    return {cards[slot.disorder].name for slot in state.psyche[seat]}
 
 
 def holds(state: SEState, seat: int, name: str) -> bool:
     """Whether a Disorder called ``name`` is on ``seat``'s Psyche, treated or not."""
     cards = state.cards
-    for disorder, _drug in state.psyche[seat]:
-        if cards[disorder].name == name:
+    for slot in state.psyche[seat]:
+        if cards[slot.disorder].name == name:
             return True
     return False
 
@@ -101,9 +101,9 @@ def side_effects_on(state: SEState, seat: int) -> list[str]:
     each once, in the order the Drugs list them."""
     cards = state.cards
     names: list[str] = []
-    for _disorder, drug in state.psyche[seat]:
-        if drug != NONE:
-            for name in cards[drug].side_effects:
+    for slot in state.psyche[seat]:
+        if slot.drug != NONE:
+            for name in cards[slot.drug].side_effects:
                 if name not in names:
                     names.append(name)
     return names
@@ -225,7 +225,7 @@ def plays_of(state: SEState, seat: int, card: int, others: list[int], open_to: d
              table: MoveTable) -> list[Move]:
     """The plays of ``card`` in ``seat``'s hand; ``others`` are its opponents,
     ``open_to`` gives each one's :func:`vulnerable_to` if ``card`` is a Disorder.
-    (A Disorder is untreated while no Drug is on it: ``treated_by == NONE``.)"""
+    (A Disorder is untreated while no Drug is on it: ``slot.drug == NONE``.)"""
     cards = state.cards
     this = cards[card]
     kind = this.kind
@@ -234,26 +234,26 @@ def plays_of(state: SEState, seat: int, card: int, others: list[int], open_to: d
         # Rulebook Treat a Disorder: your own; SE11's house rule: anyone's still in the game.
         patients = [t for t in range(state.seats) if state.active(t)] if state.options.treat_others else (seat,)
         return [
-            table.treat[card, disorder]
+            table.treat[card, slot.disorder]
             for t in patients
-            for disorder, treated_by in psyche[t]
-            if treated_by == NONE and cards[disorder].name == this.treats
+            for slot in psyche[t]
+            if slot.drug == NONE and cards[slot.disorder].name == this.treats
         ]
     if kind == se_cards.DISORDER:
         # Rulebook Give a Disorder: to a player vulnerable to it (SE6) who may hold another.
         return [table.give[card, t] for t, names in open_to.items() if this.name in names]
     if kind == se_cards.THERAPY:
         return [
-            table.therapy[card, disorder]
-            for disorder, treated_by in psyche[seat]
-            if treated_by == NONE and therapy_works_on(cards[disorder])
+            table.therapy[card, slot.disorder]
+            for slot in psyche[seat]
+            if slot.drug == NONE and therapy_works_on(cards[slot.disorder])
         ]
     if kind == se_cards.EPISODE:
         return [
-            table.episode[card, disorder]
+            table.episode[card, slot.disorder]
             for t in others
-            for disorder, treated_by in psyche[t]
-            if treated_by == NONE
+            for slot in psyche[t]
+            if slot.drug == NONE
         ]
     if kind == se_cards.MISDIAGNOSIS:
         return [
@@ -264,7 +264,7 @@ def plays_of(state: SEState, seat: int, card: int, others: list[int], open_to: d
             if swap_allowed(state, seat, mine, t, theirs)
         ]
     if kind == se_cards.HIGH_TOLERANCE:
-        return [table.high_tolerance[card, drug] for t in others for _disorder, drug in psyche[t] if drug != NONE]
+        return [table.high_tolerance[card, slot.drug] for t in others for slot in psyche[t] if slot.drug != NONE]
     return []
 
 
@@ -406,7 +406,7 @@ def verify_treat(state: SEState, seat: int, move: Treat) -> TreatPlan:
     if not state.active(target):
         raise IllegalMove(f"{seat_text(target).capitalize()} has left the game.")
     disorder = state.cards[move.disorder]
-    if state.psyche[target][slot][1] != NONE:
+    if state.psyche[target][slot].drug != NONE:
         raise IllegalMove(f"That {disorder.name} is already treated.")
     if disorder.name != drug.treats:
         raise IllegalMove(f"{drug.name} treats {drug.treats}, not {disorder.name}.")
@@ -435,7 +435,7 @@ def verify_therapy(state: SEState, seat: int, move: PlayTherapy) -> TherapyPlan:
     if target != seat:
         raise IllegalMove("Therapy works only on your own Psyche.")
     disorder = state.cards[move.disorder]
-    if state.psyche[seat][slot][1] != NONE:
+    if state.psyche[seat][slot].drug != NONE:
         raise IllegalMove(f"Your {disorder.name} is already treated.")
     if not therapy_works_on(disorder):
         raise IllegalMove(f"Therapy does not work on {disorder.name}.")
@@ -448,7 +448,7 @@ def verify_episode(state: SEState, seat: int, move: PlayEpisode) -> EpisodePlan:
         raise IllegalMove(f"{card.name} is not an Episode.")
     target, slot = _find_disorder(state, move.disorder)
     _opponent(state, seat, target)
-    if state.psyche[target][slot][1] != NONE:
+    if state.psyche[target][slot].drug != NONE:
         name = state.cards[move.disorder].name
         whose = seat_text(target).capitalize()
         raise IllegalMove(f"{whose}'s {name} is treated; an Episode needs an untreated Disorder.")
@@ -464,7 +464,7 @@ def verify_misdiagnosis(state: SEState, seat: int, move: PlayMisdiagnosis) -> Mi
         raise IllegalMove("Misdiagnosis: the first Disorder must be your own.")
     target, theirs = _find_disorder(state, move.theirs)
     _opponent(state, seat, target)
-    if state.psyche[seat][mine][1] != NONE or state.psyche[target][theirs][1] != NONE:
+    if state.psyche[seat][mine].drug != NONE or state.psyche[target][theirs].drug != NONE:
         raise IllegalMove("Misdiagnosis swaps untreated Disorders only.")
     if not swap_allowed(state, seat, move.mine, target, move.theirs):
         raise IllegalMove("That swap would put the same Disorder twice on one Psyche.")
@@ -476,8 +476,8 @@ def verify_high_tolerance(state: SEState, seat: int, move: PlayHighTolerance) ->
     if card.kind != se_cards.HIGH_TOLERANCE:
         raise IllegalMove(f"{card.name} is not High Tolerance.")
     for target in range(state.seats):
-        for slot, (_disorder, drug) in enumerate(state.psyche[target]):
-            if drug == move.drug:
+        for slot, placed in enumerate(state.psyche[target]):
+            if placed.drug == move.drug:
                 _opponent(state, seat, target)
                 return HighTolerancePlan(target=target, slot=slot)
     raise IllegalMove(f"Card {move.drug} is not a Drug on anyone's Psyche.")
@@ -552,8 +552,8 @@ def _in_hand(state: SEState, seat: int, card: int) -> SECard:
 def _find_disorder(state: SEState, card: int) -> tuple[int, int]:
     """(seat, slot) of the Disorder ``card`` on a Psyche, or IllegalMove."""
     for seat in range(state.seats):
-        for slot, (disorder, _drug) in enumerate(state.psyche[seat]):
-            if disorder == card:
+        for slot, placed in enumerate(state.psyche[seat]):
+            if placed.disorder == card:
                 return seat, slot
     if 0 <= card < len(state.cards):
         raise IllegalMove(f"{state.cards[card].name} (card {card}) is not a Disorder on anyone's Psyche.")

@@ -101,6 +101,7 @@ from quackbox.core.side_effects.state import (
     TREMORS,
     TREMORS_CARDS,
     OpenOffer,
+    PsycheSlot,
     SEOptions,
     SEState,
     clone,
@@ -148,7 +149,7 @@ def deal(state: SEState, events: list[Event]) -> None:
             for _attempt in range(len(disorders)):
                 card = disorders.pop()
                 if opts.duplicate_disorders or not holds(state, seat, cards[card].name):
-                    state.psyche[seat].append([card, NONE])
+                    state.psyche[seat].append(PsycheSlot(card))
                     break
                 disorders.insert(0, card)
             else:
@@ -307,7 +308,7 @@ def do_end_turn(state: SEState, seat: int, move: EndTurn, plan: None, events: li
 def do_treat(state: SEState, seat: int, move: Treat, plan: TreatPlan, events: list[Event]) -> None:
     """Rulebook Treat a Disorder: the Drug goes on top of it (SE11: perhaps another's)."""
     state.hands[seat].remove(move.drug)
-    state.psyche[plan.target][plan.slot][1] = move.drug
+    state.psyche[plan.target][plan.slot].drug = move.drug
     events.append(DisorderTreated(seat=seat, drug=move.drug, disorder=move.disorder, target=plan.target))
     check_win(state, plan.target, events)
 
@@ -315,15 +316,15 @@ def do_treat(state: SEState, seat: int, move: Treat, plan: TreatPlan, events: li
 def do_give_disorder(state: SEState, seat: int, move: GiveDisorder, plan: None, events: list[Event]) -> None:
     """Rulebook Give a Disorder: it joins the target's Psyche, untreated."""
     state.hands[seat].remove(move.card)
-    state.psyche[move.target].append([move.card, NONE])
+    state.psyche[move.target].append(PsycheSlot(move.card))
     events.append(DisorderGiven(seat=seat, card=move.card, target=move.target))
 
 
 def do_therapy(state: SEState, seat: int, move: PlayTherapy, plan: TherapyPlan, events: list[Event]) -> None:
     """SE8: the Disorder and the Therapy go to the discard pile."""
     state.hands[seat].remove(move.card)
-    disorder, _drug = state.psyche[seat].pop(plan.slot)
-    state.discard.append(disorder)
+    removed = state.psyche[seat].pop(plan.slot)
+    state.discard.append(removed.disorder)
     state.discard.append(move.card)
     events.append(TherapyUsed(seat=seat, card=move.card, disorder=move.disorder))
     check_win(state, seat, events)
@@ -341,7 +342,7 @@ def do_misdiagnosis(state: SEState, seat: int, move: PlayMisdiagnosis, plan: Mis
     state.hands[seat].remove(move.card)
     state.discard.append(move.card)
     mine, theirs = state.psyche[seat][plan.mine], state.psyche[plan.target][plan.theirs]
-    mine[0], theirs[0] = theirs[0], mine[0]
+    mine.disorder, theirs.disorder = theirs.disorder, mine.disorder
     events.append(MisdiagnosisPlayed(seat=seat, card=move.card, mine=move.mine, target=plan.target, theirs=move.theirs))
 
 
@@ -351,7 +352,7 @@ def do_high_tolerance(state: SEState, seat: int, move: PlayHighTolerance, plan: 
     state.hands[seat].remove(move.card)
     state.discard.append(move.card)
     state.discard.append(move.drug)
-    state.psyche[plan.target][plan.slot][1] = NONE
+    state.psyche[plan.target][plan.slot].drug = NONE
     events.append(HighTolerancePlayed(seat=seat, card=move.card, target=plan.target, drug=move.drug))
 
 
@@ -417,14 +418,14 @@ def punish(state: SEState, seat: int, target: int, card: int, disorder: int, eve
     """SE7: resolve an Episode played by ``seat`` on ``target``'s Disorder ``disorder``."""
     what = punishment(state.cards[disorder])
     hand = state.hands[target]
-    drugs = tuple([drug for _disorder, drug in state.psyche[target] if drug != NONE])
+    drugs = tuple([slot.drug for slot in state.psyche[target] if slot.drug != NONE])
     effective = episode_bites(what, drugs=len(drugs), hand=len(hand), no_play=state.no_play[target],
                               no_draw=state.no_draw[target])
     events.append(EpisodePlayed(seat=seat, card=card, target=target, disorder=disorder, punishment=what,
                                 effective=effective))
     if what == Punishment.DISCARD_DRUGS:
-        for pair in state.psyche[target]:
-            pair[1] = NONE
+        for slot in state.psyche[target]:
+            slot.drug = NONE
         state.discard.extend(drugs)
         if drugs:
             events.append(DrugsDiscarded(seat=target, cards=drugs))

@@ -38,7 +38,7 @@ from quackbox.core.side_effects.moves import (
     TradeOffered,
     TurnStarted,
 )
-from quackbox.core.side_effects.state import ANXIETY, TREMORS, OpenOffer, SEState, new_state
+from quackbox.core.side_effects.state import ANXIETY, TREMORS, OpenOffer, PsycheSlot, SEState, new_state
 from quackbox.core.side_effects.view import SEView
 
 __all__ = ["Memory", "sample"]
@@ -192,14 +192,14 @@ def sample(view: SEView, rng: random.Random, cards: tuple[SECard, ...], memory: 
     state = new_state(seats, view.options, random.Random(rng.getrandbits(64)), cards)
     placed: set[int] = set()
     for player in view.players:
-        pairs = []
+        psyche = []
         for slot in player.psyche:
             drug = slot.drug.id if slot.drug is not None else NONE
-            pairs.append([slot.disorder.id, drug])
+            psyche.append(PsycheSlot(slot.disorder.id, drug))
             placed.add(slot.disorder.id)
             if drug != NONE:
                 placed.add(drug)
-        state.psyche[player.seat] = pairs
+        state.psyche[player.seat] = psyche
         state.skips[player.seat] = player.skips
         state.no_play[player.seat] = player.no_play
         state.no_draw[player.seat] = player.no_draw

@@ -95,13 +95,21 @@ class OpenOffer:
 
 
 @dataclass(slots=True)
+class PsycheSlot:
+    """One Disorder on a Psyche, and the Drug on top of it (NONE while untreated)."""
+
+    disorder: int
+    drug: int = NONE
+
+
+@dataclass(slots=True)
 class SEState:
     """One game of Side Effects. Card ids index ``cards``.
 
     Every card is in exactly one place: ``draw`` (its top is the end of the
     list), ``discard`` (likewise), a hand in ``hands``, or on a Psyche. A
-    Psyche is a list of ``[disorder, drug]`` pairs, one per Disorder in the
-    order they came; ``drug`` is NONE while the Disorder is untreated.
+    Psyche is a list of :class:`PsycheSlot`, one per Disorder in the order
+    they came.
     Per-seat lists are indexed by seat.
     """
 
@@ -115,7 +123,7 @@ class SEState:
     draw: list[int]
     discard: list[int]
     hands: list[list[int]]
-    psyche: list[list[list[int]]]
+    psyche: list[list[PsycheSlot]]
 
     # What each seat owes or has done.
     skips: list[int]
@@ -194,7 +202,7 @@ def clone(state: SEState) -> SEState:
         draw=list(state.draw),
         discard=list(state.discard),
         hands=[list(hand) for hand in state.hands],
-        psyche=[[list(pair) for pair in psyche] for psyche in state.psyche],
+        psyche=[[PsycheSlot(s.disorder, s.drug) for s in psyche] for psyche in state.psyche],
         skips=list(state.skips),
         no_play=list(state.no_play),
         no_draw=list(state.no_draw),

@@ -215,7 +215,7 @@ def player_view(state: SEState, seat: int, deck: DeckViews) -> PlayerView:
     slots = deck.slots
     return PlayerView(
         seat=seat,
-        psyche=tuple([slots[d, g] for d, g in state.psyche[seat]]),
+        psyche=tuple([slots[slot.disorder, slot.drug] for slot in state.psyche[seat]]),
         hand_size=len(state.hands[seat]),
         vulnerable_to=vulnerable_to(state, seat),
         skips=state.skips[seat],

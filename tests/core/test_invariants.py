@@ -34,10 +34,10 @@ class SideEffectsAdapter(Adapter):
         for hand in state.hands:
             where += hand
         for psyche in state.psyche:
-            for disorder, drug in psyche:
-                where.append(disorder)
-                if drug != NONE:
-                    where.append(drug)
+            for slot in psyche:
+                where.append(slot.disorder)
+                if slot.drug != NONE:
+                    where.append(slot.drug)
         where.sort()
         return where
 
@@ -85,7 +85,7 @@ class SideEffectsAdapter(Adapter):
                 assert held <= se.HAND_LIMIT, f"seat {event.seat} ended a turn holding {held} cards"
         if not state.options.duplicate_disorders:
             for seat, psyche in enumerate(state.psyche):
-                names = [state.cards[d].name for d, _g in psyche]
+                names = [state.cards[slot.disorder].name for slot in psyche]
                 assert len(names) == len(set(names)), f"seat {seat} holds a Disorder twice: {names}"
 
     def fingerprint(self, state: se.SEState) -> Any:
@@ -93,7 +93,7 @@ class SideEffectsAdapter(Adapter):
             tuple(state.draw),
             tuple(state.discard),
             tuple(map(tuple, state.hands)),
-            tuple(tuple(map(tuple, p)) for p in state.psyche),
+            tuple(tuple((slot.disorder, slot.drug) for slot in p) for p in state.psyche),
             state.current,
             state.turn,
             state.phase,

@@ -107,7 +107,7 @@ def test_psyche_and_hand_sizes(seats):
         psyche = psyche_names(state, s)
         assert len(psyche) == size
         assert len(set(psyche)) == size, f"duplicate Disorder dealt to seat {s}: {psyche}"
-        assert all(state.cards[d].kind == se_cards.DISORDER and g == NONE for d, g in state.psyche[s])
+        assert all(state.cards[slot.disorder].kind == se_cards.DISORDER and slot.drug == NONE for slot in state.psyche[s])
         # Hands of 4; the first player has already drawn their 2.
         assert len(state.hands[s]) == (6 if s == state.current else 4)
     assert_conserved(state)
@@ -128,7 +128,7 @@ def _pile_order(seed: int) -> list[int]:
     change the shuffle).
     """
     state = RULES.new_game(seats=8, seed=seed, options={"duplicate_disorders": True})
-    return [state.psyche[k % 8][k // 8][0] for k in range(24)]
+    return [state.psyche[k % 8][k // 8].disorder for k in range(24)]
 
 
 def _first_seed_with_setup_duplicate(seats: int) -> int:
@@ -160,8 +160,8 @@ def test_duplicate_disorder_at_setup_goes_to_the_bottom():
                 break
     assert bounced, "the chosen seed should force a duplicate"
     state = RULES.new_game(seats=3, seed=seed)
-    assert [[d for d, _g in state.psyche[s]] for s in range(3)] == expected
-    on_psyches = {d for s in range(3) for d, _g in state.psyche[s]}
+    assert [[slot.disorder for slot in state.psyche[s]] for s in range(3)] == expected
+    on_psyches = {slot.disorder for s in range(3) for slot in state.psyche[s]}
     assert not on_psyches & set(bounced)
     assert_conserved(state)
 
@@ -172,7 +172,7 @@ def test_duplicate_house_rule_keeps_the_duplicate_at_setup():
     pile = _pile_order(seed)
     state = RULES.new_game(seats=3, seed=seed, options={"duplicate_disorders": True})
     round_robin = [[pile[r * 3 + s] for r in range(4)] for s in range(3)]
-    assert [[d for d, _g in state.psyche[s]] for s in range(3)] == round_robin
+    assert [[slot.disorder for slot in state.psyche[s]] for s in range(3)] == round_robin
     assert any(len(set(psyche_names(state, s))) < 4 for s in range(3))
 
 
@@ -261,7 +261,7 @@ def test_changing_a_clone_leaves_the_original_alone():
     events = play(copy, 0, PlayEpisode(card_id(copy, 0, "Episode"), disorder_id(copy, 1, "Gambling Addiction")))
     assert of_type(events, se.CardsTaken) and of_type(events, se.TradeClosed)  # the RNG stole; the offer lapsed
     play(copy, 0, Treat(card_id(copy, 0, "Chlorpromazine"), disorder_id(copy, 0, "Madness")))
-    copy.psyche[1][0][1] = 0
+    copy.psyche[1][0].drug = 0
     for field in (copy.draw, copy.discard, copy.hands[2], copy.finish_order):
         field.append(-5)
     copy.skips[2] = copy.no_play[2] = copy.no_draw[2] = copy.places[2] = 1
@@ -923,7 +923,7 @@ def test_a_gift_needs_nothing_back_and_cannot_be_played_off_turn():
     play(state, 0, OfferTrade(2, (episode,), ()))
     play(state, 2, AcceptTrade(1))
     assert hand_names(state, 2) == ["Episode", "Fluoxetine"]
-    target = state.psyche[1][0][0]
+    target = state.psyche[1][0].disorder
     with pytest.raises(NotYourTurn):
         RULES.check(state, 2, PlayEpisode(episode, target))
 
