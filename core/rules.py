@@ -37,6 +37,8 @@ __all__ = [
     "BadOptions",
     "NONE",
     "seat_label",
+    "seat_text",
+    "verify_view_seats",
 ]
 
 
@@ -98,6 +100,19 @@ NONE = -1
 def seat_label(seat: int) -> str:
     """``seat`` as people count it (from 1), for the sentences of errors."""
     return f"seat {seat + 1}"
+
+
+def seat_text(value: object) -> str:
+    """A seat as people count them ("seat 3", :func:`seat_label`), or a bad value as given."""
+    return seat_label(value) if type(value) is int else f"seat {value!r}"
+
+
+def verify_view_seats(seats: Sequence[int | None], table: int) -> None:
+    """MalformedMove unless each of ``seats`` is a seat of a table of ``table``
+    (counted from 0) or None, a spectator: both games' ``view`` and ``views``."""
+    for seat in seats:
+        if seat is not None and (type(seat) is not int or not 0 <= seat < table):
+            raise MalformedMove(f"There is no {seat_text(seat)} at this table.")
 
 
 @dataclass(frozen=True, slots=True)

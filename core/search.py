@@ -141,7 +141,7 @@ class SearchBot:
 
 def _seats(view: Any) -> Sequence[Any]:
     """The seats of the table, from either game's view."""
-    return getattr(view, "players", None) or view.doctors
+    return view.players
 
 
 def clear_winner(results: Sequence[Sequence[float]], confidence: float = CONFIDENCE) -> int:

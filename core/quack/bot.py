@@ -30,7 +30,7 @@ from quackbox.core.quack.moves import Discard, FleeToSwitzerland, Pass, PlayAnyt
 from quackbox.core.quack.rules import RULES
 from quackbox.core.quack.state import FLEE, GAME, MOBBED, PRACTISING, SHORT_HAND, TREAT, WINDOW
 from quackbox.core.quack.state import QuackState
-from quackbox.core.quack.view import DoctorView, PatientView, QuackView
+from quackbox.core.quack.view import DoctorView, CaseView, QuackView
 from quackbox.core.rules import NONE, Move
 
 # Dollar weights of the judgement (tuned with core.quack.balance_report).
@@ -78,11 +78,11 @@ class QuackBot:
             return self._worst_discard(view)
         if best is not None and score >= ANYTIME_BAR:
             return best
-        if phase == FLEE and view.turn == me:
+        if phase == FLEE and view.current == me:
             if self._should_flee(view) and _has(legal, FleeToSwitzerland):
                 return FleeToSwitzerland()
             return StayHome()
-        if phase == TREAT and view.turn == me:
+        if phase == TREAT and view.current == me:
             move = self._treatment(view)
             if move is not None:
                 return move
@@ -97,13 +97,13 @@ class QuackBot:
     # fleeing ----------------------------------------------------------------
 
     def _should_flee(self, view: QuackView) -> bool:
-        me = view.doctors[view.seat]
+        me = view.players[view.seat]
         threshold = view.threshold
-        rivals = [d for d in view.doctors if d.seat != view.seat and d.status != MOBBED]
+        rivals = [d for d in view.players if d.seat != view.seat and d.status != MOBBED]
         best_rival = max((d.money for d in rivals), default=0)
         lead = me.money - best_rival
         practising = [d for d in rivals if d.status == PRACTISING]
-        case = me.patient
+        case = me.case
         if case is not None and case.patient is not None:
             at_stake = case.patient.infamy
             risk = _danger(case)
@@ -130,8 +130,8 @@ class QuackBot:
         moves = [m for m in view.legal if isinstance(m, PlayTreatment)]
         if not moves:
             return None
-        me = view.doctors[view.seat]
-        case = me.patient
+        me = view.players[view.seat]
+        case = me.case
         hand = {c.id: c for c in view.hand}
         own = [m for m in moves if m.target in (NONE, view.seat)]
         if case is None or case.patient is None or not own:
@@ -180,12 +180,12 @@ class QuackBot:
 
     def _score_anytime(self, view: QuackView, card: Anytime, move: PlayAnytime, threats: list[float]) -> float:
         me = view.seat
-        doctors = view.doctors
+        doctors = view.players
         t = doctors[move.target]
         threat = threats[move.target]
         effect = card.effect
         mine = move.target == me
-        case = t.patient
+        case = t.case
         known = case is not None and case.patient is not None
         if effect in (qc.CURE_POINTS, qc.HARM_POINTS, qc.RESET_HARM) and not known:
             return -1.0
@@ -225,7 +225,7 @@ class QuackBot:
             if mine:
                 return -200.0
             # Worth most while the target is treating (this round's pay is at stake).
-            treating = view.turn == move.target and view.phase != FLEE
+            treating = view.current == move.target and view.phase != FLEE
             return (280.0 if treating else 60.0) * threat
         if effect == qc.DOUBLE_PAY:
             return 260.0 if mine else -200.0
@@ -241,30 +241,30 @@ class QuackBot:
             other = doctors[move.other]
             if me not in (move.target, move.other):
                 return -10.0
-            mine_case = doctors[me].patient
-            theirs = other.patient if move.target == me else t.patient
+            mine_case = doctors[me].case
+            theirs = other.case if move.target == me else t.case
             if mine_case is None or theirs is None or mine_case.patient is None or theirs.patient is None:
                 return -10.0
             return 400.0 * (_case_value(theirs) - _case_value(mine_case))
         if effect == qc.SHRED:
             return self._score_shred(view, move)
         if effect in (qc.NULLIFY_TYPE, qc.BOOST_TYPE):
-            if not mine or not known or view.turn != me:
+            if not mine or not known or view.current != me:
                 return -10.0
             return _type_card_value(view, case, card)
         if effect == qc.REDIRECT:
             other = doctors[move.other]
-            if mine or move.other == me or other.patient is None or other.patient.patient is None:
+            if mine or move.other == me or other.case is None or other.case.patient is None:
                 return -10.0
             # Send a rival's Treatment at another rival's fragile Patient.
-            oc = other.patient
+            oc = other.case
             close = oc.harm_points / max(1, oc.patient.kill)
             return 150.0 * close * threats[move.other]
         return 0.0
 
     def _score_shred(self, view: QuackView, move: PlayAnytime) -> float:
-        me = view.doctors[view.seat]
-        case = me.patient
+        me = view.players[view.seat]
+        case = me.case
         gone = next((c for c in view.hand if c.id == move.discard), None)
         if gone is None or case is None or case.patient is None or type(gone) is not Treatment:
             return -10.0
@@ -291,11 +291,11 @@ def _has(legal: tuple[Move, ...], kind: type) -> bool:
 def _threats(view: QuackView) -> list[float]:
     """How much hurting each seat helps me: about 1 for the richest rival, less
     for the rest, 0 for the mobbed, -1 for myself."""
-    rivals = [d for d in view.doctors if d.seat != view.seat and d.status != MOBBED]
+    rivals = [d for d in view.players if d.seat != view.seat and d.status != MOBBED]
     top = max((d.money for d in rivals), default=0)
-    me = view.doctors[view.seat].money
+    me = view.players[view.seat].money
     out = []
-    for d in view.doctors:
+    for d in view.players:
         if d.seat == view.seat:
             out.append(-1.0)
         elif d.status == MOBBED:
@@ -306,7 +306,7 @@ def _threats(view: QuackView) -> list[float]:
     return out
 
 
-def _danger(case: PatientView) -> float:
+def _danger(case: CaseView) -> float:
     """0..1: how near the Patient is to dying (Harm towards Kill, Mortal count)."""
     p = case.patient
     harm = case.harm_points / p.kill
@@ -314,7 +314,7 @@ def _danger(case: PatientView) -> float:
     return min(1.0, max(harm, mortal))
 
 
-def _case_value(case: PatientView) -> float:
+def _case_value(case: CaseView) -> float:
     """Rough worth of keeping a Patient: closer to cure is better, closer to death worse."""
     p = case.patient
     return case.cure_points / p.cure - _danger(case) * (1 + p.infamy / 3)
@@ -344,7 +344,7 @@ def _average_harm(card: Treatment | Anytime) -> float:
     return known if known is not None else _mean_harm(card)
 
 
-def _type_card_value(view: QuackView, case: PatientView, card: Anytime) -> float:
+def _type_card_value(view: QuackView, case: CaseView, card: Anytime) -> float:
     """Lost Lab Results on my own Patient before a harmful card of that type, Extra
     Strength before a curing one."""
     best = -10.0
@@ -359,7 +359,7 @@ def _type_card_value(view: QuackView, case: PatientView, card: Anytime) -> float
     return best
 
 
-def _best_line(view: QuackView, me: DoctorView, case: PatientView, cards: list[Treatment]) -> int:
+def _best_line(view: QuackView, me: DoctorView, case: CaseView, cards: list[Treatment]) -> int:
     """The first card of the best order to play ``cards`` on a known Patient.
 
     A dynamic programme over the set of cards played (bitmask): Cure and Harm
@@ -437,9 +437,9 @@ class EasyQuackBot(QuackBot):
 
     def choose(self, view: QuackView) -> Move:
         legal = view.legal
-        if view.phase == FLEE and view.turn == view.seat:
-            me = view.doctors[view.seat]
-            case = me.patient
+        if view.phase == FLEE and view.current == view.seat:
+            me = view.players[view.seat]
+            case = me.case
             at_stake = case.patient.infamy if case is not None and case.patient is not None else 2
             if me.infamy + at_stake >= view.threshold and _has(legal, FleeToSwitzerland):
                 return _first(legal, FleeToSwitzerland)

@@ -42,7 +42,7 @@ from quackbox.core.quack.moves import (
     Timeout,
 )
 from quackbox.core.quack.state import FLEE, MOBBED, OVER, PRACTISING, SHORT_HAND, TREAT, WINDOW, Doctor, QuackState
-from quackbox.core.rules import NONE, GameOver, IllegalMove, MalformedMove, Move, MoveForms, NotYourTurn, seat_label
+from quackbox.core.rules import NONE, GameOver, IllegalMove, MalformedMove, Move, MoveForms, NotYourTurn, seat_label, seat_text
 
 __all__ = [
     "AnytimePlan", "FORMS", "MoveTable", "TreatmentPlan", "anytime_moves", "is_seat", "legal_moves",
@@ -77,16 +77,16 @@ class AnytimePlan:
 def waiting_for(state: QuackState) -> tuple[int, ...]:
     """The seats the game needs to hear from: the open window's, or the doctor whose turn it is."""
     if state.phase == WINDOW:
-        return tuple(state.window)
+        return tuple(state.window_seats)
     if state.phase == OVER:
         return ()
-    return (state.turn,)
+    return (state.current,)
 
 
 def patient_holder(state: QuackState, patient: int) -> int:
     """The seat whose office holds the Patient card ``patient``, or NONE (QR16: where a Wrong Chart sends)."""
     for s, doctor in enumerate(state.doctors):
-        if doctor.patient is not None and doctor.patient.card == patient:
+        if doctor.case is not None and doctor.case.card == patient:
             return s
     return NONE
 
@@ -96,7 +96,7 @@ def legal_moves(state: QuackState, seat: int, table: MoveTable) -> tuple[Move, .
     if state.phase == OVER or not is_seat(state, seat) or state.doctors[seat].status == MOBBED:
         return ()
     phase = state.phase
-    on_turn = seat == state.turn
+    on_turn = seat == state.current
     moves: list[Move] = []
     if on_turn and phase == FLEE:
         moves.append(table.stay)
@@ -104,7 +104,7 @@ def legal_moves(state: QuackState, seat: int, table: MoveTable) -> tuple[Move, .
             moves.append(table.flee)
     elif on_turn and phase == TREAT:
         moves += _treatment_moves(state, seat, table)
-    elif phase == WINDOW and seat in state.window:
+    elif phase == WINDOW and seat in state.window_seats:
         moves.append(table.pass_)
     anytime = _anytime_cards(state, seat, table)
     for card in anytime:
@@ -120,7 +120,7 @@ def _treatment_moves(state: QuackState, seat: int, table: MoveTable) -> list[Pla
     if not state.options.group_practice:
         return [own[c] for c in state.hands[seat] if c in own]
     doctors = state.doctors
-    targets = [NONE] + [t for t in range(state.seats) if t != seat and doctors[t].patient is not None]
+    targets = [NONE] + [t for t in range(state.seats) if t != seat and doctors[t].case is not None]
     return [table.treatments[c, t] for c in state.hands[seat] if c in own for t in targets]
 
 
@@ -151,7 +151,7 @@ def window_seats(state: QuackState) -> list[int]:
     """The seats a response window after a Treatment waits for (QR13): the
     other doctors still in the game, in turn order from the next one, who may
     play an Anytime card now."""
-    others = [(state.turn + i) % state.seats for i in range(1, state.seats)]
+    others = [(state.current + i) % state.seats for i in range(1, state.seats)]
     return [s for s in others if state.doctors[s].status != MOBBED and _can_play_anytime(state, s)]
 
 
@@ -214,7 +214,7 @@ def _anytime_cards(state: QuackState, seat: int, table: MoveTable) -> list[Anyti
 
 
 def _seats_with_a_patient(state: QuackState) -> list[int]:
-    return [t for t, doctor in enumerate(state.doctors) if doctor.patient is not None]
+    return [t for t, doctor in enumerate(state.doctors) if doctor.case is not None]
 
 
 def single_targets(state: QuackState, card: Anytime) -> list[int]:
@@ -225,7 +225,7 @@ def single_targets(state: QuackState, card: Anytime) -> list[int]:
     doctors = enumerate(state.doctors)
     effect = card.effect
     if AIMS[effect] == PATIENT:
-        return [t for t, d in doctors if d.patient is not None]
+        return [t for t, d in doctors if d.case is not None]
     if effect in UNIQUE_REMINDERS:
         return [t for t, d in doctors if d.status == PRACTISING and not _waiting(state, d, effect)]
     if effect == qc.INFAMY_DOWN:
@@ -261,8 +261,7 @@ def verify_seat(state: QuackState, seat: Any, move: Any) -> None:
     over, by a doctor still in it (any seat may carry the host's Timeout)."""
     FORMS.check(move)
     if not is_seat(state, seat):
-        named = seat_label(seat) if type(seat) is int else f"seat {seat!r}"
-        raise MalformedMove(f"There is no {named} at this table of {state.seats}.")
+        raise MalformedMove(f"There is no {seat_text(seat)} at this table of {state.seats}.")
     if state.phase == OVER:
         raise GameOver("The game is over.")
     # Any seat may carry the host's Timeout: it speaks for nobody in particular.
@@ -276,7 +275,7 @@ def verify_seat(state: QuackState, seat: Any, move: Any) -> None:
 
 
 def verify_timeout(state: QuackState, seat: int, move: Timeout) -> None:
-    if state.phase != WINDOW or move.window != state.window_id:
+    if state.phase != WINDOW or move.window != state.window:
         raise IllegalMove(f"Response window {move.window} is not open, so it cannot time out.")
 
 
@@ -312,7 +311,7 @@ def verify_treatment(state: QuackState, seat: int, move: PlayTreatment) -> Treat
         raise IllegalMove("You may treat only your own Patient (Group Practice is off).")
     if not 0 <= target < state.seats:
         raise IllegalMove(f"There is no {seat_label(target)} at this table.")
-    if state.doctors[target].patient is None:
+    if state.doctors[target].case is None:
         raise IllegalMove(f"{_seat_first(target)} has no Patient to treat.")
     return TreatmentPlan(treatment=card, target=target)
 
@@ -352,7 +351,7 @@ def verify_anytime(state: QuackState, seat: int, move: PlayAnytime) -> AnytimePl
     elif aim == SWAP:
         if o == t:
             raise IllegalMove(f"{card.name} needs two different doctors.")
-        if doctors[t].patient is None or doctors[o].patient is None:
+        if doctors[t].case is None or doctors[o].case is None:
             raise IllegalMove(f"{card.name} needs two doctors who both have a Patient.")
         if o < t:
             raise IllegalMove(f"Name the lower seat first for {card.name}: "
@@ -364,14 +363,14 @@ def verify_anytime(state: QuackState, seat: int, move: PlayAnytime) -> AnytimePl
             raise IllegalMove(f"{_seat_first(t)} already has a {card.name} waiting.")
         if o == t:
             raise IllegalMove(f"{card.name} must send the Treatment to another doctor's Patient.")
-        if doctors[o].patient is None:
+        if doctors[o].case is None:
             raise IllegalMove(f"{_seat_first(o)} has no Patient to receive the Treatment.")
     elif t not in single_targets(state, card):
         raise IllegalMove(_why_not(state, card, t))
     return AnytimePlan(
         card=card,
-        answers_window=state.phase == WINDOW and seat in state.window,
-        meets_short_hand=state.phase == SHORT_HAND and seat == state.turn,
+        answers_window=state.phase == WINDOW and seat in state.window_seats,
+        meets_short_hand=state.phase == SHORT_HAND and seat == state.current,
     )
 
 
@@ -400,14 +399,14 @@ def is_seat(state: QuackState, seat: Any) -> bool:
 
 
 def _waited_on_in_window(state: QuackState, seat: int) -> None:
-    if seat not in state.window:
-        waiting = ", ".join(seat_label(s) for s in state.window)
+    if seat not in state.window_seats:
+        waiting = ", ".join(seat_label(s) for s in state.window_seats)
         raise NotYourTurn(f"The game is waiting for {waiting} to play an Anytime card or pass.")
 
 
 def _on_turn(state: QuackState, seat: int) -> None:
-    if seat != state.turn:
-        raise NotYourTurn(f"It is {seat_label(state.turn)}'s turn, not {seat_label(seat)}'s.")
+    if seat != state.current:
+        raise NotYourTurn(f"It is {seat_label(state.current)}'s turn, not {seat_label(seat)}'s.")
 
 
 def _decides_now(state: QuackState, seat: int) -> None:

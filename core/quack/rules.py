@@ -111,8 +111,8 @@ from quackbox.core.quack.state import (
     TwoPlayerEndgame,
     clone,
 )
-from quackbox.core.quack.view import DoctorView, PatientView, QuackView
-from quackbox.core.rules import NONE, BadOptions, Deadline, Event, Move, MoveKind, Outcome
+from quackbox.core.quack.view import DoctorView, CaseView, QuackView
+from quackbox.core.rules import NONE, BadOptions, Deadline, Event, Move, MoveKind, Outcome, verify_view_seats
 
 HAND_SIZE = 6
 CO_PAY = 50
@@ -188,11 +188,11 @@ class Quack:
         """The response window's deadline. Its seat is the doctor whose turn it
         is; its Timeout closes the whole window (every seat not yet answered passes)."""
         if state.phase == WINDOW and state.options.window_seconds > 0:
-            return Deadline(state.turn, state.options.window_seconds, WINDOW, Timeout(state.window_id))
+            return Deadline(state.current, state.options.window_seconds, WINDOW, Timeout(state.window))
         return None
 
     def outcome(self, state: QuackState) -> Outcome | None:
-        return state.result
+        return state.outcome
 
     def legal_moves(self, state: QuackState, seat: int) -> tuple[Move, ...]:
         """Every move ``seat`` may make now (order: :mod:`quackbox.core.quack.legal`)."""
@@ -206,7 +206,8 @@ class Quack:
         return views.view(state, seat, self.legal_moves(state, seat))
 
     def views(self, state: QuackState, seats: Sequence[int | None]) -> tuple[QuackView, ...]:
-        legal = [self.legal_moves(state, s) if is_seat(state, s) else () for s in seats]
+        verify_view_seats(seats, state.seats)
+        legal = [self.legal_moves(state, s) if s is not None else () for s in seats]
         return views.views(state, seats, legal)
 
     def redact(self, event: Event, seat: int | None) -> Event | None:
@@ -237,7 +238,7 @@ class Quack:
         return (
             MOVE_TYPES
             + EVENT_TYPES
-            + (Patient, Treatment, Anytime, PatientView, DoctorView, QuackView, QuackOptions, Outcome)
+            + (Patient, Treatment, Anytime, CaseView, DoctorView, QuackView, QuackOptions, Outcome)
         )
 
     def wire_refs(self) -> Mapping[type, Sequence[Any]]:
@@ -279,7 +280,7 @@ def do_treatment(state: QuackState, seat: int, move: PlayTreatment, plan: Treatm
 def do_anytime(state: QuackState, seat: int, move: PlayAnytime, plan: AnytimePlan, events: list[Event]) -> None:
     """QB8: an Anytime card, which may also answer the open window or meet the short-hand rule."""
     if plan.answers_window:
-        state.window.remove(seat)
+        state.window_seats.remove(seat)
     elif plan.meets_short_hand:
         state.short_done = True
     _play_anytime(state, seat, move, plan.card, events)
@@ -294,12 +295,12 @@ def do_discard(state: QuackState, seat: int, move: Discard, plan: None, events: 
 
 
 def do_pass(state: QuackState, seat: int, move: Pass, plan: None, events: list[Event]) -> None:
-    state.window.remove(seat)
+    state.window_seats.remove(seat)
 
 
 def do_timeout(state: QuackState, seat: int, move: Timeout, plan: None, events: list[Event]) -> None:
     """The window's time ran out: everyone who has not answered passes."""
-    state.window.clear()
+    state.window_seats.clear()
 
 
 MOVES: dict[type[Move], MoveKind[QuackState, Any, Any]] = {
@@ -328,9 +329,9 @@ def _proceed(state: QuackState, events: list[Event]) -> None:
     """Run the automatic steps until a seat must decide, or the game ends."""
     while state.phase != OVER:
         phase = state.phase
-        doctor = state.doctors[state.turn]
+        doctor = state.doctors[state.current]
         practising = doctor.status == PRACTISING
-        if phase == WINDOW and state.window:
+        if phase == WINDOW and state.window_seats:
             return
         if phase in (WINDOW, TREAT, SHORT_HAND) and practising:
             owing = _treatment_phase(state)
@@ -351,10 +352,10 @@ def _treatment_phase(state: QuackState) -> Phase | None:
     """Phase 5 goes on while Treatments are owed: TREAT while the hand holds
     one, else SHORT_HAND until one Anytime card is played or discarded (QR7);
     None when it is over."""
-    doctor = state.doctors[state.turn]
-    if doctor.patient is None or state.owed <= 0 or state.short_done:
+    doctor = state.doctors[state.current]
+    if doctor.case is None or state.owed <= 0 or state.short_done:
         return None
-    kinds = {type(state.cards[c]) for c in state.hands[state.turn]}
+    kinds = {type(state.cards[c]) for c in state.hands[state.current]}
     if Treatment in kinds:
         return TREAT
     if Anytime in kinds:
@@ -363,7 +364,7 @@ def _treatment_phase(state: QuackState) -> Phase | None:
 
 
 def _start_turn(state: QuackState, seat: int, events: list[Event]) -> None:
-    state.turn = seat
+    state.current = seat
     state.die = 0
     state.owed = 0
     state.short_done = False
@@ -387,10 +388,10 @@ def _practise(state: QuackState, seat: int, events: list[Event]) -> None:
     if len(hand) < HAND_SIZE:
         _draw(state, seat, HAND_SIZE - len(hand), events)
     doctor = state.doctors[seat]
-    if doctor.patient is None:
+    if doctor.case is None:
         _admit(state, seat, events)
     state.phase = TREAT
-    if doctor.patient is None:
+    if doctor.case is None:
         return  # no Patient to be had: nothing to treat this round (QR3)
     rolls = [_roll(state.rng)]
     while not DIE_LOW <= rolls[-1] <= DIE_HIGH:
@@ -436,7 +437,7 @@ def _admit(state: QuackState, seat: int, events: list[Event]) -> None:
             case.reminders.append(r)
             case.face_down = True
             break
-    doctor.patient = case
+    doctor.case = case
     events.append(PatientAdmitted(seat=seat, patient=case.card, face_down=case.face_down))
     doctor.money += CO_PAY
     events.append(MoneyPaid(seat=seat, amount=CO_PAY, reason=PayReason.CO_PAY, cards=(), billed=CO_PAY, reminder=NONE))
@@ -507,7 +508,7 @@ def _play_treatment(state: QuackState, seat: int, plan: TreatmentPlan, events: l
         _drop_reminder(state, seat, doctor.reminders, reminder, outcome, events)
         if redirected:
             dest = holder
-    case = state.doctors[dest].patient
+    case = state.doctors[dest].case
     patient = state.cards[case.card]
     points = treatment_points(card, patient)
     note, points = _type_reminders(state, dest, case, card.treatment_type, points, events)
@@ -548,17 +549,17 @@ def _type_reminders(
 def _open_window(state: QuackState, seats: list[int], events: list[Event]) -> None:
     """After a Treatment (QR13): wait for ``seats`` (see core.quack.legal.window_seats), if any."""
     if seats:
-        state.window_id += 1
-        state.window = seats
+        state.window += 1
+        state.window_seats = seats
         state.phase = WINDOW
-        events.append(WindowOpened(window=state.window_id, seats=tuple(seats)))
+        events.append(WindowOpened(window=state.window, seats=tuple(seats)))
 
 
 def _payday(state: QuackState, events: list[Event]) -> None:
     """End of phase 5 (QB5, QR6): each Treatment played this round pays if its
     Patient did not die this round; Claim Denied or Upcoding acts on the sum
     (QR15). Then a face-down Patient is revealed (QR18)."""
-    seat = state.turn
+    seat = state.current
     doctor = state.doctors[seat]
     if state.plays:
         paid = tuple(c for c, patient in state.plays if patient not in state.dead)
@@ -576,7 +577,7 @@ def _payday(state: QuackState, events: list[Event]) -> None:
             doctor.money += amount
             events.append(MoneyPaid(seat=seat, amount=amount, reason=PayReason.TREATMENTS, cards=paid, billed=billed,
                                     reminder=acted))
-    case = doctor.patient
+    case = doctor.case
     if case is not None and case.face_down:
         case.face_down = False
         events.append(PatientRevealed(seat=seat, patient=case.card))
@@ -601,7 +602,7 @@ def _next_turn(state: QuackState, events: list[Event]) -> None:
     if all(d.status == MOBBED for d in doctors):
         _finish(state, events)
         return
-    seat = state.turn
+    seat = state.current
     while True:
         seat = (seat + 1) % state.seats
         if seat == state.first:
@@ -628,7 +629,7 @@ def _play_anytime(state: QuackState, seat: int, move: PlayAnytime, card: Anytime
     effect = card.effect
     doctors = state.doctors
     target = doctors[t]
-    case = target.patient
+    case = target.case
     if effect in (qc.CURE_POINTS, qc.HARM_POINTS, qc.RESET_HARM):
         _points_card(state, seat, move, card, events)
         state.doc_discard.append(c)
@@ -644,7 +645,7 @@ def _play_anytime(state: QuackState, seat: int, move: PlayAnytime, card: Anytime
     if effect == qc.REDIRECT:
         target.reminders.append(c)
         target.redirect_card = c
-        target.redirect_to = doctors[move.other].patient.card
+        target.redirect_to = doctors[move.other].case.card
         return
     if effect == qc.SHRED:
         state.hands[seat].remove(move.discard)
@@ -655,7 +656,7 @@ def _play_anytime(state: QuackState, seat: int, move: PlayAnytime, card: Anytime
         return
     if effect in (qc.EXTRA_TREATMENT, qc.FEWER_TREATMENT):
         # QR17: at once on the doctor whose Treatments are being played, else at their next roll.
-        if t == state.turn and state.die and state.phase in (TREAT, SHORT_HAND, WINDOW):
+        if t == state.current and state.die and state.phase in (TREAT, SHORT_HAND, WINDOW):
             state.owed = owed_after(state.owed, signed_amount(card))
             events.append(TreatmentsOwedChanged(seat=t, owed=state.owed))
         else:
@@ -669,7 +670,7 @@ def _play_anytime(state: QuackState, seat: int, move: PlayAnytime, card: Anytime
         events.append(MoneyLost(seat=t, amount=lost, reason=LossReason.FINE, total=target.money))
     elif effect == qc.TRANSFER:
         other = doctors[move.other]
-        target.patient, other.patient = other.patient, target.patient
+        target.case, other.case = other.case, target.case
     state.doc_discard.append(c)
 
 
@@ -677,7 +678,7 @@ def _points_card(state: QuackState, seat: int, move: PlayAnytime, card: Anytime,
     """Placebo, Nurse Has the Night Off, Miraculous Recovery: the Patient's
     points change at once, and the event says by how much (QB8)."""
     t = move.target
-    case = state.doctors[t].patient
+    case = state.doctors[t].case
     cure, harm = case.cure, case.harm
     if card.effect == qc.CURE_POINTS:
         case.cure += card.amount
@@ -706,7 +707,7 @@ def _die(
     (QR6), and its Infamy (QR9): to its doctor; split, each rounding up, with
     the player of a redirected Treatment; all to the killer in Group Practice;
     to its doctor, always, when an Anytime card did it."""
-    case = state.doctors[seat].patient
+    case = state.doctors[seat].case
     infamy = state.cards[case.card].infamy
     state.dead.add(case.card)
     events.append(PatientDied(seat=seat, patient=case.card, cause=cause, by=by))
@@ -726,7 +727,7 @@ def _die(
 
 
 def _cured(state: QuackState, seat: int, by: int, events: list[Event]) -> None:
-    events.append(PatientCured(seat=seat, patient=state.doctors[seat].patient.card, by=by))
+    events.append(PatientCured(seat=seat, patient=state.doctors[seat].case.card, by=by))
     _discharge(state, seat)
 
 
@@ -756,8 +757,8 @@ def _mob(state: QuackState, seat: int, events: list[Event]) -> None:
         state.doc_discard.extend(hand)
         hand.clear()
     _leave_practice(state, seat, DischargeReason.MOBBED, events)
-    if seat in state.window:
-        state.window.remove(seat)
+    if seat in state.window_seats:
+        state.window_seats.remove(seat)
     _check_endgame(state, events)
 
 
@@ -806,8 +807,8 @@ def _finish(state: QuackState, events: list[Event]) -> None:
     else:
         reason = "A shared win: the most money, and the least Infamy, of the doctors the Mob did not get."
     state.phase = OVER
-    state.window = []
-    state.result = Outcome(winners=winners, places=tuple(places), reason=reason)
+    state.window_seats = []
+    state.outcome = Outcome(winners=winners, places=tuple(places), reason=reason)
     events.append(GameEnded(winners=winners, round=state.round, reason=reason))
 
 
@@ -853,8 +854,8 @@ def _discharge(state: QuackState, seat: int) -> None:
     """The Patient leaves the office: its card to the Patient discard, its
     Treatments and reminders to the Doc discard."""
     doctor = state.doctors[seat]
-    case = doctor.patient
-    doctor.patient = None
+    case = doctor.case
+    doctor.case = None
     state.patient_discard.append(case.card)
     state.doc_discard.extend(case.treatments)
     state.doc_discard.extend(case.reminders)
@@ -863,8 +864,8 @@ def _discharge(state: QuackState, seat: int) -> None:
 def _leave_practice(state: QuackState, seat: int, reason: DischargeReason, events: list[Event]) -> None:
     """A doctor flees or is mobbed: Patient and reminders go, no pay, no Infamy (QB7, QR11)."""
     doctor = state.doctors[seat]
-    if doctor.patient is not None:
-        events.append(PatientDischarged(seat=seat, patient=doctor.patient.card, reason=reason))
+    if doctor.case is not None:
+        events.append(PatientDischarged(seat=seat, patient=doctor.case.card, reason=reason))
         _discharge(state, seat)
     state.doc_discard.extend(doctor.reminders)
     doctor.reminders.clear()

@@ -116,7 +116,8 @@ class Doctor:
     money: int = 0
     infamy: int = 0
     status: Status = PRACTISING
-    patient: Case | None = None
+    case: Case | None = None
+    """The Patient in the doctor's office, if any (there is never more than one)."""
     reminders: list[int] = field(default_factory=list)
     """Anytime cards waiting beside the doctor (QB8)."""
     redirect_card: int = NONE
@@ -131,7 +132,7 @@ class QuackState:
 
     Where each card is: ``patient_deck``, ``patient_discard``, ``doc_deck``,
     ``doc_discard``, ``hands[seat]``, a doctor's Patient
-    (``doctors[seat].patient``: the card, its Treatments and reminders) or a
+    (``doctors[seat].case``: the card, its Treatments and reminders) or a
     doctor's ``reminders``.
     """
 
@@ -152,7 +153,7 @@ class QuackState:
     doctors: list[Doctor] = field(default_factory=list)
     first: int = 0
     """The seat that took the first turn: a round starts with its turn."""
-    turn: int = 0
+    current: int = 0
     """The seat whose turn it is."""
     round: int = 1
     phase: Phase = FLEE
@@ -166,20 +167,21 @@ class QuackState:
     """(Treatment card, Patient card) played this turn by the doctor whose turn it is."""
     dead: set[int] = field(default_factory=set)
     """Patient cards that died this turn: Treatments on them pay nothing."""
-    window: list[int] = field(default_factory=list)
+    window_seats: list[int] = field(default_factory=list)
     """The seats the open response window still waits for, in turn order."""
-    window_id: int = 0
+    window: int = 0
     """The number of the latest response window (a Timeout names the one it closes)."""
     endgame: bool = False
     final_pending: set[int] = field(default_factory=set)
     """In the endgame: practising seats that have not yet started their last turn."""
-    result: Outcome | None = None
+    outcome: Outcome | None = None
+    """How the game ended, once it has (QB9)."""
     start_events: tuple[Event, ...] = ()
     """What happened inside new_game (the first turn's start), for the log."""
 
     @property
     def over(self) -> bool:
-        return self.result is not None
+        return self.outcome is not None
 
 
 def clone(state: QuackState) -> QuackState:
@@ -200,7 +202,7 @@ def clone(state: QuackState) -> QuackState:
         hands=[list(hand) for hand in state.hands],
         doctors=[_clone_doctor(d) for d in state.doctors],
         first=state.first,
-        turn=state.turn,
+        current=state.current,
         round=state.round,
         phase=state.phase,
         die=state.die,
@@ -208,17 +210,17 @@ def clone(state: QuackState) -> QuackState:
         short_done=state.short_done,
         plays=list(state.plays),
         dead=set(state.dead),
-        window=list(state.window),
-        window_id=state.window_id,
+        window_seats=list(state.window_seats),
+        window=state.window,
         endgame=state.endgame,
         final_pending=set(state.final_pending),
-        result=state.result,
+        outcome=state.outcome,
         start_events=state.start_events,
     )
 
 
 def _clone_doctor(doctor: Doctor) -> Doctor:
-    case = doctor.patient
+    case = doctor.case
     if case is not None:
         case = Case(case.card, case.face_down, case.cure, case.harm, case.received,
                     list(case.treatments), list(case.reminders))

@@ -34,7 +34,7 @@ from typing import Any, Sequence
 
 from quackbox.cards import side_effects as se_cards
 from quackbox.cards.side_effects import SECard
-from quackbox.core.rules import NONE, GameOver, IllegalMove, MalformedMove, Move, MoveForms, NotYourTurn, seat_label
+from quackbox.core.rules import NONE, GameOver, IllegalMove, MalformedMove, Move, MoveForms, NotYourTurn, seat_text
 from quackbox.core.side_effects.cards import therapy_works_on
 from quackbox.core.side_effects.moves import (
     MOVE_TYPES,
@@ -157,6 +157,15 @@ def trade_partners(state: SEState, seat: int | None) -> tuple[int, ...]:
 
 
 # --- the legal moves --------------------------------------------------------
+
+
+def waiting_for(state: SEState) -> tuple[int, ...]:
+    """The seat the game needs a move from: the Tremors target, else the current seat."""
+    if state.phase == OVER:
+        return ()
+    if state.phase == TREMORS:
+        return (state.prompt_seat,)
+    return (state.current,)
 
 
 class MoveTable:
@@ -533,11 +542,6 @@ _ANY_TIME = frozenset({Timeout, OfferTrade, AcceptTrade, DeclineTrade, WithdrawT
 
 
 # --- finding what a move names ----------------------------------------------
-
-
-def seat_text(value: Any) -> str:
-    """A seat as people count them ("seat 3", :func:`quackbox.core.rules.seat_label`), or a bad value as given."""
-    return seat_label(value) if type(value) is int else f"seat {value!r}"
 
 
 def _in_hand(state: SEState, seat: int, card: int) -> SECard:

@@ -260,6 +260,7 @@ def check_win(state: SEState, seat: int, events: list[Event]) -> None:
         for s in left:
             state.places[s] = place + 1
         state.phase = OVER
+        state.outcome = outcome(state)
         for oid, offer in state.offers.items():
             events.append(TradeClosed(offer=oid, seat=offer.seat, to=offer.to, how=TradeEnd.LAPSED))
         state.offers.clear()
@@ -274,6 +275,16 @@ def check_win(state: SEState, seat: int, events: list[Event]) -> None:
     for oid in [oid for oid, offer in state.offers.items() if seat in (offer.seat, offer.to)]:
         offer = state.offers.pop(oid)
         events.append(TradeClosed(offer=oid, seat=offer.seat, to=offer.to, how=TradeEnd.LAPSED))
+
+
+def outcome(state: SEState) -> Outcome:
+    """How a game that has just ended ended: the places (SE9)."""
+    winners = tuple(s for s in range(state.seats) if state.places[s] == 1)
+    if state.options.until_one_loser:
+        reason = "Everyone recovered but one player."
+    else:
+        reason = "A player treated every Disorder on their Psyche."
+    return Outcome(winners=winners, places=tuple(state.places), reason=reason)
 
 
 def discard_hand(state: SEState, seat: int) -> None:
@@ -618,7 +629,7 @@ class SideEffects:
             lapse_offers(state, events)
         return events
 
-    waiting_for = staticmethod(se_view.waiting_for)
+    waiting_for = staticmethod(legal.waiting_for)
 
     def deadline(self, state: SEState) -> Deadline | None:
         """SE7 Tremors: the target's time to pick their discards, if the option sets one."""
@@ -626,7 +637,8 @@ class SideEffects:
             return Deadline(state.prompt_seat, state.options.tremors_seconds, TREMORS, Timeout())
         return None
 
-    outcome = staticmethod(se_view.outcome)
+    def outcome(self, state: SEState) -> Outcome | None:
+        return state.outcome
 
     def view(self, state: SEState, seat: int | None) -> SEView:
         return se_view.view(state, seat, self._deck_of(state))

@@ -257,6 +257,7 @@ def sample(view: SEView, rng: random.Random, cards: tuple[SECard, ...], memory: 
     state.current = view.current
     state.turn = view.turn
     state.phase = view.phase
+    state.outcome = view.outcome
     state.plays_left = view.plays_left
     state.impotent = view.impotent
     if prompt is not None and prompt.kind == TREMORS:

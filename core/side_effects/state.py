@@ -14,7 +14,7 @@ from enum import StrEnum
 
 from quackbox.cards.side_effects import SECard
 from quackbox.core.options import option
-from quackbox.core.rules import NONE, Event
+from quackbox.core.rules import NONE, Event, Outcome
 
 GAME = "side-effects"
 
@@ -155,12 +155,14 @@ class SEState:
     prompt_count: int = 0
     """Tremors: the cards still to discard."""
 
+    outcome: Outcome | None = None
+    """How the game ended (SE9), once it has."""
     start_events: tuple[Event, ...] = ()
     """What happened inside new_game (the deal, the first draw), for the host to relay."""
 
     @property
     def over(self) -> bool:
-        return self.phase == OVER
+        return self.outcome is not None
 
     def active(self, seat: int) -> bool:
         """Whether ``seat`` still plays (has not won and left)."""

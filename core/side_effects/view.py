@@ -1,5 +1,4 @@
-"""What one seat may see: the view of a game, and events redacted for a seat;
-with the public facts every view carries, who the game waits for and how it ended.
+"""What one seat may see: the view of a game, and events redacted for a seat.
 
 A view holds card objects only for cards its seat may see: its own hand,
 every Psyche (public), the top of the discard pile, a hand shown to it by
@@ -14,8 +13,8 @@ from dataclasses import dataclass, replace
 
 from quackbox.cards import side_effects as se_cards
 from quackbox.cards.side_effects import SECard
-from quackbox.core.rules import NONE, Event, MalformedMove, Move, Outcome
-from quackbox.core.side_effects.legal import MoveTable, legal_moves, seat_text, trade_partners, vulnerable_to
+from quackbox.core.rules import NONE, Event, Move, Outcome, verify_view_seats
+from quackbox.core.side_effects.legal import MoveTable, legal_moves, trade_partners, vulnerable_to, waiting_for
 from quackbox.core.side_effects.moves import CardsDrawn, CardsTaken, HandShown, TradeAccepted, TradeOffered
 from quackbox.core.side_effects.state import (
     ANXIETY,
@@ -141,27 +140,6 @@ class DeckViews:
         """Every card name of the deck, each once, in deck order: what a trade offer may ask for."""
 
 
-def waiting_for(state: SEState) -> tuple[int, ...]:
-    """The seat the game needs a move from: the Tremors target, else the current seat."""
-    if state.phase == OVER:
-        return ()
-    if state.phase == TREMORS:
-        return (state.prompt_seat,)
-    return (state.current,)
-
-
-def outcome(state: SEState) -> Outcome | None:
-    """None while the game runs; then the places (SE9)."""
-    if state.phase != OVER:
-        return None
-    winners = tuple(s for s in range(state.seats) if state.places[s] == 1)
-    if state.options.until_one_loser:
-        reason = "Everyone recovered but one player."
-    else:
-        reason = "A player treated every Disorder on their Psyche."
-    return Outcome(winners=winners, places=tuple(state.places), reason=reason)
-
-
 def view(state: SEState, seat: int | None, deck: DeckViews) -> SEView:
     """What ``seat`` may see; None is a spectator (public information only).
     Its legal moves and slots are those ``deck`` holds."""
@@ -175,13 +153,11 @@ def views(state: SEState, seats: Sequence[int | None], deck: DeckViews) -> tuple
     player, the piles, who the game waits for) is made once and shared, as
     views are frozen values.
     """
-    for seat in seats:
-        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seats):
-            raise MalformedMove(f"There is no {seat_text(seat)} at this table.")
+    verify_view_seats(seats, state.seats)
     cards = state.cards
     players = tuple([player_view(state, s, deck) for s in range(state.seats)])
     discard_top = cards[state.discard[-1]] if state.discard else None
-    waiting, ended = waiting_for(state), outcome(state)
+    waiting, ended = waiting_for(state), state.outcome
     partners_of = {seat: trade_partners(state, seat) for seat in seats}
     return tuple([
         SEView(

@@ -85,7 +85,7 @@ def test_placebo_and_miraculous_recovery_give_their_points() -> None:
 def test_points_on_a_face_down_patient_stay_hidden() -> None:
     """QR18: an Anytime card's points on a face-down Patient reach nobody, its doctor included."""
     state = table(hands={2: ["Placebo"]}, patients={1: ("Mystery Rash", 1, 3, 0)})
-    state.doctors[1].patient.face_down = True
+    state.doctors[1].case.face_down = True
     played = anytime(state, 2, "Placebo", 1)[0]
     assert played.face_down and played.total_cure == 3  # the truth, for the host only
     for reader in (None, 0, 1, 2):
