@@ -649,7 +649,7 @@ class SideEffects:
     redact = staticmethod(se_view.redact)
 
     def describe(self, event: Event, names: Sequence[str], seat: int | None = None) -> str:
-        return text.describe(self, event, names, seat)
+        return text.describe(event, names, seat, self._decks[True])
 
     def sim_summary(self, records: Sequence[Any]) -> dict[str, Any]:
         """Figures for ``quackbox sim``: how long games ran."""
