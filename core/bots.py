@@ -25,6 +25,7 @@ pacing, so people can follow) and a bot seat over the network.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any, Callable, Mapping, Protocol, Sequence
 
@@ -148,6 +149,22 @@ def make(game: str, kind: str, seed: int, *, budget: int | None = None) -> Bot:
     if factory is None:
         raise ValueError(f"no bot called {kind!r} for {game}; choose from {', '.join(kinds(game))}")
     return factory(seed, budget=budget) if budget is not None and kind == HARD else factory(seed)
+
+
+def distinct(moves: Sequence[Move], names: Mapping[int, str]) -> list[Move]:
+    """``moves`` without repeats, in order, a card played from the hand standing
+    for every card of its name (``names``: the names of the cards in hand, by
+    id): a search weighs one Discard of two Lithiums, not both."""
+    seen: set[tuple[object, ...]] = set()
+    out = []
+    for move in moves:
+        values = dataclasses.astuple(move)
+        played = bool(values) and dataclasses.fields(move)[0].name in ("card", "drug")
+        key = (type(move), names.get(values[0], values[0]) if played else None, *values[1 if played else 0:])
+        if key not in seen:
+            seen.add(key)
+            out.append(move)
+    return out
 
 
 def observe(bot: Bot, rules: Rules, seat: int, events: Sequence[Any]) -> None:

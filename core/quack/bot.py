@@ -25,7 +25,7 @@ import random
 from quackbox.cards import quack as qc
 from quackbox.cards.quack import Anytime, Patient, Treatment
 from quackbox.core import bots
-from quackbox.core.quack.cards import treatment_points
+from quackbox.core.quack.cards import Fate, case_fate, fine_taken, infamy_after, mob_comes, signed_amount, treatment_points
 from quackbox.core.quack.moves import Discard, FleeToSwitzerland, Pass, PlayAnytime, PlayTreatment, StayHome
 from quackbox.core.quack.rules import RULES
 from quackbox.core.quack.state import FLEE, GAME, MOBBED, PRACTISING, SHORT_HAND, TREAT, WINDOW
@@ -112,11 +112,11 @@ class QuackBot:
             risk = 0.35
         if view.options.turbo_infamy:
             at_stake += 1
-        one_death_mobs = me.infamy + at_stake >= threshold
+        one_death_mobs = mob_comes(infamy_after(me.infamy, at_stake), threshold)
         # Not worth staying when the next death brings the Mob and there is money to keep.
         if one_death_mobs and risk >= 0.3 and lead > -2.5 * EXPECTED_TURN:
             return True
-        if me.infamy >= threshold - 1 and lead > -EXPECTED_TURN:
+        if mob_comes(infamy_after(me.infamy, 1), threshold) and lead > -EXPECTED_TURN:
             return True
         # Lock in a lead the others cannot close before the game ends.
         if not practising:
@@ -192,15 +192,14 @@ class QuackBot:
         if effect == qc.CURE_POINTS:
             if not mine:
                 return -50.0
-            left = case.patient.cure - case.cure_points
-            if left <= card.amount:
+            if _fate(case, cure=card.amount) == Fate.CURED:
                 return 400.0 + 150.0 * _danger(case)
             return 60.0 * card.amount * (0.5 + _danger(case))
         if effect == qc.HARM_POINTS:
             if mine:
                 return -500.0
-            if case.harm_points + card.amount >= case.patient.kill:
-                mob = t.infamy + case.patient.infamy >= view.threshold
+            if _fate(case, harm=card.amount) == Fate.HARM:
+                mob = mob_comes(infamy_after(t.infamy, case.patient.infamy), view.threshold)
                 return (250.0 + INFAMY_COST * case.patient.infamy + (1500.0 if mob else 0.0)) * threat
             return 25.0 * card.amount * threat
         if effect == qc.RESET_HARM:
@@ -210,7 +209,7 @@ class QuackBot:
         if effect == qc.INFAMY_UP:
             if mine or t.status != PRACTISING:
                 return -500.0
-            if t.infamy + card.amount >= view.threshold:
+            if mob_comes(infamy_after(t.infamy, signed_amount(card)), view.threshold):
                 return 1500.0 * threat
             return 90.0 * card.amount * threat * (1 + t.infamy / view.threshold)
         if effect == qc.INFAMY_DOWN:
@@ -220,7 +219,7 @@ class QuackBot:
         if effect == qc.FINE:
             if mine:
                 return -300.0
-            return min(t.money, card.amount) * threat
+            return fine_taken(t.money, card.amount) * threat
         if effect == qc.NO_PAY:
             if mine:
                 return -200.0
@@ -269,7 +268,7 @@ class QuackBot:
         if gone is None or case is None or case.patient is None or type(gone) is not Treatment:
             return -10.0
         cure, harm = treatment_points(gone, case.patient)
-        if harm and case.harm_points + harm >= case.patient.kill:
+        if harm and _fate(case, harm=harm) == Fate.HARM:
             return 200.0 + 50.0 * case.patient.infamy
         return -10.0
 
@@ -304,6 +303,12 @@ def _threats(view: QuackView) -> list[float]:
             base = 0.4 + 0.6 * (d.money / top if top > 0 else 1.0)
             out.append(base * (1.3 if d.money >= me else 1.0))
     return out
+
+
+def _fate(case: CaseView, *, cure: int = 0, harm: int = 0) -> Fate | None:
+    """What becomes of the known Patient of ``case`` (QB4) if it gains ``cure``
+    and ``harm`` points now, without a Treatment received."""
+    return case_fate(case.patient, case.cure_points + cure, case.harm_points + harm, case.received)
 
 
 def _danger(case: CaseView) -> float:
@@ -352,9 +357,9 @@ def _type_card_value(view: QuackView, case: CaseView, card: Anytime) -> float:
         if type(c) is not Treatment or c.treatment_type != card.treatment_type:
             continue
         cure, harm = treatment_points(c, case.patient)
-        if card.effect == qc.NULLIFY_TYPE and harm and case.harm_points + harm >= case.patient.kill:
+        if card.effect == qc.NULLIFY_TYPE and harm and _fate(case, harm=harm) == Fate.HARM:
             best = max(best, 150.0 + 40.0 * case.patient.infamy)
-        if card.effect == qc.BOOST_TYPE and cure and not harm and case.cure_points + 2 * cure >= case.patient.cure:
+        if card.effect == qc.BOOST_TYPE and cure and not harm and _fate(case, cure=2 * cure) == Fate.CURED:
             best = max(best, 180.0)
     return best
 
@@ -384,7 +389,7 @@ def _best_line(view: QuackView, me: DoctorView, case: CaseView, cards: list[Trea
     earned = sum(t.price for t in case.treatments[len(case.treatments) - played_now:]) if played_now else 0
     threshold = view.threshold
     infamy_gain = p.infamy + (1 if view.options.turbo_infamy else 0)
-    mobbed = me.infamy + infamy_gain >= threshold
+    mobbed = mob_comes(infamy_after(me.infamy, infamy_gain), threshold)
     death_cost = -earned - (MOB_COST + me.money if mobbed else INFAMY_COST * infamy_gain * (1 + me.infamy / threshold))
     memo: dict[int, tuple[float, int]] = {}
 
@@ -409,11 +414,10 @@ def _best_line(view: QuackView, me: DoctorView, case: CaseView, cards: list[Trea
                 continue
             seen.add(cards[i].name)
             c2, h2, r2, pay2 = c + cure[i], h + harm[i], r + 1, pay + price[i]
-            if h2 >= p.kill:
-                value = death_cost
-            elif c2 >= p.cure:
+            fate = case_fate(p, c2, h2, r2)
+            if fate == Fate.CURED:
                 value = earned + pay2 + CURE_BONUS
-            elif p.mortal and r2 >= p.mortal:
+            elif fate is not None:  # the Harm or Mortal
                 value = death_cost
             else:
                 value = best(mask | bit, c2, h2, r2, pay2, steps + 1)[0]
@@ -441,7 +445,7 @@ class EasyQuackBot(QuackBot):
             me = view.players[view.seat]
             case = me.case
             at_stake = case.patient.infamy if case is not None and case.patient is not None else 2
-            if me.infamy + at_stake >= view.threshold and _has(legal, FleeToSwitzerland):
+            if mob_comes(infamy_after(me.infamy, at_stake), view.threshold) and _has(legal, FleeToSwitzerland):
                 return _first(legal, FleeToSwitzerland)
             return _first(legal, StayHome)
         if view.phase == WINDOW:
@@ -472,16 +476,7 @@ def search_candidates(view: QuackView, bot: QuackBot, memory: object) -> list[Mo
     moves = [bot.choose(view)]
     moves += [m for m in legal if type(m) is not PlayAnytime]
     moves += [anytime[i] for score, i in scored[:ANYTIME_SEARCHED] if score > 0]
-    seen: set[tuple] = set()
-    out = []
-    for move in moves:
-        card = getattr(move, "card", None)
-        key = (type(move), cards[card].name if card in cards else card, getattr(move, "target", None),
-               getattr(move, "other", None), getattr(move, "discard", None))
-        if key not in seen:
-            seen.add(key)
-            out.append(move)
-    return out
+    return bots.distinct(moves, {c.id: c.name for c in view.hand})
 
 
 SEARCH_BUDGET = 40

@@ -20,7 +20,7 @@ from typing import Iterable, Sequence
 
 from quackbox.cards import quack as qc
 from quackbox.cards.quack import Anytime, Card, Patient
-from quackbox.core.quack.cards import treatment_points
+from quackbox.core.quack.cards import case_fate, treatment_points
 from quackbox.core.quack.moves import (
     AnytimePlayed,
     CardsDiscarded,
@@ -183,7 +183,7 @@ def _deal_face_down(case: Case, pv: CaseView, patients: list[int], cards: Sequen
         for t in treatments:
             points = treatment_points(t, patient)
             cure, harm = cure + points.cure, harm + points.harm
-        alive = harm < patient.kill and cure < patient.cure and not (patient.mortal and pv.received >= patient.mortal)
+        alive = case_fate(patient, cure, harm, pv.received) is None
         if alive or chosen is None:
             chosen = (i, min(cure, patient.cure - 1), min(harm, patient.kill - 1))
         if alive:

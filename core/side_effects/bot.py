@@ -341,17 +341,7 @@ def _distinct(view: SEView, moves: list[Move]) -> list[Move]:
     names = {c.id: c.name for c in view.hand}
     if view.prompt is not None:
         names.update({c.id: c.name for c in view.prompt.revealed})
-    seen: set[tuple] = set()
-    out = []
-    for move in moves:
-        card = getattr(move, "card", getattr(move, "drug", None))
-        key = (type(move), names.get(card, card), *[getattr(move, f) for f in ("disorder", "target", "to", "give",
-                                                                                 "want", "offer", "mine", "theirs")
-                                                       if hasattr(move, f)])
-        if key not in seen:
-            seen.add(key)
-            out.append(move)
-    return out
+    return bots.distinct(moves, names)
 
 
 SEARCH_BUDGET = 400
