@@ -38,6 +38,7 @@ from quackbox.core.quack.moves import (
     Pass,
     PlayAnytime,
     PlayTreatment,
+    QuackMove,
     StayHome,
     Timeout,
 )
@@ -91,13 +92,13 @@ def patient_holder(state: QuackState, patient: int) -> int:
     return NONE
 
 
-def legal_moves(state: QuackState, seat: int, table: MoveTable) -> tuple[Move, ...]:
+def legal_moves(state: QuackState, seat: int, table: MoveTable) -> tuple[QuackMove, ...]:
     """Every move ``seat`` may make now, in the order above, as ``table`` holds them."""
     if state.phase == OVER or not is_seat(state, seat) or state.doctors[seat].status == MOBBED:
         return ()
     phase = state.phase
     on_turn = seat == state.current
-    moves: list[Move] = []
+    moves: list[QuackMove] = []
     if on_turn and phase == FLEE:
         moves.append(table.stay)
         if not state.options.deathmatch:
@@ -210,7 +211,7 @@ class MoveTable:
 
 def _anytime_cards(state: QuackState, seat: int, table: MoveTable) -> list[Anytime]:
     """The Anytime cards in ``seat``'s hand, in hand order."""
-    return [state.cards[c] for c in state.hands[seat] if c in table.anytime_cards]
+    return [state.anytime(c) for c in state.hands[seat] if c in table.anytime_cards]
 
 
 def _seats_with_a_patient(state: QuackState) -> list[int]:
@@ -238,7 +239,7 @@ def single_targets(state: QuackState, card: Anytime) -> list[int]:
 def _waiting(state: QuackState, doctor: Doctor, effect: str) -> bool:
     """Whether a reminder with ``effect`` waits beside ``doctor``."""
     for r in doctor.reminders:
-        if state.cards[r].effect == effect:
+        if state.anytime(r).effect == effect:
             return True
     return False
 

@@ -18,7 +18,7 @@ __all__ = [
     "DiscardReason", "DischargeReason", "DoctorFled", "DoctorMobbed", "EVENT_TYPES", "EndgameStarted",
     "FleeToSwitzerland", "GameEnded", "InfamyChanged", "InfamyReason", "LossReason", "MOVE_TYPES",
     "MoneyLost", "MoneyPaid", "Pass", "PatientAdmitted", "PatientCured", "PatientDied",
-    "PatientDischarged", "PatientRevealed", "PayReason", "Pile", "PlayAnytime", "PlayTreatment",
+    "PatientDischarged", "PatientRevealed", "PayReason", "QuackMove", "Pile", "PlayAnytime", "PlayTreatment",
     "ReminderDiscarded", "ReminderOutcome", "StayHome", "Timeout", "TreatmentNote", "TreatmentPlayed",
     "TreatmentsOwedChanged", "TurnStarted", "WindowOpened",
 ]
@@ -80,6 +80,8 @@ class Timeout(Move):
 
 
 MOVE_TYPES = (StayHome, FleeToSwitzerland, PlayTreatment, PlayAnytime, Discard, Pass, Timeout)
+QuackMove = StayHome | FleeToSwitzerland | PlayTreatment | PlayAnytime | Discard | Pass | Timeout
+"""Any Quack in the Box move."""
 
 
 # --- the words of events ----------------------------------------------------------

@@ -28,7 +28,7 @@ always passes through it first.
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from quackbox.cards import quack as qc
 from quackbox.cards.quack import Anytime, Patient, Treatment
@@ -55,6 +55,7 @@ from quackbox.core.quack.moves import (
     EVENT_TYPES,
     MOVE_TYPES,
     AnytimePlayed,
+    QuackMove,
     CardsDiscarded,
     CardsDrawn,
     DeckReshuffled,
@@ -112,7 +113,10 @@ from quackbox.core.quack.state import (
     clone,
 )
 from quackbox.core.quack.view import DoctorView, CaseView, QuackView
-from quackbox.core.rules import NONE, BadOptions, Deadline, Event, Move, MoveKind, Outcome, verify_view_seats
+
+if TYPE_CHECKING:
+    from quackbox.core.play import GameRecord
+from quackbox.core.rules import NONE, BadOptions, Deadline, Event, Memory, Move, MoveKind, Outcome, Rules, verify_view_seats
 
 HAND_SIZE = 6
 CO_PAY = 50
@@ -150,7 +154,7 @@ class Quack:
     def default_options(self) -> QuackOptions:
         return QuackOptions()
 
-    def parse_options(self, values: Mapping[str, Any] | QuackOptions | None) -> QuackOptions:
+    def parse_options(self, values: object) -> QuackOptions:
         return core_options.parse(QuackOptions, values, title=self.title)
 
     # setup -----------------------------------------------------------------
@@ -194,7 +198,7 @@ class Quack:
     def outcome(self, state: QuackState) -> Outcome | None:
         return state.outcome
 
-    def legal_moves(self, state: QuackState, seat: int) -> tuple[Move, ...]:
+    def legal_moves(self, state: QuackState, seat: int) -> tuple[QuackMove, ...]:
         """Every move ``seat`` may make now (order: :mod:`quackbox.core.quack.legal`)."""
         return legal_moves(state, seat, self._moves)
 
@@ -203,7 +207,7 @@ class Quack:
         verify(state, seat, move)
 
     def view(self, state: QuackState, seat: int | None) -> QuackView:
-        return views.view(state, seat, self.legal_moves(state, seat))
+        return views.view(state, seat, self.legal_moves(state, seat) if seat is not None else ())
 
     def views(self, state: QuackState, seats: Sequence[int | None]) -> tuple[QuackView, ...]:
         verify_view_seats(seats, state.seats)
@@ -219,20 +223,29 @@ class Quack:
     def clone(self, state: QuackState) -> QuackState:
         return clone(state)
 
-    def sample(self, view: QuackView, rng: random.Random, memory: sampling.Memory | None = None) -> QuackState:
-        """A State consistent with ``view`` and ``memory``, the unseen cards dealt by ``rng``
-        (:func:`quackbox.core.quack.sampling.sample`)."""
-        return sampling.sample(view, rng, self.cards, memory)
+    def sample(self, view: QuackView, rng: random.Random, memory: Memory | None = None) -> QuackState:
+        """A State consistent with ``view`` and ``memory`` (a Quack memory), the
+        unseen cards dealt by ``rng`` (:func:`quackbox.core.quack.sampling.sample`)."""
+        own = memory if isinstance(memory, sampling.Memory) else None
+        return sampling.sample(view, rng, self.cards, own)
 
     def memory(self, seat: int) -> sampling.Memory:
         """A new record of what ``seat`` sees over a game, for :meth:`sample`."""
         return sampling.Memory(seat)
 
-    def sim_summary(self, records: Sequence[Any]) -> dict[str, Any]:
+    def sim_summary(self, records: Sequence[GameRecord]) -> dict[str, Any]:
         return balance.sim_summary(records)
 
-    def move_types(self) -> tuple[type, ...]:
+    def move_types(self) -> tuple[type[Move], ...]:
         return MOVE_TYPES
+
+    def unlisted_moves(self) -> tuple[type[Move], ...]:
+        """Every move a player may make is listed in ``legal_moves``."""
+        return ()
+
+    def timeout_moves(self) -> tuple[type[Move], ...]:
+        """A response window's Timeout (``deadline``)."""
+        return (Timeout,)
 
     def wire_types(self) -> tuple[type, ...]:
         return (
@@ -399,7 +412,7 @@ def _practise(state: QuackState, seat: int, events: list[Event]) -> None:
     # Teaching Hospital and Staff Shortage waiting for this roll (QR17).
     change = 0
     for r in list(doctor.reminders):
-        card = state.cards[r]
+        card = state.anytime(r)
         if card.effect in (qc.EXTRA_TREATMENT, qc.FEWER_TREATMENT):
             change += signed_amount(card)
             _drop_reminder(state, seat, doctor.reminders, r, ReminderOutcome.USED, events)
@@ -431,7 +444,7 @@ def _admit(state: QuackState, seat: int, events: list[Event]) -> None:
         case = Case(deck.pop(int(state.rng.random() * len(deck))))
     doctor = state.doctors[seat]
     for r in doctor.reminders:
-        if state.cards[r].effect == qc.FACE_DOWN:
+        if state.anytime(r).effect == qc.FACE_DOWN:
             # Diagnostic Dilemma moves beside the Patient until it is revealed.
             doctor.reminders.remove(r)
             case.reminders.append(r)
@@ -500,16 +513,16 @@ def _play_treatment(state: QuackState, seat: int, plan: TreatmentPlan, events: l
     redirected = False
     if doctor.redirect_card != NONE:
         # Wrong Chart (QR16): to that Patient wherever it is now, unless it left or is now our own.
-        reminder, patient = doctor.redirect_card, doctor.redirect_to
+        reminder, sent_to = doctor.redirect_card, doctor.redirect_to
         doctor.redirect_card = doctor.redirect_to = NONE
-        holder = patient_holder(state, patient)
+        holder = patient_holder(state, sent_to)
         redirected = holder != NONE and holder != seat
         outcome = ReminderOutcome.USED if redirected else ReminderOutcome.FIZZLED
         _drop_reminder(state, seat, doctor.reminders, reminder, outcome, events)
         if redirected:
             dest = holder
-    case = state.doctors[dest].case
-    patient = state.cards[case.card]
+    case = state.case(dest)
+    patient = state.patient(case.card)
     points = treatment_points(card, patient)
     note, points = _type_reminders(state, dest, case, card.treatment_type, points, events)
     case.treatments.append(card.id)
@@ -537,7 +550,7 @@ def _type_reminders(
     of the Treatment's type acts, a nullifying one before a doubling one."""
     for effect in (qc.NULLIFY_TYPE, qc.BOOST_TYPE):
         for r in case.reminders:
-            card = state.cards[r]
+            card = state.anytime(r)
             if card.effect == effect and card.treatment_type == treatment_type:
                 _drop_reminder(state, seat, case.reminders, r, ReminderOutcome.USED, events)
                 if effect == qc.NULLIFY_TYPE:
@@ -563,10 +576,10 @@ def _payday(state: QuackState, events: list[Event]) -> None:
     doctor = state.doctors[seat]
     if state.plays:
         paid = tuple(c for c, patient in state.plays if patient not in state.dead)
-        billed = amount = sum(state.cards[c].price for c in paid)
+        billed = amount = sum(state.treatment(c).price for c in paid)
         acted = NONE
         for r in doctor.reminders:
-            effect = state.cards[r].effect
+            effect = state.anytime(r).effect
             if effect in (qc.NO_PAY, qc.DOUBLE_PAY):
                 amount = 0 if effect == qc.NO_PAY else amount * 2
                 acted = r
@@ -582,7 +595,7 @@ def _payday(state: QuackState, events: list[Event]) -> None:
         case.face_down = False
         events.append(PatientRevealed(seat=seat, patient=case.card))
         for r in list(case.reminders):
-            if state.cards[r].effect == qc.FACE_DOWN:
+            if state.anytime(r).effect == qc.FACE_DOWN:
                 _drop_reminder(state, seat, case.reminders, r, ReminderOutcome.USED, events)
 
 
@@ -629,7 +642,6 @@ def _play_anytime(state: QuackState, seat: int, move: PlayAnytime, card: Anytime
     effect = card.effect
     doctors = state.doctors
     target = doctors[t]
-    case = target.case
     if effect in (qc.CURE_POINTS, qc.HARM_POINTS, qc.RESET_HARM):
         _points_card(state, seat, move, card, events)
         state.doc_discard.append(c)
@@ -640,12 +652,12 @@ def _play_anytime(state: QuackState, seat: int, move: PlayAnytime, card: Anytime
         target.reminders.append(c)
         return
     if effect in (qc.NULLIFY_TYPE, qc.BOOST_TYPE):
-        case.reminders.append(c)
+        state.case(t).reminders.append(c)
         return
     if effect == qc.REDIRECT:
         target.reminders.append(c)
         target.redirect_card = c
-        target.redirect_to = doctors[move.other].case.card
+        target.redirect_to = state.case(move.other).card
         return
     if effect == qc.SHRED:
         state.hands[seat].remove(move.discard)
@@ -678,7 +690,7 @@ def _points_card(state: QuackState, seat: int, move: PlayAnytime, card: Anytime,
     """Placebo, Nurse Has the Night Off, Miraculous Recovery: the Patient's
     points change at once, and the event says by how much (QB8)."""
     t = move.target
-    case = state.doctors[t].case
+    case = state.case(t)
     cure, harm = case.cure, case.harm
     if card.effect == qc.CURE_POINTS:
         case.cure += card.amount
@@ -689,7 +701,7 @@ def _points_card(state: QuackState, seat: int, move: PlayAnytime, card: Anytime,
     events.append(AnytimePlayed(seat=seat, card=card.id, target=t, other=move.other, discard=move.discard,
                                 face_down=case.face_down,
                                 cure=case.cure - cure, harm=case.harm - harm, total_cure=case.cure, total_harm=case.harm))
-    fate = case_fate(state.cards[case.card], case.cure, case.harm, case.received)
+    fate = case_fate(state.patient(case.card), case.cure, case.harm, case.received)
     if card.effect == qc.HARM_POINTS and fate == Fate.HARM:
         _die(state, t, Fate.HARM, seat, events, by_anytime=True)
     elif card.effect == qc.CURE_POINTS and fate == Fate.CURED:
@@ -707,8 +719,8 @@ def _die(
     (QR6), and its Infamy (QR9): to its doctor; split, each rounding up, with
     the player of a redirected Treatment; all to the killer in Group Practice;
     to its doctor, always, when an Anytime card did it."""
-    case = state.doctors[seat].case
-    infamy = state.cards[case.card].infamy
+    case = state.case(seat)
+    infamy = state.patient(case.card).infamy
     state.dead.add(case.card)
     events.append(PatientDied(seat=seat, patient=case.card, cause=cause, by=by))
     _discharge(state, seat)
@@ -727,7 +739,7 @@ def _die(
 
 
 def _cured(state: QuackState, seat: int, by: int, events: list[Event]) -> None:
-    events.append(PatientCured(seat=seat, patient=state.doctors[seat].case.card, by=by))
+    events.append(PatientCured(seat=seat, patient=state.case(seat).card, by=by))
     _discharge(state, seat)
 
 
@@ -853,9 +865,8 @@ def _drop_reminder(
 def _discharge(state: QuackState, seat: int) -> None:
     """The Patient leaves the office: its card to the Patient discard, its
     Treatments and reminders to the Doc discard."""
-    doctor = state.doctors[seat]
-    case = doctor.case
-    doctor.case = None
+    case = state.case(seat)
+    state.doctors[seat].case = None
     state.patient_discard.append(case.card)
     state.doc_discard.extend(case.treatments)
     state.doc_discard.extend(case.reminders)
@@ -878,3 +889,5 @@ def _practising(state: QuackState) -> tuple[int, ...]:
 
 
 RULES = Quack()
+_CONFORMS: Rules[QuackState, QuackView, QuackMove] = RULES
+"""The type checker holds the rules object to the Rules interface here."""

@@ -60,22 +60,20 @@ class Memory:
     def observe(self, events: Iterable[Event]) -> None:
         """Record ``events`` (as redacted for this seat), in the order they happened."""
         for event in events:
-            kind = type(event)
             if not self.seen_any:
                 self.seen_any = True
-                self.complete = kind is TurnStarted and event.round == 1
-            if kind is TreatmentPlayed:
-                self.doc_public.add(event.card)
-            elif kind is AnytimePlayed:
-                self.doc_public.add(event.card)
-            elif kind is CardsDiscarded:
-                self.doc_public.update(event.cards)
-            elif kind is DeckReshuffled:
-                (self.doc_public if event.pile == Pile.DOC else self.patients_gone).clear()
-            elif kind in (PatientCured, PatientDied, PatientDischarged):
-                self.patients_gone.add(event.patient)
-            elif kind is WindowOpened:
-                self.window = event.window
+                self.complete = isinstance(event, TurnStarted) and event.round == 1
+            match event:
+                case TreatmentPlayed() | AnytimePlayed():
+                    self.doc_public.add(event.card)
+                case CardsDiscarded():
+                    self.doc_public.update(event.cards)
+                case DeckReshuffled():
+                    (self.doc_public if event.pile == Pile.DOC else self.patients_gone).clear()
+                case PatientCured() | PatientDied() | PatientDischarged():
+                    self.patients_gone.add(event.patient)
+                case WindowOpened():
+                    self.window = event.window
 
 
 def sample(view: QuackView, rng: random.Random, cards: tuple[Card, ...], memory: Memory | None = None) -> QuackState:
@@ -85,7 +83,8 @@ def sample(view: QuackView, rng: random.Random, cards: tuple[Card, ...], memory:
     """
     me = view.seat
     seats = len(view.players)
-    useful = memory is not None and memory.complete and memory.seat == me
+    # What the seat remembers, if it saw the whole game so far (else nothing).
+    seen = memory if memory is not None and memory.complete and memory.seat == me else None
     state = QuackState(seats=seats, options=view.options, rng=random.Random(rng.getrandbits(64)), cards=cards)
     placed: set[int] = set()
     face_down: list[tuple[Case, CaseView]] = []
@@ -115,11 +114,11 @@ def sample(view: QuackView, rng: random.Random, cards: tuple[Card, ...], memory:
     # discarded since is not among them: the rest of a pile is dealt at random).
     doc_discard: list[int] = []
     patient_discard: list[int] = []
-    if useful:
-        doc_discard = sorted(memory.doc_public - placed)
+    if seen is not None:
+        doc_discard = sorted(seen.doc_public - placed)
         if len(doc_discard) > view.doc_discard_count:
             doc_discard = []
-        patient_discard = sorted(memory.patients_gone - placed)
+        patient_discard = sorted(seen.patients_gone - placed)
         if len(patient_discard) > view.patient_discard_count:
             patient_discard = []
     placed.update(doc_discard)
@@ -128,7 +127,7 @@ def sample(view: QuackView, rng: random.Random, cards: tuple[Card, ...], memory:
     patients = [c.id for c in cards if isinstance(c, Patient) and c.id not in placed]
     rng.shuffle(patients)
     for case, pv in face_down:
-        _deal_face_down(case, pv, patients, cards)
+        _deal_face_down(case, pv, patients, state)
     doc = [c.id for c in cards if not isinstance(c, Patient) and c.id not in placed]
     rng.shuffle(doc)
     anytime = [c for c in doc if isinstance(cards[c], Anytime)]
@@ -159,26 +158,26 @@ def sample(view: QuackView, rng: random.Random, cards: tuple[Card, ...], memory:
     state.current, state.round, state.phase = view.current, view.round, view.phase
     state.die, state.owed = view.die, view.owed
     state.window_seats = list(view.window_seats)
-    state.window = memory.window if useful else 0
+    state.window = seen.window if seen is not None else 0
     state.endgame = view.endgame
     state.final_pending = {d.seat for d in view.players if d.final_turn}
     state.outcome = view.outcome
     for d in view.players:  # QR16: the Patient a waiting Wrong Chart sends the next Treatment to
         if d.redirect_seat != NONE:
-            state.doctors[d.seat].redirect_to = state.doctors[d.redirect_seat].case.card
+            state.doctors[d.seat].redirect_to = state.case(d.redirect_seat).card
     # Payday pays this turn's Treatments on the Patients that are still alive:
     # on a Patient still in an office, or one gone home cured.
     state.plays = [(t.id, _patient_holding(state, t.id)) for t in view.paying]
     return state
 
 
-def _deal_face_down(case: Case, pv: CaseView, patients: list[int], cards: Sequence[Card]) -> None:
+def _deal_face_down(case: Case, pv: CaseView, patients: list[int], state: QuackState) -> None:
     """A face-down Patient: the first unplaced one still alive after the
     Treatments it received (the points follow from the card drawn)."""
-    treatments = [cards[t] for t in case.treatments]
+    treatments = [state.treatment(t) for t in case.treatments]
     chosen = None
     for i in range(len(patients) - 1, -1, -1):
-        patient = cards[patients[i]]
+        patient = state.patient(patients[i])
         cure = harm = 0
         for t in treatments:
             points = treatment_points(t, patient)

@@ -11,8 +11,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import cast
 
-from quackbox.cards.quack import Card
+from quackbox.cards.quack import Anytime, Card, Patient, Treatment
 from quackbox.core import options
 from quackbox.core.rules import NONE, Event, Outcome
 
@@ -182,6 +183,33 @@ class QuackState:
     @property
     def over(self) -> bool:
         return self.outcome is not None
+
+    # The deck holds the three kinds of card by id; where a card lies says its
+    # kind (a reminder is an Anytime card, a Patient pile holds Patients), so
+    # these give it its type for the reader, at no cost.
+
+    def patient(self, card: int) -> Patient:
+        """The card ``card``, which the caller knows to be a Patient."""
+        return cast(Patient, self.cards[card])
+
+    def treatment(self, card: int) -> Treatment:
+        """The card ``card``, which the caller knows to be a Treatment."""
+        return cast(Treatment, self.cards[card])
+
+    def anytime(self, card: int) -> Anytime:
+        """The card ``card``, which the caller knows to be an Anytime card."""
+        return cast(Anytime, self.cards[card])
+
+    def doc_card(self, card: int) -> Treatment | Anytime:
+        """The card ``card``, which the caller knows to be a Doc card (in a hand, say)."""
+        return cast(Treatment | Anytime, self.cards[card])
+
+    def case(self, seat: int) -> Case:
+        """The Patient in ``seat``'s office, which the caller knows to hold one."""
+        case = self.doctors[seat].case
+        if case is None:
+            raise RuntimeError(f"seat {seat + 1} has no Patient: a bug in the rules")
+        return case
 
 
 def clone(state: QuackState) -> QuackState:

@@ -24,7 +24,6 @@ from quackbox.core.quack.moves import (
     EndgameStarted,
     GameEnded,
     InfamyChanged,
-    LossReason,
     MoneyLost,
     MoneyPaid,
     PatientAdmitted,
@@ -140,9 +139,8 @@ def _money_paid(e: MoneyPaid, t: Teller) -> str:
 
 @LOG.of(MoneyLost)
 def _money_lost(e: MoneyLost, t: Teller) -> str:
-    if e.reason == LossReason.FINE:
-        return f"{t.name(e.seat)} paid a {money(e.amount)} fine, leaving {money(e.total)}."
-    return f"{t.name(e.seat)} lost {money(e.amount)} ({e.reason}), leaving {money(e.total)}."
+    """Money is lost to a fine only (``LossReason.FINE``, Tax Audit)."""
+    return f"{t.name(e.seat)} paid a {money(e.amount)} fine, leaving {money(e.total)}."
 
 
 @LOG.of(DieRolled)

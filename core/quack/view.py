@@ -105,7 +105,6 @@ def views(state: QuackState, seats: Sequence[int | None], legal: Sequence[tuple[
     doctors and the piles) is made once and shared, as views are frozen values.
     """
     verify_view_seats(seats, state.seats)
-    cards = state.cards
     doctors = tuple(
         DoctorView(
             seat=s,
@@ -114,14 +113,14 @@ def views(state: QuackState, seats: Sequence[int | None], legal: Sequence[tuple[
             infamy=doctor.infamy,
             hand_size=len(state.hands[s]),
             case=None if doctor.case is None else _case_view(state, doctor.case),
-            reminders=tuple(cards[c] for c in doctor.reminders),
+            reminders=tuple(state.anytime(c) for c in doctor.reminders),
             final_turn=state.endgame and s in state.final_pending,
             redirect_seat=patient_holder(state, doctor.redirect_to) if doctor.redirect_card != NONE else NONE,
         )
         for s, doctor in enumerate(state.doctors)
     )
     window_seats, waiting = tuple(state.window_seats), waiting_for(state)
-    paying = tuple(cards[c] for c, patient in state.plays if patient not in state.dead)
+    paying = tuple(state.treatment(c) for c, patient in state.plays if patient not in state.dead)
     return tuple([
         QuackView(
             game=GAME,
@@ -132,7 +131,7 @@ def views(state: QuackState, seats: Sequence[int | None], legal: Sequence[tuple[
             die=state.die,
             owed=state.owed,
             players=doctors,
-            hand=tuple(cards[c] for c in state.hands[seat]) if seat is not None else (),
+            hand=tuple(state.doc_card(c) for c in state.hands[seat]) if seat is not None else (),
             doc_deck_count=len(state.doc_deck),
             doc_discard_count=len(state.doc_discard),
             patient_deck_count=len(state.patient_deck),
@@ -152,16 +151,15 @@ def views(state: QuackState, seats: Sequence[int | None], legal: Sequence[tuple[
 
 
 def _case_view(state: QuackState, case: Case) -> CaseView:
-    cards = state.cards
     hidden = case.face_down
     return CaseView(
-        patient=None if hidden else cards[case.card],
+        patient=None if hidden else state.patient(case.card),
         face_down=hidden,
         cure_points=None if hidden else case.cure,
         harm_points=None if hidden else case.harm,
         received=case.received,
-        treatments=tuple(cards[c] for c in case.treatments),
-        reminders=tuple(cards[c] for c in case.reminders),
+        treatments=tuple(state.treatment(c) for c in case.treatments),
+        reminders=tuple(state.anytime(c) for c in case.reminders),
     )
 
 

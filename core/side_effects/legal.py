@@ -40,6 +40,7 @@ from quackbox.core.side_effects.moves import (
     MOVE_TYPES,
     PLAY_TYPES,
     AcceptTrade,
+    SEMove,
     DeclineTrade,
     Discard,
     EndTurn,
@@ -199,7 +200,7 @@ class MoveTable:
         }
 
 
-def legal_moves(state: SEState, seat: int, table: MoveTable) -> tuple[Move, ...]:
+def legal_moves(state: SEState, seat: int, table: MoveTable) -> tuple[SEMove, ...]:
     """Every move ``seat`` may make now, in the order of the module docstring, as ``table`` holds them."""
     if state.phase == OVER or not 0 <= seat < state.seats or not state.active(seat):
         return ()
@@ -214,7 +215,7 @@ def legal_moves(state: SEState, seat: int, table: MoveTable) -> tuple[Move, ...]
         return (*[table.take[c] for c in state.hands[state.prompt_seat]], table.take_nothing)
     if phase == DISCARD_DOWN:
         return tuple([discard[c] for c in hand])
-    moves: list[Move] = []
+    moves: list[SEMove] = []
     if state.plays_left > 0:
         others = opponents(state, seat)
         # SE6: what each opponent can be given, worked out once for all the Disorders in hand.
@@ -231,7 +232,7 @@ def legal_moves(state: SEState, seat: int, table: MoveTable) -> tuple[Move, ...]
 
 
 def plays_of(state: SEState, seat: int, card: int, others: list[int], open_to: dict[int, tuple[str, ...]],
-             table: MoveTable) -> list[Move]:
+             table: MoveTable) -> list[SEMove]:
     """The plays of ``card`` in ``seat``'s hand; ``others`` are its opponents,
     ``open_to`` gives each one's :func:`vulnerable_to` if ``card`` is a Disorder.
     (A Disorder is untreated while no Drug is on it: ``slot.drug == NONE``.)"""
@@ -277,9 +278,9 @@ def plays_of(state: SEState, seat: int, card: int, others: list[int], open_to: d
     return []
 
 
-def trade_answers(state: SEState, seat: int) -> tuple[Move, ...]:
+def trade_answers(state: SEState, seat: int) -> tuple[SEMove, ...]:
     """``seat``'s answers to the open offers, by offer id."""
-    moves: list[Move] = []
+    moves: list[SEMove] = []
     for oid, offer in state.offers.items():
         if offer.to == seat:
             if has_cards_named(state, seat, offer.want):

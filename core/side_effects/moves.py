@@ -142,6 +142,9 @@ MOVE_TYPES = (
     WithdrawTrade,
     Timeout,
 )
+SEMove = (Treat | GiveDisorder | PlayTherapy | PlayEpisode | PlayMisdiagnosis | PlayHighTolerance | Discard | EndTurn
+          | TakeCard | TakeNothing | OfferTrade | AcceptTrade | DeclineTrade | WithdrawTrade | Timeout)
+"""Any Side Effects move."""
 PLAY_TYPES = (Treat, GiveDisorder, PlayTherapy, PlayEpisode, PlayMisdiagnosis, PlayHighTolerance)
 """The plays: each uses up one of the turn's plays (rulebook Turns)."""
 TRADE_ANSWERS = (AcceptTrade, DeclineTrade, WithdrawTrade)

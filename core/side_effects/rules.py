@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import random
 import statistics
-from typing import Any, Callable, Mapping, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence, TypeVar
 
 from quackbox.cards import side_effects as se_cards
 from quackbox.core import options as option_parser
-from quackbox.core.rules import NONE, BadOptions, Deadline, Event, Move, MoveKind, Outcome
+from quackbox.core.rules import NONE, BadOptions, Deadline, Event, Memory, Move, MoveKind, Outcome, Rules
 from quackbox.core.side_effects import legal, text
 from quackbox.core.side_effects import sampling
 from quackbox.core.side_effects import view as se_view
@@ -37,6 +37,7 @@ from quackbox.core.side_effects.moves import (
     EVENT_TYPES,
     MOVE_TYPES,
     AcceptTrade,
+    SEMove,
     CardDiscarded,
     CardsDrawn,
     CardsTaken,
@@ -109,6 +110,9 @@ from quackbox.core.side_effects.state import (
 )
 from quackbox.core.side_effects.view import VIEW_TYPES, SEView
 
+if TYPE_CHECKING:
+    from quackbox.core.play import GameRecord
+
 
 def episode_bites(punishment: str, *, drugs: int, hand: int, no_play: bool, no_draw: bool) -> bool:
     """SE7: whether an Episode's ``punishment`` does anything to a player with
@@ -127,7 +131,7 @@ def episode_bites(punishment: str, *, drugs: int, hand: int, no_play: bool, no_d
     return True  # SKIP_TURN: a skip always stacks
 
 
-def parse_options(values: Mapping[str, Any] | SEOptions | None) -> SEOptions:
+def parse_options(values: object) -> SEOptions:
     """Options from plain or text values (names with ``-`` or ``_``); BadOptions if wrong."""
     return option_parser.parse(SEOptions, values, title="Side Effects")
 
@@ -580,7 +584,7 @@ class SideEffects:
     def default_options(self) -> SEOptions:
         return SEOptions()
 
-    def parse_options(self, values: Mapping[str, Any] | SEOptions | None) -> SEOptions:
+    def parse_options(self, values: object) -> SEOptions:
         return parse_options(values)
 
     def new_game(self, *, seats: int, options: Any = None, seed: int) -> SEState:
@@ -603,16 +607,17 @@ class SideEffects:
         """The physical cards of a game with ``options`` (with or without the bonus cards)."""
         return self._decks[options.bonus_cards]
 
-    def sample(self, view: Any, rng: random.Random, memory: sampling.Memory | None = None) -> SEState:
-        """A State consistent with ``view`` and ``memory``, the unseen cards dealt by ``rng``
-        (:func:`quackbox.core.side_effects.sample.sample`)."""
-        return sampling.sample(view, rng, self.deck_cards(view.options), memory)
+    def sample(self, view: SEView, rng: random.Random, memory: Memory | None = None) -> SEState:
+        """A State consistent with ``view`` and ``memory`` (a Side Effects memory), the
+        unseen cards dealt by ``rng`` (:func:`quackbox.core.side_effects.sampling.sample`)."""
+        own = memory if isinstance(memory, sampling.Memory) else None
+        return sampling.sample(view, rng, self.deck_cards(view.options), own)
 
     def memory(self, seat: int) -> sampling.Memory:
         """A new record of what ``seat`` sees over a game, for :meth:`sample`."""
         return sampling.Memory(seat)
 
-    def legal_moves(self, state: SEState, seat: int) -> tuple[Move, ...]:
+    def legal_moves(self, state: SEState, seat: int) -> tuple[SEMove, ...]:
         """Every move ``seat`` may make now (order: :mod:`quackbox.core.side_effects.legal`)."""
         return legal.legal_moves(state, seat, self._deck_of(state).moves)
 
@@ -651,13 +656,25 @@ class SideEffects:
     def describe(self, event: Event, names: Sequence[str], seat: int | None = None) -> str:
         return text.describe(event, names, seat, self._decks[True])
 
-    def sim_summary(self, records: Sequence[Any]) -> dict[str, Any]:
+    sim_needs_events = False
+    """``quackbox sim``'s figures for this game read the final States only."""
+
+    def sim_summary(self, records: Sequence[GameRecord]) -> dict[str, Any]:
         """Figures for ``quackbox sim``: how long games ran."""
         turns = sorted(r.state.turn for r in records)
         return {"turns_median": statistics.median(turns), "turns_min": turns[0], "turns_max": turns[-1]}
 
-    def move_types(self) -> tuple[type, ...]:
+    def move_types(self) -> tuple[type[Move], ...]:
         return MOVE_TYPES
+
+    def unlisted_moves(self) -> tuple[type[Move], ...]:
+        """SE10: an OfferTrade is legal whenever ``trade_partners`` is not empty,
+        but never listed: its space is every subset of a hand."""
+        return (OfferTrade,)
+
+    def timeout_moves(self) -> tuple[type[Move], ...]:
+        """The Tremors Timeout (``deadline``)."""
+        return (Timeout,)
 
     def wire_types(self) -> tuple[type, ...]:
         return MOVE_TYPES + EVENT_TYPES + VIEW_TYPES + (SEOptions, Outcome)
@@ -669,3 +686,5 @@ class SideEffects:
 
 
 RULES = SideEffects()
+_CONFORMS: Rules[SEState, SEView, SEMove] = RULES
+"""The type checker holds the rules object to the Rules interface here."""

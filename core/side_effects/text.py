@@ -21,7 +21,7 @@ from quackbox.core.text import Named, Sentences, Teller, capitalized, counted
 
 __all__ = ["PUNISHMENTS", "describe", "punishment_text"]
 
-PUNISHMENTS = {
+PUNISHMENTS: dict[str, str] = {
     Punishment.DISCARD_DRUGS: "{target} {discard} every Drug on {their} Psyche",
     Punishment.DISCARD_HAND: "{target} {discard} {their} whole hand",
     Punishment.SKIP_TURN: "{target} {sit} out {their} next turn",
@@ -41,7 +41,7 @@ def punishment_text(punishment: str, *, target: str, their: str, inflictor: str,
     ``their`` its possessive, ``inflictor`` and ``inflictor_object`` the one
     who played the Episode; the ``*_plural`` flags pick the verbs that agree
     with "you" or "they" rather than a name."""
-    text = PUNISHMENTS.get(punishment)  # type: ignore[call-overload]
+    text = PUNISHMENTS.get(punishment)
     if text is None:
         return punishment
 

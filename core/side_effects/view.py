@@ -229,13 +229,12 @@ def offers_seen(state: SEState, seat: int | None) -> tuple[Offer, ...]:
 
 def redact(event: Event, seat: int | None) -> Event:
     """``event`` with the cards ``seat`` may not see emptied (counts stay)."""
-    kind = type(event)
-    if kind is CardsDrawn:
+    if type(event) is CardsDrawn:
         return event if seat == event.seat else replace(event, cards=())
-    if kind is CardsTaken or kind is HandShown:
+    if type(event) is CardsTaken or type(event) is HandShown:
         return event if seat in (event.seat, event.target) else replace(event, cards=())
-    if kind is TradeOffered:
+    if type(event) is TradeOffered:
         return event if seat in (event.seat, event.to) else replace(event, give=(), want=())
-    if kind is TradeAccepted:
+    if type(event) is TradeAccepted:
         return event if seat in (event.seat, event.to) else replace(event, gave=(), got=())
     return event

@@ -12,6 +12,7 @@ import pytest
 
 from quackbox.cards.side_effects import SECard
 from quackbox.core import bots as bot_registry
+from quackbox.core.bots import Bot
 from quackbox.core import side_effects as se
 from quackbox.core.bots import RandomBot
 from quackbox.core.play import play_game
@@ -102,7 +103,7 @@ class SideEffectsAdapter(Adapter):
         )
 
 
-class TradingBot:
+class TradingBot(Bot):
     """A random player that also makes and answers trade offers, for the harness."""
 
     name = "trading"
