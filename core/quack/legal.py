@@ -306,8 +306,11 @@ def verify_treatment(state: QuackState, seat: int, move: PlayTreatment) -> Treat
     if not isinstance(card, Treatment):
         raise IllegalMove(f"{card.name} is not a Treatment.")
     target = move.target
-    if target == NONE or target == seat:
+    if target == NONE:
         return TreatmentPlan(treatment=card, target=seat)
+    if target == seat:
+        # One move, one spelling: legal_moves names your own Patient by NONE.
+        raise IllegalMove(f"Your own Patient is named by no target ({NONE}), not by your seat.")
     if not state.options.group_practice:
         raise IllegalMove("You may treat only your own Patient (Group Practice is off).")
     if not 0 <= target < state.seats:

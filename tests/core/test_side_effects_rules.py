@@ -205,25 +205,6 @@ def test_first_seat_option_rejects_non_seats(value):
         se.parse_options({"first_seat": value})
 
 
-def _random_game(seed: int, moves: int) -> list:
-    state = RULES.new_game(seats=4, seed=seed)
-    chooser = random.Random(seed)
-    events = []
-    for _ in range(moves):
-        if state.over:
-            break
-        seat = RULES.waiting_for(state)[0]
-        random.seed(chooser.random())  # disturb the global RNG: the rules must not use it
-        events += RULES.apply(state, seat, chooser.choice(RULES.legal_moves(state, seat)))
-    return events
-
-
-def test_same_seed_same_game():
-    """SE3/determinism: the RNG lives in the state, so the same seed and moves give the same events."""
-    assert _random_game(11, 150) == _random_game(11, 150)
-    assert _random_game(11, 150) != _random_game(12, 150)
-
-
 @pytest.mark.parametrize("seed", [3, 8, 21])
 def test_a_clone_plays_on_exactly_as_the_original(seed):
     """clone: a copy of the game, its RNG included; the same moves give the same events and views."""
