@@ -20,7 +20,7 @@ import random
 import typing
 from dataclasses import dataclass, fields
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, Iterable, Mapping, Protocol, Sequence, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Callable, ClassVar, Generic, Iterable, Mapping, Protocol, Sequence, TypeVar
 
 if TYPE_CHECKING:
     from quackbox.core.play import GameRecord
@@ -44,6 +44,10 @@ __all__ = [
     "RulesError",
     "BadOptions",
     "NONE",
+    "Seat",
+    "SeatOrNone",
+    "SeatOrRandom",
+    "Wire",
     "seat_label",
     "seat_text",
     "verify_view_seats",
@@ -105,6 +109,22 @@ NONE = -1
 """In a move, an event or a view of either game: no card, or no seat."""
 
 
+@dataclass(frozen=True, slots=True)
+class Wire:
+    """What a whole-number field of a move, an event or a view holds, said in
+    its annotation (``Annotated[int, Wire("seat")]``) for docs/PROTOCOL.md,
+    which is written from these (``python -m quackbox.net.wire_fields``).
+    A plain ``int`` is a number (a count, money, points)."""
+
+    text: str
+
+
+Seat = Annotated[int, Wire("seat")]
+"""A seat, counted from 0."""
+SeatOrNone = Annotated[int, Wire("seat, or -1 for none")]
+SeatOrRandom = Annotated[int, Wire("seat, or -1 to draw it at random")]
+
+
 def seat_label(seat: int) -> str:
     """``seat`` as people count it (from 1), for the sentences of errors."""
     return f"seat {seat + 1}"
@@ -143,7 +163,7 @@ class Outcome:
     names no seat: seat numbers mean nothing to people, so callers name them.
     """
 
-    winners: tuple[int, ...]
+    winners: tuple[Seat, ...]
     places: tuple[int, ...]
     reason: str
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Annotated
 
 from quackbox.core.quack.cards import Fate
-from quackbox.core.rules import NONE, Event, Move
+from quackbox.core.rules import NONE, Event, Move, Seat, SeatOrNone, Wire
 
 __all__ = [
     "AnytimePlayed", "CardsDiscarded", "CardsDrawn", "DeckReshuffled", "DieRolled", "Discard",
@@ -23,6 +24,17 @@ __all__ = [
     "TreatmentsOwedChanged", "TurnStarted", "WindowOpened",
 ]
 
+
+PatientId = Annotated[int, Wire("card id (Patient)")]
+PatientOrNone = Annotated[int, Wire("card id (Patient), or -1 while it is face down")]
+TreatmentId = Annotated[int, Wire("card id (Treatment)")]
+AnytimeId = Annotated[int, Wire("card id (Anytime)")]
+AnytimeOrNone = Annotated[int, Wire("card id (Anytime), or -1 for none")]
+DocCardId = Annotated[int, Wire("card id (Treatment or Anytime)")]
+DocCardOrNone = Annotated[int, Wire("card id (Treatment or Anytime), or -1 for none")]
+WindowNumber = Annotated[int, Wire("window number")]
+"""A response window, by the number its WindowOpened gave it."""
+PointsOrNone = Annotated[int, Wire("number, or -1 while the Patient is face down")]
 
 # --- moves ------------------------------------------------------------------
 
@@ -42,8 +54,8 @@ class PlayTreatment(Move):
     """Phase 5: play the Treatment ``card`` on your Patient, or (Group Practice)
     on the Patient of seat ``target``; NONE means your own."""
 
-    card: int
-    target: int = NONE
+    card: TreatmentId
+    target: SeatOrNone = NONE
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,17 +65,17 @@ class PlayAnytime(Move):
     (whose Patient receives the Treatment) and Patient Transfer; ``discard`` is
     the card Paper Shredder throws away. Unused fields stay NONE."""
 
-    card: int
-    target: int
-    other: int = NONE
-    discard: int = NONE
+    card: AnytimeId
+    target: Seat
+    other: SeatOrNone = NONE
+    discard: DocCardOrNone = NONE
 
 
 @dataclass(frozen=True, slots=True)
 class Discard(Move):
     """Short-hand rule: out of Treatments, discard the Anytime ``card`` instead of playing it."""
 
-    card: int
+    card: AnytimeId
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +88,7 @@ class Timeout(Move):
     """Applied by the host, never sent by a player: response window ``window``
     ran out of time. Every doctor who has not answered passes."""
 
-    window: int
+    window: WindowNumber
 
 
 MOVE_TYPES = (StayHome, FleeToSwitzerland, PlayTreatment, PlayAnytime, Discard, Pass, Timeout)
@@ -140,7 +152,7 @@ class TreatmentNote(StrEnum):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TurnStarted(Event):
-    seat: int
+    seat: Seat
     round: int
 
 
@@ -148,7 +160,7 @@ class TurnStarted(Event):
 class DoctorFled(Event):
     """``seat`` left for Switzerland with this Money and Infamy, frozen for good."""
 
-    seat: int
+    seat: Seat
     money: int
     infamy: int
 
@@ -157,8 +169,8 @@ class DoctorFled(Event):
 class CardsDrawn(Event):
     """``cards`` is empty in every copy but the drawer's; ``count`` is public."""
 
-    seat: int
-    cards: tuple[int, ...]
+    seat: Seat
+    cards: tuple[DocCardId, ...]
     count: int
 
 
@@ -166,8 +178,8 @@ class CardsDrawn(Event):
 class CardsDiscarded(Event):
     """Cards went face up to the discard pile."""
 
-    seat: int
-    cards: tuple[int, ...]
+    seat: Seat
+    cards: tuple[DocCardId, ...]
     reason: DiscardReason
 
 
@@ -183,15 +195,15 @@ class DeckReshuffled(Event):
 class PatientAdmitted(Event):
     """``patient`` is NONE in every copy while ``face_down`` (Diagnostic Dilemma)."""
 
-    seat: int
-    patient: int
+    seat: Seat
+    patient: PatientOrNone
     face_down: bool
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PatientRevealed(Event):
-    seat: int
-    patient: int
+    seat: Seat
+    patient: PatientId
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -200,19 +212,19 @@ class MoneyPaid(Event):
     is what they came to before a Claim Denied or Upcoding, ``reminder``, acted
     on the sum (NONE when none did: then ``billed`` equals ``amount``)."""
 
-    seat: int
+    seat: Seat
     amount: int
     reason: PayReason
-    cards: tuple[int, ...]
+    cards: tuple[TreatmentId, ...]
     billed: int
-    reminder: int
+    reminder: AnytimeOrNone
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MoneyLost(Event):
     """``total`` is the money left after it."""
 
-    seat: int
+    seat: Seat
     amount: int
     reason: LossReason
     total: int
@@ -223,7 +235,7 @@ class DieRolled(Event):
     """``rolls`` are every throw (1s and 6s rerolled); ``owed`` is the Treatments
     required after reminders (Teaching Hospital, Staff Shortage)."""
 
-    seat: int
+    seat: Seat
     rolls: tuple[int, ...]
     value: int
     owed: int
@@ -235,15 +247,15 @@ class TreatmentPlayed(Event):
     are the points it gave, ``total_cure``/``total_harm`` the Patient's totals;
     all four and ``patient`` are NONE in every copy while ``face_down``."""
 
-    seat: int
-    card: int
-    target: int
-    patient: int
+    seat: Seat
+    card: TreatmentId
+    target: Seat
+    patient: PatientOrNone
     face_down: bool
-    cure: int
-    harm: int
-    total_cure: int
-    total_harm: int
+    cure: PointsOrNone
+    harm: PointsOrNone
+    total_cure: PointsOrNone
+    total_harm: PointsOrNone
     received: int
     redirected: bool
     note: TreatmentNote
@@ -253,9 +265,9 @@ class TreatmentPlayed(Event):
 class PatientCured(Event):
     """The Patient of ``seat`` went home cured; ``by`` played the card that did it."""
 
-    seat: int
-    patient: int
-    by: int
+    seat: Seat
+    patient: PatientId
+    by: Seat
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -263,18 +275,18 @@ class PatientDied(Event):
     """The Patient of ``seat`` died of ``cause`` (Harm or Mortal); ``by``
     played the card that did it."""
 
-    seat: int
-    patient: int
+    seat: Seat
+    patient: PatientId
     cause: Fate
-    by: int
+    by: Seat
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PatientDischarged(Event):
     """The Patient left with no cure and no death: its doctor fled or was mobbed."""
 
-    seat: int
-    patient: int
+    seat: Seat
+    patient: PatientId
     reason: DischargeReason
 
 
@@ -282,7 +294,7 @@ class PatientDischarged(Event):
 class InfamyChanged(Event):
     """``change`` may be negative; ``total`` is the Infamy after it."""
 
-    seat: int
+    seat: Seat
     change: int
     total: int
     reason: InfamyReason
@@ -297,30 +309,30 @@ class AnytimePlayed(Event):
     after it; they are NONE for every other card, and in every copy while
     the Patient is ``face_down``."""
 
-    seat: int
-    card: int
-    target: int
-    other: int
-    discard: int
+    seat: Seat
+    card: AnytimeId
+    target: Seat
+    other: SeatOrNone
+    discard: DocCardOrNone
     face_down: bool
-    cure: int
-    harm: int
-    total_cure: int
-    total_harm: int
+    cure: PointsOrNone
+    harm: PointsOrNone
+    total_cure: PointsOrNone
+    total_harm: PointsOrNone
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ReminderDiscarded(Event):
     """A reminder card next to ``seat`` (or their Patient) went to the discard pile."""
 
-    seat: int
-    card: int
+    seat: Seat
+    card: AnytimeId
     reason: ReminderOutcome
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TreatmentsOwedChanged(Event):
-    seat: int
+    seat: Seat
     owed: int
 
 
@@ -328,13 +340,13 @@ class TreatmentsOwedChanged(Event):
 class WindowOpened(Event):
     """After a Treatment: ``seats`` may play an Anytime card before play goes on."""
 
-    window: int
-    seats: tuple[int, ...]
+    window: WindowNumber
+    seats: tuple[Seat, ...]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DoctorMobbed(Event):
-    seat: int
+    seat: Seat
     infamy: int
 
 
@@ -343,13 +355,13 @@ class EndgameStarted(Event):
     """Each of ``seats`` takes one more turn, then the game ends (QB9);
     ``reason`` is a plain sentence that names no seat."""
 
-    seats: tuple[int, ...]
+    seats: tuple[Seat, ...]
     reason: str
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GameEnded(Event):
-    winners: tuple[int, ...]
+    winners: tuple[Seat, ...]
     round: int
     reason: str
 

@@ -15,7 +15,7 @@ from typing import cast
 
 from quackbox.cards.quack import Anytime, Card, Patient, Treatment
 from quackbox.core import options
-from quackbox.core.rules import NONE, Event, Outcome
+from quackbox.core.rules import NONE, Event, Outcome, SeatOrRandom
 
 __all__ = [
     "END", "FLEE", "GAME", "MOBBED", "OVER", "PRACTISING", "SHORT_HAND", "SWITZERLAND", "TREAT", "WINDOW",
@@ -89,7 +89,7 @@ class QuackOptions:
     window_seconds: float = options.option(10.0, low=0.0, high=600.0)
     """How long other doctors have to answer with an Anytime card after each
     Treatment (QB8); 0 opens no windows."""
-    first_seat: int = options.option(-1, low=-1, high=7)
+    first_seat: SeatOrRandom = options.option(-1, low=-1, high=7)
     """The seat that starts, counted from 0; -1 draws it at random."""
 
 

@@ -16,7 +16,7 @@ from quackbox.cards.quack import Anytime, Patient, Treatment
 from quackbox.core.quack.legal import patient_holder, waiting_for
 from quackbox.core.quack.moves import AnytimePlayed, CardsDrawn, PatientAdmitted, TreatmentPlayed
 from quackbox.core.quack.state import GAME, Case, Phase, QuackOptions, QuackState, Status
-from quackbox.core.rules import NONE, Event, Move, Outcome, verify_view_seats
+from quackbox.core.rules import NONE, Event, Move, Outcome, Seat, SeatOrNone, verify_view_seats
 
 __all__ = ["DoctorView", "CaseView", "QuackView", "redact", "view", "views"]
 
@@ -38,7 +38,7 @@ class CaseView:
 
 @dataclass(frozen=True, slots=True)
 class DoctorView:
-    seat: int
+    seat: Seat
     status: Status
     money: int
     infamy: int
@@ -49,7 +49,7 @@ class DoctorView:
     """Anytime cards waiting to act on this doctor (QB8)."""
     final_turn: bool
     """In the endgame: this doctor still has their one more turn to take."""
-    redirect_seat: int
+    redirect_seat: SeatOrNone
     """Where this doctor's waiting Wrong Chart sends the next Treatment (QR16):
     the seat whose office holds that Patient now; NONE with no Wrong Chart
     waiting or once that Patient has left."""
@@ -60,9 +60,9 @@ class QuackView:
     """Everything one seat may see, including its legal moves."""
 
     game: str
-    seat: int | None
+    seat: Seat | None
     round: int
-    current: int
+    current: Seat
     """The seat whose turn it is."""
     phase: Phase
     die: int
@@ -76,17 +76,17 @@ class QuackView:
     doc_discard_count: int
     patient_deck_count: int
     patient_discard_count: int
-    window_seats: tuple[int, ...]
+    window_seats: tuple[Seat, ...]
     """Seats still to answer in the open response window."""
     endgame: bool
     threshold: int
-    first: int
+    first: Seat
     """The seat that took the first turn: each round starts with its turn."""
     paying: tuple[Treatment, ...]
     """The Treatments played this turn that payday will pay for (QB5): those
     whose Patient has not died this turn, in the order played."""
     legal: tuple[Move, ...]
-    waiting_for: tuple[int, ...]
+    waiting_for: tuple[Seat, ...]
     outcome: Outcome | None
     options: QuackOptions
 

@@ -14,7 +14,7 @@ from enum import StrEnum
 
 from quackbox.cards.side_effects import SECard
 from quackbox.core.options import option
-from quackbox.core.rules import NONE, Event, Outcome
+from quackbox.core.rules import NONE, Event, Outcome, SeatOrRandom
 
 GAME = "side-effects"
 
@@ -74,7 +74,7 @@ class SEOptions:
     """SE11 house rule: your Drug may treat another player's Disorder."""
     bonus_cards: bool = option(False)
     """SE12: add Misdiagnosis and High Tolerance to the deck."""
-    first_seat: int = option(-1, low=-1, high=7)
+    first_seat: SeatOrRandom = option(-1, low=-1, high=7)
     """SE3: the seat that starts, counted from 0; -1 draws it at random."""
 
 

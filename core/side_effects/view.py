@@ -13,9 +13,9 @@ from dataclasses import dataclass, replace
 
 from quackbox.cards import side_effects as se_cards
 from quackbox.cards.side_effects import SECard
-from quackbox.core.rules import NONE, Event, Move, Outcome, verify_view_seats
+from quackbox.core.rules import NONE, Event, Move, Outcome, Seat, SeatOrNone, verify_view_seats
 from quackbox.core.side_effects.legal import MoveTable, legal_moves, trade_partners, vulnerable_to, waiting_for
-from quackbox.core.side_effects.moves import CardsDrawn, CardsTaken, HandShown, TradeAccepted, TradeOffered
+from quackbox.core.side_effects.moves import CardsDrawn, OfferId, CardsTaken, HandShown, TradeAccepted, TradeOffered
 from quackbox.core.side_effects.state import (
     ANXIETY,
     DISCARD_DOWN,
@@ -41,7 +41,7 @@ class Slot:
 class PlayerView:
     """What everyone may see of one player."""
 
-    seat: int
+    seat: Seat
     psyche: tuple[Slot, ...]
     hand_size: int
     vulnerable_to: tuple[str, ...]
@@ -59,11 +59,11 @@ class Prompt:
 
     kind: Phase
     """TREMORS, ANXIETY or DISCARD_DOWN."""
-    seat: int
+    seat: Seat
     """Who must answer."""
-    inflictor: int
+    inflictor: SeatOrNone
     """Who played the Episode (NONE for DISCARD_DOWN)."""
-    target: int
+    target: Seat
     """Whose hand it is about."""
     count: int
     """Cards still to discard (TREMORS, DISCARD_DOWN)."""
@@ -77,9 +77,9 @@ class Prompt:
 class Offer:
     """An open trade offer, in the views of its two parties."""
 
-    id: int
-    seat: int
-    to: int
+    id: OfferId
+    seat: Seat
+    to: Seat
     give: tuple[SECard, ...]
     want: tuple[str, ...]
 
@@ -89,9 +89,9 @@ class SEView:
     """Everything one seat may see, including its legal moves."""
 
     game: str
-    seat: int | None
+    seat: Seat | None
     turn: int
-    current: int
+    current: Seat
     phase: Phase
     plays_left: int
     players: tuple[PlayerView, ...]
@@ -102,10 +102,10 @@ class SEView:
     prompt: Prompt | None
     offers: tuple[Offer, ...]
     legal: tuple[Move, ...]
-    waiting_for: tuple[int, ...]
+    waiting_for: tuple[Seat, ...]
     outcome: Outcome | None
     options: SEOptions
-    trade_partners: tuple[int, ...]
+    trade_partners: tuple[Seat, ...]
     """The seats this seat may offer a trade to now (SE10); empty when it may
     not trade. Offers are not listed in ``legal``: their card lists are free."""
     trade_wants: tuple[str, ...]
