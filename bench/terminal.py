@@ -1,6 +1,7 @@
 """Terminal traffic: the bytes the real app writes to its terminal, and what for.
 
     python -m bench.terminal [--game G] [--size 80x24] [--moves 24] [--delay 1.0] [--seed 5]
+    python -m bench.terminal --verify [--game G] [--seeds 1,2] [--frames N]
 
 Over SSH every byte the app writes crosses the network. This bench runs the
 real program (``quackbox join``) in a pseudo-terminal of the given size with
@@ -35,6 +36,12 @@ countdown and the rest), the move's cost at its most generous. Lobby
 messages (a seat going idle) start a burst counted as ``presence``. The rest
 (start-up, the first view, dismissing things) is ``other``; ``totals``
 adds every category up to every byte read.
+
+``--verify`` runs the screen check (``tests/tui/screen_check.py``) over whole
+seeded games instead: both games, seated and watching, at 80x24, 100x30 and
+120x40, every frame the app writes fed to a terminal emulator and compared
+cell by cell with a full repaint. It prints the frames and cells compared
+and the cells that differed (the target is none), and exits 1 if any did.
 
 The bench answers the terminal's synchronized-output query as most modern
 terminals do, so each frame Textual writes is bracketed and can be counted.
@@ -472,6 +479,42 @@ def parse_size(text: str) -> tuple[int, int]:
     return int(cols), int(rows)
 
 
+VERIFY_SEEDS = (1, 2)
+"""Seeds of the games the screen check plays by default (each game, seated and watching, every size)."""
+
+
+def verify(args: argparse.Namespace) -> dict[str, Any]:
+    """The screen check over whole games: what was compared, and what differed."""
+    from tests.tui.screen_check import SIZES, Game, Tally, check_game
+
+    result: dict[str, Any] = {"bench": "terminal --verify", "python": platform.python_version(), "runs": []}
+    total = Tally()
+    for game in args.game or GAMES:
+        for seated in (True, False):
+            for size in SIZES:
+                for seed in args.seeds:
+                    spec = Game(game, seed, size, seated, frames=args.frames)
+                    started = time.monotonic()
+                    tally = asyncio.run(check_game(spec))
+                    total.add(tally)
+                    run = {"game": game, "seed": seed, "size": f"{size[0]}x{size[1]}",
+                           "seat": "seated" if seated else "watching", **tally.figures(),
+                           "seconds": round(time.monotonic() - started, 1)}
+                    print(json.dumps(run), file=sys.stderr)
+                    for difference in tally.differences[:3]:
+                        print(difference, file=sys.stderr)
+                    result["runs"].append(run)
+    result["total"] = total.figures()
+    return result
+
+
+def parse_seeds(text: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(s) for s in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"seeds are whole numbers separated by commas, like 1,2; not {text!r}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.terminal", description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=GAMES, action="append", help="a game (default both; repeat for more)")
@@ -479,8 +522,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--moves", type=int, default=24, help="moves measured per run (default 24)")
     parser.add_argument("--delay", type=float, default=1.0, help="seconds between bot moves (default 1.0)")
     parser.add_argument("--seed", type=int, default=5, help="the tables' seed (default 5)")
+    parser.add_argument("--verify", action="store_true",
+                        help="run the screen check over whole games instead (a terminal emulator against full repaints)")
+    parser.add_argument("--seeds", type=parse_seeds, default=VERIFY_SEEDS,
+                        help="with --verify: the games' seeds (default 1,2)")
+    parser.add_argument("--frames", type=int, default=100_000,
+                        help="with --verify: stop a game after this many frames (default: play it to the end)")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(ROOT))
+    if args.verify:
+        checked = verify(args)
+        print(json.dumps(checked, indent=2))
+        return 1 if checked["total"]["differing_cells"] else 0
     result: dict[str, Any] = {
         "bench": "terminal",
         "python": platform.python_version(),

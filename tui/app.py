@@ -23,9 +23,8 @@ import time
 from typing import Any, Awaitable, Callable, Iterable, Mapping
 
 from rich.text import Text
-from textual import events, on, work
-from textual._compositor import ChopsUpdate, LayoutUpdate
-from textual.app import App, ComposeResult, SystemCommand
+from textual import on, work
+from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Center, Vertical
 from textual.message import Message
@@ -47,7 +46,7 @@ from quackbox.tui.looks import Ascii, NoDim, Plain, wants_ascii
 from quackbox.tui.modals import ReadingScreen
 from quackbox.tui.session import LOCAL, Session, open_hosted, open_joined, open_local
 from quackbox.tui.table import CLOSED, ONLINE, RECONNECTING, TableInfo, TableScreen
-from quackbox.tui.widgets import TightLayout, TightUpdate
+from quackbox.tui.terminal import TerminalApp
 
 Opener = Callable[[], Awaitable[Session]]
 """Opens a session (connects, or starts a local host); raises NetError & co. with a sentence."""
@@ -110,11 +109,7 @@ class SessionFailed(Message):
         self.error = error
 
 
-RESIZE_SETTLE = 0.1
-"""Seconds a resize is given to settle before the screen is painted, once."""
-
-
-class QuackboxApp(App[int]):
+class QuackboxApp(TerminalApp[int]):
     """A terminal tabletop for Side Effects and Quack in the Box."""
 
     CSS_PATH = "quackbox.tcss"
@@ -165,35 +160,6 @@ class QuackboxApp(App[int]):
         """A sentence to print after the app closes (why it could not open the table)."""
 
     # --- start ---------------------------------------------------------------------------
-
-    def on_resize(self, event: events.Resize) -> None:
-        # Textual lays out and paints a resized screen several times over (and
-        # the screen under it too); over SSH each is a whole frame of bytes.
-        # Painting is held until the resize has settled, then done once.
-        if self.screen_stack and self.screen.size and event.size != self.screen.size:
-            self._begin_batch()
-            self.set_timer(RESIZE_SETTLE, self._resize_settled)
-
-    def _display(self, screen: Screen, renderable: Any) -> None:
-        # Each changed line is written from its first changed cell (not from the widget's
-        # left edge), and every line in as few colour codes as its styles allow.
-        if isinstance(renderable, ChopsUpdate):
-            renderable = TightUpdate.of(renderable)
-        elif isinstance(renderable, LayoutUpdate):
-            renderable = TightLayout.of(renderable)
-        super()._display(screen, renderable)
-
-    def _resize_settled(self) -> None:
-        """The end of a resize: the screen is painted whole, in one frame.
-
-        Textual would paint its pending layout and then repaint the screen, two
-        frames; with the screen already among its dirty widgets when the batch
-        ends, the layout pass paints it all and the repaint finds nothing left.
-        """
-        screen = self.screen
-        screen._dirty_widgets.add(screen)
-        screen.refresh()
-        self._end_batch()
 
     def on_mount(self) -> None:
         self._apply_theme()

@@ -156,7 +156,7 @@ class TableScreen(Screen):
 
     def on_resize(self) -> None:
         self.set_class(self.size.width >= WIDE, "-wide")
-        self.call_after_refresh(self.log_widget.action_read_from, -1)
+        self.log_widget.action_read_from(-1)
 
     # --- what the host says -------------------------------------------------------------
 
@@ -270,13 +270,14 @@ class TableScreen(Screen):
         """The log over the whole screen, to read back through (Esc returns)."""
         log = self.log_widget
         self.maximize(log, container=False)
+        log.action_read_from(-1)
         log.focus()
 
     def watch_maximized(self, maximized: Any) -> None:
         if maximized is None and getattr(self, "_ready", False):
             # Back at the table: the newest lines in view, and the keys on the board.
             self.board.focus()
-            self.call_after_refresh(self.log_widget.action_read_from, -1)
+            self.log_widget.action_read_from(-1)
 
     # --- reading -----------------------------------------------------------------------
 
