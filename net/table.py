@@ -555,7 +555,8 @@ class Table:
             redacted = rules.redact(event, seat)
             if redacted is not None:
                 seen.append(redacted)
-        return tuple(seen), first + tuple([rules.describe(e, names, seat) for e in seen])
+        # An event the rules have no sentence for (an empty one) makes no line.
+        return tuple(seen), first + tuple(line for e in seen if (line := rules.describe(e, names, seat)))
 
     def _frame(
         self, seat: int | None, seen: tuple[Event, ...], lines: tuple[str, ...], deadline: DeadlineInfo | None,

@@ -183,7 +183,9 @@ def _text_game(args: argparse.Namespace, options: dict[str, Any]) -> int:
     names = [f"Bot {s + 1}" for s in range(args.players)]
     record = play_game(rules, table, seed=seed, options=rules.parse_options(options), keep_events=True)
     for event in record.events:
-        print(rules.describe(rules.redact(event, None), names, None))
+        line = rules.describe(rules.redact(event, None), names, None)
+        if line:  # an event with no sentence (a response window) prints none
+            print(line)
     return 0
 
 

@@ -68,4 +68,5 @@ def _log_lines(record: journal.Journal) -> list[str]:
     """Every event of the game, as everyone would have read it afterwards."""
     rules = known_games.get(record.header.game)
     names = record.header.names
-    return [rules.describe(event, names, None) for _state, events in journal.replay(record) for event in events]
+    return [line for _state, events in journal.replay(record) for event in events
+            if (line := rules.describe(event, names, None))]

@@ -391,6 +391,10 @@ class QuackBoard(Board):
         if view.outcome is None:
             whose = "your" if view.turn == view.seat else f"{self.seat_name(view.turn)}'s"
             text.append(f" · {whose} turn")
+            if view.phase == q.WINDOW and view.window:
+                # An open response window is told here while it lasts, not in the log.
+                who = ", ".join("you" if s == view.seat else self.seat_name(s) for s in view.window)
+                text.append(f" · Anytime: {who}", style="bold yellow" if view.seat in view.window else "yellow")
             if view.die:
                 text.append(f" · die {view.die}, {view.owed} owed")
             if view.endgame:

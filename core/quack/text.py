@@ -253,7 +253,7 @@ def describe(event: Event, names: Sequence[str], reader: int | None, deck: Seque
     if kind is TreatmentsOwedChanged:
         return f"{who(e.seat)} now {verb(e.seat, 'owe', 'owes')} {plural(e.owed, 'Treatment')} this round."
     if kind is WindowOpened:
-        return f"{listed(e.seats)} may play an Anytime card now."
+        return ""  # no line of the log: the table's status line shows the window while it is open
     if kind is DoctorMobbed:
         return f"The Angry Mob ran {whom(NONE, e.seat)} out of town at {e.infamy} Infamy."
     if kind is EndgameStarted:
