@@ -14,6 +14,7 @@ from quackbox.net.tokens import TokenStore
 from quackbox.tui.app import make_app
 from quackbox.tui.config import ENV_DIR, Settings, SettingsStore, config_dir
 from quackbox.tui.home import HomeScreen
+from quackbox.tui.modals import ConfirmScreen
 
 
 # --- settings ------------------------------------------------------------------------------
@@ -206,8 +207,10 @@ async def test_help_and_rules_are_one_key_away(app_for):
         await wait_for(pilot, lambda: app.screen is app.table_screen)
 
 
-async def test_lobby_ready_start_and_chat(app_for):
-    """In a joined lobby r marks us ready; the starter's s starts; chat goes out from the line."""
+async def test_lobby_typing_is_chat_and_the_keys_are_not_letters(app_for):
+    """Issue 25, item 3: what is typed in the lobby is chat, whatever its letters ("ready,
+    so start?" holds r, s and q): it is sent on Enter and does nothing else. Ctrl+R marks us
+    ready; Ctrl+S starts only for the starter; Esc asks before leaving."""
     session = FakeSession("quack", mode="join", seat=1, address="10.0.0.5")
     app = app_for(session)
     async with app.run_test(size=SIZE) as pilot:
@@ -215,16 +218,22 @@ async def test_lobby_ready_start_and_chat(app_for):
         await wait_for(pilot, lambda: app.lobby_screen is not None, what="the lobby")
         await pilot.pause()
         assert "Waiting for the host" in screen_text(app)
-        await pilot.press("r")
+        await pilot.press(*"hi from ben, ready so start? q", "enter")
+        await wait_for(pilot, lambda: session.sent, what="the chat")
+        assert session.sent == [("chat", ("hi from ben, ready so start? q",))]
+        assert app.screen is app.lobby_screen
+        await pilot.press("ctrl+r")
         await wait_for(pilot, lambda: ("ready", (True,)) in session.sent, what="ready")
-        await pilot.press("s")  # not the starter: nothing is sent
-        await pilot.press("c")
+        await pilot.press("ctrl+s")  # not the starter: nothing is sent
         await pilot.pause()
-        await pilot.press(*"hello", "enter")
-        await wait_for(pilot, lambda: ("chat", ("hello",)) in session.sent, what="the chat")
         assert ("start", ()) not in session.sent
         session.push(ChatLine(seat=0, name="Hana", text="welcome"))
         await wait_for(pilot, lambda: "Hana: welcome" in screen_text(app), what="chat shown")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the question")
+        await pilot.press("n")
+        await wait_for(pilot, lambda: app.screen is app.lobby_screen, what="back in the lobby")
+        assert not session.closed
 
 
 async def test_play_again_after_a_local_game(app_for):
