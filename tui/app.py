@@ -385,11 +385,7 @@ class QuackboxApp(TerminalApp[int]):
             if self.table_screen is not None:
                 self.table_screen.receive_error(item)
         elif kind is Bye:
-            self._set_connection(CLOSED)
-            text = item.message or f"The host closed the connection ({item.reason})."
-            self.notify(text, title="Table closed", severity="warning", markup=False, timeout=10)
-            if self.table_screen is not None:
-                self.table_screen.notice(text)
+            self._table_closed(item.message or f"The host closed the connection ({item.reason}).")
         elif kind is Disconnected:
             self._set_connection(RECONNECTING)
             self.notify("Lost the host; reconnecting…", severity="warning", markup=False)
@@ -407,14 +403,23 @@ class QuackboxApp(TerminalApp[int]):
     def _ended(self, message: NetEnded) -> None:
         if self.session is None:
             return
-        self._set_connection(CLOSED)
         if message.error:
-            self.notify(message.error, title="Connection lost", severity="error", markup=False, timeout=15)
-            if self.table_screen is not None:
-                self.table_screen.notice(message.error + " Press q to leave.")
+            self._table_closed(message.error)
+        self._set_connection(CLOSED)
         if self.table_screen is None and self.lobby_screen is None:
             # Nothing on screen to show the news on: go back.
             self.leave_table()
+
+    def _table_closed(self, why: str) -> None:
+        """The table is gone for this seat (the host said goodbye, or could not be reached again)."""
+        if self.connection == CLOSED:
+            return
+        self._set_connection(CLOSED)
+        self.notify(why, title="The table has closed", severity="warning", markup=False, timeout=10)
+        if self.table_screen is not None:
+            self.table_screen.table_closed(why)
+        if self.lobby_screen is not None:
+            self.lobby_screen.table_closed(why)
 
     def _set_connection(self, state: str) -> None:
         self.connection = state

@@ -143,6 +143,11 @@ class LobbyScreen(Screen):
     def watch_connection(self) -> None:
         self._render_all()
 
+    def table_closed(self, why: str) -> None:
+        """The table has closed: say why in the log, and how to go."""
+        self.connection = "closed"
+        self.query_one("#lobby-log", GameLog).notice(f"{why} Press Esc to leave.", style="italic red")
+
     def receive_chat(self, line: ChatLine, names: tuple[str, ...]) -> None:
         self.query_one("#lobby-log", GameLog).chat(line.name or "Someone", line.text,
                                                     me=line.seat is not None and line.seat == self.info.seat)

@@ -669,7 +669,7 @@ class SEBoard(Board):
 
     def _update_prompt(self) -> None:
         bar = self.query_one("#prompt", PromptBar)
-        bar.message = self.prompt_text()
+        bar.message = self.prompt()
         bar.deadline_label = "Tremors" if self.view is not None and self.view.phase == se.TREMORS else ""
 
     def prompt_text(self) -> Text:
@@ -804,7 +804,7 @@ class SEBoard(Board):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # False hides a key from the footer when it cannot do anything now.
         view = self.view
-        if view is None or view.seat is None:
+        if not self.can_act():
             return action == "cancel"
         if action == "end_turn":
             return self.legal_has(se.EndTurn())

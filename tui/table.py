@@ -200,6 +200,16 @@ class TableScreen(Screen):
     def notice(self, text: str) -> None:
         self.log_widget.notice(text)
 
+    def table_closed(self, why: str) -> None:
+        """The table has closed (``why``, a sentence): say so where the prompt was, and what now."""
+        self.connection = CLOSED
+        self.log_widget.notice(why, style="italic red")
+        if self.info.mode == "join":
+            then = "Press q to leave; if the host opens the table again, join it as before to take your seat back."
+        else:
+            then = "Press q to leave."
+        self.board.closed = " ".join(part for part in ("The table has closed.", why, then) if part)
+
     def reconnected(self) -> None:
         """The link to the host is back: its next view brings the recent log again."""
         self._catching_up = True
@@ -231,6 +241,10 @@ class TableScreen(Screen):
     @on(MovePicked)
     def send_move(self, message: MovePicked) -> None:
         message.stop()
+        if self.connection == CLOSED:
+            self.app.notify("The table has closed: press q to leave.", severity="warning", markup=False)
+            self.board.pending = frozenset()
+            return
         if self.connection != ONLINE:
             self.app.notify("Not connected to the host right now; try again in a moment.",
                             severity="warning", markup=False)

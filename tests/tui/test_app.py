@@ -252,3 +252,26 @@ async def test_play_again_after_a_local_game(app_for):
         assert "Play again" in screen_text(app)
         await pilot.press("a")
         await wait_for(pilot, lambda: ("start", ()) in session.sent, what="a new deal")
+
+
+async def test_a_closed_table_says_so_and_what_to_do(app_for):
+    """Issue 25, item 6: after the host closes the table, the prompt no longer says it is your
+    turn; it says the table has closed and what to do; no key plays a card, and q leaves at once."""
+    state = table(2, psyches={0: ["Anxiety"], 1: ["Madness"]}, hands={0: ["Lithium", "Episode"]}, current=0)
+    session = RulesTable(SE, state, mode="join")
+    app = app_for(session)
+    async with at_table(app, session, SIZE) as (pilot, board):
+        assert "Your turn" in flat(screen_text(app))
+        session.push(Bye("shutdown", "The host closed the table."))
+        session.end()
+        await wait_for(pilot, lambda: board.closed, what="the table to close")
+        await pilot.pause()
+        text = flat(screen_text(app))
+        assert "Your turn" not in text and "table closed" in text
+        assert ("The table has closed. The host closed the table. Press q to leave; if the host opens the table "
+                "again, join it as before to take your seat back.") in text
+        await pilot.press("1", "enter", "e")
+        await pilot.pause()
+        assert session.moves == [] and board.selected is None
+        await pilot.press("q")
+        await wait_for(pilot, lambda: app.session is None, what="the table to be left")
