@@ -275,3 +275,19 @@ async def test_a_closed_table_says_so_and_what_to_do(app_for):
         assert session.moves == [] and board.selected is None
         await pilot.press("q")
         await wait_for(pilot, lambda: app.session is None, what="the table to be left")
+
+
+async def test_a_dialog_keeps_the_table_in_view_behind_it(app_for):
+    """Issue 25, item 8: the leave question (like every dialog) is drawn over the table,
+    which stays readable around it, dimmed."""
+    state = table(2, psyches={0: ["Anxiety"], 1: ["Madness"]}, hands={0: ["Lithium", "Episode"]}, current=0)
+    session = RulesTable(SE, state)
+    app = app_for(session)
+    async with at_table(app, session, SIZE) as (pilot, _board):
+        await pilot.press("q")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the question")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Leave the game against the bots?" in flat(text)
+        assert "Side Effects" in text.splitlines()[0] or "Turn" in text.splitlines()[0], text  # the status line
+        assert "Bot 2 · " in text and "✗ Madness" in text and "Your Psyche" in text, text
