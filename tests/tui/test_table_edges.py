@@ -197,3 +197,37 @@ def test_play_pace_takes_a_name_or_seconds():
         except SystemExit:
             continue
         raise AssertionError(f"--pace {bad} was taken")
+
+
+async def test_the_log_shows_its_newest_lines_at_the_bottom_and_l_opens_there(app_for):
+    """Issue 25, item 2: once the log holds more lines than it has rows, every row shows one
+    (no blank rows while older lines are hidden), the newest at the bottom; l reads it over
+    the whole screen from the newest lines, and Esc goes back to the table."""
+    state = table(2, psyches={0: ["Anxiety"], 1: ["Madness"]}, hands={0: ["Lithium"]}, current=1)
+    session = RulesTable(RULES, state)
+    app = app_for(session)
+    async with at_table(app, session, SIZE) as (pilot, _board):
+        log = app.table_screen.log_widget
+        for n in range(1, 41):
+            session.say(1, f"line {n}")
+        await wait_for(pilot, lambda: "line 40" in screen_text(app), what="the last line")
+        rows = [line.plain for line in log.page()]
+        assert len(rows) == log.content_size.height >= 4
+        assert all(rows) and rows[-1] == "Bot 2: line 40"
+        shown = screen_text(app).splitlines()[log.content_region.y:log.content_region.bottom]
+        assert all(row.strip() for row in shown) and shown[-1].strip() == "Bot 2: line 40"
+        await pilot.press("l")
+        await wait_for(pilot, lambda: log.content_size.height > len(rows), what="the log over the screen")
+        await pilot.pause()
+        page = [line.plain for line in log.page()]
+        assert page[-1] == "Bot 2: line 40" and all(page) and len(page) == log.content_size.height
+        assert "Bot 2: line 40" in screen_text(app)
+        await pilot.press("up")  # read back a line, then a new one comes: the page stays put
+        session.say(1, "line 41")
+        await pilot.pause(0.1)
+        assert [line.plain for line in log.page()][-1] == "Bot 2: line 39"
+        await pilot.press("end")
+        await pilot.pause(0.1)
+        assert [line.plain for line in log.page()][-1] == "Bot 2: line 41"
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: log.content_size.height == len(rows), what="back at the table")
