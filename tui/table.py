@@ -232,7 +232,7 @@ class TableScreen(Screen):
         status = self.query_one("#status", StatusBar)
         text = self.board.status_text() if self.view is not None else Text(self.ui.title)
         state = {ONLINE: ("● online", "green"), RECONNECTING: ("◌ reconnecting…", "bold yellow"),
-                 CLOSED: ("○ table closed", "bold red"), CONNECTING: ("◌ connecting…", "yellow")}
+                 CLOSED: ("✗ table closed", "bold red"), CONNECTING: ("◌ connecting…", "yellow")}
         label, style = state.get(self.connection, (self.connection, ""))
         status.update(text, Text(label, style=style))
 

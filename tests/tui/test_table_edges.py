@@ -231,3 +231,30 @@ async def test_the_log_shows_its_newest_lines_at_the_bottom_and_l_opens_there(ap
         assert [line.plain for line in log.page()][-1] == "Bot 2: line 41"
         await pilot.press("escape")
         await wait_for(pilot, lambda: log.content_size.height == len(rows), what="back at the table")
+
+
+async def test_ascii_draws_every_screen_in_ascii_and_tells_the_marks_apart(app_for, monkeypatch):
+    """Issue 25, item 9: with --ascii the rules and keys pages have no "•", and at the Quack
+    table a filled Infamy pip, an empty one and the turn marker are not all "o"."""
+    from quackbox.core.quack import RULES as QUACK
+    from quackbox.tui.looks import ASCII_ENV
+    from tests.tui.fakes import quack_table
+
+    monkeypatch.setenv(ASCII_ENV, "1")
+    state = quack_table(3, first=0)
+    state.doctors[1].infamy = 2
+    session = RulesTable(QUACK, state)
+    app = app_for(session)
+    async with at_table(app, session, SIZE) as (pilot, _board):
+        text = screen_text(app)
+        assert text.isascii(), sorted({ch for ch in text if not ch.isascii()})
+        rows = [row for row in text.splitlines() if "no Patient" in row]
+        assert rows[0].startswith(" * Ann (you)") and "$0 ......" in rows[0]  # whose turn; no Infamy
+        assert rows[1].startswith("   Bot 2") and "$0 **...." in rows[1]  # two pips of six, filled
+        for key, close in (("question_mark", "escape"), ("r", "escape")):
+            await pilot.press(key)
+            await pilot.pause(0.5)
+            page = screen_text(app)
+            assert page.isascii(), (key, sorted({ch for ch in page if not ch.isascii()}))  # bullets too
+            await pilot.press(close)
+            await pilot.pause()
