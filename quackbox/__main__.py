@@ -15,10 +15,10 @@ import json
 import os
 import sys
 import time
-from dataclasses import fields
 from typing import Any, Sequence
 
 from quackbox.core import games
+from quackbox.core import options as core_options
 from quackbox.core.bots import LEVELS
 from quackbox.core.rules import BadOptions
 
@@ -53,8 +53,8 @@ def options_help() -> str:
     lines = ["game options (-o KEY=VALUE, repeatable):"]
     for name, rules in sorted(games.GAMES.items()):
         defaults = rules.default_options()
-        shown = ", ".join(f"{f.name.replace('_', '-')}={getattr(defaults, f.name)}" for f in fields(defaults))
-        lines.append(f"  {name}: {shown}")
+        # Spelled as -o takes them and as its errors say them (two-player-endgame=one-left).
+        lines.append(f"  {name}: {core_options.describe(defaults)}")
     return "\n".join(lines)
 
 

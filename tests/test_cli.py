@@ -178,3 +178,17 @@ def test_ssh_allow_without_ssh_is_refused_with_or_without_a_seat(capsys: pytest.
     for extra in ((), ("--headless",)):
         assert netcmd.host_main(host_args("--ssh-allow", "keys", *extra)) == netcmd.EXIT_USAGE
         assert "--ssh-allow goes with --ssh." in capsys.readouterr().err
+
+
+def test_the_options_in_help_are_spelled_as_the_options_are_taken() -> None:
+    """Issue 25, item 9: --help listed two-player-endgame=one_left where -o (and its errors)
+    spell it one-left. Every pair the help lists is taken back as the game's default."""
+    from quackbox.__main__ import options_help
+    from quackbox.core import games
+
+    listed = {line.split(":")[0].strip(): line.split(":", 1)[1] for line in options_help().splitlines()[1:]}
+    assert "two-player-endgame=one-left" in listed["quack"] and "_" not in "".join(listed.values())
+    for name, pairs in listed.items():
+        rules = games.get(name)
+        values = dict(pair.strip().split("=") for pair in pairs.split(","))
+        assert rules.parse_options(values) == rules.default_options()
