@@ -192,3 +192,21 @@ def test_the_options_in_help_are_spelled_as_the_options_are_taken() -> None:
         rules = games.get(name)
         values = dict(pair.strip().split("=") for pair in pairs.split(","))
         assert rules.parse_options(values) == rules.default_options()
+
+
+@pytest.mark.parametrize("argv, seated_as", [(["--name", "Host"], "Host"), (["--name", "Ann"], "Ann"), ([], None)])
+def test_host_sits_under_the_name_given_even_host(monkeypatch, tmp_path, argv, seated_as) -> None:
+    """Issue 25, item 9: `host --name Host` was taken for "no name given", and the seat read the
+    remembered name ("Root"); only a missing --name falls back to it."""
+    import quackbox.tui.app
+
+    called = {}
+
+    def run_hosted(config, *, name=None, ssh=None):
+        called["name"] = name
+        return 0
+
+    monkeypatch.setattr(quackbox.tui.app, "run_hosted", run_hosted)
+    args = host_args("--no-journal", *argv)
+    assert netcmd.host_main(args) == 0
+    assert called["name"] == seated_as
