@@ -537,12 +537,13 @@ class Table:
         return self._frame(seat, (), (), self._deadline_info(now))
 
     def _deadline_info(self, now: float) -> DeadlineInfo | None:
-        """The running countdown as views show it, or None: the seconds until
-        the host applies the timeout, its latency grace included."""
-        at = self.deadline_at()
-        if at is None or self._deadline is None:
+        """The running countdown as views show it, or None: the seconds left of the
+        rules' time (a Tremors' "3 seconds" is shown as 3); the host waits its
+        latency grace on top before it applies the timeout."""
+        if self._deadline is None:
             return None
-        return DeadlineInfo(self._deadline.seat, self._deadline.kind, max(0.0, round(at - now, 3)))
+        ends = self._deadline_started + self._deadline.seconds
+        return DeadlineInfo(self._deadline.seat, self._deadline.kind, max(0.0, round(ends - now, 3)))
 
     def _seen(
         self, seat: int | None, events: Any, names: tuple[str, ...], first: tuple[str, ...] = ()
