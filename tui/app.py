@@ -45,7 +45,7 @@ from quackbox.tui.games import rules_screen
 from quackbox.tui.looks import Ascii, NoDim, Plain, wants_ascii
 from quackbox.tui.modals import ReadingScreen
 from quackbox.tui.session import LOCAL, Session, open_hosted, open_joined, open_local
-from quackbox.tui.table import CLOSED, ONLINE, RECONNECTING, TableInfo, TableScreen
+from quackbox.tui.table import CLOSED, ONLINE, RECONNECTING, Resent, TableInfo, TableScreen
 from quackbox.tui.terminal import TerminalApp
 
 Opener = Callable[[], Awaitable[Session]]
@@ -109,6 +109,10 @@ class SessionFailed(Message):
         self.error = error
 
 
+CHAT_SHOWN = 50
+"""Chat lines a lobby or table shows of what was said before it opened."""
+
+
 class QuackboxApp(TerminalApp[int]):
     """A terminal tabletop for Side Effects and Quack in the Box."""
 
@@ -152,6 +156,8 @@ class QuackboxApp(TerminalApp[int]):
         self.table_screen: TableScreen | None = None
         self.lobby_screen: Any = None
         self.chat_lines: list[ChatLine] = []
+        self._resent = Resent([])
+        """Tells the chat lines a host sends again on a reconnection from new ones."""
         self.exit_note: str | None = None
         self.join_name: str | None = None
         """The name given to ``quackbox join --name`` (tokens are remembered under it)."""
@@ -300,6 +306,7 @@ class QuackboxApp(TerminalApp[int]):
         self.lobby = None
         self.names = ()
         self.chat_lines = []
+        self._resent = Resent([])
         self.table_screen = None
         self.lobby_screen = None
         self.connection = ONLINE
@@ -375,6 +382,8 @@ class QuackboxApp(TerminalApp[int]):
             self.names = tuple(item.names)
             self._new_table()
         elif kind is ChatLine:
+            if not self._resent.is_new((item.seat, item.name, item.text)):
+                return  # the host's backlog after a reconnection: shown already
             self.chat_lines.append(item)
             if self.table_screen is not None:
                 self.table_screen.receive_chat(item)
@@ -392,6 +401,7 @@ class QuackboxApp(TerminalApp[int]):
             if self.table_screen is not None:
                 self.table_screen.notice("Connection lost; reconnecting…")
         elif kind is Reconnected:
+            self._resent = Resent([(c.seat, c.name, c.text) for c in self.chat_lines])
             self._set_connection(ONLINE)
             self.notify("Back at the table.", markup=False)
             if self.table_screen is not None:
@@ -454,7 +464,7 @@ class QuackboxApp(TerminalApp[int]):
             self.lobby_screen.lobby = self.lobby
             self.lobby_screen.connection = self.connection
             self._show(self.lobby_screen)
-            for line in self.chat_lines[-50:]:
+            for line in self.chat_lines[-CHAT_SHOWN:]:
                 self.call_after_refresh(self.lobby_screen.receive_chat, line, self.names)
 
     def _new_table(self) -> TableScreen | None:
@@ -475,9 +485,13 @@ class QuackboxApp(TerminalApp[int]):
     def _view(self, message: View) -> None:
         screen = self.table_screen
         if screen is None:
+            # Joined in the middle of a game (or back to it): what was said comes
+            # first, then the recent log the view brings.
             screen = self._new_table()
             if screen is None:
                 return
+            for line in self.chat_lines[-CHAT_SHOWN:]:
+                self.call_after_refresh(screen.receive_chat, line)
         # A screen that is still mounting takes the view as soon as it can: its board
         # renders whatever view it holds when it mounts.
         if getattr(screen, "_ready", False):

@@ -462,7 +462,8 @@ def test_away_seat_gets_a_stand_in_after_the_grace_and_its_hand_back_on_return()
 
 
 def test_the_log_tells_who_left_who_came_back_and_what_a_bot_did_for_them():
-    """Issue 14: presence in the log, and a returning player reads the recent log again."""
+    """Issue 14: presence in the log, and a returning player reads the recent log again,
+    which tells of them in the second person (issue 25)."""
     d = started(away_grace=5.0)
     token = d.welcome(1).token
     d.send(1, MoveMessage(d.table.seq, Draw()))  # lines in both logs before anyone leaves
@@ -479,7 +480,8 @@ def test_the_log_tells_who_left_who_came_back_and_what_a_bot_did_for_them():
     assert d.view(2).log == ("P1 is back.",)
     recap = d.view(3).log  # what seat 0 read before it left, and what happened since
     assert recap[: len(before)] == before
-    assert "P1 is away: the connection was lost." in recap and "A bot played for P1, who is away." in recap
+    assert "You were away: the connection was lost." in recap and "A bot played for you while you were away." in recap
+    assert not [line for line in recap if line.startswith("P1 ") or "for P1" in line]
     assert d.view(3).events == ()
     d.send(3, Bye())
     assert d.view(2).log == ("P1 left the table.",)
