@@ -189,6 +189,8 @@ def describe(event: Event, names: Sequence[str], reader: int | None, deck: Seque
             return (f"{reminder.name}: {whose(e.seat)} pay this round is cancelled: "
                     f"{money(e.amount)} instead of {money(e.billed)}.")
         how = "doubled" if reminder.effect == qc.DOUBLE_PAY else "changed"
+        if not e.billed:
+            return f"{reminder.name}: {whose(e.seat)} pay this round would have been {how}, but it came to $0."
         return (f"{reminder.name}: {whose(e.seat)} pay this round is {how}: "
                 f"{money(e.amount)} instead of {money(e.billed)}.")
     if kind is MoneyLost:

@@ -49,6 +49,13 @@ def test_payday_reminders_say_what_the_pay_would_have_been(card: str, paid: int,
     assert f"{card}: Ann's pay this round" in " ".join(said(events, 1))
 
 
+def test_upcoding_nothing_says_so_not_zero_instead_of_zero() -> None:
+    """Issue 25: Upcoding on a pay of $0 read "doubled: $0 instead of $0"."""
+    upcoding = ids("Upcoding")[0]
+    pay = q.MoneyPaid(2, 0, "treatments", (), 0, upcoding)
+    assert RULES.describe(pay, NAMES, 0) == "Upcoding: Cy's pay this round would have been doubled, but it came to $0."
+
+
 def test_plain_payday_has_no_reminder() -> None:
     state = table(hands={0: ["Thorough H&P", "Drink More Water", "Get Some Rest", "Knee Tap", "Yoga", "Xray"]},
                   patients={0: "Retired Hypochondriac"}, faces=[2])
