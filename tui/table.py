@@ -141,6 +141,8 @@ class TableScreen(Screen):
         """What the summary tells of this game, kept from every view."""
         self.announced: set[int] = set()
         """Things the game's announcements have told already (trade offers, by id)."""
+        self.told: set[int] = set()
+        """Of those, the ones told in a notification (which goes once they are answered)."""
         self.KEY_ACTIONS = (("summary", ()), *(("game", (a.name,)) for a in self.ui.actions if a.key))
         """Actions (and their parameters) whose keys come and go with the view (see tui.widgets.refresh_keys)."""
         self._summary_shown = False
@@ -372,8 +374,8 @@ class TableScreen(Screen):
 
     def action_leave(self) -> None:
         view = self.view
-        if view is None or view.outcome is not None or self.connection == CLOSED:
-            self.app.leave_table()
+        if view is None or view.outcome is not None or self.connection == CLOSED or self.info.seat is None:
+            self.app.leave_table()  # nothing to lose: a spectator, or a game over or gone
             return
 
         def confirmed(yes: bool | None) -> None:

@@ -304,3 +304,32 @@ async def test_a_player_back_in_a_new_terminal_reads_the_chat_and_the_recent_log
         text = screen_text(app)
         assert text.index("Bot 2: brb") < text.index("Bot 3: take your time") < text.index("You were away")
         assert "Bot 2 ended the turn." in text and "You are back." in text
+
+
+async def test_a_spectator_leaves_with_q_at_once(app_for):
+    """Issue 25, item 9: a spectator was asked to leave a game "not over yet"; watching, there
+    is nothing to lose."""
+    state = table(3, current=1)
+    session = RulesTable(RULES, state, seat=None, names=["Ann", "Bob", "Cy"])
+    app = app_for(session)
+    async with at_table(app, session, SIZE) as (pilot, _board):
+        await pilot.press("q")
+        await wait_for(pilot, lambda: app.session is None, what="the table to be left")
+
+
+async def test_the_trade_offer_notification_goes_once_the_offer_is_answered(app_for):
+    """Issue 25, item 9: the notification of an offer to you stayed after it was answered."""
+    state = table(3, psyches={0: ["Anxiety"], 1: ["Madness"], 2: ["Tremors"]},
+                  hands={0: ["Lithium", "Episode"], 2: ["Clozapine"]}, current=0)
+    session = RulesTable(RULES, state)
+    app = app_for(session)
+    async with at_table(app, session, SIZE) as (pilot, board):
+        from tests.core.se_helpers import card_id
+
+        session.act(2, se.OfferTrade(to=0, give=(card_id(state, 2, "Clozapine"),), want=("Lithium",)))
+        await wait_for(pilot, lambda: [n for n in app._notifications if n.title == "Trade offer"], what="the notice")
+        offer = board.view.offers[0]
+        session.act(0, se.DeclineTrade(offer.id))
+        await wait_for(pilot, lambda: not board.view.offers, what="the offer answered")
+        await pilot.pause()
+        assert not [n for n in app._notifications if n.title == "Trade offer"]
