@@ -8,11 +8,13 @@ characters, never parsed as markup.
 
 from __future__ import annotations
 
+import io
 import math
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Sequence
 
+from rich.console import Console
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding
@@ -455,8 +457,14 @@ class CardFace:
     """One card as the hand row draws it."""
 
     number: int
+    name: tuple[str, ...]
+    """The card's name, whole, then shorter versions (see :func:`fit_name`)."""
     lines: tuple[str | tuple[str, ...], ...]
-    """Each line, or a tuple of versions, longest first: the first that fits is drawn."""
+    """The lines under the name, each a line or a tuple of versions, longest first: the
+    first that fits is drawn. The first gives way to a name that takes two lines."""
+    text: str = ""
+    """Everything under the name in full words (lines apart by newlines): a card tall
+    enough for all of them, wrapped, shows them instead of ``lines``."""
     selected: bool = False
     playable: bool = True
     pending: bool = False
@@ -464,6 +472,23 @@ class CardFace:
     accent: str = ""
     action: str = ""
     """Widget action run when the card is clicked."""
+
+
+def fit_name(versions: Sequence[str], width: int, *, two_lines: bool) -> list[str]:
+    """A name in ``width`` columns: the first of its ``versions`` (whole first, then
+    shorter) that fits on one line, or else (with ``two_lines``) split between words over
+    two; only when none does, the shortest cut with an ellipsis."""
+    for version in versions:
+        if len(version) <= width:
+            return [version]
+        if two_lines:
+            words = version.split()
+            for k in range(len(words) - 1, 0, -1):  # as much as fits on the first line
+                first, second = " ".join(words[:k]), " ".join(words[k:])
+                if len(first) <= width and len(second) <= width:
+                    return [first, second]
+    last = versions[-1] if versions else ""
+    return [last[: max(0, width - 1)] + "…"]
 
 
 def card_row(faces: Sequence[CardFace], width: int, *, lines: int = 2, min_width: int = 8,
@@ -487,13 +512,38 @@ def card_row(faces: Sequence[CardFace], width: int, *, lines: int = 2, min_width
     return out
 
 
+_MEASURE = Console(width=200, file=io.StringIO(), legacy_windows=False)
+"""A console for wrapping text to a width, off screen."""
+
+
+def _face_lines(face: CardFace, inner: int, lines: int) -> tuple[list[str], int]:
+    """The text lines of ``face`` at ``inner`` columns, and how many of them are its name."""
+    name = fit_name(face.name, inner, two_lines=lines >= 3 and bool(face.lines))
+    below: list[str | tuple[str, ...]] = list(face.lines[len(name) - 1:])
+    words = [line.plain for line in Text(face.text).wrap(_MEASURE, inner)] if face.text else []
+    if words and len(name) + len(words) <= lines:
+        below = list(words)  # a card tall enough for its words in full
+    out = list(name)
+    for text in below:
+        if isinstance(text, tuple):
+            text = next((t for t in text if len(t) <= inner), text[-1] if text else "")
+        if len(text) > inner:
+            text = text[: inner - 1] + "…"
+        out.append(text)
+    if len(out) > lines:  # more words than the card holds: say so
+        out = out[:lines]
+        out[-1] = out[-1][: max(0, inner - 1)].rstrip() + "…"
+    return out, len(name)
+
+
 def _boxes(row: Sequence[CardFace], w: int, lines: int) -> Text:
     inner = w - 2
+    texts = [_face_lines(face, inner, lines) for face in row]
     out = Text()
     for line_no in range(lines + 2):
         if line_no:
             out.append("\n")
-        for face in row:
+        for face, (text_lines, name_lines) in zip(row, texts):
             if face.pending:
                 frame = "dim strike"
             elif face.selected:
@@ -512,13 +562,9 @@ def _boxes(row: Sequence[CardFace], w: int, lines: int) -> Text:
             elif line_no == lines + 1:
                 out.append((bl + hz * inner + br)[:w], style)
             else:
-                text = face.lines[line_no - 1] if line_no - 1 < len(face.lines) else ""
-                if isinstance(text, tuple):
-                    text = next((t for t in text if len(t) <= inner), text[-1] if text else "")
-                if len(text) > inner:
-                    text = text[: inner - 1] + "…"
+                text = text_lines[line_no - 1] if line_no - 1 < len(text_lines) else ""
                 body_style = style
-                if line_no == 1 and face.selected:
+                if line_no <= name_lines and face.selected:
                     body_style = style + Style(reverse=True)
                 out.append(vt, style)
                 out.append(text.ljust(inner), body_style)

@@ -358,8 +358,8 @@ async def check_game(spec: Game) -> Tally:
             # The keys and the rules are pages of Markdown, slow to open: now and then.
             choices = [("l", "escape"), ("l", "escape"), *((("question_mark", "escape"), ("r", "q"))
                                                            if rng.random() < 0.25 else ())]
-            if screen.view.outcome is None:
-                choices.append(("q", "n"))  # over, q would leave the table
+            if spec.seated and screen.view.outcome is None:
+                choices.append(("q", "n"))  # watching, or over, q leaves the table at once
             if spec.game == "side-effects" and spec.seated:
                 choices.append(("t", "escape"))
             key, close = rng.choice(choices)
