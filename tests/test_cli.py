@@ -210,3 +210,16 @@ def test_host_sits_under_the_name_given_even_host(monkeypatch, tmp_path, argv, s
     args = host_args("--no-journal", *argv)
     assert netcmd.host_main(args) == 0
     assert called["name"] == seated_as
+
+
+def test_games_says_how_far_each_saved_game_got(tmp_path, capsys) -> None:
+    """Issue 25, item 9: "unfinished at move 0" for a game nobody moved in (the host no
+    longer keeps those, but a killed one may); "unfinished after 6 moves" otherwise."""
+    from quackbox import savecmd
+    from tests.net.test_journal import _play
+
+    _play("side-effects", 2, 5, tmp_path / "a.qbj", stop_after=0)
+    _play("side-effects", 2, 5, tmp_path / "b.qbj", stop_after=6)
+    assert savecmd.games_main(argparse.Namespace(dir=str(tmp_path))) == savecmd.EXIT_OK
+    out = capsys.readouterr().out
+    assert "dealt; no move was made" in out and "unfinished after 6 moves" in out and "at move" not in out
