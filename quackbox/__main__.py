@@ -107,6 +107,15 @@ def cmd_sim(args: argparse.Namespace) -> int:
     return 1 if data["errors"] else 0
 
 
+def figure(value: Any) -> str:
+    """A figure of the sim as a person reads it: 12,975 (not 12975.0), 43.2, 0.00058."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, float) and not value.is_integer():
+        return f"{value:.2g}" if abs(value) < 1 else f"{value:,.1f}"
+    return f"{int(value):,}"
+
+
 def format_sim(data: dict[str, Any]) -> str:
     """The sim figures as a readable table."""
     title = games.get(data["game"]).title
@@ -122,8 +131,12 @@ def format_sim(data: dict[str, Any]) -> str:
         if key in skip:
             continue
         if isinstance(value, dict):
-            value = ", ".join(f"{k} {v}" for k, v in value.items())
-        rows.append(f"  {key.replace('_', ' '):<{width}}  {value}")
+            shown = ", ".join(f"{k} {figure(v)}" for k, v in value.items())
+        elif isinstance(value, list):
+            shown = ", ".join(figure(v) for v in value)
+        else:
+            shown = figure(value)
+        rows.append(f"  {key.replace('_', ' '):<{width}}  {shown}")
     rows.append("")
     rows.append("  wins by seat:  " + "  ".join(f"{i + 1}: {w:g}" for i, w in enumerate(data["wins_by_seat"])))
     rows.append("  wins by bot:")

@@ -223,3 +223,11 @@ def test_games_says_how_far_each_saved_game_got(tmp_path, capsys) -> None:
     assert savecmd.games_main(argparse.Namespace(dir=str(tmp_path))) == savecmd.EXIT_OK
     out = capsys.readouterr().out
     assert "dealt; no move was made" in out and "unfinished after 6 moves" in out and "at move" not in out
+
+
+def test_sim_figures_read_as_figures() -> None:
+    """Issue 25, item 9: "money median 12975.0" reads 12,975; fractions keep their digits."""
+    from quackbox.__main__ import figure
+
+    assert figure(12975.0) == "12,975" and figure(17030) == "17,030" and figure(11.5) == "11.5"
+    assert figure(0.00058) == "0.00058" and figure(55.66) == "55.7" and figure(True) == "True"
