@@ -27,8 +27,9 @@ In the spectator and seated runs, output after a move's burst while the host
 runs a countdown (a Quack response window, Tremors) is ``countdown`` and is
 also given per second of countdown (``countdown_second``, from countdowns
 of at least half a second after the burst). For Quack a fourth run watches
-``COUNTDOWNS`` response windows with bots waiting ``COUNTDOWN_DELAY``
-seconds, so each window counts down that long; after a burst
+until ``COUNTDOWNS`` response windows have waited for a slow person (a client
+of the bench's own that answers ``COUNTDOWN_DELAY`` seconds after it is
+asked: bots answer a window at once), so each counts down that long; after a burst
 with no countdown it is ``between_moves`` (nothing should be there, but a
 paint slowed past ``GAP`` by a busy machine lands there too).
 ``*_move_interval`` is everything from one view to the next (the burst, the
@@ -79,7 +80,8 @@ GAP = 0.07
 COUNTDOWNS = 4
 """Response windows watched in the countdown run."""
 COUNTDOWN_DELAY = 3.0
-"""Seconds bots wait in the countdown run, so that each response window counts down that long."""
+"""Seconds the slow person of the countdown run takes to answer, so that each response
+window waiting for it counts down that long."""
 QUIET = 0.4
 """Seconds without output after which a key press or a resize counts as fully drawn."""
 LEAD = 0.02
@@ -238,6 +240,31 @@ def app_env(home: str) -> dict[str, str]:
     return env
 
 
+async def slow_person(url: str, game: str, seed: int) -> None:
+    """A seat played by a person who answers everything ``COUNTDOWN_DELAY`` seconds
+    after being asked (a heuristic bot chooses), so its response windows count down."""
+    from quackbox.core import bots as core_bots
+    from quackbox.net.client import Client, NetError
+    from quackbox.net.protocol import View
+
+    client = await Client.connect(url, name="Slow", reconnect=False)
+    bot = core_bots.make(game, "heuristic", seed)
+    try:
+        async for message in client.messages():
+            if not isinstance(message, View) or client.seat not in message.view.waiting_for:
+                continue
+            await asyncio.sleep(COUNTDOWN_DELAY)
+            latest = client.view
+            if latest is None or latest.seq != message.seq:
+                continue  # the table moved on meanwhile: answer the newer view when it asks
+            move = core_bots.decide(bot, latest.view)
+            if move is not None:
+                with contextlib.suppress(NetError):
+                    await client.move(move, latest.seq)
+    finally:
+        await client.close()
+
+
 @contextlib.asynccontextmanager
 async def table(game: str, *, bots: int, seed: int, delay: float, turn_timer: float | None):
     """A headless 4-seat host on 127.0.0.1 and the bench's watcher at it."""
@@ -311,28 +338,34 @@ async def moves_run(game: str, cols: int, rows: int, args: argparse.Namespace, t
                     countdowns: int = 0) -> None:
     """Watch ``args.moves`` views arrive and attribute the bytes around each.
 
-    With ``countdowns``, watch (as a spectator, bots slow) until that many
-    countdowns have run for ``COUNTDOWN_DELAY`` seconds each; the moves in
-    between are ``other``.
+    With ``countdowns``, watch (as a spectator, beside a slow person) until
+    that many countdowns have waited for that person; the moves in between
+    are ``other``.
     """
     category = "seated_move" if seated else "spectator_move" if not countdowns else "other"
-    delay = COUNTDOWN_DELAY if countdowns else args.delay
-    async with table(game, bots=3 if seated else 4, seed=args.seed, delay=delay,
+    delay = args.delay
+    async with table(game, bots=3 if seated or countdowns else 4, seed=args.seed, delay=delay,
                      turn_timer=0.2 if seated else None) as (host, watcher):
+        person = asyncio.create_task(slow_person(host.url, game, args.seed)) if countdowns else None
         term = await open_app(host, cols, rows, spectate=not seated)
         try:
             begin = time.monotonic() + LEAD
-            until = begin + 30 + (countdowns or args.moves) * (delay + 1.5)
+            until = begin + 30 + (countdowns * 40 if countdowns else args.moves * (delay + 1.5))
             while time.monotonic() < until and not term.ended:
                 views = [m for m in watcher.moments if m.at >= begin and m.kind == "view"]
-                done = sum(m.countdown for m in views) > countdowns if countdowns else len(views) > args.moves
+                slow = sum(m.countdown and watcher.human in m.waiting_for for m in views)
+                done = slow > countdowns if countdowns else len(views) > args.moves
                 if done or any(m.over for m in views):
                     break
                 await asyncio.sleep(0.1)
-            await asyncio.sleep(delay)  # the last move's burst and countdown
+            await asyncio.sleep(COUNTDOWN_DELAY if countdowns else delay)  # the last move's burst and countdown
             stop = time.monotonic()
         finally:
             await term.close()
+            if person is not None:
+                person.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await person
     chunks = term.chunks
     moments = [m for m in watcher.moments if begin <= m.at < stop]
     counted = 0
