@@ -110,6 +110,31 @@ def _slot_names(slot: se.Slot, width: int) -> tuple[str, str]:
     return next(((d, drug) for d, drug in names if len(d) + 2 + len(drug) <= width), (disorder, ""))
 
 
+CHIP_GAP = 3
+"""Spaces between the parts of your Psyche's row."""
+
+
+def _chip_rows(chips: list[Text], width: int) -> Text:
+    """``chips`` side by side, CHIP_GAP apart, a new line where the next would not fit."""
+    out = Text()
+    line_len = 0
+    for chip in chips:
+        if line_len and line_len + CHIP_GAP + chip.cell_len > width:
+            out.append("\n")
+            line_len = 0
+        elif line_len:
+            out.append(" " * CHIP_GAP)
+            line_len += CHIP_GAP
+        out.append_text(chip)
+        line_len += chip.cell_len
+    return out
+
+
+def _row_end(chips: list[Text], width: int) -> int:
+    """Where the last line of :func:`_chip_rows` of ``chips`` ends."""
+    return _chip_rows(chips, width).split("\n")[-1].cell_len if chips else -CHIP_GAP
+
+
 class PsychePanel(PaintChanges, ClickableText):
     """One player's Psyche, hand size and marks, in a box. Clicking a Disorder aims at it."""
 
@@ -320,26 +345,16 @@ class PsychePanel(PaintChanges, ClickableText):
         if player.vulnerable_to:
             names = player.vulnerable_to
             whole = Text("open to " + ", ".join(names), style="magenta")
-            # Whole names where the row has room for them, else three letters each.
-            if sum(chip.cell_len + 3 for chip in chips) + whole.cell_len <= width:
-                chips.append(whole)
-            else:
-                chips.append(Text("open to " + " ".join(se_text.abbr(n) for n in names), style="magenta"))
+            short = Text("open to " + " ".join(se_text.abbr(n) for n in names), style="magenta")
+            # Whole names where there is room for them: on the line so far, else on a line of
+            # their own if the short ones would not fit on it either; else three letters each.
+            room = width - _row_end(chips, width) - 3
+            chips.append(whole if whole.cell_len <= room or (short.cell_len > room and whole.cell_len <= width)
+                         else short)
         marks = se_text.status_marks(player, over=self.over)
         if marks:
             chips.append(Text(" · ".join(marks), style="bold red"))
-        out = Text()
-        line_len = 0
-        for chip in chips:
-            if line_len and line_len + 3 + chip.cell_len > width:
-                out.append("\n")
-                line_len = 0
-            elif line_len:
-                out.append("   ")
-                line_len += 3
-            out.append_text(chip)
-            line_len += chip.cell_len
-        return out
+        return _chip_rows(chips, width)
 
     def action_aim(self, kind: str, ident: int) -> None:
         self.post_message(self.SpotClicked((kind, ident)))
