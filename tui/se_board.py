@@ -690,14 +690,17 @@ class SEBoard(Board):
         for i, card in enumerate(shown):
             playable = bool(self.moves_for(card.id))
             lines: list[Any] = [se_text.card_lines(card)]
+            narrow: tuple[str, ...] = ()
             if card.id in gone:
                 lines = [("discarded", "gone"), ""]
             elif card.kind == se_cards.DRUG:
-                lines.append(("⚠ " + ", ".join(card.side_effects), "⚠ " + " ".join(se_text.abbr(n) for n in card.side_effects))
+                codes = [se_text.abbr(n) for n in card.side_effects]
+                lines.append(("⚠ " + ", ".join(card.side_effects), "⚠ " + " ".join(codes), "⚠" + "".join(codes))
                              if card.side_effects else "no side effects")
             elif card.kind == se_cards.DISORDER:
                 punishment = se_text.SHORT_PUNISHMENTS.get(card.punishment, card.punishment)
                 lines.append((f"Ep: {punishment}", punishment))
+                narrow = ("Episode:", punishment)
             else:
                 lines.append("")
             faces.append(CardFace(
@@ -705,6 +708,7 @@ class SEBoard(Board):
                 name=se_text.name_versions(card.name),
                 lines=tuple(lines),
                 text="" if card.id in gone else se_text.card_words(card),
+                narrow=narrow,
                 selected=card.id == self.selected,
                 playable=playable or self.legal_has(se.Discard(card.id)),
                 pending=card.id in gone,

@@ -465,6 +465,10 @@ class CardFace:
     text: str = ""
     """Everything under the name in full words (lines apart by newlines): a card tall
     enough for all of them, wrapped, shows them instead of ``lines``."""
+    narrow: tuple[str, ...] = ()
+    """Lines to show instead of ``lines`` on a card too narrow for the first version of
+    its last line (a Disorder's "Episode:" above its punishment, where "Ep: lose hand"
+    does not fit)."""
     selected: bool = False
     playable: bool = True
     pending: bool = False
@@ -523,6 +527,10 @@ def _face_lines(face: CardFace, inner: int, lines: int) -> tuple[list[str], int]
     words = [line.plain for line in Text(face.text).wrap(_MEASURE, inner)] if face.text else []
     if words and len(name) + len(words) <= lines:
         below = list(words)  # a card tall enough for its words in full
+    elif len(name) == 1 and face.narrow and face.lines and all(len(line) <= inner for line in face.narrow):
+        last = face.lines[-1]
+        if len(last if isinstance(last, str) else last[0]) > inner:
+            below = list(face.narrow)
     out = list(name)
     for text in below:
         if isinstance(text, tuple):
