@@ -377,6 +377,23 @@ def fresh_frame(app: App[Any]) -> LayoutUpdate:
     return update
 
 
+def repaint_pending(app: App[Any]) -> bool:
+    """Whether a repaint has been asked for and not yet painted (a widget's refresh on
+    its way to the screen, a layout to do): the frame last written is not the whole
+    of the app's state yet, and the next one follows."""
+    # The screens under this one show only through a translucent one (a dialog).
+    under = app._background_screens if app.screen.styles.background.a < 1 else []
+    for screen in [*under, app.screen]:
+        # (The screen's _dirty_widgets still names the widgets of the frame being written.)
+        if screen._compositor._dirty_regions:
+            return True
+        for widget in screen._compositor.visible_widgets:  # a hidden widget's repaint shows nothing
+            if (widget._repaint_required or widget._layout_required or widget._refresh_styles_required
+                    or widget._repaint_regions):
+                return True
+    return False
+
+
 # --- what Textual must still offer -----------------------------------------------------------
 
 
@@ -408,9 +425,13 @@ def private_api_problems(app: App[Any]) -> list[str]:
     need(isinstance(getattr(screen, "_styles_cache", None), StylesCache), "Widget._styles_cache")
     need(hasattr(screen, "_render_cache") and isinstance(getattr(screen, "_dirty_regions", None), set),
          "Widget._render_cache and Widget._dirty_regions")
+    need(all(isinstance(getattr(screen, name, None), bool) for name in
+             ("_repaint_required", "_layout_required", "_refresh_styles_required"))
+         and isinstance(getattr(screen, "_repaint_regions", None), set),
+         "Widget._repaint_required, _layout_required, _refresh_styles_required, _repaint_regions")
     need(isinstance(getattr(app.console, "_color_system", None), (ColorSystem, type(None))), "Console._color_system")
     return problems
 
 
 __all__ = ["BLANK", "JOIN", "RESIZE_SETTLE", "Cell", "Frame", "Run", "Shown", "TerminalApp", "Writer", "cells_of",
-           "changed_runs", "fresh_frame", "private_api_problems", "sgr", "written"]
+           "changed_runs", "fresh_frame", "private_api_problems", "repaint_pending", "sgr", "written"]
