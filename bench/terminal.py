@@ -1,6 +1,7 @@
 """Terminal traffic: the bytes the real app writes to its terminal, and what for.
 
     python -m bench.terminal [--game G] [--size 80x24] [--moves 24] [--delay 1.0] [--seed 5]
+    python -m bench.terminal --verify [--game G] [--seeds 1,2] [--frames N]
 
 Over SSH every byte the app writes crosses the network. This bench runs the
 real program (``quackbox join``) in a pseudo-terminal of the given size with
@@ -26,8 +27,9 @@ In the spectator and seated runs, output after a move's burst while the host
 runs a countdown (a Quack response window, Tremors) is ``countdown`` and is
 also given per second of countdown (``countdown_second``, from countdowns
 of at least half a second after the burst). For Quack a fourth run watches
-``COUNTDOWNS`` response windows with bots waiting ``COUNTDOWN_DELAY``
-seconds, so each window counts down that long; after a burst
+until ``COUNTDOWNS`` response windows have waited for a slow person (a client
+of the bench's own that answers ``COUNTDOWN_DELAY`` seconds after it is
+asked: bots answer a window at once), so each counts down that long; after a burst
 with no countdown it is ``between_moves`` (nothing should be there, but a
 paint slowed past ``GAP`` by a busy machine lands there too).
 ``*_move_interval`` is everything from one view to the next (the burst, the
@@ -35,6 +37,12 @@ countdown and the rest), the move's cost at its most generous. Lobby
 messages (a seat going idle) start a burst counted as ``presence``. The rest
 (start-up, the first view, dismissing things) is ``other``; ``totals``
 adds every category up to every byte read.
+
+``--verify`` runs the screen check (``tests/tui/screen_check.py``) over whole
+seeded games instead: both games, seated and watching, at 80x24, 100x30 and
+120x40, every frame the app writes fed to a terminal emulator and compared
+cell by cell with a full repaint. It prints the frames and cells compared
+and the cells that differed (the target is none), and exits 1 if any did.
 
 The bench answers the terminal's synchronized-output query as most modern
 terminals do, so each frame Textual writes is bracketed and can be counted.
@@ -72,7 +80,8 @@ GAP = 0.07
 COUNTDOWNS = 4
 """Response windows watched in the countdown run."""
 COUNTDOWN_DELAY = 3.0
-"""Seconds bots wait in the countdown run, so that each response window counts down that long."""
+"""Seconds the slow person of the countdown run takes to answer, so that each response
+window waiting for it counts down that long."""
 QUIET = 0.4
 """Seconds without output after which a key press or a resize counts as fully drawn."""
 LEAD = 0.02
@@ -231,6 +240,31 @@ def app_env(home: str) -> dict[str, str]:
     return env
 
 
+async def slow_person(url: str, game: str, seed: int) -> None:
+    """A seat played by a person who answers everything ``COUNTDOWN_DELAY`` seconds
+    after being asked (a heuristic bot chooses), so its response windows count down."""
+    from quackbox.core import bots as core_bots
+    from quackbox.net.client import Client, NetError
+    from quackbox.net.protocol import View
+
+    client = await Client.connect(url, name="Slow", reconnect=False)
+    bot = core_bots.make(game, "heuristic", seed)
+    try:
+        async for message in client.messages():
+            if not isinstance(message, View) or client.seat not in message.view.waiting_for:
+                continue
+            await asyncio.sleep(COUNTDOWN_DELAY)
+            latest = client.view
+            if latest is None or latest.seq != message.seq:
+                continue  # the table moved on meanwhile: answer the newer view when it asks
+            move = core_bots.decide(bot, latest.view)
+            if move is not None:
+                with contextlib.suppress(NetError):
+                    await client.move(move, latest.seq)
+    finally:
+        await client.close()
+
+
 @contextlib.asynccontextmanager
 async def table(game: str, *, bots: int, seed: int, delay: float, turn_timer: float | None):
     """A headless 4-seat host on 127.0.0.1 and the bench's watcher at it."""
@@ -304,28 +338,34 @@ async def moves_run(game: str, cols: int, rows: int, args: argparse.Namespace, t
                     countdowns: int = 0) -> None:
     """Watch ``args.moves`` views arrive and attribute the bytes around each.
 
-    With ``countdowns``, watch (as a spectator, bots slow) until that many
-    countdowns have run for ``COUNTDOWN_DELAY`` seconds each; the moves in
-    between are ``other``.
+    With ``countdowns``, watch (as a spectator, beside a slow person) until
+    that many countdowns have waited for that person; the moves in between
+    are ``other``.
     """
     category = "seated_move" if seated else "spectator_move" if not countdowns else "other"
-    delay = COUNTDOWN_DELAY if countdowns else args.delay
-    async with table(game, bots=3 if seated else 4, seed=args.seed, delay=delay,
+    delay = args.delay
+    async with table(game, bots=3 if seated or countdowns else 4, seed=args.seed, delay=delay,
                      turn_timer=0.2 if seated else None) as (host, watcher):
+        person = asyncio.create_task(slow_person(host.url, game, args.seed)) if countdowns else None
         term = await open_app(host, cols, rows, spectate=not seated)
         try:
             begin = time.monotonic() + LEAD
-            until = begin + 30 + (countdowns or args.moves) * (delay + 1.5)
+            until = begin + 30 + (countdowns * 40 if countdowns else args.moves * (delay + 1.5))
             while time.monotonic() < until and not term.ended:
                 views = [m for m in watcher.moments if m.at >= begin and m.kind == "view"]
-                done = sum(m.countdown for m in views) > countdowns if countdowns else len(views) > args.moves
+                slow = sum(m.countdown and watcher.human in m.waiting_for for m in views)
+                done = slow > countdowns if countdowns else len(views) > args.moves
                 if done or any(m.over for m in views):
                     break
                 await asyncio.sleep(0.1)
-            await asyncio.sleep(delay)  # the last move's burst and countdown
+            await asyncio.sleep(COUNTDOWN_DELAY if countdowns else delay)  # the last move's burst and countdown
             stop = time.monotonic()
         finally:
             await term.close()
+            if person is not None:
+                person.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await person
     chunks = term.chunks
     moments = [m for m in watcher.moments if begin <= m.at < stop]
     counted = 0
@@ -472,6 +512,42 @@ def parse_size(text: str) -> tuple[int, int]:
     return int(cols), int(rows)
 
 
+VERIFY_SEEDS = (1, 2)
+"""Seeds of the games the screen check plays by default (each game, seated and watching, every size)."""
+
+
+def verify(args: argparse.Namespace) -> dict[str, Any]:
+    """The screen check over whole games: what was compared, and what differed."""
+    from tests.tui.screen_check import SIZES, Game, Tally, check_game
+
+    result: dict[str, Any] = {"bench": "terminal --verify", "python": platform.python_version(), "runs": []}
+    total = Tally()
+    for game in args.game or GAMES:
+        for seated in (True, False):
+            for size in SIZES:
+                for seed in args.seeds:
+                    spec = Game(game, seed, size, seated, frames=args.frames)
+                    started = time.monotonic()
+                    tally = asyncio.run(check_game(spec))
+                    total.add(tally)
+                    run = {"game": game, "seed": seed, "size": f"{size[0]}x{size[1]}",
+                           "seat": "seated" if seated else "watching", **tally.figures(),
+                           "seconds": round(time.monotonic() - started, 1)}
+                    print(json.dumps(run), file=sys.stderr)
+                    for difference in tally.differences[:3]:
+                        print(difference, file=sys.stderr)
+                    result["runs"].append(run)
+    result["total"] = total.figures()
+    return result
+
+
+def parse_seeds(text: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(s) for s in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"seeds are whole numbers separated by commas, like 1,2; not {text!r}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.terminal", description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=GAMES, action="append", help="a game (default both; repeat for more)")
@@ -479,8 +555,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--moves", type=int, default=24, help="moves measured per run (default 24)")
     parser.add_argument("--delay", type=float, default=1.0, help="seconds between bot moves (default 1.0)")
     parser.add_argument("--seed", type=int, default=5, help="the tables' seed (default 5)")
+    parser.add_argument("--verify", action="store_true",
+                        help="run the screen check over whole games instead (a terminal emulator against full repaints)")
+    parser.add_argument("--seeds", type=parse_seeds, default=VERIFY_SEEDS,
+                        help="with --verify: the games' seeds (default 1,2)")
+    parser.add_argument("--frames", type=int, default=100_000,
+                        help="with --verify: stop a game after this many frames (default: play it to the end)")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(ROOT))
+    if args.verify:
+        checked = verify(args)
+        print(json.dumps(checked, indent=2))
+        return 1 if checked["total"]["differing_cells"] else 0
     result: dict[str, Any] = {
         "bench": "terminal",
         "python": platform.python_version(),

@@ -5,7 +5,10 @@ a seeded table replays exactly. A person's seat gets a stand-in bot when the
 person has been away for ``away_grace`` on their turn, or went idle (the turn
 timer ran out), until they act again. Every bot move is paced: it comes
 ``bot_delay`` after the last change, which gives people a window to play an
-Anytime card or answer a trade before a bot does.
+Anytime card or answer a trade before a bot does. A countdown (a response
+window, Tremors) is different: it is there for people's reaction time, so
+bots answer it at once, and a window closes as soon as the people in it
+have answered.
 
 What a bot does is asked the way every runner asks it, with
 :func:`quackbox.core.bots.first_reaction` and :func:`quackbox.core.bots.decide`; the table
@@ -141,7 +144,7 @@ class BotDriver:
 
     def wakeups(self, state: Any, seats: Seats) -> list[float]:
         """The times at which :meth:`step` or :meth:`timed_out` may have something to do."""
-        paced = self._paced()
+        paced = self._paced(state)
         times = [paced] if self.pending else []
         for s in self.rules.waiting_for(state):
             seat = seats[s]
@@ -177,7 +180,7 @@ class BotDriver:
         one prompt (a response window), and pacing them one by one would only
         make people wait longer.
         """
-        if now < self._paced():
+        if now < self._paced(state):
             return []
         rules = self.rules
         if self.pending:
@@ -202,9 +205,11 @@ class BotDriver:
             self.quiet_until = now + QUIET_AFTER_NOTHING
         return out
 
-    def _paced(self) -> float:
-        """The earliest time a bot may move: a pace after the last change, and not while held."""
-        return max(self.last_change + self.delay, self.held_until)
+    def _paced(self, state: Any) -> float:
+        """The earliest time a bot may move: a pace after the last change (at once
+        while a countdown runs: bots need no time to react), and not while held."""
+        delay = 0.0 if self.rules.deadline(state) is not None else self.delay
+        return max(self.last_change + delay, self.held_until)
 
     def _player(self, seat: Seat, now: float) -> Bot | None:
         """The bot that plays seat ``seat`` now, if any: its own, or a due stand-in."""

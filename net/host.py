@@ -342,11 +342,14 @@ class Host:
                 self._let_go_of_journal()
 
     def _let_go_of_journal(self) -> None:
-        """Close the journal file, if one is open."""
+        """Close the journal file, if one is open; a game nobody made a move in is not
+        kept (it listed as a saved game with nothing in it)."""
         journal, self.journal = self.journal, None
         if journal is not None:
             try:
                 journal.close()
+                if journal.moves == 0:
+                    journal.path.unlink(missing_ok=True)
             except OSError as exc:
                 log.error("cannot close the game journal: %s", exc)
 

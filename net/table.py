@@ -252,7 +252,8 @@ class Table:
         if kind is Bye:
             seat = peer.seat
             out += lobby.leave(peer, now, phase=self.phase)
-            return out + (self._presence(self.seats[seat], "left the table.", now) if seat is not None else [])
+            return out + (self._presence(self.seats[seat], "left the table.", "You left the table.", now)
+                          if seat is not None else [])
         return out + lobby.refuse(peer, ErrorCode.BAD_MESSAGE, "You have already said hello.", message.TYPE)
 
     def disconnect(self, conn: int, now: float) -> list[Action]:
@@ -261,7 +262,8 @@ class Table:
         seat = peer.seat if peer is not None and peer.welcomed and not peer.closing else None
         out = self.lobby.disconnect(conn, now, phase=self.phase)
         if seat is not None and self.seats[seat].conn is None:
-            out += self._presence(self.seats[seat], "is away: the connection was lost.", now)
+            out += self._presence(self.seats[seat], "is away: the connection was lost.",
+                                  "You were away: the connection was lost.", now)
         return out
 
     def _kind_of(self, data: bytes | str) -> str:
@@ -310,7 +312,8 @@ class Table:
         """A bot's move: a bot seat's, or a stand-in's for a person, which the log tells."""
         held = self.seats[seat]
         if held.kind != BOT:
-            return self._apply(seat, move, now, note=f"A bot played for {held.name}, who is away.")
+            return self._apply(seat, move, now, note=Note(seat, f"A bot played for {held.name}, who is away.",
+                                                          "A bot played for you while you were away."))
         return self._apply(seat, move, now)
 
     def shutdown(self, reason: str, message: str) -> list[Action]:
@@ -326,12 +329,13 @@ class Table:
             recent = tuple(self.recent_log.get(peer.seat, ()))
             out.append(Send(peer.conn, self._frame(peer.seat, (), recent, self._deadline_info(now))))
             if peer.seat is not None and self.phase == PLAYING:
-                out += self._presence(self.seats[peer.seat], "is back.", now, skip=peer.conn)
+                out += self._presence(self.seats[peer.seat], "is back.", "You are back.", now, skip=peer.conn)
         return out
 
-    def _presence(self, seat: Seat, what: str, now: float, *, skip: int | None = None) -> list[Action]:
-        """Tell every seat's log (during a game) that ``seat``'s person ``what``:
-        a view with that line and no events, to everyone but ``skip``."""
+    def _presence(self, seat: Seat, what: str, own: str, now: float, *, skip: int | None = None) -> list[Action]:
+        """Tell every seat's log (during a game) that ``seat``'s person ``what``
+        (``own``: the line as that seat reads it, when it comes back): a view
+        with that line and no events, to everyone but ``skip``."""
         if self.phase != PLAYING or seat.kind != HUMAN:
             return []
         bucket = self._noted.get(seat.index)
@@ -339,7 +343,7 @@ class Table:
             bucket = self._noted[seat.index] = TokenBucket(PRESENCE_LINES, PRESENCE_PER_SECOND, now)
         if not bucket.take(now):
             return []
-        return self._send_views((), now, note=f"{seat.name} {what}", skip=skip)
+        return self._send_views((), now, note=Note(seat.index, f"{seat.name} {what}", own), skip=skip)
 
     def _start(self, peer: Peer, now: float) -> list[Action]:
         refused = self.lobby.refuse_start(peer, phase=self.phase)
@@ -467,7 +471,7 @@ class Table:
         self.turns.use(seat)
         return ""
 
-    def _apply(self, seat: int, move: Move, now: float, *, note: str = "") -> list[Action]:
+    def _apply(self, seat: int, move: Move, now: float, *, note: Note | None = None) -> list[Action]:
         """Apply ``move`` for ``seat`` (RulesError if refused) and tell everyone
         (``note``: a line for every log before the move's own)."""
         before = self.rules.waiting_for(self.state)
@@ -515,7 +519,8 @@ class Table:
     # --- sending ---------------------------------------------------------------------
 
     def _send_views(
-        self, events: list[Event] | tuple[Event, ...], now: float, *, note: str = "", skip: int | None = None
+        self, events: list[Event] | tuple[Event, ...], now: float, *, note: Note | None = None,
+        skip: int | None = None,
     ) -> list[Action]:
         """Each connection's own view, and the events redacted for its seat
         (``note``: a line for every log before the events' own; ``skip``: a
@@ -530,15 +535,14 @@ class Table:
         views = dict(zip(seats, self.rules.views(self.state, seats)))
         names = self.names
         deadline = self._deadline_info(now)
-        first = (note,) if note else ()
         frames: dict[int | None, bytes] = {}
         for seat in seats:
-            seen, lines = self._seen(seat, events, names, first)
+            seen, lines = self._seen(seat, events, names, note.lines(seat) if note else ())
             self._keep(seat, lines)
             frames[seat] = self._frame(seat, seen, lines, deadline, views[seat])
         for seat in [None, *(s.index for s in self.seats if s.kind == HUMAN)]:
             if seat not in frames:
-                self._keep(seat, self._seen(seat, events, names, first)[1])
+                self._keep(seat, self._seen(seat, events, names, note.lines(seat) if note else ())[1])
         return [Send(peer.conn, frames[peer.seat]) for peer in audience]
 
     def _keep(self, seat: int | None, lines: tuple[str, ...]) -> None:
@@ -553,12 +557,13 @@ class Table:
         return self._frame(seat, (), (), self._deadline_info(now))
 
     def _deadline_info(self, now: float) -> DeadlineInfo | None:
-        """The running countdown as views show it, or None: the seconds until
-        the host applies the timeout, its latency grace included."""
-        at = self.deadline_at()
-        if at is None or self._deadline is None:
+        """The running countdown as views show it, or None: the seconds left of the
+        rules' time (a Tremors' "3 seconds" is shown as 3); the host waits its
+        latency grace on top before it applies the timeout."""
+        if self._deadline is None:
             return None
-        return DeadlineInfo(self._deadline.seat, self._deadline.kind, max(0.0, round(at - now, 3)))
+        ends = self._deadline_started + self._deadline.seconds
+        return DeadlineInfo(self._deadline.seat, self._deadline.kind, max(0.0, round(ends - now, 3)))
 
     def _seen(
         self, seat: int | None, events: Any, names: tuple[str, ...], first: tuple[str, ...] = ()
@@ -571,7 +576,8 @@ class Table:
             redacted = rules.redact(event, seat)
             if redacted is not None:
                 seen.append(redacted)
-        return tuple(seen), first + tuple([rules.describe(e, names, seat) for e in seen])
+        # An event the rules have no sentence for (an empty one) makes no line.
+        return tuple(seen), first + tuple(line for e in seen if (line := rules.describe(e, names, seat)))
 
     def _frame(
         self, seat: int | None, seen: tuple[Event, ...], lines: tuple[str, ...], deadline: DeadlineInfo | None,
@@ -582,6 +588,20 @@ class Table:
         if view is None:
             view = self.rules.view(self.state, seat)
         return self.wire.encode(View(self.seq, view, seen, lines, deadline))
+
+
+@dataclass(frozen=True)
+class Note:
+    """A line every log gets about one seat's person (left, back, a bot played for
+    them): ``others`` as everyone reads it, ``own`` as that seat does (a recap
+    after a reconnection says "You were away", never their own name)."""
+
+    seat: int
+    others: str
+    own: str
+
+    def lines(self, reader: int | None) -> tuple[str]:
+        return (self.own if reader == self.seat else self.others,)
 
 
 class _RulesFault(RulesError):

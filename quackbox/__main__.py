@@ -15,10 +15,10 @@ import json
 import os
 import sys
 import time
-from dataclasses import fields
 from typing import Any, Sequence
 
 from quackbox.core import games
+from quackbox.core import options as core_options
 from quackbox.core.bots import LEVELS
 from quackbox.core.rules import BadOptions
 
@@ -53,8 +53,8 @@ def options_help() -> str:
     lines = ["game options (-o KEY=VALUE, repeatable):"]
     for name, rules in sorted(games.GAMES.items()):
         defaults = rules.default_options()
-        shown = ", ".join(f"{f.name.replace('_', '-')}={getattr(defaults, f.name)}" for f in fields(defaults))
-        lines.append(f"  {name}: {shown}")
+        # Spelled as -o takes them and as its errors say them (two-player-endgame=one-left).
+        lines.append(f"  {name}: {core_options.describe(defaults)}")
     return "\n".join(lines)
 
 
@@ -107,6 +107,15 @@ def cmd_sim(args: argparse.Namespace) -> int:
     return 1 if data["errors"] else 0
 
 
+def figure(value: Any) -> str:
+    """A figure of the sim as a person reads it: 12,975 (not 12975.0), 43.2, 0.00058."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, float) and not value.is_integer():
+        return f"{value:.2g}" if abs(value) < 1 else f"{value:,.1f}"
+    return f"{int(value):,}"
+
+
 def format_sim(data: dict[str, Any]) -> str:
     """The sim figures as a readable table."""
     title = games.get(data["game"]).title
@@ -122,8 +131,12 @@ def format_sim(data: dict[str, Any]) -> str:
         if key in skip:
             continue
         if isinstance(value, dict):
-            value = ", ".join(f"{k} {v}" for k, v in value.items())
-        rows.append(f"  {key.replace('_', ' '):<{width}}  {value}")
+            shown = ", ".join(f"{k} {figure(v)}" for k, v in value.items())
+        elif isinstance(value, list):
+            shown = ", ".join(figure(v) for v in value)
+        else:
+            shown = figure(value)
+        rows.append(f"  {key.replace('_', ' '):<{width}}  {shown}")
     rows.append("")
     rows.append("  wins by seat:  " + "  ".join(f"{i + 1}: {w:g}" for i, w in enumerate(data["wins_by_seat"])))
     rows.append("  wins by bot:")
@@ -183,7 +196,9 @@ def _text_game(args: argparse.Namespace, options: dict[str, Any]) -> int:
     names = [f"Bot {s + 1}" for s in range(args.players)]
     record = play_game(rules, table, seed=seed, options=rules.parse_options(options), keep_events=True)
     for event in record.events:
-        print(rules.describe(rules.redact(event, None), names, None))
+        line = rules.describe(rules.redact(event, None), names, None)
+        if line:  # an event with no sentence (a response window) prints none
+            print(line)
     return 0
 
 

@@ -76,7 +76,8 @@ def add_host_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bind", default="0.0.0.0", help="address to listen on (default every address; 127.0.0.1 for this machine only)")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port to listen on (default {DEFAULT_PORT})")
     parser.add_argument("--code", help="the room code players must give (default: a random one unless listening on loopback only)")
-    parser.add_argument("--name", default="Host", help="your name at the table")
+    parser.add_argument("--name", default=None,
+                        help="your name at the table (default: the name used last, else Host)")
     parser.add_argument("--headless", action="store_true", help="no seat for you: the first to join starts the game")
     after = parser.add_mutually_exclusive_group()
     after.add_argument("--once", action="store_true", help="exit after one game, printing the result (the default)")
@@ -181,7 +182,7 @@ def host_main(args: argparse.Namespace) -> int:
         seats=args.seats,
         bots=args.bots,
         headless=args.headless,
-        host_name=args.name,
+        host_name=args.name or "Host",
         code=args.code,
         options=dict(args.option),
         seed=args.seed,
@@ -221,10 +222,9 @@ def host_main(args: argparse.Namespace) -> int:
     if not args.headless:
         from quackbox.tui.app import run_hosted
 
-        # The table screen shows the address, room code and doors; "Host" is the flag's
-        # default, so the name remembered on the home screen is used unless one was given.
-        return run_hosted(config, name=None if args.name == "Host" else args.name, ssh=ssh_config,
-                          web=web_config)
+        # The table screen shows the address, room code and doors; without --name, the
+        # name remembered on the home screen.
+        return run_hosted(config, name=args.name, ssh=ssh_config, web=web_config)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     logging.getLogger("websockets").setLevel(logging.WARNING)
     logging.getLogger("asyncssh").setLevel(logging.WARNING)

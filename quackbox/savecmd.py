@@ -40,8 +40,10 @@ def games_main(args: argparse.Namespace) -> int:
         if item.finished:
             winners = ", ".join(header.names[w] for w in item.outcome.winners) or "nobody"
             state = f"won by {winners}"
+        elif not item.moves:
+            state = "dealt; no move was made" + (" (torn last record)" if item.dropped else "")
         else:
-            state = f"unfinished at move {len(item.moves)}" + (" (torn last record)" if item.dropped else "")
+            state = f"unfinished after {len(item.moves)} moves" + (" (torn last record)" if item.dropped else "")
         print(f"  {when}  {title}: {', '.join(header.names)}\n    {state}\n    {path}")
     return EXIT_OK
 
@@ -68,4 +70,5 @@ def _log_lines(record: journal.Journal) -> list[str]:
     """Every event of the game, as everyone would have read it afterwards."""
     rules = known_games.get(record.header.game)
     names = record.header.names
-    return [rules.describe(event, names, None) for _state, events in journal.replay(record) for event in events]
+    return [line for _state, events in journal.replay(record) for event in events
+            if (line := rules.describe(event, names, None))]

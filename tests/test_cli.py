@@ -234,3 +234,56 @@ def test_web_names_go_with_web_and_are_host_names(capsys: pytest.CaptureFixture[
     for bad in ("evil.example/x", "a b", "http://quack.local", "-x.example"):
         with pytest.raises(SystemExit):
             host_args("--web", "--web-name", bad)
+
+
+def test_the_options_in_help_are_spelled_as_the_options_are_taken() -> None:
+    """Issue 25, item 9: --help listed two-player-endgame=one_left where -o (and its errors)
+    spell it one-left. Every pair the help lists is taken back as the game's default."""
+    from quackbox.__main__ import options_help
+    from quackbox.core import games
+
+    listed = {line.split(":")[0].strip(): line.split(":", 1)[1] for line in options_help().splitlines()[1:]}
+    assert "two-player-endgame=one-left" in listed["quack"] and "_" not in "".join(listed.values())
+    for name, pairs in listed.items():
+        rules = games.get(name)
+        values = dict(pair.strip().split("=") for pair in pairs.split(","))
+        assert rules.parse_options(values) == rules.default_options()
+
+
+@pytest.mark.parametrize("argv, seated_as", [(["--name", "Host"], "Host"), (["--name", "Ann"], "Ann"), ([], None)])
+def test_host_sits_under_the_name_given_even_host(monkeypatch, tmp_path, argv, seated_as) -> None:
+    """Issue 25, item 9: `host --name Host` was taken for "no name given", and the seat read the
+    remembered name ("Root"); only a missing --name falls back to it."""
+    import quackbox.tui.app
+
+    called = {}
+
+    def run_hosted(config, *, name=None, ssh=None, web=None):
+        called["name"] = name
+        return 0
+
+    monkeypatch.setattr(quackbox.tui.app, "run_hosted", run_hosted)
+    args = host_args("--no-journal", *argv)
+    assert netcmd.host_main(args) == 0
+    assert called["name"] == seated_as
+
+
+def test_games_says_how_far_each_saved_game_got(tmp_path, capsys) -> None:
+    """Issue 25, item 9: "unfinished at move 0" for a game nobody moved in (the host no
+    longer keeps those, but a killed one may); "unfinished after 6 moves" otherwise."""
+    from quackbox import savecmd
+    from tests.net.test_journal import _play
+
+    _play("side-effects", 2, 5, tmp_path / "a.qbj", stop_after=0)
+    _play("side-effects", 2, 5, tmp_path / "b.qbj", stop_after=6)
+    assert savecmd.games_main(argparse.Namespace(dir=str(tmp_path))) == savecmd.EXIT_OK
+    out = capsys.readouterr().out
+    assert "dealt; no move was made" in out and "unfinished after 6 moves" in out and "at move" not in out
+
+
+def test_sim_figures_read_as_figures() -> None:
+    """Issue 25, item 9: "money median 12975.0" reads 12,975; fractions keep their digits."""
+    from quackbox.__main__ import figure
+
+    assert figure(12975.0) == "12,975" and figure(17030) == "17,030" and figure(11.5) == "11.5"
+    assert figure(0.00058) == "0.00058" and figure(55.66) == "55.7" and figure(True) == "True"

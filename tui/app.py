@@ -23,9 +23,8 @@ import time
 from typing import Any, Awaitable, Callable, Iterable, Mapping
 
 from rich.text import Text
-from textual import events, on, work
-from textual._compositor import ChopsUpdate, LayoutUpdate
-from textual.app import App, ComposeResult, SystemCommand
+from textual import on, work
+from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Center, Vertical
 from textual.message import Message
@@ -46,8 +45,8 @@ from quackbox.tui.games import rules_screen
 from quackbox.tui.looks import Ascii, NoDim, Plain, wants_ascii
 from quackbox.tui.modals import ReadingScreen
 from quackbox.tui.session import LOCAL, Session, open_hosted, open_joined, open_local
-from quackbox.tui.table import CLOSED, ONLINE, RECONNECTING, TableInfo, TableScreen
-from quackbox.tui.widgets import TightLayout, TightUpdate
+from quackbox.tui.table import CLOSED, ONLINE, RECONNECTING, Resent, TableInfo, TableScreen
+from quackbox.tui.terminal import TerminalApp
 
 Opener = Callable[[], Awaitable[Session]]
 """Opens a session (connects, or starts a local host); raises NetError & co. with a sentence."""
@@ -110,11 +109,11 @@ class SessionFailed(Message):
         self.error = error
 
 
-RESIZE_SETTLE = 0.1
-"""Seconds a resize is given to settle before the screen is painted, once."""
+CHAT_SHOWN = 50
+"""Chat lines a lobby or table shows of what was said before it opened."""
 
 
-class QuackboxApp(App[int]):
+class QuackboxApp(TerminalApp[int]):
     """A terminal tabletop for Side Effects and Quack in the Box."""
 
     CSS_PATH = "quackbox.tcss"
@@ -157,6 +156,8 @@ class QuackboxApp(App[int]):
         self.table_screen: TableScreen | None = None
         self.lobby_screen: Any = None
         self.chat_lines: list[ChatLine] = []
+        self._resent = Resent([])
+        """Tells the chat lines a host sends again on a reconnection from new ones."""
         self.exit_note: str | None = None
         self.join_name: str | None = None
         """The name given to ``quackbox join --name`` (tokens are remembered under it)."""
@@ -165,35 +166,6 @@ class QuackboxApp(App[int]):
         """A sentence to print after the app closes (why it could not open the table)."""
 
     # --- start ---------------------------------------------------------------------------
-
-    def on_resize(self, event: events.Resize) -> None:
-        # Textual lays out and paints a resized screen several times over (and
-        # the screen under it too); over SSH each is a whole frame of bytes.
-        # Painting is held until the resize has settled, then done once.
-        if self.screen_stack and self.screen.size and event.size != self.screen.size:
-            self._begin_batch()
-            self.set_timer(RESIZE_SETTLE, self._resize_settled)
-
-    def _display(self, screen: Screen, renderable: Any) -> None:
-        # Each changed line is written from its first changed cell (not from the widget's
-        # left edge), and every line in as few colour codes as its styles allow.
-        if isinstance(renderable, ChopsUpdate):
-            renderable = TightUpdate.of(renderable)
-        elif isinstance(renderable, LayoutUpdate):
-            renderable = TightLayout.of(renderable)
-        super()._display(screen, renderable)
-
-    def _resize_settled(self) -> None:
-        """The end of a resize: the screen is painted whole, in one frame.
-
-        Textual would paint its pending layout and then repaint the screen, two
-        frames; with the screen already among its dirty widgets when the batch
-        ends, the layout pass paints it all and the repaint finds nothing left.
-        """
-        screen = self.screen
-        screen._dirty_widgets.add(screen)
-        screen.refresh()
-        self._end_batch()
 
     def on_mount(self) -> None:
         self._apply_theme()
@@ -334,6 +306,7 @@ class QuackboxApp(App[int]):
         self.lobby = None
         self.names = ()
         self.chat_lines = []
+        self._resent = Resent([])
         self.table_screen = None
         self.lobby_screen = None
         self.connection = ONLINE
@@ -409,6 +382,8 @@ class QuackboxApp(App[int]):
             self.names = tuple(item.names)
             self._new_table()
         elif kind is ChatLine:
+            if not self._resent.is_new((item.seat, item.name, item.text)):
+                return  # the host's backlog after a reconnection: shown already
             self.chat_lines.append(item)
             if self.table_screen is not None:
                 self.table_screen.receive_chat(item)
@@ -419,17 +394,14 @@ class QuackboxApp(App[int]):
             if self.table_screen is not None:
                 self.table_screen.receive_error(item)
         elif kind is Bye:
-            self._set_connection(CLOSED)
-            text = item.message or f"The host closed the connection ({item.reason})."
-            self.notify(text, title="Table closed", severity="warning", markup=False, timeout=10)
-            if self.table_screen is not None:
-                self.table_screen.notice(text)
+            self._table_closed(item.message or f"The host closed the connection ({item.reason}).")
         elif kind is Disconnected:
             self._set_connection(RECONNECTING)
             self.notify("Lost the host; reconnecting…", severity="warning", markup=False)
             if self.table_screen is not None:
                 self.table_screen.notice("Connection lost; reconnecting…")
         elif kind is Reconnected:
+            self._resent = Resent([(c.seat, c.name, c.text) for c in self.chat_lines])
             self._set_connection(ONLINE)
             self.notify("Back at the table.", markup=False)
             if self.table_screen is not None:
@@ -441,14 +413,23 @@ class QuackboxApp(App[int]):
     def _ended(self, message: NetEnded) -> None:
         if self.session is None:
             return
-        self._set_connection(CLOSED)
         if message.error:
-            self.notify(message.error, title="Connection lost", severity="error", markup=False, timeout=15)
-            if self.table_screen is not None:
-                self.table_screen.notice(message.error + " Press q to leave.")
+            self._table_closed(message.error)
+        self._set_connection(CLOSED)
         if self.table_screen is None and self.lobby_screen is None:
             # Nothing on screen to show the news on: go back.
             self.leave_table()
+
+    def _table_closed(self, why: str) -> None:
+        """The table is gone for this seat (the host said goodbye, or could not be reached again)."""
+        if self.connection == CLOSED:
+            return
+        self._set_connection(CLOSED)
+        self.notify(why, title="The table has closed", severity="warning", markup=False, timeout=10)
+        if self.table_screen is not None:
+            self.table_screen.table_closed(why)
+        if self.lobby_screen is not None:
+            self.lobby_screen.table_closed(why)
 
     def _set_connection(self, state: str) -> None:
         self.connection = state
@@ -484,7 +465,7 @@ class QuackboxApp(App[int]):
             self.lobby_screen.lobby = self.lobby
             self.lobby_screen.connection = self.connection
             self._show(self.lobby_screen)
-            for line in self.chat_lines[-50:]:
+            for line in self.chat_lines[-CHAT_SHOWN:]:
                 self.call_after_refresh(self.lobby_screen.receive_chat, line, self.names)
 
     def _new_table(self) -> TableScreen | None:
@@ -505,9 +486,13 @@ class QuackboxApp(App[int]):
     def _view(self, message: View) -> None:
         screen = self.table_screen
         if screen is None:
+            # Joined in the middle of a game (or back to it): what was said comes
+            # first, then the recent log the view brings.
             screen = self._new_table()
             if screen is None:
                 return
+            for line in self.chat_lines[-CHAT_SHOWN:]:
+                self.call_after_refresh(screen.receive_chat, line)
         # A screen that is still mounting takes the view as soon as it can: its board
         # renders whatever view it holds when it mounts.
         if getattr(screen, "_ready", False):

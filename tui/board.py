@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 from typing import Any, Callable
 
+from rich.text import Text
 from textual.containers import Vertical
 from textual.reactive import var
 
@@ -40,6 +41,9 @@ class Board(Vertical, can_focus=True):
     """Cards sent as discards that the host has not confirmed yet."""
     deadline_at: var[float | None] = var(None)
     """When the running countdown ends (the host enforces it; this only shows it)."""
+    closed: var[str] = var("")
+    """Why the table has closed and what to do now, once it has (the prompt says it, and no
+    key plays a card any more); empty while it is open."""
 
     _ready = False
     """Mounted: the parts to refresh exist."""
@@ -103,6 +107,26 @@ class Board(Vertical, can_focus=True):
 
     def watch_target(self) -> None:
         self.refresh_table()
+
+    def watch_closed(self) -> None:
+        self.selected = None
+        self.deadline_at = None
+        self.refresh_table()
+        self.screen.refresh_bindings()
+
+    def prompt(self) -> Text:
+        """What the prompt bar says: the game's prompt, or that the table has closed."""
+        if self.closed and (self.view is None or self.view.outcome is None):
+            return Text(self.closed, style="bold")
+        return self.prompt_text()
+
+    def prompt_text(self) -> Text:
+        """The game's own prompt for the view."""
+        raise NotImplementedError
+
+    def can_act(self) -> bool:
+        """Whether this seat may pick and play cards at all (a seat, at a table still open)."""
+        return self.view is not None and self.view.seat is not None and not self.closed
 
     # --- the keys ----------------------------------------------------------------------
 

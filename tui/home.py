@@ -307,7 +307,8 @@ class HomeScreen(Screen):
     HomeScreen #counts { height: 3; }
     HomeScreen #players { width: 12; }
     HomeScreen #speed-label { padding: 1 0 0 0; margin: 0 1 0 3; width: auto; }
-    HomeScreen #speed { width: 22; }
+    HomeScreen #level { width: 19; }
+    HomeScreen #speed { width: 21; }
     HomeScreen #options-row { height: 3; }
     HomeScreen #options-text { width: 1fr; padding: 1 1 0 0; color: $text-muted; }
     HomeScreen #options { min-width: 13; }
@@ -360,11 +361,12 @@ class HomeScreen(Screen):
                 with Horizontal(id="counts"):
                     yield Select([(str(n), n) for n in range(2, 9)], value=s.players, allow_blank=False,
                                  id="players")
+                    # How well the bots play, then how fast: "normal" in both said neither.
                     yield Label("Bots", id="speed-label")
-                    yield Select([(f"{label} ({delay:g}s)" if delay else label, delay) for label, delay in BOT_SPEEDS],
-                                 value=self._speed_value(), allow_blank=False, id="speed")
                     yield Select([(f"{level.title()} bots", level) for level in LEVELS],
                                  value=s.bot_level if s.bot_level in LEVELS else NORMAL, allow_blank=False, id="level")
+                    yield Select([(f"{delay:g} s a move" if delay else "no wait", delay) for _label, delay in BOT_SPEEDS],
+                                 value=self._speed_value(), allow_blank=False, id="speed")
                 yield Label("Options")
                 with Horizontal(id="options-row"):
                     yield Static("", id="options-text")

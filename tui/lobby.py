@@ -14,6 +14,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
 from quackbox.net.protocol import BOT, OPEN, ChatLine, Lobby
+from quackbox.tui.modals import ConfirmScreen
 from quackbox.tui.widgets import GameLog, StatusBar
 
 # A 5x5 pixel font for room codes (consonants, as net.table makes them, and digits),
@@ -95,16 +96,15 @@ class LobbyScreen(Screen):
     LobbyScreen #lobby-chat { height: 1; border: none; padding: 0 1; }
     """
 
-    AUTO_FOCUS = None
-    """Letters are keys here until c opens the chat line."""
+    AUTO_FOCUS = "#lobby-chat"
+    """Whatever is typed here is chat: no sentence can press a key by accident (an "s"
+    would start the game), so the lobby's own keys are ones no sentence holds."""
 
     BINDINGS = [
-        Binding("r", "ready", "ready"),
-        Binding("s", "start", "start"),
-        Binding("c", "chat", "chat"),
-        Binding("question_mark", "help", "rules", key_display="?"),
-        Binding("q", "leave", "leave"),
-        Binding("escape", "unfocus_chat", show=False),
+        Binding("ctrl+r", "ready", "ready"),
+        Binding("ctrl+s", "start", "start"),
+        Binding("f1", "help", "rules"),
+        Binding("escape", "leave", "leave"),
     ]
 
     lobby: reactive[Lobby | None] = reactive(None)
@@ -129,7 +129,7 @@ class LobbyScreen(Screen):
             yield Static(f"SSH host key {self.info.host_key}", id="host-key", markup=False)
         yield Static("", id="seats")
         yield GameLog(id="lobby-log")
-        yield Input(placeholder="Chat: type and press Enter (c to come back here)", id="lobby-chat", max_length=300)
+        yield Input(placeholder="Say something to the table: type, then Enter", id="lobby-chat", max_length=300)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -137,7 +137,6 @@ class LobbyScreen(Screen):
         if self.info.room_code:
             self.query_one("#code", Static).border_title = Text("room code")
         self.query_one("#lobby-chat", Input).cursor_blink = self.app.cursor_blink_enabled
-        self.set_focus(None)
         self._render_all()
 
     def watch_lobby(self) -> None:
@@ -145,6 +144,11 @@ class LobbyScreen(Screen):
 
     def watch_connection(self) -> None:
         self._render_all()
+
+    def table_closed(self, why: str) -> None:
+        """The table has closed: say why in the log, and how to go."""
+        self.connection = "closed"
+        self.query_one("#lobby-log", GameLog).notice(f"{why} Press Esc to leave.", style="italic red")
 
     def receive_chat(self, line: ChatLine, names: tuple[str, ...]) -> None:
         self.query_one("#lobby-log", GameLog).chat(line.name or "Someone", line.text,
@@ -181,13 +185,13 @@ class LobbyScreen(Screen):
             if info.web_link:
                 how.append("\nor in a browser: ")
                 how.append(info.web_link, style="bold cyan")
-            how.append("\nSeats nobody takes are played by bots. Press s to start.")
+            how.append("\nSeats nobody takes are played by bots. Press Ctrl+S to start.")
         elif lobby is not None and lobby.starter == info.seat:
             how.append("You start this table.\n", style="bold")
-            how.append("Press s to start when everyone is ready; empty seats get bots.")
+            how.append("Press Ctrl+S to start when everyone is ready; empty seats get bots.")
         else:
             how.append("Waiting for the host to start the game.\n")
-            how.append("Press r when you are ready.", style="bold")
+            how.append("Press Ctrl+R when you are ready.", style="bold")
         self.query_one("#how", Static).update(how)
 
         seats = Text()
@@ -237,12 +241,6 @@ class LobbyScreen(Screen):
     def action_start(self) -> None:
         self.app.send_start()
 
-    def action_chat(self) -> None:
-        self.set_focus(self.query_one("#lobby-chat", Input))
-
-    def action_unfocus_chat(self) -> None:
-        self.set_focus(None)
-
     def action_help(self) -> None:
         from quackbox.core import games
         from quackbox.tui.games import rules_screen
@@ -259,4 +257,14 @@ class LobbyScreen(Screen):
             self.app.send_chat(text)
 
     def action_leave(self) -> None:
-        self.app.leave_table()
+        if self.connection == "closed":
+            self.app.leave_table()
+            return
+        question = ("Close the table? Everyone at it goes home." if self.info.mode == "host"
+                    else "Leave the table?")
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.app.leave_table()
+
+        self.app.push_screen(ConfirmScreen(question, yes="Leave", no="Stay"), answered)

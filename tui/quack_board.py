@@ -391,6 +391,10 @@ class QuackBoard(Board):
         if view.outcome is None:
             whose = "your" if view.current == view.seat else f"{self.seat_name(view.current)}'s"
             text.append(f" · {whose} turn")
+            if view.phase == q.WINDOW and view.window_seats:
+                # An open response window is told here while it lasts, not in the log.
+                who = ", ".join("you" if s == view.seat else self.seat_name(s) for s in view.window_seats)
+                text.append(f" · Anytime: {who}", style="bold yellow" if view.seat in view.window_seats else "yellow")
             if view.die:
                 text.append(f" · die {view.die}, {view.owed} owed")
             if view.endgame:
@@ -460,11 +464,15 @@ class QuackBoard(Board):
         """
         self._disarm_auto_pass()
         view = self.view
-        if (not self.auto_pass or view is None or view.phase != q.WINDOW or view.seat not in view.window_seats
+        if (not self.auto_pass or self.closed or view is None or view.phase != q.WINDOW or view.seat not in view.window_seats
                 or self.selected is not None or not self.legal_has(q.Pass())):
             return
         self.auto_pass_at = self.clock() + AUTO_PASS_SECONDS
         self._auto_timer = self.set_timer(AUTO_PASS_SECONDS, lambda v=view: self._auto_pass_fire(v))
+
+    def watch_closed(self) -> None:
+        self._disarm_auto_pass()
+        super().watch_closed()
 
     def _disarm_auto_pass(self) -> None:
         if self._auto_timer is not None:
@@ -542,7 +550,7 @@ class QuackBoard(Board):
         hand.selected = self.selected
         hand.view = view
         bar = self.query_one("#prompt", PromptBar)
-        bar.message = self.prompt_text()
+        bar.message = self.prompt()
         self._show_deadline()
         refresh_keys(self, ("pick", "step_card", "step_target", "play", "pass_window", "stay", "flee", "discard"))
 
@@ -653,7 +661,7 @@ class QuackBoard(Board):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         view = self.view
-        if view is None or view.seat is None:
+        if not self.can_act():
             return False
         # False hides a key from the footer when it cannot do anything now.
         if action == "stay":

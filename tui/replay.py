@@ -49,12 +49,16 @@ class Replay:
         self.names = header.names
         steps = jn.replay(record)
         _state, start_events = next(steps)
-        self.opening = tuple(self.rules.describe(e, self.names, None) for e in start_events)
+        self.opening = self._lines(start_events)
         self.steps: list[Step] = []
         turn = self.first_turn = max(1, sum(1 for e in start_events if type(e).__name__ == "TurnStarted"))
         for (seat, _move), (_state, events) in zip(record.moves, steps):
             turn += sum(1 for e in events if type(e).__name__ == "TurnStarted")
-            self.steps.append(Step(seat, tuple(self.rules.describe(e, self.names, None) for e in events), turn))
+            self.steps.append(Step(seat, self._lines(events), turn))
+
+    def _lines(self, events: Any) -> tuple[str, ...]:
+        """The log lines of ``events`` as a spectator read them (an event with no sentence makes none)."""
+        return tuple(line for e in events if (line := self.rules.describe(e, self.names, None)))
 
     def state_at(self, index: int) -> Any:
         """The State after the first ``index`` moves."""

@@ -36,6 +36,17 @@ NARROW_CARD = 18
 WIDE_CARD = 26
 """The widest a card in hand is drawn, below and from WIDE_FROM columns."""
 WIDE_FROM = 100
+CARD_LINES = 3
+"""Lines inside a card in hand at 80x24: its name, what it treats or is, its side effects or Episode."""
+TALL_FROM = 36
+"""From this many rows the cards in hand are tall enough to say what they do in full."""
+MAX_CARD_LINES = 9
+
+
+def card_lines_for(rows: int) -> int:
+    """Lines inside a card in hand on a screen ``rows`` high: CARD_LINES, and on a tall
+    screen 7 to MAX_CARD_LINES, so each card says what it does (not an empty lower half)."""
+    return CARD_LINES if rows < TALL_FROM else min(MAX_CARD_LINES, 7 + (rows - TALL_FROM) // 6)
 """From this many columns the table spreads out: wider cards with their whole text."""
 LOG_LINES = 4
 """Lines of log that must stay visible below the table on a narrow screen."""
@@ -67,7 +78,7 @@ def second_spot(move: Move) -> Spot | None:
     return None
 
 
-def _slot_line(slot: se.Slot, width: int, *, lit: bool, cursor: bool, spot_action: str, wide: bool) -> Text:
+def _slot_line(slot: se.Slot, width: int, *, lit: bool, cursor: bool, spot_action: str) -> Text:
     treated = slot.drug is not None
     mark = "▶" if cursor else "›" if lit else ("✓" if treated else "✗")
     line = Text(no_wrap=True, overflow="ellipsis")
@@ -80,14 +91,48 @@ def _slot_line(slot: se.Slot, width: int, *, lit: bool, cursor: bool, spot_actio
     else:
         style, mark_style = "bold", "bold red"
     line.append(f"{mark} ", style=click(spot_action, mark_style))
-    line.append(slot.disorder.name, style=click(spot_action, style))
-    if treated and wide:
-        drug = slot.drug.name if slot.drug else ""
-        room = width - len(slot.disorder.name) - 3
-        if room >= 6:
-            shown = drug if len(drug) + 2 <= room else drug[: max(3, room - 3)] + "."
-            line.append(f" +{shown}", style=click(spot_action, "dim green" if not (lit or cursor) else style))
+    name, drug = _slot_names(slot, width - 2)
+    line.append(name, style=click(spot_action, style))
+    if drug:
+        line.append(f" +{drug}", style=click(spot_action, "dim green" if not (lit or cursor) else style))
     return line
+
+
+def _slot_names(slot: se.Slot, width: int) -> tuple[str, str]:
+    """A Disorder and the Drug treating it (empty if none) in ``width`` columns: whole if
+    they fit, else in their short forms, the Disorder last in three letters; the Drug is
+    left out only where not even that leaves room for it."""
+    disorder = slot.disorder.name
+    if slot.drug is None:
+        return disorder, ""
+    names = [(d, drug) for d in (*se_text.name_versions(disorder), se_text.abbr(disorder))
+             for drug in se_text.name_versions(slot.drug.name)]
+    return next(((d, drug) for d, drug in names if len(d) + 2 + len(drug) <= width), (disorder, ""))
+
+
+CHIP_GAP = 3
+"""Spaces between the parts of your Psyche's row."""
+
+
+def _chip_rows(chips: list[Text], width: int) -> Text:
+    """``chips`` side by side, CHIP_GAP apart, a new line where the next would not fit."""
+    out = Text()
+    line_len = 0
+    for chip in chips:
+        if line_len and line_len + CHIP_GAP + chip.cell_len > width:
+            out.append("\n")
+            line_len = 0
+        elif line_len:
+            out.append(" " * CHIP_GAP)
+            line_len += CHIP_GAP
+        out.append_text(chip)
+        line_len += chip.cell_len
+    return out
+
+
+def _row_end(chips: list[Text], width: int) -> int:
+    """Where the last line of :func:`_chip_rows` of ``chips`` ends."""
+    return _chip_rows(chips, width).split("\n")[-1].cell_len if chips else -CHIP_GAP
 
 
 class PsychePanel(PaintChanges, ClickableText):
@@ -232,7 +277,7 @@ class PsychePanel(PaintChanges, ClickableText):
                 out.append("\n")
             spot = ("slot", slot.disorder.id)
             out.append_text(_slot_line(slot, width, lit=spot in self.lit, cursor=self.cursor == spot,
-                                       spot_action=f"aim('slot', {slot.disorder.id})", wide=wide))
+                                       spot_action=f"aim('slot', {slot.disorder.id})"))
         if not player.psyche:
             out.append("(no Disorders)", style="dim")
         marks = se_text.status_marks(player, over=self.over)
@@ -294,26 +339,22 @@ class PsychePanel(PaintChanges, ClickableText):
         for slot in player.psyche:
             spot = ("slot", slot.disorder.id)
             chips.append(_slot_line(slot, 40, lit=spot in self.lit, cursor=self.cursor == spot,
-                                    spot_action=f"aim('slot', {slot.disorder.id})", wide=True))
+                                    spot_action=f"aim('slot', {slot.disorder.id})"))
         if not player.psyche:
             chips.append(Text("(no Disorders)", style="dim"))
         if player.vulnerable_to:
-            chips.append(Text("open to " + " ".join(se_text.abbr(n) for n in player.vulnerable_to), style="magenta"))
+            names = player.vulnerable_to
+            whole = Text("open to " + ", ".join(names), style="magenta")
+            short = Text("open to " + " ".join(se_text.abbr(n) for n in names), style="magenta")
+            # Whole names where there is room for them: on the line so far, else on a line of
+            # their own if the short ones would not fit on it either; else three letters each.
+            room = width - _row_end(chips, width) - 3
+            chips.append(whole if whole.cell_len <= room or (short.cell_len > room and whole.cell_len <= width)
+                         else short)
         marks = se_text.status_marks(player, over=self.over)
         if marks:
             chips.append(Text(" · ".join(marks), style="bold red"))
-        out = Text()
-        line_len = 0
-        for chip in chips:
-            if line_len and line_len + 3 + chip.cell_len > width:
-                out.append("\n")
-                line_len = 0
-            elif line_len:
-                out.append("   ")
-                line_len += 3
-            out.append_text(chip)
-            line_len += chip.cell_len
-        return out
+        return _chip_rows(chips, width)
 
     def action_aim(self, kind: str, ident: int) -> None:
         self.post_message(self.SpotClicked((kind, ident)))
@@ -354,6 +395,7 @@ class HandRow(PaintChanges, ClickableText):
 
     def _cards(self, faces: tuple[CardFace, ...], width: int) -> Text:
         # As wide as a full hand's cards: one card more or less leaves the others in place.
+        # The whole width is theirs: eight cards at 80 columns are eight wide inside.
         return card_row(faces, width, lines=self.lines, max_width=WIDE_CARD if self.wide else NARROW_CARD,
                         slots=se.HAND_LIMIT)
 
@@ -361,11 +403,10 @@ class HandRow(PaintChanges, ClickableText):
         width = max(10, self.size.width)
         rule = top_rule(Text(self.title), width, self.get_component_rich_style("hand-row--edge", partial=True),
                         corners=False)
-        cards = [Text(" ") + line for line in self._cards(self.faces, width - 2).split("\n")]
-        return Text("\n").join([rule, *cards])
+        return Text("\n").join([rule, *self._cards(self.faces, width).split("\n")])
 
     def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
-        return 1 + self._rows(self.faces, max(10, width) - 2)
+        return 1 + self._rows(self.faces, max(10, width))
 
     def action_card(self, index: int) -> None:
         self.post_message(self.CardClicked(index))
@@ -558,7 +599,10 @@ class SEBoard(Board):
         grid.styles.grid_size_columns = per_row
         for panel in panels:
             panel.compact = compact
-        self.query_one("#hand", HandRow).wide = size[0] >= WIDE_FROM
+        hand = self.query_one("#hand", HandRow)
+        hand.wide = size[0] >= WIDE_FROM
+        # A taller screen has room for cards that say what they do in full.
+        hand.lines = card_lines_for(size[1])
 
     def _steady_rival_height(self) -> None:
         """Each row of rivals as high as its tallest has needed at this width.
@@ -597,8 +641,9 @@ class SEBoard(Board):
         need = rows * (2 + tallest + 2)
         screen = self.app.size.height if self.is_attached else 24
         beside = self.screen.has_class("-wide") if self.is_attached else False
-        # status 1, your Psyche 2, hand 6, prompt 2, footer 1, and the log below a table without a side column
-        fixed = 1 + 2 + 6 + 2 + 1 + (0 if beside else LOG_LINES)
+        # status 1, your Psyche 2, the hand (its rule, cards, edges), prompt 2, footer 1,
+        # and the log below a table without a side column
+        fixed = 1 + 2 + (1 + card_lines_for(screen) + 2) + 2 + 1 + (0 if beside else LOG_LINES)
         return need + fixed > screen
 
     def refresh_table(self) -> None:
@@ -644,19 +689,26 @@ class SEBoard(Board):
         faces = []
         for i, card in enumerate(shown):
             playable = bool(self.moves_for(card.id))
-            lines: list[Any] = [card.name, se_text.card_lines(card)]
+            lines: list[Any] = [se_text.card_lines(card)]
+            narrow: tuple[str, ...] = ()
             if card.id in gone:
-                lines = [card.name, ("discarded", "gone"), ""]
+                lines = [("discarded", "gone"), ""]
             elif card.kind == se_cards.DRUG:
-                lines.append(("⚠ " + ", ".join(card.side_effects), "⚠ " + " ".join(se_text.abbr(n) for n in card.side_effects))
+                codes = [se_text.abbr(n) for n in card.side_effects]
+                lines.append(("⚠ " + ", ".join(card.side_effects), "⚠ " + " ".join(codes), "⚠" + "".join(codes))
                              if card.side_effects else "no side effects")
             elif card.kind == se_cards.DISORDER:
-                lines.append("Ep: " + se_text.SHORT_PUNISHMENTS.get(card.punishment, card.punishment))
+                punishment = se_text.SHORT_PUNISHMENTS.get(card.punishment, card.punishment)
+                lines.append((f"Ep: {punishment}", punishment))
+                narrow = ("Episode:", punishment)
             else:
                 lines.append("")
             faces.append(CardFace(
                 number=i + 1,
+                name=se_text.name_versions(card.name),
                 lines=tuple(lines),
+                text="" if card.id in gone else se_text.card_words(card),
+                narrow=narrow,
                 selected=card.id == self.selected,
                 playable=playable or self.legal_has(se.Discard(card.id)),
                 pending=card.id in gone,
@@ -669,7 +721,7 @@ class SEBoard(Board):
 
     def _update_prompt(self) -> None:
         bar = self.query_one("#prompt", PromptBar)
-        bar.message = self.prompt_text()
+        bar.message = self.prompt()
         bar.deadline_label = "Tremors" if self.view is not None and self.view.phase == se.TREMORS else ""
 
     def prompt_text(self) -> Text:
@@ -804,7 +856,7 @@ class SEBoard(Board):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # False hides a key from the footer when it cannot do anything now.
         view = self.view
-        if view is None or view.seat is None:
+        if not self.can_act():
             return action == "cancel"
         if action == "end_turn":
             return self.legal_has(se.EndTurn())

@@ -184,11 +184,18 @@ class SideEffectsUI:
         if view.seat is None:
             return
         seen = screen.announced
+        open_now = {offer.id for offer in view.offers}
+        if screen.told - open_now:
+            # An offer told in a notification was answered (or withdrawn): the notification
+            # would go on asking to answer it.
+            screen.app.clear_notifications()
+            screen.told.clear()
         for offer in view.offers:
             if offer.id not in seen and offer.to == view.seat:
                 text = offer_text(view, offer, screen.names)
                 screen.app.notify(text[:1].upper() + text[1:] + ". Press o to answer.", title="Trade offer",
                                   markup=False, timeout=8)
+                screen.told.add(offer.id)
             seen.add(offer.id)
 
     def summary(self, view: se.SEView, names: Sequence[str], record: Any) -> list[tuple[str, RenderableType]]:

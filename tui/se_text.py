@@ -42,8 +42,33 @@ SHORT_PUNISHMENTS = {
     Punishment.NO_DRAW: "no draw",
 }
 
+SHORT_WORDS = {
+    "Depression": "Depress.",
+    "Impotence": "Impoten.",
+    "Addiction": "Addict.",
+    "Tolerance": "Toleran.",
+    "Misdiagnosis": "Misdiag.",
+    "Sildenafil": "Sildenaf",
+    "Fluoxetine": "Fluoxet.",
+    "Lorazepam": "Lorazep.",
+    "Clozapine": "Clozapin",
+    "Pramipexole": "Pramipex",
+    "Chlorpromazine": "Chlorpro",
+}
+"""The short form of every word of a card's name longer than eight letters, the one used
+wherever the whole word does not fit (a card in an eight-card hand at 80 columns is eight
+wide inside); the rest of the words of the game are eight letters or fewer."""
+
+
 def abbr(name: str) -> str:
+    """A Disorder in three letters, for lists of them (what a seat is open to)."""
     return ABBREVIATIONS.get(name, name[:3])
+
+
+def name_versions(name: str) -> tuple[str, ...]:
+    """A card's name whole, then with its long words in their short forms (if any)."""
+    short = " ".join(SHORT_WORDS.get(word, word) for word in name.split())
+    return (name,) if short == name else (name, short)
 
 
 def card_of_move(move: Move) -> int | None:
@@ -114,8 +139,18 @@ def card_blurb(card: SECard, *, short: bool = False) -> str:
 def card_lines(card: SECard) -> tuple[str, ...]:
     """What a card is for, in versions from long to short (the hand picks the one that fits)."""
     if card.kind == se_cards.DRUG:
-        return (f"Rx {card.treats}", f"Rx {card.treats.split()[0]}", f"Rx {abbr(card.treats)}")
+        return tuple(dict.fromkeys(f"Rx {name}" for name in (*name_versions(card.treats), card.treats.split()[0],
+                                                              abbr(card.treats))))
     return (card_blurb(card), card_blurb(card, short=True))
+
+
+def card_words(card: SECard) -> str:
+    """What a card in hand is and does, in full words, for a card tall enough to say it
+    (the short forms of :func:`card_lines` otherwise)."""
+    if card.kind == se_cards.DRUG:
+        side = "⚠ " + ", ".join(card.side_effects) if card.side_effects else "no side effects"
+        return f"Rx {card.treats}\n{side}"
+    return f"{card_blurb(card)}\n{card.text}" if card.text else card_blurb(card)
 
 
 def card_sentence(card: SECard) -> str:

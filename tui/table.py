@@ -50,6 +50,38 @@ def unseen(shown: list[str], recent: tuple[str, ...]) -> tuple[str, ...]:
     return recent
 
 
+class Resent:
+    """Tells the lines a host sends again after a (re)connection from new ones.
+
+    On every hello the host sends the last lines it kept (its chat backlog),
+    which overlap the end of what this seat has already shown. They come one
+    by one, so each is judged as it comes: it was shown if the lines so far
+    still follow on from some place in ``shown`` (the earliest, the longest
+    overlap, as :func:`unseen`), and it is new from the first that does not.
+    """
+
+    def __init__(self, shown: list[Any]) -> None:
+        self.shown = shown
+        self.starts: list[int] | None = None
+        """Where in ``shown`` the resent lines may have begun (None: none came yet)."""
+        self.count = 0
+        self.new = not shown
+        """Every line from here on is new."""
+
+    def is_new(self, line: Any) -> bool:
+        if self.new:
+            return True
+        shown, i = self.shown, self.count
+        if self.starts is None:
+            self.starts = [k for k, seen in enumerate(shown) if seen == line]
+        else:
+            self.starts = [k for k in self.starts if k + i < len(shown) and shown[k + i] == line]
+        self.count += 1
+        if not self.starts:
+            self.new = True
+        return self.new
+
+
 @dataclass
 class TableInfo:
     """What the screen needs to know about the table it shows."""
@@ -109,6 +141,8 @@ class TableScreen(Screen):
         """What the summary tells of this game, kept from every view."""
         self.announced: set[int] = set()
         """Things the game's announcements have told already (trade offers, by id)."""
+        self.told: set[int] = set()
+        """Of those, the ones told in a notification (which goes once they are answered)."""
         self.KEY_ACTIONS = (("summary", ()), *(("game", (a.name,)) for a in self.ui.actions if a.key))
         """Actions (and their parameters) whose keys come and go with the view (see tui.widgets.refresh_keys)."""
         self._summary_shown = False
@@ -156,7 +190,7 @@ class TableScreen(Screen):
 
     def on_resize(self) -> None:
         self.set_class(self.size.width >= WIDE, "-wide")
-        self.call_after_refresh(self.log_widget.action_read_from, -1)
+        self.log_widget.action_read_from(-1)
 
     # --- what the host says -------------------------------------------------------------
 
@@ -200,6 +234,16 @@ class TableScreen(Screen):
     def notice(self, text: str) -> None:
         self.log_widget.notice(text)
 
+    def table_closed(self, why: str) -> None:
+        """The table has closed (``why``, a sentence): say so where the prompt was, and what now."""
+        self.connection = CLOSED
+        self.log_widget.notice(why, style="italic red")
+        if self.info.mode == "join":
+            then = "Press q to leave; if the host opens the table again, join it as before to take your seat back."
+        else:
+            then = "Press q to leave."
+        self.board.closed = " ".join(part for part in ("The table has closed.", why, then) if part)
+
     def reconnected(self) -> None:
         """The link to the host is back: its next view brings the recent log again."""
         self._catching_up = True
@@ -222,7 +266,7 @@ class TableScreen(Screen):
         status = self.query_one("#status", StatusBar)
         text = self.board.status_text() if self.view is not None else Text(self.ui.title)
         state = {ONLINE: ("● online", "green"), RECONNECTING: ("◌ reconnecting…", "bold yellow"),
-                 CLOSED: ("○ table closed", "bold red"), CONNECTING: ("◌ connecting…", "yellow")}
+                 CLOSED: ("✗ table closed", "bold red"), CONNECTING: ("◌ connecting…", "yellow")}
         label, style = state.get(self.connection, (self.connection, ""))
         status.update(text, Text(label, style=style))
 
@@ -231,6 +275,10 @@ class TableScreen(Screen):
     @on(MovePicked)
     def send_move(self, message: MovePicked) -> None:
         message.stop()
+        if self.connection == CLOSED:
+            self.app.notify("The table has closed: press q to leave.", severity="warning", markup=False)
+            self.board.pending = frozenset()
+            return
         if self.connection != ONLINE:
             self.app.notify("Not connected to the host right now; try again in a moment.",
                             severity="warning", markup=False)
@@ -270,13 +318,14 @@ class TableScreen(Screen):
         """The log over the whole screen, to read back through (Esc returns)."""
         log = self.log_widget
         self.maximize(log, container=False)
+        log.action_read_from(-1)
         log.focus()
 
     def watch_maximized(self, maximized: Any) -> None:
         if maximized is None and getattr(self, "_ready", False):
             # Back at the table: the newest lines in view, and the keys on the board.
             self.board.focus()
-            self.call_after_refresh(self.log_widget.action_read_from, -1)
+            self.log_widget.action_read_from(-1)
 
     # --- reading -----------------------------------------------------------------------
 
@@ -325,8 +374,8 @@ class TableScreen(Screen):
 
     def action_leave(self) -> None:
         view = self.view
-        if view is None or view.outcome is not None or self.connection == CLOSED:
-            self.app.leave_table()
+        if view is None or view.outcome is not None or self.connection == CLOSED or self.info.seat is None:
+            self.app.leave_table()  # nothing to lose: a spectator, or a game over or gone
             return
 
         def confirmed(yes: bool | None) -> None:

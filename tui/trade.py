@@ -10,7 +10,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Label, Select, SelectionList, Static
+from rich.segment import Segment
+from textual.strip import Strip
+from textual.widgets import Button, Checkbox, Footer, Label, Select, SelectionList, Static
+from textual.widgets.option_list import OptionDoesNotExist
 from textual.widgets.selection_list import Selection
 
 from quackbox.core import side_effects as se
@@ -27,6 +30,25 @@ def wanted_names(view: se.SEView) -> list[str]:
         if card.name not in names:
             names.append(card.name)
     return names
+
+
+class TickList(SelectionList):
+    """A SelectionList whose box is empty until ticked: ticked or not shows in the mark
+    itself, not only in its colour (so it shows with NO_COLOR, or on a terminal without colours)."""
+
+    def render_line(self, y: int) -> Strip:
+        line = super().render_line(y)
+        try:
+            selection = self.get_option_at_index(self.scroll_offset.y + y)
+        except OptionDoesNotExist:
+            return line
+        if selection.value in self.selected:
+            return line
+        segments = list(line)
+        # The box is drawn as its left side, its mark and its right side.
+        if len(segments) > 1 and segments[1].text == Checkbox.BUTTON_INNER:
+            segments[1] = Segment(" " * len(Checkbox.BUTTON_INNER), segments[1].style, segments[1].control)
+        return Strip(segments, line.cell_length)
 
 
 class TradeScreen(ModalScreen[se.OfferTrade | None]):
@@ -70,8 +92,8 @@ class TradeScreen(ModalScreen[se.OfferTrade | None]):
                 else:
                     yield Select([], id="to", allow_blank=True, prompt="nobody left to trade with")
             with Horizontal(id="lists"):
-                yield SelectionList[int](*give, id="give")
-                yield SelectionList[str](*want, id="want")
+                yield TickList(*give, id="give")
+                yield TickList(*want, id="want")
             yield Static("", id="summary")
             with Horizontal(id="buttons"):
                 yield Button("Cancel", id="cancel")

@@ -8,22 +8,18 @@ characters, never parsed as markup.
 
 from __future__ import annotations
 
+import io
 import math
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Sequence
 
-from rich.cells import cell_len
-from rich.color import ColorSystem
-from rich.control import Control
+from rich.console import Console
 from rich.style import Style
-from rich.text import Span, Text
-from textual._compositor import ChopsUpdate, LayoutUpdate
+from rich.text import Text
 from textual.binding import Binding
-from textual.geometry import Region
 from textual.message import Message
-from textual.reactive import reactive, var
-from textual.strip import Strip
+from textual.reactive import var
 from textual.timer import Timer
 from textual.widget import Widget
 
@@ -72,185 +68,23 @@ class ClickableText(Widget):
         self.auto_links = False
 
 
-# --- repainting only what changed ------------------------------------------------------------------
-
-
-def _cells(line: Text) -> list[tuple[str, tuple[Any, ...]]]:
-    """Each cell of ``line``: its character (empty for the right half of a wide
-    one) and the styles of the spans over it."""
-    styles: list[list[Any]] = [[] for _ in line.plain]
-    for span in line.spans:
-        for i in range(span.start, min(span.end, len(styles))):
-            styles[i].append(span.style)
-    cells = []
-    for ch, st in zip(line.plain, styles):
-        cells.append((ch, tuple(st)))
-        cells.extend(("", tuple(st)) for _ in range(cell_len(ch) - 1))
-    return cells
-
-
-JOIN = 4
-"""Unchanged cells between two changes of a line that are repainted anyway (moving the
-cursor past them costs about as much as writing them)."""
-
-
-def changed_cells(old: Sequence[Text], new: Sequence[Text]) -> list[Region] | None:
-    """Where ``new`` lines differ from ``old``, cell by cell: one region per run of
-    changed cells (runs at most :data:`JOIN` cells apart are one), so the two sides
-    of a box are two regions. None when the number of lines differs (a new height)."""
-    if len(old) != len(new):
-        return None
-    regions = []
-    for y, (before, after) in enumerate(zip(old, new)):
-        if before.style != after.style:
-            return None
-        a, b = _cells(before), _cells(after)
-        if a == b:
-            continue
-        blank = ("", ())
-        width = max(len(a), len(b))
-        a += [blank] * (width - len(a))
-        b += [blank] * (width - len(b))
-        changed = [x for x in range(width) if a[x] != b[x]]
-        start = last = changed[0]
-        for x in changed[1:]:
-            if x - last > JOIN + 1:
-                regions.append(Region(start, y, last + 1 - start, 1))
-                start = x
-            last = x
-        regions.append(Region(start, y, last + 1 - start, 1))
-    return regions
-
-
-def _char_start(strip: Strip, x: int) -> int:
-    """The first cell of the character over cell ``x`` of ``strip`` (``x`` itself,
-    unless it is the right half of a wide character)."""
-    pos = 0
-    for segment in strip:
-        for ch in segment.text:
-            width = cell_len(ch)
-            if pos + width > x:
-                return pos
-            pos += width
-    return x
-
-
-_ATTRIBUTES = (("bold", "1"), ("dim", "2"), ("italic", "3"), ("underline", "4"), ("blink", "5"), ("blink2", "6"),
-               ("reverse", "7"), ("conceal", "8"), ("strike", "9"), ("underline2", "21"), ("frame", "51"),
-               ("encircle", "52"), ("overline", "53"))
-"""Each text attribute and its SGR code, as Rich writes them."""
-
-
-def _sgr(style: Style | None, system: Any) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
-    """A style's SGR codes in three parts: attributes, foreground, background."""
-    if style is None:
-        return (), (), ()
-    attrs = tuple(code for name, code in _ATTRIBUTES if getattr(style, name))
-    fg = tuple(style.color.downgrade(system).get_ansi_codes()) if style.color else ()
-    bg = tuple(style.bgcolor.downgrade(system).get_ansi_codes(foreground=False)) if style.bgcolor else ()
-    return attrs, fg, bg
-
-
-def written(strip: Strip, console: Any) -> str:
-    """What the terminal is sent for ``strip``.
-
-    Textual writes every segment with all of its colour codes and a reset
-    after it; over a line of boxes that is most of the bytes. Here each
-    change of style sends only what changed (a new foreground, say), and a
-    reset only where an attribute is turned off. Click actions are never sent.
-    """
-    system = console._color_system or ColorSystem.TRUECOLOR  # as Strip.render
-    segments = strip.simplify()
-    if any(style is not None and style.link for _, style, _ in segments):
-        return strip.render(console)  # links have sequences of their own
-    out: list[str] = []
-    before: tuple[tuple[str, ...], ...] | None = None
-    for text, style, _ in segments:
-        now = _sgr(style, system)
-        if now != before:
-            attrs, fg, bg = now
-            if before is None or not set(before[0]) <= set(attrs):
-                codes = ["0", *attrs, *fg, *bg]
-            else:
-                codes = [a for a in attrs if a not in before[0]]
-                codes += (fg or ("39",)) if fg != before[1] else ()
-                codes += (bg or ("49",)) if bg != before[2] else ()
-            out.append(f"\x1b[{';'.join(codes)}m")
-            before = now
-        out.append(text)
-    if before is not None:
-        out.append("\x1b[0m")
-    return "".join(out)
-
-
-class TightUpdate(ChopsUpdate):
-    """A partial screen update that writes only the cells asked for, each line in one go.
-
-    Textual writes each changed line of a widget from the widget's left edge
-    to the last changed cell, and every widget's piece with colour codes of
-    its own, so a change at the right of a wide widget (the sixth card of the
-    hand, the end of the status line) costs the whole line up to it. This
-    writes from the first changed cell instead (the start of the character
-    over it, so a wide one is never cut in half), joining the pieces of a
-    span and the runs of one style.
-    """
-
-    @classmethod
-    def of(cls, update: ChopsUpdate) -> TightUpdate:
-        return cls(update.chops, update.spans, update.chop_ends)
-
-    def render_segments(self, console: Any) -> str:
-        out: list[str] = []
-        last_y = self.spans[-1][0]
-        for y, x1, x2 in self.spans:
-            pieces: list[Strip] = []
-            first = None
-            for end, (x, strip) in zip(self.chop_ends[y], self.chops[y].items()):
-                if strip is None or x > x2 or end <= x1:
-                    continue
-                start = _char_start(strip, max(0, x1 - x)) if first is None else 0
-                first = x + start if first is None else first
-                pieces.append(strip.crop(start, min(end, x2) - x))
-            if pieces:
-                out.append(Control.move_to(first, y).segment.text)
-                out.append(written(Strip.join(pieces), console))
-            if y != last_y:
-                out.append("\n")
-        return "".join(out)
-
-
-class TightLayout(LayoutUpdate):
-    """A whole-region update (a new layout, a full repaint) with each line written in one go."""
-
-    @classmethod
-    def of(cls, update: LayoutUpdate) -> TightLayout:
-        return cls(update.strips, update.region)
-
-    def render_segments(self, console: Any) -> str:
-        out: list[str] = []
-        for y, line in enumerate(self.strips, self.region.y):
-            if y > self.region.y:
-                out.append("\n")
-            out.append(Control.move_to(self.region.x, y).segment.text)
-            out.append(written(Strip.join(line), console))
-        return "".join(out)
+# --- repainting what changed ----------------------------------------------------------------------
 
 
 class PaintChanges:
-    """For a widget drawn as lines of text: a change repaints only the cells that differ.
+    """For a widget drawn as lines of text: its data are ``var``s that repaint it when they change.
 
-    Over SSH every byte counts, and Textual repaints the whole widget when a
-    reactive attribute changes. A widget with this mixin draws in
-    :meth:`draw` (not ``render``); the attributes named in ``REPAINT_ON``
-    are declared with ``var`` (no repaint of their own), and when one
-    changes the new drawing is compared with the one on screen and only the
-    changed cells are refreshed. A different number of lines (a new height)
-    refreshes the whole widget and its layout. Styles that come from CSS
-    classes are not text: changing a class still repaints the widget.
+    Textual repaints a widget, and every widget inside it, when one of its
+    reactive attributes changes. A widget with this mixin draws in
+    :meth:`draw` (not ``render``); the attributes named in ``REPAINT_ON`` are
+    declared with ``var`` (no repaint of their own), and a change repaints
+    this widget alone, or lays it out again when its drawing has a different
+    number of lines. What reaches the terminal is only the cells that differ
+    from what it shows (:mod:`quackbox.tui.terminal`).
     """
 
     REPAINT_ON: ClassVar[tuple[str, ...]] = ()
-    """The attributes whose changes are drawn by comparison."""
+    """The attributes whose changes repaint the widget."""
     _drawn: tuple[Text, ...] | None = None
     """The lines of the last drawing handed to Textual."""
 
@@ -267,17 +101,13 @@ class PaintChanges:
             self.watch(self, name, self.repaint_changes, init=False)
 
     def repaint_changes(self) -> None:
-        """Refresh the cells whose drawing changed (all of it when the height changed)."""
+        """Repaint the widget; lay it out again when the number of its lines changed."""
         widget: Any = self
         if self._drawn is None or not widget.is_mounted:
             widget.refresh(layout=True)
             return
         lines = tuple(self.draw().split("\n", allow_blank=True))
-        regions = changed_cells(self._drawn, lines)
-        if regions is None:
-            widget.refresh(layout=True)
-        elif regions:
-            widget.refresh(*regions)
+        widget.refresh(layout=len(lines) != len(self._drawn))
 
 
 class StatusBar(PaintChanges, Widget):
@@ -446,13 +276,15 @@ class PromptBar(PaintChanges, ClickableText):
 class GameLog(Widget, can_focus=True):
     """What happened, in plain words, with the table chat in between.
 
-    The log fills downwards like a page; when a new line would run off the
-    bottom, the page turns: the last few lines move to the top and the rest
-    is cleared. So a new line repaints its own rows, and a page turn the
-    cells that differ from the page before (a scrolling log repaints every
-    row for every line, the biggest part of a move's bytes). Focused (``l`` at the table),
-    the arrows, Page Up/Down, Home and End read back through the last
-    :attr:`MAX_LINES` entries.
+    The newest lines are at the bottom, as in a terminal: once the log holds
+    more lines than it has rows, every row shows one and older lines are
+    hidden above. Focused (``l`` at the table), the arrows, Page Up/Down,
+    Home and End read back through the last :attr:`MAX_LINES` entries; a
+    page read back stays put while new lines arrive, End follows them again.
+
+    What it shows is worked out from its entries, its size and the line read
+    from, every time it is drawn; the terminal writer sends only the cells
+    that changed (:mod:`quackbox.tui.terminal`).
     """
 
     DEFAULT_CSS = """
@@ -472,8 +304,6 @@ class GameLog(Widget, can_focus=True):
 
     MAX_LINES = 1000
     """Entries kept for reading back."""
-    KEEP = 1 / 3
-    """The share of the page kept at the top when the page turns."""
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -481,91 +311,66 @@ class GameLog(Widget, can_focus=True):
         self._lines: list[Text] = []
         """The entries wrapped to :attr:`_width`."""
         self._width = -1
-        self._top = 0
-        """The first of :attr:`_lines` on the page."""
-        self._following = True
-        """The page shows the newest lines (not read back)."""
+        self._top: int | None = None
+        """The first of :attr:`_lines` shown while reading back; None: the newest are shown."""
 
     def write(self, text: Text) -> None:
-        """Add ``text`` to the log: its rows are repainted, or the page turns."""
+        """Add ``text`` to the log."""
         self._entries.append(text)
         if len(self._entries) > self.MAX_LINES:
-            del self._entries[: len(self._entries) - self.MAX_LINES]
-            self._width = -1  # wrapped afresh on the next paint
-        width, height = self.content_size
-        if self._width != width or not height:
+            gone = self._entries[: len(self._entries) - self.MAX_LINES]
+            del self._entries[: len(gone)]
+            if self._top is not None and self._width > 0:
+                self._top = max(0, self._top - sum(len(e.wrap(self.app.console, self._width)) for e in gone))
+            self._width = -1  # wrapped afresh when next drawn
+        elif self._width > 0:
+            self._lines.extend(text.wrap(self.app.console, self._width))
+        if self._top is None:
             self.refresh()
-            return
-        before = len(self._lines)
-        self._lines.extend(text.wrap(self.app.console, width))
-        if not self._following:
-            return
-        if len(self._lines) - self._top <= height:
-            # Rows below the last line are blank: each new line is written as far as it goes.
-            rows = [Region(0, y - self._top, line.cell_len, 1)
-                    for y, line in enumerate(self._lines[before:], before) if line.cell_len]
-            if rows:
-                self.refresh(*rows)
-        else:
-            keep = int(height * self.KEEP)
-            shown = self._page(height)
-            self._top = max(before - keep, len(self._lines) - height)
-            # The page turned: the cells that differ from the page on screen (a row blank
-            # on both stays as it is, a new line is written as far as it or the old one goes).
-            regions = changed_cells(shown, self._page(height))
-            if regions is None:
-                self.refresh()
-            elif regions:
-                self.refresh(*regions)
-
-    def _page(self, height: int) -> list[Text]:
-        """The page from :attr:`_top`, ``height`` lines, as compared cell by cell
-        (each line's own style over its cells, blank lines where the log ends)."""
-        lines = [Text(line.plain, spans=[Span(0, len(line.plain), line.style), *line.spans])
-                 for line in self._lines[self._top:self._top + height]]
-        return lines + [Text() for _ in range(height - len(lines))]
 
     def clear(self) -> None:
         self._entries.clear()
         self._lines.clear()
-        self._top = 0
-        self._following = True
+        self._top = None
         self.refresh()
 
-    def _wrap(self) -> None:
-        """Wrap every entry to the width there is, keeping the newest lines in view."""
-        width, height = self.content_size
-        if width == self._width or width <= 0:
-            return
-        self._width = width
-        console = self.app.console
-        self._lines = [line for entry in self._entries for line in entry.wrap(console, width)]
-        self._top = max(0, len(self._lines) - height) if self._following else min(self._top, len(self._lines))
+    def _wrapped(self) -> list[Text]:
+        """Every entry wrapped to the width there is."""
+        width = self.content_size.width
+        if width != self._width and width > 0:
+            self._width = width
+            console = self.app.console
+            self._lines = [line for entry in self._entries for line in entry.wrap(console, width)]
+        return self._lines
+
+    def first_shown(self) -> int:
+        """The first line on the page: the newest page's, or the one read back to."""
+        lines, height = self._wrapped(), self.content_size.height
+        last = max(0, len(lines) - height)
+        return last if self._top is None else min(self._top, last)
+
+    def page(self) -> list[Text]:
+        """The lines shown, top to bottom."""
+        top = self.first_shown()
+        return self._wrapped()[top:top + self.content_size.height]
 
     def on_resize(self) -> None:
-        self._width = -1
-        self._wrap()
+        self.refresh()
 
     def render(self) -> Text:
-        self._wrap()
-        height = self.content_size.height
-        if self._following and len(self._lines) - self._top > height:
-            self._top = max(0, len(self._lines) - height)
-        out = Text("\n").join(self._lines[self._top:self._top + height])
+        out = Text("\n").join(self.page())
         out.no_wrap = True
         return out
 
     def action_read(self, pages: float) -> None:
         height = max(1, self.content_size.height)
         step = int(pages) if abs(pages) >= 1 else round(pages * height)
-        self.action_read_from(self._top + step)
+        self.action_read_from(self.first_shown() + step)
 
     def action_read_from(self, top: int) -> None:
-        """Show the log from line ``top`` (-1: the newest page)."""
-        height = max(1, self.content_size.height)
-        last = max(0, len(self._lines) - height)
-        self._top = last if top < 0 else max(0, min(top, last))
-        self._following = self._top == last
+        """Show the log from line ``top`` (-1: the newest lines, followed as they come)."""
+        last = max(0, len(self._wrapped()) - self.content_size.height)
+        self._top = None if top < 0 or top >= last else max(0, top)
         self.refresh()
 
     def on_mouse_scroll_up(self) -> None:
@@ -652,8 +457,18 @@ class CardFace:
     """One card as the hand row draws it."""
 
     number: int
+    name: tuple[str, ...]
+    """The card's name, whole, then shorter versions (see :func:`fit_name`)."""
     lines: tuple[str | tuple[str, ...], ...]
-    """Each line, or a tuple of versions, longest first: the first that fits is drawn."""
+    """The lines under the name, each a line or a tuple of versions, longest first: the
+    first that fits is drawn. The first gives way to a name that takes two lines."""
+    text: str = ""
+    """Everything under the name in full words (lines apart by newlines): a card tall
+    enough for all of them, wrapped, shows them instead of ``lines``."""
+    narrow: tuple[str, ...] = ()
+    """Lines to show instead of ``lines`` on a card too narrow for the first version of
+    its last line (a Disorder's "Episode:" above its punishment, where "Ep: lose hand"
+    does not fit)."""
     selected: bool = False
     playable: bool = True
     pending: bool = False
@@ -661,6 +476,23 @@ class CardFace:
     accent: str = ""
     action: str = ""
     """Widget action run when the card is clicked."""
+
+
+def fit_name(versions: Sequence[str], width: int, *, two_lines: bool) -> list[str]:
+    """A name in ``width`` columns: the first of its ``versions`` (whole first, then
+    shorter) that fits on one line, or else (with ``two_lines``) split between words over
+    two; only when none does, the shortest cut with an ellipsis."""
+    for version in versions:
+        if len(version) <= width:
+            return [version]
+        if two_lines:
+            words = version.split()
+            for k in range(len(words) - 1, 0, -1):  # as much as fits on the first line
+                first, second = " ".join(words[:k]), " ".join(words[k:])
+                if len(first) <= width and len(second) <= width:
+                    return [first, second]
+    last = versions[-1] if versions else ""
+    return [last[: max(0, width - 1)] + "…"]
 
 
 def card_row(faces: Sequence[CardFace], width: int, *, lines: int = 2, min_width: int = 8,
@@ -684,13 +516,42 @@ def card_row(faces: Sequence[CardFace], width: int, *, lines: int = 2, min_width
     return out
 
 
+_MEASURE = Console(width=200, file=io.StringIO(), legacy_windows=False)
+"""A console for wrapping text to a width, off screen."""
+
+
+def _face_lines(face: CardFace, inner: int, lines: int) -> tuple[list[str], int]:
+    """The text lines of ``face`` at ``inner`` columns, and how many of them are its name."""
+    name = fit_name(face.name, inner, two_lines=lines >= 3 and bool(face.lines))
+    below: list[str | tuple[str, ...]] = list(face.lines[len(name) - 1:])
+    words = [line.plain for line in Text(face.text).wrap(_MEASURE, inner)] if face.text else []
+    if words and len(name) + len(words) <= lines:
+        below = list(words)  # a card tall enough for its words in full
+    elif len(name) == 1 and face.narrow and face.lines and all(len(line) <= inner for line in face.narrow):
+        last = face.lines[-1]
+        if len(last if isinstance(last, str) else last[0]) > inner:
+            below = list(face.narrow)
+    out = list(name)
+    for text in below:
+        if isinstance(text, tuple):
+            text = next((t for t in text if len(t) <= inner), text[-1] if text else "")
+        if len(text) > inner:
+            text = text[: inner - 1] + "…"
+        out.append(text)
+    if len(out) > lines:  # more words than the card holds: say so
+        out = out[:lines]
+        out[-1] = out[-1][: max(0, inner - 1)].rstrip() + "…"
+    return out, len(name)
+
+
 def _boxes(row: Sequence[CardFace], w: int, lines: int) -> Text:
     inner = w - 2
+    texts = [_face_lines(face, inner, lines) for face in row]
     out = Text()
     for line_no in range(lines + 2):
         if line_no:
             out.append("\n")
-        for face in row:
+        for face, (text_lines, name_lines) in zip(row, texts):
             if face.pending:
                 frame = "dim strike"
             elif face.selected:
@@ -709,13 +570,9 @@ def _boxes(row: Sequence[CardFace], w: int, lines: int) -> Text:
             elif line_no == lines + 1:
                 out.append((bl + hz * inner + br)[:w], style)
             else:
-                text = face.lines[line_no - 1] if line_no - 1 < len(face.lines) else ""
-                if isinstance(text, tuple):
-                    text = next((t for t in text if len(t) <= inner), text[-1] if text else "")
-                if len(text) > inner:
-                    text = text[: inner - 1] + "…"
+                text = text_lines[line_no - 1] if line_no - 1 < len(text_lines) else ""
                 body_style = style
-                if line_no == 1 and face.selected:
+                if line_no <= name_lines and face.selected:
                     body_style = style + Style(reverse=True)
                 out.append(vt, style)
                 out.append(text.ljust(inner), body_style)

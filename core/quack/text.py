@@ -133,6 +133,8 @@ def _money_paid(e: MoneyPaid, t: Teller) -> str:
         return (f"{reminder.name}: {t.poss(e.seat)} pay this round is cancelled: "
                 f"{money(e.amount)} instead of {money(e.billed)}.")
     how = "doubled" if reminder.effect == qc.DOUBLE_PAY else "changed"
+    if not e.billed:
+        return f"{reminder.name}: {t.poss(e.seat)} pay this round would have been {how}, but it came to $0."
     return (f"{reminder.name}: {t.poss(e.seat)} pay this round is {how}: "
             f"{money(e.amount)} instead of {money(e.billed)}.")
 
@@ -266,7 +268,7 @@ def _treatments_owed_changed(e: TreatmentsOwedChanged, t: Teller) -> str:
 
 @LOG.of(WindowOpened)
 def _window_opened(e: WindowOpened, t: Teller) -> str:
-    return f"{t.listed(e.seats)} may play an Anytime card now."
+    return ""  # no line of the log: the table's status line shows the window while it is open
 
 
 @LOG.of(DoctorMobbed)

@@ -11,6 +11,7 @@ import pytest
 
 from quackbox.core import quack as q
 from quackbox.core.quack import RULES
+from quackbox.core.quack.moves import PayReason
 from tests.core.test_quack_rules import anytime, ids, of, table, treat
 
 NAMES = ["Ann", "Ben", "Cy"]
@@ -47,6 +48,13 @@ def test_payday_reminders_say_what_the_pay_would_have_been(card: str, paid: int,
     assert [(e.amount, e.billed, e.reminder) for e in pay] == [(paid, 325, ids(card)[0])]
     assert line in said(events)
     assert f"{card}: Ann's pay this round" in " ".join(said(events, 1))
+
+
+def test_upcoding_nothing_says_so_not_zero_instead_of_zero() -> None:
+    """Issue 25: Upcoding on a pay of $0 read "doubled: $0 instead of $0"."""
+    upcoding = ids("Upcoding")[0]
+    pay = q.MoneyPaid(seat=2, amount=0, reason=PayReason.TREATMENTS, cards=(), billed=0, reminder=upcoding)
+    assert RULES.describe(pay, NAMES, 0) == "Upcoding: Cy's pay this round would have been doubled, but it came to $0."
 
 
 def test_plain_payday_has_no_reminder() -> None:

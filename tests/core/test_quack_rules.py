@@ -1319,7 +1319,8 @@ def test_clone_plays_on_the_same_and_alone() -> None:
 
 
 def test_every_event_has_a_sentence() -> None:
-    """describe: every kind of event met in play reads as a sentence, not a repr."""
+    """describe: every kind of event met in play reads as a sentence, not a repr; but a
+    response window opening, which has none (the table's status line shows it)."""
     seen: set[type] = set()
     names = [f"Doc{i}" for i in range(8)]
     for seed in range(40):
@@ -1337,6 +1338,9 @@ def test_every_event_has_a_sentence() -> None:
             for reader in (None, 0, 1):
                 seen_event = RULES.redact(e, reader)
                 text = RULES.describe(seen_event, names[:seats], reader)
+                if type(e) is q.WindowOpened:
+                    assert text == ""
+                    continue
                 assert text and not text.startswith(type(e).__name__ + "("), text
             seen.add(type(e))
     missing = set(q.EVENT_TYPES) - seen

@@ -9,7 +9,7 @@ from quackbox.net.bot_driver import BotDriver
 from quackbox.net.seats import Seats
 from quackbox.net.table import TableConfig
 from tests.net import fakegame
-from tests.net.fakegame import Draw, Play, Poke
+from tests.net.fakegame import Draw, Drop, Play, Poke
 
 RULES = fakegame.RULES
 
@@ -69,6 +69,21 @@ def test_a_bot_waits_out_the_delay_after_a_change():
     assert game.step(0.9) == [] and game.played == []
     assert game.step(1.0) == [("moved", 0)]
     assert game.driver.wakeups(game.state, game.seats) == [2.0]  # paced from the last change
+
+
+def test_bots_answer_a_countdown_at_once():
+    """A countdown (a poke here; a response window or Tremors in the games) is there for
+    people's reaction time: the bot it waits for answers in the same moment, unpaced,
+    and the bots' pace comes back once it is answered."""
+    game = Game(bots=3)
+    game.driver.bots[2] = Scripted(reaction=Poke(1))
+    game.step(1.0)
+    assert game.played == [(2, Poke(1))] and RULES.deadline(game.state) is not None
+    assert game.driver.wakeups(game.state, game.seats) == [1.0]  # not 2.0: at once
+    dropped = game.state.hands[1][0]
+    game.driver.bots[1] = Scripted(choice=Drop(dropped), reacts=False)
+    assert game.step(1.0) == [("moved", 1)] and game.played[-1] == (1, Drop(dropped))
+    assert game.driver.wakeups(game.state, game.seats) == [2.0]  # paced again
 
 
 def test_a_reaction_goes_alone_and_before_the_seat_waited_for():

@@ -635,6 +635,22 @@ async def test_stopping_mid_game_lets_go_of_the_journal(tmp_path):
     assert not jn.read(writer.path).finished
 
 
+async def test_a_game_closed_before_its_first_move_keeps_no_journal(tmp_path):
+    """Issue 25: every table closed before anyone moved listed as a saved game
+    "unfinished at move 0"; a journal with no move is not kept."""
+    cfg = config(seats=2, bots=1, autostart=False, journal_dir=str(tmp_path), bot_delay=30.0)  # nobody moves
+    async with asyncio.timeout(30):
+        async with Host(cfg) as host:
+            client = await Client.connect(host.url, name="Ann")
+            await client.start()
+            while host.journal is None:
+                await asyncio.sleep(0.01)
+            path = host.journal.path
+            assert path.exists()
+            await client.close()
+    assert not path.exists() and list(tmp_path.iterdir()) == []
+
+
 def test_a_resumed_host_reads_its_journal_once(tmp_path, monkeypatch):
     """quackbox host reads the journal to check it; the host then uses that
     reading, and does not open the file to read it again."""

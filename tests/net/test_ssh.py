@@ -168,7 +168,7 @@ async def test_a_session_with_a_terminal_gets_the_lobby_and_plays_moves(tmp_path
         # The lobby names the table as the player reached it, and shows the host key to check.
         assert f"at ssh -p {door.port} 127.0.0.1" in screen.text
         assert f"SSH host key {door.fingerprint}" in screen.text
-        screen.press("s")  # start: the open seat gets a bot
+        screen.press("\x13")  # Ctrl+S, start: the open seat gets a bot
         await until(lambda: host.table.phase == "playing", what="the game to start")
         rules = host.table.rules
         await until(lambda: 0 in rules.waiting_for(host.table.state), what="alice's turn")
@@ -208,7 +208,7 @@ async def test_a_dropped_session_comes_back_with_the_same_key_to_the_same_seat_a
         first = await login(door, keys[0], "alice")
         screen = await session(first)
         await screen.wait_for("alice (you)")
-        screen.press("s")
+        screen.press("\x13")  # Ctrl+S: start
         rules = host.table.rules
         await until(lambda: host.table.phase == "playing" and 0 in rules.waiting_for(host.table.state))
         seat = seat_of(host, "alice")

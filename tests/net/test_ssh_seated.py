@@ -90,7 +90,7 @@ async def test_a_seated_hosts_table_over_ssh_has_the_host_in_seat_1_and_the_ssh_
         assert refused.status == 1 and "This table is full: every seat is taken." in refused.said
         carol.close()
 
-        screen.press("r")
+        screen.press("\x12")  # Ctrl+R: ready
         await until(lambda: local.host.table.seats[1].ready, what="bob to be ready")
         await client.start()
         table = local.host.table
@@ -124,7 +124,7 @@ async def test_closing_the_hosts_app_closes_the_ssh_sessions_and_leaves_no_child
     tmp_path: Path, keys: list, close: str
 ) -> None:
     """The real ``quackbox host --ssh`` with a seat, on a terminal: its lobby shows the ssh command,
-    bob comes in with it, and q at the host's lobby (or a kill) tells bob the table closed and ends his child."""
+    bob comes in with it, and leaving the host's lobby (or a kill) tells bob the table closed and ends his child."""
     env = {**os.environ, "QUACKBOX_DATA_DIR": str(tmp_path / "data"), "QUACKBOX_STATE_DIR": str(tmp_path / "state"),
            "QUACKBOX_CONFIG_DIR": str(tmp_path / "config"), "TERM": "xterm-256color"}
     master, slave = os.openpty()
@@ -158,7 +158,9 @@ async def test_closing_the_hosts_app_closes_the_ssh_sessions_and_leaves_no_child
         assert "Hana" in seat_line(screen.text, 1)
         [child] = await until(lambda: _children_of(proc.pid), timeout=10, what="bob's child")
         if close == "q":
-            os.write(master, b"q")  # leave, from the host's lobby
+            os.write(master, b"\x1b")  # Esc leaves the host's lobby, once asked
+            await until(lambda: "Close the table?" in "\n".join(host_screen.display), what="the question")
+            os.write(master, b"y")
         else:
             proc.send_signal(signal.SIGTERM)
         await asyncio.wait_for(screen.closed.wait(), 20)

@@ -14,6 +14,7 @@ from quackbox.net.tokens import TokenStore
 from quackbox.tui.app import make_app
 from quackbox.tui.config import ENV_DIR, Settings, SettingsStore, config_dir
 from quackbox.tui.home import HomeScreen
+from quackbox.tui.modals import ConfirmScreen
 
 
 # --- settings ------------------------------------------------------------------------------
@@ -206,8 +207,10 @@ async def test_help_and_rules_are_one_key_away(app_for):
         await wait_for(pilot, lambda: app.screen is app.table_screen)
 
 
-async def test_lobby_ready_start_and_chat(app_for):
-    """In a joined lobby r marks us ready; the starter's s starts; chat goes out from the line."""
+async def test_lobby_typing_is_chat_and_the_keys_are_not_letters(app_for):
+    """Issue 25, item 3: what is typed in the lobby is chat, whatever its letters ("ready,
+    so start?" holds r, s and q): it is sent on Enter and does nothing else. Ctrl+R marks us
+    ready; Ctrl+S starts only for the starter; Esc asks before leaving."""
     session = FakeSession("quack", mode="join", seat=1, address="10.0.0.5")
     app = app_for(session)
     async with app.run_test(size=SIZE) as pilot:
@@ -215,16 +218,22 @@ async def test_lobby_ready_start_and_chat(app_for):
         await wait_for(pilot, lambda: app.lobby_screen is not None, what="the lobby")
         await pilot.pause()
         assert "Waiting for the host" in screen_text(app)
-        await pilot.press("r")
+        await pilot.press(*"hi from ben, ready so start? q", "enter")
+        await wait_for(pilot, lambda: session.sent, what="the chat")
+        assert session.sent == [("chat", ("hi from ben, ready so start? q",))]
+        assert app.screen is app.lobby_screen
+        await pilot.press("ctrl+r")
         await wait_for(pilot, lambda: ("ready", (True,)) in session.sent, what="ready")
-        await pilot.press("s")  # not the starter: nothing is sent
-        await pilot.press("c")
+        await pilot.press("ctrl+s")  # not the starter: nothing is sent
         await pilot.pause()
-        await pilot.press(*"hello", "enter")
-        await wait_for(pilot, lambda: ("chat", ("hello",)) in session.sent, what="the chat")
         assert ("start", ()) not in session.sent
         session.push(ChatLine(seat=0, name="Hana", text="welcome"))
         await wait_for(pilot, lambda: "Hana: welcome" in screen_text(app), what="chat shown")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the question")
+        await pilot.press("n")
+        await wait_for(pilot, lambda: app.screen is app.lobby_screen, what="back in the lobby")
+        assert not session.closed
 
 
 async def test_play_again_after_a_local_game(app_for):
@@ -243,3 +252,42 @@ async def test_play_again_after_a_local_game(app_for):
         assert "Play again" in screen_text(app)
         await pilot.press("a")
         await wait_for(pilot, lambda: ("start", ()) in session.sent, what="a new deal")
+
+
+async def test_a_closed_table_says_so_and_what_to_do(app_for):
+    """Issue 25, item 6: after the host closes the table, the prompt no longer says it is your
+    turn; it says the table has closed and what to do; no key plays a card, and q leaves at once."""
+    state = table(2, psyches={0: ["Anxiety"], 1: ["Madness"]}, hands={0: ["Lithium", "Episode"]}, current=0)
+    session = RulesTable(SE, state, mode="join")
+    app = app_for(session)
+    async with at_table(app, session, SIZE) as (pilot, board):
+        assert "Your turn" in flat(screen_text(app))
+        session.push(Bye("shutdown", "The host closed the table."))
+        session.end()
+        await wait_for(pilot, lambda: board.closed, what="the table to close")
+        await pilot.pause()
+        text = flat(screen_text(app))
+        assert "Your turn" not in text and "table closed" in text
+        assert ("The table has closed. The host closed the table. Press q to leave; if the host opens the table "
+                "again, join it as before to take your seat back.") in text
+        await pilot.press("1", "enter", "e")
+        await pilot.pause()
+        assert session.moves == [] and board.selected is None
+        await pilot.press("q")
+        await wait_for(pilot, lambda: app.session is None, what="the table to be left")
+
+
+async def test_a_dialog_keeps_the_table_in_view_behind_it(app_for):
+    """Issue 25, item 8: the leave question (like every dialog) is drawn over the table,
+    which stays readable around it, dimmed."""
+    state = table(2, psyches={0: ["Anxiety"], 1: ["Madness"]}, hands={0: ["Lithium", "Episode"]}, current=0)
+    session = RulesTable(SE, state)
+    app = app_for(session)
+    async with at_table(app, session, SIZE) as (pilot, _board):
+        await pilot.press("q")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the question")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Leave the game against the bots?" in flat(text)
+        assert "Side Effects" in text.splitlines()[0] or "Turn" in text.splitlines()[0], text  # the status line
+        assert "Bot 2 · " in text and "✗ Madness" in text and "Your Psyche" in text, text

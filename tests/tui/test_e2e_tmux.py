@@ -109,9 +109,9 @@ def test_two_people_at_a_headless_table(tmux):
     tmux.wait("ben", "Seats")
     tmux.wait("ann", "Ben")
 
-    tmux.keys("ben", "r")
+    tmux.keys("ben", "C-r")  # in the lobby letters are chat; its keys are not letters
     tmux.wait("ann", "Ben player ✓ ready")
-    tmux.keys("ann", "s")
+    tmux.keys("ann", "C-s")
     for name in ("ann", "ben"):
         tmux.wait(name, "Turn 1")
         screen = tmux.screen(name)

@@ -170,6 +170,16 @@ def test_first_aim_follows_what_core_says_a_card_does():
     assert qt.first_aim(chart, card["Wrong Chart"], 0) == 1
 
 
+async def bot2_treats(session, pilot, board) -> None:
+    """Bot 2 (seat 1) stays and plays a Treatment, which opens a response window; no auto-pass."""
+    state = session.state
+    board.auto_pass = False
+    session.act(1, q.StayHome())
+    treatment = next(c for c in state.hands[1] if isinstance(RULES.cards[c], Treatment))
+    session.act(1, q.PlayTreatment(treatment))
+    await wait_for(pilot, lambda: board.view.phase == q.WINDOW and 0 in board.view.window_seats, what="the window")
+
+
 async def test_window_prompt_and_countdown_redraw_at_most_four_times_a_second(app_for):
     """Item 10: the window says which key plays our one Anytime card; its countdown redraws <= 4 times a second."""
     state = quack_table(hands={0: ["Yoga", "Aspirin", "Placebo"]}, patients={1: "Mystery Rash"}, first=1,
@@ -177,11 +187,7 @@ async def test_window_prompt_and_countdown_redraw_at_most_four_times_a_second(ap
     session = RulesTable(RULES, state)
     app = app_for(session)
     async with at_table(app, session, SIZE) as (pilot, board):
-        board.auto_pass = False
-        session.act(1, q.StayHome())
-        treatment = next(c for c in state.hands[1] if isinstance(RULES.cards[c], Treatment))
-        session.act(1, q.PlayTreatment(treatment))
-        await wait_for(pilot, lambda: board.view.phase == q.WINDOW and 0 in board.view.window_seats, what="the window")
+        await bot2_treats(session, pilot, board)
         await pilot.pause(0.3)
         text = flat(screen_text(app))
         assert "Your chance: an Anytime card (press 3, aim, Enter)" in text and "◷ window" in text
@@ -197,3 +203,27 @@ async def test_window_prompt_and_countdown_redraw_at_most_four_times_a_second(ap
         bar.render = counting
         await pilot.pause(2.0)
         assert 1 <= renders <= 2 * 4 + 1, renders
+
+
+async def test_an_open_window_is_on_the_status_line_and_one_key_passes_it(app_for):
+    """Issue 25, item 7: a response window is shown on the status line while it is open,
+    never as a line of the log; space passes it, and it closes once everyone in it answered."""
+    state = quack_table(hands={0: ["Yoga", "Aspirin", "Placebo"], 2: ["Nurse Has the Night Off"]},
+                        patients={1: "Mystery Rash"}, first=1, window_seconds=20)
+    session = RulesTable(RULES, state)
+    app = app_for(session)
+    async with at_table(app, session, SIZE) as (pilot, board):
+        await bot2_treats(session, pilot, board)
+        assert set(board.view.window_seats) == {0, 2}
+        await pilot.pause(0.2)
+        status = screen_text(app).splitlines()[0]
+        assert "Anytime: Bot 3, you" in status, status  # in turn order, from the next seat
+        assert not [line for line in app.table_screen.log_lines if "Anytime card now" in line]
+        session.act(2, q.Pass())  # the bot answered (at once, at a real table)
+        await wait_for(pilot, lambda: board.view.window_seats == (0,), what="the bot's pass")
+        seq = session.seq
+        await pilot.press("space")
+        await wait_for(pilot, lambda: session.seq > seq, what="our pass")
+        assert session.moves[-1] == q.Pass() and board.view.phase != q.WINDOW
+        await pilot.pause(0.2)
+        assert "Anytime:" not in screen_text(app).splitlines()[0]

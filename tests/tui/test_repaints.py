@@ -1,11 +1,10 @@
 """What a change repaints: the cells of the part whose data changed, nothing more.
 
 Over SSH every painted cell is bytes on the wire (``bench/terminal.py``
-measures them). These tests record what the screen sends to the terminal:
-each update Textual makes is a list of spans (row, first column, end
-column), or the whole screen. A board that repaints itself, or a part
-that repaints all of its cells, shows up here as cells painted outside
-the part that changed.
+measures them). These tests record what the terminal writer sends, as
+spans of cells (row, first column, end column): a part that redraws what
+did not change, or a layout that moves what need not move, shows up here
+as cells written outside the part that changed.
 """
 
 from __future__ import annotations
@@ -13,14 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from rich.console import Console
-from rich.segment import Segment
-from rich.style import Style
 from rich.text import Text
-from textual._compositor import ChopsUpdate, CompositorUpdate, LayoutUpdate
-from textual.app import App
 from textual.geometry import Region
-from textual.strip import Strip
 
 from quackbox.core import quack as q
 from quackbox.core import side_effects as se
@@ -31,35 +24,32 @@ from tests.tui.conftest import SIZE
 from tests.tui.fakes import RulesTable, at_table, quack_table, wait_for
 from tests.tui.test_se_table import tremors_table
 from quackbox.tui.se_board import PsychePanel
-from quackbox.tui.widgets import GameLog, KeyBar, PromptBar, changed_cells, written
+from quackbox.tui.terminal import TerminalApp
+from quackbox.tui.widgets import GameLog, KeyBar, PromptBar
 
 
 class Painted:
-    """Every cell the app sends to its terminal, recorded from its screen updates."""
+    """Every cell the app writes to its terminal, as its terminal writer sent them."""
 
-    def __init__(self, app: Any, monkeypatch: Any) -> None:
+    def __init__(self, app: Any) -> None:
         self.spans: list[tuple[int, int, int]] = []
         self.frames: list[int] = []
-        """The cells of each update sent."""
-        display = app._display
+        """The cells of each frame sent."""
+        self.sent: list[str] = []
+        app.writer.listeners.append(self._sent)
 
-        def recording(screen: Any, renderable: Any) -> None:
-            if app._batch_count:  # held back: Textual sends nothing during a batch
-                pass
-            elif isinstance(renderable, ChopsUpdate):
-                self.spans += renderable.spans
-                self.frames.append(sum(x2 - x1 for _, x1, x2 in renderable.spans))
-            elif isinstance(renderable, LayoutUpdate):
-                region = renderable.region
-                self.spans += [(y, region.x, region.right) for y in range(region.y, region.bottom)]
-                self.frames.append(region.area)
-            display(screen, renderable)
-
-        monkeypatch.setattr(app, "_display", recording)
+    def _sent(self, frame: Any) -> None:
+        self.spans += [(run.y, run.x, run.end) for run in frame.runs]
+        self.frames.append(sum(run.end - run.x for run in frame.runs))
+        self.sent.append(frame.text)
 
     @property
     def updates(self) -> int:
         return len(self.frames)
+
+    @property
+    def text(self) -> str:
+        return "".join(self.sent)
 
     def inside(self, region: Region) -> list[tuple[int, int, int]]:
         """The painted spans that touch ``region`` (screen coordinates), cut to it."""
@@ -77,26 +67,6 @@ class Painted:
         """The columns painted inside ``widget``'s content, from its left edge."""
         region = widget.content_region
         return {x - region.x for _, x1, x2 in self.inside(region) for x in range(x1, x2)}
-
-
-class Written:
-    """What each screen update writes to the terminal: the update the app hands to
-    Textual to write, rendered to its bytes."""
-
-    def __init__(self, monkeypatch: Any) -> None:
-        self.sent: list[str] = []
-        display = App._display
-
-        def recording(app: Any, screen: Any, renderable: Any) -> None:
-            if isinstance(renderable, CompositorUpdate) and not app._batch_count:
-                self.sent.append(renderable.render_segments(app.console))
-            display(app, screen, renderable)
-
-        monkeypatch.setattr(App, "_display", recording)
-
-    @property
-    def text(self) -> str:
-        return "".join(self.sent)
 
 
 HAND = ("Chlorpromazine", "Episode", "Gambling Addiction", "Lithium")
@@ -121,13 +91,13 @@ def card_columns(hand: Any) -> list[range]:
     return [range(a, b) for a, b in zip(starts, starts[1:] + [len(top)])]
 
 
-async def test_a_rival_hand_size_repaints_that_rival_panel_only(app_for, monkeypatch):
+async def test_a_rival_hand_size_repaints_that_rival_panel_only(app_for):
     """A view whose only change is one rival's hand size repaints that rival's box, not the board."""
     state, session = four_seats()
     app = app_for(session)
     async with at_table(app, session, SIZE) as (pilot, board):
         await pilot.pause(0.2)
-        painted = Painted(app, monkeypatch)
+        painted = Painted(app)
         panels = {p.player.seat: p for p in board.query("PsychePanel.rival")}
         state.hands[2].append(state.draw.pop())  # a card reaches seat 2's hand, nothing else of the board changes
         seq = session.seq
@@ -150,7 +120,7 @@ async def test_a_rival_hand_size_repaints_that_rival_panel_only(app_for, monkeyp
     # (Textual's own update), so the first cards' words are not sent.
     ("3", {2, 3}, "Lithium", ("Chlorpro", "Episode")),
 ])
-async def test_moving_the_highlight_repaints_two_cards(app_for, monkeypatch, first, cards, reached, unsent):
+async def test_moving_the_highlight_repaints_two_cards(app_for, first, cards, reached, unsent):
     """The right arrow moves the highlight: the hand row repaints the card left and the card reached."""
     state, session = four_seats()
     app = app_for(session)
@@ -158,16 +128,16 @@ async def test_moving_the_highlight_repaints_two_cards(app_for, monkeypatch, fir
         hand = board.query_one("#hand")
         await pilot.press(first)  # a card is picked
         await pilot.pause(0.2)
-        painted, sent = Painted(app, monkeypatch), Written(monkeypatch)
+        painted = Painted(app)
         await pilot.press("right")
         await pilot.pause(0.2)
         assert board.selected == card_id(state, 0, reached)
         columns = painted.columns(hand)
         assert {i for i, card in enumerate(card_columns(hand)) if columns & set(card)} == cards
-        assert reached[:8] in sent.text and not [word for word in unsent if word in sent.text]
+        assert reached[:8] in painted.text and not [word for word in unsent if word in painted.text]
 
 
-async def test_a_stand_in_playing_our_last_card_repaints_that_card(app_for, monkeypatch):
+async def test_a_stand_in_playing_our_last_card_repaints_that_card(app_for):
     """A seated move: the host plays the seat's last card (a stand-in bot would). The
     other cards keep their width and place, so the hand repaints the card that went
     and the count in its title, nothing of the five cards left."""
@@ -178,7 +148,7 @@ async def test_a_stand_in_playing_our_last_card_repaints_that_card(app_for, monk
         hand = board.query_one("#hand")
         await pilot.pause(0.2)
         kept = card_columns(hand)[:5]
-        painted = Painted(app, monkeypatch)
+        painted = Painted(app)
         seq = session.seq
         session.act(0, se.Treat(drug=card_id(state, 0, "Chlorpromazine"), disorder=disorder_id(state, 0, "Madness")))
         await wait_for(pilot, lambda: app.table_screen.seq > seq, what="the new view")
@@ -191,7 +161,7 @@ async def test_a_stand_in_playing_our_last_card_repaints_that_card(app_for, monk
         assert rule and sum(x2 - x1 for x1, x2 in rule) <= 3  # "6 cards" became "5 cards"
 
 
-async def test_a_seat_no_longer_lit_repaints_the_edges_of_its_box(app_for, monkeypatch):
+async def test_a_seat_no_longer_lit_repaints_the_edges_of_its_box(app_for):
     """A Disorder picked lights the rivals open to it (their boxes drawn double); the
     highlight moved on, a lit box repaints its edges and the line that named what it
     is open to, not the whole box as a change of CSS class would. (The box aimed at
@@ -203,7 +173,7 @@ async def test_a_seat_no_longer_lit_repaints_the_edges_of_its_box(app_for, monke
         await pilot.pause(0.2)
         box = next(p for p in board.query(PsychePanel) if p.player is not None and p.player.seat == 3)
         assert box.draw().plain.startswith("╔")
-        painted = Painted(app, monkeypatch)
+        painted = Painted(app)
         await pilot.press("right")
         await pilot.pause(0.2)
         assert box.draw().plain.startswith("╭")
@@ -215,7 +185,7 @@ async def test_a_seat_no_longer_lit_repaints_the_edges_of_its_box(app_for, monke
         assert {y for _, y in inside} <= {open_to}
 
 
-async def test_the_keys_repaint_only_the_keys_that_changed(app_for, monkeypatch):
+async def test_the_keys_repaint_only_the_keys_that_changed(app_for):
     """Picking a card adds keys to the bar; the keys before them are not repainted
     (Textual's footer builds itself anew, every key)."""
     state, session = four_seats()
@@ -224,7 +194,7 @@ async def test_the_keys_repaint_only_the_keys_that_changed(app_for, monkeypatch)
         await pilot.pause(0.2)
         keys = app.table_screen.query_one(KeyBar)
         first = keys.draw().plain.index(" e ")  # ←→ card, then end turn: the keys before aiming
-        painted = Painted(app, monkeypatch)
+        painted = Painted(app)
         await pilot.press("1")
         await pilot.pause(0.3)
         assert "aim" in keys.draw().plain
@@ -232,7 +202,7 @@ async def test_the_keys_repaint_only_the_keys_that_changed(app_for, monkeypatch)
         assert columns and min(columns) >= first
 
 
-async def test_countdown_repaints_at_most_four_times_a_second(app_for, monkeypatch):
+async def test_countdown_repaints_at_most_four_times_a_second(app_for):
     """A running countdown repaints only its own cells, and at most four times in a second."""
     state, session = tremors_table(9.0)  # the test is over long before the host's deadline
     app = app_for(session)
@@ -242,7 +212,7 @@ async def test_countdown_repaints_at_most_four_times_a_second(app_for, monkeypat
         await pilot.pause(0.3)
         bar = board.query_one("#prompt", PromptBar)
         before = bar.countdown()
-        painted = Painted(app, monkeypatch)
+        painted = Painted(app)
         await pilot.pause(2.1)
         assert bar.countdown() != before  # it counted down
         assert 1 <= painted.updates <= 2 * 4 + 1
@@ -261,7 +231,7 @@ def doctor_rows(table: Any, seats: set[int]) -> set[int]:
     return {top + 2 * seat + line for seat in seats for line in (0, 1)}
 
 
-async def test_a_rival_admitting_a_patient_repaints_that_doctors_rows(app_for, monkeypatch):
+async def test_a_rival_admitting_a_patient_repaints_that_doctors_rows(app_for):
     """Bot 2 admits a Patient: its line of bars was kept blank, so the doctor table
     keeps its height and the hand and the prompt under it stay where they are,
     unpainted (a growing table repaints everything under it, twice)."""
@@ -272,7 +242,7 @@ async def test_a_rival_admitting_a_patient_repaints_that_doctors_rows(app_for, m
         await pilot.pause(0.2)
         table, hand = board.query_one("#doctors"), board.query_one("#hand")
         places = table.region, hand.region
-        painted = Painted(app, monkeypatch)
+        painted = Painted(app)
         seq = session.seq
         session.act(1, q.StayHome())
         await wait_for(pilot, lambda: app.table_screen.seq > seq, what="the new view")
@@ -283,7 +253,7 @@ async def test_a_rival_admitting_a_patient_repaints_that_doctors_rows(app_for, m
         assert not painted.touched(hand)
 
 
-async def test_a_stand_in_playing_our_card_keeps_the_hand_height(app_for, monkeypatch):
+async def test_a_stand_in_playing_our_card_keeps_the_hand_height(app_for):
     """A seated move: the host plays one of our six Treatments. The hand keeps its six
     lines, so the other doctors and the prompt's place are left alone, and of the
     cards above the one played only what each would do to the Patient now."""
@@ -296,7 +266,7 @@ async def test_a_stand_in_playing_our_card_keeps_the_hand_height(app_for, monkey
         await pilot.pause(0.2)
         table, hand, prompt = board.query_one("#doctors"), board.query_one("#hand"), board.query_one("#prompt")
         places = hand.region, prompt.region
-        painted = Painted(app, monkeypatch)
+        painted = Painted(app)
         seq = session.seq
         session.act(0, q.PlayTreatment(next(c for c in state.hands[0] if QUACK.cards[c].name == "Aspirin")))
         await wait_for(pilot, lambda: app.table_screen.seq > seq, what="the new view")
@@ -313,74 +283,41 @@ async def test_a_stand_in_playing_our_card_keeps_the_hand_height(app_for, monkey
         assert all(left[y] >= lines[y].index("→") for y in left if y < played)
 
 
-class LogOnly(App):
+class LogApp(TerminalApp[None]):
     def compose(self):
         yield GameLog(id="log")
 
 
-async def test_a_page_turn_of_the_log_repaints_the_cells_that_differ(monkeypatch):
-    """A new line is written as far as it goes (the row under the last line is blank).
-    A line that would run off the log turns the page: its last lines move to the top,
-    the rest is cleared. Rows blank before and after are left alone, and a row is
-    written as far as its old or its new line goes, not across the whole log."""
-    app = LogOnly()
-    async with app.run_test(size=(40, 9)) as pilot:
+async def test_a_new_line_at_the_bottom_of_the_log_rewrites_only_the_text_that_moved():
+    """The newest line is at the bottom: a new one moves the others up a row. Each row
+    is written as far as its old or its new line goes, not across the whole log."""
+    app = LogApp()
+    async with app.run_test(size=(40, 6)) as pilot:
         log = app.query_one(GameLog)
-        for n in range(1, 7):
-            log.event(f"line {n}")
+        for n in range(1, 9):
+            log.event(f"line {n}" + "!" * (n % 3))
         await pilot.pause(0.1)
-        painted = Painted(app, monkeypatch)
-        for n in range(7, 11):  # three more fill the page; the fourth turns it
-            log.event(f"line {n}", quiet=n == 10)
+        painted = Painted(app)
+        before = [line.plain for line in log.page()]
+        log.event("line 9")
         await pilot.pause(0.1)
-        assert [line.plain for line in log._page(9)][:4] == ["line 7", "line 8", "line 9", "line 10"]
+        after = [line.plain for line in log.page()]
+        assert after == before[1:] + ["line 9"]
         text = log.content_region
-        cells = [(y - text.y, x - text.x) for y, x1, x2 in painted.inside(app.screen.region) for x in range(x1, x2)]
-        assert cells and all(x < len("line 10") for _, x in cells)
-        # "line 1" became "line 7": one cell; "line 4" became the dim "line 10": all of it.
-        assert [x for y, x in cells if y == 0] == [5] and [x for y, x in cells if y == 3] == list(range(7))
+        spans = painted.inside(app.screen.region)
+        assert spans
+        for y, x1, x2 in spans:
+            row = y - text.y
+            assert x2 - text.x <= max(len(before[row]), len(after[row]))
 
 
-def test_changed_cells_finds_the_first_and_last_changed_cell_of_each_line():
-    """The comparison a part makes before repainting: per line, the spans that differ."""
-    old = [Text("Ben · 5 cards"), Text("✗ Madness"), Text("same")]
-    new = [Text("Ben · 6 cards"), Text("✓ Madness", style=""), Text("same")]
-    new[1].stylize("green", 0, 1)
-    assert changed_cells(old, new) == [Region(6, 0, 1, 1), Region(0, 1, 1, 1)]
-    assert changed_cells(old, old) == []
-    # A line that got shorter repaints the cells it leaves blank.
-    assert changed_cells([Text("deck 10")], [Text("deck 9")]) == [Region(5, 0, 2, 1)]
-    # Lines are compared cell by cell from the left: the same ending at another place is a change.
-    assert changed_cells([Text("Bot 4 is playing.")], [Text("Your turn: e end turn.")]) == [Region(0, 0, 22, 1)]
-    # A wide character takes two cells.
-    assert changed_cells([Text("界 a")], [Text("界 b")]) == [Region(3, 0, 1, 1)]
-    # Changes far apart on a line (the two sides of a box) are two spans.
-    side = Text("│ ✗ Madness        │")
-    lit = side.copy()
-    lit.stylize("yellow", 0, 1)
-    lit.stylize("yellow", len(side) - 1)
-    assert changed_cells([side], [lit]) == [Region(0, 0, 1, 1), Region(len(side) - 1, 0, 1, 1)]
-    # A different number of lines is a new height: the caller repaints everything.
-    assert changed_cells(old, new[:2]) is None
-
-
-def test_a_line_is_written_with_only_the_colour_codes_that_change():
-    """Each change of style sends what changed; a reset only where an attribute goes off."""
-    red, bold, green = Style(color="red", bgcolor="black"), Style(color="red", bgcolor="black", bold=True), \
-        Style(color="green", bgcolor="black")
-    strip = Strip([Segment("a", red), Segment("b", bold), Segment("c", red), Segment("d", green),
-                   Segment("e", green + Style(meta={"@click": "card(1)"}))])
-    console = Console(color_system="standard", force_terminal=True)
-    assert written(strip, console) == "\x1b[0;31;40ma\x1b[1mb\x1b[0;31;40mc\x1b[32mde\x1b[0m"
-
-
-async def test_a_resize_is_painted_once(app_for, monkeypatch):
+async def test_a_resize_is_painted_once(app_for):
     """Textual paints a resized screen several times over; the app sends one frame."""
     state, session = four_seats()
     app = app_for(session)
     async with at_table(app, session, SIZE) as (pilot, _board):
         await pilot.pause(0.2)
-        painted = Painted(app, monkeypatch)
+        painted = Painted(app)
         await pilot.resize_terminal(SIZE[0] + 2, SIZE[1])
         await pilot.pause(0.5)
         whole = [n for n in painted.frames if n >= (SIZE[0] + 2) * SIZE[1]]

@@ -285,6 +285,23 @@ async def test_make_a_trade_offer_and_answer_one(app_for):
         assert "Lithium" not in hand_names(state, 0)
 
 
+async def test_the_trade_form_marks_ticked_cards_without_colour(app_for, monkeypatch):
+    """Issue 25, item 5: with NO_COLOR a ticked card's box holds a mark and an unticked one is
+    empty (the boxes differed only in colour)."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    state = stacked()
+    session = RulesTable(RULES, state)
+    app = app_for(session)
+    async with at_table(app, session, SIZE) as (pilot, _board):
+        assert app.no_color
+        await pilot.press("t")
+        await wait_for(pilot, lambda: isinstance(app.screen, TradeScreen), what="the trade form")
+        await pilot.press("tab", "space")  # tick the first card of the hand
+        await pilot.pause()
+        text = screen_text(app)
+        assert "▐X▌ Chlorpromazine" in text and "▐ ▌ Episode" in text, text
+
+
 async def test_the_mouse_picks_aims_and_plays(app_for):
     """Click a card; click a lit target to aim at it; click the aimed target to play."""
     state = stacked()

@@ -197,3 +197,139 @@ def test_play_pace_takes_a_name_or_seconds():
         except SystemExit:
             continue
         raise AssertionError(f"--pace {bad} was taken")
+
+
+async def test_the_log_shows_its_newest_lines_at_the_bottom_and_l_opens_there(app_for):
+    """Issue 25, item 2: once the log holds more lines than it has rows, every row shows one
+    (no blank rows while older lines are hidden), the newest at the bottom; l reads it over
+    the whole screen from the newest lines, and Esc goes back to the table."""
+    state = table(2, psyches={0: ["Anxiety"], 1: ["Madness"]}, hands={0: ["Lithium"]}, current=1)
+    session = RulesTable(RULES, state)
+    app = app_for(session)
+    async with at_table(app, session, SIZE) as (pilot, _board):
+        log = app.table_screen.log_widget
+        for n in range(1, 41):
+            session.say(1, f"line {n}")
+        await wait_for(pilot, lambda: "line 40" in screen_text(app), what="the last line")
+        rows = [line.plain for line in log.page()]
+        assert len(rows) == log.content_size.height >= 4
+        assert all(rows) and rows[-1] == "Bot 2: line 40"
+        shown = screen_text(app).splitlines()[log.content_region.y:log.content_region.bottom]
+        assert all(row.strip() for row in shown) and shown[-1].strip() == "Bot 2: line 40"
+        await pilot.press("l")
+        await wait_for(pilot, lambda: log.content_size.height > len(rows), what="the log over the screen")
+        await pilot.pause()
+        page = [line.plain for line in log.page()]
+        assert page[-1] == "Bot 2: line 40" and all(page) and len(page) == log.content_size.height
+        assert "Bot 2: line 40" in screen_text(app)
+        await pilot.press("up")  # read back a line, then a new one comes: the page stays put
+        session.say(1, "line 41")
+        await pilot.pause(0.1)
+        assert [line.plain for line in log.page()][-1] == "Bot 2: line 39"
+        await pilot.press("end")
+        await pilot.pause(0.1)
+        assert [line.plain for line in log.page()][-1] == "Bot 2: line 41"
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: log.content_size.height == len(rows), what="back at the table")
+
+
+async def test_ascii_draws_every_screen_in_ascii_and_tells_the_marks_apart(app_for, monkeypatch):
+    """Issue 25, item 9: with --ascii the rules and keys pages have no "•", and at the Quack
+    table a filled Infamy pip, an empty one and the turn marker are not all "o"."""
+    from quackbox.core.quack import RULES as QUACK
+    from quackbox.tui.looks import ASCII_ENV
+    from tests.tui.fakes import quack_table
+
+    monkeypatch.setenv(ASCII_ENV, "1")
+    state = quack_table(3, first=0)
+    state.doctors[1].infamy = 2
+    session = RulesTable(QUACK, state)
+    app = app_for(session)
+    async with at_table(app, session, SIZE) as (pilot, _board):
+        text = screen_text(app)
+        assert text.isascii(), sorted({ch for ch in text if not ch.isascii()})
+        rows = [row for row in text.splitlines() if "no Patient" in row]
+        assert rows[0].startswith(" * Ann (you)") and "$0 ......" in rows[0]  # whose turn; no Infamy
+        assert rows[1].startswith("   Bot 2") and "$0 **...." in rows[1]  # two pips of six, filled
+        for key, close in (("question_mark", "escape"), ("r", "escape")):
+            await pilot.press(key)
+            await pilot.pause(0.5)
+            page = screen_text(app)
+            assert page.isascii(), (key, sorted({ch for ch in page if not ch.isascii()}))  # bullets too
+            await pilot.press(close)
+            await pilot.pause()
+
+
+async def test_chat_resent_after_a_reconnection_is_shown_once(app_for):
+    """Issue 25, item 9: on a reconnection the host sends its chat backlog again; the lines
+    already shown are not shown twice, a line said while away is."""
+    from quackbox.net.protocol import ChatLine
+
+    state = table(3, current=1)
+    session = RulesTable(RULES, state)
+    app = app_for(session)
+    async with at_table(app, session, SIZE) as (pilot, _board):
+        for text in ("hi all", "gg", "gg"):
+            session.say(1, text)
+        await wait_for(pilot, lambda: len(app.chat_lines) == 3, what="the chat")
+        session.push(Disconnected("The connection to the host was lost."))
+        session.push(Reconnected())
+        for text in ("hi all", "gg", "gg", "where did Ann go?"):  # the backlog, one line new
+            session.push(ChatLine(seat=1, name="Bot 2", text=text))
+        session.push(View(session.seq, RULES.view(state, 0), (), (), None))
+        await wait_for(pilot, lambda: len(app.chat_lines) == 4, what="the new line")
+        await pilot.pause()
+        assert [c.text for c in app.chat_lines] == ["hi all", "gg", "gg", "where did Ann go?"]
+        session.say(2, "gg")  # said afterwards: shown, though it was a line of the backlog
+        await wait_for(pilot, lambda: len(app.chat_lines) == 5, what="a later line")
+
+
+async def test_a_player_back_in_a_new_terminal_reads_the_chat_and_the_recent_log(app_for):
+    """Issue 25, item 9: a player who comes back to a game (a new quackbox join, a new SSH
+    session) gets the chat backlog and the recent log; the table shows both, the chat first."""
+    from quackbox.net.protocol import ChatLine
+    from tests.tui.fakes import lobby_of
+
+    state = table(3, current=1)
+    session = RulesTable(RULES, state)
+    app = app_for(session)
+    async with app.run_test(size=SIZE) as pilot:
+        session.push(lobby_of(session.names))  # started, no Started message: a game in progress
+        session.push(ChatLine(seat=1, name="Bot 2", text="brb"))
+        session.push(ChatLine(seat=2, name="Bot 3", text="take your time"))
+        recap = ("You were away: the connection was lost.", "Bot 2 ended the turn.", "You are back.")
+        session.push(View(session.seq, RULES.view(state, 0), (), recap, None))
+        await wait_for(pilot, lambda: app.table_screen is not None and app.table_screen.view is not None)
+        await pilot.pause()
+        text = screen_text(app)
+        assert text.index("Bot 2: brb") < text.index("Bot 3: take your time") < text.index("You were away")
+        assert "Bot 2 ended the turn." in text and "You are back." in text
+
+
+async def test_a_spectator_leaves_with_q_at_once(app_for):
+    """Issue 25, item 9: a spectator was asked to leave a game "not over yet"; watching, there
+    is nothing to lose."""
+    state = table(3, current=1)
+    session = RulesTable(RULES, state, seat=None, names=["Ann", "Bob", "Cy"])
+    app = app_for(session)
+    async with at_table(app, session, SIZE) as (pilot, _board):
+        await pilot.press("q")
+        await wait_for(pilot, lambda: app.session is None, what="the table to be left")
+
+
+async def test_the_trade_offer_notification_goes_once_the_offer_is_answered(app_for):
+    """Issue 25, item 9: the notification of an offer to you stayed after it was answered."""
+    state = table(3, psyches={0: ["Anxiety"], 1: ["Madness"], 2: ["Tremors"]},
+                  hands={0: ["Lithium", "Episode"], 2: ["Clozapine"]}, current=0)
+    session = RulesTable(RULES, state)
+    app = app_for(session)
+    async with at_table(app, session, SIZE) as (pilot, board):
+        from tests.core.se_helpers import card_id
+
+        session.act(2, se.OfferTrade(to=0, give=(card_id(state, 2, "Clozapine"),), want=("Lithium",)))
+        await wait_for(pilot, lambda: [n for n in app._notifications if n.title == "Trade offer"], what="the notice")
+        offer = board.view.offers[0]
+        session.act(0, se.DeclineTrade(offer.id))
+        await wait_for(pilot, lambda: not board.view.offers, what="the offer answered")
+        await pilot.pause()
+        assert not [n for n in app._notifications if n.title == "Trade offer"]
