@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
@@ -90,6 +90,8 @@ class LobbyScreen(Screen):
     LobbyScreen #code { width: auto; min-width: 26; height: 5; border: round $accent; padding: 0 1;
                         color: $accent; text-style: bold; }
     LobbyScreen #how { width: 1fr; height: auto; padding: 0 0 0 2; }
+    LobbyScreen #top.stacked { layout: vertical; }
+    LobbyScreen #top.stacked #how { padding: 0; }
     LobbyScreen #host-key { height: auto; padding: 0 1; color: $text-muted; }
     LobbyScreen #seats { height: auto; padding: 0 1; margin-top: 1; }
     LobbyScreen #lobby-log { height: 1fr; min-height: 3; border-top: solid $panel-lighten-2; }
@@ -117,6 +119,7 @@ class LobbyScreen(Screen):
     def __init__(self, info: LobbyInfo) -> None:
         super().__init__()
         self.info = info
+        self._how = Text()
 
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status")
@@ -138,6 +141,21 @@ class LobbyScreen(Screen):
             self.query_one("#code", Static).border_title = Text("room code")
         self.query_one("#lobby-chat", Input).cursor_blink = self.app.cursor_blink_enabled
         self._render_all()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._place_how()
+
+    def _place_how(self) -> None:
+        """How to join goes beside the room code where its lines fit whole, else
+        under it: a twelve-letter code in block letters takes nearly all of 80
+        columns, and a command broken across lines is hard to copy."""
+        if not self.info.room_code:
+            return
+        code_width = max(len(row) for row in big_text(self.info.room_code).splitlines()) + 6  # border, padding
+        # Only the lines with a command must stay whole; sentences may wrap.
+        commands = [line for line in self._how.plain.splitlines() if "join " in line or "://" in line or "ssh " in line]
+        needed = max((len(line) for line in commands), default=0) + 2
+        self.query_one("#top").set_class(self.app.size.width - code_width < needed, "stacked")
 
     def watch_lobby(self) -> None:
         self._render_all()
@@ -192,7 +210,9 @@ class LobbyScreen(Screen):
         else:
             how.append("Waiting for the host to start the game.\n")
             how.append("Press Ctrl+R when you are ready.", style="bold")
+        self._how = how
         self.query_one("#how", Static).update(how)
+        self._place_how()
 
         seats = Text()
         if lobby is not None:
