@@ -1,0 +1,246 @@
+"""The journal's order: no one hears of a move before its record is on disk.
+
+Two ways in. In this process, with a commit whose sync is slowed on purpose:
+every view a client receives must follow the sync that put its move on disk
+(and a commit that says "on disk" before it syncs is caught). And from
+outside, like a power cut short of the disk: a real host process is killed
+with SIGKILL at random moments of a game while a spectator keeps every view
+it receives; the journal read after the kill must hold every move the
+spectator saw, and replay to exactly the views it was sent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import logging
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from quackbox.core import bots as core_bots
+from quackbox.core import games
+from quackbox.core.bots import decide
+from quackbox.net import journal as jn
+from quackbox.net.client import Client
+from quackbox.net.host import Host, HostConfig
+from quackbox.net.protocol import View
+
+SLOW_SYNC = 0.02
+"""Seconds each slowed sync takes: long beside a loop turn, so a view sent
+early arrives well before the sync that should come first."""
+
+
+class Synced:
+    """A sync slowed on purpose that notes, per journal, how many move records
+    (and whether the end) were on disk when it returned."""
+
+    def __init__(self) -> None:
+        self.moves: dict[Path, int] = {}
+        self.finished: set[Path] = set()
+        self.calls = 0
+
+    def __call__(self, journal: jn.JournalWriter) -> None:
+        time.sleep(SLOW_SYNC)
+        journal.sync()
+        self.calls += 1
+        self.moves[journal.path] = journal.moves
+        if journal.finished:
+            self.finished.add(journal.path)
+
+
+async def play_checking_the_syncs(host: Host, synced: Synced) -> int:
+    """Play a 2-seat game through ``host``, checking at every view that the
+    move it follows was synced first; the number of views checked."""
+    checked = 0
+    paths: list[Path | None] = [None]
+    clients = [await Client.connect(host.url, name=f"P{i}") for i in range(2)]
+    brains = [core_bots.make("side-effects", "heuristic", i) for i in range(2)]
+
+    async def play(i: int) -> None:
+        nonlocal checked
+        client = clients[i]
+        async for message in client:
+            if not isinstance(message, View):
+                continue
+            path = paths[0] = host.journal_path or paths[0]
+            assert path is not None, "a view came before the journal was begun"
+            assert synced.moves.get(path, -1) >= message.seq, f"view {message.seq} came before its move was synced"
+            checked += 1
+            if message.view.outcome is not None:
+                assert path in synced.finished, "the end of the game was told before it was synced"
+                return
+            if client.view is not None and client.view.seq > message.seq:
+                continue
+            move = decide(brains[i], message.view)
+            if move is not None:
+                await client.move(move, message.seq)
+
+    try:
+        await asyncio.gather(play(0), play(1))
+    finally:
+        for client in clients:
+            await client.close()
+    return checked
+
+
+def host_config(tmp_path: Path) -> HostConfig:
+    return HostConfig(
+        game="side-effects", seats=2, headless=True, autostart=True, bot_delay=0.0, seed=3,
+        bind="127.0.0.1", port=0, journal_dir=str(tmp_path),
+    )
+
+
+async def test_no_view_goes_out_before_the_sync_that_puts_its_move_on_disk(tmp_path):
+    synced = Synced()
+    async with asyncio.timeout(90):
+        async with Host(host_config(tmp_path), commit=jn.GroupCommit(sync=synced)) as host:
+            checked = await play_checking_the_syncs(host, synced)
+    assert checked >= 10 and synced.calls >= 5
+    (path,) = tmp_path.glob("*.qbj")
+    assert jn.read(path).finished
+
+
+class HastyCommit(jn.GroupCommit):
+    """Says its records are on disk once written, and syncs them afterwards."""
+
+    def _sync_all(self, journals):
+        threading.Thread(target=jn.GroupCommit._sync_all, args=(self, journals)).start()
+        return [None] * len(journals)
+
+
+async def test_the_sync_check_catches_a_commit_that_tells_before_it_syncs(tmp_path):
+    synced = Synced()
+    async with asyncio.timeout(90):
+        async with Host(host_config(tmp_path), commit=HastyCommit(sync=synced)) as host:
+            with pytest.raises(AssertionError, match="before"):
+                await play_checking_the_syncs(host, synced)
+
+
+async def test_a_journal_that_cannot_be_synced_is_let_go_and_play_goes_on(tmp_path, caplog, monkeypatch):
+    """A disk that fails loses the journal (said in the log), never the game;
+    and nothing is written after the record whose sync failed."""
+
+    def broken(fd: int) -> None:
+        raise OSError(errno.EIO, "Input/output error")
+
+    monkeypatch.setattr(jn, "_datasync", broken)
+    caplog.set_level(logging.ERROR, logger="quackbox.net")
+    async with asyncio.timeout(90):
+        async with Host(host_config(tmp_path)) as host:
+            clients = [await Client.connect(host.url, name=f"P{i}") for i in range(2)]
+            outcomes = await asyncio.gather(*(play_to_the_end(client, i) for i, client in enumerate(clients)))
+            assert host.journal is None
+    assert outcomes[0] is not None and outcomes[0] == outcomes[1]
+    assert caplog.text.count("cannot put the game journal on disk: [Errno 5]") == 1
+    assert caplog.text.count("cannot write the game journal") == 1
+    (path,) = tmp_path.glob("*.qbj")
+    assert jn.read(path).moves == []  # the header's sync failed: nothing after it
+
+
+async def play_to_the_end(client: Client, seed: int) -> Any:
+    brain = core_bots.make("side-effects", "heuristic", seed)
+    try:
+        async for message in client:
+            if isinstance(message, View):
+                if message.view.outcome is not None:
+                    return message.view.outcome
+                if client.view is not None and client.view.seq > message.seq:
+                    continue
+                move = decide(brain, message.view)
+                if move is not None:
+                    await client.move(move, message.seq)
+    finally:
+        await client.close()
+    return None
+
+
+# --- SIGKILL at random moments ------------------------------------------------------------
+
+KILLS = 5
+"""Hosts killed, each at a random moment of its own game."""
+KILL_WITHIN = 1.5
+"""Seconds after the first view within which the kill falls; a game lasts longer."""
+
+
+def start_host(args: list[str], scratch: Path) -> tuple[subprocess.Popen, int]:
+    env = dict(os.environ, **{f"QUACKBOX_{kind}_DIR": str(scratch / kind.lower()) for kind in ("DATA", "CONFIG", "STATE")})
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "quackbox", "host", "--headless", "--bind", "127.0.0.1", "--port", "0", *args],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+    )
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        found = re.search(r"on port (\d+)", line)
+        if found:
+            # Keep reading what it prints, so a full pipe never blocks it.
+            threading.Thread(target=proc.stdout.read, daemon=True).start()
+            return proc, int(found.group(1))
+    raise AssertionError(f"the host did not start: exit {proc.wait()}")
+
+
+async def watch(url: str, seen: list[View], first: asyncio.Event) -> None:
+    """Keep every view a spectator receives, until the host is gone."""
+    client = await Client.connect(url, name="Watcher", spectate=True, reconnect=False)
+    try:
+        async for message in client:
+            if isinstance(message, View):
+                seen.append(message)
+                first.set()
+    except Exception:
+        pass  # the host died under it: what matters is what it saw
+    finally:
+        await client.close()
+
+
+def check_against_the_journal(seen: list[View], record: jn.Journal) -> int:
+    """Every view seen is the spectator's view after that many of the journal's
+    moves; the number of moves the views covered."""
+    heard = max(v.seq for v in seen)
+    assert heard <= len(record.moves), f"the spectator saw move {heard}; the journal holds {len(record.moves)}"
+    rules = games.get(record.header.game)
+    by_seq = {v.seq: v.view for v in seen}
+    for k, (state, _events) in enumerate(jn.replay(record, upto=heard)):
+        if k in by_seq:
+            assert by_seq[k] == rules.view(state, None), f"view {k} is not the journal's game after {k} moves"
+    return heard
+
+
+async def test_a_host_killed_at_any_moment_loses_no_move_anyone_saw(tmp_path):
+    rng = random.Random(28)
+    mid_game = 0
+    async with asyncio.timeout(150):
+        for trial in range(KILLS):
+            folder = tmp_path / f"games-{trial}"
+            host, port = start_host([
+                "--game", "quack", "--seats", "4", "--bots", "4", "--autostart", "--bot-delay", "0.005",
+                "--seed", str(trial), "--journal-dir", str(folder),
+            ], tmp_path)
+            seen: list[View] = []
+            first = asyncio.Event()
+            watcher = asyncio.create_task(watch(f"ws://127.0.0.1:{port}", seen, first))
+            try:
+                await asyncio.wait_for(first.wait(), 30)
+                await asyncio.sleep(rng.uniform(0.0, KILL_WITHIN))
+                host.send_signal(signal.SIGKILL)
+                host.wait()
+            finally:
+                if host.poll() is None:
+                    host.kill()
+                    host.wait()
+            await asyncio.wait_for(watcher, 30)
+            (path,) = folder.glob("*.qbj")
+            record = jn.read(path)
+            heard = check_against_the_journal(seen, record)
+            if not record.finished and heard > 0:
+                mid_game += 1
+    assert mid_game >= KILLS - 1, f"only {mid_game} of {KILLS} kills fell in the middle of a game"
