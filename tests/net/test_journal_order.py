@@ -1,12 +1,13 @@
 """The journal's order: no one hears of a move before its record is on disk.
 
-Two ways in. In this process, with a commit whose sync is slowed on purpose:
-every view a client receives must follow the sync that put its move on disk
-(and a commit that says "on disk" before it syncs is caught). And from
-outside, like a power cut short of the disk: a real host process is killed
-with SIGKILL at random moments of a game while a spectator keeps every view
-it receives; the journal read after the kill must hold every move the
-spectator saw, and replay to exactly the views it was sent.
+In this process: every view a client receives must follow the write of the
+moves it tells, and, with a commit whose sync is slowed on purpose, the sync
+that put them on disk; a host that sends first, and a commit that says "on
+disk" before it syncs, are caught by the same checks. From outside, as a
+crash: a real host process is killed with SIGKILL at random moments of a
+game while a spectator keeps every view it receives; the journal read after
+the kill must hold every move the spectator saw, and replay to exactly the
+views it was sent.
 """
 
 from __future__ import annotations
@@ -16,14 +17,11 @@ import errno
 import logging
 import os
 import random
-import re
 import signal
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 
@@ -34,33 +32,20 @@ from quackbox.net import journal as jn
 from quackbox.net.client import Client
 from quackbox.net.host import Host, HostConfig
 from quackbox.net.protocol import View
+from quackbox.net.table import JournalStart
+from tests.net.test_resume import _start_host
 
 SLOW_SYNC = 0.02
 """Seconds each slowed sync takes: long beside a loop turn, so a view sent
 early arrives well before the sync that should come first."""
 
-
-class Synced:
-    """A sync slowed on purpose that notes, per journal, how many move records
-    (and whether the end) were on disk when it returned."""
-
-    def __init__(self) -> None:
-        self.moves: dict[Path, int] = {}
-        self.finished: set[Path] = set()
-        self.calls = 0
-
-    def __call__(self, journal: jn.JournalWriter) -> None:
-        time.sleep(SLOW_SYNC)
-        journal.sync()
-        self.calls += 1
-        self.moves[journal.path] = journal.moves
-        if journal.finished:
-            self.finished.add(journal.path)
+Check = Callable[[Path, View], None]
+"""Asserts, as a view arrives, that the journal at the path already holds what it must."""
 
 
-async def play_checking_the_syncs(host: Host, synced: Synced) -> int:
-    """Play a 2-seat game through ``host``, checking at every view that the
-    move it follows was synced first; the number of views checked."""
+async def play_checking(host: Host, check: Check) -> int:
+    """Play a 2-seat game through ``host``, calling ``check`` at every view
+    either client receives; the number of views checked."""
     checked = 0
     paths: list[Path | None] = [None]
     clients = [await Client.connect(host.url, name=f"P{i}") for i in range(2)]
@@ -74,10 +59,9 @@ async def play_checking_the_syncs(host: Host, synced: Synced) -> int:
                 continue
             path = paths[0] = host.journal_path or paths[0]
             assert path is not None, "a view came before the journal was begun"
-            assert synced.moves.get(path, -1) >= message.seq, f"view {message.seq} came before its move was synced"
+            check(path, message)
             checked += 1
             if message.view.outcome is not None:
-                assert path in synced.finished, "the end of the game was told before it was synced"
                 return
             if client.view is not None and client.view.seq > message.seq:
                 continue
@@ -100,11 +84,80 @@ def host_config(tmp_path: Path) -> HostConfig:
     )
 
 
+# --- written before it is told --------------------------------------------------------------
+
+
+def written(path: Path, message: View) -> None:
+    """The journal file holds the moves ``message`` follows (and the end, if it tells it)."""
+    record = jn.read(path)
+    assert len(record.moves) >= message.seq, f"view {message.seq} came before its move was on disk"
+    assert record.finished or message.view.outcome is None, "the end was told before it was on disk"
+
+
+async def test_every_move_is_on_disk_before_anyone_sees_it(tmp_path):
+    """The journal is written off the loop, but a view still waits for its move's record."""
+    async with asyncio.timeout(60):
+        async with Host(host_config(tmp_path)) as host:
+            checked = await play_checking(host, written)
+    assert checked > 10
+    (path,) = tmp_path.glob("*.qbj")
+    record = jn.read(path)
+    assert record.outcome is not None and len(record.moves) == host.table.seq
+
+
+class HastyHost(Host):
+    """A host that sends what follows a move without waiting for its record,
+    which it hands to the disk a little later (the journal itself it opens at
+    once): the check above must catch it."""
+
+    def _to_disk(self, action):
+        if isinstance(action, JournalStart):
+            return super()._to_disk(action)
+        loop = asyncio.get_running_loop()
+        loop.call_later(0.02, super()._to_disk, action)
+        done = loop.create_future()
+        done.set_result(None)
+        return done
+
+
+async def test_the_journal_check_catches_a_host_that_does_not_wait_for_the_disk(tmp_path):
+    async with asyncio.timeout(60):
+        async with HastyHost(host_config(tmp_path)) as host:
+            with pytest.raises(AssertionError, match="before"):
+                await play_checking(host, written)
+
+
+# --- synced before it is told ---------------------------------------------------------------
+
+
+class Synced:
+    """A sync slowed on purpose that notes, per journal, how many move records
+    (and whether the end) were on disk when it returned; as a check, that a
+    view follows the sync of everything it tells."""
+
+    def __init__(self) -> None:
+        self.moves: dict[Path, int] = {}
+        self.finished: set[Path] = set()
+        self.calls = 0
+
+    def __call__(self, journal: jn.JournalWriter) -> None:
+        time.sleep(SLOW_SYNC)
+        journal.sync()
+        self.calls += 1
+        self.moves[journal.path] = journal.moves
+        if journal.finished:
+            self.finished.add(journal.path)
+
+    def check(self, path: Path, message: View) -> None:
+        assert self.moves.get(path, -1) >= message.seq, f"view {message.seq} came before its move was synced"
+        assert path in self.finished or message.view.outcome is None, "the end was told before it was synced"
+
+
 async def test_no_view_goes_out_before_the_sync_that_puts_its_move_on_disk(tmp_path):
     synced = Synced()
     async with asyncio.timeout(90):
         async with Host(host_config(tmp_path), commit=jn.GroupCommit(sync=synced)) as host:
-            checked = await play_checking_the_syncs(host, synced)
+            checked = await play_checking(host, synced.check)
     assert checked >= 10 and synced.calls >= 5
     (path,) = tmp_path.glob("*.qbj")
     assert jn.read(path).finished
@@ -123,7 +176,10 @@ async def test_the_sync_check_catches_a_commit_that_tells_before_it_syncs(tmp_pa
     async with asyncio.timeout(90):
         async with Host(host_config(tmp_path), commit=HastyCommit(sync=synced)) as host:
             with pytest.raises(AssertionError, match="before"):
-                await play_checking_the_syncs(host, synced)
+                await play_checking(host, synced.check)
+
+
+# --- a disk that fails -------------------------------------------------------------------------
 
 
 async def test_a_journal_that_cannot_be_synced_is_let_go_and_play_goes_on(tmp_path, caplog, monkeypatch):
@@ -172,22 +228,6 @@ KILL_WITHIN = 1.5
 """Seconds after the first view within which the kill falls; a game lasts longer."""
 
 
-def start_host(args: list[str], scratch: Path) -> tuple[subprocess.Popen, int]:
-    env = dict(os.environ, **{f"QUACKBOX_{kind}_DIR": str(scratch / kind.lower()) for kind in ("DATA", "CONFIG", "STATE")})
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "quackbox", "host", "--headless", "--bind", "127.0.0.1", "--port", "0", *args],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
-    )
-    assert proc.stdout is not None
-    for line in proc.stdout:
-        found = re.search(r"on port (\d+)", line)
-        if found:
-            # Keep reading what it prints, so a full pipe never blocks it.
-            threading.Thread(target=proc.stdout.read, daemon=True).start()
-            return proc, int(found.group(1))
-    raise AssertionError(f"the host did not start: exit {proc.wait()}")
-
-
 async def watch(url: str, seen: list[View], first: asyncio.Event) -> None:
     """Keep every view a spectator receives, until the host is gone."""
     client = await Client.connect(url, name="Watcher", spectate=True, reconnect=False)
@@ -217,14 +257,15 @@ def check_against_the_journal(seen: list[View], record: jn.Journal) -> int:
 
 async def test_a_host_killed_at_any_moment_loses_no_move_anyone_saw(tmp_path):
     rng = random.Random(28)
+    env = dict(os.environ, **{f"QUACKBOX_{kind}_DIR": str(tmp_path / kind.lower()) for kind in ("DATA", "CONFIG", "STATE")})
     mid_game = 0
     async with asyncio.timeout(150):
         for trial in range(KILLS):
             folder = tmp_path / f"games-{trial}"
-            host, port = start_host([
+            host, port = _start_host([
                 "--game", "quack", "--seats", "4", "--bots", "4", "--autostart", "--bot-delay", "0.005",
-                "--seed", str(trial), "--journal-dir", str(folder),
-            ], tmp_path)
+                "--port", "0", "--seed", str(trial), "--journal-dir", str(folder),
+            ], env)
             seen: list[View] = []
             first = asyncio.Event()
             watcher = asyncio.create_task(watch(f"ws://127.0.0.1:{port}", seen, first))
