@@ -25,6 +25,7 @@ with a :class:`JournalError` that names the file.
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import itertools
 import os
@@ -171,8 +172,6 @@ class JournalWriter:
         self.path = path
         self._file = handle
         self.rules = rules
-        self._codec = Wire(rules).values
-        """The host's wire codec: a journal holds moves as the wire carries them."""
         self._sync = sync
         self._unsynced = False
         """Whether bytes were written since the last sync."""
@@ -234,6 +233,13 @@ class JournalWriter:
         writer = cls(journal.path, handle, rules, sync=sync)
         writer.moves = len(journal.moves)
         return writer
+
+    @functools.cached_property
+    def _codec(self) -> Codec:
+        """The game's wire codec (a journal holds moves as the wire carries
+        them), made when first needed: a host makes its records with its
+        own, and making one takes milliseconds, at every game's start."""
+        return Wire(self.rules).values
 
     def move_record(self, seat: int, move: Move, *, at: float | None = None) -> bytes:
         """The bytes of one move (or timeout) record for ``seat``, as
