@@ -22,8 +22,9 @@ $(STAMP): pyproject.toml
 play: $(STAMP)
 	$(BIN)/quackbox play side-effects
 
+# loadgroup: tests marked with one xdist_group share a worker (the browser tests, one Chromium).
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -n auto
+	$(BIN)/python -m pytest -q -n auto --dist loadgroup
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.rules --game side-effects

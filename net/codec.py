@@ -97,6 +97,9 @@ class _Field:
     """No default: a map without this key is refused."""
     where: str
     """``Class.field``, for error sentences."""
+    shown: Any
+    """The annotation as written, ``Annotated`` kinds kept (a seat, a card
+    id...): what docs/PROTOCOL.md says of the field (:mod:`quackbox.net.wire_fields`)."""
 
 
 class Codec:
@@ -152,6 +155,10 @@ class Codec:
                 the one its table holds under its id...).
         """
         return msgpack.packb(value, default=self._tagged_map, use_bin_type=True)
+
+    def wire_fields(self, cls: type) -> tuple[_Field, ...]:
+        """The fields of the registered class or message ``cls`` as the codec reads them."""
+        return self._fields[cls]
 
     def fields_of(self, value: Any) -> dict[str, Any]:
         """The fields of ``value`` (of a registered class or message) by name,
@@ -328,6 +335,7 @@ class Codec:
         annotations checked; TypeError for one the codec cannot read."""
         try:
             hints = typing.get_type_hints(cls)
+            shown = typing.get_type_hints(cls, include_extras=True)
         except Exception as exc:
             raise TypeError(f"cannot read the annotations of {cls.__name__}: {exc}") from None
         fields = []
@@ -337,7 +345,7 @@ class Codec:
             where = f"{cls.__name__}.{f.name}"
             self._check_annotation(hints[f.name], where)
             required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
-            fields.append(_Field(f.name, hints[f.name], required, where))
+            fields.append(_Field(f.name, hints[f.name], required, where, shown[f.name]))
         return tuple(fields)
 
     def _check_annotation(self, ann: Any, where: str) -> None:

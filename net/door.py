@@ -1,6 +1,6 @@
 """The doors of a table: a terminal of one's own at the table, with nothing installed.
 
-A door (SSH today, a browser's terminal tomorrow) gives each session its own
+A door (SSH, a browser's terminal) gives each session its own
 ``quackbox join`` child on a pseudo-terminal, pointed at the table over
 loopback. What the doors share is here; each door brings only its transport
 (a :class:`Terminal`) and its kind of key (a :class:`Key`: an SSH key's
@@ -143,8 +143,8 @@ FOLDER_MAX_AGE = 30 * 24 * 3600.0
 ROOM_CODE_ENV = "QUACKBOX_ROOM_CODE"
 """The room code for ``quackbox join`` when no --code is given: not on the
 command line, which any local user can read."""
-VIA_ENV = "QUACKBOX_SSH_VIA"
-"""How the player reached the table (``ssh -p 2222 HOST``): what their screen calls it."""
+VIA_ENV = "QUACKBOX_DOOR_VIA"
+"""How the player reached the table (``ssh -p 2222 HOST``, ``http://HOST:7118``): what their screen calls it."""
 HOST_KEY_ENV = "QUACKBOX_SSH_HOST_KEY"
 """The SSH host key's fingerprint, shown in the lobby so players can check it."""
 DRIVER_ENV = "TEXTUAL_DRIVER"
@@ -629,8 +629,9 @@ class Terminal(Protocol):
 
     def resume_reading(self) -> None: ...
 
-    def finish(self, status: int) -> None:
-        """End the session with exit status ``status`` (an SSH exit status; a browser closes)."""
+    def finish(self, status: int, sentence: str = "") -> None:
+        """End the session with exit status ``status``. ``sentence``: why, when the door
+        said so (already written to the terminal; a browser's page shows it beside it too)."""
 
     async def wait_closed(self) -> None:
         """Until the player's side has closed."""
@@ -665,7 +666,8 @@ class SessionRequest:
 class Door:
     """What a door holds while it is open: its table, its limits, its folders, its sessions.
 
-    A door's transport (:class:`quackbox.net.ssh.SshServer`) tells it of
+    A door's transport (:class:`quackbox.net.ssh.SshServer`,
+    :class:`quackbox.net.web.WebServer`) tells it of
     connections (:meth:`arrived`, :meth:`left`) and sessions
     (:meth:`session`); the door answers with sentences, starts children and
     ends them.
@@ -893,7 +895,7 @@ class DoorSession:
         self._done = True
         self.say(sentence)
         with contextlib.suppress(OSError):
-            self.terminal.finish(1)
+            self.terminal.finish(1, sentence)
 
     def say(self, text: str) -> None:
         with contextlib.suppress(OSError):
@@ -997,7 +999,7 @@ class DoorSession:
             try:
                 terminal.write(RESET_TERMINAL)
                 terminal.write(f"{message}{self.request.newline}".encode("utf-8"))
-                terminal.finish(status)
+                terminal.finish(status, message)
             except OSError:
                 return  # the player's side closed meanwhile: nobody to tell
             with contextlib.suppress(TimeoutError):

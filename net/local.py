@@ -9,9 +9,11 @@ and well under a millisecond per move, which nobody can see. Because other
 users of a shared machine can reach 127.0.0.1 too, a local table always has
 a room code; only this process knows it (and the host's seat token).
 
-A hosted table may also have its SSH door (:class:`quackbox.net.ssh.SshServer`)
-beside it: friends come in with plain ``ssh`` while the host's person plays
-seat 0 here, and closing the table closes every SSH session with it.
+A hosted table may also have its doors beside it, the SSH door
+(:class:`quackbox.net.ssh.SshServer`) and the browser door
+(:class:`quackbox.net.web.WebServer`): friends come in with plain ``ssh`` or
+a link in their browser while the host's person plays seat 0 here, and
+closing the table closes every door's session with it.
 """
 
 from __future__ import annotations
@@ -26,8 +28,9 @@ from quackbox.net.table import new_room_code
 
 if TYPE_CHECKING:  # net.ssh needs asyncssh, loaded only for a table with an SSH door
     from quackbox.net.ssh import SshConfig, SshServer
+    from quackbox.net.web import WebConfig, WebServer
 
-__all__ = ["LocalGame", "open_door", "open_table", "ssh_command", "start_local_game"]
+__all__ = ["LocalGame", "open_door", "open_table", "open_web", "ssh_command", "start_local_game"]
 
 DEFAULT_BOT_DELAY = 0.8
 """Seconds between bot moves in a game a person watches."""
@@ -40,11 +43,12 @@ def ssh_command(address: str, port: int) -> str:
 
 @dataclass
 class LocalGame:
-    """The running host behind a client (and its SSH door, if any); :meth:`close` ends them all."""
+    """The running host behind a client (and its doors, if any); :meth:`close` ends them all."""
 
     host: Host
     client: Client
     ssh: SshServer | None = None
+    web: WebServer | None = None
     _closing: asyncio.Task[None] | None = field(default=None, repr=False)
 
     @property
@@ -52,11 +56,11 @@ class LocalGame:
         return self._closing is not None
 
     async def close(self) -> None:
-        """Leave the table, close the SSH sessions (their children reaped) and stop the host.
+        """Leave the table, close the doors' sessions (their children reaped) and stop the host.
 
         Safe to call twice, and to give up on: the closing runs in a task of
         its own that a cancelled caller does not stop, and a later call
-        waits for that same task, so no SSH child is left behind by a
+        waits for that same task, so no door's child is left behind by a
         caller that stopped waiting (an app closing on a timeout).
         """
         if self._closing is None:
@@ -67,7 +71,7 @@ class LocalGame:
         try:
             await self.client.close()
         finally:
-            await _stop(self.host, self.ssh)
+            await _stop(self.host, self.ssh, self.web)
 
 
 async def open_door(config: SshConfig, host: Host) -> SshServer:
@@ -86,17 +90,33 @@ async def open_door(config: SshConfig, host: Host) -> SshServer:
     return door
 
 
-async def _stop(host: Host, door: SshServer | None) -> None:
-    """Close the SSH sessions first (each is told the table has closed), then the table."""
+async def open_web(config: WebConfig, host: Host) -> WebServer:
+    """Start the browser door of the running ``host``.
+
+    Raises:
+        HostError: with the door's sentence (the port is in use, the table has no room code).
+    """
+    from quackbox.net.web import WebError, WebServer
+
+    door = WebServer(config, host)
     try:
-        if door is not None:
-            await door.stop()
+        await door.start()
+    except WebError as exc:
+        raise HostError(str(exc)) from None
+    return door
+
+
+async def _stop(host: Host, *doors: SshServer | WebServer | None) -> None:
+    """Close the doors' sessions first (each is told the table has closed), then the table."""
+    try:
+        await asyncio.gather(*(door.stop() for door in doors if door is not None))
     finally:
         await host.stop()
 
 
 async def open_table(
-    config: HostConfig, *, name: str, rules: Any = None, ssh: SshConfig | None = None
+    config: HostConfig, *, name: str, rules: Any = None, ssh: SshConfig | None = None,
+    web: WebConfig | None = None,
 ) -> tuple[Client, LocalGame]:
     """Start a host for ``config`` and connect its own seat (seat 0) to it.
 
@@ -104,25 +124,27 @@ async def open_table(
     same host over the network while the host's person plays through the
     returned client. With ``ssh``, the table's SSH door listens beside it
     (every SSH player takes one of the other seats: the host's own seat is
-    not an SSH session).
+    not an SSH session); with ``web``, its browser door.
 
     Raises:
-        HostError: with a sentence: the table's port or the SSH port is in
+        HostError: with a sentence: the table's port or a door's port is in
             use, the SSH host key cannot be used.
     """
     if config.headless:
         raise ValueError("a headless table has no seat for the host to play")
     host = Host(config, rules=rules)
     await host.start()
-    door = None
+    door = browser = None
     try:
         if ssh is not None:
             door = await open_door(ssh, host)
+        if web is not None:
+            browser = await open_web(web, host)
         client = await Client.connect(host.url, name=name, code=host.code, token=host.host_token)
     except BaseException:
-        await _stop(host, door)
+        await _stop(host, door, browser)
         raise
-    return client, LocalGame(host, client, ssh=door)
+    return client, LocalGame(host, client, ssh=door, web=browser)
 
 
 async def start_local_game(

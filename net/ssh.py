@@ -378,8 +378,8 @@ class _Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
     def resume_reading(self) -> None:
         self.chan.resume_reading()
 
-    def finish(self, status: int) -> None:
-        self.chan.exit(status)
+    def finish(self, status: int, sentence: str = "") -> None:
+        self.chan.exit(status)  # the sentence is on the player's screen already
 
     async def wait_closed(self) -> None:
         await self.chan.wait_closed()

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import ipaddress
 import logging
 import os
+import re
 import signal
 import sys
 from typing import Any
@@ -21,9 +23,10 @@ from quackbox.core.rules import BadOptions, Outcome
 from quackbox.net.client import NetError, run_network_bot, table_url
 from quackbox.net.host import Host, HostConfig, HostError, is_loopback, lan_address
 from quackbox.net import journal, places
-from quackbox.net.local import open_door, ssh_command
-from quackbox.net.protocol import DEFAULT_PORT, DEFAULT_SSH_PORT
+from quackbox.net.local import open_door, open_web, ssh_command
+from quackbox.net.protocol import DEFAULT_PORT, DEFAULT_SSH_PORT, DEFAULT_WEB_PORT
 from quackbox.net.door import HOST_KEY_ENV, ROOM_CODE_ENV, VIA_ENV
+from quackbox.net.table import new_room_code
 from quackbox.net.tokens import TokenStore
 
 EXIT_OK = 0
@@ -96,6 +99,12 @@ def add_host_args(parser: argparse.ArgumentParser) -> None:
                         "nothing installed; their key is their seat (see docs/SSH.md)")
     parser.add_argument("--ssh-allow", metavar="FILE", default=None,
                         help="only the keys in FILE (authorized_keys format) may come in over ssh")
+    parser.add_argument("--web", type=_port, nargs="?", const=DEFAULT_WEB_PORT, default=None, metavar="PORT",
+                        help=f"also let players in with a link in their browser, served on PORT (default "
+                        f"{DEFAULT_WEB_PORT}), nothing installed (see docs/WEB.md)")
+    parser.add_argument("--web-name", action="append", type=_web_name, default=[], metavar="NAME",
+                        help="a DNS name or another address friends reach this machine by (repeat for more); "
+                        "the first is the link's. Browsers asking for any other name are refused")
 
 
 def _port(text: str) -> int:
@@ -106,6 +115,22 @@ def _port(text: str) -> int:
     if not 0 <= value <= 65535:
         raise argparse.ArgumentTypeError(f"ports are 0 to 65535, not {value}")
     return value
+
+
+_LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+_HOST_NAME = re.compile(rf"(?=.{{1,253}}$){_LABEL}(?:\.{_LABEL})*\.?")
+
+
+def _web_name(text: str) -> str:
+    """``--web-name``: a DNS name (lower case, no final dot) or an IP address."""
+    name = text.strip().strip("[]")
+    try:
+        return str(ipaddress.ip_address(name))
+    except ValueError:
+        pass
+    if not _HOST_NAME.fullmatch(name):
+        raise argparse.ArgumentTypeError(f"expected a host name such as quack.example.org or an address, not {text!r}")
+    return name.rstrip(".").lower()
 
 
 def add_join_args(parser: argparse.ArgumentParser) -> None:
@@ -180,31 +205,47 @@ def host_main(args: argparse.Namespace) -> int:
     elif args.ssh_allow:
         print("quackbox host: --ssh-allow goes with --ssh.", file=sys.stderr)
         return EXIT_USAGE
+    address = "127.0.0.1" if is_loopback(config.bind) else lan_address()
+    web_config = None
+    if args.web is not None:
+        from quackbox.net.web import WebConfig
+
+        # The link carries the room code, so opening a table to browsers costs nobody any typing:
+        # it always has one, even on loopback, where a table may otherwise go without.
+        config.code = config.code or new_room_code()
+        names = tuple(dict.fromkeys([*args.web_name, *([address] if address else [])]))
+        web_config = WebConfig(port=args.web, bind=args.bind, names=names)
+    elif args.web_name:
+        print("quackbox host: --web-name goes with --web.", file=sys.stderr)
+        return EXIT_USAGE
     if not args.headless:
         from quackbox.tui.app import run_hosted
 
-        # The table screen shows the address, room code and SSH door; "Host" is the flag's
+        # The table screen shows the address, room code and doors; "Host" is the flag's
         # default, so the name remembered on the home screen is used unless one was given.
-        return run_hosted(config, name=None if args.name == "Host" else args.name, ssh=ssh_config)
+        return run_hosted(config, name=None if args.name == "Host" else args.name, ssh=ssh_config,
+                          web=web_config)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     logging.getLogger("websockets").setLevel(logging.WARNING)
     logging.getLogger("asyncssh").setLevel(logging.WARNING)
     host_ref: list[Host] = []
 
-    def announce(host: Host, ssh: Any) -> None:
+    def announce(host: Host, ssh: Any, web: Any) -> None:
         host_ref.append(host)
         rules = host.table.rules
         print(f"Hosting {rules.title} for {config.seats} players on port {host.port}.")
-        address = (lan_address() or "THIS-MACHINE") if not is_loopback(config.bind) else "127.0.0.1"
-        join = f"quackbox join {address}" + (f":{host.port}" if host.port != DEFAULT_PORT else "")
+        shown = address or "THIS-MACHINE"
+        join = f"quackbox join {shown}" + (f":{host.port}" if host.port != DEFAULT_PORT else "")
         if host.code:
             print(f"Room code: {host.code}")
             join += f" --code {host.code}"
         print(f"Players join with:  {join}")
         if ssh is not None:
-            door = ssh_command(address, ssh.port)
-            print(f"Or, nothing installed:  {door}   (watch: ssh -t -p {ssh.port} {address} spectate)")
+            door = ssh_command(shown, ssh.port)
+            print(f"Or, nothing installed:  {door}   (watch: ssh -t -p {ssh.port} {shown} spectate)")
             print(f"SSH host key: {ssh.fingerprint}  (players check it against what ssh shows)")
+        if web is not None:
+            print(f"Or in a browser: {web.link()}")
         if config.journal_dir is not None and not config.resume:
             print(f"The game will be saved in {config.journal_dir}")
         if config.resume:
@@ -212,7 +253,7 @@ def host_main(args: argparse.Namespace) -> int:
         print("Press Ctrl-C to close the table.", flush=True)
 
     try:
-        outcome, stopped_by = asyncio.run(_serve_headless(config, ssh_config, announce))
+        outcome, stopped_by = asyncio.run(_serve_headless(config, ssh_config, web_config, announce))
     except HostError as exc:
         print(f"quackbox host: {exc}", file=sys.stderr)
         return EXIT_FAILED
@@ -233,9 +274,9 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
 async def _serve_headless(
-    config: HostConfig, ssh_config: Any, announce: Any
+    config: HostConfig, ssh_config: Any, web_config: Any, announce: Any
 ) -> tuple[Outcome | None, int | None]:
-    """Run a headless table (and its SSH door) until its game ends, or until
+    """Run a headless table (and its doors) until its game ends, or until
     SIGINT or SIGTERM: the outcome, or the signal that stopped it.
 
     The signals are caught whatever this process was started with: a shell
@@ -249,9 +290,11 @@ async def _serve_headless(
         loop.add_signal_handler(signum, lambda s=signum: stop.done() or stop.set_result(s))
     try:
         async with Host(config) as host:
-            ssh = await open_door(ssh_config, host) if ssh_config is not None else None
+            ssh = web = None
             try:
-                announce(host, ssh)
+                ssh = await open_door(ssh_config, host) if ssh_config is not None else None
+                web = await open_web(web_config, host) if web_config is not None else None
+                announce(host, ssh, web)
                 waits: list[asyncio.Future[Any]] = [stop]
                 if config.once:
                     waits.append(asyncio.ensure_future(host.game_over()))
@@ -262,8 +305,7 @@ async def _serve_headless(
                     return None, stop.result()
                 return waits[1].result(), None
             finally:
-                if ssh is not None:
-                    await ssh.stop()
+                await asyncio.gather(*(door.stop() for door in (ssh, web) if door is not None))
     finally:
         for signum in STOP_SIGNALS:
             loop.remove_signal_handler(signum)

@@ -178,3 +178,59 @@ def test_ssh_allow_without_ssh_is_refused_with_or_without_a_seat(capsys: pytest.
     for extra in ((), ("--headless",)):
         assert netcmd.host_main(host_args("--ssh-allow", "keys", *extra)) == netcmd.EXIT_USAGE
         assert "--ssh-allow goes with --ssh." in capsys.readouterr().err
+
+
+# --- the browser door ----------------------------------------------------------------------
+
+
+def test_a_seated_host_whose_web_port_is_taken_says_so_in_a_line_before_the_screen(tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        status, out = _on_a_terminal(["host", "--game", "side-effects", "--bind", "127.0.0.1", "--port", "0",
+                                      "--no-journal", "--web", str(port)], _env(tmp_path))
+    assert status == 1
+    assert (f"quackbox host: Cannot serve the browser page on 127.0.0.1 port {port}: the port is already in use; "
+            "pick another with --web PORT.").encode() in out.replace(b"\r\n", b"")
+    assert ALTERNATE_SCREEN not in out and b"Traceback" not in out
+
+
+def test_a_headless_host_prints_the_link_and_serves_the_page_there(tmp_path: Path) -> None:
+    """On loopback, where a table may go without a room code, --web makes one: the link carries it."""
+    import re
+    import urllib.request
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "quackbox", "host", "--headless", "--seats", "2", "--bots", "1", "--port", "0",
+         "--bind", "127.0.0.1", "--web", "0", "--no-journal", "--again"],
+        cwd=ROOT, env=_env(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        said = []
+        for line in proc.stdout:
+            said.append(line)
+            if line.startswith("Or in a browser:"):
+                break
+        match = re.fullmatch(r"Or in a browser: http://127\.0\.0\.1:(\d+)/#([A-Z]{4}(?:-[A-Z]{4})+)\n", said[-1])
+        assert match, said
+        assert f"Room code: {match.group(2)}\n" in said
+        with urllib.request.urlopen(f"http://127.0.0.1:{match.group(1)}/", timeout=10) as reply:
+            assert reply.status == 200 and b"door.js" in reply.read()
+    finally:
+        proc.terminate()
+        proc.wait(20)
+
+
+def test_web_names_go_with_web_and_are_host_names(capsys: pytest.CaptureFixture[str]) -> None:
+    assert netcmd.host_main(host_args("--web-name", "quack.local", "--headless")) == netcmd.EXIT_USAGE
+    assert "--web-name goes with --web." in capsys.readouterr().err
+    assert host_args("--web", "--web-name", "Quack.Example.org.", "--web-name", "[fe80::1]").web_name == [
+        "quack.example.org", "fe80::1"]
+    assert host_args("--web").web == 7118
+    for bad in ("evil.example/x", "a b", "http://quack.local", "-x.example"):
+        with pytest.raises(SystemExit):
+            host_args("--web", "--web-name", bad)

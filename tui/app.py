@@ -478,7 +478,8 @@ class QuackboxApp(App[int]):
 
             info = LobbyInfo(title=session.title, mode=session.mode, address=session.address,
                              room_code=session.room_code, seat=session.seat, starter=session.starter,
-                             host_key=self.ssh_host_key, ssh_door=session.ssh_door)
+                             host_key=self.ssh_host_key, ssh_door=session.ssh_door,
+                             web_link=session.web_link)
             self.lobby_screen = LobbyScreen(info)
             self.lobby_screen.lobby = self.lobby
             self.lobby_screen.connection = self.connection
@@ -688,9 +689,10 @@ def _close_loop(loop: asyncio.AbstractEventLoop) -> None:
 HOST_STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 
 
-def run_hosted(config: HostConfig, *, name: str | None = None, ssh: Any = None) -> int:
+def run_hosted(config: HostConfig, *, name: str | None = None, ssh: Any = None, web: Any = None) -> int:
     """``quackbox host`` with a seat for the person at this terminal (and, with
-    ``ssh``, a :class:`quackbox.net.ssh.SshConfig`, the table's SSH door beside it)."""
+    ``ssh``, a :class:`quackbox.net.ssh.SshConfig`, the table's SSH door beside it;
+    with ``web``, a :class:`quackbox.net.web.WebConfig`, its browser door)."""
     store = SettingsStore()
     settings = store.load()
     who = (name or settings.name).strip() or "Host"
@@ -702,7 +704,7 @@ def run_hosted(config: HostConfig, *, name: str | None = None, ssh: Any = None) 
         # Open before the app takes the screen: a port in use or an unusable
         # host key is a line on the terminal, not a flash of the table.
         try:
-            session = loop.run_until_complete(open_hosted(config, name=who, lan_address=lan, ssh=ssh))
+            session = loop.run_until_complete(open_hosted(config, name=who, lan_address=lan, ssh=ssh, web=web))
         except OPEN_ERRORS as exc:
             print(f"quackbox host: {exc}", file=sys.stderr)
             return 1

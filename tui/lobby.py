@@ -76,6 +76,8 @@ class LobbyInfo:
     """The SSH host key's fingerprint, for players who come in over SSH to check."""
     ssh_door: str | None = None
     """What friends type to come in over SSH (``ssh -p 2222 10.0.0.5``), on a table hosted with one."""
+    web_link: str | None = None
+    """What friends open in a browser (``http://10.0.0.5:7118/#KQXZ``), on a table hosted with a browser door."""
 
 
 class LobbyScreen(Screen):
@@ -176,6 +178,9 @@ class LobbyScreen(Screen):
             if info.ssh_door:
                 how.append("\nor, nothing installed: ")
                 how.append(info.ssh_door, style="bold cyan")
+            if info.web_link:
+                how.append("\nor in a browser: ")
+                how.append(info.web_link, style="bold cyan")
             how.append("\nSeats nobody takes are played by bots. Press s to start.")
         elif lobby is not None and lobby.starter == info.seat:
             how.append("You start this table.\n", style="bold")

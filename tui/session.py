@@ -25,6 +25,7 @@ from quackbox.net.tokens import TokenStore
 
 if TYPE_CHECKING:
     from quackbox.net.ssh import SshConfig
+    from quackbox.net.web import WebConfig
 
 LOCAL = "local"
 """A game against bots in this process."""
@@ -51,6 +52,8 @@ class Session:
     """What friends type to come in over SSH (``ssh -p 2222 10.0.0.5``), when hosting with an SSH door."""
     host_key: str | None = None
     """The SSH door's host key fingerprint (``SHA256:...``), for friends to check."""
+    web_link: str | None = None
+    """What friends open in a browser (``http://10.0.0.5:7118/#KQXZ``), when hosting with a browser door."""
 
     # --- what the screens read ---------------------------------------------------------
 
@@ -134,21 +137,24 @@ async def open_local(
 
 
 async def open_hosted(
-    config: HostConfig, *, name: str, lan_address: str | None = None, ssh: SshConfig | None = None
+    config: HostConfig, *, name: str, lan_address: str | None = None, ssh: SshConfig | None = None,
+    web: WebConfig | None = None,
 ) -> Session:
     """``quackbox host`` with a person at the table: friends join over the network
-    (and, with ``ssh``, over plain ssh too).
+    (and, with ``ssh``, over plain ssh too; with ``web``, in a browser).
 
     Raises:
         HostError: a port is in use, the SSH host key cannot be used (a sentence).
     """
-    client, local = await open_table(config, name=name, ssh=ssh)
+    client, local = await open_table(config, name=name, ssh=ssh, web=web)
     machine = lan_address or "127.0.0.1"
     where = machine if local.host.port == DEFAULT_PORT else f"{machine}:{local.host.port}"
     session = Session(client, HOSTING, local=local, address=where, room_code=local.host.code)
     if local.ssh is not None:
         session.ssh_door = ssh_command(machine, local.ssh.port)
         session.host_key = local.ssh.fingerprint
+    if local.web is not None:
+        session.web_link = local.web.link()
     return session
 
 

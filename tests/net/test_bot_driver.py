@@ -7,6 +7,7 @@ import time
 
 import pytest
 
+from quackbox.core.bots import Bot
 from quackbox.net.bot_driver import BotDriver
 from quackbox.net.seats import Seats
 from quackbox.net.table import TableConfig
@@ -47,7 +48,7 @@ class Game:
         return self.driver.step(now, self.state, self.seats, self.play)
 
 
-class Scripted:
+class Scripted(Bot):
     """A bot that makes the moves it is given, or raises."""
 
     name = "scripted"
@@ -149,7 +150,7 @@ def test_nobody_able_to_move_quiets_the_bots_for_a_second():
     assert not game.driver.pending and game.driver.quiet_until == pytest.approx(6.0)
 
 
-class Slow:
+class Slow(Bot):
     """A slow bot (like the search bot) that notes each view it thinks about,
     and the thread it thinks in, and thinks until its ``gate`` opens."""
 

@@ -40,7 +40,7 @@ class FakeSession:
 
     def __init__(self, game: str, *, seat: int | None = 0, mode: str = "local", title: str = "",
                  starter: bool = True, room_code: str | None = None, address: str = "this machine",
-                 ssh_door: str | None = None) -> None:
+                 ssh_door: str | None = None, web_link: str | None = None) -> None:
         self.game = game
         self.seat = seat
         self.mode = mode
@@ -49,6 +49,7 @@ class FakeSession:
         self.room_code = room_code
         self.address = address
         self.ssh_door = ssh_door
+        self.web_link = web_link
         self.token = "token"
         self.queue: asyncio.Queue[Any] = asyncio.Queue()
         self.sent: list[tuple[str, Any]] = []
@@ -258,7 +259,7 @@ def quack_table(seats: int = 3, *, hands: dict[int, Sequence[str]] | None = None
         state.doc_deck[0:0] = old
         state.hands[seat] = [take(n, (state.doc_deck, state.doc_discard, *state.hands)) for n in names]
     for seat, name in (patients or {}).items():
-        state.doctors[seat].patient = q.Case(take(name, (state.patient_deck, state.patient_discard)))
+        state.doctors[seat].case = q.Case(take(name, (state.patient_deck, state.patient_discard)))
     return state
 
 

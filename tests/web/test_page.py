@@ -1,0 +1,139 @@
+"""The browser door's page and its HTTP rules, without a socket (quackbox.net.web_http)."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import re
+from html.parser import HTMLParser
+from importlib import resources
+
+import pytest
+
+from quackbox.net import web_http
+from quackbox.net.web_http import CSP, SOCKET_PATH, Page, allowed_hosts, answer, host_name
+
+HOSTS = allowed_hosts(["127.0.0.1", "localhost", "10.0.0.5", "::1"])
+
+
+@pytest.fixture(scope="module")
+def page() -> Page:
+    return Page()
+
+
+def _get(page: Page, path: str, **headers: str):
+    return answer(page, path, {"host": "10.0.0.5:7118", **{k.replace("_", "-"): v for k, v in headers.items()}}, HOSTS)
+
+
+class _Links(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.links: list[str] = []
+        self.inline: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        for name, value in attrs:
+            if name in ("src", "href", "action") and value is not None:
+                self.links.append(value)
+            if name == "style" or name.startswith("on"):
+                self.inline.append(f"{tag} {name}")
+        if tag == "script" and not dict(attrs).get("src"):
+            self.inline.append("script without src")
+        if tag == "style":
+            self.inline.append("style element")
+
+
+def test_every_link_of_the_page_is_relative(page: Page) -> None:
+    """The page names its files relative to itself, and nothing inline that the CSP would block."""
+    html = page.assets["/"].body.decode()
+    parser = _Links()
+    parser.feed(html)
+    assert sorted(parser.links) == ["door.css", "door.js", "favicon.svg", "vendor/addon-fit.js",
+                                    "vendor/xterm.css", "vendor/xterm.js"]
+    assert all("/" + link in page.assets for link in parser.links)
+    assert parser.inline == []
+
+
+def test_our_script_fetches_nothing_from_elsewhere(page: Page) -> None:
+    """door.js opens its socket at the page's own host and names no other address."""
+    script = page.assets["/door.js"].body.decode()
+    assert "location.host}/term" in script
+    assert not re.search(r"https?://", script)
+    assert "@import" not in page.assets["/door.css"].body.decode()
+
+
+def test_every_file_carries_the_policy(page: Page) -> None:
+    for path in web_http.FILES:
+        got = _get(page, path)
+        headers = dict(got.headers)
+        assert got.status == 200, path
+        assert headers["Content-Security-Policy"] == CSP
+        assert CSP.startswith("default-src 'self'")
+        assert headers["X-Content-Type-Options"] == "nosniff"
+        assert headers["Referrer-Policy"] == "no-referrer"
+        assert got.body == page.assets[path].body
+
+
+def test_a_browser_that_takes_gzip_gets_it_and_a_known_file_is_not_sent_again(page: Page) -> None:
+    got = _get(page, "/vendor/xterm.js", accept_encoding="gzip, deflate")
+    assert dict(got.headers)["Content-Encoding"] == "gzip"
+    assert gzip.decompress(got.body) == page.assets["/vendor/xterm.js"].body
+    assert len(got.body) < len(page.assets["/vendor/xterm.js"].body) / 2
+    etag = dict(got.headers)["ETag"]
+    again = _get(page, "/vendor/xterm.js", if_none_match=etag)
+    assert (again.status, again.body) == (304, b"")
+
+
+def test_the_vendored_files_are_the_published_ones() -> None:
+    """xterm.js and its fit addon are byte for byte the versions VENDORED.md names."""
+    vendor = resources.files("quackbox.net").joinpath("web_page", "vendor")
+    listed = re.findall(r"^\s+([0-9a-f]{64})\s+(\S+)$", vendor.joinpath("VENDORED.md").read_text(), re.M)
+    assert {name for _, name in listed} == {"xterm.js", "xterm.css", "addon-fit.js"}
+    for digest, name in listed:
+        assert hashlib.sha256(vendor.joinpath(name).read_bytes()).hexdigest() == digest, name
+    assert "MIT" in vendor.joinpath("LICENSE-xterm.txt").read_text()
+    assert "MIT" in vendor.joinpath("LICENSE-addon-fit.txt").read_text()
+
+
+@pytest.mark.parametrize("host", ["evil.example:7118", "evil.example", "", "127.0.0.2:7118", "10.0.0.5.evil.example",
+                                  "10.0.0.5:x", "10.0.0.5:7118:7118", "::1:7118", "[::2]:7118", "10.0.0.5@evil:7118"])
+def test_a_host_header_the_table_never_announced_is_refused(page: Page, host: str) -> None:
+    """DNS rebinding: another site's name pointed at this machine is not the table."""
+    got = answer(page, "/", {"host": host}, HOSTS)
+    assert got.status == 421
+    assert b"address it gave" in got.body
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1:7118", "LOCALHOST:7118", "[::1]:7118", "10.0.0.5:7118", "[::1]",
+                                  "10.0.0.5", "10.0.0.5:8080"])
+def test_the_announced_names_are_answered_at_any_port(page: Page, host: str) -> None:
+    """A router forwarding port 80 or 8080 to the table, or a proxy in front of it, keeps the name."""
+    assert answer(page, "/", {"host": host}, HOSTS).status == 200
+
+
+@pytest.mark.parametrize("origin", ["http://evil.example", "null", "", "http://10.0.0.5:7118.evil.example",
+                                    "http://127.0.0.1:7118"])
+def test_the_socket_refuses_another_origin(page: Page, origin: str) -> None:
+    headers = {"host": "10.0.0.5:7118", "origin": origin} if origin else {"host": "10.0.0.5:7118"}
+    got = answer(page, SOCKET_PATH, headers, HOSTS)
+    assert got.status == 403 and not got.upgrade
+
+
+def test_the_socket_opens_for_the_page_itself(page: Page) -> None:
+    got = answer(page, SOCKET_PATH, {"host": "10.0.0.5:7118", "origin": "http://10.0.0.5:7118"}, HOSTS)
+    assert got.upgrade
+
+
+def test_anything_else_is_not_found(page: Page) -> None:
+    for path in ("/index.html/..", "/../pyproject.toml", "/vendor/", "/door.js.map", "/KQXZ"):
+        assert _get(page, path).status == 404
+
+
+def test_a_query_does_not_change_the_page(page: Page) -> None:
+    """`?reader=1` and `?watch=1` are for the page's script, not the host."""
+    assert _get(page, "/?reader=1").body == page.assets["/"].body
+
+
+def test_allowed_hosts_are_names_lower_case_ipv6_in_brackets() -> None:
+    assert allowed_hosts(["Quack.local", "fe80::1", "", "[::1]"]) == {"quack.local", "[fe80::1]", "[::1]"}
+    assert host_name("Quack.Local:7118") == "quack.local" and host_name("[fe80::1]:80") == "[fe80::1]"

@@ -1,0 +1,544 @@
+"""The browser door (net.web) over real sockets, without a browser: the page, who may open the
+terminal socket, the room code, the session's child and the door's limits.
+
+A host and its browser door run in the test's loop on 127.0.0.1 port 0. A
+page is played by a websockets client speaking the page's protocol (see
+net/web.py), its screen read through pyte as xterm.js would draw it. Tests
+that need the real table run the real ``quackbox join`` child; the rest run
+the SSH tests' small stand-in (``tests/net/ssh_stub.py``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import fcntl
+import gzip
+import hashlib
+import json
+import os
+import re
+import secrets
+import struct
+import subprocess
+import sys
+import termios
+import time
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any, AsyncIterator, Callable
+
+import pyte
+import pytest
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+from quackbox.net import web
+from quackbox.net.door import CROWDED, DoorLimits, Launch, no_session_sentence
+from quackbox.net.host import Host, HostConfig
+from quackbox.net.limits import SLOW_FREE
+from quackbox.net.protocol import HUMAN
+from quackbox.net.web import WebConfig, WebError, WebServer, browser_key
+from quackbox.net.web_http import CSP
+from tests.net.test_ssh import CHILD_START, _children_of, gone, until
+
+ROOT = Path(__file__).resolve().parents[2]
+STUB = str(ROOT / "tests" / "net" / "ssh_stub.py")
+CODE = "KQXZ-BDFG"
+
+
+def stub(mode: str = "hold") -> Callable[[Launch], list[str]]:
+    return lambda launch: [sys.executable, STUB, mode]
+
+
+def new_id() -> str:
+    return secrets.token_hex(32)
+
+
+@contextlib.asynccontextmanager
+async def table(
+    tmp_path: Path, *, door: dict[str, Any] | None = None, **host: Any
+) -> AsyncIterator[tuple[Host, WebServer]]:
+    config = HostConfig(**{"game": "side-effects", "seats": 2, "bots": 1, "headless": True, "bind": "127.0.0.1",
+                           "port": 0, "once": False, "bot_delay": 0.0, "away_grace": None, "seed": 3, "code": CODE,
+                           **host})
+    async with Host(config) as running, WebServer(web_config(tmp_path, **(door or {})), running) as server:
+        yield running, server
+
+
+def web_config(tmp_path: Path, **options: Any) -> WebConfig:
+    """A browser door on 127.0.0.1 port 0 with its folders under ``tmp_path``; ``options`` are
+    WebConfig's fields or the door's limits (a hang-up grace of 1 s unless given)."""
+    names = {f.name for f in dataclasses.fields(DoorLimits)}
+    limits = DoorLimits(**{"hangup_grace": 1.0, **{k: v for k, v in options.items() if k in names}})
+    rest = {k: v for k, v in options.items() if k not in names}
+    return WebConfig(**{"port": 0, "bind": "127.0.0.1", "players_dir": str(tmp_path / "players"), "limits": limits,
+                        **rest})
+
+
+class Tab:
+    """A browser tab with the table's page, as the page's script talks to the door."""
+
+    def __init__(self, ws: ClientConnection, cols: int, rows: int) -> None:
+        self.ws = ws
+        self.screen = pyte.Screen(cols, rows)
+        self.stream = pyte.ByteStream(self.screen)
+        self.raw = bytearray()
+        self.closed = asyncio.Event()
+        self._reader = asyncio.get_running_loop().create_task(self._read())
+
+    @classmethod
+    async def open(cls, server: WebServer, *, code: str = CODE, page_id: str | None = None, name: str = "ann",
+                   watch: bool = False, cols: int = 80, rows: int = 24, local: str = "127.0.0.1") -> Tab:
+        ws = await connect(f"ws://127.0.0.1:{server.port}/term", origin=f"http://127.0.0.1:{server.port}",
+                           max_size=None, compression=None, local_addr=(local, 0))
+        await ws.send(json.dumps({"hello": 1, "code": code, "id": page_id or new_id(), "name": name,
+                                  "watch": watch, "cols": cols, "rows": rows}))
+        return cls(ws, cols, rows)
+
+    async def _read(self) -> None:
+        try:
+            async for message in self.ws:
+                if isinstance(message, bytes):
+                    self.raw += message
+                    self.stream.feed(message)
+        except ConnectionClosed:
+            pass
+        self.closed.set()
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.screen.display)
+
+    @property
+    def said(self) -> str:
+        return self.raw.decode("utf-8", "replace")
+
+    @property
+    def close(self) -> tuple[int | None, str | None]:
+        """The close code and reason the door gave."""
+        return self.ws.close_code, self.ws.close_reason
+
+    async def wait_for(self, needle: str, timeout: float = CHILD_START, *, raw: bool = False) -> None:
+        deadline = time.monotonic() + timeout
+        while needle not in (self.said if raw else self.text):
+            if time.monotonic() > deadline:
+                shown = self.said[-2000:] if raw else self.text
+                raise AssertionError(f"{needle!r} never appeared; the screen:\n{shown}")
+            await asyncio.sleep(0.05)
+
+    async def ended(self, timeout: float = 10) -> tuple[int | None, str | None]:
+        await asyncio.wait_for(self.closed.wait(), timeout)
+        return self.close
+
+    async def press(self, keys: str) -> None:
+        await self.ws.send(keys.encode())
+
+    async def resize(self, cols: int, rows: int) -> None:
+        self.screen.resize(rows, cols)
+        await self.ws.send(json.dumps({"resize": [cols, rows]}))
+
+
+async def http_get(port: int, path: str, host: str | None = None, **headers: str) -> tuple[int, dict[str, str], bytes]:
+    """One GET over a plain socket, as a browser sends it: the status, headers (lower case) and body."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    lines = [f"GET {path} HTTP/1.1", f"Host: {host or f'127.0.0.1:{port}'}"]
+    lines += [f"{k.replace('_', '-')}: {v}" for k, v in headers.items()]
+    writer.write(("\r\n".join(lines) + "\r\n\r\n").encode())
+    data = await asyncio.wait_for(reader.read(), 10)
+    writer.close()
+    head, _, body = data.partition(b"\r\n\r\n")
+    status_line, *header_lines = head.decode("latin-1").split("\r\n")
+    found = {}
+    for line in header_lines:
+        name, _, value = line.partition(":")
+        found[name.strip().lower()] = value.strip()
+    return int(status_line.split()[1]), found, body
+
+
+# --- the page ---------------------------------------------------------------------------------
+
+
+class _Links(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.links: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.links += [value for name, value in attrs if name in ("src", "href") and value is not None]
+
+
+async def test_the_page_and_everything_it_names_come_from_the_host_with_the_policy(tmp_path: Path) -> None:
+    async with table(tmp_path, door={"command": stub()}) as (host, server):
+        status, headers, body = await http_get(server.port, "/", accept_encoding="gzip")
+        assert status == 200 and headers["content-encoding"] == "gzip"
+        assert headers["content-security-policy"] == CSP and CSP.startswith("default-src 'self';")
+        html = gzip.decompress(body).decode()
+        parser = _Links()
+        parser.feed(html)
+        assert parser.links and all(not re.match(r"^([a-z]+:|//|/)", link) for link in parser.links), parser.links
+        for link in parser.links:
+            status, headers, body = await http_get(server.port, "/" + link)
+            assert status == 200, link
+            assert headers["content-security-policy"] == CSP and headers["x-content-type-options"] == "nosniff"
+            assert int(headers["content-length"]) == len(body) > 0
+        assert "server" not in headers  # no version to fingerprint
+
+
+async def test_a_host_name_the_table_never_announced_is_refused(tmp_path: Path) -> None:
+    """DNS rebinding: a page of another site whose name was pointed at this machine asks with that
+    name, for the page and for the socket; both are refused before anything else."""
+    async with table(tmp_path, door={"command": stub()}) as (host, server):
+        for path in ("/", "/term"):
+            status, _, body = await http_get(server.port, path, host=f"evil.example:{server.port}",
+                                             origin=f"http://evil.example:{server.port}")
+            assert status == 421 and b"address it gave" in body
+        for name in (f"localhost:{server.port}", f"[::1]:{server.port}"):
+            assert (await http_get(server.port, "/", host=name))[0] == 200
+        assert server.door.keeper.strangers() == []
+
+
+async def test_another_sites_page_cannot_open_the_terminal_socket(tmp_path: Path) -> None:
+    async with table(tmp_path, door={"command": stub()}) as (host, server):
+        for origin in ("http://evil.example", f"http://127.0.0.1:{server.port + 1}", "null"):
+            with pytest.raises(InvalidStatus) as refused:
+                await connect(f"ws://127.0.0.1:{server.port}/term", origin=origin)
+            assert refused.value.response.status_code == 403
+        with pytest.raises(InvalidStatus):
+            await connect(f"ws://127.0.0.1:{server.port}/term")  # no Origin at all: no browser's page
+        assert server.door.keeper.strangers() == [] and server.children == []
+
+
+# --- the room code ----------------------------------------------------------------------------
+
+
+async def test_a_wrong_code_is_closed_with_a_sentence_and_starts_nothing(tmp_path: Path) -> None:
+    async with table(tmp_path, door={"command": stub()}) as (host, server):
+        for code, sentence in (("ZZZZ-ZZZZ", web.BAD_CODE), ("", web.NO_CODE)):
+            tab = await Tab.open(server, code=code)
+            assert await tab.ended() == (web.WRONG_CODE, sentence)
+        assert server.sessions == [] and server.children == []
+        assert list((tmp_path / "players").iterdir()) == []
+        # The code is read as the table reads it: any case, spaces and dashes as they come.
+        tab = await Tab.open(server, code=" kqxz bdfg ")
+        await tab.wait_for("ready", raw=True, timeout=10)
+
+
+async def test_wrong_codes_from_one_address_are_answered_ever_later(tmp_path: Path) -> None:
+    """As the table answers wrong codes: a few at once, then each a second later than the last."""
+    async with table(tmp_path, door={"command": stub(), "connection_burst": 100}) as (host, server):
+        waits = []
+        for _ in range(SLOW_FREE + 1):
+            started = time.monotonic()
+            tab = await Tab.open(server, code="WRONG", local="127.0.0.9")
+            assert (await tab.ended(15))[0] == web.WRONG_CODE
+            waits.append(time.monotonic() - started)
+        assert waits[-1] >= 0.9, waits  # held back by a second
+        tab = await Tab.open(server, code="WRONG", local="127.0.0.10")  # another address: not held
+        assert (await tab.ended(0.9))[0] == web.WRONG_CODE
+
+
+@pytest.mark.parametrize("hello", [b"binary first", "not json", json.dumps({"hello": 2}),
+                                   json.dumps({"hello": 1, "code": CODE, "id": "short", "name": "x"}),
+                                   json.dumps({"hello": 1, "code": CODE, "id": "ab" * 32, "watch": "yes"})])
+async def test_a_first_message_that_is_no_hello_is_refused(tmp_path: Path, hello: Any) -> None:
+    async with table(tmp_path, door={"command": stub()}) as (host, server):
+        async with connect(f"ws://127.0.0.1:{server.port}/term", origin=f"http://127.0.0.1:{server.port}") as ws:
+            await ws.send(hello)
+            await ws.wait_closed()
+            assert (ws.close_code, ws.close_reason) == (web.REFUSED, web.BAD_HELLO)
+        assert server.children == []
+
+
+# --- the real table in a browser's terminal ---------------------------------------------------
+
+
+async def test_the_right_code_shows_the_lobby_and_keys_play_a_move(tmp_path: Path) -> None:
+    async with table(tmp_path) as (host, server):
+        tab = await Tab.open(server, name="ann")
+        await tab.wait_for("ann (you)")
+        assert f"at http://127.0.0.1:{server.port}" in tab.text and "Seats" in tab.text
+        await tab.press("s")  # start: the open seat gets a bot
+        rules = host.table.rules
+        await until(lambda: host.table.phase == "playing" and 0 in rules.waiting_for(host.table.state),
+                    what="ann's turn")
+        await tab.wait_for("your turn")
+        await tab.press("e")  # end the turn
+        await until(lambda: any(seat == 0 for seat, _ in host.table.recent_moves), what="ann's move")
+        assert type(next(m for s, m in host.table.recent_moves if s == 0)).__name__ == "EndTurn"
+        [pid] = server.children
+        await tab.ws.close()
+        await until(lambda: gone(pid), timeout=10, what="the child reaped")
+        assert server.children == [] and server.sessions == []
+
+
+async def test_the_same_browser_gets_its_seat_and_hand_back_and_its_id_is_never_written(tmp_path: Path) -> None:
+    """The socket drops mid-game; the same page id (another name typed, even) reclaims the seat and
+    hand. The folder is named by the id's hash, and the id itself is nowhere on disk."""
+    page_id = new_id()
+    async with table(tmp_path) as (host, server):
+        tab = await Tab.open(server, page_id=page_id, name="ann")
+        await tab.wait_for("ann (you)")
+        await tab.press("s")
+        rules = host.table.rules
+        await until(lambda: host.table.phase == "playing" and 0 in rules.waiting_for(host.table.state))
+        hand = rules.view(host.table.state, 0).hand
+        await tab.wait_for("your turn")
+        [pid] = server.children
+        tab.ws.transport.abort()  # no goodbye: as a dropped network would
+        await until(lambda: gone(pid), timeout=10, what="the old child to end")
+        back = await Tab.open(server, page_id=page_id, name="someone else")
+        await back.wait_for("your turn")
+        assert [s.index for s in host.table.seats if s.kind == HUMAN and s.name == "ann"] == [0]
+        assert rules.view(host.table.state, 0).hand == hand
+        folder = server.door.folders.of(browser_key(page_id))
+        assert folder.name == hashlib.sha256(page_id.encode()).hexdigest() and folder.is_dir()
+        for path in (tmp_path / "players").rglob("*"):
+            assert path.is_dir() or page_id.encode() not in path.read_bytes(), path
+        await back.ws.close()
+
+
+# --- the session's child ----------------------------------------------------------------------
+
+
+async def test_the_child_gets_a_terminal_its_size_and_the_keys(tmp_path: Path) -> None:
+    launches: list[Launch] = []
+
+    def command(launch: Launch) -> list[str]:
+        launches.append(launch)
+        return [sys.executable, STUB, "hold"]
+
+    async with table(tmp_path, door={"command": command}) as (host, server):
+        tab = await Tab.open(server, name="Ann   of  Green Gables Farmhouse", cols=91, rows=27)
+        await tab.wait_for("ready 91x27 TERM=xterm-256color LANG=C.UTF-8 hup=default ctty=yes", raw=True)
+        await tab.resize(100, 31)
+        await tab.wait_for("size 100x31", raw=True)
+        await tab.press("hello\r")
+        await tab.wait_for("got hello", raw=True)
+        [launch] = launches
+        assert launch.name == "Ann of Green Gables Farm" and launch.url == host.url and not launch.spectate
+        assert launch.client_env == {"COLORTERM": "truecolor"} and launch.via == f"http://127.0.0.1:{server.port}"
+        assert launch.workdir == tmp_path / "players" and not launch.folder.exists()
+
+
+async def test_the_child_is_reaped_when_the_socket_closes_and_the_door_says_goodbye_when_it_stops(
+    tmp_path: Path,
+) -> None:
+    async with table(tmp_path, seats=3, bots=0, door={"command": stub()}) as (host, server):
+        leaving = await Tab.open(server, name="ann")
+        staying = await Tab.open(server, name="bob")
+        for tab in (leaving, staying):
+            await tab.wait_for("ready", raw=True, timeout=10)
+        pids = dict(zip(("ann", "bob"), (s.child.pid for s in server.sessions)))
+        await leaving.ws.close()
+        await until(lambda: gone(pids["ann"]), timeout=10, what="ann's child reaped")
+        await server.stop()
+        assert await staying.ended() == (1000, "The table has closed.")
+        assert gone(pids["bob"]) and server.children == []
+
+
+async def test_a_child_that_leaves_closes_the_socket_as_asked(tmp_path: Path) -> None:
+    """The player quits the table (the child exits 0): the page is told it left, and does not retry."""
+    async with table(tmp_path, door={"command": lambda launch: [sys.executable, "-c", "print('bye')"]}) as (
+        host, server,
+    ):
+        tab = await Tab.open(server)
+        assert await tab.ended() == (1000, web.LEFT_SENTENCE)
+        assert "bye" in tab.said
+
+
+async def test_a_browser_that_stops_reading_stops_the_child_not_the_host(tmp_path: Path) -> None:
+    """Output flow control: what the host holds for a page that reads nothing stays bounded
+    (the child is no longer read), and flows again when the page reads."""
+    async with table(tmp_path, door={"command": stub("flood")}) as (host, server):
+        tab = await Tab.open(server)
+        await until(lambda: len(tab.raw) > 100_000, timeout=20, what="the flood")
+        tab.ws.transport.pause_reading()
+        [served] = server.sessions
+        sock = served.terminal
+
+        def held() -> int:
+            return len(sock._out) + sock.ws.transport.get_write_buffer_size()
+
+        sizes = [held()]
+        for _ in range(20):
+            await asyncio.sleep(0.5)
+            sizes.append(held())
+            if sizes[-1] == sizes[-2]:
+                break
+        assert sizes[-1] == sizes[-2], f"the host's buffer kept growing: {sizes}"
+        assert sizes[-1] < 512 * 1024, sizes
+        tab.ws.transport.resume_reading()
+        grown = len(tab.raw)
+        await until(lambda: len(tab.raw) > grown + 100_000, timeout=20, what="the flood to resume")
+
+
+async def test_a_page_that_reads_nothing_is_cut_off_when_the_table_closes(tmp_path: Path) -> None:
+    """Its goodbye cannot reach it: the socket is cut after a few seconds, and the door stops."""
+    async with table(tmp_path, door={"command": stub("flood")}) as (host, server):
+        tab = await Tab.open(server)
+        await until(lambda: len(tab.raw) > 100_000, timeout=20, what="the flood")
+        tab.ws.transport.pause_reading()
+        [served] = server.sessions
+        await until(lambda: served.terminal._output_paused, timeout=20, what="the host to hold the child back")
+        [pid] = server.children
+        await asyncio.wait_for(server.stop(), 4 * web.GOODBYE_WAIT + 5)
+        assert gone(pid) and server.door.keeper.strangers() == []
+        tab.ws.transport.abort()
+
+
+# --- the door's limits ------------------------------------------------------------------------
+
+
+async def test_keys_reach_the_child_no_faster_than_a_person_types_and_none_is_lost(tmp_path: Path) -> None:
+    async with table(tmp_path, door={"command": stub("count"), "input_burst": 1000, "input_per_second": 2000}) as (
+        host, server,
+    ):
+        tab = await Tab.open(server)
+        await tab.wait_for("ready", raw=True, timeout=10)
+        started = time.monotonic()
+        for _ in range(7):
+            await tab.press("k" * 1000)
+
+        def counted() -> int:
+            found = re.findall(r"count (\d+)", tab.said)
+            return int(found[-1]) if found else 0
+
+        await asyncio.sleep(0.5)
+        early, elapsed = counted(), time.monotonic() - started
+        assert 0 < early <= 1000 + 2000 * elapsed + 500, (early, elapsed)
+        await until(lambda: counted() == 7000, timeout=20, what="every key")
+
+
+async def test_a_flood_of_messages_is_read_at_a_persons_pace(tmp_path: Path) -> None:
+    """Thousands of one-key messages: the door reads a burst, then so many a second, and leaves the
+    rest in the network; a person's typing never comes near it."""
+    async with table(tmp_path, door={"command": stub("count")}) as (host, server):
+        tab = await Tab.open(server)
+        await tab.wait_for("ready", raw=True, timeout=10)
+        started = time.monotonic()
+        for _ in range(3000):
+            await tab.ws.send(b"k")
+
+        def counted() -> int:
+            found = re.findall(r"count (\d+)", tab.said)
+            return int(found[-1]) if found else 0
+
+        await asyncio.sleep(1.0)
+        early, elapsed = counted(), time.monotonic() - started
+        most = web.MESSAGE_BURST + web.MESSAGES_PER_SECOND * elapsed + 20
+        assert web.MESSAGE_BURST <= early <= most, (early, elapsed)
+
+
+async def test_sizes_are_clamped_and_a_flood_of_them_reaches_the_child_as_a_few(tmp_path: Path) -> None:
+    async with table(tmp_path, door={"command": stub()}) as (host, server):
+        tab = await Tab.open(server, cols=1000, rows=1000)
+        await tab.wait_for("ready 300x100", raw=True, timeout=10)
+        started = time.monotonic()
+        for i in range(150):
+            await tab.ws.send(json.dumps({"resize": [81 + i % 100, 25 + i % 30]}))
+        await tab.wait_for(f"size {81 + 149 % 100}x{25 + 149 % 30}", raw=True, timeout=10)
+        elapsed = time.monotonic() - started
+        sizes = re.findall(r"size (\d+)x(\d+)", tab.said)
+        assert len(sizes) <= 2 + elapsed / 0.25, (len(sizes), elapsed)
+
+
+async def test_a_socket_that_never_says_hello_is_closed_at_its_deadline(tmp_path: Path) -> None:
+    async with table(tmp_path, door={"command": stub(), "connection_deadline": 0.5}) as (host, server):
+        async with connect(f"ws://127.0.0.1:{server.port}/term", origin=f"http://127.0.0.1:{server.port}") as ws:
+            await asyncio.wait_for(ws.wait_closed(), 10)
+            assert (ws.close_code, ws.close_reason) == (web.REFUSED, no_session_sentence(0.5))
+
+
+async def test_silent_sockets_never_keep_a_newcomer_out(tmp_path: Path) -> None:
+    """Sockets that never say hello fill the strangers' budget; the next one closes the one that
+    waited longest, with a sentence, and a newcomer comes in."""
+    limits = {"command": stub(), "stranger_connections": 3, "connection_deadline": 60.0}
+    async with table(tmp_path, seats=3, bots=0, door=limits) as (host, server):
+        origin = f"http://127.0.0.1:{server.port}"
+        silent = [await connect(f"ws://127.0.0.1:{server.port}/term", origin=origin) for _ in range(3)]
+        tab = await Tab.open(server)
+        await tab.wait_for("ready", raw=True, timeout=10)
+        await asyncio.wait_for(silent[0].wait_closed(), 10)
+        assert (silent[0].close_code, silent[0].close_reason) == (web.REFUSED, CROWDED)
+        for ws in silent[1:]:
+            await ws.close()
+
+
+async def test_a_stranger_is_refused_with_a_sentence_that_says_how_to_watch(tmp_path: Path) -> None:
+    async with table(tmp_path, seats=2, bots=2, door={"command": stub()}) as (host, server):
+        tab = await Tab.open(server)
+        code, reason = await tab.ended()
+        link = f"http://127.0.0.1:{server.port}/?watch=1#{CODE}"
+        assert code == web.REFUSED and reason == f"This table is full: every seat is taken. Watch with '{link}'."
+        assert reason in tab.said  # and on the terminal
+        watcher = await Tab.open(server, watch=True)
+        await watcher.wait_for("ready", raw=True, timeout=10)
+        assert list((tmp_path / "players").iterdir()) == []
+
+
+def test_close_reasons_fit_in_a_close_frame() -> None:
+    long = "Watch with 'http://" + "a" * 200 + "'."
+    assert len(web.close_reason(long).encode()) <= web.MAX_REASON and web.close_reason(long).endswith("…")
+    assert web.close_reason("The table has closed.") == "The table has closed."
+
+
+async def test_a_taken_port_and_a_table_without_a_code_are_sentences(tmp_path: Path) -> None:
+    async with table(tmp_path, door={"command": stub()}) as (host, server):
+        taken = WebServer(web_config(tmp_path, port=server.port), host)
+        with pytest.raises(WebError, match="already in use; pick another with --web PORT"):
+            await taken.start()
+    config = HostConfig(game="side-effects", seats=2, headless=True, bind="127.0.0.1", port=0)
+    async with Host(config) as open_host:
+        with pytest.raises(WebError, match="needs a room code"):
+            await WebServer(web_config(tmp_path), open_host).start()
+
+
+# --- beside a host with a seat ----------------------------------------------------------------
+
+
+async def test_a_seated_hosts_lobby_shows_the_link_and_leaving_closes_the_browsers_too(tmp_path: Path) -> None:
+    """The real ``quackbox host --web`` with a seat, on an 80x24 terminal: its lobby shows the
+    link, a browser comes in with it to seat 2, and q at the host's lobby tells the browser the
+    table closed and ends its child. (A four-letter code: a long one's big letters fill 80 columns.)"""
+    env = {**os.environ, "QUACKBOX_DATA_DIR": str(tmp_path / "data"), "QUACKBOX_STATE_DIR": str(tmp_path / "state"),
+           "QUACKBOX_CONFIG_DIR": str(tmp_path / "config"), "TERM": "xterm-256color"}
+    master, slave = os.openpty()
+    os.set_blocking(master, False)
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    argv = [sys.executable, "-m", "quackbox", "host", "--game", "side-effects", "--seats", "2", "--name", "Hana",
+            "--bind", "127.0.0.1", "--port", "0", "--web", "0", "--code", "KQXZ", "--no-journal"]
+    proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdin=slave, stdout=slave, stderr=slave, start_new_session=True)
+    os.close(slave)
+    host_screen = pyte.Screen(80, 24)
+    stream = pyte.ByteStream(host_screen)
+    loop = asyncio.get_running_loop()
+
+    def read() -> None:
+        try:
+            stream.feed(os.read(master, 65536))
+        except OSError:  # EIO: the host closed its terminal
+            loop.remove_reader(master)
+
+    loop.add_reader(master, read)
+    try:
+        shown = await until(lambda: re.search(r"or in a browser: http://127\.0\.0\.1:(\d+)/#([A-Z-]+)",
+                                              "\n".join(host_screen.display)), what="the host's lobby")
+        port, code = int(shown.group(1)), shown.group(2)
+        ws = await connect(f"ws://127.0.0.1:{port}/term", origin=f"http://127.0.0.1:{port}")
+        await ws.send(json.dumps({"hello": 1, "code": code, "id": new_id(), "name": "bob", "cols": 80, "rows": 24}))
+        tab = Tab(ws, 80, 24)
+        await tab.wait_for("bob (you)")
+        assert "Hana" in next(line for line in tab.text.splitlines() if re.match(r"^\s+1\s\s", line))
+        [child] = await until(lambda: _children_of(proc.pid), timeout=10, what="bob's child")
+        os.write(master, b"q")  # leave, from the host's lobby
+        assert await tab.ended(20) == (1000, "The table has closed.")
+        assert await asyncio.to_thread(proc.wait, 20) == 0
+        await until(lambda: gone(child), timeout=10, what="bob's child to end")
+    finally:
+        loop.remove_reader(master)
+        os.close(master)
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
