@@ -13,6 +13,7 @@ views it was sent.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import errno
 import logging
 import os
@@ -177,6 +178,32 @@ async def test_the_sync_check_catches_a_commit_that_tells_before_it_syncs(tmp_pa
         async with Host(host_config(tmp_path), commit=HastyCommit(sync=synced)) as host:
             with pytest.raises(AssertionError, match="before"):
                 await play_checking(host, synced.check)
+
+
+async def test_a_host_stopped_while_the_disk_is_busy_closes_its_journal_after_every_record(tmp_path):
+    """Stopping while records wait for the disk: the journal is closed only
+    after them, so it holds every move the table accepted."""
+    held = threading.Event()
+
+    def sync(journal: jn.JournalWriter) -> None:
+        assert held.wait(10)
+        journal.sync()
+
+    config = dataclasses.replace(host_config(tmp_path), bots=2, bot_delay=0.005)
+    async with asyncio.timeout(60):
+        async with Host(config, commit=jn.GroupCommit(sync=sync)) as host:
+            while host.journal is None or host.table.seq < 3:
+                await asyncio.sleep(0.001)  # accepted, and waiting for the disk
+            writer = host.journal
+            stopping = asyncio.create_task(host.stop())
+            await asyncio.sleep(0.05)
+            assert not stopping.done()
+            held.set()
+            await stopping
+    assert writer._file.closed and host.journal is None
+    record = jn.read(writer.path)
+    assert len(record.moves) == host.table.seq >= 3
+    assert record.finished == (host.table.outcome is not None)
 
 
 # --- a disk that fails -------------------------------------------------------------------------
