@@ -3,7 +3,9 @@ sizes, player folders, and the child's launcher and environment (net.door). The 
 
 from __future__ import annotations
 
+import asyncio
 import os
+import signal
 import stat
 import sys
 import time
@@ -19,6 +21,7 @@ from quackbox.net.door import (
     stale_folders,
 )
 from quackbox.net.lobby import LOBBY, OVER, PLAYING
+from quackbox.net.pty_child import PtyChild
 from quackbox.tui.driver import InputBound
 
 LIMITS = DoorLimits()
@@ -152,6 +155,36 @@ def test_the_child_drops_input_events_past_a_persons_pace_and_lets_the_rest_thro
     assert bound.passes(events.Paste("pasted"), 0.0) is False  # a paste is input too
     assert bound.passes(events.Resize(events.Size(80, 24), events.Size(80, 24)), 0.0)  # a size is not
     assert bound.passes(key, 0.1) and bound.dropped == 3
+
+
+_DEAF_APP = """
+import signal
+signal.signal(signal.SIGHUP, signal.SIG_IGN)
+from textual.app import App
+from textual.widgets import Static
+class Deaf(App):
+    def compose(self):
+        yield Static("deaf to the hangup")
+Deaf().run()
+"""
+
+
+async def test_a_child_whose_terminal_hangs_up_ends_even_deaf_to_sighup() -> None:
+    """SIGHUP ignored, so only the driver can notice: once the PTY's host side closes, the child
+    ends as the hangup would have ended it, long before the grace runs out (Textual's own driver
+    would read the hung-up terminal's end of input for ever, half a core)."""
+    env = {"PATH": os.environ.get("PATH", os.defpath), "TERM": "xterm-256color", "LANG": "C.UTF-8",
+           door.DRIVER_ENV: door.CHILD_DRIVER}
+    child = PtyChild.spawn([sys.executable, "-c", _DEAF_APP], env, cols=80, rows=24)
+    shown = bytearray()
+    child.start(shown.extend)
+    deadline = time.monotonic() + 60
+    while b"deaf to the hangup" not in shown:
+        assert time.monotonic() < deadline, shown.decode(errors="replace")
+        await asyncio.sleep(0.05)
+    started = time.monotonic()
+    assert await child.end(grace=20.0) == -signal.SIGHUP  # not killed at the end of the grace
+    assert time.monotonic() - started < 10
 
 
 # --- player folders -----------------------------------------------------------------------------
