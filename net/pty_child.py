@@ -12,7 +12,8 @@
   this a child whose session closed would not hear the hangup and would
   spin on its dead terminal;
 - only the environment it is given, and no file descriptor of the host
-  (Python makes every descriptor non-inheritable).
+  (Python makes every descriptor it opens non-inheritable; those the host
+  was itself handed by whoever started it are closed: :func:`inherited_fds`).
 
 The host's side of the PTY is read with the event loop: output goes to a
 callback until :meth:`pause_output` (the SSH channel is backed up) and again
@@ -36,7 +37,7 @@ import struct
 import termios
 from typing import Callable, Mapping, Sequence
 
-__all__ = ["HANGUP_GRACE", "PtyChild"]
+__all__ = ["HANGUP_GRACE", "PtyChild", "inherited_fds"]
 
 log = logging.getLogger("quackbox.door")
 
@@ -54,6 +55,29 @@ _DEFAULT_SIGNALS = frozenset(s for s in signal.valid_signals() if s not in (sign
 
 def _set_size(fd: int, cols: int, rows: int) -> None:
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+
+
+def inherited_fds() -> list[int]:
+    """The descriptors past the standard three that a program this process starts would
+    inherit: none that Python opened (it makes them non-inheritable), but maybe some this
+    process was itself given by whoever started it. A child is given none of them."""
+    try:
+        names = os.listdir("/proc/self/fd")
+    except OSError:
+        try:
+            names = os.listdir("/dev/fd")
+        except OSError:
+            return []
+    found = []
+    for name in names:
+        fd = int(name)
+        if fd > 2:
+            try:
+                if os.get_inheritable(fd):
+                    found.append(fd)
+            except OSError:
+                continue  # the one listdir read the folder with
+    return found
 
 
 class PtyChild:
@@ -96,6 +120,7 @@ class PtyChild:
                     (os.POSIX_SPAWN_OPEN, 0, name, os.O_RDWR, 0),
                     (os.POSIX_SPAWN_DUP2, 0, 1),
                     (os.POSIX_SPAWN_DUP2, 0, 2),
+                    *((os.POSIX_SPAWN_CLOSE, fd) for fd in inherited_fds()),
                 ],
                 setsid=True,
                 setsigdef=_DEFAULT_SIGNALS,

@@ -4,6 +4,7 @@ sizes, player folders, and the child's launcher and environment (net.door). The 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import stat
@@ -25,6 +26,7 @@ from quackbox.net.pty_child import PtyChild
 from quackbox.tui.driver import InputBound
 
 LIMITS = DoorLimits()
+REPORT = str(Path(__file__).with_name("child_report.py"))
 
 
 # --- connections --------------------------------------------------------------------------------
@@ -236,6 +238,25 @@ def test_the_child_runs_in_safe_path_mode_in_the_doors_folder(tmp_path: Path):
     assert env["COLORTERM"] == "truecolor" and "NO_COLOR" not in env
     assert not any(k.startswith("QUACKBOX_") and k.endswith("_DIR") and tmp_path.as_posix() not in v
                    for k, v in env.items())
+
+
+async def test_a_child_is_handed_no_descriptor_of_the_hosts(tmp_path: Path) -> None:
+    """Not even one the host was itself handed, inheritable, by whoever started it."""
+    read, write = os.pipe()
+    os.set_inheritable(write, True)
+    try:
+        child = PtyChild.spawn([sys.executable, REPORT, "report"], child_environment(launch(tmp_path)), cols=80, rows=24)
+        shown = bytearray()
+        child.start(shown.extend)
+        deadline = time.monotonic() + 60
+        while b"}\r\n" not in shown:
+            assert time.monotonic() < deadline, shown.decode(errors="replace")
+            await asyncio.sleep(0.02)
+        assert json.loads(shown.decode().split("\r\n")[0])["fds"] == [0, 1, 2]
+        await child.end(1.0)
+    finally:
+        os.close(read)
+        os.close(write)
 
 
 def test_an_installed_quackbox_needs_no_import_path(monkeypatch, tmp_path: Path):
