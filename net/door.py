@@ -31,9 +31,8 @@ fingerprint, a browser's random id):
 The pure parts (:class:`Doorkeeper`, :func:`admission`, :class:`WindowSize`,
 :func:`stale_folders`) do no IO and read no clock: every call takes the time.
 
-Run as ``python -P -m quackbox.net.door FOLDER join ...``, this module is the
-child's first step: private files (umask 077), the working folder, then
-``quackbox join``.
+The child's first step is :mod:`quackbox.net.door_child`: private files
+(umask 077), the working folder, then ``quackbox join``.
 """
 
 from __future__ import annotations
@@ -499,13 +498,13 @@ def safe_value(text: str) -> bool:
 
 
 def child_command(launch: Launch) -> list[str]:
-    """``python -P -m quackbox.net.door WORKDIR join URL --name=NAME [--spectate]`` with the host's own Python.
+    """``python -P -m quackbox.net.door_child WORKDIR join URL --name=NAME [--spectate]`` with the host's own Python.
 
     ``-P``: the folder the child starts in is not on its import path. The
     name goes in the same argument as its flag: an SSH user name such as
     ``--spectate`` or ``-x`` is a name, never an option.
     """
-    argv = [sys.executable, "-P", "-m", "quackbox.net.door", str(launch.workdir), "join", launch.url,
+    argv = [sys.executable, "-P", "-m", "quackbox.net.door_child", str(launch.workdir), "join", launch.url,
             f"--name={launch.name}"]
     return argv + ["--spectate"] if launch.spectate else argv
 
@@ -1060,23 +1059,3 @@ class DoorSession:
             self._idle = loop.call_at(self._last_key + idle, self._check_idle)
             return
         self.close(idle_sentence(idle), status=1)
-
-
-# --- the child's first step ----------------------------------------------------------------
-
-
-def child_main(argv: Sequence[str]) -> int:
-    """``python -P -m quackbox.net.door WORKDIR join ...``: in the child, before anything else,
-    make what it writes private and move to its working folder, then run ``quackbox``."""
-    if not argv:
-        print("usage: python -P -m quackbox.net.door WORKDIR COMMAND ...", file=sys.stderr)
-        return 2
-    os.umask(0o077)
-    os.chdir(argv[0])
-    from quackbox.__main__ import main
-
-    return main(list(argv[1:]))
-
-
-if __name__ == "__main__":
-    sys.exit(child_main(sys.argv[1:]))

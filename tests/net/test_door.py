@@ -229,7 +229,7 @@ def launch(tmp_path: Path, **fields) -> Launch:
 
 def test_the_child_runs_in_safe_path_mode_in_the_doors_folder(tmp_path: Path):
     argv = child_command(launch(tmp_path))
-    assert argv[:5] == [sys.executable, "-P", "-m", "quackbox.net.door", str(tmp_path)]
+    assert argv[:5] == [sys.executable, "-P", "-m", "quackbox.net.door_child", str(tmp_path)]
     env = child_environment(launch(tmp_path, code="KQXZ", term="xterm-256color",
                                    client_env={"COLORTERM": "truecolor", "NO_COLOR": "$(reboot)"}))
     assert env["PYTHONSAFEPATH"] == "1" and "PYTHONPATH" not in env

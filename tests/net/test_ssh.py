@@ -558,7 +558,7 @@ def test_the_user_name_reaches_join_as_a_name_never_an_option(tmp_path: Path, us
 
     argv = child_command(Launch(url="ws://127.0.0.1:1", name=user, spectate=False, folder=tmp_path / "k",
                                 workdir=tmp_path))
-    assert argv[:6] == [sys.executable, "-P", "-m", "quackbox.net.door", str(tmp_path), "join"]
+    assert argv[:6] == [sys.executable, "-P", "-m", "quackbox.net.door_child", str(tmp_path), "join"]
     args = build_parser().parse_args(argv[5:])
     assert args.name == user and not args.spectate and args.code is None
 
