@@ -90,10 +90,12 @@ WARM_MODULES = (
     "textual.scrollbar",
     "textual.pilot",
     "textual.drivers.headless_driver",
+    "quackbox.net.zygote:read_the_wire",
 )
-"""What the zygote imports before its first fork: what ``quackbox join`` loads
-up to a table's lobby and first game screen, for either game. A module named
-here that does not exist is skipped (a renamed one costs warmth, never a start)."""
+"""What the zygote does before its first fork: import what ``quackbox join``
+loads up to a table's lobby and first game screen, for either game, and call
+the ``module:function`` named (with no argument). A module named here that
+does not exist is skipped (a renamed one costs warmth, never a start)."""
 SPAWN_TIMEOUT = 2.0
 """Seconds the host waits for the zygote to fork (a few milliseconds as a rule);
 past it the zygote is taken for broken, and the session starts fresh."""
@@ -112,6 +114,17 @@ _PYTHON_START = {signal.SIGINT: signal.default_int_handler, signal.SIGPIPE: sign
 _PID = struct.Struct("=i")
 _EXIT = struct.Struct("=ii")
 _FDS = array.array("i", [0, 0]).itemsize * 2
+
+
+def read_the_wire() -> None:
+    """Read every class the wire carries, for both games (what makes a Wire: a child makes
+    two as it joins), so each child finds them read (:func:`quackbox.net.codec.type_hints`)."""
+    from quackbox.core import games
+    from quackbox.net.protocol import Wire
+
+    Wire(None)
+    for name in games.GAMES:
+        Wire(games.get(name))
 
 
 def entry(argv: Sequence[str]) -> tuple[str, str, list[str]] | None:
@@ -504,7 +517,7 @@ _SHARED: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[frozenset[tup
 
 
 def main(argv: Sequence[str]) -> int:
-    """``python -P -m quackbox.net.zygote WORKDIR MODULE...``, its socket on stdin: warm, then fork on request."""
+    """``python -P -m quackbox.net.zygote WORKDIR MODULE[:FUNCTION]...``, its socket on stdin: warm, then fork on request."""
     # No collection until the children have been forked: garbage freed while warming would leave
     # holes in the pages the children share, and their first allocations would fill (copy) them.
     gc.disable()
@@ -517,11 +530,15 @@ def main(argv: Sequence[str]) -> int:
     started = time.perf_counter()
     try:
         for name in argv[1:]:
+            module_name, _, function = name.partition(":")
             try:
-                importlib.import_module(name)
+                module = importlib.import_module(module_name)
             except ModuleNotFoundError as exc:
-                if exc.name != name:
+                if exc.name != module_name:
                     raise  # it is there, and broken
+                continue
+            if function:
+                getattr(module, function)()
     except Exception:  # noqa: BLE001 - told to the host, whatever it is
         control.send(b"E" + traceback.format_exc(limit=-3).encode("utf-8", "replace")[-3000:])
         return 1
