@@ -70,16 +70,18 @@ class Fields:
         return value
 
     def text(self, key: str, default: Any = None) -> str:
-        return self._get(key, _REQUIRED if default is None else default, str, "text").strip()
+        value: str = self._get(key, _REQUIRED if default is None else default, str, "text")
+        return value.strip()
 
     def integer(self, key: str, low: int, high: int, default: Any = None) -> int:
-        value = self._get(key, _REQUIRED if default is None else default, int, "a whole number")
+        value: int = self._get(key, _REQUIRED if default is None else default, int, "a whole number")
         if not low <= value <= high:
             raise self.fail(f"{key!r} must be from {low} to {high}, not {value}")
         return value
 
     def boolean(self, key: str, default: bool = False) -> bool:
-        return self._get(key, default, bool, "true or false")
+        value: bool = self._get(key, default, bool, "true or false")
+        return value
 
     def names(self, key: str, default: Any = None) -> tuple[str, ...]:
         value = self._get(key, _REQUIRED if default is None else default, (list, tuple), "a list of names")

@@ -13,7 +13,7 @@ carry them to every screen over the wire.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Union
+from typing import Sequence, Union
 
 from quackbox.cards.data import CardDataError, Fields, parse_toml, read_packaged, sections
 
@@ -157,11 +157,12 @@ class Deck:
         """The physical cards of one game: Patients, then Treatments, then
         Anytime cards, each in file order; ids 0..n-1 are their indices."""
         out: list[Card] = []
-        for kinds, copies in (
+        kinds_and_copies: tuple[tuple[Sequence[Card], Sequence[int]], ...] = (
             (self.patients, self.patient_copies),
             (self.treatments, self.treatment_copies),
             (self.anytimes, self.anytime_copies),
-        ):
+        )
+        for kinds, copies in kinds_and_copies:
             for kind, count in zip(kinds, copies):
                 for _ in range(count):
                     out.append(replace(kind, id=len(out)))
@@ -200,7 +201,7 @@ def parse(text: str, source: str = FILENAME) -> Deck:
                 raise f.fail(f"has unknown illness {illness!r}; known: {', '.join(ILLNESSES)}")
         if len(set(illnesses)) != len(illnesses):
             raise f.fail("lists an illness twice")
-        card = Patient(
+        patient = Patient(
             id=-1,
             name=f.name,
             description=f.text("description", ""),
@@ -212,7 +213,7 @@ def parse(text: str, source: str = FILENAME) -> Deck:
         )
         patient_copies.append(f.integer("copies", 1, MAX_COPIES, default=1))
         unique(f)
-        patients.append(card)
+        patients.append(patient)
 
     treatments: list[Treatment] = []
     treatment_copies: list[int] = []
@@ -229,7 +230,7 @@ def parse(text: str, source: str = FILENAME) -> Deck:
         both = sorted({ill for ill, _ in cures} & {ill for ill, _ in harms})
         if both:
             raise f.fail(f"lists {', '.join(both)} under both cures and harms")
-        card = Treatment(
+        treatment = Treatment(
             id=-1,
             name=f.name,
             description=f.text("description", ""),
@@ -241,7 +242,7 @@ def parse(text: str, source: str = FILENAME) -> Deck:
         )
         treatment_copies.append(f.integer("copies", 1, MAX_COPIES, default=1))
         unique(f)
-        treatments.append(card)
+        treatments.append(treatment)
 
     anytimes: list[Anytime] = []
     anytime_copies: list[int] = []
@@ -261,7 +262,7 @@ def parse(text: str, source: str = FILENAME) -> Deck:
                 raise f.fail(
                     f"has unknown treatment type {treatment_type!r}; known: {', '.join(TREATMENT_TYPES)}"
                 )
-        card = Anytime(
+        anytime = Anytime(
             id=-1,
             name=f.name,
             description=f.text("description", ""),
@@ -272,7 +273,7 @@ def parse(text: str, source: str = FILENAME) -> Deck:
         anytime_copies.append(f.integer("copies", 1, MAX_COPIES, default=1))
         # A parameter the effect does not use is refused as an unknown field.
         unique(f)
-        anytimes.append(card)
+        anytimes.append(anytime)
 
     if not patients:
         raise CardDataError(source, None, "has no [[patient]] cards")

@@ -13,9 +13,9 @@ Two calls:
   it (an answer to a trade offer, an Anytime card on someone else's turn); it
   returns a move or None to let the moment pass.
 
-A bot that keeps a memory (the search bot) also has ``observe(events, seat)``:
-runners pass it the events of every move as redacted for its seat
-(:func:`observe`), so it remembers what it was shown, never more.
+A bot that keeps a memory (the search bot, ``remembers``) is also shown the
+events of every move as redacted for its seat (:meth:`Bot.observe`, through
+:func:`observe`), so it remembers what it was shown, never more.
 
 Which of the two to ask is decided in one place, :func:`decide`, and the order
 in which a table of bots is asked in another, :func:`next_move`. Every runner
@@ -25,36 +25,56 @@ pacing, so people can follow) and a bot seat over the network.
 
 from __future__ import annotations
 
+import dataclasses
 import random
-from typing import Any, Callable, Mapping, Protocol, Sequence
+from abc import ABC, abstractmethod
+from typing import Any, Callable, Generic, Mapping, Sequence, TypeVar
 
-from quackbox.core.rules import Move, Rules
+from quackbox.core.rules import AnyRules, Event, GameView, Move
+
+V = TypeVar("V", bound=GameView)
 
 
-class Bot(Protocol):
-    name: str
-    reacts: bool
+class Bot(ABC, Generic[V]):
+    """A player that sees only its seat's views (of type ``V``, its game's).
+
+    What a runner may ask of a bot is declared here, so no runner asks at
+    run time what a bot can do: :meth:`choose` always, :meth:`react` when
+    ``reacts``, :meth:`observe` when ``remembers``, and ``slow`` bots off the
+    event loop.
+    """
+
+    name: str = "bot"
+    """The kind of bot (``heuristic``, ``search``...)."""
+    reacts: bool = False
     """False when :meth:`react` always returns None, so runners may skip asking."""
+    remembers: bool = False
+    """True when the bot keeps a memory: runners show it every move's events (:meth:`observe`)."""
+    slow: bool = False
+    """It thinks for about a second: a table with people runs it off its event loop."""
 
-    def choose(self, view: Any) -> Move: ...
+    @abstractmethod
+    def choose(self, view: V) -> Move:
+        """One of ``view.legal``: the game is waiting for this seat."""
 
-    def react(self, view: Any) -> Move | None: ...
+    def react(self, view: V) -> Move | None:
+        """A move the seat may make though the game does not wait for it, or None."""
+        return None
+
+    def observe(self, events: Sequence[Event], seat: int) -> None:
+        """Remember ``events``, as redacted for ``seat`` (this bot's): only if ``remembers``."""
 
 
-class RandomBot:
+class RandomBot(Bot[GameView]):
     """Picks uniformly among the legal moves; never acts unasked."""
 
     name = "random"
-    reacts = False
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, view: Any) -> Move:
+    def choose(self, view: GameView) -> Move:
         return self.rng.choice(view.legal)
-
-    def react(self, view: Any) -> Move | None:
-        return None
 
 
 class GameStalled(RuntimeError):
@@ -62,7 +82,7 @@ class GameStalled(RuntimeError):
     ended: a bug in the rules."""
 
 
-def decide(bot: Bot, view: Any) -> Move | None:
+def decide(bot: Bot[Any], view: GameView) -> Move | None:
     """What ``bot`` does at the seat ``view`` belongs to: the one "choose or react" rule.
 
     A seat the game waits for must choose one of its legal moves; any other
@@ -77,7 +97,7 @@ def decide(bot: Bot, view: Any) -> Move | None:
     return bot.react(view) if bot.reacts else None
 
 
-def first_reaction(rules: Rules, state: Any, bots: Mapping[int, Bot]) -> tuple[int, Move] | None:
+def first_reaction(rules: AnyRules, state: Any, bots: Mapping[int, Bot[Any]]) -> tuple[int, Move] | None:
     """The first reaction of a bot the game is not waiting for, in seat order.
 
     Only seats with a legal move are asked (a reaction needs one), and only
@@ -98,7 +118,7 @@ def first_reaction(rules: Rules, state: Any, bots: Mapping[int, Bot]) -> tuple[i
     return None
 
 
-def next_move(rules: Rules, state: Any, bots: Sequence[Bot]) -> tuple[int, Move]:
+def next_move(rules: AnyRules, state: Any, bots: Sequence[Bot[Any]]) -> tuple[int, Move]:
     """The next (seat, move) at a table where ``bots[seat]`` plays every seat.
 
     A reaction goes first (:func:`first_reaction`), so an answer to an offer
@@ -118,7 +138,7 @@ def next_move(rules: Rules, state: Any, bots: Sequence[Bot]) -> tuple[int, Move]
     return seat, move
 
 
-BotFactory = Callable[..., Bot]
+BotFactory = Callable[..., Bot[Any]]
 """Makes a bot from a seed (and, for a search bot, an optional ``budget``)."""
 
 EASY, NORMAL, HARD = "easy", "normal", "hard"
@@ -140,7 +160,7 @@ def kinds(game: str) -> tuple[str, ...]:
     return tuple(sorted({k for g, k in _REGISTRY if g in (game, "*")}))
 
 
-def make(game: str, kind: str, seed: int, *, budget: int | None = None) -> Bot:
+def make(game: str, kind: str, seed: int, *, budget: int | None = None) -> Bot[Any]:
     """A new bot of ``kind`` for ``game``; ValueError naming the choices if unknown.
     ``budget`` sets a search bot's simulated games per decision (others ignore it)."""
     _load_game_bots(game)
@@ -150,13 +170,28 @@ def make(game: str, kind: str, seed: int, *, budget: int | None = None) -> Bot:
     return factory(seed, budget=budget) if budget is not None and kind == HARD else factory(seed)
 
 
-def observe(bot: Bot, rules: Rules, seat: int, events: Sequence[Any]) -> None:
+def distinct(moves: Sequence[Move], names: Mapping[int, str]) -> list[Move]:
+    """``moves`` without repeats, in order, a card played from the hand standing
+    for every card of its name (``names``: the names of the cards in hand, by
+    id): a search weighs one Discard of two Lithiums, not both."""
+    seen: set[tuple[object, ...]] = set()
+    out = []
+    for move in moves:
+        values = dataclasses.astuple(move)
+        played = bool(values) and dataclasses.fields(move)[0].name in ("card", "drug")
+        key = (type(move), names.get(values[0], values[0]) if played else None, *values[1 if played else 0:])
+        if key not in seen:
+            seen.add(key)
+            out.append(move)
+    return out
+
+
+def observe(bot: Bot[Any], rules: AnyRules, seat: int, events: Sequence[Event]) -> None:
     """Show ``bot`` at ``seat`` the ``events`` as redacted for that seat, if it
     keeps a memory (a search bot does); never more than the seat may see."""
-    remember = getattr(bot, "observe", None)
-    if remember is not None:
+    if bot.remembers:
         seen = [e for e in (rules.redact(event, seat) for event in events) if e is not None]
-        remember(seen, seat)
+        bot.observe(seen, seat)
 
 
 def _load_game_bots(game: str) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Iterator, Mapping
 
-from quackbox.core.rules import Rules
+from quackbox.core.rules import AnyRules
 
 SIDE_EFFECTS = "side-effects"
 QUACK = "quack"
@@ -24,13 +24,13 @@ TITLES: dict[str, str] = {SIDE_EFFECTS: "Side Effects", QUACK: "Quack in the Box
 """Each game's title, as its rules give it (a test keeps the two the same)."""
 
 
-class _Games(Mapping[str, Rules]):
+class _Games(Mapping[str, AnyRules]):
     """Game name -> rules, each game imported on first use."""
 
     def __init__(self) -> None:
-        self._loaded: dict[str, Rules] = {}
+        self._loaded: dict[str, AnyRules] = {}
 
-    def __getitem__(self, name: str) -> Rules:
+    def __getitem__(self, name: str) -> AnyRules:
         rules = self._loaded.get(name)
         if rules is None:
             rules_module, bot_module = _MODULES[name]
@@ -50,10 +50,10 @@ class _Games(Mapping[str, Rules]):
         return len(_MODULES)
 
 
-GAMES: Mapping[str, Rules] = _Games()
+GAMES: Mapping[str, AnyRules] = _Games()
 
 
-def get(name: str) -> Rules:
+def get(name: str) -> AnyRules:
     """The rules called ``name``; ValueError listing the games otherwise."""
     try:
         return GAMES[name]

@@ -13,11 +13,16 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping, TypeVar
 
 from quackbox.core.rules import BadOptions
 
 __all__ = ["option", "parse", "as_values", "names", "describe", "read_text"]
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+T = TypeVar("T", bound="DataclassInstance")
 
 _TRUE = ("true", "yes", "on", "1")
 _FALSE = ("false", "no", "off", "0")
@@ -40,15 +45,15 @@ def names(cls: type) -> tuple[str, ...]:
 
 def as_values(options: Any) -> dict[str, Any]:
     """``options`` as plain values (snake_case names) that :func:`parse` takes back."""
-    return {f.name: getattr(options, f.name) for f in dataclasses.fields(options)}
+    return dataclasses.asdict(options)
 
 
 def describe(options: Any) -> str:
     """``options`` as ``name=value`` pairs, the way the command line takes them."""
-    return ", ".join(f"{kebab(f.name)}={_shown(getattr(options, f.name))}" for f in dataclasses.fields(options))
+    return ", ".join(f"{kebab(name)}={_shown(value)}" for name, value in as_values(options).items())
 
 
-def parse(cls: type, values: Mapping[str, Any] | Any | None, *, title: str) -> Any:
+def parse(cls: type[T], values: object, *, title: str) -> T:
     """Options of type ``cls`` from ``values``; BadOptions with a plain sentence
     naming the option (``title`` names the game) if any is unknown or wrong."""
     if values is None:
@@ -76,7 +81,7 @@ def read_text(text: str) -> tuple[str, str]:
     return key.strip(), value.strip()
 
 
-def _value(field: dataclasses.Field, value: Any) -> Any:
+def _value(field: dataclasses.Field[Any], value: Any) -> Any:
     """``value`` for ``field``, converted from text if need be, and checked."""
     name = kebab(field.name)
     default = field.default

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from quackbox.core.bots import Bot, GameStalled, next_move, observe
-from quackbox.core.rules import Event, Move, Outcome, Rules
+from quackbox.core.rules import AnyRules, Event, Move, Outcome
 
 __all__ = ["GameRecord", "GameStalled", "next_move", "play_game"]
 
@@ -30,8 +30,8 @@ class GameRecord:
 
 
 def play_game(
-    rules: Rules,
-    bots: Sequence[Bot],
+    rules: AnyRules,
+    bots: Sequence[Bot[Any]],
     *,
     seed: int,
     options: Any = None,
@@ -45,7 +45,7 @@ def play_game(
     """
     state = rules.new_game(seats=len(bots), options=options, seed=seed)
     record = GameRecord(seed=seed, state=state)
-    watchers = [(seat, bot) for seat, bot in enumerate(bots) if hasattr(bot, "observe")]
+    watchers = [(seat, bot) for seat, bot in enumerate(bots) if bot.remembers]
     for seat, bot in watchers:
         observe(bot, rules, seat, state.start_events)
     while rules.outcome(state) is None:

@@ -16,23 +16,41 @@ validate them without knowing which game they belong to.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, ClassVar, Mapping, Protocol, Sequence
+import random
+import typing
+from dataclasses import dataclass, fields
+from operator import attrgetter
+from typing import TYPE_CHECKING, Annotated, Any, Callable, ClassVar, Generic, Iterable, Mapping, Protocol, Sequence, TypeVar
+
+if TYPE_CHECKING:
+    from quackbox.core.play import GameRecord
 
 __all__ = [
     "Deadline",
     "Event",
     "GameOver",
+    "GameState",
+    "GameView",
     "IllegalMove",
     "MalformedMove",
+    "Memory",
     "Move",
+    "MoveForms",
+    "MoveKind",
     "NotYourTurn",
     "Outcome",
+    "AnyRules",
     "Rules",
     "RulesError",
     "BadOptions",
     "NONE",
+    "Seat",
+    "SeatOrNone",
+    "SeatOrRandom",
+    "Wire",
     "seat_label",
+    "seat_text",
+    "verify_view_seats",
 ]
 
 
@@ -91,9 +109,38 @@ NONE = -1
 """In a move, an event or a view of either game: no card, or no seat."""
 
 
+@dataclass(frozen=True, slots=True)
+class Wire:
+    """What a whole-number field of a move, an event or a view holds, said in
+    its annotation (``Annotated[int, Wire("seat")]``) for docs/PROTOCOL.md,
+    which is written from these (``python -m quackbox.net.wire_fields``).
+    A plain ``int`` is a number (a count, money, points)."""
+
+    text: str
+
+
+Seat = Annotated[int, Wire("seat")]
+"""A seat, counted from 0."""
+SeatOrNone = Annotated[int, Wire("seat, or -1 for none")]
+SeatOrRandom = Annotated[int, Wire("seat, or -1 to draw it at random")]
+
+
 def seat_label(seat: int) -> str:
     """``seat`` as people count it (from 1), for the sentences of errors."""
     return f"seat {seat + 1}"
+
+
+def seat_text(value: object) -> str:
+    """A seat as people count them ("seat 3", :func:`seat_label`), or a bad value as given."""
+    return seat_label(value) if type(value) is int else f"seat {value!r}"
+
+
+def verify_view_seats(seats: Sequence[int | None], table: int) -> None:
+    """MalformedMove unless each of ``seats`` is a seat of a table of ``table``
+    (counted from 0) or None, a spectator: both games' ``view`` and ``views``."""
+    for seat in seats:
+        if seat is not None and (type(seat) is not int or not 0 <= seat < table):
+            raise MalformedMove(f"There is no {seat_text(seat)} at this table.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +163,7 @@ class Outcome:
     names no seat: seat numbers mean nothing to people, so callers name them.
     """
 
-    winners: tuple[int, ...]
+    winners: tuple[Seat, ...]
     places: tuple[int, ...]
     reason: str
 
@@ -141,54 +188,206 @@ class Deadline:
     timeout: Move
 
 
-class Rules(Protocol):
-    """The interface of one game's rules. See docs/ARCHITECTURE.md."""
+S = TypeVar("S")
+M = TypeVar("M", bound=Move)
+P = TypeVar("P")
 
-    name: str
-    """The game's id on the command line and the wire: ``side-effects``, ``quack``."""
-    title: str
-    min_seats: int
-    max_seats: int
 
-    options_type: type
-    """The game's options: a frozen dataclass read by :mod:`quackbox.core.options`."""
+@dataclass(frozen=True, slots=True)
+class MoveKind(Generic[S, M, P]):
+    """One kind of move of a game: its verifier, which refuses the move with a
+    RulesError or returns its plan (what the check found, a frozen value or
+    None), and the ``do_*`` function that makes the move from that plan.
 
-    def default_options(self) -> Any:
+    Each game's ``rules.py`` pairs every move class with its kind in one table
+    (``MOVES``); ``check`` runs the verifier, ``apply`` the verifier and then
+    ``do``. The type checker holds the two to the same move and plan types.
+    """
+
+    verify: Callable[[S, int, M], P]
+    do: Callable[[S, int, M, P, list[Event]], None]
+
+
+class MoveForms:
+    """The fields of a game's move classes and the types they must hold:
+    ``int``, or a tuple of ``int`` or of ``str`` (card names).
+
+    Moves reach the rules from bots, tests and the wire; the wire's codec
+    checks types already, but the rules are the gate for every caller, so a
+    move whose fields are not what its class says is refused here, before any
+    verifier reads it (a bool is not an int here, as on the wire).
+    """
+
+    def __init__(self, move_types: Sequence[type[Move]], title: str) -> None:
+        self.title = title
+        self._forms: dict[type, tuple[Callable[[Any], tuple[Any, ...]], tuple[tuple[str, Any], ...]]] = {}
+        for cls in move_types:
+            hints = typing.get_type_hints(cls)
+            names = tuple(f.name for f in fields(cls))
+            self._forms[cls] = (_reader(names), tuple((name, hints[name]) for name in names))
+
+    def check(self, move: object) -> None:
+        """MalformedMove unless ``move`` is a move of this game with fields of the right types."""
+        form = self._forms.get(type(move))
+        if form is None:
+            raise MalformedMove(f"{move!r} is not a {self.title} move.")
+        read, annotations = form
+        values = read(move)
+        for value, (name, annotation) in zip(values, annotations):
+            if annotation is int:
+                ok = type(value) is int  # bools are not ints here
+                wanted = "a whole number"
+            else:
+                item = typing.get_args(annotation)[0]
+                ok = type(value) is tuple and all(type(v) is item for v in value)
+                wanted = "a list of whole numbers" if item is int else "a list of card names"
+            if not ok:
+                raise MalformedMove(f"{type(move).__name__}.{name} must be {wanted}, not {value!r}.")
+
+
+def _reader(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    """A function giving the values of the fields ``names`` of a move, as a tuple."""
+    if not names:
+        return lambda move: ()
+    if len(names) == 1:
+        one = attrgetter(names[0])
+        return lambda move: (one(move),)
+    return attrgetter(*names)
+
+
+class GameState(Protocol):
+    """What every game's State offers the runners (the host, ``sim``, a
+    replay); the rest of a State is its game's own."""
+
+    seats: int
+    start_events: tuple[Event, ...]
+    """What happened inside ``new_game`` (the deal, the first turn), for the
+    host to relay like any other events."""
+
+
+class GameView(Protocol):
+    """What every game's View offers a runner or a bot; the rest (hands,
+    Psyches, offices) is for its game's bot and table."""
+
+    @property
+    def game(self) -> str: ...
+
+    @property
+    def seat(self) -> int | None:
+        """Whose view it is; None for a spectator."""
+
+    @property
+    def current(self) -> int:
+        """The seat whose turn it is."""
+
+    @property
+    def players(self) -> Sequence[object]:
+        """The public part of each seat, by seat."""
+
+    @property
+    def legal(self) -> tuple[Move, ...]:
+        """The moves this seat may make now (empty for a spectator)."""
+
+    @property
+    def waiting_for(self) -> tuple[int, ...]: ...
+
+    @property
+    def outcome(self) -> Outcome | None: ...
+
+
+class Memory(Protocol):
+    """What one seat has been shown over a game, kept by a search bot for
+    :meth:`Rules.sample` (each game's ``sampling.Memory``)."""
+
+    @property
+    def seat(self) -> int: ...
+
+    def observe(self, events: Iterable[Event]) -> None:
+        """Record ``events``, as redacted for this seat, in the order they happened."""
+
+
+StateT = TypeVar("StateT", bound=GameState)
+ViewT = TypeVar("ViewT", bound=GameView)
+MoveT_co = TypeVar("MoveT_co", bound=Move, covariant=True)
+
+
+class Rules(Protocol[StateT, ViewT, MoveT_co]):
+    """The interface of one game's rules, generic over its State, View and
+    Move types: everything the host, the bots, ``sim``, the search bot and
+    the TUI call. See docs/ARCHITECTURE.md.
+
+    Each game's module checks its rules object against it
+    (``RULES: Rules[SEState, SEView, SEMove]``), so a type checker, not a
+    probe at run time, says what a game offers.
+    """
+
+    @property
+    def name(self) -> str:
+        """The game's id on the command line and the wire: ``side-effects``, ``quack``."""
+
+    @property
+    def title(self) -> str: ...
+
+    @property
+    def min_seats(self) -> int: ...
+
+    @property
+    def max_seats(self) -> int: ...
+
+    @property
+    def options_type(self) -> type:
+        """The game's options: a frozen dataclass read by :mod:`quackbox.core.options`."""
+
+    @property
+    def sim_needs_events(self) -> bool:
+        """``quackbox sim`` keeps every game's events for :meth:`sim_summary`."""
+
+    def default_options(self) -> object:
         """The options dataclass with every default."""
 
-    def parse_options(self, values: Mapping[str, Any] | Any | None) -> Any:
-        """Options from plain or text values (command line, wire, journal);
-        raise BadOptions. (:func:`quackbox.core.options.parse` for the game's options.)"""
+    def parse_options(self, values: object) -> object:
+        """Options from plain or text values (command line, wire, journal), or
+        an options value; raise BadOptions. (:func:`quackbox.core.options.parse`
+        for the game's options.)"""
 
     def card_name(self, card_id: int) -> str:
         """The name of card ``card_id`` (ids are public; for sentences)."""
 
-    def new_game(self, *, seats: int, options: Any = None, seed: int) -> Any:
+    def new_game(self, *, seats: int, options: object = None, seed: int) -> StateT:
         """A new State for ``seats`` players, shuffled by ``random.Random(seed)``.
 
         What happened while dealing (the first turn's draw, say) is kept in
         ``state.start_events`` for the host to relay like any other events.
         """
 
-    def legal_moves(self, state: Any, seat: int) -> tuple[Move, ...]:
+    def legal_moves(self, state: StateT, seat: int) -> tuple[MoveT_co, ...]:
         """Every move ``seat`` may make now, in a documented deterministic order."""
 
-    def check(self, state: Any, seat: int, move: Move) -> None:
+    def unlisted_moves(self) -> tuple[type[Move], ...]:
+        """The move classes a player may send that :meth:`legal_moves` never
+        lists, their space being too large (Side Effects' ``OfferTrade``):
+        only :meth:`check` judges them."""
+
+    def timeout_moves(self) -> tuple[type[Move], ...]:
+        """The move classes only the host applies, when a :class:`Deadline` passes."""
+
+    def check(self, state: StateT, seat: int, move: Move) -> None:
         """Raise a RulesError if ``seat`` may not make ``move`` now; change nothing."""
 
-    def apply(self, state: Any, seat: int, move: Move) -> list[Event]:
+    def apply(self, state: StateT, seat: int, move: Move) -> list[Event]:
         """Check, then make the move, returning what happened (unredacted)."""
 
-    def waiting_for(self, state: Any) -> tuple[int, ...]:
+    def waiting_for(self, state: StateT) -> tuple[int, ...]:
         """The seats whose move the game needs in order to go on (empty when over)."""
 
-    def deadline(self, state: Any) -> Deadline | None:
+    def deadline(self, state: StateT) -> Deadline | None:
         """The timed wait the game is in, if any."""
 
-    def view(self, state: Any, seat: int | None) -> Any:
-        """What ``seat`` may see (None: a spectator), including its legal moves."""
+    def view(self, state: StateT, seat: int | None) -> ViewT:
+        """What ``seat`` may see (None: a spectator), including its legal moves;
+        MalformedMove for a seat not at the table."""
 
-    def views(self, state: Any, seats: Sequence[int | None]) -> tuple[Any, ...]:
+    def views(self, state: StateT, seats: Sequence[int | None]) -> tuple[ViewT, ...]:
         """The views of ``seats`` at once, each as :meth:`view` gives it (the
         host's fan-out after every move: the public part is made once)."""
 
@@ -198,13 +397,23 @@ class Rules(Protocol):
     def describe(self, event: Event, names: Sequence[str], seat: int | None = None) -> str:
         """``event`` as a plain sentence for the log, told from ``seat``'s side."""
 
-    def outcome(self, state: Any) -> Outcome | None:
+    def outcome(self, state: StateT) -> Outcome | None:
         """None while the game runs, then how it ended."""
 
-    def clone(self, state: Any) -> Any:
+    def clone(self, state: StateT) -> StateT:
         """An independent copy of ``state`` (its RNG included), for search."""
 
-    def move_types(self) -> tuple[type, ...]:
+    def sample(self, view: ViewT, rng: random.Random, memory: Memory | None = None) -> StateT:
+        """A State consistent with ``view`` (and the seat's ``memory``), the
+        cards it cannot see dealt by ``rng``: what a search bot plays on."""
+
+    def memory(self, seat: int) -> Memory:
+        """A new record of what ``seat`` is shown over a game, for :meth:`sample`."""
+
+    def sim_summary(self, records: Sequence[GameRecord]) -> dict[str, Any]:
+        """The game's own figures for ``quackbox sim`` over finished games."""
+
+    def move_types(self) -> tuple[type[Move], ...]:
         """Every Move class of the game (for the wire codec)."""
 
     def wire_types(self) -> tuple[type, ...]:
@@ -214,3 +423,7 @@ class Rules(Protocol):
         """The classes of :meth:`wire_types` whose values are facts of the game
         (its cards), each with every one of its values: the wire carries such
         a value as its ``id`` (:mod:`quackbox.net.codec`). ``{}`` for none."""
+
+
+AnyRules = Rules[Any, Any, Move]
+"""The rules of whichever game: what the host, ``sim`` and the generic screens hold."""

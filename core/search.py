@@ -30,7 +30,7 @@ import random
 from typing import Any, Callable, Sequence
 
 from quackbox.core.bots import Bot, next_move
-from quackbox.core.rules import Move, Rules
+from quackbox.core.rules import AnyRules, Event, GameView, Memory, Move
 
 PLAYOUT_MOVES = 1_500
 """A playout still running after this many moves counts as a draw shared by the seats still in it."""
@@ -40,7 +40,7 @@ CONFIDENCE = 1.0
 """How many standard errors of the paired differences another move must win
 by to be played instead of the heuristic's own choice (:func:`clear_winner`)."""
 
-Candidates = Callable[[Any, Bot, Any], Sequence[Move]]
+Candidates = Callable[[Any, Any, Any], Sequence[Move]]
 """The moves worth searching at a view, given the heuristic bot and the seat's memory (or None)."""
 Horizon = Callable[[Any, Any], bool]
 """Whether a playout from ``view`` has reached ``state`` far enough to be judged without playing on."""
@@ -48,21 +48,22 @@ Judge = Callable[[Any, int], float]
 """A playout stopped at its horizon: how good ``state`` looks for ``seat``, 0 to 1."""
 
 
-class SearchBot:
+class SearchBot(Bot[GameView]):
     """Chooses by simulation; reacts (answers offers, unasked Anytime cards) as
-    its heuristic bot does, which keeps the table's pace."""
+    its heuristic bot does, which keeps the table's pace. It is slow (about a
+    second a decision) and remembers what its seat is shown."""
 
     name = "search"
     reacts = True
+    remembers = True
     slow = True
-    """It thinks for about a second: a table with people runs it off its event loop."""
 
     def __init__(
         self,
         seed: int,
         *,
-        rules: Rules,
-        heuristic: Callable[[int], Bot],
+        rules: AnyRules,
+        heuristic: Callable[[int], Bot[Any]],
         candidates: Candidates,
         budget: int,
         horizon: Horizon | None = None,
@@ -79,36 +80,36 @@ class SearchBot:
         self.judge = judge
         self.move_allowance = self.budget * playout_moves if playout_moves else None
         """The playout moves one decision may make in all (None: as many as its budget's games take)."""
-        self.memory: Any = None
+        self.memory: Memory | None = None
 
-    def observe(self, events: Sequence[Any], seat: int) -> None:
+    def observe(self, events: Sequence[Event], seat: int) -> None:
         """Remember what ``seat`` (this bot's) was shown: ``events`` redacted for it."""
         if self.memory is None or self.memory.seat != seat:
             self.memory = self.rules.memory(seat)
         self.memory.observe(events)
 
-    def react(self, view: Any) -> Move | None:
+    def react(self, view: GameView) -> Move | None:
         return self.base.react(view)
 
-    def choose(self, view: Any) -> Move:
-        moves = list(self.candidates(view, self.base, self._memory(view.seat)))
+    def choose(self, view: GameView) -> Move:
+        moves = list(self.candidates(view, self.base, self._memory(_seat(view))))
         if not moves:
             return self.base.choose(view)
         if len(moves) == 1:
             return moves[0]
         return self._search(view, moves)
 
-    def _memory(self, seat: int) -> Any:
+    def _memory(self, seat: int) -> Memory | None:
         return self.memory if self.memory is not None and self.memory.seat == seat else None
 
-    def _search(self, view: Any, moves: list[Move]) -> Move:
+    def _search(self, view: GameView, moves: list[Move]) -> Move:
         """Paired trials: each round deals one State and plays every candidate
         on a copy of it, with playout bots and dice seeded alike, so the moves
         are compared on the same luck (far less noise than a trial each)."""
-        seat = view.seat
+        seat = _seat(view)
         memory = self._memory(seat)
         rules = self.rules
-        seats = len(_seats(view))
+        seats = len(view.players)
         results: list[list[float]] = [[] for _ in moves]
         spent = 0
         for done in range(1, max(1, self.budget // len(moves)) + 1):
@@ -125,7 +126,7 @@ class SearchBot:
                 break
         return moves[clear_winner(results)]
 
-    def _playout(self, view: Any, state: Any, players: list[Bot], seat: int) -> tuple[float, int]:
+    def _playout(self, view: GameView, state: Any, players: list[Bot[Any]], seat: int) -> tuple[float, int]:
         """How the playout from ``state`` ended for ``seat`` (0 to 1), and the moves it made."""
         rules = self.rules
         for made in range(PLAYOUT_MOVES):
@@ -139,9 +140,11 @@ class SearchBot:
         return 1.0 / len(players), PLAYOUT_MOVES
 
 
-def _seats(view: Any) -> Sequence[Any]:
-    """The seats of the table, from either game's view."""
-    return getattr(view, "players", None) or view.doctors
+def _seat(view: GameView) -> int:
+    """The seat the bot plays: it is asked only at a seat, never as a spectator."""
+    if view.seat is None:
+        raise ValueError("a bot plays a seat, not a spectator's view")
+    return view.seat
 
 
 def clear_winner(results: Sequence[Sequence[float]], confidence: float = CONFIDENCE) -> int:

@@ -14,9 +14,10 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from quackbox.core import bots as bot_registry
-from quackbox.core.bots import GameStalled
+from quackbox.core.bots import Bot, GameStalled
 from quackbox.core import games
 from quackbox.core.play import GameRecord, play_game
+from quackbox.core.rules import Event, Move
 
 
 MAX_MOVES = 20_000
@@ -114,7 +115,7 @@ def run(
     result.seats_by_bot = {k: lineup.count(k) for k in lineup}
     seeds = random.Random(seed)
     records: list[GameRecord] = []
-    needs_events = getattr(rules, "sim_needs_events", False)
+    needs_events = rules.sim_needs_events
     start = clock() if clock else 0.0
     for i in range(games_count):
         game_seed = seeds.randrange(2**32)
@@ -144,22 +145,22 @@ def run(
         if progress:
             progress(i + 1)
     result.seconds = (clock() - start) if clock else 0.0
-    summary = getattr(rules, "sim_summary", None)
-    if summary and records:
-        result.figures = summary(records)
+    if records:
+        result.figures = rules.sim_summary(records)
     return result
 
 
-class _Timed:
+class _Timed(Bot[Any]):
     """A bot whose every ``choose`` is timed into ``tally`` ([count, seconds, longest])."""
 
-    def __init__(self, bot: Any, tally: list[float], clock: Callable[[], float]) -> None:
+    def __init__(self, bot: Bot[Any], tally: list[float], clock: Callable[[], float]) -> None:
         self.bot, self.tally, self.clock = bot, tally, clock
-        self.name, self.reacts = bot.name, bot.reacts
-        if hasattr(bot, "observe"):
-            self.observe = bot.observe
+        self.name, self.reacts, self.remembers, self.slow = bot.name, bot.reacts, bot.remembers, bot.slow
 
-    def _timed(self, call: Callable[[Any], Any], view: Any) -> Any:
+    def observe(self, events: Sequence[Event], seat: int) -> None:
+        self.bot.observe(events, seat)
+
+    def _timed(self, call: Callable[[Any], Move], view: Any) -> Move:
         start = self.clock()
         move = call(view)
         spent = self.clock() - start
@@ -169,10 +170,10 @@ class _Timed:
         tally[2] = max(tally[2], spent)
         return move
 
-    def choose(self, view: Any) -> Any:
+    def choose(self, view: Any) -> Move:
         return self._timed(self.bot.choose, view)
 
-    def react(self, view: Any) -> Any:
+    def react(self, view: Any) -> Move | None:
         # Not timed: asked at every move of others, a reaction is no decision
         # the table waits for (and every bot reacts by heuristic).
         return self.bot.react(view)

@@ -80,7 +80,7 @@ class BotDriver:
 
     def _make(self, seed: int, seat: int) -> Bot:
         bot = core_bots.make(self.rules.name, self.kind, seed)
-        if getattr(bot, "slow", False):
+        if bot.slow:
             if self._thinker is None:
                 self._thinker = ThreadPoolExecutor(1, thread_name_prefix="quackbox-bot")
             bot = _Thinking(bot, self._thinker, self._thought)
@@ -247,6 +247,7 @@ class _Thinking:
         self.done = done
         self.name = bot.name
         self.reacts = bot.reacts
+        self.remembers = bot.remembers
         self._view: Any = None
         self._future: Future[Move] | None = None
 
@@ -268,8 +269,7 @@ class _Thinking:
     def observe(self, events: list[Any], seat: int) -> None:
         # In the thinking thread, after any thought already queued: the
         # memory is never changed while a choice reads it.
-        if hasattr(self.bot, "observe"):
-            self.pool.submit(self.bot.observe, events, seat)
+        self.pool.submit(self.bot.observe, events, seat)
 
 
 class _Careful:

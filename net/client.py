@@ -609,7 +609,7 @@ async def run_network_bot(
                     await _quietly(client.start())
             elif kind_of is View:
                 view = message.view
-                if hasattr(bot, "observe") and client.seat is not None:
+                if bot.remembers and client.seat is not None:
                     bot.observe(list(message.events), client.seat)  # already redacted for this seat
                 if view.outcome is not None:
                     if names is not None and client.lobby is not None:
@@ -623,7 +623,7 @@ async def run_network_bot(
                     await asyncio.sleep(think)
                     if client.view is not None and client.view.seq != message.seq:
                         continue
-                if getattr(bot, "slow", False):
+                if bot.slow:
                     # A search bot thinks for a second: off the loop, which keeps the connection alive.
                     move = await asyncio.to_thread(core_bots.decide, bot, view)
                 else:

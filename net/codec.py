@@ -98,6 +98,9 @@ class _Field:
     """No default: a map without this key is refused."""
     where: str
     """``Class.field``, for error sentences."""
+    shown: Any
+    """The annotation as written, ``Annotated`` kinds kept (a seat, a card
+    id...): what docs/PROTOCOL.md says of the field (:mod:`quackbox.net.wire_fields`)."""
 
 
 class Codec:
@@ -153,6 +156,10 @@ class Codec:
                 the one its table holds under its id...).
         """
         return msgpack.packb(value, default=self._tagged_map, use_bin_type=True)
+
+    def wire_fields(self, cls: type) -> tuple[_Field, ...]:
+        """The fields of the registered class or message ``cls`` as the codec reads them."""
+        return self._fields[cls]
 
     def fields_of(self, value: Any) -> dict[str, Any]:
         """The fields of ``value`` (of a registered class or message) by name,
@@ -329,6 +336,7 @@ class Codec:
         annotations checked; TypeError for one the codec cannot read."""
         try:
             hints = type_hints(cls)
+            shown = type_hints(cls, extras=True)
         except Exception as exc:
             raise TypeError(f"cannot read the annotations of {cls.__name__}: {exc}") from None
         fields = []
@@ -338,7 +346,7 @@ class Codec:
             where = f"{cls.__name__}.{f.name}"
             self._check_annotation(hints[f.name], where)
             required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
-            fields.append(_Field(f.name, hints[f.name], required, where))
+            fields.append(_Field(f.name, hints[f.name], required, where, shown[f.name]))
         return tuple(fields)
 
     def _check_annotation(self, ann: Any, where: str) -> None:
@@ -383,12 +391,13 @@ class Codec:
 
 
 @functools.cache
-def type_hints(cls: type) -> Mapping[str, Any]:
-    """``typing.get_type_hints(cls)``, read once per class. Every codec reads the same classes
+def type_hints(cls: type, *, extras: bool = False) -> Mapping[str, Any]:
+    """``typing.get_type_hints(cls, include_extras=extras)``, read once per class (``extras``:
+    ``Annotated`` kept, as written; without, as values are checked). Every codec reads the same classes
     (a host's, and each client's twice: the handshake's and the game's), and reading them is
     most of making one: 8.9 ms of a Side Effects Wire's 10 here, 1.1 ms once read. A door's
     zygote reads them before it forks, so no session's child does."""
-    return types.MappingProxyType(typing.get_type_hints(cls))
+    return types.MappingProxyType(typing.get_type_hints(cls, include_extras=extras))
 
 
 def _by_id(cls: type, values: Iterable[Any]) -> dict[int, Any]:

@@ -401,7 +401,7 @@ def replay(journal: Journal, upto: int | None = None) -> Iterator[tuple[Any, tup
         state = rules.new_game(seats=header.seats, options=options, seed=header.seed)
     except ValueError as exc:
         raise JournalError(journal.path, f"cannot deal its game again ({exc})") from None
-    yield state, tuple(getattr(state, "start_events", ()))
+    yield state, tuple(state.start_events)
     for number, (seat, move) in enumerate(journal.moves[:upto]):
         try:
             events = rules.apply(state, seat, move)

@@ -63,10 +63,12 @@ __all__ = [
     "Wire",
 ]
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 """Sent in ``hello`` and ``welcome``; a host refuses any other version.
 Version 2: cards travel by id, so the games' card tables are part of the
-version (a test pins their digest to it)."""
+version (a test pins their digest to it). Version 3: the two games name their
+shared ideas alike (a Quack view's ``current``, ``players``, ``window_seats``,
+``*_count`` and a doctor's ``case``; docs/PROTOCOL.md lists every field)."""
 
 DEFAULT_PORT = 7117
 DEFAULT_SSH_PORT = 2222

@@ -356,7 +356,7 @@ class Table:
         # Bots get seeds derived from the game's, so a seeded table replays exactly.
         self.bots.deal(self.seats, seed, now=now)
         self.state = self.rules.new_game(seats=len(self.seats), options=self.options, seed=seed)
-        self.bots.saw(list(getattr(self.state, "start_events", ())))
+        self.bots.saw(list(self.state.start_events))
         self.games_played += 1
         self.phase = PLAYING
         self.outcome = None
@@ -379,7 +379,7 @@ class Table:
         out: list[Action] = [JournalStart(header)]
         out += self.lobby.announce(self.phase)
         out += self.lobby.broadcast(Started(names=self.names))
-        return out + self._send_views(getattr(self.state, "start_events", ()), now)
+        return out + self._send_views(self.state.start_events, now)
 
     @classmethod
     def resume(cls, config: TableConfig, journal: Journal, now: float, *, rules: Any = None) -> Table:

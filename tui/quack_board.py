@@ -113,7 +113,7 @@ class DoctorTable(PaintChanges, ClickableText):
         width = max(40, self.size.width)
         out = Text(no_wrap=True, overflow="ellipsis")
         waiting = set(view.waiting_for)
-        for i, doctor in enumerate(view.doctors):
+        for i, doctor in enumerate(view.players):
             if i:
                 out.append("\n")
             out.append_text(self._row(view, doctor, width, doctor.seat in waiting))
@@ -129,7 +129,7 @@ class DoctorTable(PaintChanges, ClickableText):
         if seat == me:
             name += " (you)"
         line = Text(no_wrap=True, overflow="ellipsis")
-        marker = "▶" if cursor else "›" if lit else "●" if seat == view.turn and not view.outcome else " "
+        marker = "▶" if cursor else "›" if lit else "●" if seat == view.current and not view.outcome else " "
         marker_style = "bold reverse" if cursor else "bold yellow" if lit else "bold green"
         line.append(f"{marker} ", style=click(action, marker_style))
         name_style = "bold reverse" if cursor else "bold yellow underline" if lit else "bold"
@@ -151,7 +151,7 @@ class DoctorTable(PaintChanges, ClickableText):
         status_words = {q.SWITZERLAND: ("in Switzerland", "bold cyan"), q.MOBBED: ("MOBBED", "bold red")}
         if doctor.status in status_words:
             tags.insert(0, status_words[doctor.status])
-        case = doctor.patient
+        case = doctor.case
         bars = self._short_bars(doctor) if self.compact and case is not None else Text()
         if case is None:
             if doctor.status == q.PRACTISING:
@@ -197,7 +197,7 @@ class DoctorTable(PaintChanges, ClickableText):
 
     def _short_bars(self, doctor: q.DoctorView) -> Text:
         """``C 2/5 H 3/6 M 1/5`` for one-line rows."""
-        case = doctor.patient
+        case = doctor.case
         out = Text()
         if case.patient is None or case.cure_points is None:
             out.append(f"? treated {case.received}x", style="italic")
@@ -212,7 +212,7 @@ class DoctorTable(PaintChanges, ClickableText):
         return out
 
     def _bars(self, view: q.QuackView, doctor: q.DoctorView, *, short: bool) -> Text:
-        case = doctor.patient
+        case = doctor.case
         out = Text()
         cells = 5 if short else BAR_CELLS
         if case.patient is None or case.cure_points is None:
@@ -300,7 +300,7 @@ class QuackHand(PaintChanges, ClickableText):
                         style=click(action, base or "cyan"))
             line.append(f"{qt.money(card.price):>7} ", style=click(action, base or "green"))
             me = view.seat
-            if view.doctors[me].patient is not None:
+            if view.players[me].case is not None:
                 effect, style = qt.treatment_effect(view, card, me)
                 line.append("→ ", style="dim")
                 line.append(effect, style=style if not selected else "reverse " + style)
@@ -389,14 +389,14 @@ class QuackBoard(Board):
         else:
             text.append(f"Round {view.round}/{limit}", style="bold")
         if view.outcome is None:
-            whose = "your" if view.turn == view.seat else f"{self.seat_name(view.turn)}'s"
+            whose = "your" if view.current == view.seat else f"{self.seat_name(view.current)}'s"
             text.append(f" · {whose} turn")
             if view.die:
                 text.append(f" · die {view.die}, {view.owed} owed")
             if view.endgame:
                 text.append(" · endgame", style="bold magenta")
         text.append(f" · mob at {view.threshold}")
-        text.append(f" · deck {view.doc_deck}", style="dim")
+        text.append(f" · deck {view.doc_deck_count}", style="dim")
         return text
 
     # --- reacting ------------------------------------------------------------------------
@@ -460,7 +460,7 @@ class QuackBoard(Board):
         """
         self._disarm_auto_pass()
         view = self.view
-        if (not self.auto_pass or view is None or view.phase != q.WINDOW or view.seat not in view.window
+        if (not self.auto_pass or view is None or view.phase != q.WINDOW or view.seat not in view.window_seats
                 or self.selected is not None or not self.legal_has(q.Pass())):
             return
         self.auto_pass_at = self.clock() + AUTO_PASS_SECONDS
@@ -532,7 +532,7 @@ class QuackBoard(Board):
         doctors.lit = lit
         doctors.cursor = cursor
         height = self.app.size.height if self.is_attached else 24
-        doctors.compact = len(view.doctors) > 5 and height < 40
+        doctors.compact = len(view.players) > 5 and height < 40
         doctors.view = view
         hand = self.query_one("#hand", QuackHand)
         hand.display = view.seat is not None
@@ -552,7 +552,7 @@ class QuackBoard(Board):
         from quackbox.tui.table import WIDE
 
         # A full hand, not the cards held now: the hand keeps its layout as cards come and go.
-        rows = 6 + (1 if compact else 2) * len(view.doctors) + ROOMY_LINES * max(q.HAND_SIZE, len(view.hand))
+        rows = 6 + (1 if compact else 2) * len(view.players) + ROOMY_LINES * max(q.HAND_SIZE, len(view.hand))
         beside = self.app.size.width >= WIDE
         return height >= max(ROOMY_HEIGHT, rows + (0 if beside else LOG_ROWS))
 
@@ -571,14 +571,14 @@ class QuackBoard(Board):
         if self.selected is not None:
             return self._with_selection(text)
         if me is None:
-            text.append(f"Watching: {self.seat_name(view.turn)}'s turn.")
+            text.append(f"Watching: {self.seat_name(view.current)}'s turn.")
             return text
-        doctor = view.doctors[me]
+        doctor = view.players[me]
         if doctor.status == q.MOBBED:
             text.append("The Angry Mob ran you out of town. You are watching the rest.", style="italic")
             return text
         if view.phase == q.WINDOW:
-            if me in view.window:
+            if me in view.window_seats:
                 text.append("Your chance: ", style="bold yellow")
                 text.append(f"an Anytime card ({self._keys(q.PlayAnytime)}, aim, Enter), or ")
                 text.append("space to pass", style=click("pass_window", "bold underline"))
@@ -586,10 +586,10 @@ class QuackBoard(Board):
                 if self.auto_pass:
                     text.append(" a: wait for me", style=click("toggle_auto_pass", "dim underline"))
             else:
-                others = ", ".join(self.seat_name(s) for s in view.window)
+                others = ", ".join(self.seat_name(s) for s in view.window_seats)
                 text.append(f"Waiting for {others} to play an Anytime card or pass.")
             return text
-        if view.turn == me:
+        if view.current == me:
             if view.phase == q.FLEE:
                 text.append("Your turn: ", style="bold green")
                 text.append("s stay", style=click("stay", "bold underline"))
@@ -610,7 +610,7 @@ class QuackBoard(Board):
         if doctor.status == q.SWITZERLAND:
             text.append("You are in Switzerland: money and Infamy are frozen; Anytime cards still work.")
             return text
-        text.append(f"{self.seat_name(view.turn)}'s turn.")
+        text.append(f"{self.seat_name(view.current)}'s turn.")
         if any(isinstance(m, q.PlayAnytime) for m in view.legal):
             text.append(f" Your Anytime cards work now too ({self._keys(q.PlayAnytime)}).", style="dim")
         return text
@@ -693,11 +693,11 @@ class QuackBoard(Board):
         if not self.legal_has(q.FleeToSwitzerland()):
             return
         view = self.view
-        me = view.doctors[view.seat]
+        me = view.players[view.seat]
         question = Text()
         question.append("Flee to Switzerland?\n\n", style="bold")
         question.append(f"Your {qt.money(me.money)} and {me.infamy} Infamy freeze for good. ")
-        if me.patient is not None:
+        if me.case is not None:
             question.append("Your Patient leaves unpaid. ")
         question.append("You play no more Treatments, only Anytime cards. This cannot be undone.")
 

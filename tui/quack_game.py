@@ -29,7 +29,7 @@ class MoneyHistory:
 
     def see(self, message: View) -> None:
         view = message.view
-        money = tuple(d.money for d in view.doctors)
+        money = tuple(d.money for d in view.players)
         if not self.rounds or self.rounds[-1][0] != view.round:
             self.rounds.append((view.round, money))
         elif view.outcome is not None or self.rounds[-1][1] != money:

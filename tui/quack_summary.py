@@ -55,7 +55,7 @@ def _level(amount: int, top: int) -> str:
 def quack_figures(view: Any, seat: int) -> Text:
     """A doctor's money and Infamy, and how they left the game."""
     out = Text()
-    doctor = view.doctors[seat]
+    doctor = view.players[seat]
     out.append(f"{qt.money(doctor.money):>9}  Infamy {doctor.infamy}")
     if doctor.status != q.PRACTISING:
         out.append("  " + ("in Switzerland" if doctor.status == q.SWITZERLAND else "mobbed"),

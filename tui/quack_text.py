@@ -99,23 +99,23 @@ def points_text(treatment: Treatment, *, short: bool = False) -> str:
 
 def cards_by_id(view: q.QuackView) -> dict[int, object]:
     out: dict[int, object] = {c.id: c for c in view.hand}
-    for d in view.doctors:
+    for d in view.players:
         for r in d.reminders:
             out[r.id] = r
-        if d.patient is not None:
-            if d.patient.patient is not None:
-                out[d.patient.patient.id] = d.patient.patient
-            for t in d.patient.treatments:
+        if d.case is not None:
+            if d.case.patient is not None:
+                out[d.case.patient.id] = d.case.patient
+            for t in d.case.treatments:
                 out[t.id] = t
-            for r in d.patient.reminders:
+            for r in d.case.reminders:
                 out[r.id] = r
     return out
 
 
 def treatment_effect(view: q.QuackView, treatment: Treatment, seat: int) -> tuple[str, str]:
     """(short effect, style) of ``treatment`` on the Patient of ``seat``: ``+1 cure +2 harm``."""
-    doctor = view.doctors[seat]
-    case = doctor.patient
+    doctor = view.players[seat]
+    case = doctor.case
     if case is None:
         return "no Patient", "dim"
     if case.patient is None or case.cure_points is None or case.harm_points is None:
@@ -162,7 +162,7 @@ def describe_move(view: q.QuackView, move: Move, names: Sequence[str]) -> str:
         if seat is None or not isinstance(card, Treatment):
             return f"Play {name(move.card)}."
         effect, _ = treatment_effect(view, card, seat)
-        case = view.doctors[seat].patient
+        case = view.players[seat].case
         patient = case.patient.name if case is not None and case.patient is not None else "the Patient"
         return f"{card.name} on {possessive(names, seat, me)} {patient}: {effect} ({money(card.price)} if it survives)."
     if isinstance(move, q.PlayAnytime):
@@ -171,7 +171,7 @@ def describe_move(view: q.QuackView, move: Move, names: Sequence[str]) -> str:
 
 
 def _patient_name(view: q.QuackView, seat: int) -> str:
-    case = view.doctors[seat].patient
+    case = view.players[seat].case
     if case is None:
         return "no Patient"
     return case.patient.name if case.patient is not None else "a face-down Patient"
@@ -185,7 +185,7 @@ def describe_anytime(view: q.QuackView, move: q.PlayAnytime, names: Sequence[str
         return f"Play card {move.card}."
     t = move.target
     target = name_of(names, t, me)
-    doctor = view.doctors[t]
+    doctor = view.players[t]
     effect = card.effect
     head = f"{card.name}: "
     if effect == qc.SHRED:
@@ -199,7 +199,7 @@ def describe_anytime(view: q.QuackView, move: q.PlayAnytime, names: Sequence[str
     if effect == qc.TRANSFER:
         return head + (f"{target} and {name_of(names, move.other, me)} swap Patients "
                        f"({_patient_name(view, t)} ⇄ {_patient_name(view, move.other)}).")
-    case = doctor.patient
+    case = doctor.case
     patient = _patient_name(view, t)
     known = case is not None and case.patient is not None and case.cure_points is not None
     if effect == qc.CURE_POINTS:

@@ -6,7 +6,6 @@ rulebooks are silent the text follows the rulings in the design brief.
 
 from __future__ import annotations
 
-from quackbox.core.side_effects import Punishment
 
 _SIDE_EFFECTS_RULES = """\
 # Side Effects
@@ -148,28 +147,19 @@ click a target, click it again to play.
 - **m** the money chart so far · **g** the summary when the game is over
 """
 
-PUNISHMENT_WORDS = {
-    Punishment.DISCARD_DRUGS: "every Drug on their Psyche is thrown away",
-    Punishment.DISCARD_HAND: "they throw away their whole hand",
-    Punishment.SKIP_TURN: "they sit out their next turn (several stack)",
-    Punishment.TREMORS: "they pick 3 cards to throw away before the countdown ends, or lose the whole hand",
-    Punishment.RANDOM_STEAL: "you take up to 3 cards from their hand at random",
-    Punishment.REVEAL_AND_TAKE: "they show you their hand and you may take one card",
-    Punishment.NO_PLAY: "they may not play cards on their next turn",
-    Punishment.NO_DRAW: "they draw nothing on their next turn",
-}
-
-
 def side_effects_rules() -> str:
     """The Side Effects page, its tables made from the deck data (a house deck shows as played)."""
     from quackbox.cards import side_effects as se_cards
     from quackbox.core.side_effects import RULES as SE
+    from quackbox.core.side_effects.text import punishment_text
 
     kinds = SE.deck.kinds
     rows = []
     for card in kinds:
         if card.kind == se_cards.DISORDER:
-            rows.append(f"- **{card.name}**: {PUNISHMENT_WORDS.get(card.punishment, card.punishment)}")
+            words = punishment_text(card.punishment, target="they", their="their", inflictor="you",
+                                    inflictor_object="you", target_plural=True, inflictor_plural=True)
+            rows.append(f"- **{card.name}**: {words}")
     drugs = []
     treated = set()
     for card in kinds:

@@ -17,6 +17,7 @@ from quackbox.cards.side_effects import SECard
 from quackbox.core import side_effects as se
 from quackbox.core.rules import Move
 from quackbox.core.side_effects import Punishment
+from quackbox.core.side_effects.text import punishment_text
 from quackbox.tui.names import name_of, possessive
 
 ABBREVIATIONS = {
@@ -30,24 +31,12 @@ ABBREVIATIONS = {
     "Madness": "Mad",
 }
 
-PUNISHMENTS = {
-    Punishment.DISCARD_DRUGS: "{they} discards every Drug on {their} Psyche",
-    "discard_hand": "{they} discards {their} whole hand",
-    "skip_turn": "{they} sits out {their} next turn",
-    "tremors": "{they} must discard 3 cards in time or lose {their} hand",
-    "random_steal": "you take up to 3 cards from {their} hand at random",
-    "reveal_and_take": "{they} shows you {their} hand and you may take a card",
-    "no_play": "{they} may not play cards on {their} next turn",
-    "no_draw": "{they} draws nothing on {their} next turn",
-}
-"""An Episode's punishment told to the one who plays it (the target is always someone else)."""
-
 SHORT_PUNISHMENTS = {
     Punishment.DISCARD_DRUGS: "lose Drugs",
     Punishment.DISCARD_HAND: "lose hand",
     Punishment.SKIP_TURN: "skip turn",
     Punishment.TREMORS: "tremors",
-    Punishment.RANDOM_STEAL: "steal 3",
+    Punishment.RANDOM_STEAL: f"steal {se.STEAL_CARDS}",
     Punishment.REVEAL_AND_TAKE: "show hand",
     Punishment.NO_PLAY: "no play",
     Punishment.NO_DRAW: "no draw",
@@ -177,7 +166,9 @@ def describe_move(view: se.SEView, move: Move, names: Sequence[str]) -> str:
         if owner is None or disorder is None:
             return f"Play an Episode on {card(move.disorder)}."
         they = name_of(names, owner, me)
-        text = PUNISHMENTS.get(disorder.punishment, disorder.punishment).format(they=they, their="their")
+        # Told to the one who plays it (the target is always someone else).
+        text = punishment_text(disorder.punishment, target=they, their="their", inflictor="you",
+                               inflictor_object="you", target_plural=False, inflictor_plural=True)
         return f"Episode on {possessive(names, owner, me)} {disorder.name}: {text}."
     if isinstance(move, se.PlayMisdiagnosis):
         owner = owner_of_disorder(view, move.theirs)

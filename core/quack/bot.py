@@ -21,16 +21,18 @@ from __future__ import annotations
 
 import math
 import random
+from typing import Any, NamedTuple
 
 from quackbox.cards import quack as qc
 from quackbox.cards.quack import Anytime, Patient, Treatment
 from quackbox.core import bots
-from quackbox.core.quack.cards import treatment_points
+from quackbox.core.bots import Bot
+from quackbox.core.quack.cards import Fate, case_fate, fine_taken, infamy_after, mob_comes, signed_amount, treatment_points
 from quackbox.core.quack.moves import Discard, FleeToSwitzerland, Pass, PlayAnytime, PlayTreatment, StayHome
 from quackbox.core.quack.rules import RULES
 from quackbox.core.quack.state import FLEE, GAME, MOBBED, PRACTISING, SHORT_HAND, TREAT, WINDOW
 from quackbox.core.quack.state import QuackState
-from quackbox.core.quack.view import DoctorView, PatientView, QuackView
+from quackbox.core.quack.view import DoctorView, CaseView, QuackView
 from quackbox.core.rules import NONE, Move
 
 # Dollar weights of the judgement (tuned with core.quack.balance_report).
@@ -52,7 +54,7 @@ REACT_BAR = 260.0
 """Unasked (react), only clearly good plays: the window is the usual moment."""
 
 
-class QuackBot:
+class QuackBot(Bot[QuackView]):
     """The heuristic Quack in the Box doctor."""
 
     name = "heuristic"
@@ -78,11 +80,11 @@ class QuackBot:
             return self._worst_discard(view)
         if best is not None and score >= ANYTIME_BAR:
             return best
-        if phase == FLEE and view.turn == me:
+        if phase == FLEE and view.current == me:
             if self._should_flee(view) and _has(legal, FleeToSwitzerland):
                 return FleeToSwitzerland()
             return StayHome()
-        if phase == TREAT and view.turn == me:
+        if phase == TREAT and view.current == me:
             move = self._treatment(view)
             if move is not None:
                 return move
@@ -97,14 +99,14 @@ class QuackBot:
     # fleeing ----------------------------------------------------------------
 
     def _should_flee(self, view: QuackView) -> bool:
-        me = view.doctors[view.seat]
+        me = view.players[_seat(view)]
         threshold = view.threshold
-        rivals = [d for d in view.doctors if d.seat != view.seat and d.status != MOBBED]
+        rivals = [d for d in view.players if d.seat != view.seat and d.status != MOBBED]
         best_rival = max((d.money for d in rivals), default=0)
         lead = me.money - best_rival
         practising = [d for d in rivals if d.status == PRACTISING]
-        case = me.patient
-        if case is not None and case.patient is not None:
+        case = _known(me.case)
+        if case is not None:
             at_stake = case.patient.infamy
             risk = _danger(case)
         else:
@@ -112,11 +114,11 @@ class QuackBot:
             risk = 0.35
         if view.options.turbo_infamy:
             at_stake += 1
-        one_death_mobs = me.infamy + at_stake >= threshold
+        one_death_mobs = mob_comes(infamy_after(me.infamy, at_stake), threshold)
         # Not worth staying when the next death brings the Mob and there is money to keep.
         if one_death_mobs and risk >= 0.3 and lead > -2.5 * EXPECTED_TURN:
             return True
-        if me.infamy >= threshold - 1 and lead > -EXPECTED_TURN:
+        if mob_comes(infamy_after(me.infamy, 1), threshold) and lead > -EXPECTED_TURN:
             return True
         # Lock in a lead the others cannot close before the game ends.
         if not practising:
@@ -130,11 +132,11 @@ class QuackBot:
         moves = [m for m in view.legal if isinstance(m, PlayTreatment)]
         if not moves:
             return None
-        me = view.doctors[view.seat]
-        case = me.patient
-        hand = {c.id: c for c in view.hand}
+        me = view.players[_seat(view)]
+        case = _known(me.case)
+        hand = {c.id: c for c in view.hand if isinstance(c, Treatment)}
         own = [m for m in moves if m.target in (NONE, view.seat)]
-        if case is None or case.patient is None or not own:
+        if case is None or not own:
             # Face down (or no own Patient in Group Practice): least average harm, then price.
             pool = own or moves
             return max(pool, key=lambda m: (-_average_harm(hand[m.card]), hand[m.card].price))
@@ -152,11 +154,11 @@ class QuackBot:
         discards = [m for m in view.legal if isinstance(m, Discard)]
         if not discards:
             return view.legal[0]
-        cards = {c.id: c for c in view.hand}
+        cards = {c.id: c for c in view.hand if isinstance(c, Anytime)}
         threats = _threats(view)
         worth: dict[int, float] = {m.card: -1000.0 for m in discards}
         for move in view.legal:
-            if type(move) is PlayAnytime and move.card in worth:
+            if isinstance(move, PlayAnytime) and move.card in worth:
                 score = self._score_anytime(view, cards[move.card], move, threats)
                 worth[move.card] = max(worth[move.card], score)
         return min(discards, key=lambda m: (worth[m.card], m.card))
@@ -168,10 +170,10 @@ class QuackBot:
         best_score = float("-inf")
         if not any(type(c) is Anytime for c in view.hand):
             return best, best_score
-        cards = {c.id: c for c in view.hand}
+        cards = {c.id: c for c in view.hand if isinstance(c, Anytime)}
         threats = _threats(view)
         for move in view.legal:
-            if type(move) is not PlayAnytime:
+            if not isinstance(move, PlayAnytime):
                 continue
             score = self._score_anytime(view, cards[move.card], move, threats)
             if score > best_score:
@@ -179,38 +181,19 @@ class QuackBot:
         return best, best_score
 
     def _score_anytime(self, view: QuackView, card: Anytime, move: PlayAnytime, threats: list[float]) -> float:
-        me = view.seat
-        doctors = view.doctors
+        me = _seat(view)
+        doctors = view.players
         t = doctors[move.target]
         threat = threats[move.target]
         effect = card.effect
         mine = move.target == me
-        case = t.patient
-        known = case is not None and case.patient is not None
-        if effect in (qc.CURE_POINTS, qc.HARM_POINTS, qc.RESET_HARM) and not known:
-            return -1.0
-        if effect == qc.CURE_POINTS:
-            if not mine:
-                return -50.0
-            left = case.patient.cure - case.cure_points
-            if left <= card.amount:
-                return 400.0 + 150.0 * _danger(case)
-            return 60.0 * card.amount * (0.5 + _danger(case))
-        if effect == qc.HARM_POINTS:
-            if mine:
-                return -500.0
-            if case.harm_points + card.amount >= case.patient.kill:
-                mob = t.infamy + case.patient.infamy >= view.threshold
-                return (250.0 + INFAMY_COST * case.patient.infamy + (1500.0 if mob else 0.0)) * threat
-            return 25.0 * card.amount * threat
-        if effect == qc.RESET_HARM:
-            if not mine:
-                return -100.0
-            return 80.0 * case.harm_points * (1.0 + _danger(case))
+        known = _known(t.case)
+        if effect in (qc.CURE_POINTS, qc.HARM_POINTS, qc.RESET_HARM):
+            return _score_points(view, card, t, known, mine, threat) if known is not None else -1.0
         if effect == qc.INFAMY_UP:
             if mine or t.status != PRACTISING:
                 return -500.0
-            if t.infamy + card.amount >= view.threshold:
+            if mob_comes(infamy_after(t.infamy, signed_amount(card)), view.threshold):
                 return 1500.0 * threat
             return 90.0 * card.amount * threat * (1 + t.infamy / view.threshold)
         if effect == qc.INFAMY_DOWN:
@@ -220,12 +203,12 @@ class QuackBot:
         if effect == qc.FINE:
             if mine:
                 return -300.0
-            return min(t.money, card.amount) * threat
+            return fine_taken(t.money, card.amount) * threat
         if effect == qc.NO_PAY:
             if mine:
                 return -200.0
             # Worth most while the target is treating (this round's pay is at stake).
-            treating = view.turn == move.target and view.phase != FLEE
+            treating = view.current == move.target and view.phase != FLEE
             return (280.0 if treating else 60.0) * threat
         if effect == qc.DOUBLE_PAY:
             return 260.0 if mine else -200.0
@@ -234,42 +217,41 @@ class QuackBot:
         if effect == qc.EXTRA_TREATMENT:
             return -80.0 if mine else 70.0 * threat
         if effect == qc.FEWER_TREATMENT:
-            if mine and known:
-                return 60.0 + 200.0 * _danger(case)
+            if mine and known is not None:
+                return 60.0 + 200.0 * _danger(known)
             return -20.0
         if effect == qc.TRANSFER:
             other = doctors[move.other]
             if me not in (move.target, move.other):
                 return -10.0
-            mine_case = doctors[me].patient
-            theirs = other.patient if move.target == me else t.patient
-            if mine_case is None or theirs is None or mine_case.patient is None or theirs.patient is None:
+            mine_case = _known(doctors[me].case)
+            theirs = _known(other.case if move.target == me else t.case)
+            if mine_case is None or theirs is None:
                 return -10.0
             return 400.0 * (_case_value(theirs) - _case_value(mine_case))
         if effect == qc.SHRED:
             return self._score_shred(view, move)
         if effect in (qc.NULLIFY_TYPE, qc.BOOST_TYPE):
-            if not mine or not known or view.turn != me:
+            if not mine or known is None or view.current != me:
                 return -10.0
-            return _type_card_value(view, case, card)
+            return _type_card_value(view, known, card)
         if effect == qc.REDIRECT:
             other = doctors[move.other]
-            if mine or move.other == me or other.patient is None or other.patient.patient is None:
+            oc = _known(other.case)
+            if mine or move.other == me or oc is None:
                 return -10.0
             # Send a rival's Treatment at another rival's fragile Patient.
-            oc = other.patient
-            close = oc.harm_points / max(1, oc.patient.kill)
+            close = oc.harm / max(1, oc.patient.kill)
             return 150.0 * close * threats[move.other]
         return 0.0
 
     def _score_shred(self, view: QuackView, move: PlayAnytime) -> float:
-        me = view.doctors[view.seat]
-        case = me.patient
+        case = _known(view.players[_seat(view)].case)
         gone = next((c for c in view.hand if c.id == move.discard), None)
-        if gone is None or case is None or case.patient is None or type(gone) is not Treatment:
+        if case is None or not isinstance(gone, Treatment):
             return -10.0
         cure, harm = treatment_points(gone, case.patient)
-        if harm and case.harm_points + harm >= case.patient.kill:
+        if harm and _fate(case, harm=harm) == Fate.HARM:
             return 200.0 + 50.0 * case.patient.infamy
         return -10.0
 
@@ -291,11 +273,11 @@ def _has(legal: tuple[Move, ...], kind: type) -> bool:
 def _threats(view: QuackView) -> list[float]:
     """How much hurting each seat helps me: about 1 for the richest rival, less
     for the rest, 0 for the mobbed, -1 for myself."""
-    rivals = [d for d in view.doctors if d.seat != view.seat and d.status != MOBBED]
+    rivals = [d for d in view.players if d.seat != view.seat and d.status != MOBBED]
     top = max((d.money for d in rivals), default=0)
-    me = view.doctors[view.seat].money
+    me = view.players[_seat(view)].money
     out = []
-    for d in view.doctors:
+    for d in view.players:
         if d.seat == view.seat:
             out.append(-1.0)
         elif d.status == MOBBED:
@@ -306,18 +288,70 @@ def _threats(view: QuackView) -> list[float]:
     return out
 
 
-def _danger(case: PatientView) -> float:
+def _seat(view: QuackView) -> int:
+    """The seat the bot plays: it is asked only at a seat, never as a spectator."""
+    if view.seat is None:
+        raise ValueError("a bot plays a seat, not a spectator's view")
+    return view.seat
+
+
+class Known(NamedTuple):
+    """A Patient in an office whose card and points the seat can see (not face down)."""
+
+    patient: Patient
+    cure: int
+    harm: int
+    received: int
+    treatments: tuple[Treatment, ...]
+    reminders: tuple[Anytime, ...]
+
+
+def _known(case: CaseView | None) -> Known | None:
+    """``case`` as a :class:`Known` Patient, or None for no Patient or one face down."""
+    if case is None or case.patient is None or case.cure_points is None or case.harm_points is None:
+        return None
+    return Known(case.patient, case.cure_points, case.harm_points, case.received, case.treatments, case.reminders)
+
+
+def _score_points(view: QuackView, card: Anytime, t: DoctorView, case: Known, mine: bool, threat: float) -> float:
+    """Placebo, Nurse Has the Night Off, Miraculous Recovery on doctor ``t``'s known Patient."""
+    effect = card.effect
+    if effect == qc.CURE_POINTS:
+        if not mine:
+            return -50.0
+        if _fate(case, cure=card.amount) == Fate.CURED:
+            return 400.0 + 150.0 * _danger(case)
+        return 60.0 * card.amount * (0.5 + _danger(case))
+    if effect == qc.HARM_POINTS:
+        if mine:
+            return -500.0
+        if _fate(case, harm=card.amount) == Fate.HARM:
+            mob = mob_comes(infamy_after(t.infamy, case.patient.infamy), view.threshold)
+            return (250.0 + INFAMY_COST * case.patient.infamy + (1500.0 if mob else 0.0)) * threat
+        return 25.0 * card.amount * threat
+    if not mine:  # RESET_HARM
+        return -100.0
+    return 80.0 * case.harm * (1.0 + _danger(case))
+
+
+def _fate(case: Known, *, cure: int = 0, harm: int = 0) -> Fate | None:
+    """What becomes of the Patient (QB4) if it gains ``cure`` and ``harm``
+    points now, without a Treatment received."""
+    return case_fate(case.patient, case.cure + cure, case.harm + harm, case.received)
+
+
+def _danger(case: Known) -> float:
     """0..1: how near the Patient is to dying (Harm towards Kill, Mortal count)."""
     p = case.patient
-    harm = case.harm_points / p.kill
+    harm = case.harm / p.kill
     mortal = case.received / p.mortal if p.mortal else 0.0
     return min(1.0, max(harm, mortal))
 
 
-def _case_value(case: PatientView) -> float:
+def _case_value(case: Known) -> float:
     """Rough worth of keeping a Patient: closer to cure is better, closer to death worse."""
     p = case.patient
-    return case.cure_points / p.cure - _danger(case) * (1 + p.infamy / 3)
+    return case.cure / p.cure - _danger(case) * (1 + p.infamy / 3)
 
 
 def _turns_left(view: QuackView, practising_rivals: int) -> int:
@@ -344,22 +378,22 @@ def _average_harm(card: Treatment | Anytime) -> float:
     return known if known is not None else _mean_harm(card)
 
 
-def _type_card_value(view: QuackView, case: PatientView, card: Anytime) -> float:
+def _type_card_value(view: QuackView, case: Known, card: Anytime) -> float:
     """Lost Lab Results on my own Patient before a harmful card of that type, Extra
     Strength before a curing one."""
     best = -10.0
     for c in view.hand:
-        if type(c) is not Treatment or c.treatment_type != card.treatment_type:
+        if not isinstance(c, Treatment) or c.treatment_type != card.treatment_type:
             continue
         cure, harm = treatment_points(c, case.patient)
-        if card.effect == qc.NULLIFY_TYPE and harm and case.harm_points + harm >= case.patient.kill:
+        if card.effect == qc.NULLIFY_TYPE and harm and _fate(case, harm=harm) == Fate.HARM:
             best = max(best, 150.0 + 40.0 * case.patient.infamy)
-        if card.effect == qc.BOOST_TYPE and cure and not harm and case.cure_points + 2 * cure >= case.patient.cure:
+        if card.effect == qc.BOOST_TYPE and cure and not harm and _fate(case, cure=2 * cure) == Fate.CURED:
             best = max(best, 180.0)
     return best
 
 
-def _best_line(view: QuackView, me: DoctorView, case: PatientView, cards: list[Treatment]) -> int:
+def _best_line(view: QuackView, me: DoctorView, case: Known, cards: list[Treatment]) -> int:
     """The first card of the best order to play ``cards`` on a known Patient.
 
     A dynamic programme over the set of cards played (bitmask): Cure and Harm
@@ -367,7 +401,7 @@ def _best_line(view: QuackView, me: DoctorView, case: PatientView, cards: list[T
     the Patient dies (Harm >= Kill, or Mortal), is cured, or the cards owed are
     played; its worth is the money paid plus what the Patient is left worth.
     """
-    p: Patient = case.patient
+    p = case.patient
     owed = max(1, view.owed)
     n = len(cards)
     cure = [0] * n
@@ -378,13 +412,13 @@ def _best_line(view: QuackView, me: DoctorView, case: PatientView, cards: list[T
         if c.treatment_type in nullified_type:
             cure[i] = harm[i] = 0  # approximate: as if each such card were spared
     price = [c.price for c in cards]
-    base_cure, base_harm, base_received = case.cure_points, case.harm_points, case.received
+    base_cure, base_harm, base_received = case.cure, case.harm, case.received
     # Pay already earned this round on this Patient is lost too if it dies.
     played_now = max(0, min(len(case.treatments), view.die - view.owed))
     earned = sum(t.price for t in case.treatments[len(case.treatments) - played_now:]) if played_now else 0
     threshold = view.threshold
     infamy_gain = p.infamy + (1 if view.options.turbo_infamy else 0)
-    mobbed = me.infamy + infamy_gain >= threshold
+    mobbed = mob_comes(infamy_after(me.infamy, infamy_gain), threshold)
     death_cost = -earned - (MOB_COST + me.money if mobbed else INFAMY_COST * infamy_gain * (1 + me.infamy / threshold))
     memo: dict[int, tuple[float, int]] = {}
 
@@ -409,11 +443,10 @@ def _best_line(view: QuackView, me: DoctorView, case: PatientView, cards: list[T
                 continue
             seen.add(cards[i].name)
             c2, h2, r2, pay2 = c + cure[i], h + harm[i], r + 1, pay + price[i]
-            if h2 >= p.kill:
-                value = death_cost
-            elif c2 >= p.cure:
+            fate = case_fate(p, c2, h2, r2)
+            if fate == Fate.CURED:
                 value = earned + pay2 + CURE_BONUS
-            elif p.mortal and r2 >= p.mortal:
+            elif fate is not None:  # the Harm or Mortal
                 value = death_cost
             else:
                 value = best(mask | bit, c2, h2, r2, pay2, steps + 1)[0]
@@ -437,11 +470,11 @@ class EasyQuackBot(QuackBot):
 
     def choose(self, view: QuackView) -> Move:
         legal = view.legal
-        if view.phase == FLEE and view.turn == view.seat:
-            me = view.doctors[view.seat]
-            case = me.patient
+        if view.phase == FLEE and view.current == view.seat:
+            me = view.players[view.seat]
+            case = me.case
             at_stake = case.patient.infamy if case is not None and case.patient is not None else 2
-            if me.infamy + at_stake >= view.threshold and _has(legal, FleeToSwitzerland):
+            if mob_comes(infamy_after(me.infamy, at_stake), view.threshold) and _has(legal, FleeToSwitzerland):
                 return _first(legal, FleeToSwitzerland)
             return _first(legal, StayHome)
         if view.phase == WINDOW:
@@ -464,24 +497,15 @@ def search_candidates(view: QuackView, bot: QuackBot, memory: object) -> list[Mo
     fleeing, each Treatment (one of each name and target), passing or
     discarding, the heuristic's own choice and its best Anytime plays."""
     legal = view.legal
-    cards = {c.id: c for c in view.hand}
+    cards = {c.id: c for c in view.hand if isinstance(c, Anytime)}
     threats = _threats(view)
-    anytime = [m for m in legal if type(m) is PlayAnytime]
+    anytime = [m for m in legal if isinstance(m, PlayAnytime)]
     scored = sorted(((bot._score_anytime(view, cards[m.card], m, threats), i) for i, m in enumerate(anytime)),
                     reverse=True)
     moves = [bot.choose(view)]
     moves += [m for m in legal if type(m) is not PlayAnytime]
     moves += [anytime[i] for score, i in scored[:ANYTIME_SEARCHED] if score > 0]
-    seen: set[tuple] = set()
-    out = []
-    for move in moves:
-        card = getattr(move, "card", None)
-        key = (type(move), cards[card].name if card in cards else card, getattr(move, "target", None),
-               getattr(move, "other", None), getattr(move, "discard", None))
-        if key not in seen:
-            seen.add(key)
-            out.append(move)
-    return out
+    return bots.distinct(moves, {c.id: c.name for c in view.hand})
 
 
 SEARCH_BUDGET = 40
@@ -515,7 +539,7 @@ def _search_judge(state: QuackState, seat: int) -> float:
     return 1.0 / (1.0 + math.exp(-lead / MONEY_SCALE))
 
 
-def _search_bot(seed: int, budget: int | None = None) -> bots.Bot:
+def _search_bot(seed: int, budget: int | None = None) -> Bot[Any]:
     from quackbox.core.search import SearchBot
 
     return SearchBot(seed, rules=RULES, heuristic=QuackBot, candidates=search_candidates,

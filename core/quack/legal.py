@@ -14,16 +14,19 @@ and the TUI rely on it):
 
 ``Timeout`` is never listed: only the host applies it, from ``deadline``.
 
-:func:`verify` raises the :class:`~quackbox.core.rules.RulesError` that refuses a move,
-with a plain sentence, or returns what applying it needs: a
-:class:`TreatmentPlan`, an :class:`AnytimePlan`, or None for the moves that
-need nothing. Neither function changes the State.
+Each kind of move has one verifier (``verify_*``), run after
+:func:`verify_seat`: it raises the :class:`~quackbox.core.rules.RulesError`
+that refuses the move, with a plain sentence, or returns its plan, what
+applying it needs (a :class:`TreatmentPlan`, an :class:`AnytimePlan`, or None
+for the moves that need nothing). ``core.quack.rules.MOVES`` pairs each
+verifier with the ``do_*`` function that makes the move. Nothing here
+changes the State.
 """
 
 from __future__ import annotations
 
-from dataclasses import fields
-from typing import Any, Callable, NamedTuple, Sequence
+from dataclasses import dataclass
+from typing import Any, Sequence
 
 from quackbox.cards import quack as qc
 from quackbox.cards.quack import Anytime, Card, Patient, Treatment
@@ -35,20 +38,22 @@ from quackbox.core.quack.moves import (
     Pass,
     PlayAnytime,
     PlayTreatment,
+    QuackMove,
     StayHome,
     Timeout,
 )
 from quackbox.core.quack.state import FLEE, MOBBED, OVER, PRACTISING, SHORT_HAND, TREAT, WINDOW, Doctor, QuackState
-from quackbox.core.rules import NONE, GameOver, IllegalMove, MalformedMove, Move, NotYourTurn, seat_label
+from quackbox.core.rules import NONE, GameOver, IllegalMove, MalformedMove, Move, MoveForms, NotYourTurn, seat_label, seat_text
 
 __all__ = [
-    "AnytimePlan", "MoveTable", "TreatmentPlan", "anytime_moves", "is_seat", "legal_moves", "patient_holder",
-    "single_targets", "verify",
-    "waiting_for", "window_seats",
+    "AnytimePlan", "FORMS", "MoveTable", "TreatmentPlan", "anytime_moves", "is_seat", "legal_moves",
+    "paired_targets", "patient_holder", "single_targets", "verify_anytime", "verify_discard", "verify_pass", "verify_seat",
+    "verify_stay_or_flee", "verify_timeout", "verify_treatment", "waiting_for", "window_seats",
 ]
 
 
-class TreatmentPlan(NamedTuple):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TreatmentPlan:
     """A verified ``PlayTreatment``: the card, and the seat whose Patient it
     is aimed at (a waiting Wrong Chart may still send it elsewhere)."""
 
@@ -56,7 +61,8 @@ class TreatmentPlan(NamedTuple):
     target: int
 
 
-class AnytimePlan(NamedTuple):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AnytimePlan:
     """A verified ``PlayAnytime``: the card, and what playing it also does."""
 
     card: Anytime
@@ -66,43 +72,40 @@ class AnytimePlan(NamedTuple):
     """The doctor whose turn it is meets the short-hand rule with it."""
 
 
-Plan = TreatmentPlan | AnytimePlan | None
-
-
 # --- listing ----------------------------------------------------------------
 
 
 def waiting_for(state: QuackState) -> tuple[int, ...]:
     """The seats the game needs to hear from: the open window's, or the doctor whose turn it is."""
     if state.phase == WINDOW:
-        return tuple(state.window)
+        return tuple(state.window_seats)
     if state.phase == OVER:
         return ()
-    return (state.turn,)
+    return (state.current,)
 
 
 def patient_holder(state: QuackState, patient: int) -> int:
     """The seat whose office holds the Patient card ``patient``, or NONE (QR16: where a Wrong Chart sends)."""
     for s, doctor in enumerate(state.doctors):
-        if doctor.patient is not None and doctor.patient.card == patient:
+        if doctor.case is not None and doctor.case.card == patient:
             return s
     return NONE
 
 
-def legal_moves(state: QuackState, seat: int, table: MoveTable) -> tuple[Move, ...]:
+def legal_moves(state: QuackState, seat: int, table: MoveTable) -> tuple[QuackMove, ...]:
     """Every move ``seat`` may make now, in the order above, as ``table`` holds them."""
     if state.phase == OVER or not is_seat(state, seat) or state.doctors[seat].status == MOBBED:
         return ()
     phase = state.phase
-    on_turn = seat == state.turn
-    moves: list[Move] = []
+    on_turn = seat == state.current
+    moves: list[QuackMove] = []
     if on_turn and phase == FLEE:
         moves.append(table.stay)
         if not state.options.deathmatch:
             moves.append(table.flee)
     elif on_turn and phase == TREAT:
         moves += _treatment_moves(state, seat, table)
-    elif phase == WINDOW and seat in state.window:
+    elif phase == WINDOW and seat in state.window_seats:
         moves.append(table.pass_)
     anytime = _anytime_cards(state, seat, table)
     for card in anytime:
@@ -118,7 +121,7 @@ def _treatment_moves(state: QuackState, seat: int, table: MoveTable) -> list[Pla
     if not state.options.group_practice:
         return [own[c] for c in state.hands[seat] if c in own]
     doctors = state.doctors
-    targets = [NONE] + [t for t in range(state.seats) if t != seat and doctors[t].patient is not None]
+    targets = [NONE] + [t for t in range(state.seats) if t != seat and doctors[t].case is not None]
     return [table.treatments[c, t] for c in state.hands[seat] if c in own for t in targets]
 
 
@@ -129,26 +132,39 @@ def anytime_moves(state: QuackState, seat: int, card: Anytime, table: MoveTable)
         on = table.single[card.id]
         return [on[t] for t in single_targets(state, card)]
     plays = table.plays[card.id]
+    return [plays[aimed] for aimed in paired_targets(state, seat, card)]
+
+
+def paired_targets(state: QuackState, seat: int, card: Anytime) -> list[tuple[int, int, int]]:
+    """The (target, other, discard) of every legal play of ``card``, an Anytime
+    card that names more than one target seat (:func:`single_targets` gives
+    the rest): your own hand and the card to shred, or two seats."""
+    aim = AIMS[card.effect]
     if aim == OWN_HAND:
-        return [plays[seat, NONE, d] for d in state.hands[seat] if d != card.id]
+        return [(seat, NONE, d) for d in state.hands[seat] if d != card.id]
     patients = _seats_with_a_patient(state)
     if aim == SWAP:
-        return [plays[t, o, NONE] for i, t in enumerate(patients) for o in patients[i + 1:]]
-    return [plays[t, o, NONE] for t in _redirect_targets(state) for o in patients if o != t]  # REDIRECT
+        return [(t, o, NONE) for i, t in enumerate(patients) for o in patients[i + 1:]]
+    return [(t, o, NONE) for t in _redirect_targets(state) for o in patients if o != t]  # REDIRECT
 
 
-def window_seats(state: QuackState, table: MoveTable) -> list[int]:
+def window_seats(state: QuackState) -> list[int]:
     """The seats a response window after a Treatment waits for (QR13): the
     other doctors still in the game, in turn order from the next one, who may
     play an Anytime card now."""
-    others = [(state.turn + i) % state.seats for i in range(1, state.seats)]
-    return [s for s in others if state.doctors[s].status != MOBBED and _can_play_anytime(state, s, table)]
+    others = [(state.current + i) % state.seats for i in range(1, state.seats)]
+    return [s for s in others if state.doctors[s].status != MOBBED and _can_play_anytime(state, s)]
 
 
-def _can_play_anytime(state: QuackState, seat: int, table: MoveTable) -> bool:
-    for card in _anytime_cards(state, seat, table):
-        if anytime_moves(state, seat, card, table):
-            return True
+def _can_play_anytime(state: QuackState, seat: int) -> bool:
+    """Whether ``seat`` holds an Anytime card it may play now."""
+    for c in state.hands[seat]:
+        card = state.cards[c]
+        if isinstance(card, Anytime):
+            aim = AIMS[card.effect]
+            single = aim == PATIENT or aim == DOCTOR
+            if single_targets(state, card) if single else paired_targets(state, seat, card):
+                return True
     return False
 
 
@@ -195,11 +211,11 @@ class MoveTable:
 
 def _anytime_cards(state: QuackState, seat: int, table: MoveTable) -> list[Anytime]:
     """The Anytime cards in ``seat``'s hand, in hand order."""
-    return [state.cards[c] for c in state.hands[seat] if c in table.anytime_cards]
+    return [state.anytime(c) for c in state.hands[seat] if c in table.anytime_cards]
 
 
 def _seats_with_a_patient(state: QuackState) -> list[int]:
-    return [t for t, doctor in enumerate(state.doctors) if doctor.patient is not None]
+    return [t for t, doctor in enumerate(state.doctors) if doctor.case is not None]
 
 
 def single_targets(state: QuackState, card: Anytime) -> list[int]:
@@ -210,7 +226,7 @@ def single_targets(state: QuackState, card: Anytime) -> list[int]:
     doctors = enumerate(state.doctors)
     effect = card.effect
     if AIMS[effect] == PATIENT:
-        return [t for t, d in doctors if d.patient is not None]
+        return [t for t, d in doctors if d.case is not None]
     if effect in UNIQUE_REMINDERS:
         return [t for t, d in doctors if d.status == PRACTISING and not _waiting(state, d, effect)]
     if effect == qc.INFAMY_DOWN:
@@ -223,7 +239,7 @@ def single_targets(state: QuackState, card: Anytime) -> list[int]:
 def _waiting(state: QuackState, doctor: Doctor, effect: str) -> bool:
     """Whether a reminder with ``effect`` waits beside ``doctor``."""
     for r in doctor.reminders:
-        if state.cards[r].effect == effect:
+        if state.anytime(r).effect == effect:
             return True
     return False
 
@@ -236,32 +252,35 @@ def _redirect_targets(state: QuackState) -> list[int]:
 # --- verifying ----------------------------------------------------------------
 
 
-def verify(state: QuackState, seat: Any, move: Any) -> Plan:
-    """Refuse ``move`` by ``seat`` with a RulesError, or return what applying it needs."""
-    verifier = _VERIFIERS.get(type(move))
-    if verifier is None:
-        raise MalformedMove(f"{move!r} is not a Quack in the Box move.")
-    for name in _FIELDS[type(move)]:
-        value = getattr(move, name)
-        if type(value) is not int:
-            raise MalformedMove(f"{type(move).__name__}.{name} must be a whole number, not {value!r}.")
+FORMS = MoveForms(MOVE_TYPES, "Quack in the Box")
+"""Each move's fields: every one holds a card id, a seat or a window number."""
+
+
+def verify_seat(state: QuackState, seat: Any, move: Any) -> None:
+    """What every move must pass before its own verifier: a move of this game
+    with whole numbers in its fields, from a seat of the table, in a game not
+    over, by a doctor still in it (any seat may carry the host's Timeout)."""
+    FORMS.check(move)
     if not is_seat(state, seat):
-        named = seat_label(seat) if type(seat) is int else f"seat {seat!r}"
-        raise MalformedMove(f"There is no {named} at this table of {state.seats}.")
+        raise MalformedMove(f"There is no {seat_text(seat)} at this table of {state.seats}.")
     if state.phase == OVER:
         raise GameOver("The game is over.")
     # Any seat may carry the host's Timeout: it speaks for nobody in particular.
     if type(move) is not Timeout and state.doctors[seat].status == MOBBED:
         raise NotYourTurn("The Angry Mob ran you out of town: you are out of the game.")
-    return verifier(state, seat, move)
 
 
-def _verify_timeout(state: QuackState, seat: int, move: Timeout) -> None:
-    if state.phase != WINDOW or move.window != state.window_id:
+# One verifier per kind of move (core.quack.rules.MOVES pairs each with the
+# do_* function that makes the move): each runs after verify_seat and returns
+# the move's plan.
+
+
+def verify_timeout(state: QuackState, seat: int, move: Timeout) -> None:
+    if state.phase != WINDOW or move.window != state.window:
         raise IllegalMove(f"Response window {move.window} is not open, so it cannot time out.")
 
 
-def _verify_pass(state: QuackState, seat: int, move: Pass) -> None:
+def verify_pass(state: QuackState, seat: int, move: Pass) -> None:
     if state.phase == WINDOW:
         _waited_on_in_window(state, seat)
         return
@@ -269,7 +288,7 @@ def _verify_pass(state: QuackState, seat: int, move: Pass) -> None:
     raise IllegalMove("There is no response window open to pass in.")
 
 
-def _verify_stay_or_flee(state: QuackState, seat: int, move: StayHome | FleeToSwitzerland) -> None:
+def verify_stay_or_flee(state: QuackState, seat: int, move: StayHome | FleeToSwitzerland) -> None:
     _decides_now(state, seat)
     if type(move) is FleeToSwitzerland and state.options.deathmatch:
         raise IllegalMove("Deathmatch: nobody can flee the country.")
@@ -277,7 +296,7 @@ def _verify_stay_or_flee(state: QuackState, seat: int, move: StayHome | FleeToSw
         raise IllegalMove("Staying or fleeing is decided at the start of your turn, before you draw.")
 
 
-def _verify_treatment(state: QuackState, seat: int, move: PlayTreatment) -> TreatmentPlan:
+def verify_treatment(state: QuackState, seat: int, move: PlayTreatment) -> TreatmentPlan:
     _decides_now(state, seat)
     if state.phase == FLEE:
         raise IllegalMove("First decide whether to stay or flee to Switzerland.")
@@ -287,18 +306,21 @@ def _verify_treatment(state: QuackState, seat: int, move: PlayTreatment) -> Trea
     if not isinstance(card, Treatment):
         raise IllegalMove(f"{card.name} is not a Treatment.")
     target = move.target
-    if target == NONE or target == seat:
-        return TreatmentPlan(card, seat)
+    if target == NONE:
+        return TreatmentPlan(treatment=card, target=seat)
+    if target == seat:
+        # One move, one spelling: legal_moves names your own Patient by NONE.
+        raise IllegalMove(f"Your own Patient is named by no target ({NONE}), not by your seat.")
     if not state.options.group_practice:
         raise IllegalMove("You may treat only your own Patient (Group Practice is off).")
     if not 0 <= target < state.seats:
         raise IllegalMove(f"There is no {seat_label(target)} at this table.")
-    if state.doctors[target].patient is None:
+    if state.doctors[target].case is None:
         raise IllegalMove(f"{_seat_first(target)} has no Patient to treat.")
-    return TreatmentPlan(card, target)
+    return TreatmentPlan(treatment=card, target=target)
 
 
-def _verify_discard(state: QuackState, seat: int, move: Discard) -> None:
+def verify_discard(state: QuackState, seat: int, move: Discard) -> None:
     _decides_now(state, seat)
     if state.phase != SHORT_HAND:
         raise IllegalMove("You may discard an Anytime card only when the short-hand rule asks for it.")
@@ -307,7 +329,7 @@ def _verify_discard(state: QuackState, seat: int, move: Discard) -> None:
         raise IllegalMove(f"{card.name} is not an Anytime card.")
 
 
-def _verify_anytime(state: QuackState, seat: int, move: PlayAnytime) -> AnytimePlan:
+def verify_anytime(state: QuackState, seat: int, move: PlayAnytime) -> AnytimePlan:
     card = _card_in_hand(state, seat, move.card)
     if not isinstance(card, Anytime):
         raise IllegalMove(f"{card.name} is not an Anytime card.")
@@ -333,7 +355,7 @@ def _verify_anytime(state: QuackState, seat: int, move: PlayAnytime) -> AnytimeP
     elif aim == SWAP:
         if o == t:
             raise IllegalMove(f"{card.name} needs two different doctors.")
-        if doctors[t].patient is None or doctors[o].patient is None:
+        if doctors[t].case is None or doctors[o].case is None:
             raise IllegalMove(f"{card.name} needs two doctors who both have a Patient.")
         if o < t:
             raise IllegalMove(f"Name the lower seat first for {card.name}: "
@@ -345,14 +367,14 @@ def _verify_anytime(state: QuackState, seat: int, move: PlayAnytime) -> AnytimeP
             raise IllegalMove(f"{_seat_first(t)} already has a {card.name} waiting.")
         if o == t:
             raise IllegalMove(f"{card.name} must send the Treatment to another doctor's Patient.")
-        if doctors[o].patient is None:
+        if doctors[o].case is None:
             raise IllegalMove(f"{_seat_first(o)} has no Patient to receive the Treatment.")
     elif t not in single_targets(state, card):
         raise IllegalMove(_why_not(state, card, t))
     return AnytimePlan(
-        card,
-        answers_window=state.phase == WINDOW and seat in state.window,
-        meets_short_hand=state.phase == SHORT_HAND and seat == state.turn,
+        card=card,
+        answers_window=state.phase == WINDOW and seat in state.window_seats,
+        meets_short_hand=state.phase == SHORT_HAND and seat == state.current,
     )
 
 
@@ -371,19 +393,6 @@ def _why_not(state: QuackState, card: Anytime, t: int) -> str:
     return f"{seat} has no money to lose."
 
 
-_VERIFIERS: dict[type, Callable[[QuackState, int, Any], Plan]] = {
-    StayHome: _verify_stay_or_flee,
-    FleeToSwitzerland: _verify_stay_or_flee,
-    PlayTreatment: _verify_treatment,
-    PlayAnytime: _verify_anytime,
-    Discard: _verify_discard,
-    Pass: _verify_pass,
-    Timeout: _verify_timeout,
-}
-_FIELDS = {cls: tuple(f.name for f in fields(cls)) for cls in MOVE_TYPES}
-"""Each move's field names: every one holds a card id, a seat or a window number."""
-
-
 # --- who may act ------------------------------------------------------------------
 
 
@@ -394,14 +403,14 @@ def is_seat(state: QuackState, seat: Any) -> bool:
 
 
 def _waited_on_in_window(state: QuackState, seat: int) -> None:
-    if seat not in state.window:
-        waiting = ", ".join(seat_label(s) for s in state.window)
+    if seat not in state.window_seats:
+        waiting = ", ".join(seat_label(s) for s in state.window_seats)
         raise NotYourTurn(f"The game is waiting for {waiting} to play an Anytime card or pass.")
 
 
 def _on_turn(state: QuackState, seat: int) -> None:
-    if seat != state.turn:
-        raise NotYourTurn(f"It is {seat_label(state.turn)}'s turn, not {seat_label(seat)}'s.")
+    if seat != state.current:
+        raise NotYourTurn(f"It is {seat_label(state.current)}'s turn, not {seat_label(seat)}'s.")
 
 
 def _decides_now(state: QuackState, seat: int) -> None:

@@ -9,20 +9,32 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Annotated
 
 from quackbox.core.quack.cards import Fate
-from quackbox.core.rules import NONE, Event, Move
+from quackbox.core.rules import NONE, Event, Move, Seat, SeatOrNone, Wire
 
 __all__ = [
     "AnytimePlayed", "CardsDiscarded", "CardsDrawn", "DeckReshuffled", "DieRolled", "Discard",
     "DiscardReason", "DischargeReason", "DoctorFled", "DoctorMobbed", "EVENT_TYPES", "EndgameStarted",
     "FleeToSwitzerland", "GameEnded", "InfamyChanged", "InfamyReason", "LossReason", "MOVE_TYPES",
     "MoneyLost", "MoneyPaid", "Pass", "PatientAdmitted", "PatientCured", "PatientDied",
-    "PatientDischarged", "PatientRevealed", "PayReason", "Pile", "PlayAnytime", "PlayTreatment",
+    "PatientDischarged", "PatientRevealed", "PayReason", "QuackMove", "Pile", "PlayAnytime", "PlayTreatment",
     "ReminderDiscarded", "ReminderOutcome", "StayHome", "Timeout", "TreatmentNote", "TreatmentPlayed",
     "TreatmentsOwedChanged", "TurnStarted", "WindowOpened",
 ]
 
+
+PatientId = Annotated[int, Wire("card id (Patient)")]
+PatientOrNone = Annotated[int, Wire("card id (Patient), or -1 while it is face down")]
+TreatmentId = Annotated[int, Wire("card id (Treatment)")]
+AnytimeId = Annotated[int, Wire("card id (Anytime)")]
+AnytimeOrNone = Annotated[int, Wire("card id (Anytime), or -1 for none")]
+DocCardId = Annotated[int, Wire("card id (Treatment or Anytime)")]
+DocCardOrNone = Annotated[int, Wire("card id (Treatment or Anytime), or -1 for none")]
+WindowNumber = Annotated[int, Wire("window number")]
+"""A response window, by the number its WindowOpened gave it."""
+PointsOrNone = Annotated[int, Wire("number, or -1 while the Patient is face down")]
 
 # --- moves ------------------------------------------------------------------
 
@@ -42,8 +54,8 @@ class PlayTreatment(Move):
     """Phase 5: play the Treatment ``card`` on your Patient, or (Group Practice)
     on the Patient of seat ``target``; NONE means your own."""
 
-    card: int
-    target: int = NONE
+    card: TreatmentId
+    target: SeatOrNone = NONE
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,17 +65,17 @@ class PlayAnytime(Move):
     (whose Patient receives the Treatment) and Patient Transfer; ``discard`` is
     the card Paper Shredder throws away. Unused fields stay NONE."""
 
-    card: int
-    target: int
-    other: int = NONE
-    discard: int = NONE
+    card: AnytimeId
+    target: Seat
+    other: SeatOrNone = NONE
+    discard: DocCardOrNone = NONE
 
 
 @dataclass(frozen=True, slots=True)
 class Discard(Move):
     """Short-hand rule: out of Treatments, discard the Anytime ``card`` instead of playing it."""
 
-    card: int
+    card: AnytimeId
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,10 +88,12 @@ class Timeout(Move):
     """Applied by the host, never sent by a player: response window ``window``
     ran out of time. Every doctor who has not answered passes."""
 
-    window: int
+    window: WindowNumber
 
 
 MOVE_TYPES = (StayHome, FleeToSwitzerland, PlayTreatment, PlayAnytime, Discard, Pass, Timeout)
+QuackMove = StayHome | FleeToSwitzerland | PlayTreatment | PlayAnytime | Discard | Pass | Timeout
+"""Any Quack in the Box move."""
 
 
 # --- the words of events ----------------------------------------------------------
@@ -136,40 +150,40 @@ class TreatmentNote(StrEnum):
 # --- events -----------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TurnStarted(Event):
-    seat: int
+    seat: Seat
     round: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DoctorFled(Event):
     """``seat`` left for Switzerland with this Money and Infamy, frozen for good."""
 
-    seat: int
+    seat: Seat
     money: int
     infamy: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class CardsDrawn(Event):
     """``cards`` is empty in every copy but the drawer's; ``count`` is public."""
 
-    seat: int
-    cards: tuple[int, ...]
+    seat: Seat
+    cards: tuple[DocCardId, ...]
     count: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class CardsDiscarded(Event):
     """Cards went face up to the discard pile."""
 
-    seat: int
-    cards: tuple[int, ...]
+    seat: Seat
+    cards: tuple[DocCardId, ...]
     reason: DiscardReason
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DeckReshuffled(Event):
     """The discard pile became the ``pile`` deck."""
 
@@ -177,116 +191,116 @@ class DeckReshuffled(Event):
     count: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PatientAdmitted(Event):
     """``patient`` is NONE in every copy while ``face_down`` (Diagnostic Dilemma)."""
 
-    seat: int
-    patient: int
+    seat: Seat
+    patient: PatientOrNone
     face_down: bool
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PatientRevealed(Event):
-    seat: int
-    patient: int
+    seat: Seat
+    patient: PatientId
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class MoneyPaid(Event):
     """``cards`` are the Treatments paid for (none for the co-pay). ``billed``
     is what they came to before a Claim Denied or Upcoding, ``reminder``, acted
     on the sum (NONE when none did: then ``billed`` equals ``amount``)."""
 
-    seat: int
+    seat: Seat
     amount: int
     reason: PayReason
-    cards: tuple[int, ...]
+    cards: tuple[TreatmentId, ...]
     billed: int
-    reminder: int
+    reminder: AnytimeOrNone
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class MoneyLost(Event):
     """``total`` is the money left after it."""
 
-    seat: int
+    seat: Seat
     amount: int
     reason: LossReason
     total: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DieRolled(Event):
     """``rolls`` are every throw (1s and 6s rerolled); ``owed`` is the Treatments
     required after reminders (Teaching Hospital, Staff Shortage)."""
 
-    seat: int
+    seat: Seat
     rolls: tuple[int, ...]
     value: int
     owed: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TreatmentPlayed(Event):
     """``seat`` played ``card`` on the Patient of ``target``. ``cure``/``harm``
     are the points it gave, ``total_cure``/``total_harm`` the Patient's totals;
     all four and ``patient`` are NONE in every copy while ``face_down``."""
 
-    seat: int
-    card: int
-    target: int
-    patient: int
+    seat: Seat
+    card: TreatmentId
+    target: Seat
+    patient: PatientOrNone
     face_down: bool
-    cure: int
-    harm: int
-    total_cure: int
-    total_harm: int
+    cure: PointsOrNone
+    harm: PointsOrNone
+    total_cure: PointsOrNone
+    total_harm: PointsOrNone
     received: int
     redirected: bool
     note: TreatmentNote
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PatientCured(Event):
     """The Patient of ``seat`` went home cured; ``by`` played the card that did it."""
 
-    seat: int
-    patient: int
-    by: int
+    seat: Seat
+    patient: PatientId
+    by: Seat
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PatientDied(Event):
     """The Patient of ``seat`` died of ``cause`` (Harm or Mortal); ``by``
     played the card that did it."""
 
-    seat: int
-    patient: int
+    seat: Seat
+    patient: PatientId
     cause: Fate
-    by: int
+    by: Seat
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PatientDischarged(Event):
     """The Patient left with no cure and no death: its doctor fled or was mobbed."""
 
-    seat: int
-    patient: int
+    seat: Seat
+    patient: PatientId
     reason: DischargeReason
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class InfamyChanged(Event):
     """``change`` may be negative; ``total`` is the Infamy after it."""
 
-    seat: int
+    seat: Seat
     change: int
     total: int
     reason: InfamyReason
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class AnytimePlayed(Event):
     """``seat`` played ``card`` on ``target`` (with ``other`` and ``discard`` as
     in :class:`PlayAnytime`). A card that changes a Patient's points at once
@@ -295,59 +309,59 @@ class AnytimePlayed(Event):
     after it; they are NONE for every other card, and in every copy while
     the Patient is ``face_down``."""
 
-    seat: int
-    card: int
-    target: int
-    other: int
-    discard: int
+    seat: Seat
+    card: AnytimeId
+    target: Seat
+    other: SeatOrNone
+    discard: DocCardOrNone
     face_down: bool
-    cure: int
-    harm: int
-    total_cure: int
-    total_harm: int
+    cure: PointsOrNone
+    harm: PointsOrNone
+    total_cure: PointsOrNone
+    total_harm: PointsOrNone
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ReminderDiscarded(Event):
     """A reminder card next to ``seat`` (or their Patient) went to the discard pile."""
 
-    seat: int
-    card: int
+    seat: Seat
+    card: AnytimeId
     reason: ReminderOutcome
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TreatmentsOwedChanged(Event):
-    seat: int
+    seat: Seat
     owed: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class WindowOpened(Event):
     """After a Treatment: ``seats`` may play an Anytime card before play goes on."""
 
-    window: int
-    seats: tuple[int, ...]
+    window: WindowNumber
+    seats: tuple[Seat, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DoctorMobbed(Event):
-    seat: int
+    seat: Seat
     infamy: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class EndgameStarted(Event):
     """Each of ``seats`` takes one more turn, then the game ends (QB9);
     ``reason`` is a plain sentence that names no seat."""
 
-    seats: tuple[int, ...]
+    seats: tuple[Seat, ...]
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class GameEnded(Event):
-    winners: tuple[int, ...]
+    winners: tuple[Seat, ...]
     round: int
     reason: str
 

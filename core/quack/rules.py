@@ -28,7 +28,7 @@ always passes through it first.
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from quackbox.cards import quack as qc
 from quackbox.cards.quack import Anytime, Patient, Treatment
@@ -47,13 +47,15 @@ from quackbox.core.quack.cards import (
     split_infamy,
     treatment_points,
 )
+from quackbox.core.quack import legal
 from quackbox.core.quack.legal import (
-    MoveTable, TreatmentPlan, is_seat, legal_moves, patient_holder, verify, waiting_for, window_seats,
+    AnytimePlan, MoveTable, TreatmentPlan, is_seat, legal_moves, patient_holder, waiting_for, window_seats,
 )
 from quackbox.core.quack.moves import (
     EVENT_TYPES,
     MOVE_TYPES,
     AnytimePlayed,
+    QuackMove,
     CardsDiscarded,
     CardsDrawn,
     DeckReshuffled,
@@ -110,8 +112,11 @@ from quackbox.core.quack.state import (
     TwoPlayerEndgame,
     clone,
 )
-from quackbox.core.quack.view import DoctorView, PatientView, QuackView
-from quackbox.core.rules import NONE, BadOptions, Deadline, Event, Move, Outcome
+from quackbox.core.quack.view import DoctorView, CaseView, QuackView
+
+if TYPE_CHECKING:
+    from quackbox.core.play import GameRecord
+from quackbox.core.rules import NONE, BadOptions, Deadline, Event, Memory, Move, MoveKind, Outcome, Rules, verify_view_seats
 
 HAND_SIZE = 6
 CO_PAY = 50
@@ -149,7 +154,7 @@ class Quack:
     def default_options(self) -> QuackOptions:
         return QuackOptions()
 
-    def parse_options(self, values: Mapping[str, Any] | QuackOptions | None) -> QuackOptions:
+    def parse_options(self, values: object) -> QuackOptions:
         return core_options.parse(QuackOptions, values, title=self.title)
 
     # setup -----------------------------------------------------------------
@@ -187,13 +192,13 @@ class Quack:
         """The response window's deadline. Its seat is the doctor whose turn it
         is; its Timeout closes the whole window (every seat not yet answered passes)."""
         if state.phase == WINDOW and state.options.window_seconds > 0:
-            return Deadline(state.turn, state.options.window_seconds, WINDOW, Timeout(state.window_id))
+            return Deadline(state.current, state.options.window_seconds, WINDOW, Timeout(state.window))
         return None
 
     def outcome(self, state: QuackState) -> Outcome | None:
-        return state.result
+        return state.outcome
 
-    def legal_moves(self, state: QuackState, seat: int) -> tuple[Move, ...]:
+    def legal_moves(self, state: QuackState, seat: int) -> tuple[QuackMove, ...]:
         """Every move ``seat`` may make now (order: :mod:`quackbox.core.quack.legal`)."""
         return legal_moves(state, seat, self._moves)
 
@@ -202,10 +207,11 @@ class Quack:
         verify(state, seat, move)
 
     def view(self, state: QuackState, seat: int | None) -> QuackView:
-        return views.view(state, seat, self.legal_moves(state, seat))
+        return views.view(state, seat, self.legal_moves(state, seat) if seat is not None else ())
 
     def views(self, state: QuackState, seats: Sequence[int | None]) -> tuple[QuackView, ...]:
-        legal = [self.legal_moves(state, s) if is_seat(state, s) else () for s in seats]
+        verify_view_seats(seats, state.seats)
+        legal = [self.legal_moves(state, s) if s is not None else () for s in seats]
         return views.views(state, seats, legal)
 
     def redact(self, event: Event, seat: int | None) -> Event | None:
@@ -217,26 +223,35 @@ class Quack:
     def clone(self, state: QuackState) -> QuackState:
         return clone(state)
 
-    def sample(self, view: QuackView, rng: random.Random, memory: sampling.Memory | None = None) -> QuackState:
-        """A State consistent with ``view`` and ``memory``, the unseen cards dealt by ``rng``
-        (:func:`quackbox.core.quack.sampling.sample`)."""
-        return sampling.sample(view, rng, self.cards, memory)
+    def sample(self, view: QuackView, rng: random.Random, memory: Memory | None = None) -> QuackState:
+        """A State consistent with ``view`` and ``memory`` (a Quack memory), the
+        unseen cards dealt by ``rng`` (:func:`quackbox.core.quack.sampling.sample`)."""
+        own = memory if isinstance(memory, sampling.Memory) else None
+        return sampling.sample(view, rng, self.cards, own)
 
     def memory(self, seat: int) -> sampling.Memory:
         """A new record of what ``seat`` sees over a game, for :meth:`sample`."""
         return sampling.Memory(seat)
 
-    def sim_summary(self, records: Sequence[Any]) -> dict[str, Any]:
+    def sim_summary(self, records: Sequence[GameRecord]) -> dict[str, Any]:
         return balance.sim_summary(records)
 
-    def move_types(self) -> tuple[type, ...]:
+    def move_types(self) -> tuple[type[Move], ...]:
         return MOVE_TYPES
+
+    def unlisted_moves(self) -> tuple[type[Move], ...]:
+        """Every move a player may make is listed in ``legal_moves``."""
+        return ()
+
+    def timeout_moves(self) -> tuple[type[Move], ...]:
+        """A response window's Timeout (``deadline``)."""
+        return (Timeout,)
 
     def wire_types(self) -> tuple[type, ...]:
         return (
             MOVE_TYPES
             + EVENT_TYPES
-            + (Patient, Treatment, Anytime, PatientView, DoctorView, QuackView, QuackOptions, Outcome)
+            + (Patient, Treatment, Anytime, CaseView, DoctorView, QuackView, QuackOptions, Outcome)
         )
 
     def wire_refs(self) -> Mapping[type, Sequence[Any]]:
@@ -248,35 +263,76 @@ class Quack:
     # making a move -----------------------------------------------------------
 
     def apply(self, state: QuackState, seat: int, move: Move) -> list[Event]:
-        """Check ``move``, then make it; return the events (unredacted)."""
-        plan: Any = verify(state, seat, move)  # a TreatmentPlan or AnytimePlan where the move needs one
+        """Check ``move``, then make it from its plan; return the events (unredacted)."""
+        plan = verify(state, seat, move)
         events: list[Event] = []
-        match move:
-            case PlayTreatment():
-                _play_treatment(state, seat, plan, events)
-                if state.options.window_seconds > 0:
-                    _open_window(state, window_seats(state, self._moves), events)
-            case PlayAnytime():
-                if plan.answers_window:
-                    state.window.remove(seat)
-                elif plan.meets_short_hand:
-                    state.short_done = True
-                _play_anytime(state, seat, move, plan.card, events)
-            case Pass():
-                state.window.remove(seat)
-            case StayHome():
-                _practise(state, seat, events)
-            case FleeToSwitzerland():
-                _flee(state, seat, events)
-            case Discard():
-                state.hands[seat].remove(move.card)
-                state.doc_discard.append(move.card)
-                state.short_done = True
-                events.append(CardsDiscarded(seat, (move.card,), DiscardReason.SHORT_HAND))
-            case Timeout():
-                state.window.clear()
+        MOVES[type(move)].do(state, seat, move, plan, events)
         _proceed(state, events)
         return events
+
+
+# --- making each move, from its plan -------------------------------------------------
+
+
+def do_stay(state: QuackState, seat: int, move: StayHome, plan: None, events: list[Event]) -> None:
+    """Phase 1: stay, so phases 2-4 follow."""
+    _practise(state, seat, events)
+
+
+def do_flee(state: QuackState, seat: int, move: FleeToSwitzerland, plan: None, events: list[Event]) -> None:
+    _flee(state, seat, events)
+
+
+def do_treatment(state: QuackState, seat: int, move: PlayTreatment, plan: TreatmentPlan, events: list[Event]) -> None:
+    """Phase 5, one Treatment; then the other doctors' response window (QR13), if windows are on."""
+    _play_treatment(state, seat, plan, events)
+    if state.options.window_seconds > 0:
+        _open_window(state, window_seats(state), events)
+
+
+def do_anytime(state: QuackState, seat: int, move: PlayAnytime, plan: AnytimePlan, events: list[Event]) -> None:
+    """QB8: an Anytime card, which may also answer the open window or meet the short-hand rule."""
+    if plan.answers_window:
+        state.window_seats.remove(seat)
+    elif plan.meets_short_hand:
+        state.short_done = True
+    _play_anytime(state, seat, move, plan.card, events)
+
+
+def do_discard(state: QuackState, seat: int, move: Discard, plan: None, events: list[Event]) -> None:
+    """The short-hand rule (QR7): out of Treatments, one Anytime card thrown away."""
+    state.hands[seat].remove(move.card)
+    state.doc_discard.append(move.card)
+    state.short_done = True
+    events.append(CardsDiscarded(seat=seat, cards=(move.card,), reason=DiscardReason.SHORT_HAND))
+
+
+def do_pass(state: QuackState, seat: int, move: Pass, plan: None, events: list[Event]) -> None:
+    state.window_seats.remove(seat)
+
+
+def do_timeout(state: QuackState, seat: int, move: Timeout, plan: None, events: list[Event]) -> None:
+    """The window's time ran out: everyone who has not answered passes."""
+    state.window_seats.clear()
+
+
+MOVES: dict[type[Move], MoveKind[QuackState, Any, Any]] = {
+    StayHome: MoveKind(legal.verify_stay_or_flee, do_stay),
+    FleeToSwitzerland: MoveKind(legal.verify_stay_or_flee, do_flee),
+    PlayTreatment: MoveKind(legal.verify_treatment, do_treatment),
+    PlayAnytime: MoveKind(legal.verify_anytime, do_anytime),
+    Discard: MoveKind(legal.verify_discard, do_discard),
+    Pass: MoveKind(legal.verify_pass, do_pass),
+    Timeout: MoveKind(legal.verify_timeout, do_timeout),
+}
+"""Every kind of move: its verifier (core.quack.legal) and the function that makes it."""
+
+
+def verify(state: QuackState, seat: Any, move: Any) -> object:
+    """The legality gate: refuse ``move`` by ``seat`` with a RulesError, or
+    return its plan (what applying it needs)."""
+    legal.verify_seat(state, seat, move)
+    return MOVES[type(move)].verify(state, seat, move)
 
 
 # --- the turn ------------------------------------------------------------------
@@ -286,9 +342,9 @@ def _proceed(state: QuackState, events: list[Event]) -> None:
     """Run the automatic steps until a seat must decide, or the game ends."""
     while state.phase != OVER:
         phase = state.phase
-        doctor = state.doctors[state.turn]
+        doctor = state.doctors[state.current]
         practising = doctor.status == PRACTISING
-        if phase == WINDOW and state.window:
+        if phase == WINDOW and state.window_seats:
             return
         if phase in (WINDOW, TREAT, SHORT_HAND) and practising:
             owing = _treatment_phase(state)
@@ -309,10 +365,10 @@ def _treatment_phase(state: QuackState) -> Phase | None:
     """Phase 5 goes on while Treatments are owed: TREAT while the hand holds
     one, else SHORT_HAND until one Anytime card is played or discarded (QR7);
     None when it is over."""
-    doctor = state.doctors[state.turn]
-    if doctor.patient is None or state.owed <= 0 or state.short_done:
+    doctor = state.doctors[state.current]
+    if doctor.case is None or state.owed <= 0 or state.short_done:
         return None
-    kinds = {type(state.cards[c]) for c in state.hands[state.turn]}
+    kinds = {type(state.cards[c]) for c in state.hands[state.current]}
     if Treatment in kinds:
         return TREAT
     if Anytime in kinds:
@@ -321,13 +377,13 @@ def _treatment_phase(state: QuackState) -> Phase | None:
 
 
 def _start_turn(state: QuackState, seat: int, events: list[Event]) -> None:
-    state.turn = seat
+    state.current = seat
     state.die = 0
     state.owed = 0
     state.short_done = False
     state.plays.clear()
     state.dead.clear()
-    events.append(TurnStarted(seat, state.round))
+    events.append(TurnStarted(seat=seat, round=state.round))
     if state.endgame:
         state.final_pending.discard(seat)
     if state.doctors[seat].status == SWITZERLAND:
@@ -345,10 +401,10 @@ def _practise(state: QuackState, seat: int, events: list[Event]) -> None:
     if len(hand) < HAND_SIZE:
         _draw(state, seat, HAND_SIZE - len(hand), events)
     doctor = state.doctors[seat]
-    if doctor.patient is None:
+    if doctor.case is None:
         _admit(state, seat, events)
     state.phase = TREAT
-    if doctor.patient is None:
+    if doctor.case is None:
         return  # no Patient to be had: nothing to treat this round (QR3)
     rolls = [_roll(state.rng)]
     while not DIE_LOW <= rolls[-1] <= DIE_HIGH:
@@ -356,13 +412,13 @@ def _practise(state: QuackState, seat: int, events: list[Event]) -> None:
     # Teaching Hospital and Staff Shortage waiting for this roll (QR17).
     change = 0
     for r in list(doctor.reminders):
-        card = state.cards[r]
+        card = state.anytime(r)
         if card.effect in (qc.EXTRA_TREATMENT, qc.FEWER_TREATMENT):
             change += signed_amount(card)
             _drop_reminder(state, seat, doctor.reminders, r, ReminderOutcome.USED, events)
     state.die = rolls[-1]
     state.owed = owed_after(state.die, change)
-    events.append(DieRolled(seat, tuple(rolls), state.die, state.owed))
+    events.append(DieRolled(seat=seat, rolls=tuple(rolls), value=state.die, owed=state.owed))
 
 
 def _roll(rng: random.Random) -> int:
@@ -377,7 +433,7 @@ def _admit(state: QuackState, seat: int, events: list[Event]) -> None:
             return
         deck.extend(state.patient_discard)  # in no order: that is the shuffle
         state.patient_discard.clear()
-        events.append(DeckReshuffled(Pile.PATIENT, len(deck)))
+        events.append(DeckReshuffled(pile=Pile.PATIENT, count=len(deck)))
     # The Patient deck is kept in no order and each admission takes a card at
     # random: the same chances as the top of a shuffled deck, and a game admits
     # only a handful of its Patients. Cards a test stacked come off the top.
@@ -388,16 +444,16 @@ def _admit(state: QuackState, seat: int, events: list[Event]) -> None:
         case = Case(deck.pop(int(state.rng.random() * len(deck))))
     doctor = state.doctors[seat]
     for r in doctor.reminders:
-        if state.cards[r].effect == qc.FACE_DOWN:
+        if state.anytime(r).effect == qc.FACE_DOWN:
             # Diagnostic Dilemma moves beside the Patient until it is revealed.
             doctor.reminders.remove(r)
             case.reminders.append(r)
             case.face_down = True
             break
-    doctor.patient = case
-    events.append(PatientAdmitted(seat, case.card, case.face_down))
+    doctor.case = case
+    events.append(PatientAdmitted(seat=seat, patient=case.card, face_down=case.face_down))
     doctor.money += CO_PAY
-    events.append(MoneyPaid(seat, CO_PAY, PayReason.CO_PAY, (), CO_PAY, NONE))
+    events.append(MoneyPaid(seat=seat, amount=CO_PAY, reason=PayReason.CO_PAY, cards=(), billed=CO_PAY, reminder=NONE))
 
 
 def _flee(state: QuackState, seat: int, events: list[Event]) -> None:
@@ -406,14 +462,14 @@ def _flee(state: QuackState, seat: int, events: list[Event]) -> None:
     Switzerland draw (QR12)."""
     doctor = state.doctors[seat]
     doctor.status = SWITZERLAND
-    events.append(DoctorFled(seat, doctor.money, doctor.infamy))
+    events.append(DoctorFled(seat=seat, money=doctor.money, infamy=doctor.infamy))
     _leave_practice(state, seat, DischargeReason.FLED, events)
     hand = state.hands[seat]
     dropped = [c for c in hand if isinstance(state.cards[c], Treatment)]
     if dropped:
         hand[:] = [c for c in hand if not isinstance(state.cards[c], Treatment)]
         state.doc_discard.extend(dropped)
-        events.append(CardsDiscarded(seat, tuple(dropped), DiscardReason.FLED))
+        events.append(CardsDiscarded(seat=seat, cards=tuple(dropped), reason=DiscardReason.FLED))
     _check_endgame(state, events)
     _swiss_draw(state, seat, events)
     state.phase = END
@@ -428,7 +484,7 @@ def _swiss_draw(state: QuackState, seat: int, events: list[Event]) -> None:
 
     def throw_away() -> None:
         if thrown:
-            events.append(CardsDiscarded(seat, tuple(thrown), DiscardReason.SWITZERLAND))
+            events.append(CardsDiscarded(seat=seat, cards=tuple(thrown), reason=DiscardReason.SWITZERLAND))
             thrown.clear()
 
     for _ in range(len(deck) + len(discard)):
@@ -441,7 +497,7 @@ def _swiss_draw(state: QuackState, seat: int, events: list[Event]) -> None:
         if isinstance(state.cards[card], Anytime):
             throw_away()
             state.hands[seat].append(card)
-            events.append(CardsDrawn(seat, (card,), 1))
+            events.append(CardsDrawn(seat=seat, cards=(card,), count=1))
             break
         discard.append(card)
         thrown.append(card)
@@ -457,16 +513,16 @@ def _play_treatment(state: QuackState, seat: int, plan: TreatmentPlan, events: l
     redirected = False
     if doctor.redirect_card != NONE:
         # Wrong Chart (QR16): to that Patient wherever it is now, unless it left or is now our own.
-        reminder, patient = doctor.redirect_card, doctor.redirect_to
+        reminder, sent_to = doctor.redirect_card, doctor.redirect_to
         doctor.redirect_card = doctor.redirect_to = NONE
-        holder = patient_holder(state, patient)
+        holder = patient_holder(state, sent_to)
         redirected = holder != NONE and holder != seat
         outcome = ReminderOutcome.USED if redirected else ReminderOutcome.FIZZLED
         _drop_reminder(state, seat, doctor.reminders, reminder, outcome, events)
         if redirected:
             dest = holder
-    case = state.doctors[dest].patient
-    patient = state.cards[case.card]
+    case = state.case(dest)
+    patient = state.patient(case.card)
     points = treatment_points(card, patient)
     note, points = _type_reminders(state, dest, case, card.treatment_type, points, events)
     case.treatments.append(card.id)
@@ -476,8 +532,9 @@ def _play_treatment(state: QuackState, seat: int, plan: TreatmentPlan, events: l
     state.plays.append((card.id, case.card))
     state.owed -= 1
     events.append(TreatmentPlayed(
-        seat, card.id, dest, case.card, case.face_down, points.cure, points.harm, case.cure, case.harm,
-        case.received, redirected, note,
+        seat=seat, card=card.id, target=dest, patient=case.card, face_down=case.face_down,
+        cure=points.cure, harm=points.harm, total_cure=case.cure, total_harm=case.harm,
+        received=case.received, redirected=redirected, note=note,
     ))
     fate = case_fate(patient, case.cure, case.harm, case.received)
     if fate == Fate.CURED:
@@ -493,7 +550,7 @@ def _type_reminders(
     of the Treatment's type acts, a nullifying one before a doubling one."""
     for effect in (qc.NULLIFY_TYPE, qc.BOOST_TYPE):
         for r in case.reminders:
-            card = state.cards[r]
+            card = state.anytime(r)
             if card.effect == effect and card.treatment_type == treatment_type:
                 _drop_reminder(state, seat, case.reminders, r, ReminderOutcome.USED, events)
                 if effect == qc.NULLIFY_TYPE:
@@ -505,24 +562,24 @@ def _type_reminders(
 def _open_window(state: QuackState, seats: list[int], events: list[Event]) -> None:
     """After a Treatment (QR13): wait for ``seats`` (see core.quack.legal.window_seats), if any."""
     if seats:
-        state.window_id += 1
-        state.window = seats
+        state.window += 1
+        state.window_seats = seats
         state.phase = WINDOW
-        events.append(WindowOpened(state.window_id, tuple(seats)))
+        events.append(WindowOpened(window=state.window, seats=tuple(seats)))
 
 
 def _payday(state: QuackState, events: list[Event]) -> None:
     """End of phase 5 (QB5, QR6): each Treatment played this round pays if its
     Patient did not die this round; Claim Denied or Upcoding acts on the sum
     (QR15). Then a face-down Patient is revealed (QR18)."""
-    seat = state.turn
+    seat = state.current
     doctor = state.doctors[seat]
     if state.plays:
         paid = tuple(c for c, patient in state.plays if patient not in state.dead)
-        billed = amount = sum(state.cards[c].price for c in paid)
+        billed = amount = sum(state.treatment(c).price for c in paid)
         acted = NONE
         for r in doctor.reminders:
-            effect = state.cards[r].effect
+            effect = state.anytime(r).effect
             if effect in (qc.NO_PAY, qc.DOUBLE_PAY):
                 amount = 0 if effect == qc.NO_PAY else amount * 2
                 acted = r
@@ -531,13 +588,14 @@ def _payday(state: QuackState, events: list[Event]) -> None:
         if amount or acted != NONE:
             # A Claim Denied that took the pay is said in numbers too ($0 instead of $1,200).
             doctor.money += amount
-            events.append(MoneyPaid(seat, amount, PayReason.TREATMENTS, paid, billed, acted))
-    case = doctor.patient
+            events.append(MoneyPaid(seat=seat, amount=amount, reason=PayReason.TREATMENTS, cards=paid, billed=billed,
+                                    reminder=acted))
+    case = doctor.case
     if case is not None and case.face_down:
         case.face_down = False
-        events.append(PatientRevealed(seat, case.card))
+        events.append(PatientRevealed(seat=seat, patient=case.card))
         for r in list(case.reminders):
-            if state.cards[r].effect == qc.FACE_DOWN:
+            if state.anytime(r).effect == qc.FACE_DOWN:
                 _drop_reminder(state, seat, case.reminders, r, ReminderOutcome.USED, events)
 
 
@@ -557,7 +615,7 @@ def _next_turn(state: QuackState, events: list[Event]) -> None:
     if all(d.status == MOBBED for d in doctors):
         _finish(state, events)
         return
-    seat = state.turn
+    seat = state.current
     while True:
         seat = (seat + 1) % state.seats
         if seat == state.first:
@@ -584,35 +642,35 @@ def _play_anytime(state: QuackState, seat: int, move: PlayAnytime, card: Anytime
     effect = card.effect
     doctors = state.doctors
     target = doctors[t]
-    case = target.patient
     if effect in (qc.CURE_POINTS, qc.HARM_POINTS, qc.RESET_HARM):
         _points_card(state, seat, move, card, events)
         state.doc_discard.append(c)
         return
-    events.append(AnytimePlayed(seat, c, t, move.other, move.discard, False, NONE, NONE, NONE, NONE))
+    events.append(AnytimePlayed(seat=seat, card=c, target=t, other=move.other, discard=move.discard, face_down=False,
+                                cure=NONE, harm=NONE, total_cure=NONE, total_harm=NONE))
     if effect in (qc.FACE_DOWN, qc.NO_PAY, qc.DOUBLE_PAY):
         target.reminders.append(c)
         return
     if effect in (qc.NULLIFY_TYPE, qc.BOOST_TYPE):
-        case.reminders.append(c)
+        state.case(t).reminders.append(c)
         return
     if effect == qc.REDIRECT:
         target.reminders.append(c)
         target.redirect_card = c
-        target.redirect_to = doctors[move.other].patient.card
+        target.redirect_to = state.case(move.other).card
         return
     if effect == qc.SHRED:
         state.hands[seat].remove(move.discard)
         state.doc_discard.append(move.discard)
-        events.append(CardsDiscarded(seat, (move.discard,), DiscardReason.SHRED))
+        events.append(CardsDiscarded(seat=seat, cards=(move.discard,), reason=DiscardReason.SHRED))
         state.doc_discard.append(c)  # before the draw, so a reshuffle may find it
         _draw(state, seat, 1, events)
         return
     if effect in (qc.EXTRA_TREATMENT, qc.FEWER_TREATMENT):
         # QR17: at once on the doctor whose Treatments are being played, else at their next roll.
-        if t == state.turn and state.die and state.phase in (TREAT, SHORT_HAND, WINDOW):
+        if t == state.current and state.die and state.phase in (TREAT, SHORT_HAND, WINDOW):
             state.owed = owed_after(state.owed, signed_amount(card))
-            events.append(TreatmentsOwedChanged(t, state.owed))
+            events.append(TreatmentsOwedChanged(seat=t, owed=state.owed))
         else:
             target.reminders.append(c)
             return
@@ -621,10 +679,10 @@ def _play_anytime(state: QuackState, seat: int, move: PlayAnytime, card: Anytime
     elif effect == qc.FINE:
         lost = fine_taken(target.money, card.amount)
         target.money -= lost
-        events.append(MoneyLost(t, lost, LossReason.FINE, target.money))
+        events.append(MoneyLost(seat=t, amount=lost, reason=LossReason.FINE, total=target.money))
     elif effect == qc.TRANSFER:
         other = doctors[move.other]
-        target.patient, other.patient = other.patient, target.patient
+        target.case, other.case = other.case, target.case
     state.doc_discard.append(c)
 
 
@@ -632,7 +690,7 @@ def _points_card(state: QuackState, seat: int, move: PlayAnytime, card: Anytime,
     """Placebo, Nurse Has the Night Off, Miraculous Recovery: the Patient's
     points change at once, and the event says by how much (QB8)."""
     t = move.target
-    case = state.doctors[t].patient
+    case = state.case(t)
     cure, harm = case.cure, case.harm
     if card.effect == qc.CURE_POINTS:
         case.cure += card.amount
@@ -640,9 +698,10 @@ def _points_card(state: QuackState, seat: int, move: PlayAnytime, card: Anytime,
         case.harm += card.amount
     else:  # RESET_HARM
         case.harm = 0
-    events.append(AnytimePlayed(seat, card.id, t, move.other, move.discard, case.face_down,
-                                case.cure - cure, case.harm - harm, case.cure, case.harm))
-    fate = case_fate(state.cards[case.card], case.cure, case.harm, case.received)
+    events.append(AnytimePlayed(seat=seat, card=card.id, target=t, other=move.other, discard=move.discard,
+                                face_down=case.face_down,
+                                cure=case.cure - cure, harm=case.harm - harm, total_cure=case.cure, total_harm=case.harm))
+    fate = case_fate(state.patient(case.card), case.cure, case.harm, case.received)
     if card.effect == qc.HARM_POINTS and fate == Fate.HARM:
         _die(state, t, Fate.HARM, seat, events, by_anytime=True)
     elif card.effect == qc.CURE_POINTS and fate == Fate.CURED:
@@ -660,10 +719,10 @@ def _die(
     (QR6), and its Infamy (QR9): to its doctor; split, each rounding up, with
     the player of a redirected Treatment; all to the killer in Group Practice;
     to its doctor, always, when an Anytime card did it."""
-    case = state.doctors[seat].patient
-    infamy = state.cards[case.card].infamy
+    case = state.case(seat)
+    infamy = state.patient(case.card).infamy
     state.dead.add(case.card)
-    events.append(PatientDied(seat, case.card, cause, by))
+    events.append(PatientDied(seat=seat, patient=case.card, cause=cause, by=by))
     _discharge(state, seat)
     if by_anytime:
         _infamy(state, seat, infamy, InfamyReason.DEATH, events)
@@ -680,7 +739,7 @@ def _die(
 
 
 def _cured(state: QuackState, seat: int, by: int, events: list[Event]) -> None:
-    events.append(PatientCured(seat, state.doctors[seat].patient.card, by))
+    events.append(PatientCured(seat=seat, patient=state.case(seat).card, by=by))
     _discharge(state, seat)
 
 
@@ -693,7 +752,7 @@ def _infamy(state: QuackState, seat: int, change: int, reason: InfamyReason, eve
     total = infamy_after(doctor.infamy, change)
     if total == doctor.infamy:
         return
-    events.append(InfamyChanged(seat, total - doctor.infamy, total, reason))
+    events.append(InfamyChanged(seat=seat, change=total - doctor.infamy, total=total, reason=reason))
     doctor.infamy = total
     if mob_comes(total, state.options.infamy_threshold):
         _mob(state, seat, events)
@@ -703,15 +762,15 @@ def _mob(state: QuackState, seat: int, events: list[Event]) -> None:
     """QB6: out of the game, unable to win; hand, Patient and reminders discarded."""
     doctor = state.doctors[seat]
     doctor.status = MOBBED
-    events.append(DoctorMobbed(seat, doctor.infamy))
+    events.append(DoctorMobbed(seat=seat, infamy=doctor.infamy))
     hand = state.hands[seat]
     if hand:
-        events.append(CardsDiscarded(seat, tuple(hand), DiscardReason.MOBBED))
+        events.append(CardsDiscarded(seat=seat, cards=tuple(hand), reason=DiscardReason.MOBBED))
         state.doc_discard.extend(hand)
         hand.clear()
     _leave_practice(state, seat, DischargeReason.MOBBED, events)
-    if seat in state.window:
-        state.window.remove(seat)
+    if seat in state.window_seats:
+        state.window_seats.remove(seat)
     _check_endgame(state, events)
 
 
@@ -740,7 +799,7 @@ def _start_endgame(state: QuackState, reason: str, events: list[Event]) -> None:
     state.endgame = True
     practising = _practising(state)
     state.final_pending = set(practising)
-    events.append(EndgameStarted(practising, reason))
+    events.append(EndgameStarted(seats=practising, reason=reason))
 
 
 def _finish(state: QuackState, events: list[Event]) -> None:
@@ -760,9 +819,9 @@ def _finish(state: QuackState, events: list[Event]) -> None:
     else:
         reason = "A shared win: the most money, and the least Infamy, of the doctors the Mob did not get."
     state.phase = OVER
-    state.window = []
-    state.result = Outcome(winners=winners, places=tuple(places), reason=reason)
-    events.append(GameEnded(winners, state.round, reason))
+    state.window_seats = []
+    state.outcome = Outcome(winners=winners, places=tuple(places), reason=reason)
+    events.append(GameEnded(winners=winners, round=state.round, reason=reason))
 
 
 # --- cards moving -------------------------------------------------------------------
@@ -778,7 +837,7 @@ def _reshuffle_doc_discard(state: QuackState, events: list[Event]) -> None:
     state.doc_deck.extend(state.doc_discard)
     state.doc_discard.clear()
     _shuffle(state.rng, state.doc_deck)
-    events.append(DeckReshuffled(Pile.DOC, len(state.doc_deck)))
+    events.append(DeckReshuffled(pile=Pile.DOC, count=len(state.doc_deck)))
 
 
 def _draw(state: QuackState, seat: int, count: int, events: list[Event]) -> None:
@@ -792,7 +851,7 @@ def _draw(state: QuackState, seat: int, count: int, events: list[Event]) -> None
         drawn.append(state.doc_deck.pop())
     if drawn:
         state.hands[seat].extend(drawn)
-        events.append(CardsDrawn(seat, tuple(drawn), len(drawn)))
+        events.append(CardsDrawn(seat=seat, cards=tuple(drawn), count=len(drawn)))
 
 
 def _drop_reminder(
@@ -800,15 +859,14 @@ def _drop_reminder(
 ) -> None:
     reminders.remove(card)
     state.doc_discard.append(card)
-    events.append(ReminderDiscarded(seat, card, outcome))
+    events.append(ReminderDiscarded(seat=seat, card=card, reason=outcome))
 
 
 def _discharge(state: QuackState, seat: int) -> None:
     """The Patient leaves the office: its card to the Patient discard, its
     Treatments and reminders to the Doc discard."""
-    doctor = state.doctors[seat]
-    case = doctor.patient
-    doctor.patient = None
+    case = state.case(seat)
+    state.doctors[seat].case = None
     state.patient_discard.append(case.card)
     state.doc_discard.extend(case.treatments)
     state.doc_discard.extend(case.reminders)
@@ -817,8 +875,8 @@ def _discharge(state: QuackState, seat: int) -> None:
 def _leave_practice(state: QuackState, seat: int, reason: DischargeReason, events: list[Event]) -> None:
     """A doctor flees or is mobbed: Patient and reminders go, no pay, no Infamy (QB7, QR11)."""
     doctor = state.doctors[seat]
-    if doctor.patient is not None:
-        events.append(PatientDischarged(seat, doctor.patient.card, reason))
+    if doctor.case is not None:
+        events.append(PatientDischarged(seat=seat, patient=doctor.case.card, reason=reason))
         _discharge(state, seat)
     state.doc_discard.extend(doctor.reminders)
     doctor.reminders.clear()
@@ -831,3 +889,5 @@ def _practising(state: QuackState) -> tuple[int, ...]:
 
 
 RULES = Quack()
+_CONFORMS: Rules[QuackState, QuackView, QuackMove] = RULES
+"""The type checker holds the rules object to the Rules interface here."""

@@ -20,7 +20,7 @@ from typing import Iterable, Sequence
 
 from quackbox.cards import quack as qc
 from quackbox.cards.quack import Anytime, Card, Patient
-from quackbox.core.quack.cards import treatment_points
+from quackbox.core.quack.cards import case_fate, treatment_points
 from quackbox.core.quack.moves import (
     AnytimePlayed,
     CardsDiscarded,
@@ -34,7 +34,7 @@ from quackbox.core.quack.moves import (
     WindowOpened,
 )
 from quackbox.core.quack.state import SWITZERLAND, Case, Doctor, QuackState
-from quackbox.core.quack.view import PatientView, QuackView
+from quackbox.core.quack.view import CaseView, QuackView
 from quackbox.core.rules import NONE, Event
 
 __all__ = ["Memory", "sample"]
@@ -55,27 +55,25 @@ class Memory:
         """Doc cards that went face up since the Doc deck was last made."""
         self.patients_gone: set[int] = set()
         """Patients that left an office since the Patient deck was last made."""
-        self.window_id = 0
+        self.window = 0
 
     def observe(self, events: Iterable[Event]) -> None:
         """Record ``events`` (as redacted for this seat), in the order they happened."""
         for event in events:
-            kind = type(event)
             if not self.seen_any:
                 self.seen_any = True
-                self.complete = kind is TurnStarted and event.round == 1
-            if kind is TreatmentPlayed:
-                self.doc_public.add(event.card)
-            elif kind is AnytimePlayed:
-                self.doc_public.add(event.card)
-            elif kind is CardsDiscarded:
-                self.doc_public.update(event.cards)
-            elif kind is DeckReshuffled:
-                (self.doc_public if event.pile == Pile.DOC else self.patients_gone).clear()
-            elif kind in (PatientCured, PatientDied, PatientDischarged):
-                self.patients_gone.add(event.patient)
-            elif kind is WindowOpened:
-                self.window_id = event.window
+                self.complete = isinstance(event, TurnStarted) and event.round == 1
+            match event:
+                case TreatmentPlayed() | AnytimePlayed():
+                    self.doc_public.add(event.card)
+                case CardsDiscarded():
+                    self.doc_public.update(event.cards)
+                case DeckReshuffled():
+                    (self.doc_public if event.pile == Pile.DOC else self.patients_gone).clear()
+                case PatientCured() | PatientDied() | PatientDischarged():
+                    self.patients_gone.add(event.patient)
+                case WindowOpened():
+                    self.window = event.window
 
 
 def sample(view: QuackView, rng: random.Random, cards: tuple[Card, ...], memory: Memory | None = None) -> QuackState:
@@ -84,15 +82,16 @@ def sample(view: QuackView, rng: random.Random, cards: tuple[Card, ...], memory:
     ``view(sample(view), view.seat) == view`` always holds.
     """
     me = view.seat
-    seats = len(view.doctors)
-    useful = memory is not None and memory.complete and memory.seat == me
+    seats = len(view.players)
+    # What the seat remembers, if it saw the whole game so far (else nothing).
+    seen = memory if memory is not None and memory.complete and memory.seat == me else None
     state = QuackState(seats=seats, options=view.options, rng=random.Random(rng.getrandbits(64)), cards=cards)
     placed: set[int] = set()
-    face_down: list[tuple[Case, PatientView]] = []
-    for d in view.doctors:
+    face_down: list[tuple[Case, CaseView]] = []
+    for d in view.players:
         doctor = Doctor(d.money, d.infamy, d.status, None, [c.id for c in d.reminders])
         placed.update(doctor.reminders)
-        p = d.patient
+        p = d.case
         if p is not None:
             case = Case(p.patient.id if p.patient is not None else NONE, p.face_down, p.cure_points or 0,
                         p.harm_points or 0, p.received, [c.id for c in p.treatments], [c.id for c in p.reminders])
@@ -102,7 +101,7 @@ def sample(view: QuackView, rng: random.Random, cards: tuple[Card, ...], memory:
                 placed.add(case.card)
             else:
                 face_down.append((case, p))
-            doctor.patient = case
+            doctor.case = case
         for r in d.reminders:
             if r.effect == qc.REDIRECT:
                 doctor.redirect_card = r.id
@@ -115,12 +114,12 @@ def sample(view: QuackView, rng: random.Random, cards: tuple[Card, ...], memory:
     # discarded since is not among them: the rest of a pile is dealt at random).
     doc_discard: list[int] = []
     patient_discard: list[int] = []
-    if useful:
-        doc_discard = sorted(memory.doc_public - placed)
-        if len(doc_discard) > view.doc_discard:
+    if seen is not None:
+        doc_discard = sorted(seen.doc_public - placed)
+        if len(doc_discard) > view.doc_discard_count:
             doc_discard = []
-        patient_discard = sorted(memory.patients_gone - placed)
-        if len(patient_discard) > view.patient_discard:
+        patient_discard = sorted(seen.patients_gone - placed)
+        if len(patient_discard) > view.patient_discard_count:
             patient_discard = []
     placed.update(doc_discard)
     placed.update(patient_discard)
@@ -128,7 +127,7 @@ def sample(view: QuackView, rng: random.Random, cards: tuple[Card, ...], memory:
     patients = [c.id for c in cards if isinstance(c, Patient) and c.id not in placed]
     rng.shuffle(patients)
     for case, pv in face_down:
-        _deal_face_down(case, pv, patients, cards)
+        _deal_face_down(case, pv, patients, state)
     doc = [c.id for c in cards if not isinstance(c, Patient) and c.id not in placed]
     rng.shuffle(doc)
     anytime = [c for c in doc if isinstance(cards[c], Anytime)]
@@ -137,7 +136,7 @@ def sample(view: QuackView, rng: random.Random, cards: tuple[Card, ...], memory:
     if me is not None:
         state.hands[me] = hand
     # The Swiss hold Anytime cards only (QB7): deal theirs first.
-    order = sorted((d for d in view.doctors if d.seat != me), key=lambda d: d.status != SWITZERLAND)
+    order = sorted((d for d in view.players if d.seat != me), key=lambda d: d.status != SWITZERLAND)
     for d in order:
         pool = anytime if d.status == SWITZERLAND and len(anytime) >= d.hand_size else doc
         dealt = pool[len(pool) - d.hand_size:] if d.hand_size else []
@@ -146,44 +145,44 @@ def sample(view: QuackView, rng: random.Random, cards: tuple[Card, ...], memory:
             if c in anytime:
                 anytime.remove(c)
         state.hands[d.seat] = dealt
-    more = view.doc_discard - len(doc_discard)
+    more = view.doc_discard_count - len(doc_discard)
     if more > 0:
         doc_discard, doc = doc_discard + doc[len(doc) - more:], doc[: len(doc) - more]
-    more = view.patient_discard - len(patient_discard)
+    more = view.patient_discard_count - len(patient_discard)
     if more > 0:
         patient_discard, patients = patient_discard + patients[len(patients) - more:], patients[: len(patients) - more]
     state.doc_deck, state.doc_discard = doc, doc_discard
     state.patient_deck, state.patient_discard = patients, patient_discard
 
     state.first = view.first
-    state.turn, state.round, state.phase = view.turn, view.round, view.phase
+    state.current, state.round, state.phase = view.current, view.round, view.phase
     state.die, state.owed = view.die, view.owed
-    state.window = list(view.window)
-    state.window_id = memory.window_id if useful else 0
+    state.window_seats = list(view.window_seats)
+    state.window = seen.window if seen is not None else 0
     state.endgame = view.endgame
-    state.final_pending = {d.seat for d in view.doctors if d.final_turn}
-    state.result = view.outcome
-    for d in view.doctors:  # QR16: the Patient a waiting Wrong Chart sends the next Treatment to
+    state.final_pending = {d.seat for d in view.players if d.final_turn}
+    state.outcome = view.outcome
+    for d in view.players:  # QR16: the Patient a waiting Wrong Chart sends the next Treatment to
         if d.redirect_seat != NONE:
-            state.doctors[d.seat].redirect_to = state.doctors[d.redirect_seat].patient.card
+            state.doctors[d.seat].redirect_to = state.case(d.redirect_seat).card
     # Payday pays this turn's Treatments on the Patients that are still alive:
     # on a Patient still in an office, or one gone home cured.
     state.plays = [(t.id, _patient_holding(state, t.id)) for t in view.paying]
     return state
 
 
-def _deal_face_down(case: Case, pv: PatientView, patients: list[int], cards: Sequence[Card]) -> None:
+def _deal_face_down(case: Case, pv: CaseView, patients: list[int], state: QuackState) -> None:
     """A face-down Patient: the first unplaced one still alive after the
     Treatments it received (the points follow from the card drawn)."""
-    treatments = [cards[t] for t in case.treatments]
+    treatments = [state.treatment(t) for t in case.treatments]
     chosen = None
     for i in range(len(patients) - 1, -1, -1):
-        patient = cards[patients[i]]
+        patient = state.patient(patients[i])
         cure = harm = 0
         for t in treatments:
             points = treatment_points(t, patient)
             cure, harm = cure + points.cure, harm + points.harm
-        alive = harm < patient.kill and cure < patient.cure and not (patient.mortal and pv.received >= patient.mortal)
+        alive = case_fate(patient, cure, harm, pv.received) is None
         if alive or chosen is None:
             chosen = (i, min(cure, patient.cure - 1), min(harm, patient.kill - 1))
         if alive:
@@ -197,6 +196,6 @@ def _deal_face_down(case: Case, pv: PatientView, patients: list[int], cards: Seq
 def _patient_holding(state: QuackState, treatment: int) -> int:
     """The Patient card a Treatment lies on, or NONE if that Patient has left."""
     for doctor in state.doctors:
-        if doctor.patient is not None and treatment in doctor.patient.treatments:
-            return doctor.patient.card
+        if doctor.case is not None and treatment in doctor.case.treatments:
+            return doctor.case.card
     return NONE

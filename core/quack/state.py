@@ -11,10 +11,11 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import cast
 
-from quackbox.cards.quack import Card
+from quackbox.cards.quack import Anytime, Card, Patient, Treatment
 from quackbox.core import options
-from quackbox.core.rules import NONE, Event, Outcome
+from quackbox.core.rules import NONE, Event, Outcome, SeatOrRandom
 
 __all__ = [
     "END", "FLEE", "GAME", "MOBBED", "OVER", "PRACTISING", "SHORT_HAND", "SWITZERLAND", "TREAT", "WINDOW",
@@ -88,7 +89,7 @@ class QuackOptions:
     window_seconds: float = options.option(10.0, low=0.0, high=600.0)
     """How long other doctors have to answer with an Anytime card after each
     Treatment (QB8); 0 opens no windows."""
-    first_seat: int = options.option(-1, low=-1, high=7)
+    first_seat: SeatOrRandom = options.option(-1, low=-1, high=7)
     """The seat that starts, counted from 0; -1 draws it at random."""
 
 
@@ -116,7 +117,8 @@ class Doctor:
     money: int = 0
     infamy: int = 0
     status: Status = PRACTISING
-    patient: Case | None = None
+    case: Case | None = None
+    """The Patient in the doctor's office, if any (there is never more than one)."""
     reminders: list[int] = field(default_factory=list)
     """Anytime cards waiting beside the doctor (QB8)."""
     redirect_card: int = NONE
@@ -131,7 +133,7 @@ class QuackState:
 
     Where each card is: ``patient_deck``, ``patient_discard``, ``doc_deck``,
     ``doc_discard``, ``hands[seat]``, a doctor's Patient
-    (``doctors[seat].patient``: the card, its Treatments and reminders) or a
+    (``doctors[seat].case``: the card, its Treatments and reminders) or a
     doctor's ``reminders``.
     """
 
@@ -152,7 +154,7 @@ class QuackState:
     doctors: list[Doctor] = field(default_factory=list)
     first: int = 0
     """The seat that took the first turn: a round starts with its turn."""
-    turn: int = 0
+    current: int = 0
     """The seat whose turn it is."""
     round: int = 1
     phase: Phase = FLEE
@@ -166,20 +168,48 @@ class QuackState:
     """(Treatment card, Patient card) played this turn by the doctor whose turn it is."""
     dead: set[int] = field(default_factory=set)
     """Patient cards that died this turn: Treatments on them pay nothing."""
-    window: list[int] = field(default_factory=list)
+    window_seats: list[int] = field(default_factory=list)
     """The seats the open response window still waits for, in turn order."""
-    window_id: int = 0
+    window: int = 0
     """The number of the latest response window (a Timeout names the one it closes)."""
     endgame: bool = False
     final_pending: set[int] = field(default_factory=set)
     """In the endgame: practising seats that have not yet started their last turn."""
-    result: Outcome | None = None
+    outcome: Outcome | None = None
+    """How the game ended, once it has (QB9)."""
     start_events: tuple[Event, ...] = ()
     """What happened inside new_game (the first turn's start), for the log."""
 
     @property
     def over(self) -> bool:
-        return self.result is not None
+        return self.outcome is not None
+
+    # The deck holds the three kinds of card by id; where a card lies says its
+    # kind (a reminder is an Anytime card, a Patient pile holds Patients), so
+    # these give it its type for the reader, at no cost.
+
+    def patient(self, card: int) -> Patient:
+        """The card ``card``, which the caller knows to be a Patient."""
+        return cast(Patient, self.cards[card])
+
+    def treatment(self, card: int) -> Treatment:
+        """The card ``card``, which the caller knows to be a Treatment."""
+        return cast(Treatment, self.cards[card])
+
+    def anytime(self, card: int) -> Anytime:
+        """The card ``card``, which the caller knows to be an Anytime card."""
+        return cast(Anytime, self.cards[card])
+
+    def doc_card(self, card: int) -> Treatment | Anytime:
+        """The card ``card``, which the caller knows to be a Doc card (in a hand, say)."""
+        return cast(Treatment | Anytime, self.cards[card])
+
+    def case(self, seat: int) -> Case:
+        """The Patient in ``seat``'s office, which the caller knows to hold one."""
+        case = self.doctors[seat].case
+        if case is None:
+            raise RuntimeError(f"seat {seat + 1} has no Patient: a bug in the rules")
+        return case
 
 
 def clone(state: QuackState) -> QuackState:
@@ -200,7 +230,7 @@ def clone(state: QuackState) -> QuackState:
         hands=[list(hand) for hand in state.hands],
         doctors=[_clone_doctor(d) for d in state.doctors],
         first=state.first,
-        turn=state.turn,
+        current=state.current,
         round=state.round,
         phase=state.phase,
         die=state.die,
@@ -208,17 +238,17 @@ def clone(state: QuackState) -> QuackState:
         short_done=state.short_done,
         plays=list(state.plays),
         dead=set(state.dead),
-        window=list(state.window),
-        window_id=state.window_id,
+        window_seats=list(state.window_seats),
+        window=state.window,
         endgame=state.endgame,
         final_pending=set(state.final_pending),
-        result=state.result,
+        outcome=state.outcome,
         start_events=state.start_events,
     )
 
 
 def _clone_doctor(doctor: Doctor) -> Doctor:
-    case = doctor.patient
+    case = doctor.case
     if case is not None:
         case = Case(case.card, case.face_down, case.cure, case.harm, case.received,
                     list(case.treatments), list(case.reminders))

@@ -30,7 +30,7 @@ from quackbox.core.side_effects.state import GAME, Phase
 from quackbox.core.side_effects.view import SEView
 
 # How much each punishment costs its victim, per card or turn it takes away.
-PUNISHMENT_WEIGHT = {
+PUNISHMENT_WEIGHT: dict[str, float] = {
     Punishment.DISCARD_DRUGS: 9.0,  # per Drug lost
     Punishment.DISCARD_HAND: 2.0,  # per card
     Punishment.SKIP_TURN: 7.0,
@@ -43,7 +43,7 @@ PUNISHMENT_WEIGHT = {
 WORTH_A_PLAY = 2.0
 
 
-class SideEffectsBot:
+class SideEffectsBot(Bot[SEView]):
     """The heuristic Side Effects player."""
 
     name = "heuristic"
@@ -95,10 +95,10 @@ class SideEffectsBot:
 
     def _card_value(self, view: SEView, card: SECard) -> float:
         """What ``card`` in hand is worth to this seat."""
-        return _worth(view, view.seat, card, _copies(view, card.name))
+        return _worth(view, _seat(view), card, _copies(view, card.name))
 
     def _score_play(self, view: SEView, move: Move) -> float:
-        me = view.seat
+        me = _seat(view)
         hand = {c.id: c for c in view.hand}
         untreated = self._untreated(view, me)
         disorders = {s.disorder.id: (p.seat, s) for p in view.players for s in p.psyche}
@@ -127,6 +127,7 @@ class SideEffectsBot:
             target, slot = disorders[move.disorder]
             victim = view.players[target]
             p = slot.disorder.punishment
+            amount: float
             if p == Punishment.DISCARD_DRUGS:
                 amount = sum(1 for s in victim.psyche if s.drug is not None)
             elif p == Punishment.DISCARD_HAND:
@@ -148,10 +149,10 @@ class SideEffectsBot:
         if isinstance(move, se.GiveDisorder):
             return 6.0 + self._threat(view, move.target)
         if isinstance(move, se.PlayHighTolerance):
-            for p in view.players:
-                for s in p.psyche:
+            for player in view.players:
+                for s in player.psyche:
                     if s.drug is not None and s.drug.id == move.drug:
-                        return 4.0 + self._threat(view, p.seat)
+                        return 4.0 + self._threat(view, player.seat)
             return 0.0
         if isinstance(move, se.PlayMisdiagnosis):
             target, theirs = disorders[move.theirs]
@@ -203,7 +204,7 @@ class SideEffectsBot:
         Anorexia), to each seat we may offer to."""
         if not view.trade_partners or not view.hand:
             return []
-        me = view.seat
+        me = _seat(view)
         held = {c.name for c in view.hand}
         needs = []
         for disorder in self._untreated(view, me):
@@ -269,6 +270,13 @@ class EasyBot(SideEffectsBot):
 
     def react(self, view: SEView) -> Move | None:
         return next((m for m in view.legal if isinstance(m, se.DeclineTrade)), None)
+
+
+def _seat(view: SEView) -> int:
+    """The seat the bot plays: it is asked only at a seat, never as a spectator."""
+    if view.seat is None:
+        raise ValueError("a bot plays a seat, not a spectator's view")
+    return view.seat
 
 
 def _copies(view: SEView, name: str) -> int:
@@ -341,17 +349,7 @@ def _distinct(view: SEView, moves: list[Move]) -> list[Move]:
     names = {c.id: c.name for c in view.hand}
     if view.prompt is not None:
         names.update({c.id: c.name for c in view.prompt.revealed})
-    seen: set[tuple] = set()
-    out = []
-    for move in moves:
-        card = getattr(move, "card", getattr(move, "drug", None))
-        key = (type(move), names.get(card, card), *[getattr(move, f) for f in ("disorder", "target", "to", "give",
-                                                                                 "want", "offer", "mine", "theirs")
-                                                       if hasattr(move, f)])
-        if key not in seen:
-            seen.add(key)
-            out.append(move)
-    return out
+    return bots.distinct(moves, names)
 
 
 SEARCH_BUDGET = 400
@@ -369,7 +367,7 @@ percentile, and the long ones come early in a game: without a limit the
 longest decisions took three times the usual."""
 
 
-def _search_bot(seed: int, budget: int | None = None) -> Bot:
+def _search_bot(seed: int, budget: int | None = None) -> Bot[Any]:
     from quackbox.core.search import SearchBot
 
     return SearchBot(seed, rules=RULES, heuristic=SideEffectsBot, candidates=search_candidates,

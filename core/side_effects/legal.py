@@ -19,26 +19,28 @@ the cards wanted) and DeclineTrade for an offer made to it, WithdrawTrade for
 its own. OfferTrade is legal whenever trading is open but is not listed: its
 space is every subset of a hand (:func:`trade_partners` says to whom).
 
-:func:`verify` is the legality gate: it raises a RulesError with a plain
-sentence, or returns the plan of the move, the frozen value ``apply``
-consumes (what the check found: the Disorder's place on a Psyche, the offer
-being answered). There is one verifier per move kind.
+Each kind of move has one verifier (``verify_*``), run after
+:func:`verify_seat`: it raises a RulesError with a plain sentence, or returns
+the plan of the move, the frozen value ``apply`` consumes (what the check
+found: the Disorder's place on a Psyche, the offer being answered), or None
+when the move and the State say everything. ``core.side_effects.rules.MOVES``
+pairs each verifier with the ``do_*`` function that makes the move.
 """
 
 from __future__ import annotations
 
-import typing
-from dataclasses import dataclass, fields
-from typing import Any, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Sequence
 
 from quackbox.cards import side_effects as se_cards
 from quackbox.cards.side_effects import SECard
-from quackbox.core.rules import NONE, GameOver, IllegalMove, MalformedMove, Move, NotYourTurn, seat_label
+from quackbox.core.rules import NONE, GameOver, IllegalMove, MalformedMove, Move, MoveForms, NotYourTurn, seat_text
 from quackbox.core.side_effects.cards import therapy_works_on
 from quackbox.core.side_effects.moves import (
     MOVE_TYPES,
     PLAY_TYPES,
     AcceptTrade,
+    SEMove,
     DeclineTrade,
     Discard,
     EndTurn,
@@ -72,20 +74,20 @@ from quackbox.core.side_effects.state import (
 
 def untreated(state: SEState, seat: int) -> list[int]:
     """The ids of ``seat``'s untreated Disorders, in Psyche order."""
-    return [disorder for disorder, drug in state.psyche[seat] if drug == NONE]
+    return [slot.disorder for slot in state.psyche[seat] if slot.drug == NONE]
 
 
 def held(state: SEState, seat: int) -> set[str]:
     """The names of the Disorders on ``seat``'s Psyche, treated or not."""
     cards = state.cards
-    return {cards[disorder].name for disorder, _drug in state.psyche[seat]}
+    return {cards[slot.disorder].name for slot in state.psyche[seat]}
 
 
 def holds(state: SEState, seat: int, name: str) -> bool:
     """Whether a Disorder called ``name`` is on ``seat``'s Psyche, treated or not."""
     cards = state.cards
-    for disorder, _drug in state.psyche[seat]:
-        if cards[disorder].name == name:
+    for slot in state.psyche[seat]:
+        if cards[slot.disorder].name == name:
             return True
     return False
 
@@ -100,9 +102,9 @@ def side_effects_on(state: SEState, seat: int) -> list[str]:
     each once, in the order the Drugs list them."""
     cards = state.cards
     names: list[str] = []
-    for _disorder, drug in state.psyche[seat]:
-        if drug != NONE:
-            for name in cards[drug].side_effects:
+    for slot in state.psyche[seat]:
+        if slot.drug != NONE:
+            for name in cards[slot.drug].side_effects:
                 if name not in names:
                     names.append(name)
     return names
@@ -158,6 +160,15 @@ def trade_partners(state: SEState, seat: int | None) -> tuple[int, ...]:
 # --- the legal moves --------------------------------------------------------
 
 
+def waiting_for(state: SEState) -> tuple[int, ...]:
+    """The seat the game needs a move from: the Tremors target, else the current seat."""
+    if state.phase == OVER:
+        return ()
+    if state.phase == TREMORS:
+        return (state.prompt_seat,)
+    return (state.current,)
+
+
 class MoveTable:
     """Every move :func:`legal_moves` can list for one deck but a Misdiagnosis
     and the answers to trade offers, made once.
@@ -189,7 +200,7 @@ class MoveTable:
         }
 
 
-def legal_moves(state: SEState, seat: int, table: MoveTable) -> tuple[Move, ...]:
+def legal_moves(state: SEState, seat: int, table: MoveTable) -> tuple[SEMove, ...]:
     """Every move ``seat`` may make now, in the order of the module docstring, as ``table`` holds them."""
     if state.phase == OVER or not 0 <= seat < state.seats or not state.active(seat):
         return ()
@@ -204,7 +215,7 @@ def legal_moves(state: SEState, seat: int, table: MoveTable) -> tuple[Move, ...]
         return (*[table.take[c] for c in state.hands[state.prompt_seat]], table.take_nothing)
     if phase == DISCARD_DOWN:
         return tuple([discard[c] for c in hand])
-    moves: list[Move] = []
+    moves: list[SEMove] = []
     if state.plays_left > 0:
         others = opponents(state, seat)
         # SE6: what each opponent can be given, worked out once for all the Disorders in hand.
@@ -221,10 +232,10 @@ def legal_moves(state: SEState, seat: int, table: MoveTable) -> tuple[Move, ...]
 
 
 def plays_of(state: SEState, seat: int, card: int, others: list[int], open_to: dict[int, tuple[str, ...]],
-             table: MoveTable) -> list[Move]:
+             table: MoveTable) -> list[SEMove]:
     """The plays of ``card`` in ``seat``'s hand; ``others`` are its opponents,
     ``open_to`` gives each one's :func:`vulnerable_to` if ``card`` is a Disorder.
-    (A Disorder is untreated while no Drug is on it: ``treated_by == NONE``.)"""
+    (A Disorder is untreated while no Drug is on it: ``slot.drug == NONE``.)"""
     cards = state.cards
     this = cards[card]
     kind = this.kind
@@ -233,26 +244,26 @@ def plays_of(state: SEState, seat: int, card: int, others: list[int], open_to: d
         # Rulebook Treat a Disorder: your own; SE11's house rule: anyone's still in the game.
         patients = [t for t in range(state.seats) if state.active(t)] if state.options.treat_others else (seat,)
         return [
-            table.treat[card, disorder]
+            table.treat[card, slot.disorder]
             for t in patients
-            for disorder, treated_by in psyche[t]
-            if treated_by == NONE and cards[disorder].name == this.treats
+            for slot in psyche[t]
+            if slot.drug == NONE and cards[slot.disorder].name == this.treats
         ]
     if kind == se_cards.DISORDER:
         # Rulebook Give a Disorder: to a player vulnerable to it (SE6) who may hold another.
         return [table.give[card, t] for t, names in open_to.items() if this.name in names]
     if kind == se_cards.THERAPY:
         return [
-            table.therapy[card, disorder]
-            for disorder, treated_by in psyche[seat]
-            if treated_by == NONE and therapy_works_on(cards[disorder])
+            table.therapy[card, slot.disorder]
+            for slot in psyche[seat]
+            if slot.drug == NONE and therapy_works_on(cards[slot.disorder])
         ]
     if kind == se_cards.EPISODE:
         return [
-            table.episode[card, disorder]
+            table.episode[card, slot.disorder]
             for t in others
-            for disorder, treated_by in psyche[t]
-            if treated_by == NONE
+            for slot in psyche[t]
+            if slot.drug == NONE
         ]
     if kind == se_cards.MISDIAGNOSIS:
         return [
@@ -263,13 +274,13 @@ def plays_of(state: SEState, seat: int, card: int, others: list[int], open_to: d
             if swap_allowed(state, seat, mine, t, theirs)
         ]
     if kind == se_cards.HIGH_TOLERANCE:
-        return [table.high_tolerance[card, drug] for t in others for _disorder, drug in psyche[t] if drug != NONE]
+        return [table.high_tolerance[card, slot.drug] for t in others for slot in psyche[t] if slot.drug != NONE]
     return []
 
 
-def trade_answers(state: SEState, seat: int) -> tuple[Move, ...]:
+def trade_answers(state: SEState, seat: int) -> tuple[SEMove, ...]:
     """``seat``'s answers to the open offers, by offer id."""
-    moves: list[Move] = []
+    moves: list[SEMove] = []
     for oid, offer in state.offers.items():
         if offer.to == seat:
             if has_cards_named(state, seat, offer.want):
@@ -283,7 +294,7 @@ def trade_answers(state: SEState, seat: int) -> tuple[Move, ...]:
 # --- plans: what a check found, for applying the move -----------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TreatPlan:
     """The Disorder treated is ``psyche[target][slot]``."""
 
@@ -291,21 +302,21 @@ class TreatPlan:
     slot: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TherapyPlan:
     """The Disorder removed is ``psyche[seat][slot]`` of the player."""
 
     slot: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class EpisodePlan:
     """The Episode's Disorder is on ``target``'s Psyche."""
 
     target: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class MisdiagnosisPlan:
     """Swap ``psyche[seat][mine]`` with ``psyche[target][theirs]``."""
 
@@ -314,7 +325,7 @@ class MisdiagnosisPlan:
     theirs: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class HighTolerancePlan:
     """The Drug discarded treats ``psyche[target][slot]``."""
 
@@ -322,17 +333,18 @@ class HighTolerancePlan:
     slot: int
 
 
-Plan = TreatPlan | TherapyPlan | EpisodePlan | MisdiagnosisPlan | HighTolerancePlan | OpenOffer | None
-"""What :func:`verify` returns: a plan, the OpenOffer a trade answer answers,
-or None when the move and the State already say everything."""
-
-
 # --- the legality gate ------------------------------------------------------
 
 
-def verify(state: SEState, seat: Any, move: Any) -> Plan:
-    """Raise a RulesError if ``seat`` may not make ``move`` now; else return its plan."""
-    _verify_form(move)
+FORMS = MoveForms(MOVE_TYPES, "Side Effects")
+"""Each move's fields: ``int``, ``tuple[int, ...]`` (cards) or ``tuple[str, ...]`` (card names)."""
+
+
+def verify_seat(state: SEState, seat: Any, move: Any) -> None:
+    """What every move must pass before its own verifier: a move of this game
+    with fields of the right types, from a seat still in a game not over, at
+    its time (the turn's moves on the turn, a prompt's answers to the prompt)."""
+    FORMS.check(move)
     if type(seat) is not int or not 0 <= seat < state.seats:
         raise MalformedMove(f"There is no {seat_text(seat)} at this table of {state.seats}.")
     if state.phase == OVER:
@@ -342,27 +354,6 @@ def verify(state: SEState, seat: Any, move: Any) -> Plan:
     kind = type(move)
     if kind not in _ANY_TIME:
         _verify_timing(state, seat, kind)
-    return _VERIFIERS[kind](state, seat, move)
-
-
-_MOVE_FIELDS = {cls: tuple((f.name, typing.get_type_hints(cls)[f.name]) for f in fields(cls)) for cls in MOVE_TYPES}
-"""Each move class's fields and their types: ``int``, ``tuple[int, ...]`` or ``tuple[str, ...]``."""
-
-
-def _verify_form(move: Any) -> None:
-    """MalformedMove unless ``move`` is a move of this game with fields of the right types."""
-    form = _MOVE_FIELDS.get(type(move))
-    if form is None:
-        raise MalformedMove(f"{move!r} is not a Side Effects move.")
-    for name, annotation in form:
-        value = getattr(move, name)
-        if annotation is int:
-            ok = type(value) is int  # bools are not ints here
-        else:
-            item = typing.get_args(annotation)[0]
-            ok = type(value) is tuple and all(type(v) is item for v in value)
-        if not ok:
-            raise MalformedMove(f"{type(move).__name__}.{name} has the wrong type: {value!r}.")
 
 
 def _verify_timing(state: SEState, seat: int, kind: type) -> None:
@@ -393,8 +384,9 @@ def _verify_timing(state: SEState, seat: int, kind: type) -> None:
         raise IllegalMove(f"You have made your {PLAYS_PER_TURN} plays this turn.")
 
 
-# One verifier per move kind. Each runs after _verify_timing (but for the
-# moves of _ANY_TIME, which keep their own time) and returns the move's plan.
+# One verifier per kind of move (core.side_effects.rules.MOVES pairs each with
+# the do_* function that makes the move): each runs after verify_seat and
+# returns the move's plan.
 
 
 def verify_discard(state: SEState, seat: int, move: Discard) -> None:
@@ -424,11 +416,11 @@ def verify_treat(state: SEState, seat: int, move: Treat) -> TreatPlan:
     if not state.active(target):
         raise IllegalMove(f"{seat_text(target).capitalize()} has left the game.")
     disorder = state.cards[move.disorder]
-    if state.psyche[target][slot][1] != NONE:
+    if state.psyche[target][slot].drug != NONE:
         raise IllegalMove(f"That {disorder.name} is already treated.")
     if disorder.name != drug.treats:
         raise IllegalMove(f"{drug.name} treats {drug.treats}, not {disorder.name}.")
-    return TreatPlan(target, slot)
+    return TreatPlan(target=target, slot=slot)
 
 
 def verify_give_disorder(state: SEState, seat: int, move: GiveDisorder) -> None:
@@ -453,11 +445,11 @@ def verify_therapy(state: SEState, seat: int, move: PlayTherapy) -> TherapyPlan:
     if target != seat:
         raise IllegalMove("Therapy works only on your own Psyche.")
     disorder = state.cards[move.disorder]
-    if state.psyche[seat][slot][1] != NONE:
+    if state.psyche[seat][slot].drug != NONE:
         raise IllegalMove(f"Your {disorder.name} is already treated.")
     if not therapy_works_on(disorder):
         raise IllegalMove(f"Therapy does not work on {disorder.name}.")
-    return TherapyPlan(slot)
+    return TherapyPlan(slot=slot)
 
 
 def verify_episode(state: SEState, seat: int, move: PlayEpisode) -> EpisodePlan:
@@ -466,11 +458,11 @@ def verify_episode(state: SEState, seat: int, move: PlayEpisode) -> EpisodePlan:
         raise IllegalMove(f"{card.name} is not an Episode.")
     target, slot = _find_disorder(state, move.disorder)
     _opponent(state, seat, target)
-    if state.psyche[target][slot][1] != NONE:
+    if state.psyche[target][slot].drug != NONE:
         name = state.cards[move.disorder].name
         whose = seat_text(target).capitalize()
         raise IllegalMove(f"{whose}'s {name} is treated; an Episode needs an untreated Disorder.")
-    return EpisodePlan(target)
+    return EpisodePlan(target=target)
 
 
 def verify_misdiagnosis(state: SEState, seat: int, move: PlayMisdiagnosis) -> MisdiagnosisPlan:
@@ -482,11 +474,11 @@ def verify_misdiagnosis(state: SEState, seat: int, move: PlayMisdiagnosis) -> Mi
         raise IllegalMove("Misdiagnosis: the first Disorder must be your own.")
     target, theirs = _find_disorder(state, move.theirs)
     _opponent(state, seat, target)
-    if state.psyche[seat][mine][1] != NONE or state.psyche[target][theirs][1] != NONE:
+    if state.psyche[seat][mine].drug != NONE or state.psyche[target][theirs].drug != NONE:
         raise IllegalMove("Misdiagnosis swaps untreated Disorders only.")
     if not swap_allowed(state, seat, move.mine, target, move.theirs):
         raise IllegalMove("That swap would put the same Disorder twice on one Psyche.")
-    return MisdiagnosisPlan(target, mine, theirs)
+    return MisdiagnosisPlan(target=target, mine=mine, theirs=theirs)
 
 
 def verify_high_tolerance(state: SEState, seat: int, move: PlayHighTolerance) -> HighTolerancePlan:
@@ -494,10 +486,10 @@ def verify_high_tolerance(state: SEState, seat: int, move: PlayHighTolerance) ->
     if card.kind != se_cards.HIGH_TOLERANCE:
         raise IllegalMove(f"{card.name} is not High Tolerance.")
     for target in range(state.seats):
-        for slot, (_disorder, drug) in enumerate(state.psyche[target]):
-            if drug == move.drug:
+        for slot, placed in enumerate(state.psyche[target]):
+            if placed.drug == move.drug:
                 _opponent(state, seat, target)
-                return HighTolerancePlan(target, slot)
+                return HighTolerancePlan(target=target, slot=slot)
     raise IllegalMove(f"Card {move.drug} is not a Drug on anyone's Psyche.")
 
 
@@ -546,33 +538,11 @@ def verify_answer(state: SEState, seat: int, move: AcceptTrade | DeclineTrade | 
     return offer
 
 
-_VERIFIERS: dict[type, Callable[[SEState, int, Any], Plan]] = {
-    Treat: verify_treat,
-    GiveDisorder: verify_give_disorder,
-    PlayTherapy: verify_therapy,
-    PlayEpisode: verify_episode,
-    PlayMisdiagnosis: verify_misdiagnosis,
-    PlayHighTolerance: verify_high_tolerance,
-    Discard: verify_discard,
-    EndTurn: verify_end_turn,
-    TakeCard: verify_take_card,
-    TakeNothing: verify_take_nothing,
-    OfferTrade: verify_offer,
-    AcceptTrade: verify_answer,
-    DeclineTrade: verify_answer,
-    WithdrawTrade: verify_answer,
-    Timeout: verify_timeout,
-}
 _ANY_TIME = frozenset({Timeout, OfferTrade, AcceptTrade, DeclineTrade, WithdrawTrade})
 """Moves not bound to the turn: trades (SE10) and the host's timeout."""
 
 
 # --- finding what a move names ----------------------------------------------
-
-
-def seat_text(value: Any) -> str:
-    """A seat as people count them ("seat 3", :func:`quackbox.core.rules.seat_label`), or a bad value as given."""
-    return seat_label(value) if type(value) is int else f"seat {value!r}"
 
 
 def _in_hand(state: SEState, seat: int, card: int) -> SECard:
@@ -587,8 +557,8 @@ def _in_hand(state: SEState, seat: int, card: int) -> SECard:
 def _find_disorder(state: SEState, card: int) -> tuple[int, int]:
     """(seat, slot) of the Disorder ``card`` on a Psyche, or IllegalMove."""
     for seat in range(state.seats):
-        for slot, (disorder, _drug) in enumerate(state.psyche[seat]):
-            if disorder == card:
+        for slot, placed in enumerate(state.psyche[seat]):
+            if placed.disorder == card:
                 return seat, slot
     if 0 <= card < len(state.cards):
         raise IllegalMove(f"{state.cards[card].name} (card {card}) is not a Disorder on anyone's Psyche.")

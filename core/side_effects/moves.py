@@ -10,9 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Annotated
 
-from quackbox.core.rules import Event, Move
+from quackbox.core.rules import Event, Move, Seat, SeatOrNone, Wire
 from quackbox.core.side_effects.cards import Punishment
+
+CardId = Annotated[int, Wire("card id (SECard)")]
+"""A card of the game by its id (``rules.wire_refs()``)."""
+OfferId = Annotated[int, Wire("offer id")]
+"""A trade offer, by the id its TradeOffered gave it."""
 
 # --- moves ------------------------------------------------------------------
 
@@ -21,56 +27,56 @@ from quackbox.core.side_effects.cards import Punishment
 class Treat(Move):
     """Put the Drug ``drug`` from your hand on the untreated Disorder ``disorder``."""
 
-    drug: int
-    disorder: int
+    drug: CardId
+    disorder: CardId
 
 
 @dataclass(frozen=True, slots=True)
 class GiveDisorder(Move):
     """Add the Disorder ``card`` from your hand to ``target``'s Psyche."""
 
-    card: int
-    target: int
+    card: CardId
+    target: Seat
 
 
 @dataclass(frozen=True, slots=True)
 class PlayTherapy(Move):
     """Discard your untreated Disorder ``disorder`` together with Therapy ``card``."""
 
-    card: int
-    disorder: int
+    card: CardId
+    disorder: CardId
 
 
 @dataclass(frozen=True, slots=True)
 class PlayEpisode(Move):
     """Trigger the punishment of another player's untreated Disorder ``disorder``."""
 
-    card: int
-    disorder: int
+    card: CardId
+    disorder: CardId
 
 
 @dataclass(frozen=True, slots=True)
 class PlayMisdiagnosis(Move):
     """Swap your untreated Disorder ``mine`` with another's untreated ``theirs``."""
 
-    card: int
-    mine: int
-    theirs: int
+    card: CardId
+    mine: CardId
+    theirs: CardId
 
 
 @dataclass(frozen=True, slots=True)
 class PlayHighTolerance(Move):
     """Discard the Drug ``drug`` from another player's Psyche."""
 
-    card: int
-    drug: int
+    card: CardId
+    drug: CardId
 
 
 @dataclass(frozen=True, slots=True)
 class Discard(Move):
     """Discard ``card`` from your hand: freely on your turn, to the hand limit, or for Tremors."""
 
-    card: int
+    card: CardId
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +88,7 @@ class EndTurn(Move):
 class TakeCard(Move):
     """Anxiety: take ``card`` from the hand you were shown."""
 
-    card: int
+    card: CardId
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,8 +100,8 @@ class TakeNothing(Move):
 class OfferTrade(Move):
     """Offer ``to`` the cards ``give`` from your hand for cards named ``want`` from theirs."""
 
-    to: int
-    give: tuple[int, ...]
+    to: Seat
+    give: tuple[CardId, ...]
     want: tuple[str, ...]
 
 
@@ -103,21 +109,21 @@ class OfferTrade(Move):
 class AcceptTrade(Move):
     """Accept the trade offer ``offer`` made to you."""
 
-    offer: int
+    offer: OfferId
 
 
 @dataclass(frozen=True, slots=True)
 class DeclineTrade(Move):
     """Decline the trade offer ``offer`` made to you."""
 
-    offer: int
+    offer: OfferId
 
 
 @dataclass(frozen=True, slots=True)
 class WithdrawTrade(Move):
     """Withdraw your own trade offer ``offer``."""
 
-    offer: int
+    offer: OfferId
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +148,9 @@ MOVE_TYPES = (
     WithdrawTrade,
     Timeout,
 )
+SEMove = (Treat | GiveDisorder | PlayTherapy | PlayEpisode | PlayMisdiagnosis | PlayHighTolerance | Discard | EndTurn
+          | TakeCard | TakeNothing | OfferTrade | AcceptTrade | DeclineTrade | WithdrawTrade | Timeout)
+"""Any Side Effects move."""
 PLAY_TYPES = (Treat, GiveDisorder, PlayTherapy, PlayEpisode, PlayMisdiagnosis, PlayHighTolerance)
 """The plays: each uses up one of the turn's plays (rulebook Turns)."""
 TRADE_ANSWERS = (AcceptTrade, DeclineTrade, WithdrawTrade)
@@ -192,243 +201,243 @@ class TradeEnd(StrEnum):
 # --- events -----------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class GameStarted(Event):
     """A game for ``seats`` players was dealt; ``first`` plays first."""
 
     seats: int
-    first: int
+    first: Seat
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TurnStarted(Event):
-    seat: int
+    seat: Seat
     turn: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TurnSkipped(Event):
     """Depression: the seat sat this turn out; ``skips_left`` more are owed."""
 
-    seat: int
+    seat: Seat
     skips_left: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class CardsDrawn(Event):
     """``cards`` is empty in every copy but the drawer's; ``count`` is public."""
 
-    seat: int
-    cards: tuple[int, ...]
+    seat: Seat
+    cards: tuple[CardId, ...]
     count: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DeckReshuffled(Event):
     """SE4: the discard pile was shuffled into a new draw pile of ``count`` cards."""
 
     count: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DrawPrevented(Event):
     """Anorexia: the seat drew nothing this turn."""
 
-    seat: int
+    seat: Seat
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PlaysPrevented(Event):
     """Impotence: the seat may play no card this turn."""
 
-    seat: int
+    seat: Seat
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DisorderTreated(Event):
     """``seat`` put ``drug`` on ``target``'s Disorder ``disorder``."""
 
-    seat: int
-    drug: int
-    disorder: int
-    target: int
+    seat: Seat
+    drug: CardId
+    disorder: CardId
+    target: Seat
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DisorderGiven(Event):
-    seat: int
-    card: int
-    target: int
+    seat: Seat
+    card: CardId
+    target: Seat
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TherapyUsed(Event):
     """``seat`` discarded its Disorder ``disorder`` with the Therapy ``card``."""
 
-    seat: int
-    card: int
-    disorder: int
+    seat: Seat
+    card: CardId
+    disorder: CardId
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class EpisodePlayed(Event):
-    seat: int
-    card: int
-    target: int
-    disorder: int
+    seat: Seat
+    card: CardId
+    target: Seat
+    disorder: CardId
     punishment: Punishment
     effective: bool
     """False when the punishment could do nothing (the card is spent anyway)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DrugsDiscarded(Event):
     """Madness: every Drug on ``seat``'s Psyche went to the discard pile."""
 
-    seat: int
-    cards: tuple[int, ...]
+    seat: Seat
+    cards: tuple[CardId, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class HandDiscarded(Event):
     """``seat`` discarded the whole hand (discards are face up, so public)."""
 
-    seat: int
-    cards: tuple[int, ...]
+    seat: Seat
+    cards: tuple[CardId, ...]
     reason: HandDiscardReason
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class SkipAdded(Event):
     """Depression: ``seat`` will sit out ``skips`` turns."""
 
-    seat: int
+    seat: Seat
     skips: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PlaysBlocked(Event):
     """Impotence: ``seat`` may not play cards on their next turn."""
 
-    seat: int
+    seat: Seat
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DrawBlocked(Event):
     """Anorexia: ``seat`` will not draw on their next turn."""
 
-    seat: int
+    seat: Seat
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TremorsStarted(Event):
     """``seat`` must discard ``count`` cards within ``seconds`` (0: no limit)."""
 
-    seat: int
-    inflictor: int
+    seat: Seat
+    inflictor: Seat
     count: int
     seconds: float
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class CardDiscarded(Event):
-    seat: int
-    card: int
+    seat: Seat
+    card: CardId
     reason: DiscardReason
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class CardsTaken(Event):
     """``seat`` took cards from ``target``'s hand. ``cards`` is seen by the two only."""
 
-    seat: int
-    target: int
-    cards: tuple[int, ...]
+    seat: Seat
+    target: Seat
+    cards: tuple[CardId, ...]
     count: int
     how: Taking
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class HandShown(Event):
     """Anxiety: ``target``'s hand shown to ``seat`` only."""
 
-    seat: int
-    target: int
-    cards: tuple[int, ...]
+    seat: Seat
+    target: Seat
+    cards: tuple[CardId, ...]
     count: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class MisdiagnosisPlayed(Event):
     """``seat``'s Disorder ``mine`` and ``target``'s ``theirs`` changed places."""
 
-    seat: int
-    card: int
-    mine: int
-    target: int
-    theirs: int
+    seat: Seat
+    card: CardId
+    mine: CardId
+    target: Seat
+    theirs: CardId
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class HighTolerancePlayed(Event):
     """The Drug ``drug`` on ``target``'s Psyche was discarded."""
 
-    seat: int
-    card: int
-    target: int
-    drug: int
+    seat: Seat
+    card: CardId
+    target: Seat
+    drug: CardId
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TradeOffered(Event):
     """``give`` and ``want`` are seen by the two parties only."""
 
-    offer: int
-    seat: int
-    to: int
-    give: tuple[int, ...]
+    offer: OfferId
+    seat: Seat
+    to: Seat
+    give: tuple[CardId, ...]
     want: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TradeAccepted(Event):
     """``gave`` went from ``seat`` to ``to``; ``got`` the other way. Private to the two."""
 
-    offer: int
-    seat: int
-    to: int
-    gave: tuple[int, ...]
-    got: tuple[int, ...]
+    offer: OfferId
+    seat: Seat
+    to: Seat
+    gave: tuple[CardId, ...]
+    got: tuple[CardId, ...]
     count: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TradeClosed(Event):
     """An offer ended unaccepted."""
 
-    offer: int
-    seat: int
-    to: int
+    offer: OfferId
+    seat: Seat
+    to: Seat
     how: TradeEnd
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TurnEnded(Event):
-    seat: int
+    seat: Seat
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PlayerWon(Event):
     """SE9: ``seat`` has no untreated Disorder left and finished in ``place``."""
 
-    seat: int
+    seat: Seat
     place: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class GameEnded(Event):
-    winners: tuple[int, ...]
-    loser: int
+    winners: tuple[Seat, ...]
+    loser: SeatOrNone
     """The last player left with ``until_one_loser``; else NONE."""
 
 

@@ -7,19 +7,20 @@ Therapy on one of your Disorders, or play an Episode to trigger the
 punishment of another player's untreated Disorder. The first player with no
 untreated Disorder wins (rulebook, rulings SE1-SE12 of DESIGN.md).
 
-``apply`` always checks first (:func:`quackbox.core.side_effects.legal.verify`) and
-then carries out the plan the check returned; nothing else changes a State.
+``apply`` always checks first (:func:`verify`, the gate: the verifier of the
+move's kind in :data:`MOVES`) and then carries out the plan the check
+returned with the kind's ``do_*``; nothing else changes a State.
 """
 
 from __future__ import annotations
 
 import random
 import statistics
-from typing import Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence, TypeVar
 
 from quackbox.cards import side_effects as se_cards
 from quackbox.core import options as option_parser
-from quackbox.core.rules import NONE, BadOptions, Deadline, Event, Move, Outcome
+from quackbox.core.rules import NONE, BadOptions, Deadline, Event, Memory, Move, MoveKind, Outcome, Rules
 from quackbox.core.side_effects import legal, text
 from quackbox.core.side_effects import sampling
 from quackbox.core.side_effects import view as se_view
@@ -36,6 +37,7 @@ from quackbox.core.side_effects.moves import (
     EVENT_TYPES,
     MOVE_TYPES,
     AcceptTrade,
+    SEMove,
     CardDiscarded,
     CardsDrawn,
     CardsTaken,
@@ -100,12 +102,16 @@ from quackbox.core.side_effects.state import (
     TREMORS,
     TREMORS_CARDS,
     OpenOffer,
+    PsycheSlot,
     SEOptions,
     SEState,
     clone,
     new_state,
 )
 from quackbox.core.side_effects.view import VIEW_TYPES, SEView
+
+if TYPE_CHECKING:
+    from quackbox.core.play import GameRecord
 
 
 def episode_bites(punishment: str, *, drugs: int, hand: int, no_play: bool, no_draw: bool) -> bool:
@@ -125,7 +131,7 @@ def episode_bites(punishment: str, *, drugs: int, hand: int, no_play: bool, no_d
     return True  # SKIP_TURN: a skip always stacks
 
 
-def parse_options(values: Mapping[str, Any] | SEOptions | None) -> SEOptions:
+def parse_options(values: object) -> SEOptions:
     """Options from plain or text values (names with ``-`` or ``_``); BadOptions if wrong."""
     return option_parser.parse(SEOptions, values, title="Side Effects")
 
@@ -147,7 +153,7 @@ def deal(state: SEState, events: list[Event]) -> None:
             for _attempt in range(len(disorders)):
                 card = disorders.pop()
                 if opts.duplicate_disorders or not holds(state, seat, cards[card].name):
-                    state.psyche[seat].append([card, NONE])
+                    state.psyche[seat].append(PsycheSlot(card))
                     break
                 disorders.insert(0, card)
             else:
@@ -159,7 +165,7 @@ def deal(state: SEState, events: list[Event]) -> None:
             if state.draw:
                 state.hands[seat].append(state.draw.pop())
     state.current = opts.first_seat if opts.first_seat >= 0 else rng.randrange(seats)
-    events.append(GameStarted(seats, state.current))
+    events.append(GameStarted(seats=seats, first=state.current))
     begin_turn(state, events)
 
 
@@ -173,20 +179,20 @@ def begin_turn(state: SEState, events: list[Event]) -> None:
     seat = state.current
     while state.skips[seat] > 0:
         state.skips[seat] -= 1
-        events.append(TurnSkipped(seat, state.skips[seat]))
+        events.append(TurnSkipped(seat=seat, skips_left=state.skips[seat]))
         seat = state.current = next_seat(state, seat)
     state.turn += 1
-    events.append(TurnStarted(seat, state.turn))
+    events.append(TurnStarted(seat=seat, turn=state.turn))
     if state.no_draw[seat]:
         state.no_draw[seat] = False
-        events.append(DrawPrevented(seat))
+        events.append(DrawPrevented(seat=seat))
     else:
         draw(state, seat, DRAW_PER_TURN, events)
     state.impotent = state.no_play[seat]
     if state.impotent:
         state.no_play[seat] = False
         state.plays_left = 0
-        events.append(PlaysPrevented(seat))
+        events.append(PlaysPrevented(seat=seat))
     else:
         state.plays_left = PLAYS_PER_TURN
 
@@ -202,10 +208,10 @@ def draw(state: SEState, seat: int, count: int, events: list[Event]) -> None:
             state.draw.extend(state.discard)
             state.discard.clear()
             state.rng.shuffle(state.draw)
-            events.append(DeckReshuffled(len(state.draw)))
+            events.append(DeckReshuffled(count=len(state.draw)))
         drawn.append(state.draw.pop())
     state.hands[seat].extend(drawn)
-    events.append(CardsDrawn(seat, tuple(drawn), len(drawn)))
+    events.append(CardsDrawn(seat=seat, cards=tuple(drawn), count=len(drawn)))
 
 
 def after_play(state: SEState, events: list[Event]) -> None:
@@ -230,7 +236,7 @@ def end_turn(state: SEState, events: list[Event]) -> None:
 def next_turn(state: SEState, events: list[Event]) -> None:
     seat = state.current
     if state.active(seat):
-        events.append(TurnEnded(seat))
+        events.append(TurnEnded(seat=seat))
     state.current = next_seat(state, seat)
     begin_turn(state, events)
 
@@ -251,27 +257,38 @@ def check_win(state: SEState, seat: int, events: list[Event]) -> None:
     place = len(state.finish_order) + 1
     state.finish_order.append(seat)
     state.places[seat] = place
-    events.append(PlayerWon(seat, place))
+    events.append(PlayerWon(seat=seat, place=place))
     left = [s for s in range(state.seats) if state.active(s)]
     if not state.options.until_one_loser or len(left) <= 1:
         # Everyone not placed shares the next place (the last, with one loser).
         for s in left:
             state.places[s] = place + 1
         state.phase = OVER
+        state.outcome = outcome(state)
         for oid, offer in state.offers.items():
-            events.append(TradeClosed(oid, offer.seat, offer.to, TradeEnd.LAPSED))
+            events.append(TradeClosed(offer=oid, seat=offer.seat, to=offer.to, how=TradeEnd.LAPSED))
         state.offers.clear()
         winners = tuple(s for s in range(state.seats) if state.places[s] == 1)
-        events.append(GameEnded(winners, left[0] if state.options.until_one_loser and left else NONE))
+        events.append(GameEnded(winners=winners, loser=left[0] if state.options.until_one_loser and left else NONE))
         return
     # The winner's hand goes back into circulation, and their offers lapse.
     hand = state.hands[seat]
     if hand:
-        events.append(HandDiscarded(seat, tuple(hand), HandDiscardReason.WON))
+        events.append(HandDiscarded(seat=seat, cards=tuple(hand), reason=HandDiscardReason.WON))
         discard_hand(state, seat)
     for oid in [oid for oid, offer in state.offers.items() if seat in (offer.seat, offer.to)]:
         offer = state.offers.pop(oid)
-        events.append(TradeClosed(oid, offer.seat, offer.to, TradeEnd.LAPSED))
+        events.append(TradeClosed(offer=oid, seat=offer.seat, to=offer.to, how=TradeEnd.LAPSED))
+
+
+def outcome(state: SEState) -> Outcome:
+    """How a game that has just ended ended: the places (SE9)."""
+    winners = tuple(s for s in range(state.seats) if state.places[s] == 1)
+    if state.options.until_one_loser:
+        reason = "Everyone recovered but one player."
+    else:
+        reason = "A player treated every Disorder on their Psyche."
+    return Outcome(winners=winners, places=tuple(state.places), reason=reason)
 
 
 def discard_hand(state: SEState, seat: int) -> None:
@@ -287,16 +304,16 @@ def do_discard(state: SEState, seat: int, move: Discard, plan: None, events: lis
     state.hands[seat].remove(move.card)
     state.discard.append(move.card)
     if state.phase == TREMORS:
-        events.append(CardDiscarded(seat, move.card, DiscardReason.TREMORS))
+        events.append(CardDiscarded(seat=seat, card=move.card, reason=DiscardReason.TREMORS))
         state.prompt_count -= 1
         if state.prompt_count <= 0 or not state.hands[seat]:
             close_tremors(state, events)
     elif state.phase == DISCARD_DOWN:
-        events.append(CardDiscarded(seat, move.card, DiscardReason.HAND_LIMIT))
+        events.append(CardDiscarded(seat=seat, card=move.card, reason=DiscardReason.HAND_LIMIT))
         if len(state.hands[seat]) <= HAND_LIMIT:
             next_turn(state, events)
     else:
-        events.append(CardDiscarded(seat, move.card, DiscardReason.FREE))
+        events.append(CardDiscarded(seat=seat, card=move.card, reason=DiscardReason.FREE))
 
 
 def do_end_turn(state: SEState, seat: int, move: EndTurn, plan: None, events: list[Event]) -> None:
@@ -306,25 +323,25 @@ def do_end_turn(state: SEState, seat: int, move: EndTurn, plan: None, events: li
 def do_treat(state: SEState, seat: int, move: Treat, plan: TreatPlan, events: list[Event]) -> None:
     """Rulebook Treat a Disorder: the Drug goes on top of it (SE11: perhaps another's)."""
     state.hands[seat].remove(move.drug)
-    state.psyche[plan.target][plan.slot][1] = move.drug
-    events.append(DisorderTreated(seat, move.drug, move.disorder, plan.target))
+    state.psyche[plan.target][plan.slot].drug = move.drug
+    events.append(DisorderTreated(seat=seat, drug=move.drug, disorder=move.disorder, target=plan.target))
     check_win(state, plan.target, events)
 
 
 def do_give_disorder(state: SEState, seat: int, move: GiveDisorder, plan: None, events: list[Event]) -> None:
     """Rulebook Give a Disorder: it joins the target's Psyche, untreated."""
     state.hands[seat].remove(move.card)
-    state.psyche[move.target].append([move.card, NONE])
-    events.append(DisorderGiven(seat, move.card, move.target))
+    state.psyche[move.target].append(PsycheSlot(move.card))
+    events.append(DisorderGiven(seat=seat, card=move.card, target=move.target))
 
 
 def do_therapy(state: SEState, seat: int, move: PlayTherapy, plan: TherapyPlan, events: list[Event]) -> None:
     """SE8: the Disorder and the Therapy go to the discard pile."""
     state.hands[seat].remove(move.card)
-    disorder, _drug = state.psyche[seat].pop(plan.slot)
-    state.discard.append(disorder)
+    removed = state.psyche[seat].pop(plan.slot)
+    state.discard.append(removed.disorder)
     state.discard.append(move.card)
-    events.append(TherapyUsed(seat, move.card, move.disorder))
+    events.append(TherapyUsed(seat=seat, card=move.card, disorder=move.disorder))
     check_win(state, seat, events)
 
 
@@ -340,8 +357,8 @@ def do_misdiagnosis(state: SEState, seat: int, move: PlayMisdiagnosis, plan: Mis
     state.hands[seat].remove(move.card)
     state.discard.append(move.card)
     mine, theirs = state.psyche[seat][plan.mine], state.psyche[plan.target][plan.theirs]
-    mine[0], theirs[0] = theirs[0], mine[0]
-    events.append(MisdiagnosisPlayed(seat, move.card, move.mine, plan.target, move.theirs))
+    mine.disorder, theirs.disorder = theirs.disorder, mine.disorder
+    events.append(MisdiagnosisPlayed(seat=seat, card=move.card, mine=move.mine, target=plan.target, theirs=move.theirs))
 
 
 def do_high_tolerance(state: SEState, seat: int, move: PlayHighTolerance, plan: HighTolerancePlan,
@@ -350,8 +367,8 @@ def do_high_tolerance(state: SEState, seat: int, move: PlayHighTolerance, plan: 
     state.hands[seat].remove(move.card)
     state.discard.append(move.card)
     state.discard.append(move.drug)
-    state.psyche[plan.target][plan.slot][1] = NONE
-    events.append(HighTolerancePlayed(seat, move.card, plan.target, move.drug))
+    state.psyche[plan.target][plan.slot].drug = NONE
+    events.append(HighTolerancePlayed(seat=seat, card=move.card, target=plan.target, drug=move.drug))
 
 
 def do_take(state: SEState, seat: int, move: TakeCard | TakeNothing, plan: None, events: list[Event]) -> None:
@@ -360,7 +377,7 @@ def do_take(state: SEState, seat: int, move: TakeCard | TakeNothing, plan: None,
     if type(move) is TakeCard:
         state.hands[target].remove(move.card)
         state.hands[seat].append(move.card)
-        events.append(CardsTaken(seat, target, (move.card,), 1, Taking.CHOSEN))
+        events.append(CardsTaken(seat=seat, target=target, cards=(move.card,), count=1, how=Taking.CHOSEN))
     state.phase = PLAY
     state.prompt_seat = NONE
     after_play(state, events)
@@ -369,7 +386,7 @@ def do_take(state: SEState, seat: int, move: TakeCard | TakeNothing, plan: None,
 def do_timeout(state: SEState, seat: int, move: Timeout, plan: None, events: list[Event]) -> None:
     """SE7 Tremors: time ran out, so the target discards their whole hand."""
     target = state.prompt_seat
-    events.append(HandDiscarded(target, tuple(state.hands[target]), HandDiscardReason.TREMORS))
+    events.append(HandDiscarded(seat=target, cards=tuple(state.hands[target]), reason=HandDiscardReason.TREMORS))
     discard_hand(state, target)
     close_tremors(state, events)
 
@@ -385,8 +402,9 @@ def close_tremors(state: SEState, events: list[Event]) -> None:
 def do_offer(state: SEState, seat: int, move: OfferTrade, plan: None, events: list[Event]) -> None:
     oid = state.next_offer
     state.next_offer += 1
-    state.offers[oid] = OpenOffer(seat, move.to, move.give, move.want, hands_of(state, seat, move.to))
-    events.append(TradeOffered(oid, seat, move.to, move.give, move.want))
+    state.offers[oid] = OpenOffer(seat=seat, to=move.to, give=move.give, want=move.want,
+                                  hands_then=hands_of(state, seat, move.to))
+    events.append(TradeOffered(offer=oid, seat=seat, to=move.to, give=move.give, want=move.want))
 
 
 def do_accept(state: SEState, seat: int, move: AcceptTrade, offer: OpenOffer, events: list[Event]) -> None:
@@ -400,52 +418,54 @@ def do_accept(state: SEState, seat: int, move: AcceptTrade, offer: OpenOffer, ev
     for card in got:
         taker.remove(card)
         giver.append(card)
-    events.append(TradeAccepted(move.offer, offer.seat, offer.to, offer.give, got, len(offer.give) + len(got)))
+    events.append(TradeAccepted(offer=move.offer, seat=offer.seat, to=offer.to, gave=offer.give, got=got,
+                                count=len(offer.give) + len(got)))
 
 
 def do_close(state: SEState, seat: int, move: DeclineTrade | WithdrawTrade, offer: OpenOffer,
              events: list[Event]) -> None:
     del state.offers[move.offer]
     how = TradeEnd.DECLINED if type(move) is DeclineTrade else TradeEnd.WITHDRAWN
-    events.append(TradeClosed(move.offer, offer.seat, offer.to, how))
+    events.append(TradeClosed(offer=move.offer, seat=offer.seat, to=offer.to, how=how))
 
 
 def punish(state: SEState, seat: int, target: int, card: int, disorder: int, events: list[Event]) -> None:
     """SE7: resolve an Episode played by ``seat`` on ``target``'s Disorder ``disorder``."""
     what = punishment(state.cards[disorder])
     hand = state.hands[target]
-    drugs = tuple([drug for _disorder, drug in state.psyche[target] if drug != NONE])
+    drugs = tuple([slot.drug for slot in state.psyche[target] if slot.drug != NONE])
     effective = episode_bites(what, drugs=len(drugs), hand=len(hand), no_play=state.no_play[target],
                               no_draw=state.no_draw[target])
-    events.append(EpisodePlayed(seat, card, target, disorder, what, effective))
+    events.append(EpisodePlayed(seat=seat, card=card, target=target, disorder=disorder, punishment=what,
+                                effective=effective))
     if what == Punishment.DISCARD_DRUGS:
-        for pair in state.psyche[target]:
-            pair[1] = NONE
+        for slot in state.psyche[target]:
+            slot.drug = NONE
         state.discard.extend(drugs)
         if drugs:
-            events.append(DrugsDiscarded(target, drugs))
+            events.append(DrugsDiscarded(seat=target, cards=drugs))
     elif what == Punishment.DISCARD_HAND:
         if hand:
-            events.append(HandDiscarded(target, tuple(hand), HandDiscardReason.SUICIDAL_THOUGHTS))
+            events.append(HandDiscarded(seat=target, cards=tuple(hand), reason=HandDiscardReason.SUICIDAL_THOUGHTS))
             discard_hand(state, target)
     elif what == Punishment.SKIP_TURN:
         state.skips[target] += 1
-        events.append(SkipAdded(target, state.skips[target]))
+        events.append(SkipAdded(seat=target, skips=state.skips[target]))
     elif what == Punishment.NO_PLAY:
         state.no_play[target] = True
-        events.append(PlaysBlocked(target))
+        events.append(PlaysBlocked(seat=target))
     elif what == Punishment.NO_DRAW:
         state.no_draw[target] = True
-        events.append(DrawBlocked(target))
+        events.append(DrawBlocked(seat=target))
     elif what == Punishment.RANDOM_STEAL:
         if hand:
             taken = state.rng.sample(hand, min(STEAL_CARDS, len(hand)))
             for c in taken:
                 hand.remove(c)
             state.hands[seat].extend(taken)
-            events.append(CardsTaken(seat, target, tuple(taken), len(taken), Taking.RANDOM))
+            events.append(CardsTaken(seat=seat, target=target, cards=tuple(taken), count=len(taken), how=Taking.RANDOM))
     elif what == Punishment.REVEAL_AND_TAKE:
-        events.append(HandShown(seat, target, tuple(hand), len(hand)))
+        events.append(HandShown(seat=seat, target=target, cards=tuple(hand), count=len(hand)))
         if hand:
             state.phase = ANXIETY
             state.prompt_seat = target
@@ -454,9 +474,10 @@ def punish(state: SEState, seat: int, target: int, card: int, disorder: int, eve
             state.phase = TREMORS
             state.prompt_seat = target
             state.prompt_count = TREMORS_CARDS
-            events.append(TremorsStarted(target, seat, TREMORS_CARDS, state.options.tremors_seconds))
+            events.append(TremorsStarted(seat=target, inflictor=seat, count=TREMORS_CARDS,
+                                         seconds=state.options.tremors_seconds))
         elif hand:
-            events.append(HandDiscarded(target, tuple(hand), HandDiscardReason.TREMORS))
+            events.append(HandDiscarded(seat=target, cards=tuple(hand), reason=HandDiscardReason.TREMORS))
             discard_hand(state, target)
 
 
@@ -485,37 +506,50 @@ def lapse_offers(state: SEState, events: list[Event]) -> None:
         offer = state.offers[oid]
         if hands_of(state, offer.seat, offer.to) != offer.hands_then:
             del state.offers[oid]
-            events.append(TradeClosed(oid, offer.seat, offer.to, TradeEnd.LAPSED))
+            events.append(TradeClosed(offer=oid, seat=offer.seat, to=offer.to, how=TradeEnd.LAPSED))
 
 
-def do_play(state: SEState, seat: int, move: Move, plan: Any, events: list[Event]) -> None:
-    """Rulebook Turns: each play uses up one of the turn's plays; the turn ends after the last."""
-    state.plays_left -= 1
-    _PLAYS[type(move)](state, seat, move, plan, events)
-    after_play(state, events)
+M = TypeVar("M", bound=Move)
+P = TypeVar("P")
 
 
-_PLAYS: dict[type, Callable[[SEState, int, Any, Any, list[Event]], None]] = {
-    Treat: do_treat,
-    GiveDisorder: do_give_disorder,
-    PlayTherapy: do_therapy,
-    PlayEpisode: do_episode,
-    PlayMisdiagnosis: do_misdiagnosis,
-    PlayHighTolerance: do_high_tolerance,
+def a_play(do: Callable[[SEState, int, M, P, list[Event]], None]) -> Callable[[SEState, int, M, P, list[Event]], None]:
+    """``do`` as one of the turn's plays (rulebook Turns): each uses up one of
+    the turn's plays, and the turn ends after the last."""
+
+    def play(state: SEState, seat: int, move: M, plan: P, events: list[Event]) -> None:
+        state.plays_left -= 1
+        do(state, seat, move, plan, events)
+        after_play(state, events)
+
+    return play
+
+
+MOVES: dict[type[Move], MoveKind[SEState, Any, Any]] = {
+    Treat: MoveKind(legal.verify_treat, a_play(do_treat)),
+    GiveDisorder: MoveKind(legal.verify_give_disorder, a_play(do_give_disorder)),
+    PlayTherapy: MoveKind(legal.verify_therapy, a_play(do_therapy)),
+    PlayEpisode: MoveKind(legal.verify_episode, a_play(do_episode)),
+    PlayMisdiagnosis: MoveKind(legal.verify_misdiagnosis, a_play(do_misdiagnosis)),
+    PlayHighTolerance: MoveKind(legal.verify_high_tolerance, a_play(do_high_tolerance)),
+    Discard: MoveKind(legal.verify_discard, do_discard),
+    EndTurn: MoveKind(legal.verify_end_turn, do_end_turn),
+    TakeCard: MoveKind(legal.verify_take_card, do_take),
+    TakeNothing: MoveKind(legal.verify_take_nothing, do_take),
+    OfferTrade: MoveKind(legal.verify_offer, do_offer),
+    AcceptTrade: MoveKind(legal.verify_answer, do_accept),
+    DeclineTrade: MoveKind(legal.verify_answer, do_close),
+    WithdrawTrade: MoveKind(legal.verify_answer, do_close),
+    Timeout: MoveKind(legal.verify_timeout, do_timeout),
 }
-_DO: dict[type, Callable[[SEState, int, Any, Any, list[Event]], None]] = {
-    **{kind: do_play for kind in _PLAYS},
-    Discard: do_discard,
-    EndTurn: do_end_turn,
-    TakeCard: do_take,
-    TakeNothing: do_take,
-    OfferTrade: do_offer,
-    AcceptTrade: do_accept,
-    DeclineTrade: do_close,
-    WithdrawTrade: do_close,
-    Timeout: do_timeout,
-}
-"""How to make each kind of move, from the plan its verifier returned."""
+"""Every kind of move: its verifier (core.side_effects.legal) and the function that makes it."""
+
+
+def verify(state: SEState, seat: Any, move: Any) -> object:
+    """The legality gate: refuse ``move`` by ``seat`` with a RulesError, or
+    return its plan (what applying it needs)."""
+    legal.verify_seat(state, seat, move)
+    return MOVES[type(move)].verify(state, seat, move)
 
 
 # --- the rules object -------------------------------------------------------
@@ -550,7 +584,7 @@ class SideEffects:
     def default_options(self) -> SEOptions:
         return SEOptions()
 
-    def parse_options(self, values: Mapping[str, Any] | SEOptions | None) -> SEOptions:
+    def parse_options(self, values: object) -> SEOptions:
         return parse_options(values)
 
     def new_game(self, *, seats: int, options: Any = None, seed: int) -> SEState:
@@ -573,33 +607,34 @@ class SideEffects:
         """The physical cards of a game with ``options`` (with or without the bonus cards)."""
         return self._decks[options.bonus_cards]
 
-    def sample(self, view: Any, rng: random.Random, memory: sampling.Memory | None = None) -> SEState:
-        """A State consistent with ``view`` and ``memory``, the unseen cards dealt by ``rng``
-        (:func:`quackbox.core.side_effects.sample.sample`)."""
-        return sampling.sample(view, rng, self.deck_cards(view.options), memory)
+    def sample(self, view: SEView, rng: random.Random, memory: Memory | None = None) -> SEState:
+        """A State consistent with ``view`` and ``memory`` (a Side Effects memory), the
+        unseen cards dealt by ``rng`` (:func:`quackbox.core.side_effects.sampling.sample`)."""
+        own = memory if isinstance(memory, sampling.Memory) else None
+        return sampling.sample(view, rng, self.deck_cards(view.options), own)
 
     def memory(self, seat: int) -> sampling.Memory:
         """A new record of what ``seat`` sees over a game, for :meth:`sample`."""
         return sampling.Memory(seat)
 
-    def legal_moves(self, state: SEState, seat: int) -> tuple[Move, ...]:
+    def legal_moves(self, state: SEState, seat: int) -> tuple[SEMove, ...]:
         """Every move ``seat`` may make now (order: :mod:`quackbox.core.side_effects.legal`)."""
         return legal.legal_moves(state, seat, self._deck_of(state).moves)
 
     def check(self, state: SEState, seat: int, move: Move) -> None:
         """Raise a RulesError with a plain sentence if the move is not allowed."""
-        legal.verify(state, seat, move)
+        verify(state, seat, move)
 
     def apply(self, state: SEState, seat: int, move: Move) -> list[Event]:
-        """Check ``move``, then make it; return the events (unredacted)."""
-        plan = legal.verify(state, seat, move)
+        """Check ``move``, then make it from its plan; return the events (unredacted)."""
+        plan = verify(state, seat, move)
         events: list[Event] = []
-        _DO[type(move)](state, seat, move, plan, events)
+        MOVES[type(move)].do(state, seat, move, plan, events)
         if state.offers:
             lapse_offers(state, events)
         return events
 
-    waiting_for = staticmethod(se_view.waiting_for)
+    waiting_for = staticmethod(legal.waiting_for)
 
     def deadline(self, state: SEState) -> Deadline | None:
         """SE7 Tremors: the target's time to pick their discards, if the option sets one."""
@@ -607,7 +642,8 @@ class SideEffects:
             return Deadline(state.prompt_seat, state.options.tremors_seconds, TREMORS, Timeout())
         return None
 
-    outcome = staticmethod(se_view.outcome)
+    def outcome(self, state: SEState) -> Outcome | None:
+        return state.outcome
 
     def view(self, state: SEState, seat: int | None) -> SEView:
         return se_view.view(state, seat, self._deck_of(state))
@@ -618,15 +654,27 @@ class SideEffects:
     redact = staticmethod(se_view.redact)
 
     def describe(self, event: Event, names: Sequence[str], seat: int | None = None) -> str:
-        return text.describe(self, event, names, seat)
+        return text.describe(event, names, seat, self._decks[True])
 
-    def sim_summary(self, records: Sequence[Any]) -> dict[str, Any]:
+    sim_needs_events = False
+    """``quackbox sim``'s figures for this game read the final States only."""
+
+    def sim_summary(self, records: Sequence[GameRecord]) -> dict[str, Any]:
         """Figures for ``quackbox sim``: how long games ran."""
         turns = sorted(r.state.turn for r in records)
         return {"turns_median": statistics.median(turns), "turns_min": turns[0], "turns_max": turns[-1]}
 
-    def move_types(self) -> tuple[type, ...]:
+    def move_types(self) -> tuple[type[Move], ...]:
         return MOVE_TYPES
+
+    def unlisted_moves(self) -> tuple[type[Move], ...]:
+        """SE10: an OfferTrade is legal whenever ``trade_partners`` is not empty,
+        but never listed: its space is every subset of a hand."""
+        return (OfferTrade,)
+
+    def timeout_moves(self) -> tuple[type[Move], ...]:
+        """The Tremors Timeout (``deadline``)."""
+        return (Timeout,)
 
     def wire_types(self) -> tuple[type, ...]:
         return MOVE_TYPES + EVENT_TYPES + VIEW_TYPES + (SEOptions, Outcome)
@@ -638,3 +686,5 @@ class SideEffects:
 
 
 RULES = SideEffects()
+_CONFORMS: Rules[SEState, SEView, SEMove] = RULES
+"""The type checker holds the rules object to the Rules interface here."""

@@ -16,7 +16,7 @@ offered, given in a trade, taken from this seat).
 from __future__ import annotations
 
 import random
-from typing import Iterable
+from typing import Any, Callable, Iterable
 
 from quackbox.cards.side_effects import SECard
 from quackbox.core.rules import NONE, Event
@@ -38,7 +38,7 @@ from quackbox.core.side_effects.moves import (
     TradeOffered,
     TurnStarted,
 )
-from quackbox.core.side_effects.state import ANXIETY, TREMORS, OpenOffer, SEState, new_state
+from quackbox.core.side_effects.state import ANXIETY, TREMORS, OpenOffer, PsycheSlot, SEState, new_state
 from quackbox.core.side_effects.view import SEView
 
 __all__ = ["Memory", "sample"]
@@ -161,7 +161,7 @@ class Memory:
             self._forget(event.to)
 
 
-_HANDLERS = {
+_HANDLERS: dict[type[Event], Callable[[Memory, Any], None]] = {
     GameStarted: Memory._started,
     DeckReshuffled: Memory._reshuffled,
     DisorderTreated: Memory._treated,
@@ -192,14 +192,14 @@ def sample(view: SEView, rng: random.Random, cards: tuple[SECard, ...], memory: 
     state = new_state(seats, view.options, random.Random(rng.getrandbits(64)), cards)
     placed: set[int] = set()
     for player in view.players:
-        pairs = []
+        psyche = []
         for slot in player.psyche:
             drug = slot.drug.id if slot.drug is not None else NONE
-            pairs.append([slot.disorder.id, drug])
+            psyche.append(PsycheSlot(slot.disorder.id, drug))
             placed.add(slot.disorder.id)
             if drug != NONE:
                 placed.add(drug)
-        state.psyche[player.seat] = pairs
+        state.psyche[player.seat] = psyche
         state.skips[player.seat] = player.skips
         state.no_play[player.seat] = player.no_play
         state.no_draw[player.seat] = player.no_draw
@@ -223,16 +223,17 @@ def sample(view: SEView, rng: random.Random, cards: tuple[SECard, ...], memory: 
     for offer in view.offers:
         if offer.seat != me:
             know(offer.seat, (c.id for c in offer.give))
-    useful = memory is not None and memory.complete and memory.seat == me
-    if useful:
-        for seat, ids in sorted(memory.known.items()):
+    # What the seat remembers, if it saw the whole game so far (else nothing).
+    seen = memory if memory is not None and memory.complete and memory.seat == me else None
+    if seen is not None:
+        for seat, ids in sorted(seen.known.items()):
             if seat != me and len(known.get(seat, ())) + len(ids - placed) <= view.players[seat].hand_size:
                 know(seat, sorted(ids))
 
     # The discard pile: as memory built it, else its top and random cards.
     discard: list[int] = []
-    if useful and _discard_fits(memory.discard, view, placed):
-        discard = list(memory.discard)
+    if seen is not None and _discard_fits(seen.discard, view, placed):
+        discard = list(seen.discard)
     elif view.discard_top is not None and view.discard_top.id not in placed:
         discard = [view.discard_top.id]
     placed.update(discard)
@@ -257,6 +258,7 @@ def sample(view: SEView, rng: random.Random, cards: tuple[SECard, ...], memory: 
     state.current = view.current
     state.turn = view.turn
     state.phase = view.phase
+    state.outcome = view.outcome
     state.plays_left = view.plays_left
     state.impotent = view.impotent
     if prompt is not None and prompt.kind == TREMORS:
@@ -265,10 +267,10 @@ def sample(view: SEView, rng: random.Random, cards: tuple[SECard, ...], memory: 
         state.prompt_seat = prompt.target
     for offer in view.offers:
         hands_then = (tuple(sorted(state.hands[offer.seat])), tuple(sorted(state.hands[offer.to])))
-        state.offers[offer.id] = OpenOffer(offer.seat, offer.to, tuple(c.id for c in offer.give), offer.want,
-                                           hands_then)
+        state.offers[offer.id] = OpenOffer(seat=offer.seat, to=offer.to, give=tuple(c.id for c in offer.give),
+                                           want=offer.want, hands_then=hands_then)
     next_offer = max(state.offers, default=0) + 1
-    state.next_offer = max(next_offer, memory.next_offer) if useful else next_offer
+    state.next_offer = max(next_offer, seen.next_offer) if seen is not None else next_offer
     return state
 
 

@@ -14,7 +14,7 @@ from enum import StrEnum
 
 from quackbox.cards.side_effects import SECard
 from quackbox.core.options import option
-from quackbox.core.rules import NONE, Event
+from quackbox.core.rules import NONE, Event, Outcome, SeatOrRandom
 
 GAME = "side-effects"
 
@@ -74,11 +74,11 @@ class SEOptions:
     """SE11 house rule: your Drug may treat another player's Disorder."""
     bonus_cards: bool = option(False)
     """SE12: add Misdiagnosis and High Tolerance to the deck."""
-    first_seat: int = option(-1, low=-1, high=7)
+    first_seat: SeatOrRandom = option(-1, low=-1, high=7)
     """SE3: the seat that starts, counted from 0; -1 draws it at random."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class OpenOffer:
     """A trade offer waiting for its answer (SE10)."""
 
@@ -95,13 +95,21 @@ class OpenOffer:
 
 
 @dataclass(slots=True)
+class PsycheSlot:
+    """One Disorder on a Psyche, and the Drug on top of it (NONE while untreated)."""
+
+    disorder: int
+    drug: int = NONE
+
+
+@dataclass(slots=True)
 class SEState:
     """One game of Side Effects. Card ids index ``cards``.
 
     Every card is in exactly one place: ``draw`` (its top is the end of the
     list), ``discard`` (likewise), a hand in ``hands``, or on a Psyche. A
-    Psyche is a list of ``[disorder, drug]`` pairs, one per Disorder in the
-    order they came; ``drug`` is NONE while the Disorder is untreated.
+    Psyche is a list of :class:`PsycheSlot`, one per Disorder in the order
+    they came.
     Per-seat lists are indexed by seat.
     """
 
@@ -115,7 +123,7 @@ class SEState:
     draw: list[int]
     discard: list[int]
     hands: list[list[int]]
-    psyche: list[list[list[int]]]
+    psyche: list[list[PsycheSlot]]
 
     # What each seat owes or has done.
     skips: list[int]
@@ -147,12 +155,14 @@ class SEState:
     prompt_count: int = 0
     """Tremors: the cards still to discard."""
 
+    outcome: Outcome | None = None
+    """How the game ended (SE9), once it has."""
     start_events: tuple[Event, ...] = ()
     """What happened inside new_game (the deal, the first draw), for the host to relay."""
 
     @property
     def over(self) -> bool:
-        return self.phase == OVER
+        return self.outcome is not None
 
     def active(self, seat: int) -> bool:
         """Whether ``seat`` still plays (has not won and left)."""
@@ -194,7 +204,7 @@ def clone(state: SEState) -> SEState:
         draw=list(state.draw),
         discard=list(state.discard),
         hands=[list(hand) for hand in state.hands],
-        psyche=[[list(pair) for pair in psyche] for psyche in state.psyche],
+        psyche=[[PsycheSlot(s.disorder, s.drug) for s in psyche] for psyche in state.psyche],
         skips=list(state.skips),
         no_play=list(state.no_play),
         no_draw=list(state.no_draw),

@@ -1,5 +1,4 @@
-"""What one seat may see: the view of a game, and events redacted for a seat;
-with the public facts every view carries, who the game waits for and how it ended.
+"""What one seat may see: the view of a game, and events redacted for a seat.
 
 A view holds card objects only for cards its seat may see: its own hand,
 every Psyche (public), the top of the discard pile, a hand shown to it by
@@ -14,9 +13,9 @@ from dataclasses import dataclass, replace
 
 from quackbox.cards import side_effects as se_cards
 from quackbox.cards.side_effects import SECard
-from quackbox.core.rules import NONE, Event, MalformedMove, Move, Outcome
-from quackbox.core.side_effects.legal import MoveTable, legal_moves, seat_text, trade_partners, vulnerable_to
-from quackbox.core.side_effects.moves import CardsDrawn, CardsTaken, HandShown, TradeAccepted, TradeOffered
+from quackbox.core.rules import NONE, Event, Move, Outcome, Seat, SeatOrNone, verify_view_seats
+from quackbox.core.side_effects.legal import MoveTable, legal_moves, trade_partners, vulnerable_to, waiting_for
+from quackbox.core.side_effects.moves import CardsDrawn, OfferId, CardsTaken, HandShown, TradeAccepted, TradeOffered
 from quackbox.core.side_effects.state import (
     ANXIETY,
     DISCARD_DOWN,
@@ -42,7 +41,7 @@ class Slot:
 class PlayerView:
     """What everyone may see of one player."""
 
-    seat: int
+    seat: Seat
     psyche: tuple[Slot, ...]
     hand_size: int
     vulnerable_to: tuple[str, ...]
@@ -60,11 +59,11 @@ class Prompt:
 
     kind: Phase
     """TREMORS, ANXIETY or DISCARD_DOWN."""
-    seat: int
+    seat: Seat
     """Who must answer."""
-    inflictor: int
+    inflictor: SeatOrNone
     """Who played the Episode (NONE for DISCARD_DOWN)."""
-    target: int
+    target: Seat
     """Whose hand it is about."""
     count: int
     """Cards still to discard (TREMORS, DISCARD_DOWN)."""
@@ -78,9 +77,9 @@ class Prompt:
 class Offer:
     """An open trade offer, in the views of its two parties."""
 
-    id: int
-    seat: int
-    to: int
+    id: OfferId
+    seat: Seat
+    to: Seat
     give: tuple[SECard, ...]
     want: tuple[str, ...]
 
@@ -90,9 +89,9 @@ class SEView:
     """Everything one seat may see, including its legal moves."""
 
     game: str
-    seat: int | None
+    seat: Seat | None
     turn: int
-    current: int
+    current: Seat
     phase: Phase
     plays_left: int
     players: tuple[PlayerView, ...]
@@ -103,10 +102,10 @@ class SEView:
     prompt: Prompt | None
     offers: tuple[Offer, ...]
     legal: tuple[Move, ...]
-    waiting_for: tuple[int, ...]
+    waiting_for: tuple[Seat, ...]
     outcome: Outcome | None
     options: SEOptions
-    trade_partners: tuple[int, ...]
+    trade_partners: tuple[Seat, ...]
     """The seats this seat may offer a trade to now (SE10); empty when it may
     not trade. Offers are not listed in ``legal``: their card lists are free."""
     trade_wants: tuple[str, ...]
@@ -141,27 +140,6 @@ class DeckViews:
         """Every card name of the deck, each once, in deck order: what a trade offer may ask for."""
 
 
-def waiting_for(state: SEState) -> tuple[int, ...]:
-    """The seat the game needs a move from: the Tremors target, else the current seat."""
-    if state.phase == OVER:
-        return ()
-    if state.phase == TREMORS:
-        return (state.prompt_seat,)
-    return (state.current,)
-
-
-def outcome(state: SEState) -> Outcome | None:
-    """None while the game runs; then the places (SE9)."""
-    if state.phase != OVER:
-        return None
-    winners = tuple(s for s in range(state.seats) if state.places[s] == 1)
-    if state.options.until_one_loser:
-        reason = "Everyone recovered but one player."
-    else:
-        reason = "A player treated every Disorder on their Psyche."
-    return Outcome(winners=winners, places=tuple(state.places), reason=reason)
-
-
 def view(state: SEState, seat: int | None, deck: DeckViews) -> SEView:
     """What ``seat`` may see; None is a spectator (public information only).
     Its legal moves and slots are those ``deck`` holds."""
@@ -175,13 +153,11 @@ def views(state: SEState, seats: Sequence[int | None], deck: DeckViews) -> tuple
     player, the piles, who the game waits for) is made once and shared, as
     views are frozen values.
     """
-    for seat in seats:
-        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seats):
-            raise MalformedMove(f"There is no {seat_text(seat)} at this table.")
+    verify_view_seats(seats, state.seats)
     cards = state.cards
     players = tuple([player_view(state, s, deck) for s in range(state.seats)])
     discard_top = cards[state.discard[-1]] if state.discard else None
-    waiting, ended = waiting_for(state), outcome(state)
+    waiting, ended = waiting_for(state), state.outcome
     partners_of = {seat: trade_partners(state, seat) for seat in seats}
     return tuple([
         SEView(
@@ -215,7 +191,7 @@ def player_view(state: SEState, seat: int, deck: DeckViews) -> PlayerView:
     slots = deck.slots
     return PlayerView(
         seat=seat,
-        psyche=tuple([slots[d, g] for d, g in state.psyche[seat]]),
+        psyche=tuple([slots[slot.disorder, slot.drug] for slot in state.psyche[seat]]),
         hand_size=len(state.hands[seat]),
         vulnerable_to=vulnerable_to(state, seat),
         skips=state.skips[seat],
@@ -253,13 +229,12 @@ def offers_seen(state: SEState, seat: int | None) -> tuple[Offer, ...]:
 
 def redact(event: Event, seat: int | None) -> Event:
     """``event`` with the cards ``seat`` may not see emptied (counts stay)."""
-    kind = type(event)
-    if kind is CardsDrawn:
+    if type(event) is CardsDrawn:
         return event if seat == event.seat else replace(event, cards=())
-    if kind is CardsTaken or kind is HandShown:
+    if type(event) is CardsTaken or type(event) is HandShown:
         return event if seat in (event.seat, event.target) else replace(event, cards=())
-    if kind is TradeOffered:
+    if type(event) is TradeOffered:
         return event if seat in (event.seat, event.to) else replace(event, give=(), want=())
-    if kind is TradeAccepted:
+    if type(event) is TradeAccepted:
         return event if seat in (event.seat, event.to) else replace(event, gave=(), got=())
     return event

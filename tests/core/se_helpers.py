@@ -69,9 +69,9 @@ def table(
         if s in hands:
             loose += state.hands[s]
         if s in psyches:
-            loose += [c for slot in state.psyche[s] for c in slot if c != NONE]
+            loose += [c for slot in state.psyche[s] for c in (slot.disorder, slot.drug) if c != NONE]
     kept_hands = {s: list(state.hands[s]) for s in range(seats) if s not in hands}
-    kept_psyches = {s: [list(slot) for slot in state.psyche[s]] for s in range(seats) if s not in psyches}
+    kept_psyches = {s: [[slot.disorder, slot.drug] for slot in state.psyche[s]] for s in range(seats) if s not in psyches}
     reserve = [c for h in kept_hands.values() for c in h]
     reserve += [c for p in kept_psyches.values() for slot in p for c in slot if c != NONE]
     taken: set[int] = set()
@@ -119,7 +119,8 @@ def table(
 
     rest = [c for c in loose + reserve if c not in taken and c not in kept]
     for s in range(seats):
-        state.psyche[s] = new_psyches[s] if s in new_psyches else kept_psyches[s]
+        pairs = new_psyches[s] if s in new_psyches else kept_psyches[s]
+        state.psyche[s] = [se.PsycheSlot(d, g) for d, g in pairs]
         state.hands[s] = new_hands[s] if s in new_hands else kept_hands[s]
     # Piles keep their top at the end of the list.
     state.draw = list(reversed(top_of_draw))
@@ -152,22 +153,22 @@ def card_id(state: SEState, seat: int, name: str) -> int:
     raise ValueError(f"seat {seat} holds no {name!r}: {hand_names(state, seat)}")
 
 
-def slot_of(state: SEState, seat: int, name: str) -> list[int]:
-    """The ``[disorder, drug]`` slot of the Disorder ``name`` on ``seat``'s Psyche."""
+def slot_of(state: SEState, seat: int, name: str) -> se.PsycheSlot:
+    """The slot of the Disorder ``name`` on ``seat``'s Psyche."""
     for slot in state.psyche[seat]:
-        if state.cards[slot[0]].name == name:
+        if state.cards[slot.disorder].name == name:
             return slot
     raise ValueError(f"seat {seat} has no {name!r}: {psyche_names(state, seat)}")
 
 
 def disorder_id(state: SEState, seat: int, name: str) -> int:
     """The card id of the Disorder ``name`` on ``seat``'s Psyche (what moves name)."""
-    return slot_of(state, seat, name)[0]
+    return slot_of(state, seat, name).disorder
 
 
 def drug_on(state: SEState, seat: int, name: str) -> int:
     """The id of the Drug on ``seat``'s Disorder ``name`` (NONE if untreated)."""
-    return slot_of(state, seat, name)[1]
+    return slot_of(state, seat, name).drug
 
 
 def names(state: SEState, ids: Iterable[int]) -> list[str]:
@@ -182,7 +183,8 @@ def hand_names(state: SEState, seat: int) -> list[str]:
 def psyche_names(state: SEState, seat: int) -> list[Entry]:
     """``seat``'s Psyche written the way :func:`table` takes it."""
     out: list[Entry] = []
-    for d, g in state.psyche[seat]:
+    for slot in state.psyche[seat]:
+        d, g = slot.disorder, slot.drug
         out.append(state.cards[d].name if g == NONE else (state.cards[d].name, state.cards[g].name))
     return out
 
@@ -201,7 +203,7 @@ def locations(state: SEState) -> Counter:
     seen.update(state.discard)
     for s in range(state.seats):
         seen.update(state.hands[s])
-        seen.update(c for slot in state.psyche[s] for c in slot if c != NONE)
+        seen.update(c for slot in state.psyche[s] for c in (slot.disorder, slot.drug) if c != NONE)
     return seen
 
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from quackbox.core.bots import GameStalled, decide, first_reaction, next_move
+from quackbox.core.bots import Bot, GameStalled, decide, first_reaction, next_move
 
 
 @dataclass(frozen=True)
@@ -17,7 +17,7 @@ class FakeView:
     outcome: object = None
 
 
-class Recorder:
+class Recorder(Bot):
     """A bot that says which call it got."""
 
     name = "recorder"

@@ -6,12 +6,13 @@ See tests/core/invariants.py for what is checked at every step.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 
 from quackbox.cards.side_effects import SECard
 from quackbox.core import bots as bot_registry
+from quackbox.core.bots import Bot
 from quackbox.core import side_effects as se
 from quackbox.core.bots import RandomBot
 from quackbox.core.play import play_game
@@ -34,10 +35,10 @@ class SideEffectsAdapter(Adapter):
         for hand in state.hands:
             where += hand
         for psyche in state.psyche:
-            for disorder, drug in psyche:
-                where.append(disorder)
-                if drug != NONE:
-                    where.append(drug)
+            for slot in psyche:
+                where.append(slot.disorder)
+                if slot.drug != NONE:
+                    where.append(slot.drug)
         where.sort()
         return where
 
@@ -85,7 +86,7 @@ class SideEffectsAdapter(Adapter):
                 assert held <= se.HAND_LIMIT, f"seat {event.seat} ended a turn holding {held} cards"
         if not state.options.duplicate_disorders:
             for seat, psyche in enumerate(state.psyche):
-                names = [state.cards[d].name for d, _g in psyche]
+                names = [state.cards[slot.disorder].name for slot in psyche]
                 assert len(names) == len(set(names)), f"seat {seat} holds a Disorder twice: {names}"
 
     def fingerprint(self, state: se.SEState) -> Any:
@@ -93,7 +94,7 @@ class SideEffectsAdapter(Adapter):
             tuple(state.draw),
             tuple(state.discard),
             tuple(map(tuple, state.hands)),
-            tuple(tuple(map(tuple, p)) for p in state.psyche),
+            tuple(tuple((slot.disorder, slot.drug) for slot in p) for p in state.psyche),
             state.current,
             state.turn,
             state.phase,
@@ -102,7 +103,7 @@ class SideEffectsAdapter(Adapter):
         )
 
 
-class TradingBot:
+class TradingBot(Bot):
     """A random player that also makes and answers trade offers, for the harness."""
 
     name = "trading"
@@ -166,26 +167,33 @@ def test_side_effects_invariants(chunk: int) -> None:
         play_checked(adapter, _se_table(seed, seats), seed=seed, options=options, check_views_every=every)
 
 
-@pytest.mark.parametrize("seed", [3, 17, 101])
-def test_side_effects_determinism(seed: int) -> None:
-    """Same seed and moves, same game, whatever the global random module does."""
-    adapter = SideEffectsAdapter()
-    options = se.SEOptions(bonus_cards=True, until_one_loser=True)
-    first_moves, first = play_checked(adapter, _se_table(seed, 5), seed=seed, options=options, check_views_every=50)
+def _games() -> list[tuple[Adapter, Callable[[int, int], list[Any]], Any]]:
+    """Each game's adapter, table of bots and options for the determinism test."""
+    from tests.core.test_quack_rules import QuackAdapter, _quack_table
+
+    return [
+        (SideEffectsAdapter(), _se_table, se.SEOptions(bonus_cards=True, until_one_loser=True)),
+        (QuackAdapter(), _quack_table, {"window_seconds": 5, "turbo_infamy": True}),
+    ]
+
+
+@pytest.mark.parametrize("game", [0, 1], ids=["side-effects", "quack"])
+@pytest.mark.parametrize("seed", [4, 23])
+def test_determinism(game: int, seed: int) -> None:
+    """Same seed and moves, same game, whatever the global random module does;
+    a replay of the moves rebuilds it; another seed deals another game."""
+    adapter, bots_for, options = _games()[game]
+    first_moves, first = play_checked(adapter, bots_for(seed, 5), seed=seed, options=options, check_views_every=50)
     disturb_global_random()
-    second_moves, second = play_checked(adapter, _se_table(seed, 5), seed=seed, options=options, check_views_every=50)
+    second_moves, second = play_checked(adapter, bots_for(seed, 5), seed=seed, options=options, check_views_every=50)
     assert first_moves == second_moves
     assert adapter.fingerprint(first) == adapter.fingerprint(second)
     disturb_global_random()
     again = replay(adapter, 5, seed, options, first_moves)
     assert adapter.fingerprint(again) == adapter.fingerprint(first)
-
-
-def test_different_seeds_deal_different_games() -> None:
-    """The seed matters: a harness that ignored it would pass the test above."""
-    a = se.RULES.new_game(seats=4, seed=1)
-    b = se.RULES.new_game(seats=4, seed=2)
-    assert SideEffectsAdapter().fingerprint(a) != SideEffectsAdapter().fingerprint(b)
+    rules = adapter.rules
+    assert adapter.fingerprint(rules.new_game(seats=4, seed=seed)) != adapter.fingerprint(
+        rules.new_game(seats=4, seed=seed + 1))
 
 
 def test_heuristic_bot_beats_random_bots() -> None:

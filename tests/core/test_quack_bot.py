@@ -39,7 +39,7 @@ def test_bills_harmless_treatments_before_the_cure() -> None:
     state = _treating(["Heparin", "Tourniquet", "Yoga", "Knee Tap", "Drink More Water", "Get Some Rest"],
                       "Nosebleed That Won't Quit", [3])
     played = []
-    while state.turn == 0:
+    while state.current == 0:
         move = QuackBot(1).choose(RULES.view(state, 0))
         played.append(q.RULES.cards[move.card].name)
         RULES.apply(state, 0, move)
@@ -80,8 +80,8 @@ def test_stays_when_safe() -> None:
 
 def test_never_offers_to_flee_in_deathmatch() -> None:
     state = table(patients={0: ("Overdue and Furious", 0, 3, 0)}, infamy={0: 5}, money={0: 3000}, deathmatch=True)
-    move = QuackBot(1).choose(RULES.view(state, state.turn))
-    assert move in RULES.legal_moves(state, state.turn)
+    move = QuackBot(1).choose(RULES.view(state, state.current))
+    assert move in RULES.legal_moves(state, state.current)
 
 
 def test_uses_an_anytime_card_to_bring_the_mob_on_the_leader() -> None:

@@ -85,7 +85,7 @@ def test_placebo_and_miraculous_recovery_give_their_points() -> None:
 def test_points_on_a_face_down_patient_stay_hidden() -> None:
     """QR18: an Anytime card's points on a face-down Patient reach nobody, its doctor included."""
     state = table(hands={2: ["Placebo"]}, patients={1: ("Mystery Rash", 1, 3, 0)})
-    state.doctors[1].patient.face_down = True
+    state.doctors[1].case.face_down = True
     played = anytime(state, 2, "Placebo", 1)[0]
     assert played.face_down and played.total_cure == 3  # the truth, for the host only
     for reader in (None, 0, 1, 2):
@@ -97,7 +97,7 @@ def test_points_on_a_face_down_patient_stay_hidden() -> None:
 def test_tax_audit_says_what_is_left() -> None:
     state = table(hands={2: ["Tax Audit"]}, money={1: 1400})
     events = anytime(state, 2, "Tax Audit", 1)
-    assert of(events, q.MoneyLost) == [q.MoneyLost(1, 300, "fine", 1100)]
+    assert of(events, q.MoneyLost) == [q.MoneyLost(seat=1, amount=300, reason="fine", total=1100)]
     assert said(events, 1) == ["Cy played Tax Audit on you.", "You paid a $300 fine, leaving $1,100."]
 
 
@@ -105,7 +105,8 @@ def test_every_anytime_card_says_what_it_does() -> None:
     """Each Anytime card in the deck gets its own explanation, not just "played X on Y"."""
     bare = {"Malpractice Suit", "Glowing Online Review", "Tax Audit", "Paper Shredder"}  # the next line says it
     for card in RULES.deck.anytimes:
-        played = q.AnytimePlayed(1, ids(card.name)[0], 0, 2, q.NONE, False, 0, 0, 0, 0)
+        played = q.AnytimePlayed(seat=1, card=ids(card.name)[0], target=0, other=2, discard=q.NONE, face_down=False,
+                                 cure=0, harm=0, total_cure=0, total_harm=0)
         line = RULES.describe(played, NAMES, 0)
         assert line.startswith(f"Ben played {card.name}"), line
         if card.name not in bare:

@@ -11,8 +11,6 @@ from __future__ import annotations
 import copy
 import dataclasses
 import random
-import subprocess
-import sys
 from collections import Counter
 from typing import Any, Mapping, Sequence
 
@@ -22,10 +20,11 @@ from quackbox.cards.quack import Anytime, Patient, Treatment
 from quackbox.core import quack as q
 from quackbox.core.bots import RandomBot
 from quackbox.core.quack import RULES, QuackState
+from quackbox.core.quack.cards import AIMS
 from quackbox.core.quack.bot import QuackBot
 from quackbox.core.rules import BadOptions, Deadline, GameOver, IllegalMove, MalformedMove, NotYourTurn
 from tests.core import invariants
-from tests.core.invariants import Adapter, disturb_global_random, play_checked, replay
+from tests.core.invariants import Adapter, play_checked
 
 CARDS = RULES.cards
 
@@ -134,13 +133,13 @@ def table(
         name, cure, harm, received = (spec, 0, 0, 0) if isinstance(spec, str) else spec
         card = _free(state, name, claimed)
         _pull(state, card)
-        old_case = state.doctors[seat].patient
+        old_case = state.doctors[seat].case
         if old_case is not None:  # admitted inside new_game (Deathmatch): back under the decks
             state.patient_deck.insert(0, old_case.card)
             state.doc_deck[0:0] = old_case.treatments + old_case.reminders
         case = q.Case(card)
         case.cure, case.harm, case.received = cure, harm, received
-        state.doctors[seat].patient = case
+        state.doctors[seat].case = case
     for name in reversed(doc_top):
         card = _free(state, name, claimed)
         _pull(state, card)
@@ -182,7 +181,7 @@ def of(events: Sequence[Any], kind: type) -> list:
 
 
 def patient_name(state: QuackState, seat: int) -> str | None:
-    case = state.doctors[seat].patient
+    case = state.doctors[seat].case
     return None if case is None else CARDS[case.card].name
 
 
@@ -291,9 +290,9 @@ def test_phases_2_to_4_draw_admit_copay_and_roll() -> None:
     assert len(state.hands[0]) == q.HAND_SIZE
     assert patient_name(state, 0) == "Weekend Warrior"
     assert of(events, q.PatientAdmitted)[0].face_down is False
-    assert of(events, q.MoneyPaid) == [q.MoneyPaid(0, q.CO_PAY, "co-pay", (), q.CO_PAY, q.NONE)]
+    assert of(events, q.MoneyPaid) == [q.MoneyPaid(seat=0, amount=q.CO_PAY, reason="co-pay", cards=(), billed=q.CO_PAY, reminder=q.NONE)]
     assert state.doctors[0].money == 50
-    assert of(events, q.DieRolled) == [q.DieRolled(0, (3,), 3, 3)]
+    assert of(events, q.DieRolled) == [q.DieRolled(seat=0, rolls=(3,), value=3, owed=3)]
     assert state.phase == q.TREAT and state.owed == 3
 
 
@@ -310,7 +309,7 @@ def test_the_die_rerolls_ones_and_sixes() -> None:
     # A Patient already in: no admission, so only the die reads the faces.
     state = table(patients={0: "Retired Hypochondriac"}, faces=[1, 6, 1, 5])
     events = RULES.apply(state, 0, q.StayHome())
-    assert of(events, q.DieRolled) == [q.DieRolled(0, (1, 6, 1, 5), 5, 5)]
+    assert of(events, q.DieRolled) == [q.DieRolled(seat=0, rolls=(1, 6, 1, 5), value=5, owed=5)]
 
 
 def test_die_rolls_stay_between_two_and_five() -> None:
@@ -332,7 +331,7 @@ def test_both_decks_come_off_in_random_order() -> None:
     for seed in range(300):
         state = RULES.new_game(seats=2, seed=seed, options={"first_seat": 0})
         RULES.apply(state, 0, q.StayHome())
-        first_patients[state.doctors[0].patient.card] += 1
+        first_patients[state.doctors[0].case.card] += 1
         first_cards[state.hands[1][0]] += 1
     patients = len(RULES.deck.patients)
     assert len(first_patients) >= patients * 3 // 4 and max(first_patients.values()) <= 30
@@ -341,7 +340,7 @@ def test_both_decks_come_off_in_random_order() -> None:
     RULES.apply(again, 0, q.StayHome())
     replay = RULES.new_game(seats=2, seed=7, options={"first_seat": 0})
     RULES.apply(replay, 0, q.StayHome())
-    assert again.doctors[0].patient.card == replay.doctors[0].patient.card and again.hands == replay.hands
+    assert again.doctors[0].case.card == replay.doctors[0].case.card and again.hands == replay.hands
 
 
 def test_cure_sends_the_patient_home_waives_the_rest_and_pays() -> None:
@@ -350,14 +349,14 @@ def test_cure_sends_the_patient_home_waives_the_rest_and_pays() -> None:
                   patient_top=["Weekend Warrior"], faces=[4])
     RULES.apply(state, 0, q.StayHome())
     treat(state, 0, "Stitches")  # Minor Trauma 2 of 3
-    assert state.doctors[0].patient.cure == 2 and state.turn == 0
+    assert state.doctors[0].case.cure == 2 and state.current == 0
     events = treat(state, 0, "Xray")  # +1: cured, two Treatments still owed are waived
-    assert of(events, q.PatientCured) == [q.PatientCured(0, ids("Weekend Warrior")[0], 0)]
+    assert of(events, q.PatientCured) == [q.PatientCured(seat=0, patient=ids("Weekend Warrior")[0], by=0)]
     paid = of(events, q.MoneyPaid)
     assert paid[0].amount == 150 + 300 and paid[0].reason == "treatments"
     assert state.doctors[0].money == 50 + 450
-    assert state.doctors[0].patient is None and ids("Weekend Warrior")[0] in state.patient_discard
-    assert state.turn == 1 and state.phase == q.FLEE
+    assert state.doctors[0].case is None and ids("Weekend Warrior")[0] in state.patient_discard
+    assert state.current == 1 and state.phase == q.FLEE
 
 
 def test_death_pays_nothing_this_round_and_adds_infamy() -> None:
@@ -367,11 +366,11 @@ def test_death_pays_nothing_this_round_and_adds_infamy() -> None:
     RULES.apply(state, 0, q.StayHome())
     treat(state, 0, "Stitches")  # Bleeding +2 Cure, $150 at stake
     events = treat(state, 0, "Heparin")  # Bleeding 9 Harm >= Kill 6
-    assert of(events, q.PatientDied) == [q.PatientDied(0, ids("Nosebleed That Won't Quit")[0], "harm", 0)]
+    assert of(events, q.PatientDied) == [q.PatientDied(seat=0, patient=ids("Nosebleed That Won't Quit")[0], cause="harm", by=0)]
     assert not [e for e in of(events, q.MoneyPaid) if e.reason == "treatments"]
     assert state.doctors[0].money == 50
     assert state.doctors[0].infamy == 1
-    assert state.turn == 1
+    assert state.current == 1
 
 
 def test_harm_kills_even_when_the_same_card_completes_the_cure() -> None:
@@ -418,8 +417,8 @@ def test_short_hand_rule_play_all_treatments_then_one_anytime() -> None:
     assert legal[-len(discards):] == tuple(discards)  # Discards come last
     audit = card_in_hand(state, 0, "Tax Audit")
     events = RULES.apply(state, 0, q.Discard(audit))
-    assert of(events, q.CardsDiscarded) == [q.CardsDiscarded(0, (audit,), "short_hand")]
-    assert audit in state.doc_discard and state.turn == 1
+    assert of(events, q.CardsDiscarded) == [q.CardsDiscarded(seat=0, cards=(audit,), reason="short_hand")]
+    assert audit in state.doc_discard and state.current == 1
 
 
 def test_short_hand_rule_may_be_met_by_playing_the_anytime_card() -> None:
@@ -429,7 +428,7 @@ def test_short_hand_rule_may_be_met_by_playing_the_anytime_card() -> None:
     RULES.apply(state, 0, q.StayHome())
     treat(state, 0, "Stitches")
     anytime(state, 0, "Malpractice Suit", 1)
-    assert state.turn == 1 and state.doctors[1].infamy == 1
+    assert state.current == 1 and state.doctors[1].infamy == 1
     assert len(state.hands[0]) == 4
 
 
@@ -452,14 +451,14 @@ def test_fleeing_is_final_and_freezes_money_and_infamy() -> None:
                   doc_top=["Walk It Off", "Knee Tap", "Placebo", "Tax Audit"], money={0: 700}, infamy={0: 3})
     events = RULES.apply(state, 0, q.FleeToSwitzerland())
     doctor = state.doctors[0]
-    assert doctor.status == q.SWITZERLAND and doctor.patient is None
-    assert of(events, q.DoctorFled) == [q.DoctorFled(0, 700, 3)]
+    assert doctor.status == q.SWITZERLAND and doctor.case is None
+    assert of(events, q.DoctorFled) == [q.DoctorFled(seat=0, money=700, infamy=3)]
     assert of(events, q.PatientDischarged)[0].reason == "fled"
     assert (doctor.money, doctor.infamy) == (700, 3)
     assert [CARDS[c].name for c in state.hands[0]] == ["Malpractice Suit", "Placebo"]
     thrown = [e for e in of(events, q.CardsDiscarded) if e.reason == "switzerland"]
     assert [CARDS[c].name for c in thrown[0].cards] == ["Walk It Off", "Knee Tap"]
-    assert state.turn == 1
+    assert state.current == 1
     # Anytime cards still work from Switzerland, and Money can no longer change.
     anytime(state, 0, "Malpractice Suit", 1)
     assert state.doctors[1].infamy == 1
@@ -488,7 +487,7 @@ def test_switzerland_turns_only_draw_an_anytime_card() -> None:
     assert [e.seat for e in of(events, q.TurnStarted)] == [0, 1]
     assert len(state.hands[0]) == before + 1 and isinstance(CARDS[state.hands[0][-1]], Anytime)
     assert not of(events, q.DieRolled) or of(events, q.DieRolled)[0].seat == 1
-    assert state.turn == 1 and state.phase == q.FLEE
+    assert state.current == 1 and state.phase == q.FLEE
 
 
 def test_nobody_flees_in_deathmatch() -> None:
@@ -499,7 +498,7 @@ def test_nobody_flees_in_deathmatch() -> None:
     assert not any(isinstance(m, q.FleeToSwitzerland) for m in RULES.legal_moves(state, 0))
     play_out_turn(state)
     with pytest.raises(IllegalMove, match="Deathmatch"):
-        RULES.check(state, state.turn, q.FleeToSwitzerland())
+        RULES.check(state, state.current, q.FleeToSwitzerland())
 
 
 # --- the Angry Mob (QB6) -------------------------------------------------------------
@@ -510,9 +509,9 @@ def test_the_mob_comes_the_moment_infamy_reaches_the_threshold() -> None:
     state = table(patients={1: "Weekend Warrior"}, infamy={1: 5},
                   hands={0: ["Malpractice Suit"]})
     events = anytime(state, 0, "Malpractice Suit", 1)
-    assert of(events, q.DoctorMobbed) == [q.DoctorMobbed(1, 6)]
+    assert of(events, q.DoctorMobbed) == [q.DoctorMobbed(seat=1, infamy=6)]
     assert state.doctors[1].status == q.MOBBED
-    assert state.hands[1] == [] and state.doctors[1].patient is None
+    assert state.hands[1] == [] and state.doctors[1].case is None
     assert RULES.legal_moves(state, 1) == ()
     with pytest.raises(NotYourTurn):
         RULES.check(state, 1, q.Pass())
@@ -525,7 +524,7 @@ def test_death_on_your_own_turn_can_bring_the_mob() -> None:
     RULES.apply(state, 0, q.StayHome())
     events = treat(state, 0, "Throat Culture")  # Allergy +1 Harm: 4 >= Kill 4
     assert of(events, q.DoctorMobbed)
-    assert state.doctors[0].status == q.MOBBED and state.turn == 1
+    assert state.doctors[0].status == q.MOBBED and state.current == 1
 
 
 def test_mobbed_doctors_skip_their_turns() -> None:
@@ -534,7 +533,7 @@ def test_mobbed_doctors_skip_their_turns() -> None:
                   hands={0: ["Malpractice Suit"]})
     anytime(state, 0, "Malpractice Suit", 1)
     play_out_turn(state)
-    assert state.turn == 2
+    assert state.current == 2
 
 
 # --- Anytime cards (QB8) ---------------------------------------------------------------
@@ -546,7 +545,7 @@ def test_anytime_cards_are_playable_off_turn_by_anyone() -> None:
     legal = RULES.legal_moves(state, 2)
     assert {m.target for m in legal} == {0, 1, 2}
     anytime(state, 2, "Malpractice Suit", 2)
-    assert state.doctors[2].infamy == 1 and state.turn == 0 and state.phase == q.FLEE
+    assert state.doctors[2].infamy == 1 and state.current == 0 and state.phase == q.FLEE
 
 
 def test_diagnostic_dilemma_hides_the_patient_from_everyone_until_treated() -> None:
@@ -555,22 +554,22 @@ def test_diagnostic_dilemma_hides_the_patient_from_everyone_until_treated() -> N
                          0: ["Yoga", "Drink More Water", "Get Some Rest", "Knee Tap", "Walk It Off", "Thorough H&P"]},
                   patient_top=["Retired Hypochondriac"], faces=[2])
     anytime(state, 1, "Diagnostic Dilemma", 0)
-    assert [c.name for c in RULES.view(state, 2).doctors[0].reminders] == ["Diagnostic Dilemma"]
+    assert [c.name for c in RULES.view(state, 2).players[0].reminders] == ["Diagnostic Dilemma"]
     events = RULES.apply(state, 0, q.StayHome())
     admitted = of(events, q.PatientAdmitted)[0]
     assert admitted.face_down and admitted.patient == ids("Retired Hypochondriac")[0]
     for seat in (0, 1, 2, None):
         assert RULES.redact(admitted, seat).patient == q.NONE
-        seen = RULES.view(state, seat).doctors[0].patient
+        seen = RULES.view(state, seat).players[0].case
         assert seen.face_down and seen.patient is None and seen.cure_points is None
     assert of(events, q.MoneyPaid)[0].amount == q.CO_PAY  # the co-pay is paid face down too
     played = of(treat(state, 0, "Yoga"), q.TreatmentPlayed)[0]
     hidden = RULES.redact(played, 0)
     assert (hidden.patient, hidden.cure, hidden.total_cure) == (q.NONE, q.NONE, q.NONE)
     events = treat(state, 0, "Get Some Rest")
-    assert of(events, q.PatientRevealed) == [q.PatientRevealed(0, ids("Retired Hypochondriac")[0])]
-    assert RULES.view(state, 2).doctors[0].patient.patient.name == "Retired Hypochondriac"
-    assert RULES.view(state, 2).doctors[0].patient.cure_points == 3
+    assert of(events, q.PatientRevealed) == [q.PatientRevealed(seat=0, patient=ids("Retired Hypochondriac")[0])]
+    assert RULES.view(state, 2).players[0].case.patient.name == "Retired Hypochondriac"
+    assert RULES.view(state, 2).players[0].case.cure_points == 3
     assert ids("Diagnostic Dilemma")[0] in state.doc_discard or ids("Diagnostic Dilemma")[1] in state.doc_discard
 
 
@@ -584,7 +583,7 @@ def test_wrong_chart_sends_the_treatment_and_pays_its_player() -> None:
     events = treat(state, 0, "Tourniquet")  # Bleeding +3: cures seat 1's nosebleed
     played = of(events, q.TreatmentPlayed)[0]
     assert played.redirected and played.target == 1
-    assert of(events, q.PatientCured) == [q.PatientCured(1, ids("Nosebleed That Won't Quit")[0], 0)]
+    assert of(events, q.PatientCured) == [q.PatientCured(seat=1, patient=ids("Nosebleed That Won't Quit")[0], by=0)]
     events = treat(state, 0, "Yoga")
     paid = [e for e in of(events, q.MoneyPaid) if e.reason == "treatments"][0]
     assert paid.amount == 75 + 50 and paid.seat == 0
@@ -638,7 +637,7 @@ def test_placebo_adds_cure_and_can_cure_off_turn() -> None:
     state = table(hands={2: ["Placebo"]},
                   patients={1: ("Weekend Warrior", 1, 0, 0)})
     events = anytime(state, 2, "Placebo", 1)
-    assert of(events, q.PatientCured) == [q.PatientCured(1, ids("Weekend Warrior")[0], 2)]
+    assert of(events, q.PatientCured) == [q.PatientCured(seat=1, patient=ids("Weekend Warrior")[0], by=2)]
 
 
 def test_nurse_night_off_kills_and_its_doctor_answers_for_it() -> None:
@@ -658,7 +657,7 @@ def test_nurse_night_off_during_the_round_loses_the_round_pay() -> None:
     RULES.apply(state, 0, q.StayHome())
     treat(state, 0, "Stitches")  # MT +2 Cure, $150
     anytime(state, 1, "Nurse Has the Night Off", 0)  # Harm 6 >= Kill 6
-    assert state.turn == 1
+    assert state.current == 1
     assert state.doctors[0].money == 0 and state.doctors[0].infamy == 1
 
 
@@ -683,7 +682,7 @@ def test_tax_audit_takes_up_to_its_amount() -> None:
     """Tax Audit: the target loses $300, or everything if they have less."""
     state = table(hands={2: ["Tax Audit"]}, money={1: 120})
     events = anytime(state, 2, "Tax Audit", 1)
-    assert state.doctors[1].money == 0 and of(events, q.MoneyLost) == [q.MoneyLost(1, 120, "fine", 0)]
+    assert state.doctors[1].money == 0 and of(events, q.MoneyLost) == [q.MoneyLost(seat=1, amount=120, reason="fine", total=0)]
 
 
 def test_miraculous_recovery_wipes_the_harm() -> None:
@@ -691,7 +690,7 @@ def test_miraculous_recovery_wipes_the_harm() -> None:
     state = table(hands={2: ["Miraculous Recovery"]},
                   patients={1: ("Weekend Warrior", 1, 5, 2)})
     anytime(state, 2, "Miraculous Recovery", 1)
-    case = state.doctors[1].patient
+    case = state.doctors[1].case
     assert (case.cure, case.harm, case.received) == (1, 0, 2)
 
 
@@ -702,8 +701,8 @@ def test_patient_transfer_swaps_patients_with_their_progress() -> None:
     with pytest.raises(IllegalMove, match="lower seat first"):
         RULES.check(state, 2, q.PlayAnytime(ids("Patient Transfer")[0], 1, 0))
     anytime(state, 2, "Patient Transfer", 0, 1)
-    assert patient_name(state, 0) == "Retired Hypochondriac" and state.doctors[0].patient.harm == 4
-    assert patient_name(state, 1) == "Weekend Warrior" and state.doctors[1].patient.cure == 2
+    assert patient_name(state, 0) == "Retired Hypochondriac" and state.doctors[0].case.harm == 4
+    assert patient_name(state, 1) == "Weekend Warrior" and state.doctors[1].case.cure == 2
 
 
 def test_teaching_hospital_now_or_at_the_next_roll() -> None:
@@ -716,7 +715,7 @@ def test_teaching_hospital_now_or_at_the_next_roll() -> None:
     events = RULES.apply(state, 0, q.StayHome())
     assert of(events, q.DieRolled)[0].owed == 3 and not state.doctors[0].reminders
     events = anytime(state, 1, "Staff Shortage", 0)  # while treating: at once
-    assert of(events, q.TreatmentsOwedChanged) == [q.TreatmentsOwedChanged(0, 2)]
+    assert of(events, q.TreatmentsOwedChanged) == [q.TreatmentsOwedChanged(seat=0, owed=2)]
 
 
 def test_staff_shortage_cannot_go_below_zero_and_ends_the_phase() -> None:
@@ -728,7 +727,7 @@ def test_staff_shortage_cannot_go_below_zero_and_ends_the_phase() -> None:
     treat(state, 0, "Yoga")
     events = anytime(state, 1, "Staff Shortage", 0)
     assert of(events, q.TreatmentsOwedChanged)[0].owed == 0
-    assert state.turn == 1
+    assert state.current == 1
     assert [e for e in of(events, q.MoneyPaid) if e.reason == "treatments"][0].amount == 50
 
 
@@ -793,7 +792,7 @@ def test_each_treatment_opens_a_timed_window_for_other_doctors() -> None:
     RULES.apply(state, 0, q.StayHome())
     assert RULES.deadline(state) is None
     events = treat(state, 0, "Yoga")
-    assert of(events, q.WindowOpened) == [q.WindowOpened(1, (1,))]
+    assert of(events, q.WindowOpened) == [q.WindowOpened(window=1, seats=(1,))]
     assert RULES.waiting_for(state) == (1,) and state.phase == q.WINDOW
     assert RULES.legal_moves(state, 1)[0] == q.Pass()
     assert RULES.deadline(state) == Deadline(0, 8.0, q.WINDOW, q.Timeout(1))
@@ -802,7 +801,7 @@ def test_each_treatment_opens_a_timed_window_for_other_doctors() -> None:
     RULES.apply(state, 1, q.Pass())
     assert state.phase == q.TREAT
     treat(state, 0, "Get Some Rest")
-    assert state.window_id == 2
+    assert state.window == 2
     with pytest.raises(IllegalMove):
         RULES.apply(state, 0, q.Timeout(1))  # a stale timeout does not close the new window
     RULES.apply(state, 0, q.Timeout(2))
@@ -816,7 +815,7 @@ def test_playing_in_a_window_answers_it() -> None:
                   patients={0: "Retired Hypochondriac"}, faces=[3], window_seconds=5)
     RULES.apply(state, 0, q.StayHome())
     treat(state, 0, "Yoga")
-    assert state.window == [1]
+    assert state.window_seats == [1]
     anytime(state, 1, "Malpractice Suit", 0)
     assert state.phase == q.TREAT and state.doctors[0].infamy == 1
 
@@ -840,9 +839,9 @@ def test_endgame_at_four_seats_when_two_remain() -> None:
     RULES.apply(state, 0, q.FleeToSwitzerland())
     events = RULES.apply(state, 1, q.FleeToSwitzerland())
     assert of(events, q.EndgameStarted)[0].seats == (2, 3)
-    assert RULES.view(state, None).doctors[3].final_turn  # seat 2's last turn is under way
+    assert RULES.view(state, None).players[3].final_turn  # seat 2's last turn is under way
     play_out_turn(state)
-    assert state.turn == 3 and not state.over
+    assert state.current == 3 and not state.over
     events = play_out_turn(state)
     assert state.over and of(events, q.GameEnded)
     assert RULES.legal_moves(state, 2) == () and RULES.waiting_for(state) == ()
@@ -856,7 +855,7 @@ def test_the_doctor_whose_turn_triggers_the_endgame_still_gets_one_more_turn() -
     assert of(events, q.EndgameStarted)[0].seats == (0, 2)
     play_out_turn(state)  # seat 0's current turn does not count
     play_out_turn(state)  # seat 2's last
-    assert not state.over and state.turn == 0
+    assert not state.over and state.current == 0
     play_out_turn(state)  # seat 0's last
     assert state.over
 
@@ -880,7 +879,7 @@ def test_two_player_play_on_lasts_until_the_last_doctor_leaves() -> None:
     assert not state.endgame
     for _ in range(3):
         play_out_turn(state)  # seat 1's turn, then seat 0's in Switzerland by itself
-        assert not state.over and state.turn == 1
+        assert not state.over and state.current == 1
     RULES.apply(state, 1, q.FleeToSwitzerland())
     assert state.over
 
@@ -893,7 +892,7 @@ def test_round_limit_starts_the_endgame() -> None:
     assert state.endgame and state.round == 2
     for _ in range(3):
         play_out_turn(state)
-    assert state.over and state.result is not None
+    assert state.over and state.outcome is not None
 
 
 def test_most_money_wins_the_mobbed_cannot() -> None:
@@ -903,7 +902,7 @@ def test_most_money_wins_the_mobbed_cannot() -> None:
     anytime(state, 0, "Malpractice Suit", 1)
     RULES.apply(state, 0, q.FleeToSwitzerland())  # one doctor practises: the endgame
     while not state.over:
-        RULES.apply(state, state.turn, q.FleeToSwitzerland())
+        RULES.apply(state, state.current, q.FleeToSwitzerland())
     out = RULES.outcome(state)
     assert out.winners == (0,) and out.places == (1, 3, 2)
 
@@ -1120,7 +1119,7 @@ class QuackAdapter(Adapter):
             where.update(pile)
         for doctor in state.doctors:
             where.update(doctor.reminders)
-            case = doctor.patient
+            case = doctor.case
             if case is not None:
                 where[case.card] += 1
                 where.update(case.treatments)
@@ -1136,8 +1135,8 @@ class QuackAdapter(Adapter):
             if other != seat:
                 hidden.update(hand)
         for doctor in state.doctors:
-            if doctor.patient is not None and doctor.patient.face_down:
-                hidden.add(doctor.patient.card)  # from everyone, its doctor included
+            if doctor.case is not None and doctor.case.face_down:
+                hidden.add(doctor.case.card)  # from everyone, its doctor included
         return hidden
 
     def before_step(self, state: QuackState) -> Any:
@@ -1175,10 +1174,10 @@ class QuackAdapter(Adapter):
         for e in events:
             if type(e) is q.DoctorFled:
                 self.frozen[e.seat] = (e.money, e.infamy)
-            elif type(e) is q.WindowOpened and state.phase == q.WINDOW and state.window_id == e.window:
+            elif type(e) is q.WindowOpened and state.phase == q.WINDOW and state.window == e.window:
                 # QB8: a response window waits for exactly the other doctors
                 # who could play an Anytime card now, as legal_moves lists them.
-                can_answer = [s for s in range(state.seats) if s != state.turn
+                can_answer = [s for s in range(state.seats) if s != state.current
                               and any(type(m) is q.PlayAnytime for m in RULES.legal_moves(state, s))]
                 assert sorted(e.seats) == can_answer, f"window {e.seats}, but {can_answer} hold a playable card"
         for seat, doctor in enumerate(state.doctors):
@@ -1202,12 +1201,12 @@ def quack_invariants(state: QuackState) -> None:
         assert doctor.money >= 0 and doctor.infamy >= 0
         assert not any(isinstance(cards[c], Patient) for c in state.hands[seat])
         if doctor.status == q.MOBBED:
-            assert not state.hands[seat] and doctor.patient is None and not doctor.reminders
+            assert not state.hands[seat] and doctor.case is None and not doctor.reminders
         else:
             assert doctor.status == q.SWITZERLAND or doctor.infamy < threshold or state.over
         if doctor.status != q.PRACTISING:
-            assert doctor.patient is None and not doctor.reminders
-        case = doctor.patient
+            assert doctor.case is None and not doctor.reminders
+        case = doctor.case
         if case is not None:
             patient = state.cards[case.card]
             assert isinstance(patient, Patient)
@@ -1216,12 +1215,12 @@ def quack_invariants(state: QuackState) -> None:
             assert all(isinstance(cards[c], Treatment) for c in case.treatments)
             assert len(case.treatments) == case.received
     if state.over:
-        assert state.result is not None and state.phase == q.OVER
+        assert state.outcome is not None and state.phase == q.OVER
     else:
         assert state.phase in (q.FLEE, q.TREAT, q.SHORT_HAND, q.WINDOW)
-        assert state.doctors[state.turn].status != q.MOBBED or state.phase == q.WINDOW
+        assert state.doctors[state.current].status != q.MOBBED or state.phase == q.WINDOW
         if state.phase == q.WINDOW:
-            assert state.window and state.turn not in state.window
+            assert state.window_seats and state.current not in state.window_seats
         assert 1 <= state.round <= state.options.round_limit + 1
 
 
@@ -1274,21 +1273,6 @@ def test_quack_invariants(chunk: int) -> None:
         play_checked(adapter, _quack_table(seed, seats), seed=seed, options=options, check_views_every=every)
 
 
-@pytest.mark.parametrize("seed", [4, 23])
-def test_quack_determinism(seed: int) -> None:
-    """Same seed and moves, same game, whatever the global random module does."""
-    adapter = QuackAdapter()
-    options = q.QuackOptions(window_seconds=5, turbo_infamy=True)
-    first_moves, first = play_checked(adapter, _quack_table(seed, 5), seed=seed, options=options, check_views_every=50)
-    disturb_global_random()
-    second_moves, second = play_checked(adapter, _quack_table(seed, 5), seed=seed, options=options, check_views_every=50)
-    assert first_moves == second_moves
-    assert adapter.fingerprint(first) == adapter.fingerprint(second)
-    disturb_global_random()
-    again = replay(adapter, 5, seed, options, first_moves)
-    assert adapter.fingerprint(again) == adapter.fingerprint(first)
-
-
 def test_clone_plays_on_the_same_and_alone() -> None:
     """RULES.clone: the copy, given the same moves, gives the same events and
     views as the original, RNG included; changing the copy leaves the
@@ -1315,7 +1299,7 @@ def test_clone_plays_on_the_same_and_alone() -> None:
     while state.round < 2:
         seat, move = next_move(RULES, state, bots[:3])
         RULES.apply(state, seat, move)
-    assert any(doctor.patient is not None for doctor in state.doctors)
+    assert any(doctor.case is not None for doctor in state.doctors)
     before = snapshot(state)
     twin = q.clone(state)
     twin.rng.random()
@@ -1324,20 +1308,14 @@ def test_clone_plays_on_the_same_and_alone() -> None:
     for doctor in twin.doctors:
         doctor.money += 1
         doctor.reminders.append(-1)
-        if doctor.patient is not None:
-            doctor.patient.harm += 1
-            doctor.patient.treatments.append(-1)
+        if doctor.case is not None:
+            doctor.case.harm += 1
+            doctor.case.treatments.append(-1)
     twin.plays.append((-1, -1))
     twin.dead.add(-1)
     twin.final_pending.add(-1)
-    twin.window.append(-1)
+    twin.window_seats.append(-1)
     assert snapshot(state) == before
-
-
-def test_different_seeds_deal_different_games() -> None:
-    a = RULES.new_game(seats=4, seed=1)
-    b = RULES.new_game(seats=4, seed=2)
-    assert snapshot(a) != snapshot(b)
 
 
 def test_every_event_has_a_sentence() -> None:
@@ -1387,20 +1365,9 @@ def test_wire_types_are_plain() -> None:
 
     for seat in (0, 1, None):
         plain(RULES.view(state, seat))
-    for move in RULES.legal_moves(state, state.turn):
+    for move in RULES.legal_moves(state, state.current):
         plain(move)
         assert eval(repr(move), vars(q)) == move
-
-
-def test_core_quack_does_no_io() -> None:
-    """core/ and cards/ are Sans-IO: importing the game pulls in no IO or UI library."""
-    code = (
-        "import sys, core.quack, core.quack.bot, cards.quack;"
-        "bad = [m for m in ('asyncio', 'socket', 'textual', 'rich', 'msgpack', 'websockets') if m in sys.modules];"
-        "print(','.join(bad))"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == ""
 
 
 def _garbage_move(rng: random.Random, state: QuackState) -> Any:
@@ -1463,3 +1430,91 @@ def test_case_fate_checks_harm_then_cure_then_mortal():
     assert q.case_fate(patient, patient.cure, 0, patient.mortal) == q.CURED
     assert q.case_fate(patient, 0, 0, patient.mortal) == "mortal"
     assert q.case_fate(patient, 0, 0, patient.mortal - 1) is None
+
+
+# --- check agrees with legal_moves ----------------------------------------------------
+
+
+def _quack_candidates(state: QuackState, rng: random.Random) -> list[Any]:
+    """A broad set of moves of every kind: over the cards in hands and a few
+    that are not, every seat and one past each end, and for each Anytime card
+    its second seat and discard both where it takes them and where it does not."""
+    n = len(state.cards)
+    in_hands = sorted({c for hand in state.hands for c in hand} | set(rng.sample(range(n), 3)) | {-1, n})
+    seats = range(-1, state.seats + 1)
+    moves: list[Any] = [q.StayHome(), q.FleeToSwitzerland(), q.Pass()]
+    moves += [q.Timeout(state.window + d) for d in (-1, 0, 1)]
+    moves += [q.Discard(c) for c in in_hands]
+    moves += [q.PlayTreatment(c, t) for c in in_hands for t in seats]
+    for c in in_hands:
+        card = state.cards[c] if 0 <= c < n else None
+        if not isinstance(card, Anytime):
+            moves += [q.PlayAnytime(c, t) for t in seats]
+            continue
+        aim = AIMS[card.effect]
+        others = seats if aim in ("redirect", "swap") else (q.NONE, rng.randrange(state.seats))
+        discards = in_hands if aim == "own_hand" else (q.NONE, rng.choice(in_hands))
+        moves += [q.PlayAnytime(c, t, o, d) for t in seats for o in others for d in discards]
+    return moves
+
+
+def _quack_audit(state: QuackState, rng: random.Random) -> int:
+    """Every candidate of every seat passes ``check`` if and only if
+    ``legal_moves`` lists it (a Timeout, the host's, only for the open window);
+    asking changes nothing. Returns how many were checked."""
+    before = snapshot(state)
+    legals = [RULES.legal_moves(state, seat) for seat in range(state.seats)]
+    candidates = _quack_candidates(state, rng)
+    checked = 0
+    for seat, legal in enumerate(legals):
+        assert len(set(legal)) == len(legal), "a legal move is listed twice"
+        listed = set(legal)
+        for move in [*legal, *candidates]:
+            try:
+                RULES.check(state, seat, move)
+                ok = True
+            except (MalformedMove, NotYourTurn, IllegalMove, GameOver) as error:
+                assert str(error).endswith(".") and len(str(error)) > 10, str(error)
+                ok = False
+            checked += 1
+            if type(move) is q.Timeout:
+                assert ok == (state.phase == q.WINDOW and move.window == state.window), (seat, move)
+                continue
+            assert ok == (move in listed), (
+                f"check {'accepts' if ok else 'refuses'} but legal_moves {'lists' if move in listed else 'omits'}"
+                f" seat {seat} {move!r} in phase {state.phase}"
+            )
+    assert snapshot(state) == before, "check or legal_moves changed the state"
+    return checked
+
+
+def test_check_agrees_with_legal_moves_in_random_games() -> None:
+    """quackbox.core.rules: check passes iff legal_moves lists the move, in
+    random games with every option (Group Practice, Deathmatch, windows), at
+    every phase; as Side Effects' own audit does."""
+    audits = checked = 0
+    for seed in range(16):
+        rng = random.Random(seed)
+        seats = 2 + seed % 7
+        options = invariants.random_options(RULES, rng, QUACK_OPTION_CHOICES)
+        state = RULES.new_game(seats=seats, options=options, seed=seed)
+        bots = _quack_table(seed, seats)
+        phases_seen: set[str] = set()
+        for step in range(400):
+            if state.over:
+                break
+            if state.phase not in phases_seen or rng.random() < 0.015:
+                phases_seen.add(state.phase)
+                checked += _quack_audit(state, rng)
+                audits += 1
+            seat, move = next_move_of(bots, state)
+            RULES.apply(state, seat, move)
+        checked += _quack_audit(state, rng)
+        audits += 1
+    assert audits >= 60 and checked > 50_000, (audits, checked)
+
+
+def next_move_of(bots: list[Any], state: QuackState) -> tuple[int, Any]:
+    from quackbox.core.play import next_move
+
+    return next_move(RULES, state, bots)

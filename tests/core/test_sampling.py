@@ -41,8 +41,8 @@ def quack_cards_placed(state: q.QuackState) -> list[int]:
         where += hand
     for doctor in state.doctors:
         where += doctor.reminders
-        if doctor.patient is not None:
-            where += [doctor.patient.card, *doctor.patient.treatments, *doctor.patient.reminders]
+        if doctor.case is not None:
+            where += [doctor.case.card, *doctor.case.treatments, *doctor.case.reminders]
     return sorted(where)
 
 
@@ -192,7 +192,7 @@ def quack_hidden_shuffle(state: q.QuackState, seat: int, rng: random.Random) -> 
     for s in hands:
         other.hands[s] = [pool.pop() for _ in other.hands[s]]
     for doctor in other.doctors:
-        case = doctor.patient
+        case = doctor.case
         if case is not None and case.face_down and other.patient_deck:
             i = rng.randrange(len(other.patient_deck))
             case.card, other.patient_deck[i] = other.patient_deck[i], case.card

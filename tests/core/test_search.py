@@ -5,16 +5,17 @@ from __future__ import annotations
 import pytest
 
 from quackbox.core import bots, games
+from quackbox.core.bots import Bot
 from quackbox.core.play import play_game
 
 
-class Checking:
+class Checking(Bot):
     """Wraps a bot: every move it makes must be one of the view's legal moves or,
     for a Side Effects trade offer, one the rules accept."""
 
     def __init__(self, bot, rules) -> None:
         self.bot, self.rules = bot, rules
-        self.name, self.reacts = bot.name, bot.reacts
+        self.name, self.reacts, self.remembers = bot.name, bot.reacts, bot.remembers
         self.observe = bot.observe
         self.chosen = 0
 

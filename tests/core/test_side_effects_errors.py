@@ -288,7 +288,7 @@ MALFORMED = _other_games_moves() + [
     QuackPlay(1),
     SneakyEndTurn(),
     Move(),
-    se.TurnEnded(0),
+    se.TurnEnded(seat=0),
     Event(),
     object(),
     None,
@@ -353,7 +353,7 @@ def _candidates(state, rng: random.Random):
     """A broad set of moves: every kind, over the cards and seats that matter and a few that do not."""
     n = len(state.cards)
     in_hands = [c for hand in state.hands for c in hand]
-    on_psyche = [c for p in state.psyche for slot in p for c in slot if c != NONE]
+    on_psyche = [c for p in state.psyche for slot in p for c in (slot.disorder, slot.drug) if c != NONE]
     elsewhere = rng.sample(range(n), 4) + [-1, n]
     cards = sorted(set(in_hands + elsewhere))
     spots = sorted(set(on_psyche + elsewhere))

@@ -107,7 +107,7 @@ def test_psyche_and_hand_sizes(seats):
         psyche = psyche_names(state, s)
         assert len(psyche) == size
         assert len(set(psyche)) == size, f"duplicate Disorder dealt to seat {s}: {psyche}"
-        assert all(state.cards[d].kind == se_cards.DISORDER and g == NONE for d, g in state.psyche[s])
+        assert all(state.cards[slot.disorder].kind == se_cards.DISORDER and slot.drug == NONE for slot in state.psyche[s])
         # Hands of 4; the first player has already drawn their 2.
         assert len(state.hands[s]) == (6 if s == state.current else 4)
     assert_conserved(state)
@@ -128,7 +128,7 @@ def _pile_order(seed: int) -> list[int]:
     change the shuffle).
     """
     state = RULES.new_game(seats=8, seed=seed, options={"duplicate_disorders": True})
-    return [state.psyche[k % 8][k // 8][0] for k in range(24)]
+    return [state.psyche[k % 8][k // 8].disorder for k in range(24)]
 
 
 def _first_seed_with_setup_duplicate(seats: int) -> int:
@@ -160,8 +160,8 @@ def test_duplicate_disorder_at_setup_goes_to_the_bottom():
                 break
     assert bounced, "the chosen seed should force a duplicate"
     state = RULES.new_game(seats=3, seed=seed)
-    assert [[d for d, _g in state.psyche[s]] for s in range(3)] == expected
-    on_psyches = {d for s in range(3) for d, _g in state.psyche[s]}
+    assert [[slot.disorder for slot in state.psyche[s]] for s in range(3)] == expected
+    on_psyches = {slot.disorder for s in range(3) for slot in state.psyche[s]}
     assert not on_psyches & set(bounced)
     assert_conserved(state)
 
@@ -172,7 +172,7 @@ def test_duplicate_house_rule_keeps_the_duplicate_at_setup():
     pile = _pile_order(seed)
     state = RULES.new_game(seats=3, seed=seed, options={"duplicate_disorders": True})
     round_robin = [[pile[r * 3 + s] for r in range(4)] for s in range(3)]
-    assert [[d for d, _g in state.psyche[s]] for s in range(3)] == round_robin
+    assert [[slot.disorder for slot in state.psyche[s]] for s in range(3)] == round_robin
     assert any(len(set(psyche_names(state, s))) < 4 for s in range(3))
 
 
@@ -203,25 +203,6 @@ def test_first_seat_option_rejects_non_seats(value):
     """SE3 First player option: a value that is not a whole seat number is BadOptions, never another error."""
     with pytest.raises(BadOptions):
         se.parse_options({"first_seat": value})
-
-
-def _random_game(seed: int, moves: int) -> list:
-    state = RULES.new_game(seats=4, seed=seed)
-    chooser = random.Random(seed)
-    events = []
-    for _ in range(moves):
-        if state.over:
-            break
-        seat = RULES.waiting_for(state)[0]
-        random.seed(chooser.random())  # disturb the global RNG: the rules must not use it
-        events += RULES.apply(state, seat, chooser.choice(RULES.legal_moves(state, seat)))
-    return events
-
-
-def test_same_seed_same_game():
-    """SE3/determinism: the RNG lives in the state, so the same seed and moves give the same events."""
-    assert _random_game(11, 150) == _random_game(11, 150)
-    assert _random_game(11, 150) != _random_game(12, 150)
 
 
 @pytest.mark.parametrize("seed", [3, 8, 21])
@@ -261,7 +242,7 @@ def test_changing_a_clone_leaves_the_original_alone():
     events = play(copy, 0, PlayEpisode(card_id(copy, 0, "Episode"), disorder_id(copy, 1, "Gambling Addiction")))
     assert of_type(events, se.CardsTaken) and of_type(events, se.TradeClosed)  # the RNG stole; the offer lapsed
     play(copy, 0, Treat(card_id(copy, 0, "Chlorpromazine"), disorder_id(copy, 0, "Madness")))
-    copy.psyche[1][0][1] = 0
+    copy.psyche[1][0].drug = 0
     for field in (copy.draw, copy.discard, copy.hands[2], copy.finish_order):
         field.append(-5)
     copy.skips[2] = copy.no_play[2] = copy.no_draw[2] = copy.places[2] = 1
@@ -283,8 +264,8 @@ def test_turn_starts_by_drawing_two():
     (drawn,) = of_type(events, se.CardsDrawn)
     assert drawn.seat == 1 and drawn.count == 2 and names(state, drawn.cards) == ["Lithium", "Therapy"]
     assert names(state, state.draw[-1:]) == ["Clozapine"]
-    assert of_type(events, se.TurnEnded) == [se.TurnEnded(0)]
-    assert of_type(events, se.TurnStarted) == [se.TurnStarted(1, turn + 1)]
+    assert of_type(events, se.TurnEnded) == [se.TurnEnded(seat=0)]
+    assert of_type(events, se.TurnStarted) == [se.TurnStarted(seat=1, turn=turn + 1)]
 
 
 def test_turn_ends_after_the_second_play():
@@ -298,7 +279,7 @@ def test_turn_ends_after_the_second_play():
     assert state.current == 0 and state.plays_left == 1
     events = play(state, 0, Treat(card_id(state, 0, "Lorazepam"), disorder_id(state, 0, "Anxiety")))
     assert state.current == 1
-    assert se.TurnEnded(0) in events
+    assert se.TurnEnded(seat=0) in events
     assert "Fluoxetine" in hand_names(state, 0)  # the third Drug could not be played
     assert drug_on(state, 0, "Depression") == NONE
 
@@ -330,8 +311,8 @@ def test_free_discards_are_not_plays():
     episode, therapy = card_id(state, 0, "Episode"), card_id(state, 0, "Therapy")
     events = play(state, 0, Discard(episode), Discard(therapy))
     assert of_type(events, se.CardDiscarded) == [
-        se.CardDiscarded(0, episode, "free"),
-        se.CardDiscarded(0, therapy, "free"),
+        se.CardDiscarded(seat=0, card=episode, reason="free"),
+        se.CardDiscarded(seat=0, card=therapy, reason="free"),
     ]
     assert state.plays_left == 2 and state.current == 0
     assert state.discard[-2:] == [episode, therapy]
@@ -357,10 +338,10 @@ def test_hand_limit_discards_are_chosen_one_at_a_time():
 
     lithium, madness = card_id(state, 0, "Lithium"), card_id(state, 0, "Madness")
     events = play(state, 0, Discard(lithium))
-    assert events == [se.CardDiscarded(0, lithium, "hand_limit")]
+    assert events == [se.CardDiscarded(seat=0, card=lithium, reason="hand_limit")]
     assert state.phase == se.DISCARD_DOWN and RULES.view(state, 0).prompt.count == 1
     events = play(state, 0, Discard(madness))
-    assert events[0] == se.CardDiscarded(0, madness, "hand_limit")
+    assert events[0] == se.CardDiscarded(seat=0, card=madness, reason="hand_limit")
     assert state.current == 1 and state.phase == se.PLAY
     assert hand_names(state, 0) == sorted(set(hand) - {"Lithium", "Madness"})
 
@@ -407,10 +388,10 @@ def test_draw_what_there_is_when_both_piles_are_empty():
     """SE4 Draw: if both piles are empty the player draws what there is (here 1, then 0)."""
     state = table(3, hands={0: [], 1: []}, draw=["Lithium"], leftovers=2)
     events = play(state, 0, EndTurn())
-    assert of_type(events, se.CardsDrawn) == [se.CardsDrawn(1, (state.hands[1][0],), 1)]
+    assert of_type(events, se.CardsDrawn) == [se.CardsDrawn(seat=1, cards=(state.hands[1][0],), count=1)]
     assert hand_names(state, 1) == ["Lithium"] and state.draw == []
     events = play(state, 1, EndTurn())
-    assert of_type(events, se.CardsDrawn) == [se.CardsDrawn(2, (), 0)]
+    assert of_type(events, se.CardsDrawn) == [se.CardsDrawn(seat=2, cards=(), count=0)]
     assert not of_type(events, se.DeckReshuffled)
     assert state.current == 2
 
@@ -424,7 +405,7 @@ def test_treat_puts_the_drug_on_its_matching_disorder():
     drug, madness = card_id(state, 0, "Chlorpromazine"), disorder_id(state, 0, "Madness")
     assert Treat(drug, madness) in RULES.legal_moves(state, 0)
     events = play(state, 0, Treat(drug, madness))
-    assert events == [se.DisorderTreated(0, drug, madness, 0)]
+    assert events == [se.DisorderTreated(seat=0, drug=drug, disorder=madness, target=0)]
     assert psyche_names(state, 0) == [("Madness", "Chlorpromazine"), "Anxiety"]
     assert drug not in state.hands[0] and state.plays_left == 1
 
@@ -470,7 +451,7 @@ def test_give_disorder_needs_vulnerability_and_no_duplicate():
     with pytest.raises(IllegalMove, match="already has Madness"):
         RULES.check(state, 0, GiveDisorder(madness, 2))
     events = play(state, 0, GiveDisorder(tremors, 1))
-    assert events[0] == se.DisorderGiven(0, tremors, 1)
+    assert events[0] == se.DisorderGiven(seat=0, card=tremors, target=1)
     assert psyche_names(state, 1) == [("Madness", "Chlorpromazine"), "Anxiety", "Tremors"]
 
 
@@ -513,7 +494,7 @@ def test_therapy_removes_an_untreated_disorder_and_both_cards_are_discarded():
     state = table(3, psyches={0: ["Anorexia", "Madness"]}, hands={0: ["Therapy"]})
     therapy, anorexia = card_id(state, 0, "Therapy"), disorder_id(state, 0, "Anorexia")
     events = play(state, 0, PlayTherapy(therapy, anorexia))
-    assert events[0] == se.TherapyUsed(0, therapy, anorexia)
+    assert events[0] == se.TherapyUsed(seat=0, card=therapy, disorder=anorexia)
     assert psyche_names(state, 0) == ["Madness"]
     assert set(state.discard[-2:]) == {therapy, anorexia}
     assert state.plays_left == 1
@@ -582,7 +563,7 @@ def test_suicidal_thoughts_discards_the_whole_hand():
     state = table(3, psyches={1: ["Suicidal Thoughts"]}, hands={0: ["Episode"], 1: ["Lithium", "Therapy", "Episode"]})
     hand = tuple(state.hands[1])
     events = _episode(state, 1, "Suicidal Thoughts")
-    assert of_type(events, se.HandDiscarded) == [se.HandDiscarded(1, hand, "suicidal_thoughts")]
+    assert of_type(events, se.HandDiscarded) == [se.HandDiscarded(seat=1, cards=hand, reason="suicidal_thoughts")]
     assert state.hands[1] == [] and set(hand) <= set(state.discard)
 
 
@@ -590,13 +571,13 @@ def test_depression_skips_are_stacked():
     """SE7 Depression: the target skips their next turn entirely; repeated hits stack."""
     state = table(3, psyches={1: ["Depression", "Anxiety"]}, hands={0: ["Episode", "Episode"], 1: []})
     events = _episode(state, 1, "Depression") + _episode(state, 1, "Depression")
-    assert of_type(events, se.SkipAdded) == [se.SkipAdded(1, 1), se.SkipAdded(1, 2)]
+    assert of_type(events, se.SkipAdded) == [se.SkipAdded(seat=1, skips=1), se.SkipAdded(seat=1, skips=2)]
     # The second play ended seat 0's turn; seat 1 sits out (drawing nothing) and seat 2 plays.
-    assert of_type(events, se.TurnSkipped) == [se.TurnSkipped(1, 1)]
+    assert of_type(events, se.TurnSkipped) == [se.TurnSkipped(seat=1, skips_left=1)]
     assert state.current == 2 and state.hands[1] == []
     end_turn(state, 2)
     events = end_turn(state, 0)  # seat 1's second skipped turn
-    assert of_type(events, se.TurnSkipped) == [se.TurnSkipped(1, 0)]
+    assert of_type(events, se.TurnSkipped) == [se.TurnSkipped(seat=1, skips_left=0)]
     assert state.current == 2 and state.hands[1] == []
     end_turn(state, 2)
     end_turn(state, 0)
@@ -617,7 +598,7 @@ def test_tremors_is_a_timed_prompt_and_the_inflictors_turn_waits():
     """SE7 Tremors: the target picks 3 cards to discard within 3 seconds; the inflictor's turn waits for the answer."""
     state = _tremors_table(5)
     events = _episode(state, 1, "Tremors")
-    assert of_type(events, se.TremorsStarted) == [se.TremorsStarted(1, 0, 3, 3.0)]
+    assert of_type(events, se.TremorsStarted) == [se.TremorsStarted(seat=1, inflictor=0, count=3, seconds=3.0)]
     assert state.phase == se.TREMORS and RULES.waiting_for(state) == (1,)
     assert RULES.deadline(state) == Deadline(1, 3.0, "tremors", Timeout())
     assert set(RULES.legal_moves(state, 1)) == {Discard(c) for c in state.hands[1]}
@@ -630,7 +611,7 @@ def test_tremors_is_a_timed_prompt_and_the_inflictors_turn_waits():
     picks = [card_id(state, 1, n) for n in ("Lithium", "Therapy", "Clozapine")]
     for i, card in enumerate(picks):
         events = play(state, 1, Discard(card))
-        assert events[0] == se.CardDiscarded(1, card, "tremors")
+        assert events[0] == se.CardDiscarded(seat=1, card=card, reason="tremors")
         assert state.phase == (se.TREMORS if i < 2 else se.PLAY)
     assert hand_names(state, 1) == ["Fluoxetine", "Sildenafil"]
     # Back to the inflictor, who still has one play.
@@ -646,7 +627,7 @@ def test_tremors_timeout_discards_the_whole_hand():
     play(state, 1, Discard(card_id(state, 1, "Lithium")))
     rest = tuple(state.hands[1])
     events = play(state, 1, RULES.deadline(state).timeout)
-    assert events[0] == se.HandDiscarded(1, rest, "tremors")
+    assert events[0] == se.HandDiscarded(seat=1, cards=rest, reason="tremors")
     assert state.hands[1] == [] and state.phase == se.PLAY and state.current == 0
 
 
@@ -655,7 +636,7 @@ def test_tremors_with_three_or_fewer_cards_discards_the_hand_at_once():
     state = _tremors_table(3)
     hand = tuple(state.hands[1])
     events = _episode(state, 1, "Tremors")
-    assert of_type(events, se.HandDiscarded) == [se.HandDiscarded(1, hand, "tremors")]
+    assert of_type(events, se.HandDiscarded) == [se.HandDiscarded(seat=1, cards=hand, reason="tremors")]
     assert not of_type(events, se.TremorsStarted)
     assert state.phase == se.PLAY and state.hands[1] == [] and RULES.deadline(state) is None
 
@@ -676,7 +657,7 @@ def test_tremors_on_the_second_play_ends_the_turn_after_the_answer():
     play(state, 1, *[Discard(c) for c in list(state.hands[1])[:2]])
     assert state.phase == se.TREMORS
     events = play(state, 1, Discard(state.hands[1][0]))
-    assert se.TurnEnded(0) in events and state.current == 1 and len(state.hands[1]) == 3  # 1 left + 2 drawn
+    assert se.TurnEnded(seat=0) in events and state.current == 1 and len(state.hands[1]) == 3  # 1 left + 2 drawn
 
 
 def _steal(seed: int, hand: list[str]):
@@ -696,7 +677,7 @@ def test_gambling_addiction_takes_three_at_random():
     assert set(state.hands[0]) == set(taken.cards)
     assert sorted(state.hands[1]) == sorted(set(before) - set(taken.cards))
     # Only the two parties see which cards moved.
-    assert RULES.redact(taken, 2) == se.CardsTaken(0, 1, (), 3, "random")
+    assert RULES.redact(taken, 2) == se.CardsTaken(seat=0, target=1, cards=(), count=3, how="random")
     assert RULES.redact(taken, 1) == taken
 
 
@@ -733,9 +714,9 @@ def test_anxiety_shows_the_hand_to_the_inflictor_only():
     hand = tuple(state.hands[1])
     events = _episode(state, 1, "Anxiety")
     (shown,) = of_type(events, se.HandShown)
-    assert shown == se.HandShown(0, 1, hand, 3)
+    assert shown == se.HandShown(seat=0, target=1, cards=hand, count=3)
     for seat in (2, None):
-        assert RULES.redact(shown, seat) == se.HandShown(0, 1, (), 3)
+        assert RULES.redact(shown, seat) == se.HandShown(seat=0, target=1, cards=(), count=3)
     assert RULES.redact(shown, 0).cards == hand
 
     assert state.phase == se.ANXIETY and RULES.waiting_for(state) == (0,) and RULES.deadline(state) is None
@@ -754,7 +735,7 @@ def test_anxiety_inflictor_may_take_one_card():
         RULES.check(state, 0, Discard(card_id(state, 0, "Episode")))
     therapy = card_id(state, 1, "Therapy")
     events = play(state, 0, TakeCard(therapy))
-    assert events[0] == se.CardsTaken(0, 1, (therapy,), 1, "chosen")
+    assert events[0] == se.CardsTaken(seat=0, target=1, cards=(therapy,), count=1, how="chosen")
     assert therapy in state.hands[0] and hand_names(state, 1) == ["Clozapine", "Lithium"]
     assert state.phase == se.PLAY and state.plays_left == 1
     with pytest.raises(IllegalMove):
@@ -778,11 +759,11 @@ def test_impotence_blocks_plays_on_the_next_taken_turn():
         hands={0: ["Episode", "Episode"], 1: ["Sildenafil", "Episode"]},
     )
     events = _episode(state, 1, "Impotence") + _episode(state, 1, "Depression")
-    assert se.PlaysBlocked(1) in events and se.TurnSkipped(1, 0) in events
+    assert se.PlaysBlocked(seat=1) in events and se.TurnSkipped(seat=1, skips_left=0) in events
     assert state.current == 2 and state.no_play[1]
     end_turn(state, 2)
     events = end_turn(state, 0)
-    assert se.PlaysPrevented(1) in events and state.current == 1 and state.plays_left == 0
+    assert se.PlaysPrevented(seat=1) in events and state.current == 1 and state.plays_left == 0
     sildenafil = card_id(state, 1, "Sildenafil")
     with pytest.raises(IllegalMove, match="Impotence"):
         RULES.check(state, 1, Treat(sildenafil, disorder_id(state, 1, "Impotence")))
@@ -799,10 +780,10 @@ def test_anorexia_skips_the_draw_of_the_next_turn():
     """SE7 Anorexia: the target does not draw on their next taken turn (and draws again after)."""
     state = table(3, psyches={1: ["Anorexia", "Madness"]}, hands={0: ["Episode"], 1: ["Lithium"]})
     events = _episode(state, 1, "Anorexia")
-    assert se.DrawBlocked(1) in events and state.no_draw[1]
+    assert se.DrawBlocked(seat=1) in events and state.no_draw[1]
     draw_size = len(state.draw)
     events = end_turn(state, 0)
-    assert se.DrawPrevented(1) in events and not of_type(events, se.CardsDrawn)
+    assert se.DrawPrevented(seat=1) in events and not of_type(events, se.CardsDrawn)
     assert hand_names(state, 1) == ["Lithium"] and len(state.draw) == draw_size
     assert state.plays_left == 2 and not state.no_draw[1]
     end_turn(state, 1)
@@ -838,7 +819,7 @@ def test_treating_the_last_disorder_wins_at_once():
         hands={0: ["Lorazepam", "Episode"]},
     )
     events = play(state, 0, Treat(card_id(state, 0, "Lorazepam"), disorder_id(state, 0, "Anxiety")))
-    assert events[-2:] == [se.PlayerWon(0, 1), se.GameEnded((0,), -1)]
+    assert events[-2:] == [se.PlayerWon(seat=0, place=1), se.GameEnded(winners=(0,), loser=-1)]
     outcome = RULES.outcome(state)
     assert outcome.winners == (0,) and outcome.places == (1, 2, 2)
     assert RULES.waiting_for(state) == () and all(RULES.legal_moves(state, s) == () for s in range(3))
@@ -859,7 +840,7 @@ def test_therapy_can_win(psyche):
     """SE9 Winning: the Psyche left with no untreated Disorder by Therapy (even emptied) wins."""
     state = table(3, psyches={0: psyche}, hands={0: ["Therapy"]})
     events = play(state, 0, PlayTherapy(card_id(state, 0, "Therapy"), disorder_id(state, 0, "Anorexia")))
-    assert se.PlayerWon(0, 1) in events and state.over
+    assert se.PlayerWon(seat=0, place=1) in events and state.over
     assert RULES.outcome(state).winners == (0,)
 
 
@@ -873,7 +854,7 @@ def test_until_one_loser_plays_on_without_the_winners():
     )
     episode = card_id(state, 0, "Episode")
     events = play(state, 0, Treat(card_id(state, 0, "Chlorpromazine"), disorder_id(state, 0, "Madness")))
-    assert se.PlayerWon(0, 1) in events and se.HandDiscarded(0, (episode,), "won") in events
+    assert se.PlayerWon(seat=0, place=1) in events and se.HandDiscarded(seat=0, cards=(episode,), reason="won") in events
     assert not state.over and state.hands[0] == [] and state.places[0] == 1
     assert state.current == 1 and RULES.legal_moves(state, 0) == ()
     with pytest.raises(NotYourTurn, match="won"):
@@ -886,7 +867,7 @@ def test_until_one_loser_plays_on_without_the_winners():
     assert state.current == 1  # seats 0 and 2 have left the rotation
     play(state, 1, Treat(card_id(state, 1, "Lorazepam"), disorder_id(state, 1, "Anxiety")))
     events = play(state, 1, Treat(card_id(state, 1, "Fluoxetine"), disorder_id(state, 1, "Depression")))
-    assert events[-2:] == [se.PlayerWon(1, 3), se.GameEnded((0,), 3)]
+    assert events[-2:] == [se.PlayerWon(seat=1, place=3), se.GameEnded(winners=(0,), loser=3)]
     outcome = RULES.outcome(state)
     assert outcome.places == (1, 3, 2, 4) and outcome.winners == (0,) and outcome.ranking == (0, 2, 1, 3)
     assert_conserved(state)
@@ -907,11 +888,11 @@ def test_offer_and_accept_swaps_the_cards_and_is_not_a_play():
     state = _trade_table()
     clozapine, lithium = card_id(state, 1, "Clozapine"), card_id(state, 0, "Lithium")
     events = play(state, 1, OfferTrade(0, (clozapine,), ("Lithium",)))  # not seat 1's turn
-    assert events == [se.TradeOffered(1, 1, 0, (clozapine,), ("Lithium",))]
+    assert events == [se.TradeOffered(offer=1, seat=1, to=0, give=(clozapine,), want=("Lithium",))]
     assert AcceptTrade(1) in RULES.legal_moves(state, 0) and DeclineTrade(1) in RULES.legal_moves(state, 0)
     assert WithdrawTrade(1) in RULES.legal_moves(state, 1)
     events = play(state, 0, AcceptTrade(1))
-    assert events == [se.TradeAccepted(1, 1, 0, (clozapine,), (lithium,), 2)]
+    assert events == [se.TradeAccepted(offer=1, seat=1, to=0, gave=(clozapine,), got=(lithium,), count=2)]
     assert hand_names(state, 0) == ["Clozapine", "Episode"] and hand_names(state, 1) == ["Lithium", "Therapy"]
     assert state.plays_left == 2 and state.current == 0 and state.offers == {}
 
@@ -923,7 +904,7 @@ def test_a_gift_needs_nothing_back_and_cannot_be_played_off_turn():
     play(state, 0, OfferTrade(2, (episode,), ()))
     play(state, 2, AcceptTrade(1))
     assert hand_names(state, 2) == ["Episode", "Fluoxetine"]
-    target = state.psyche[1][0][0]
+    target = state.psyche[1][0].disorder
     with pytest.raises(NotYourTurn):
         RULES.check(state, 2, PlayEpisode(episode, target))
 
@@ -934,8 +915,8 @@ def test_decline_and_withdraw_close_the_offer():
     hands = [sorted(h) for h in state.hands]
     play(state, 1, OfferTrade(0, (card_id(state, 1, "Therapy"),), ()))
     play(state, 2, OfferTrade(0, (), ("Episode",)))
-    assert play(state, 0, DeclineTrade(1)) == [se.TradeClosed(1, 1, 0, "declined")]
-    assert play(state, 2, WithdrawTrade(2)) == [se.TradeClosed(2, 2, 0, "withdrawn")]
+    assert play(state, 0, DeclineTrade(1)) == [se.TradeClosed(offer=1, seat=1, to=0, how="declined")]
+    assert play(state, 2, WithdrawTrade(2)) == [se.TradeClosed(offer=2, seat=2, to=0, how="withdrawn")]
     assert state.offers == {} and [sorted(h) for h in state.hands] == hands
     with pytest.raises(IllegalMove):
         RULES.check(state, 0, AcceptTrade(1))
@@ -947,7 +928,7 @@ def test_offer_lapses_when_either_hand_changes():
     play(state, 1, OfferTrade(0, (card_id(state, 1, "Therapy"),), ("Lithium",)))
     play(state, 1, OfferTrade(2, (card_id(state, 1, "Clozapine"),), ()))
     events = play(state, 0, Discard(card_id(state, 0, "Episode")))
-    assert se.TradeClosed(1, 1, 0, "lapsed") in events
+    assert se.TradeClosed(offer=1, seat=1, to=0, how="lapsed") in events
     assert set(state.offers) == {2}  # seat 1's and seat 2's hands did not change
     with pytest.raises(IllegalMove, match="no open trade offer 1"):
         RULES.check(state, 0, AcceptTrade(1))
@@ -986,10 +967,10 @@ def test_offer_details_are_private_to_the_two_parties():
             (1, (state.cards[clozapine],), ("Lithium",))
         ]
     for seat in (2, None):
-        assert RULES.redact(offered, seat) == se.TradeOffered(1, 1, 0, (), ())
+        assert RULES.redact(offered, seat) == se.TradeOffered(offer=1, seat=1, to=0, give=(), want=())
         assert RULES.view(state, seat).offers == ()
     (accepted,) = play(state, 0, AcceptTrade(1))
-    assert RULES.redact(accepted, 2) == se.TradeAccepted(1, 1, 0, (), (), 2)
+    assert RULES.redact(accepted, 2) == se.TradeAccepted(offer=1, seat=1, to=0, gave=(), got=(), count=2)
     assert RULES.redact(accepted, 1) == accepted
 
 
@@ -1020,8 +1001,8 @@ def test_treat_others_house_rule_and_it_can_make_them_win():
     drug, madness = card_id(house, 0, "Chlorpromazine"), disorder_id(house, 1, "Madness")
     assert Treat(drug, madness) in RULES.legal_moves(house, 0)
     events = play(house, 0, Treat(drug, madness))
-    assert events[0] == se.DisorderTreated(0, drug, madness, 1)
-    assert events[-2:] == [se.PlayerWon(1, 1), se.GameEnded((1,), -1)]
+    assert events[0] == se.DisorderTreated(seat=0, drug=drug, disorder=madness, target=1)
+    assert events[-2:] == [se.PlayerWon(seat=1, place=1), se.GameEnded(winners=(1,), loser=-1)]
     assert RULES.outcome(house).winners == (1,)
 
 
@@ -1041,7 +1022,7 @@ def test_misdiagnosis_swaps_untreated_disorders():
     card = card_id(state, 0, "Misdiagnosis")
     mine, theirs = disorder_id(state, 0, "Madness"), disorder_id(state, 1, "Depression")
     events = play(state, 0, PlayMisdiagnosis(card, mine, theirs))
-    assert events[0] == se.MisdiagnosisPlayed(0, card, mine, 1, theirs)
+    assert events[0] == se.MisdiagnosisPlayed(seat=0, card=card, mine=mine, target=1, theirs=theirs)
     assert psyche_names(state, 0) == ["Depression", "Anxiety"]
     assert psyche_names(state, 1) == ["Madness", ("Tremors", "Pramipexole")]
     assert state.discard[-1] == card and state.plays_left == 1
@@ -1081,7 +1062,7 @@ def test_high_tolerance_discards_a_drug_and_the_disorder_is_untreated():
         RULES.check(state, 0, PlayHighTolerance(card, drug_on(state, 0, "Anxiety")))
     assert RULES.view(state, 0).players[1].vulnerable_to == ("Tremors",)
     events = play(state, 0, PlayHighTolerance(card, drug))
-    assert events[0] == se.HighTolerancePlayed(0, card, 1, drug)
+    assert events[0] == se.HighTolerancePlayed(seat=0, card=card, target=1, drug=drug)
     assert psyche_names(state, 1) == ["Madness", "Anxiety"]
     assert state.discard[-2:] == [card, drug] and state.plays_left == 1
     assert RULES.view(state, 0).players[1].vulnerable_to == ()

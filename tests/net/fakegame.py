@@ -115,6 +115,8 @@ class ShedState:
         self.poked: int | None = None
         self.pokes = [POKES] * seats
         self.winner: int | None = None
+        self.start_events: tuple = ()
+        """Nothing happens while dealing (core.rules.GameState)."""
 
 
 class Shed:

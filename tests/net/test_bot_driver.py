@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from quackbox.core.bots import Bot
 from quackbox.net.bot_driver import BotDriver
 from quackbox.net.seats import Seats
 from quackbox.net.table import TableConfig
@@ -44,7 +45,7 @@ class Game:
         return self.driver.step(now, self.state, self.seats, self.play)
 
 
-class Scripted:
+class Scripted(Bot):
     """A bot that makes the moves it is given, or raises."""
 
     name = "scripted"
@@ -146,7 +147,7 @@ def test_nobody_able_to_move_quiets_the_bots_for_a_second():
     assert not game.driver.pending and game.driver.quiet_until == pytest.approx(6.0)
 
 
-class Slow:
+class Slow(Bot):
     """A slow bot (like the search bot) that notes which thread chose."""
 
     name = "slow"

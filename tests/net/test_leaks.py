@@ -60,7 +60,7 @@ def hidden(game: str, state: Any, seat: int | None) -> set[int]:
         ids |= set(state.draw)
     elif game == "quack":
         ids |= set(state.doc_deck) | set(state.patient_deck)
-        ids |= {d.patient.card for d in state.doctors if d.patient is not None and d.patient.face_down}
+        ids |= {d.case.card for d in state.doctors if d.case is not None and d.case.face_down}
     else:  # pragma: no cover - a new game needs its own line here
         raise AssertionError(f"no leak rule for {game}")
     return ids

@@ -515,7 +515,7 @@ def test_version_mismatch_is_seen_even_in_a_hello_from_the_future():
 def test_a_client_of_protocol_version_1_is_refused():
     """Version 1 sent cards as maps: such a client would misread every view, so it is told at hello."""
     error = refuse({"type": "hello", "version": 1, "name": "x"}, "version_mismatch")
-    assert error.fatal and "version 2" in str(error) and "your client speaks 1" in str(error)
+    assert error.fatal and f"version {PROTOCOL_VERSION}" in str(error) and "your client speaks 1" in str(error)
 
 
 @pytest.mark.parametrize(
@@ -530,12 +530,13 @@ def test_codec_refuses_types_it_cannot_carry(annotation):
 
 
 def test_a_class_annotations_are_read_once_however_many_codecs_read_it(monkeypatch):
-    """Each client makes two Wires of the same classes: the second reads no annotation again."""
-    read: list[type] = []
+    """Each client makes two Wires of the same classes: the second reads no annotation again
+    (each class once as values are checked, once as written, for the field kinds)."""
+    read: list[tuple[str, bool]] = []
     real = typing.get_type_hints
 
     def counted(cls, *args, **kwargs):
-        read.append(cls)
+        read.append((cls.__name__, kwargs.get("include_extras", False)))
         return real(cls, *args, **kwargs)
 
     monkeypatch.setattr(typing, "get_type_hints", counted)
@@ -545,7 +546,7 @@ def test_a_class_annotations_are_read_once_however_many_codecs_read_it(monkeypat
         codec = Codec([Hand, Card])
         packed = msgpack.unpackb(codec.pack(Hand((Card(1, "a"),))), use_list=False)
         assert codec.decode(packed, Hand) == Hand((Card(1, "a"),))
-    assert sorted(cls.__name__ for cls in read) == ["Card", "Hand"]
+    assert sorted(read) == [("Card", False), ("Card", True), ("Hand", False), ("Hand", True)]
 
 
 # --- cards by reference ---------------------------------------------------------------------
@@ -655,7 +656,7 @@ def test_quack_cards_by_id_are_every_card_of_the_deck_once():
     assert sorted((card for table in tables.values() for card in table), key=lambda c: c.id) == list(rules.cards)
 
 
-CARD_TABLES = {2: "4ebc57e47b6fbe10"}
+CARD_TABLES = {2: "4ebc57e47b6fbe10", 3: "4ebc57e47b6fbe10"}
 """A digest of every game's cards by id, for each protocol version that sends cards by id."""
 
 

@@ -259,7 +259,7 @@ def quack_table(seats: int = 3, *, hands: dict[int, Sequence[str]] | None = None
         state.doc_deck[0:0] = old
         state.hands[seat] = [take(n, (state.doc_deck, state.doc_discard, *state.hands)) for n in names]
     for seat, name in (patients or {}).items():
-        state.doctors[seat].patient = q.Case(take(name, (state.patient_deck, state.patient_discard)))
+        state.doctors[seat].case = q.Case(take(name, (state.patient_deck, state.patient_discard)))
     return state
 
 

@@ -38,7 +38,7 @@ def se_midgame(seats: int, seed: int) -> RulesTable:
 
 def quack_midgame(seats: int, seed: int) -> RulesTable:
     state = QUACK.new_game(seats=seats, seed=seed, options={"window_seconds": 0})
-    advance(QUACK, state, until=lambda s: s.round >= 3 and s.turn == 0 and s.phase == q.TREAT, seed=seed)
+    advance(QUACK, state, until=lambda s: s.round >= 3 and s.current == 0 and s.phase == q.TREAT, seed=seed)
     return RulesTable(QUACK, state)
 
 

@@ -80,20 +80,20 @@ async def test_quack_real_turn_against_bots(tmp_path):
             loop_guard += 1
             view = quack_view(app)
             seq = app.table_screen.seq
-            if view.outcome is not None or (played and view.turn != view.seat):
+            if view.outcome is not None or (played and view.current != view.seat):
                 break
-            if view.phase == q.WINDOW and view.seat in view.window:
+            if view.phase == q.WINDOW and view.seat in view.window_seats:
                 await pilot.press("space")
-            elif view.turn == view.seat and view.phase == q.FLEE:
+            elif view.current == view.seat and view.phase == q.FLEE:
                 await pilot.press("s")
-            elif view.turn == view.seat and view.phase == q.TREAT:
+            elif view.current == view.seat and view.phase == q.TREAT:
                 index = next(i for i, c in enumerate(view.hand)
                              if any(isinstance(m, q.PlayTreatment) and m.card == c.id for m in view.legal))
                 await pilot.press(str(index + 1), "enter")
                 await wait_for(pilot, lambda: app.table_screen.seq > seq, what="the treatment")
                 played += 1
                 continue
-            elif view.turn == view.seat and view.phase == q.SHORT_HAND:
+            elif view.current == view.seat and view.phase == q.SHORT_HAND:
                 index = next(i for i, c in enumerate(view.hand) if q.Discard(c.id) in view.legal)
                 await pilot.press(str(index + 1), "d")
             await wait_for(pilot, lambda: app.table_screen.seq > seq or quack_view(app).outcome is not None,

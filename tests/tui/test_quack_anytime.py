@@ -41,7 +41,7 @@ async def test_claim_denied_on_you_is_notified_and_payday_gives_both_figures(app
         assert "⚑ Claim Denied" in screen_text(app)  # the reminder waits beside us
         await pilot.press("s")
         await wait_for(pilot, lambda: board.view.phase == q.TREAT, what="the treatment phase")
-        while board.view.turn == 0 and board.view.phase == q.TREAT:
+        while board.view.current == 0 and board.view.phase == q.TREAT:
             card = next(c for c in board.view.hand if isinstance(c, Treatment))
             seq = app.table_screen.seq
             await press_card(pilot, board, card.name)
@@ -56,7 +56,7 @@ async def test_claim_denied_on_you_is_notified_and_payday_gives_both_figures(app
 async def test_nurse_night_off_on_your_patient_tells_the_harm_and_the_death(app_for):
     """Item 8: an Anytime card that kills your Patient says the Harm, the Kill and your Infamy."""
     state = quack_table(hands={0: TREATMENTS, 1: ["Nurse Has the Night Off"]}, patients={0: "Weekend Warrior"})
-    state.doctors[0].patient.harm = 4
+    state.doctors[0].case.harm = 4
     session = RulesTable(RULES, state)
     app = app_for(session)
     async with at_table(app, session, SIZE) as (pilot, _board):
@@ -181,7 +181,7 @@ async def test_window_prompt_and_countdown_redraw_at_most_four_times_a_second(ap
         session.act(1, q.StayHome())
         treatment = next(c for c in state.hands[1] if isinstance(RULES.cards[c], Treatment))
         session.act(1, q.PlayTreatment(treatment))
-        await wait_for(pilot, lambda: board.view.phase == q.WINDOW and 0 in board.view.window, what="the window")
+        await wait_for(pilot, lambda: board.view.phase == q.WINDOW and 0 in board.view.window_seats, what="the window")
         await pilot.pause(0.3)
         text = flat(screen_text(app))
         assert "Your chance: an Anytime card (press 3, aim, Enter)" in text and "◷ window" in text

@@ -19,7 +19,7 @@ from tests.tui.test_snapshots import check
 def mid_game() -> RulesTable:
     """4 seats, seed 4, round 3: our turn to treat."""
     state = QUACK.new_game(seats=4, seed=4, options={"window_seconds": 0})
-    advance(QUACK, state, until=lambda s: s.round >= 3 and s.turn == 0 and s.phase == q.TREAT, seed=4)
+    advance(QUACK, state, until=lambda s: s.round >= 3 and s.current == 0 and s.phase == q.TREAT, seed=4)
     return RulesTable(QUACK, state)
 
 

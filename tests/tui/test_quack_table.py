@@ -55,7 +55,7 @@ async def test_fleeing_when_confirmed(app_for):
         await pilot.press("f")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.press("y")
-        await wait_for(pilot, lambda: board.view.doctors[0].status == q.SWITZERLAND, what="the flight")
+        await wait_for(pilot, lambda: board.view.players[0].status == q.SWITZERLAND, what="the flight")
         assert session.moves == [q.FleeToSwitzerland()]
         assert "in Switzerland" in screen_text(app)
 
@@ -68,7 +68,7 @@ async def test_anytime_card_on_another_doctors_turn(app_for):
     app = app_for(session)
     async with at_table(app, session, SIZE) as (pilot, board):
         session.act(1, q.StayHome())
-        await wait_for(pilot, lambda: board.view.phase == q.TREAT and board.view.turn == 1, what="Bot 2 treating")
+        await wait_for(pilot, lambda: board.view.phase == q.TREAT and board.view.current == 1, what="Bot 2 treating")
         assert "Your Anytime cards work now too (press 1)" in flat(screen_text(app))
         placebo = hand_id(state, 0, "Placebo")
         await press_card(pilot, board, "Placebo")
@@ -82,7 +82,7 @@ async def test_anytime_card_on_another_doctors_turn(app_for):
         assert session.moves == [q.PlayAnytime(placebo, 2)]
         await wait_for(pilot, lambda: placebo not in [c.id for c in board.view.hand])
         assert "You played Placebo on Bot 3's Patient: +2 Cure" in flat(screen_text(app))
-        assert board.view.turn == 1  # still Bot 2's turn
+        assert board.view.current == 1  # still Bot 2's turn
 
 
 async def test_response_window_shows_countdown_and_space_passes(app_for):
@@ -94,7 +94,7 @@ async def test_response_window_shows_countdown_and_space_passes(app_for):
         session.act(1, q.StayHome())
         treatment = next(c for c in state.hands[1] if isinstance(RULES.cards[c], Treatment))
         session.act(1, q.PlayTreatment(treatment))
-        await wait_for(pilot, lambda: board.view.phase == q.WINDOW and 0 in board.view.window, what="the window")
+        await wait_for(pilot, lambda: board.view.phase == q.WINDOW and 0 in board.view.window_seats, what="the window")
         await pilot.pause()
         text = flat(screen_text(app))
         assert "Your chance" in text and "◷ passing in" in text

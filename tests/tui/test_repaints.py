@@ -277,7 +277,7 @@ async def test_a_rival_admitting_a_patient_repaints_that_doctors_rows(app_for, m
         session.act(1, q.StayHome())
         await wait_for(pilot, lambda: app.table_screen.seq > seq, what="the new view")
         await pilot.pause(0.2)
-        assert board.view.doctors[1].patient is not None
+        assert board.view.players[1].case is not None
         assert (table.region, hand.region) == places
         assert {y for y, _, _ in painted.inside(table.region)} <= doctor_rows(table, {1})
         assert not painted.touched(hand)

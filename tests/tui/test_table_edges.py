@@ -161,7 +161,7 @@ async def test_the_summary_ranks_every_player_with_the_games_figures(app_for):
         record = app.table_screen.record
         assert f"Over {record.turns} turns" in text and record.turns == state.turn
         # Every Drug still on a Psyche treated a Disorder there (others were discarded since).
-        assert sum(record.treated.values()) >= sum(1 for p in state.psyche for _d, g in p if g != -1) > 0
+        assert sum(record.treated.values()) >= sum(1 for p in state.psyche for slot in p if slot.drug != -1) > 0
         assert sum(record.played.values()) == sum(record.suffered.values())
 
 

@@ -1,0 +1,67 @@
+"""The type checker holds core/ to its annotations (``mypy --strict``).
+
+The rules interface is a ``typing.Protocol`` (:class:`quackbox.core.rules.Rules`)
+and each game's rules object is checked against it where it is made, so what a
+game offers is known before anything runs. mypy follows the imports, so it
+checks cards/ too.
+
+The folders install as ``quackbox.core`` and ``quackbox.cards`` through
+setuptools' package-dir, which an editable install maps with an import hook
+mypy cannot follow: so mypy reads them from a tree of links that spells the
+installed names (kept, with mypy's cache, in ``.mypy_cache``).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CACHE = ROOT / ".mypy_cache"
+FLAGS = ("--strict", "--warn-unreachable")
+
+
+def _tree() -> Path:
+    """``.mypy_cache/tree/quackbox/{__init__.py, core, cards}``: links to the checkout."""
+    package = CACHE / "tree" / "quackbox"
+    package.mkdir(parents=True, exist_ok=True)
+    for name, target in (("__init__.py", ROOT / "quackbox" / "__init__.py"), ("core", ROOT / "core"),
+                         ("cards", ROOT / "cards")):
+        link = package / name
+        if not link.is_symlink() or link.resolve() != target:
+            link.unlink(missing_ok=True)
+            link.symlink_to(target)
+    return package.parent
+
+
+def mypy(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "mypy", *FLAGS, "--cache-dir", str(CACHE), *args],
+                          cwd=_tree(), capture_output=True, text=True, timeout=600)
+
+
+def test_core_passes_mypy_strict() -> None:
+    """Every module of core/ (and of cards/, which it imports) type-checks under --strict."""
+    result = mypy("-p", "quackbox.core")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_a_rules_object_missing_part_of_the_interface_is_refused(tmp_path: Path) -> None:
+    """The check can fail: a rules object without ``sample`` and with a
+    ``legal_moves`` of the wrong type is not a Rules, and mypy says which."""
+    bad = tmp_path / "half_a_game.py"
+    bad.write_text(
+        "from quackbox.core.rules import Rules\n"
+        "from quackbox.core.side_effects.rules import SideEffects\n"
+        "from quackbox.core.side_effects.state import SEState\n"
+        "from quackbox.core.side_effects.view import SEView\n"
+        "from quackbox.core.side_effects.moves import SEMove\n"
+        "class HalfAGame(SideEffects):\n"
+        "    sample = None\n"
+        "    def legal_moves(self, state: SEState, seat: int) -> list[str]:  # type: ignore[override]\n"
+        "        return []\n"
+        "RULES: Rules[SEState, SEView, SEMove] = HalfAGame()\n"
+    )
+    result = mypy(str(bad))
+    assert result.returncode == 1
+    assert '"HalfAGame"' in result.stdout and "legal_moves" in result.stdout and "sample" in result.stdout, result.stdout
