@@ -10,10 +10,10 @@ door's zygote (:mod:`quackbox.net.zygote`) forks one on a PTY made by
   the child opens the PTY's name itself after ``setsid``, which on Linux
   makes it the session's terminal, so a hangup reaches it as a person's
   terminal closing would;
-- default handling of every signal: a host started under ``nohup`` ignores
-  SIGHUP, and ignored signals are inherited across ``exec``, so without
-  this a child whose session closed would not hear the hangup and would
-  spin on its dead terminal;
+- default handling of every signal, and none blocked: a host started under
+  ``nohup`` ignores SIGHUP, and ignored (or blocked) signals are inherited
+  across ``exec``, so without this a child whose session closed would not
+  hear the hangup;
 - only the environment it is given, and no file descriptor of the host
   (Python makes every descriptor it opens non-inheritable; those the host
   was itself handed by whoever started it are closed: :func:`inherited_fds`).
@@ -150,6 +150,7 @@ class PtyChild:
                 ],
                 setsid=True,
                 setsigdef=DEFAULT_SIGNALS,
+                setsigmask=(),  # none blocked, whatever the host was started with
             )
         except BaseException:
             os.close(master)

@@ -252,6 +252,7 @@ class Zygote:
                 ],
                 setsid=True,  # no terminal: a Ctrl-C or hangup of the host's own terminal is not its business
                 setsigdef=DEFAULT_SIGNALS,
+                setsigmask=(),
             )
             self._pidfd = os.pidfd_open(self.pid)
         except OSError as exc:

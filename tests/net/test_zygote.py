@@ -157,6 +157,26 @@ async def test_a_warm_child_is_started_as_a_fresh_one_is(tmp_path: Path) -> None
             await child.end(1.0)
 
 
+async def test_signals_the_host_blocks_are_blocked_in_neither_the_zygote_nor_a_child(tmp_path: Path) -> None:
+    """A blocked signal, like an ignored one, is inherited across exec: a host started with
+    SIGHUP and SIGTERM blocked must not hand that on, fresh or warm."""
+    blocked = {signal.SIGHUP, signal.SIGTERM, signal.SIGUSR1}
+    was = signal.pthread_sigmask(signal.SIG_BLOCK, blocked)
+    try:
+        env = env_of(tmp_path)
+        async with warm(tmp_path) as zygote:
+            assert zygote.pid is not None
+            status = Path(f"/proc/{zygote.pid}/status").read_text()
+            assert re.search(r"^SigBlk:\s*0+$", status, re.M), status
+            warm_child = spawn(zygote, env)
+            fresh_child = PtyChild.spawn([sys.executable, REPORT, "report"], env, cols=80, rows=24)
+            for child in (warm_child, fresh_child):
+                assert (await Screen(child).report())["blocked"] == []
+                assert await child.end(5.0) == -signal.SIGHUP
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, was)
+
+
 async def test_nothing_of_a_session_passes_through_the_zygote(tmp_path: Path) -> None:
     """What a child alone may know (its room code, its name, its folder) never enters the zygote's
     memory, so a child forked after it cannot find it in the memory it was forked from."""
