@@ -543,14 +543,40 @@ def main(argv: Sequence[str]) -> int:
     except Exception:  # noqa: BLE001 - told to the host, whatever it is
         control.send(b"E" + traceback.format_exc(limit=-3).encode("utf-8", "replace")[-3000:])
         return 1
-    if threading.active_count() != 1:
-        # A fork copies one thread: whatever the others held would be held for ever in every child.
-        names = ", ".join(t.name for t in threading.enumerate() if t is not threading.current_thread())
-        control.send(b"E" + f"threads were started while warming ({names})".encode("utf-8", "replace"))
+    unfit = _unfit_to_fork(control.fileno())
+    if unfit:
+        control.send(b"E" + unfit.encode("utf-8", "replace"))
         return 1
     gc.freeze()
     control.send(b"W" + f"{time.perf_counter() - started:.3f}".encode())
     return _serve(control)
+
+
+def _unfit_to_fork(control: int) -> str:
+    """Why a child forked now would hold something of the zygote's besides its imports, or "".
+
+    Another thread (Python's, or one a library started by itself): a fork copies only the
+    calling one, so whatever the others held would be held for ever in every child. A
+    descriptor a warm module left open (a file, an event loop's selector and self-pipe):
+    every child would share it, and with it its offset or its wakeups."""
+    try:
+        threads = len(os.listdir("/proc/self/task"))
+    except OSError:
+        threads = threading.active_count()
+    if threads != 1 or threading.active_count() != 1:
+        names = ", ".join(t.name for t in threading.enumerate() if t is not threading.current_thread())
+        return f"threads were started while warming ({names or 'not started by Python'})"
+    left = []
+    for fd in sorted(int(name) for name in os.listdir("/proc/self/fd")):
+        if fd <= 2 or fd == control:
+            continue
+        try:
+            left.append(f"{fd} ({os.readlink(f'/proc/self/fd/{fd}')})")
+        except OSError:
+            continue  # the one listdir read the folder with, closed since
+    if left:
+        return f"descriptors were left open while warming: {', '.join(left)}"
+    return ""
 
 
 def _serve(control: socket.socket) -> int:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
+import importlib.util
 import json
 import logging
 import os
@@ -177,6 +179,35 @@ async def test_signals_the_host_blocks_are_blocked_in_neither_the_zygote_nor_a_c
         signal.pthread_sigmask(signal.SIG_SETMASK, was)
 
 
+async def test_the_zygote_imports_nothing_from_the_folder_the_host_was_started_in(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Started, as a fresh child is, in safe-path mode: a module planted where the host was
+    started, named like what the zygote imports (itself, and what it warms), never runs."""
+    shared = tmp_path / "shared"
+    (shared / "quackbox" / "net").mkdir(parents=True)
+    marker = tmp_path / "planted-code-ran"
+    for name in ("json.py", "quackbox/__init__.py", "quackbox/net/__init__.py", "quackbox/net/zygote.py",
+                 "sitecustomize.py"):
+        (shared / name).write_text(f"open({str(marker)!r}, 'a').write({name!r})\n")
+    monkeypatch.chdir(shared)
+    async with warm(tmp_path) as zygote:
+        child = spawn(zygote, env_of(tmp_path))
+        await Screen(child).report()
+        await child.end(1.0)
+    assert not marker.exists(), marker.read_text()
+
+
+def test_every_warm_module_is_there_to_import() -> None:
+    """A module the zygote cannot find is skipped (a start is never lost), so a renamed one
+    would quietly cost every child its warmth: each is checked here instead."""
+    for name in zygote_module.WARM_MODULES:
+        module, _, function = name.partition(":")
+        assert importlib.util.find_spec(module) is not None, name
+        if function:
+            assert callable(getattr(importlib.import_module(module), function)), name
+
+
 async def test_nothing_of_a_session_passes_through_the_zygote(tmp_path: Path) -> None:
     """What a child alone may know (its room code, its name, its folder) never enters the zygote's
     memory, so a child forked after it cannot find it in the memory it was forked from."""
@@ -252,14 +283,28 @@ async def test_a_zygote_that_does_not_answer_is_replaced_and_the_session_starts_
         await child.end(1.0)
 
 
-@pytest.mark.parametrize("trouble", ["raise RuntimeError('broken on purpose')",
-                                     "import threading, time; threading.Thread(target=time.sleep, args=(60,), daemon=True).start()"],
-                         ids=["raises", "starts-a-thread"])
+_NATIVE_THREAD = """
+import ctypes
+libc = ctypes.CDLL(None)
+thread = ctypes.c_ulong()
+libc.pthread_create(ctypes.byref(thread), None, ctypes.cast(libc.sleep, ctypes.c_void_p), ctypes.c_void_p(60))
+"""
+
+
+@pytest.mark.parametrize(("trouble", "said"), [
+    ("raise RuntimeError('broken on purpose')", "broken on purpose"),
+    ("import threading, time; threading.Thread(target=time.sleep, args=(60,), daemon=True).start()",
+     "threads were started while warming (Thread-1 (sleep))"),
+    (_NATIVE_THREAD, "threads were started while warming (not started by Python)"),
+    ("held = open(__file__)", "descriptors were left open while warming: "),
+    ("import asyncio; loop = asyncio.new_event_loop()", "descriptors were left open while warming: "),
+], ids=["raises", "starts-a-thread", "starts-a-thread-python-never-sees", "leaves-a-file-open", "makes-an-event-loop"])
 async def test_a_zygote_that_cannot_warm_is_given_up_after_a_few_tries(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, trouble: str
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, trouble: str, said: str
 ) -> None:
-    """A warm module that fails, or that starts a thread (a fork would copy it half-done): the
-    door says so, tries again a few times, then starts every child fresh."""
+    """A warm module that fails, that starts a thread (a fork would copy it half-done), or that
+    leaves a descriptor open (every child would share it): the door says so, tries again a few
+    times, then starts every child fresh."""
     monkeypatch.setattr(zygote_module, "RESTART_INTERVAL", 0.05)
     modules = tmp_path / "modules"
     modules.mkdir()
@@ -270,7 +315,7 @@ async def test_a_zygote_that_cannot_warm_is_given_up_after_a_few_tries(
     try:
         await until(lambda: "every session starts fresh from now on" in caplog.text, START, "the zygote to be given up")
         assert not zygote.ready and zygote.pid is None
-        assert "broken on purpose" in caplog.text or "threads were started while warming" in caplog.text
+        assert said in caplog.text
         assert caplog.text.count("cannot warm") == zygote_module.START_ATTEMPTS
         assert zygote.spawn([sys.executable, REPORT], env_of(tmp_path, import_path=(str(modules),)), cols=80,
                             rows=24) is None
