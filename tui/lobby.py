@@ -11,10 +11,10 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from quackbox.net.protocol import BOT, OPEN, ChatLine, Lobby
-from quackbox.tui.widgets import GameLog, StatusBar
+from quackbox.tui.widgets import GameLog, KeysFooter, StatusBar, refresh_keys
 
 # A 5x5 pixel font for room codes (consonants, as net.table makes them, and digits),
 # drawn two pixel rows per text row with half blocks.
@@ -130,7 +130,7 @@ class LobbyScreen(Screen):
         yield Static("", id="seats")
         yield GameLog(id="lobby-log")
         yield Input(placeholder="Chat: type and press Enter (c to come back here)", id="lobby-chat", max_length=300)
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self._ready = True
@@ -219,7 +219,9 @@ class LobbyScreen(Screen):
             if lobby.over:
                 seats.append("The last game is over; the starter can deal another.\n", style="italic")
         self.query_one("#seats", Static).update(seats)
-        self.refresh_bindings()
+        # The footer is made again whole at each refresh of the keys: only when start or ready
+        # changes, not at every lobby message (each arrival, each ready).
+        refresh_keys(self, ("start", "ready"))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "start":
