@@ -16,7 +16,8 @@ arrive a while after a host opens).
   the sessions are in.
 - ``first_screen_s``: from opening the SSH connection to the lobby fully on
   the player's screen (their own seat shown): for one session alone
-  (``--tries`` times, one after another: median, each), and for
+  (``--tries`` times, one after another: median, each; ``one_session_ssh_s``,
+  the median of its SSH part: connected, logged in, the session open), and for
   ``--sessions`` opened at once, each from an address of its own
   (127.0.0.2, ...): p50 and max. ``host_longest_pause_ms``: the longest
   stall of the loop the host and this bench's clients share, while those
@@ -70,6 +71,8 @@ class Player(asyncssh.SSHClientSession):  # type: ignore[type-arg]
         self.received = 0
         self.drawing = True
         """Draw the screen (until the first full screen: after it, only count bytes)."""
+        self.session_open_s = 0.0
+        """From connecting to the session's channel open: SSH's own part, before the child."""
 
     def data_received(self, data: bytes, datatype: Any) -> None:
         self.received += len(data)
@@ -204,6 +207,7 @@ async def open_player(port: int, key: asyncssh.SSHKey, name: str, address: str =
     conn = await asyncssh.connect("127.0.0.1", port, username=name, client_keys=[key], known_hosts=None,
                                   agent_path=None, local_addr=(address, 0))
     _, player = await conn.create_session(Player, term_type="xterm-256color", term_size=(80, 24), encoding=None)
+    player.session_open_s = time.perf_counter() - started
     try:
         await until(lambda: player.shows(f"{name} (you)"), 120)
     except TimeoutError:
@@ -231,13 +235,14 @@ async def _measure(work: Path, game: str, sessions: int, pace: float, warm: bool
     out: dict[str, Any] = {}
     launch = "warm" if warm else "fresh"
     print(f"{launch}: one session alone, {tries} times...", file=sys.stderr)
-    alone = []
+    alone, alone_ssh = [], []
     for i in range(tries):  # each at a table of its own, as the first friend to come in
         async with Host(config) as host, SshServer(ssh_config, host) as door:
             if warm and not await door.door.wait_warm():
                 raise RuntimeError("the zygote never got warm")
-            conn, _, took = await open_player(door.port, keys[sessions + i], f"solo{i + 1}")
+            conn, player, took = await open_player(door.port, keys[sessions + i], f"solo{i + 1}")
             alone.append(round(took, 3))
+            alone_ssh.append(player.session_open_s)
             conn.close()
     async with Host(config) as host, SshServer(ssh_config, host) as door:
         if warm:
@@ -255,6 +260,7 @@ async def _measure(work: Path, game: str, sessions: int, pace: float, warm: bool
         out["first_screen_s"] = {
             "one_session": round(statistics.median(alone), 3),
             "one_session_each_try": alone,
+            "one_session_ssh_s": round(statistics.median(alone_ssh), 3),
             f"{sessions}_at_once_p50": round(statistics.median(times), 3),
             f"{sessions}_at_once_max": round(times[-1], 3),
             "host_longest_pause_ms": round(stalls.longest * 1000, 1),
