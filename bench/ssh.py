@@ -1,21 +1,36 @@
-"""The SSH door's costs: four people playing one game over plain ssh.
+"""The SSH door's costs: four people playing one game over plain ssh, their children started fresh and warm.
 
-    python -m bench.ssh [--game side-effects] [--sessions 4] [--pace 0.3]
+    python -m bench.ssh [--game side-effects] [--sessions 4] [--pace 0.3] [--launch fresh,warm] [--tries 5]
 
 Prints one JSON object (progress goes to stderr). A headless host and its
 SSH server run in this process on 127.0.0.1; players are asyncssh clients
 with an 80x24 terminal (pyte draws what they receive), each behind its own
-``quackbox join`` child, as a real session is.
+``quackbox join`` child, as a real session is. Everything is measured for
+each way of starting the children (``--launch``), one after the other in the
+same run: ``fresh`` (a new Python for each session) and ``warm`` (forked from
+the door's zygote, the default; the bench waits until it is warm, as friends
+arrive a while after a host opens).
 
+- ``load_average``: the machine's, before and after (the figures depend on it).
+- ``zygote``: how long it took to warm, its own memory (RSS and USS) once
+  the sessions are in.
 - ``first_screen_s``: from opening the SSH connection to the lobby fully on
-  the player's screen (their own seat shown), for one session alone and for
-  ``--sessions`` opened at once (p50 and max).
+  the player's screen (their own seat shown): for one session alone
+  (``--tries`` times, one after another: median, each; ``one_session_ssh_s``,
+  the median of its SSH part: connected, logged in, the session open), and for
+  ``--sessions`` opened at once, each from an address of its own
+  (127.0.0.2, ...): p50 and max. ``host_longest_pause_ms``: the longest
+  stall of the loop the host and this bench's clients share, while those
+  open; ``launch_ms``, how long of it each child's start took (a warm start
+  waits for the zygote's fork).
+- ``lobby_memory``: each child's RSS and USS (memory no other process
+  shares, so what one more session adds) with the sessions in the lobby.
 - ``per_session``: while the game is played (each person's turn is played
   by the host's stand-in bot after ``--pace`` seconds, so the table moves at
-  a steady pace), each child's RSS (mean and max over the sessions, at the
-  end) and CPU time: per move, and as a share of one core at this pace.
-  ``host`` gives the host process's own (the table, the SSH server, the
-  encryption) beside it.
+  a steady pace), each child's RSS and USS (mean and max over the sessions,
+  at the end) and CPU time: per move, and as a share of one core at this
+  pace. ``host`` gives the host process's own (the table, the SSH server,
+  the encryption) beside it.
 - ``bytes_per_move``: terminal output sent to one session per move (mean
   over the sessions), and to all of them; ``wire_*`` the same counted on the
   TCP connections themselves (a relay between the clients and the SSH
@@ -44,6 +59,7 @@ from quackbox.net.ssh import SshConfig, SshServer
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 PAGE = os.sysconf("SC_PAGE_SIZE")
+LAUNCHES = ("fresh", "warm")
 
 
 class Player(asyncssh.SSHClientSession):  # type: ignore[type-arg]
@@ -55,6 +71,8 @@ class Player(asyncssh.SSHClientSession):  # type: ignore[type-arg]
         self.received = 0
         self.drawing = True
         """Draw the screen (until the first full screen: after it, only count bytes)."""
+        self.session_open_s = 0.0
+        """From connecting to the session's channel open: SSH's own part, before the child."""
 
     def data_received(self, data: bytes, datatype: Any) -> None:
         self.received += len(data)
@@ -74,16 +92,82 @@ def rss_mib(pid: int) -> float:
     return int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * PAGE / 2**20
 
 
+def uss_mib(pid: int) -> float:
+    """Memory only this process holds (its private pages): what another session adds."""
+    private = 0
+    for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+        if line.startswith(("Private_Clean:", "Private_Dirty:")):
+            private += int(line.split()[1])
+    return private / 1024
+
+
+def memory(pids: list[int]) -> dict[str, float]:
+    rss = [rss_mib(pid) for pid in pids]
+    uss = [uss_mib(pid) for pid in pids]
+    return {"child_rss_mib_mean": round(statistics.mean(rss), 1), "child_rss_mib_max": round(max(rss), 1),
+            "child_uss_mib_mean": round(statistics.mean(uss), 1), "child_uss_mib_max": round(max(uss), 1)}
+
+
+def load_average() -> list[float]:
+    return [round(x, 2) for x in os.getloadavg()]
+
+
 async def until(check: Any, timeout: float) -> None:
     deadline = time.monotonic() + timeout
     while not check():
         if time.monotonic() > deadline:
             raise TimeoutError("the bench waited too long")
-        await asyncio.sleep(0.02)
+        await asyncio.sleep(0.01)
+
+
+class Stalls:
+    """The event loop's longest pause while it runs: a tick every 5 ms, and how late the latest came."""
+
+    def __init__(self) -> None:
+        self.longest = 0.0
+        self._task: asyncio.Task[None] | None = None
+
+    def __enter__(self) -> Stalls:
+        self._task = asyncio.get_running_loop().create_task(self._tick())
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self._task is not None:
+            self._task.cancel()
+
+    async def _tick(self) -> None:
+        while True:
+            before = time.perf_counter()
+            await asyncio.sleep(0.005)
+            self.longest = max(self.longest, time.perf_counter() - before - 0.005)
+
+
+class Launches:
+    """How long the host's loop spends starting each session's child (``Door.launch`` blocks it:
+    a fresh start spawns a process, a warm one waits for the zygote's fork)."""
+
+    def __init__(self, door: Any) -> None:
+        self.seconds: list[float] = []
+        launch = door.launch
+
+        def timed(session: Any) -> Any:
+            started = time.perf_counter()
+            try:
+                return launch(session)
+            finally:
+                self.seconds.append(time.perf_counter() - started)
+
+        door.launch = timed
+
+    def figures(self) -> dict[str, float]:
+        return {"launch_ms_mean": round(1000 * statistics.mean(self.seconds), 1),
+                "launch_ms_max": round(1000 * max(self.seconds), 1)}
 
 
 class Wire:
-    """A TCP relay in front of the SSH server that counts the bytes it passes to the clients."""
+    """A TCP relay in front of a server that counts the bytes it passes to the clients. It
+    connects to the server from the address each client came from (127.0.0.x), so the door
+    sees the clients' own addresses."""
 
     def __init__(self, port: int) -> None:
         self.target = port
@@ -100,7 +184,8 @@ class Wire:
             self._server.close()
 
     async def _relay(self, client_r: asyncio.StreamReader, client_w: asyncio.StreamWriter) -> None:
-        server_r, server_w = await asyncio.open_connection("127.0.0.1", self.target)
+        address = client_w.get_extra_info("peername")[0]
+        server_r, server_w = await asyncio.open_connection("127.0.0.1", self.target, local_addr=(address, 0))
         await asyncio.gather(self._pipe(client_r, server_w, False), self._pipe(server_r, client_w, True),
                              return_exceptions=True)
 
@@ -115,12 +200,14 @@ class Wire:
             writer.close()
 
 
-async def open_player(port: int, key: asyncssh.SSHKey, name: str) -> tuple[Any, Player, float]:
-    """Connect to ``port`` as ``name``: the connection, the terminal, and seconds to the first full screen."""
+async def open_player(port: int, key: asyncssh.SSHKey, name: str, address: str = "127.0.0.1"
+                      ) -> tuple[Any, Player, float]:
+    """Connect to ``port`` from ``address`` as ``name``: the connection, the terminal, and seconds to the first full screen."""
     started = time.perf_counter()
     conn = await asyncssh.connect("127.0.0.1", port, username=name, client_keys=[key], known_hosts=None,
-                                  agent_path=None)
+                                  agent_path=None, local_addr=(address, 0))
     _, player = await conn.create_session(Player, term_type="xterm-256color", term_size=(80, 24), encoding=None)
+    player.session_open_s = time.perf_counter() - started
     try:
         await until(lambda: player.shows(f"{name} (you)"), 120)
     except TimeoutError:
@@ -129,36 +216,64 @@ async def open_player(port: int, key: asyncssh.SSHKey, name: str) -> tuple[Any, 
     return conn, player, time.perf_counter() - started
 
 
-async def measure(game: str, sessions: int, pace: float) -> dict[str, Any]:
+async def measure(game: str, sessions: int, pace: float, launches: list[str], tries: int) -> dict[str, Any]:
+    out: dict[str, Any] = {"game": game, "sessions": sessions, "pace_s": pace, "terminal": "80x24",
+                           "load_average": {"before": load_average()}}
     with tempfile.TemporaryDirectory(prefix="bench-ssh-") as folder:
-        return await _measure(Path(folder), game, sessions, pace)
+        for launch in launches:
+            out[launch] = await _measure(Path(folder) / launch, game, sessions, pace, launch == "warm", tries)
+    out["load_average"]["after"] = load_average()
+    return out
 
 
-async def _measure(work: Path, game: str, sessions: int, pace: float) -> dict[str, Any]:
+async def _measure(work: Path, game: str, sessions: int, pace: float, warm: bool, tries: int) -> dict[str, Any]:
     config = HostConfig(game=game, seats=sessions, bots=0, headless=True, bind="127.0.0.1", port=0, once=False,
                         bot_delay=pace, turn_timer=pace, away_grace=None, seed=7, autostart=True)
     ssh_config = SshConfig(port=0, bind="127.0.0.1", host_key=str(work / "host_key"),
-                           players_dir=str(work / "players"), limits=DoorLimits(idle_timeout=None))
-    keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(sessions + 1)]
-    out: dict[str, Any] = {"game": game, "sessions": sessions, "pace_s": pace, "terminal": "80x24"}
-    print("one session alone...", file=sys.stderr)
+                           players_dir=str(work / "players"), limits=DoorLimits(idle_timeout=None), warm=warm)
+    keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(sessions + tries)]
+    out: dict[str, Any] = {}
+    launch = "warm" if warm else "fresh"
+    print(f"{launch}: one session alone, {tries} times...", file=sys.stderr)
+    alone, alone_ssh = [], []
+    for i in range(tries):  # each at a table of its own, as the first friend to come in
+        async with Host(config) as host, SshServer(ssh_config, host) as door:
+            if warm and not await door.door.wait_warm():
+                raise RuntimeError("the zygote never got warm")
+            conn, player, took = await open_player(door.port, keys[sessions + i], f"solo{i + 1}")
+            alone.append(round(took, 3))
+            alone_ssh.append(player.session_open_s)
+            conn.close()
     async with Host(config) as host, SshServer(ssh_config, host) as door:
-        conn, _, alone = await open_player(door.port, keys[-1], "solo")
-        conn.close()
-    async with Host(config) as host, SshServer(ssh_config, host) as door:
-        print(f"{sessions} sessions at once...", file=sys.stderr)
+        if warm:
+            await door.door.wait_warm()
+            assert door.door.zygote is not None
+            out["zygote"] = {"warm_s": door.door.zygote.warm_seconds}
+        print(f"{launch}: {sessions} sessions at once...", file=sys.stderr)
         wire = Wire(door.port)
         await wire.start()
-        opened = await asyncio.gather(*(open_player(wire.port, keys[i], f"p{i + 1}") for i in range(sessions)))
+        launches = Launches(door.door)
+        with Stalls() as stalls:
+            opened = await asyncio.gather(*(open_player(wire.port, keys[i], f"p{i + 1}", f"127.0.0.{i + 2}")
+                                            for i in range(sessions)))
         times = sorted(t for _, _, t in opened)
         out["first_screen_s"] = {
-            "one_session": round(alone, 3),
+            "one_session": round(statistics.median(alone), 3),
+            "one_session_each_try": alone,
+            "one_session_ssh_s": round(statistics.median(alone_ssh), 3),
             f"{sessions}_at_once_p50": round(statistics.median(times), 3),
             f"{sessions}_at_once_max": round(times[-1], 3),
+            "host_longest_pause_ms": round(stalls.longest * 1000, 1),
+            **launches.figures(),
         }
         players = [p for _, p, _ in opened]
         pids = list(door.children)
-        print("playing...", file=sys.stderr)
+        await asyncio.sleep(1.0)  # the lobby drawn whole (its footer comes a little later)
+        out["lobby_memory"] = memory(pids)
+        if door.door.zygote is not None and door.door.zygote.pid is not None:
+            zygote = door.door.zygote.pid
+            out["zygote"] |= {"rss_mib": round(rss_mib(zygote), 1), "uss_mib": round(uss_mib(zygote), 1)}
+        print(f"{launch}: playing...", file=sys.stderr)
         await until(lambda: host.table.phase == "playing", 30)
         cpu0 = {pid: cpu_seconds(pid) for pid in pids}
         host_cpu0 = cpu_seconds(os.getpid())
@@ -171,14 +286,12 @@ async def _measure(work: Path, game: str, sessions: int, pace: float) -> dict[st
         moves = host.table.seq - moves0
         cpu = [cpu_seconds(pid) - cpu0[pid] for pid in pids]
         host_cpu = cpu_seconds(os.getpid()) - host_cpu0
-        rss = [rss_mib(pid) for pid in pids]
         sent = [p.received - b for p, b in zip(players, bytes0)]
         on_wire = wire.to_clients - wire0
         out["game_moves"] = moves
         out["game_seconds"] = round(wall, 1)
         out["per_session"] = {
-            "child_rss_mib_mean": round(statistics.mean(rss), 1),
-            "child_rss_mib_max": round(max(rss), 1),
+            **memory(pids),
             "child_cpu_ms_per_move_mean": round(1000 * statistics.mean(cpu) / moves, 2),
             "child_cpu_pct_of_a_core_mean": round(100 * statistics.mean(cpu) / wall, 1),
         }
@@ -205,8 +318,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--game", default="side-effects")
     parser.add_argument("--sessions", type=int, default=4)
     parser.add_argument("--pace", type=float, default=0.3, help="seconds before each move (default 0.3)")
+    parser.add_argument("--launch", default=",".join(LAUNCHES),
+                        help="how children start, measured in turn: fresh, warm (default both)")
+    parser.add_argument("--tries", type=int, default=5, help="times one session alone opens (default 5)")
     args = parser.parse_args(argv)
-    print(json.dumps(asyncio.run(measure(args.game, args.sessions, args.pace)), indent=2))
+    launches = [x for x in args.launch.split(",") if x]
+    if any(x not in LAUNCHES for x in launches):
+        parser.error(f"--launch takes {', '.join(LAUNCHES)}")
+    print(json.dumps(asyncio.run(measure(args.game, args.sessions, args.pace, launches, args.tries)), indent=2))
 
 
 if __name__ == "__main__":

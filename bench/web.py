@@ -1,28 +1,43 @@
-"""The browser door's costs: opening the link, a session's memory, bytes per move.
+"""The browser door's costs: opening the link, a session's memory, bytes per move; children started fresh and warm.
 
     python -m bench.web [--game side-effects] [--sessions 4] [--pace 0.3] [--sizes 80x24,120x40]
+                        [--launch fresh,warm] [--tries 5] [--no-browser]
 
 Prints one JSON object (progress goes to stderr). A headless host and its
 browser door run in this process on 127.0.0.1, each session behind its own
-``quackbox join`` child, as a real one is. Run from the checkout: the
-browser is headless Chromium driven by ``tests/web/cdp.py``.
+``quackbox join`` child, as a real one is. Everything is measured for each
+way of starting the children (``--launch``), one after the other in the same
+run: ``fresh`` (a new Python for each session) and ``warm`` (forked from the
+door's zygote, the default; the bench waits until it is warm, as friends
+arrive a while after a host opens). Run from the checkout: the browser is
+headless Chromium driven by ``tests/web/cdp.py``.
 
-- ``first_screen_s``: from opening the link in a tab to the lobby on its
-  screen (the player's own seat shown in xterm.js's rows), for one tab
-  alone and for ``--sessions`` tabs opened at once (p50 and max). Each tab
-  is a browser of its own that has been here before (its name is
-  remembered, as after the first visit): page, scripts, socket, the
-  child's start and its first screen; ``of_which_the_page_loading_s``, the
-  part until the page's load event (the rest is the socket and the child).
+- ``load_average``: the machine's, before and after (the figures depend on it).
+- ``zygote``: how long it took to warm, its own memory (RSS and USS).
+- ``first_screen_s``: the door's part of opening the link: from a page's
+  socket opening (the page loaded) to the lobby on its screen (the player's
+  own seat shown, drawn by pyte from what the socket sends): for one session
+  alone (``--tries`` times, one after another: median, each) and for
+  ``--sessions`` at once, each from an address of its own (127.0.0.2, ...):
+  p50 and max. ``host_longest_pause_ms``: the longest stall of the loop the
+  host and this bench's clients share, while those open; ``launch_ms``, how
+  long of it each child's start took (a warm start waits for the zygote's
+  fork). ``lobby_memory``: each child's RSS and USS (memory no
+  other process shares, so what one more session adds) in the lobby.
+- ``browser``: the whole of it in a real browser, from opening the link in a
+  tab to the lobby in xterm.js's rows, for one tab alone and for
+  ``--sessions`` tabs at once (p50 and max). Each tab is a browser of its
+  own that has been here before (its name is remembered, as after the first
+  visit): page, scripts, socket, the child's start and its first screen;
+  ``of_which_the_page_loading_s``, the part until the page's load event.
   ``page_bytes``: what the first load of the page transfers (gzipped), and
   in how many requests.
 - ``per_session``: ``--sessions`` players at each of ``--sizes`` (websocket
   clients speaking the page's protocol; each person's turn is played by the
   host's stand-in after ``--pace`` seconds, so the table moves at a steady
-  pace): each child's RSS and USS (memory no other process shares) at the
-  end of the game, its CPU per move and as a share of a core; ``host`` gives
-  the host process's own (the table and the door, plus this bench's
-  clients).
+  pace): each child's RSS and USS at the end of the game, its CPU per move
+  and as a share of a core; ``host`` gives the host process's own (the table
+  and the door, plus this bench's clients).
 - ``bytes_per_move``: terminal output sent to one session per move (mean over
   the sessions), and to all of them; ``wire_per_session_mean`` the same
   counted on the TCP connections (a relay between the pages and the door),
@@ -42,49 +57,126 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pyte
 from websockets.asyncio.client import connect
 
-from bench.doors import cpu_seconds, log, rss_mib
-from bench.ssh import Wire, until
+from bench.doors import log
+from bench.ssh import LAUNCHES, Launches, Stalls, Wire, cpu_seconds, load_average, memory, rss_mib, until, uss_mib
 from quackbox.net.door import DoorLimits
 from quackbox.net.host import Host, HostConfig
 from quackbox.net.web import WebConfig, WebServer
-
-def uss_mib(pid: int) -> float:
-    """Memory only this process holds (its private pages): what another session adds."""
-    private = 0
-    for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
-        if line.startswith(("Private_Clean:", "Private_Dirty:")):
-            private += int(line.split()[1])
-    return private / 1024
 
 
 class Table:
     """A headless host and its browser door in this process, its files in a temporary folder."""
 
-    def __init__(self, work: Path, game: str, seats: int, pace: float) -> None:
+    def __init__(self, work: Path, game: str, seats: int, pace: float, warm: bool) -> None:
         self.config = HostConfig(game=game, seats=seats, bots=0, headless=True, bind="127.0.0.1", port=0, once=False,
                                  bot_delay=pace, turn_timer=pace, away_grace=None, seed=7, autostart=True,
                                  code="BNCH-WEBB")
         self.web_config = WebConfig(port=0, bind="127.0.0.1", players_dir=str(work / "players"),
-                                    limits=DoorLimits(idle_timeout=None))
+                                    limits=DoorLimits(idle_timeout=None), warm=warm)
         self.host = Host(self.config)
         self.web = WebServer(self.web_config, self.host)
 
     async def __aenter__(self) -> Table:
         await self.host.start()
         await self.web.start()
+        if self.web_config.warm and not await self.web.door.wait_warm():
+            raise RuntimeError("the zygote never got warm")
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:
         await self.web.stop()
         await self.host.stop()
 
+    def zygote(self) -> dict[str, Any]:
+        zygote = self.web.door.zygote
+        if zygote is None or zygote.pid is None:
+            return {}
+        return {"warm_s": zygote.warm_seconds, "rss_mib": round(rss_mib(zygote.pid), 1),
+                "uss_mib": round(uss_mib(zygote.pid), 1)}
+
+
+class Player:
+    """A page as the door sees it: a websocket speaking the page's protocol, counting what it gets
+    (and, until it is told to stop, drawing it as a terminal would)."""
+
+    def __init__(self, cols: int = 80, rows: int = 24) -> None:
+        self.payload = 0
+        self.ws: Any = None
+        self.task: asyncio.Task[None] | None = None
+        self.screen = pyte.Screen(cols, rows)
+        self.stream = pyte.ByteStream(self.screen)
+        self.drawing = True
+
+    async def open(self, port: int, code: str, name: str, cols: int, rows: int, address: str = "127.0.0.1") -> None:
+        # Compression offered, as every browser does.
+        self.ws = await connect(f"ws://127.0.0.1:{port}/term", origin=f"http://127.0.0.1:{port}",
+                                max_size=None, compression="deflate", local_addr=(address, 0))
+        await self.ws.send(json.dumps({"hello": 1, "code": code, "id": secrets.token_hex(32),
+                                       "name": name, "watch": False, "cols": cols, "rows": rows}))
+        self.task = asyncio.get_running_loop().create_task(self._read())
+
+    async def _read(self) -> None:
+        async for message in self.ws:
+            if isinstance(message, bytes):
+                self.payload += len(message)
+                if self.drawing:
+                    self.stream.feed(message)
+
+    def shows(self, text: str) -> bool:
+        return any(text in line for line in self.screen.display)
+
+
+async def open_player(port: int, name: str, address: str = "127.0.0.1") -> tuple[Player, float]:
+    """A page's socket from ``address`` as ``name``: the player, and seconds to the lobby on its screen."""
+    player = Player()
+    started = time.perf_counter()
+    await player.open(port, "BNCH-WEBB", name, 80, 24, address)
+    await until(lambda: player.shows(f"{name} (you)"), 120)
+    player.drawing = False
+    return player, time.perf_counter() - started
+
+
+# --- the door's part: from the socket to the lobby --------------------------------------------
+
+
+async def door_first_screens(work: Path, game: str, sessions: int, warm: bool, tries: int) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    alone = []
+    for i in range(tries):  # each at a table of its own, as the first friend to come in
+        async with Table(work / f"one{i}", game, sessions, 0.3, warm) as table:
+            player, took = await open_player(table.web.port, f"solo{i + 1}")
+            alone.append(round(took, 3))
+            await player.ws.close()
+    async with Table(work / "many", game, sessions, 0.3, warm) as table:
+        launches = Launches(table.web.door)
+        with Stalls() as stalls:
+            opened = await asyncio.gather(*(open_player(table.web.port, f"p{i + 1}", f"127.0.0.{i + 2}")
+                                            for i in range(sessions)))
+        times = sorted(t for _, t in opened)
+        out["first_screen_s"] = {
+            "one_session": round(statistics.median(alone), 3),
+            "one_session_each_try": alone,
+            f"{sessions}_at_once_p50": round(statistics.median(times), 3),
+            f"{sessions}_at_once_max": round(times[-1], 3),
+            "host_longest_pause_ms": round(stalls.longest * 1000, 1),
+            **launches.figures(),
+        }
+        await asyncio.sleep(1.0)  # the lobby drawn whole (its footer comes a little later)
+        out["lobby_memory"] = memory(table.web.children)
+        if warm:
+            out["zygote"] = table.zygote()
+        for player, _ in opened:
+            await player.ws.close()
+    return out
+
 
 # --- the browser: from the link to the lobby ---------------------------------------------------
 
 
-async def first_screens(work: Path, game: str, sessions: int) -> dict[str, Any]:
+async def first_screens(work: Path, game: str, sessions: int, warm: bool) -> dict[str, Any]:
     from tests.web.cdp import Browser  # the bench runs from the checkout, beside the tests
 
     out: dict[str, Any] = {}
@@ -106,15 +198,14 @@ async def first_screens(work: Path, game: str, sessions: int) -> dict[str, Any]:
             return took, loaded, page
 
         log("the link in one tab...")
-        async with Table(work / "one", game, sessions, 0.3) as table:
+        async with Table(work / "tab", game, sessions, 0.3, warm) as table:
             alone, alone_loaded, page = await open_tab(table, "solo")
             sizes = await page.evaluate(
                 "performance.getEntriesByType('resource').concat(performance.getEntriesByType('navigation'))"
                 ".map(e => e.transferSize)")
             out["page_bytes"] = {"first_load": sum(sizes), "requests": len(sizes)}
-            out["lobby_memory_one_session"] = _memory(table.web.children)
         log(f"the link in {sessions} tabs at once...")
-        async with Table(work / "many", game, sessions + 1, 0.3) as table:
+        async with Table(work / "tabs", game, sessions + 1, 0.3, warm) as table:
             opened = await asyncio.gather(*(open_tab(table, f"p{i + 1}") for i in range(sessions)))
             times = sorted(t for t, _, _ in opened)
             loads = sorted(loaded for _, loaded, _ in opened)
@@ -128,49 +219,20 @@ async def first_screens(work: Path, game: str, sessions: int) -> dict[str, Any]:
                 f"{sessions}_at_once_p50": round(statistics.median(loads), 3),
                 f"{sessions}_at_once_max": round(loads[-1], 3),
             }
-            out[f"lobby_memory_{sessions}_sessions"] = _memory(table.web.children)
     return out
-
-
-def _memory(pids: list[int]) -> dict[str, float]:
-    rss = [rss_mib(pid) for pid in pids]
-    uss = [uss_mib(pid) for pid in pids]
-    return {"child_rss_mib_mean": round(statistics.mean(rss), 1), "child_rss_mib_max": round(max(rss), 1),
-            "child_uss_mib_mean": round(statistics.mean(uss), 1)}
 
 
 # --- a game at a terminal size: memory, CPU and bytes --------------------------------------------
 
 
-class Player:
-    """A page as the door sees it: a websocket speaking the page's protocol, counting what it gets."""
-
-    def __init__(self) -> None:
-        self.payload = 0
-        self.ws: Any = None
-        self.task: asyncio.Task[None] | None = None
-
-    async def open(self, port: int, code: str, name: str, cols: int, rows: int) -> None:
-        # Compression offered, as every browser does.
-        self.ws = await connect(f"ws://127.0.0.1:{port}/term", origin=f"http://127.0.0.1:{port}",
-                                max_size=None, compression="deflate")
-        await self.ws.send(json.dumps({"hello": 1, "code": code, "id": secrets.token_hex(32),
-                                       "name": name, "watch": False, "cols": cols, "rows": rows}))
-        self.task = asyncio.get_running_loop().create_task(self._read())
-
-    async def _read(self) -> None:
-        async for message in self.ws:
-            if isinstance(message, bytes):
-                self.payload += len(message)
-
-
-async def play(work: Path, game: str, sessions: int, pace: float, cols: int, rows: int) -> dict[str, Any]:
-    async with Table(work / f"{cols}x{rows}", game, sessions, pace) as table:
+async def play(work: Path, game: str, sessions: int, pace: float, cols: int, rows: int, warm: bool) -> dict[str, Any]:
+    async with Table(work / f"{cols}x{rows}", game, sessions, pace, warm) as table:
         # The pages reach the door through a relay that counts what the door sends them.
         wire = Wire(table.web.port)
         await wire.start()
-        players = [Player() for _ in range(sessions)]
+        players = [Player(cols, rows) for _ in range(sessions)]
         for i, player in enumerate(players):
+            player.drawing = False
             await player.open(wire.port, table.host.code or "", f"p{i + 1}", cols, rows)
         host = table.host
         await until(lambda: host.table.phase == "playing", 120)
@@ -186,7 +248,7 @@ async def play(work: Path, game: str, sessions: int, pace: float, cols: int, row
         moves = host.table.seq - moves0
         cpu = [cpu_seconds(pid) - cpu0[pid] for pid in pids]
         host_cpu = cpu_seconds(os.getpid()) - host_cpu0
-        memory = _memory(pids)
+        held = memory(pids)
         sent = [p.payload - b for p, b in zip(players, bytes0)]
         on_wire = wire.to_clients - wire0
         for player in players:
@@ -196,7 +258,7 @@ async def play(work: Path, game: str, sessions: int, pace: float, cols: int, row
             "game_moves": moves,
             "game_seconds": round(wall, 1),
             "per_session": {
-                **memory,
+                **held,
                 "child_cpu_ms_per_move_mean": round(1000 * statistics.mean(cpu) / moves, 2),
                 "child_cpu_pct_of_a_core_mean": round(100 * statistics.mean(cpu) / wall, 1),
             },
@@ -214,15 +276,22 @@ async def play(work: Path, game: str, sessions: int, pace: float, cols: int, row
         }
 
 
-async def measure(game: str, sessions: int, pace: float, sizes: list[tuple[int, int]], browser: bool) -> dict[str, Any]:
-    out: dict[str, Any] = {"game": game, "sessions": sessions, "pace_s": pace}
+async def measure(game: str, sessions: int, pace: float, sizes: list[tuple[int, int]], browser: bool,
+                  launches: list[str], tries: int) -> dict[str, Any]:
+    out: dict[str, Any] = {"game": game, "sessions": sessions, "pace_s": pace,
+                           "load_average": {"before": load_average()}}
     with tempfile.TemporaryDirectory(prefix="bench-web-") as folder:
-        work = Path(folder)
-        if browser:
-            out.update(await first_screens(work, game, sessions))
-        for cols, rows in sizes:
-            log(f"a game at {cols}x{rows}...")
-            out[f"{cols}x{rows}"] = await play(work, game, sessions, pace, cols, rows)
+        for launch in launches:
+            work, warm = Path(folder) / launch, launch == "warm"
+            log(f"{launch}: the socket to the lobby...")
+            figures = await door_first_screens(work, game, sessions, warm, tries)
+            if browser:
+                figures["browser"] = await first_screens(work, game, sessions, warm)
+            for cols, rows in sizes:
+                log(f"{launch}: a game at {cols}x{rows}...")
+                figures[f"{cols}x{rows}"] = await play(work, game, sessions, pace, cols, rows, warm)
+            out[launch] = figures
+    out["load_average"]["after"] = load_average()
     return out
 
 
@@ -237,10 +306,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--sessions", type=int, default=4)
     parser.add_argument("--pace", type=float, default=0.3, help="seconds before each move (default 0.3)")
     parser.add_argument("--sizes", default="80x24,120x40", help="terminal sizes to play a game at")
+    parser.add_argument("--launch", default=",".join(LAUNCHES),
+                        help="how children start, measured in turn: fresh, warm (default both)")
+    parser.add_argument("--tries", type=int, default=5, help="times one session alone opens (default 5)")
     parser.add_argument("--no-browser", action="store_true", help="skip the browser's figures")
     args = parser.parse_args(argv)
     sizes = [_size(s) for s in args.sizes.split(",") if s]
-    print(json.dumps(asyncio.run(measure(args.game, args.sessions, args.pace, sizes, not args.no_browser)), indent=2))
+    launches = [x for x in args.launch.split(",") if x]
+    if any(x not in LAUNCHES for x in launches):
+        parser.error(f"--launch takes {', '.join(LAUNCHES)}")
+    print(json.dumps(asyncio.run(measure(args.game, args.sessions, args.pace, sizes, not args.no_browser, launches,
+                                         args.tries)), indent=2))
 
 
 if __name__ == "__main__":

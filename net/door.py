@@ -12,7 +12,10 @@ fingerprint, a browser's random id):
   folder of the door's own that nobody else may write to, with an
   environment made from scratch. It imports quackbox only from where it is
   installed (:func:`child_import_path` says when that takes a PYTHONPATH,
-  and refuses one that others could plant modules in).
+  and refuses one that others could plant modules in). :meth:`Door.launch`
+  is the one way a door starts one: forked from the door's zygote once it is
+  warm (:mod:`quackbox.net.zygote`: Python and the table imported once, for
+  every session), else a fresh Python, with the same rules either way.
 - **Who may come in** (:class:`Doorkeeper`, :func:`admission`): a key that
   holds a seat always gets back to it; strangers (connections and sessions
   without a seat) have budgets and deadlines of their own, counted per
@@ -31,9 +34,8 @@ fingerprint, a browser's random id):
 The pure parts (:class:`Doorkeeper`, :func:`admission`, :class:`WindowSize`,
 :func:`stale_folders`) do no IO and read no clock: every call takes the time.
 
-Run as ``python -P -m quackbox.net.door FOLDER join ...``, this module is the
-child's first step: private files (umask 077), the working folder, then
-``quackbox join``.
+The child's first step is :mod:`quackbox.net.door_child`: private files
+(umask 077), the working folder, then ``quackbox join``.
 """
 
 from __future__ import annotations
@@ -61,6 +63,7 @@ from quackbox.net.protocol import MAX_NAME, OPEN
 from quackbox.net.pty_child import HANGUP_GRACE, PtyChild
 from quackbox.net.text import clean_name
 from quackbox.net.tokens import FILENAME as TOKENS_FILE, TokenStore
+from quackbox.net.zygote import Zygote
 
 __all__ = [
     "CHILD_EVENTS_PER_SECOND",
@@ -69,6 +72,7 @@ __all__ = [
     "HOST_KEY_ENV",
     "PASSED_ENV",
     "ROOM_CODE_ENV",
+    "SESSION_ENV",
     "VIA_ENV",
     "Admission",
     "Door",
@@ -86,6 +90,7 @@ __all__ = [
     "child_environment",
     "child_import_path",
     "clamp_size",
+    "interpreter_environment",
     "stale_folders",
 ]
 
@@ -153,6 +158,10 @@ keys through :data:`CHILD_DRIVER`, which drops what no person could type."""
 CHILD_DRIVER = "quackbox.tui.driver:DoorDriver"
 PASSED_ENV = ("COLORTERM", "NO_COLOR")
 """What a client may send (SSH's SendEnv/SetEnv) that reaches the child."""
+SESSION_ENV = frozenset({"HOME", "TERM", "QUACKBOX_CONFIG_DIR", "QUACKBOX_STATE_DIR", "QUACKBOX_DATA_DIR",
+                         ROOM_CODE_ENV, VIA_ENV, HOST_KEY_ENV, *PASSED_ENV})
+"""What of a child's environment is its session's own; the rest (:func:`interpreter_environment`)
+is every child's, and its zygote's. Nothing here may be read as a warm module is imported."""
 _SAFE_VALUE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._+-")
 
 
@@ -499,32 +508,28 @@ def safe_value(text: str) -> bool:
 
 
 def child_command(launch: Launch) -> list[str]:
-    """``python -P -m quackbox.net.door WORKDIR join URL --name=NAME [--spectate]`` with the host's own Python.
+    """``python -P -m quackbox.net.door_child WORKDIR join URL --name=NAME [--spectate]`` with the host's own Python.
 
     ``-P``: the folder the child starts in is not on its import path. The
     name goes in the same argument as its flag: an SSH user name such as
     ``--spectate`` or ``-x`` is a name, never an option.
     """
-    argv = [sys.executable, "-P", "-m", "quackbox.net.door", str(launch.workdir), "join", launch.url,
+    argv = [sys.executable, "-P", "-m", "quackbox.net.door_child", str(launch.workdir), "join", launch.url,
             f"--name={launch.name}"]
     return argv + ["--spectate"] if launch.spectate else argv
 
 
-def child_environment(launch: Launch, import_path: Sequence[str] = ()) -> dict[str, str]:
-    """The child's whole environment: nothing of the host's but how to run Python
-    (``import_path``: what :func:`child_import_path` found it needs)."""
-    folder = launch.folder
+def interpreter_environment(import_path: Sequence[str] = ()) -> dict[str, str]:
+    """What every child's environment holds, whatever its session: how to run Python
+    (``import_path``: what :func:`child_import_path` found it needs) and the table's driver.
+    A zygote's environment too (with a HOME of its own): what is read as Python starts
+    and as the warm modules are imported must be what a child would have read."""
     env = {
         "PATH": os.environ.get("PATH", os.defpath),
-        "HOME": str(folder),
-        "TERM": launch.term,
         "LANG": "C.UTF-8",
         "LC_CTYPE": "C.UTF-8",
         "PYTHONIOENCODING": "utf-8",
         "PYTHONSAFEPATH": "1",
-        "QUACKBOX_CONFIG_DIR": str(folder / "config"),
-        "QUACKBOX_STATE_DIR": str(folder / "state"),
-        "QUACKBOX_DATA_DIR": str(folder / "data"),
         DRIVER_ENV: CHILD_DRIVER,
     }
     if import_path:
@@ -532,6 +537,21 @@ def child_environment(launch: Launch, import_path: Sequence[str] = ()) -> dict[s
     if site.ENABLE_USER_SITE and site.USER_BASE:
         # HOME is the key's folder: a user install of the host's is found through its base.
         env["PYTHONUSERBASE"] = site.USER_BASE
+    return env
+
+
+def child_environment(launch: Launch, import_path: Sequence[str] = ()) -> dict[str, str]:
+    """The child's whole environment: nothing of the host's but how to run Python
+    (:func:`interpreter_environment`), then what is its session's own (:data:`SESSION_ENV`)."""
+    folder = launch.folder
+    env = interpreter_environment(import_path)
+    env.update({
+        "HOME": str(folder),
+        "TERM": launch.term,
+        "QUACKBOX_CONFIG_DIR": str(folder / "config"),
+        "QUACKBOX_STATE_DIR": str(folder / "state"),
+        "QUACKBOX_DATA_DIR": str(folder / "data"),
+    })
     if launch.code:
         env[ROOM_CODE_ENV] = launch.code
     if launch.via:
@@ -679,6 +699,8 @@ class Door:
         watch_how: what a person types to watch this table through this door.
         via: how the table is named on the child's screen (``ssh -p 2222 HOST``).
         command: what a session runs (tests); default :func:`child_command`.
+        warm: fork the children from a zygote (:mod:`quackbox.net.zygote`), shared with
+            the host's other door, once it is warm; False: every child is a fresh Python.
     """
 
     def __init__(
@@ -688,6 +710,7 @@ class Door:
         via: Callable[[SessionRequest], str] = lambda request: "",
         host_key: str = "",
         command: Callable[[Launch], list[str]] | None = None,
+        warm: bool = True,
     ) -> None:
         self.host = host
         self.limits = limits
@@ -700,6 +723,9 @@ class Door:
         self._watch_how = watch_how
         self._via = via
         self._command = command
+        self._warm = warm
+        self.zygote: Zygote | None = None
+        """Where the children are forked from, while the door is open (None: they start fresh)."""
         self._import_path: list[str] = []
         self._names: dict[str, str] = {}
         """The name each key first used at this table."""
@@ -719,6 +745,13 @@ class Door:
             raise DoorError(f"Cannot use the player folder {self.folders.root}: {exc}.") from None
         if removed:
             log.info("door: removed %d player folders unseen for %g days", removed, FOLDER_MAX_AGE / 86400)
+        if self._warm and Zygote.available():
+            env = interpreter_environment(self._import_path) | {"HOME": str(self.folders.root)}
+            self.zygote = Zygote.shared(env, self.folders.root, session_env=SESSION_ENV)
+
+    async def wait_warm(self) -> bool:
+        """Until the children are forked warm (True), or will not be (False)."""
+        return self.zygote is not None and await self.zygote.wait_warm()
 
     async def close(self) -> None:
         """End every session (its child hung up and reaped), telling each the table has closed."""
@@ -729,6 +762,9 @@ class Door:
             session.close(TABLE_CLOSED, status=0)
         while self._ending:
             await asyncio.gather(*self._ending, return_exceptions=True)
+        if self.zygote is not None:
+            warm, self.zygote = self.zygote, None
+            await warm.release()
 
     @property
     def children(self) -> list[int]:
@@ -800,7 +836,8 @@ class Door:
         )
 
     def launch(self, session: DoorSession) -> PtyChild:
-        """Start the session's child (OSError if it cannot be)."""
+        """Start the session's child: forked from the zygote when it is warm, else a fresh
+        Python, either way on a PTY of its own (OSError if it cannot be started)."""
         request = session.request
         self.folders.seen(request.key)
         launch = Launch(
@@ -809,8 +846,13 @@ class Door:
             via=self._via(request), host_key=self.host_key,
         )
         argv = (self._command or child_command)(launch)
+        env = child_environment(launch, self._import_path)
         cols, rows = session.window.size
-        return PtyChild.spawn(argv, child_environment(launch, self._import_path), cols=cols, rows=rows)
+        if self.zygote is not None:
+            child = self.zygote.spawn(argv, env, cols=cols, rows=rows)
+            if child is not None:
+                return child
+        return PtyChild.spawn(argv, env, cols=cols, rows=rows)
 
     def admitted(self, session: DoorSession, how: Admission) -> None:
         if how is Admission.REPLACING:
@@ -1060,23 +1102,3 @@ class DoorSession:
             self._idle = loop.call_at(self._last_key + idle, self._check_idle)
             return
         self.close(idle_sentence(idle), status=1)
-
-
-# --- the child's first step ----------------------------------------------------------------
-
-
-def child_main(argv: Sequence[str]) -> int:
-    """``python -P -m quackbox.net.door WORKDIR join ...``: in the child, before anything else,
-    make what it writes private and move to its working folder, then run ``quackbox``."""
-    if not argv:
-        print("usage: python -P -m quackbox.net.door WORKDIR COMMAND ...", file=sys.stderr)
-        return 2
-    os.umask(0o077)
-    os.chdir(argv[0])
-    from quackbox.__main__ import main
-
-    return main(list(argv[1:]))
-
-
-if __name__ == "__main__":
-    sys.exit(child_main(sys.argv[1:]))

@@ -1,18 +1,22 @@
 """A program on a pseudo-terminal of its own: the process behind one session at a door (SSH, browser).
 
 :meth:`PtyChild.spawn` starts the program with ``os.posix_spawn`` (no
-``fork`` of the host with its threads and sockets, no ``preexec_fn``):
+``fork`` of the host with its threads and sockets, no ``preexec_fn``); a
+door's zygote (:mod:`quackbox.net.zygote`) forks one on a PTY made by
+:func:`open_pty`, with the same rules, and tells the host of its end (an
+:class:`ExitSource`). Either way:
 
 - a new session (``setsid``) whose controlling terminal is the fresh PTY:
   the child opens the PTY's name itself after ``setsid``, which on Linux
   makes it the session's terminal, so a hangup reaches it as a person's
   terminal closing would;
-- default handling of every signal: a host started under ``nohup`` ignores
-  SIGHUP, and ignored signals are inherited across ``exec``, so without
-  this a child whose session closed would not hear the hangup and would
-  spin on its dead terminal;
+- default handling of every signal, and none blocked: a host started under
+  ``nohup`` ignores SIGHUP, and ignored (or blocked) signals are inherited
+  across ``exec``, so without this a child whose session closed would not
+  hear the hangup;
 - only the environment it is given, and no file descriptor of the host
-  (Python makes every descriptor non-inheritable).
+  (Python makes every descriptor it opens non-inheritable; those the host
+  was itself handed by whoever started it are closed: :func:`inherited_fds`).
 
 The host's side of the PTY is read with the event loop: output goes to a
 callback until :meth:`pause_output` (the SSH channel is backed up) and again
@@ -34,9 +38,9 @@ import os
 import signal
 import struct
 import termios
-from typing import Callable, Mapping, Sequence
+from typing import Callable, Mapping, Protocol, Sequence
 
-__all__ = ["HANGUP_GRACE", "PtyChild"]
+__all__ = ["DEFAULT_SIGNALS", "HANGUP_GRACE", "ExitSource", "PtyChild", "inherited_fds", "open_pty"]
 
 log = logging.getLogger("quackbox.door")
 
@@ -48,18 +52,62 @@ INPUT_BACKLOG = 64 * 1024
 POLL_INTERVAL = 0.1
 """How often to look for the child's exit where there is no pidfd."""
 
-# Every signal a child may be handed ignored; SIGKILL and SIGSTOP cannot be.
-_DEFAULT_SIGNALS = frozenset(s for s in signal.valid_signals() if s not in (signal.SIGKILL, signal.SIGSTOP))
+DEFAULT_SIGNALS = frozenset(s for s in signal.valid_signals() if s not in (signal.SIGKILL, signal.SIGSTOP))
+"""Every signal a child may be handed ignored (SIGKILL and SIGSTOP cannot be): each is set to its default."""
 
 
 def _set_size(fd: int, cols: int, rows: int) -> None:
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
 
 
-class PtyChild:
-    """A running child on its own PTY. Make one with :meth:`spawn`."""
+def open_pty(cols: int, rows: int) -> tuple[int, int]:
+    """A fresh PTY of ``cols`` x ``rows``: its master and slave (both non-inheritable)."""
+    master, slave = os.openpty()
+    try:
+        _set_size(master, max(cols, 1), max(rows, 1))
+    except BaseException:
+        os.close(master)
+        os.close(slave)
+        raise
+    return master, slave
 
-    def __init__(self, pid: int, master: int) -> None:
+
+def inherited_fds() -> list[int]:
+    """The descriptors past the standard three that a program this process starts would
+    inherit: none that Python opened (it makes them non-inheritable), but maybe some this
+    process was itself given by whoever started it. A child is given none of them."""
+    try:
+        names = os.listdir("/proc/self/fd")
+    except OSError:
+        try:
+            names = os.listdir("/dev/fd")
+        except OSError:
+            return []
+    found = []
+    for name in names:
+        fd = int(name)
+        if fd > 2:
+            try:
+                if os.get_inheritable(fd):
+                    found.append(fd)
+            except OSError:
+                continue  # the one listdir read the folder with
+    return found
+
+
+class ExitSource(Protocol):
+    """Who hears of the exit of a child that is not the host's own (a zygote's)."""
+
+    def watch(self, pid: int, on_exit: Callable[[int], None]) -> None:
+        """Call ``on_exit(status)`` once child ``pid`` has exited (its status as :meth:`PtyChild.wait` gives it)."""
+
+
+class PtyChild:
+    """A running child on its own PTY. Make one with :meth:`spawn`, or from a
+    process started elsewhere (``exits``: who hears of its end, since it is not
+    the host's own child to wait for)."""
+
+    def __init__(self, pid: int, master: int, *, exits: ExitSource | None = None) -> None:
         self.pid = pid
         """The child's process id (and its process group's, and its session's)."""
         self._master: int | None = master
@@ -72,7 +120,10 @@ class PtyChild:
         self._pending = bytearray()
         self._pidfd: int | None = None
         self._poll: asyncio.TimerHandle | None = None
-        self._watch_exit()
+        if exits is None:
+            self._watch_exit()
+        else:
+            exits.watch(pid, self._exited_with)
 
     @classmethod
     def spawn(
@@ -83,9 +134,8 @@ class PtyChild:
         Raises:
             OSError: no PTY could be made, or the program could not be started.
         """
-        master, slave = os.openpty()
+        master, slave = open_pty(cols, rows)
         try:
-            _set_size(master, max(cols, 1), max(rows, 1))
             name = os.ttyname(slave)
             pid = os.posix_spawn(
                 argv[0],
@@ -96,9 +146,11 @@ class PtyChild:
                     (os.POSIX_SPAWN_OPEN, 0, name, os.O_RDWR, 0),
                     (os.POSIX_SPAWN_DUP2, 0, 1),
                     (os.POSIX_SPAWN_DUP2, 0, 2),
+                    *((os.POSIX_SPAWN_CLOSE, fd) for fd in inherited_fds()),
                 ],
                 setsid=True,
-                setsigdef=_DEFAULT_SIGNALS,
+                setsigdef=DEFAULT_SIGNALS,
+                setsigmask=(),  # none blocked, whatever the host was started with
             )
         except BaseException:
             os.close(master)
@@ -283,5 +335,8 @@ class PtyChild:
             self._loop.remove_reader(self._pidfd)
             os.close(self._pidfd)
             self._pidfd = None
+        self._exited_with(os.waitstatus_to_exitcode(status))
+
+    def _exited_with(self, status: int) -> None:
         if not self._exited.done():
-            self._exited.set_result(os.waitstatus_to_exitcode(status))
+            self._exited.set_result(status)

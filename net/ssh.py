@@ -72,6 +72,8 @@ class SshConfig:
     """Keepalives unanswered before the connection is dropped (3 x 15 s: 45 s of silence)."""
     command: Callable[[Launch], list[str]] | None = None
     """What a session runs (tests); default the door's ``quackbox join`` (:func:`quackbox.net.door.child_command`)."""
+    warm: bool = True
+    """Fork each session's child from a warm process (:mod:`quackbox.net.zygote`); False: a fresh Python each."""
 
 
 def ssh_key(fingerprint: str) -> Key:
@@ -105,6 +107,7 @@ class SshServer:
         self.door = Door(
             host, config.limits, PlayerFolders(players_dir(config.players_dir)),
             disconnect=self._disconnect, watch_how=self._watch_how, via=self._via, command=config.command,
+            warm=config.warm,
         )
 
     async def __aenter__(self) -> SshServer:
@@ -158,6 +161,7 @@ class SshServer:
                 config=[],
             )
         except OSError as exc:
+            await self.door.close()  # its warm start process, started as it opened
             where = f"{config.bind or 'every address'} port {config.port}"
             if exc.errno == errno.EADDRINUSE:
                 raise SshError(f"Cannot serve SSH on {where}: the port is already in use; "

@@ -144,6 +144,8 @@ class WebConfig:
     keepalive_timeout: float = KEEPALIVE_TIMEOUT
     command: Callable[[Launch], list[str]] | None = None
     """What a session runs (tests); default the door's ``quackbox join``."""
+    warm: bool = True
+    """Fork each session's child from a warm process (:mod:`quackbox.net.zygote`); False: a fresh Python each."""
 
 
 def browser_key(page_id: str) -> Key:
@@ -261,7 +263,7 @@ class WebServer:
         players = Path(config.players_dir) if config.players_dir else places.data_dir() / PLAYERS_DIR
         self.door = Door(
             host, config.limits, PlayerFolders(players), disconnect=self._disconnect,
-            watch_how=self._watch_how, via=self._via, command=config.command,
+            watch_how=self._watch_how, via=self._via, command=config.command, warm=config.warm,
         )
 
     async def __aenter__(self) -> WebServer:
@@ -321,6 +323,7 @@ class WebServer:
                 max_queue=MESSAGE_QUEUE,
             )
         except OSError as exc:
+            await self.door.close()  # its warm start process, started as it opened
             where = f"{config.bind or 'every address'} port {config.port}"
             if exc.errno == errno.EADDRINUSE:
                 raise WebError(f"Cannot serve the browser page on {where}: the port is already in use; "

@@ -30,7 +30,7 @@ from textual.containers import Center, Vertical
 from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Footer, LoadingIndicator, Static
+from textual.widgets import LoadingIndicator, Static
 
 from quackbox.core import games
 from quackbox.core.rules import BadOptions, Move
@@ -47,6 +47,7 @@ from quackbox.tui.modals import ReadingScreen
 from quackbox.tui.session import LOCAL, Session, open_hosted, open_joined, open_local
 from quackbox.tui.table import CLOSED, ONLINE, RECONNECTING, Resent, TableInfo, TableScreen
 from quackbox.tui.terminal import TerminalApp
+from quackbox.tui.widgets import KeysFooter
 
 Opener = Callable[[], Awaitable[Session]]
 """Opens a session (connects, or starts a local host); raises NetError & co. with a sentence."""
@@ -75,7 +76,7 @@ class ConnectingScreen(Screen):
             with Vertical():
                 yield Static(Text(self.what), id="what")
                 yield LoadingIndicator()
-        yield Footer()
+        yield KeysFooter()
 
     def action_give_up(self) -> None:
         self.app.give_up_connecting()
@@ -137,6 +138,7 @@ class QuackboxApp(TerminalApp[int]):
         clock: Callable[[], float] = time.monotonic,
         cursor_blink: bool = True,
         lan_address: str | None = None,
+        session: Session | None = None,
     ) -> None:
         super().__init__()
         self.store = store if store is not None else SettingsStore()
@@ -150,6 +152,7 @@ class QuackboxApp(TerminalApp[int]):
         self.lan_address = lan_address
         self._first_opener = opener
         self._first_opening = opening
+        self._first_session = session
         self.session: Session | None = None
         self.lobby: Lobby | None = None
         self.names: tuple[str, ...] = ()
@@ -173,7 +176,11 @@ class QuackboxApp(TerminalApp[int]):
             from quackbox.tui.home import HomeScreen
 
             self.push_screen(HomeScreen(self.settings))
-        if self._first_opener is not None:
+        if self._first_session is not None:
+            # Opened before the app took the screen (``quackbox join``): straight to its lobby,
+            # no screen saying it is joining for the few milliseconds until the lobby comes.
+            self.post_message(SessionOpened(self._first_session))
+        elif self._first_opener is not None:
             self.open_session(self._first_opener, self._first_opening)
 
     def _apply_theme(self) -> None:
@@ -649,10 +656,7 @@ def run_join(address: str, *, port: int | None = None, code: str | None, name: s
             return 1
         session.address = shown_as or session.address
 
-        async def opener() -> Session:
-            return session
-
-        app = QuackboxApp(store=store, opener=opener, opening=f"Joining the table at {address}…", home=False)
+        app = QuackboxApp(store=store, session=session, home=False)
         app.join_name = who
         app.ssh_host_key = host_key
         return _run(app, loop)

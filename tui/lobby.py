@@ -11,11 +11,11 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from quackbox.net.protocol import BOT, OPEN, ChatLine, Lobby
 from quackbox.tui.modals import ConfirmScreen
-from quackbox.tui.widgets import GameLog, StatusBar
+from quackbox.tui.widgets import GameLog, KeysFooter, StatusBar, refresh_keys
 
 # A 5x5 pixel font for room codes (consonants, as net.table makes them, and digits),
 # drawn two pixel rows per text row with half blocks.
@@ -133,7 +133,7 @@ class LobbyScreen(Screen):
         yield Static("", id="seats")
         yield GameLog(id="lobby-log")
         yield Input(placeholder="Say something to the table: type, then Enter", id="lobby-chat", max_length=300)
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self._ready = True
@@ -243,7 +243,9 @@ class LobbyScreen(Screen):
             if lobby.over:
                 seats.append("The last game is over; the starter can deal another.\n", style="italic")
         self.query_one("#seats", Static).update(seats)
-        self.refresh_bindings()
+        # The footer is made again whole at each refresh of the keys: only when start or ready
+        # changes, not at every lobby message (each arrival, each ready).
+        refresh_keys(self, ("start", "ready"))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "start":

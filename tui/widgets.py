@@ -22,6 +22,7 @@ from textual.message import Message
 from textual.reactive import var
 from textual.timer import Timer
 from textual.widget import Widget
+from textual.widgets import Footer
 
 from quackbox.core.rules import Move
 
@@ -47,6 +48,49 @@ def refresh_keys(widget: Widget, actions: tuple[str, ...]) -> None:
     if getattr(widget, "_keys_signature", None) != signature:
         widget._keys_signature = signature
         screen.refresh_bindings()
+
+
+class KeysFooter(Footer):
+    """Textual's footer of keys, made again only when the keys it shows have changed.
+
+    Textual's own is composed again, every key remounted and restyled, each time
+    anything refreshes the screen's bindings: five times as a screen mounts and
+    takes its focus, and again at each lobby message, while the keys shown rarely
+    change. A door's child spent more on that than on drawing its lobby.
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._shown: tuple[Any, ...] | None = None
+        """The keys as last composed (None: not yet)."""
+        self._remaking = False
+        """A recompose is already due: refreshes until then ask nothing more."""
+
+    def bindings_changed(self, screen: Any) -> None:
+        self._bindings_ready = True
+        if not screen.app.app_focus or not self.is_attached or screen is not self.screen:
+            return
+        if self._remaking or self._keys(screen) == self._shown:
+            return
+        self._remaking = True
+        self.call_after_refresh(self._remake)
+
+    async def _remake(self) -> None:
+        self._remaking = False
+        if self.is_attached and self._keys(self.screen) != self._shown:
+            await self.recompose()
+
+    def compose(self) -> Any:
+        if self._bindings_ready:
+            self._shown = self._keys(self.screen)
+        yield from super().compose()
+
+    def _keys(self, screen: Any) -> tuple[Any, ...]:
+        """What the footer is made from: each of ``screen``'s bindings, its key as displayed,
+        whether it applies."""
+        get_display = self.app.get_key_display
+        return tuple((b.key, get_display(b), b.description, b.action, b.show, enabled, tooltip)
+                     for _node, b, enabled, tooltip in screen.active_bindings.values())
 
 
 def click(action: str, style: str | Style = "") -> Style:

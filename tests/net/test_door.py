@@ -3,7 +3,10 @@ sizes, player folders, and the child's launcher and environment (net.door). The 
 
 from __future__ import annotations
 
+import asyncio
+import json
 import os
+import signal
 import stat
 import sys
 import time
@@ -19,9 +22,11 @@ from quackbox.net.door import (
     stale_folders,
 )
 from quackbox.net.lobby import LOBBY, OVER, PLAYING
+from quackbox.net.pty_child import PtyChild
 from quackbox.tui.driver import InputBound
 
 LIMITS = DoorLimits()
+REPORT = str(Path(__file__).with_name("child_report.py"))
 
 
 # --- connections --------------------------------------------------------------------------------
@@ -154,6 +159,36 @@ def test_the_child_drops_input_events_past_a_persons_pace_and_lets_the_rest_thro
     assert bound.passes(key, 0.1) and bound.dropped == 3
 
 
+_DEAF_APP = """
+import signal
+signal.signal(signal.SIGHUP, signal.SIG_IGN)
+from textual.app import App
+from textual.widgets import Static
+class Deaf(App):
+    def compose(self):
+        yield Static("deaf to the hangup")
+Deaf().run()
+"""
+
+
+async def test_a_child_whose_terminal_hangs_up_ends_even_deaf_to_sighup() -> None:
+    """SIGHUP ignored, so only the driver can notice: once the PTY's host side closes, the child
+    ends as the hangup would have ended it, long before the grace runs out (Textual's own driver
+    would read the hung-up terminal's end of input for ever, half a core)."""
+    env = {"PATH": os.environ.get("PATH", os.defpath), "TERM": "xterm-256color", "LANG": "C.UTF-8",
+           door.DRIVER_ENV: door.CHILD_DRIVER}
+    child = PtyChild.spawn([sys.executable, "-c", _DEAF_APP], env, cols=80, rows=24)
+    shown = bytearray()
+    child.start(shown.extend)
+    deadline = time.monotonic() + 60
+    while b"deaf to the hangup" not in shown:
+        assert time.monotonic() < deadline, shown.decode(errors="replace")
+        await asyncio.sleep(0.05)
+    started = time.monotonic()
+    assert await child.end(grace=20.0) == -signal.SIGHUP  # not killed at the end of the grace
+    assert time.monotonic() - started < 10
+
+
 # --- player folders -----------------------------------------------------------------------------
 
 
@@ -194,7 +229,7 @@ def launch(tmp_path: Path, **fields) -> Launch:
 
 def test_the_child_runs_in_safe_path_mode_in_the_doors_folder(tmp_path: Path):
     argv = child_command(launch(tmp_path))
-    assert argv[:5] == [sys.executable, "-P", "-m", "quackbox.net.door", str(tmp_path)]
+    assert argv[:5] == [sys.executable, "-P", "-m", "quackbox.net.door_child", str(tmp_path)]
     env = child_environment(launch(tmp_path, code="KQXZ", term="xterm-256color",
                                    client_env={"COLORTERM": "truecolor", "NO_COLOR": "$(reboot)"}))
     assert env["PYTHONSAFEPATH"] == "1" and "PYTHONPATH" not in env
@@ -203,6 +238,35 @@ def test_the_child_runs_in_safe_path_mode_in_the_doors_folder(tmp_path: Path):
     assert env["COLORTERM"] == "truecolor" and "NO_COLOR" not in env
     assert not any(k.startswith("QUACKBOX_") and k.endswith("_DIR") and tmp_path.as_posix() not in v
                    for k, v in env.items())
+
+
+async def test_a_child_is_handed_no_descriptor_of_the_hosts(tmp_path: Path) -> None:
+    """Not even one the host was itself handed, inheritable, by whoever started it."""
+    read, write = os.pipe()
+    os.set_inheritable(write, True)
+    try:
+        child = PtyChild.spawn([sys.executable, REPORT, "report"], child_environment(launch(tmp_path)), cols=80, rows=24)
+        shown = bytearray()
+        child.start(shown.extend)
+        deadline = time.monotonic() + 60
+        while b"}\r\n" not in shown:
+            assert time.monotonic() < deadline, shown.decode(errors="replace")
+            await asyncio.sleep(0.02)
+        assert json.loads(shown.decode().split("\r\n")[0])["fds"] == [0, 1, 2]
+        await child.end(1.0)
+    finally:
+        os.close(read)
+        os.close(write)
+
+
+def test_what_differs_between_sessions_is_named_the_rest_is_every_childs(tmp_path: Path) -> None:
+    """A zygote is started with every child's part of the environment: each variable a session
+    sets must be named in SESSION_ENV, or a child would be forked with the zygote's value."""
+    full = launch(tmp_path, code="KQXZ", term="xterm-256color", via="ssh -p 2222 host", host_key="SHA256:x",
+                  client_env={"COLORTERM": "truecolor", "NO_COLOR": "1"})
+    env = child_environment(full, ["/opt/qb"])
+    assert {k: v for k, v in env.items() if k not in door.SESSION_ENV} == door.interpreter_environment(["/opt/qb"])
+    assert set(env) - set(door.interpreter_environment(["/opt/qb"])) == set(door.SESSION_ENV)
 
 
 def test_an_installed_quackbox_needs_no_import_path(monkeypatch, tmp_path: Path):

@@ -529,6 +529,26 @@ def test_codec_refuses_types_it_cannot_carry(annotation):
         Codec([Bad, fakegame.Card])
 
 
+def test_a_class_annotations_are_read_once_however_many_codecs_read_it(monkeypatch):
+    """Each client makes two Wires of the same classes: the second reads no annotation again
+    (each class once as values are checked, once as written, for the field kinds)."""
+    read: list[tuple[str, bool]] = []
+    real = typing.get_type_hints
+
+    def counted(cls, *args, **kwargs):
+        read.append((cls.__name__, kwargs.get("include_extras", False)))
+        return real(cls, *args, **kwargs)
+
+    monkeypatch.setattr(typing, "get_type_hints", counted)
+    Card = dataclasses.make_dataclass("Card", [("id", int), ("name", str)], frozen=True)
+    Hand = dataclasses.make_dataclass("Hand", [("cards", tuple[Card, ...])], frozen=True)
+    for _ in range(3):
+        codec = Codec([Hand, Card])
+        packed = msgpack.unpackb(codec.pack(Hand((Card(1, "a"),))), use_list=False)
+        assert codec.decode(packed, Hand) == Hand((Card(1, "a"),))
+    assert sorted(read) == [("Card", False), ("Card", True), ("Hand", False), ("Hand", True)]
+
+
 # --- cards by reference ---------------------------------------------------------------------
 
 

@@ -101,17 +101,34 @@ async def table(tmp_path: Path, *, ssh: dict[str, Any] | None = None, **host: An
                            "port": 0, "once": False, "bot_delay": 0.0, "away_grace": None, "seed": 3, **host})
     ssh_config = door_config(tmp_path, **(ssh or {}))
     async with Host(config) as running, SshServer(ssh_config, running) as door:
+        if ssh_config.warm:  # the children are forked warm from the first session on
+            assert await asyncio.wait_for(door.door.wait_warm(), CHILD_START)
         yield running, door
 
 
 def door_config(tmp_path: Path, **options: Any) -> SshConfig:
     """An SSH door on 127.0.0.1 port 0 with its files under ``tmp_path``; ``options`` are
-    SshConfig's fields or the door's limits (a hang-up grace of 1 s unless given)."""
+    SshConfig's fields or the door's limits (a hang-up grace of 1 s unless given). Children
+    start fresh unless ``warm=True``: a zygote costs a second of CPU to start, and most tests
+    are about the door, not how its children start (tests/net/test_zygote.py is)."""
     names = {f.name for f in dataclasses.fields(DoorLimits)}
     limits = DoorLimits(**{"hangup_grace": 1.0, **{k: v for k, v in options.items() if k in names}})
     rest = {k: v for k, v in options.items() if k not in names}
     return SshConfig(**{"port": 0, "bind": "127.0.0.1", "host_key": str(tmp_path / "host_key"),
-                        "players_dir": str(tmp_path / "players"), "limits": limits, **rest})
+                        "players_dir": str(tmp_path / "players"), "limits": limits, "warm": False, **rest})
+
+
+def forked_warm(door: SshServer) -> bool:
+    """Whether every session's child was forked from the door's zygote."""
+    zygote = door.door.zygote
+    return zygote is not None and all(_parent_of(pid) == zygote.pid for pid in door.children)
+
+
+def _parent_of(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+
+
+WARM = pytest.mark.parametrize("warm", [False, True], ids=["fresh", "warm"])
 
 
 async def login(door: SshServer, key: asyncssh.SSHKey | None, user: str = "alice", **kw: Any) -> Any:
@@ -139,6 +156,11 @@ async def until(check: Callable[[], Any], timeout: float = CHILD_START, what: st
     return value
 
 
+def reaped(pid: int) -> bool:
+    """Whether process ``pid`` is gone, its zombie reaped too."""
+    return not Path(f"/proc/{pid}").exists()
+
+
 def gone(pid: int) -> bool:
     """Whether process ``pid`` has exited (a zombie left to init counts as gone)."""
     try:
@@ -158,12 +180,15 @@ def seat_of(host: Host, name: str) -> int | None:
 # --- the real table behind ssh --------------------------------------------------------
 
 
-async def test_a_session_with_a_terminal_gets_the_lobby_and_plays_moves(tmp_path: Path, keys: list) -> None:
-    """ssh with a PTY: the lobby on screen under the SSH user name, then keys play real moves."""
-    async with table(tmp_path) as (host, door):
+@WARM
+async def test_a_session_with_a_terminal_gets_the_lobby_and_plays_moves(tmp_path: Path, keys: list, warm: bool) -> None:
+    """ssh with a PTY: the lobby on screen under the SSH user name, then keys play real moves;
+    the same whether the child was started fresh or forked from the warm zygote."""
+    async with table(tmp_path, ssh={"warm": warm}) as (host, door):
         conn = await login(door, keys[0], "alice")
         screen = await session(conn)
         await screen.wait_for("alice (you)")
+        assert forked_warm(door) is warm
         assert "Seats" in screen.text
         # The lobby names the table as the player reached it, and shows the host key to check.
         assert f"at ssh -p {door.port} 127.0.0.1" in screen.text
@@ -203,8 +228,8 @@ async def test_a_dropped_session_comes_back_with_the_same_key_to_the_same_seat_a
     tmp_path: Path, keys: list
 ) -> None:
     """The connection dies; the same key, even under another user name, gets the seat and hand
-    back, and its old child is gone."""
-    async with table(tmp_path) as (host, door):
+    back, and its old child is gone (the children forked warm, as a host's are)."""
+    async with table(tmp_path, ssh={"warm": True}) as (host, door):
         first = await login(door, keys[0], "alice")
         screen = await session(first)
         await screen.wait_for("alice (you)")
@@ -243,7 +268,8 @@ async def test_a_different_key_gets_a_different_seat(tmp_path: Path, keys: list)
 
 
 async def test_a_resize_reaches_the_child_and_it_redraws_at_the_new_size(tmp_path: Path, keys: list) -> None:
-    async with table(tmp_path) as (host, door):
+    """A warm child's terminal is its own: the window change reaches it as SIGWINCH."""
+    async with table(tmp_path, ssh={"warm": True}) as (host, door):
         screen = await session(await login(door, keys[0], "alice"))
         await screen.wait_for("online")
         assert screen.text.splitlines()[0].rstrip().endswith("online")
@@ -266,19 +292,21 @@ async def test_spectate_watches_the_table_without_a_seat(tmp_path: Path, keys: l
         assert "carol" not in watcher.text
 
 
-async def test_a_real_child_of_a_host_under_nohup_ends_on_the_hangup(tmp_path: Path, keys: list) -> None:
+@WARM
+async def test_a_real_child_of_a_host_under_nohup_ends_on_the_hangup(tmp_path: Path, keys: list, warm: bool) -> None:
     """The host ignores SIGHUP (nohup): the table's own child still hears the hangup and goes,
     long before it would be killed, and is reaped."""
     before = signal.signal(signal.SIGHUP, signal.SIG_IGN)
     try:
-        async with table(tmp_path, ssh={"hangup_grace": 15.0}) as (host, door):
+        async with table(tmp_path, ssh={"hangup_grace": 15.0, "warm": warm}) as (host, door):
             conn = await login(door, keys[0])
             await (await session(conn)).wait_for("alice (you)")
             [child] = [s.child for s in door.sessions]
             conn.close()
             status = await asyncio.wait_for(child.wait(), 14.0)
             assert status != -signal.SIGKILL
-            assert gone(child.pid) and door.children == []
+            await until(lambda: reaped(child.pid), timeout=10, what="the child to be reaped")
+            assert door.children == []
             with pytest.raises(ChildProcessError):
                 os.waitpid(child.pid, os.WNOHANG)
     finally:
@@ -359,16 +387,18 @@ async def test_passwords_and_unknown_keys_are_refused(tmp_path: Path, keys: list
 # --- the child: its terminal, its environment, its end ------------------------------------
 
 
-async def test_the_child_has_its_own_terminal_term_locale_and_folder(tmp_path: Path, keys: list) -> None:
+@WARM
+async def test_the_child_has_its_own_terminal_term_locale_and_folder(tmp_path: Path, keys: list, warm: bool) -> None:
     launches: list[Launch] = []
 
     def command(launch: Launch) -> list[str]:
         launches.append(launch)
         return [sys.executable, STUB, "hold"]
 
-    async with table(tmp_path, ssh={"command": command}) as (host, door):
+    async with table(tmp_path, ssh={"command": command, "warm": warm}) as (host, door):
         screen = await session(await login(door, keys[0], "Ann   of  Green Gables Farmhouse"), cols=91, rows=27)
         await screen.wait_for("ready 91x27 TERM=xterm-256color LANG=C.UTF-8 hup=default ctty=yes", raw=True)
+        assert forked_warm(door) is warm
         screen.resize(100, 31)
         await screen.wait_for("size 100x31", raw=True)
         screen.press("hello\r")
@@ -384,13 +414,14 @@ async def test_the_child_has_its_own_terminal_term_locale_and_folder(tmp_path: P
             launch.folder)
 
 
+@WARM
 async def test_closing_a_session_leaves_no_child_even_when_the_host_ignores_sighup(
-    tmp_path: Path, keys: list
+    tmp_path: Path, keys: list, warm: bool
 ) -> None:
     """The host runs as under nohup (SIGHUP ignored); its child still hears the hangup and is reaped."""
     before = signal.signal(signal.SIGHUP, signal.SIG_IGN)
     try:
-        async with table(tmp_path, ssh={"command": stub(), "hangup_grace": 5.0}) as (host, door):
+        async with table(tmp_path, ssh={"command": stub(), "hangup_grace": 5.0, "warm": warm}) as (host, door):
             conn = await login(door, keys[0])
             screen = await session(conn)
             await screen.wait_for("hup=default", raw=True)
@@ -398,7 +429,7 @@ async def test_closing_a_session_leaves_no_child_even_when_the_host_ignores_sigh
             conn.close()
             status = await asyncio.wait_for(child.wait(), 4.0)  # well before the SIGKILL at 5 s
             assert status == -signal.SIGHUP
-            assert gone(child.pid)
+            await until(lambda: reaped(child.pid), timeout=10, what="the child to be reaped")
             with pytest.raises(ChildProcessError):
                 os.waitpid(child.pid, os.WNOHANG)  # reaped already: no zombie left
             assert door.children == []
@@ -406,8 +437,11 @@ async def test_closing_a_session_leaves_no_child_even_when_the_host_ignores_sigh
         signal.signal(signal.SIGHUP, before)
 
 
-async def test_a_child_deaf_to_the_hangup_is_killed_after_the_grace(tmp_path: Path, keys: list) -> None:
-    async with table(tmp_path, ssh={"command": stub("ignore-hup"), "hangup_grace": 0.5}) as (host, door):
+@WARM
+async def test_a_child_deaf_to_the_hangup_is_killed_after_the_grace(tmp_path: Path, keys: list, warm: bool) -> None:
+    async with table(tmp_path, ssh={"command": stub("ignore-hup"), "hangup_grace": 0.5, "warm": warm}) as (
+        host, door
+    ):
         conn = await login(door, keys[0])
         await (await session(conn)).wait_for("ready", raw=True)
         [child] = [s.child for s in door.sessions]
@@ -558,7 +592,7 @@ def test_the_user_name_reaches_join_as_a_name_never_an_option(tmp_path: Path, us
 
     argv = child_command(Launch(url="ws://127.0.0.1:1", name=user, spectate=False, folder=tmp_path / "k",
                                 workdir=tmp_path))
-    assert argv[:6] == [sys.executable, "-P", "-m", "quackbox.net.door", str(tmp_path), "join"]
+    assert argv[:6] == [sys.executable, "-P", "-m", "quackbox.net.door_child", str(tmp_path), "join"]
     args = build_parser().parse_args(argv[5:])
     assert args.name == user and not args.spectate and args.code is None
 
@@ -584,6 +618,7 @@ async def test_a_taken_port_is_a_sentence(tmp_path: Path, keys: list) -> None:
 
 
 def _start_host(tmp_path: Path, *extra: str) -> tuple[subprocess.Popen[str], int]:
+    """A headless host with an SSH door, once its children are forked warm (it says so in its log)."""
     env = {**os.environ, "QUACKBOX_DATA_DIR": str(tmp_path / "data"), "QUACKBOX_STATE_DIR": str(tmp_path / "state"),
            "QUACKBOX_CONFIG_DIR": str(tmp_path / "config")}
     proc = subprocess.Popen(
@@ -592,16 +627,21 @@ def _start_host(tmp_path: Path, *extra: str) -> tuple[subprocess.Popen[str], int
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )
     assert proc.stdout is not None
+    port, warm = None, False
     for line in proc.stdout:
         if line.startswith("Or, nothing installed:"):
-            return proc, int(line.split("-p ")[1].split()[0])
-    raise AssertionError("the host never said where ssh goes")
+            port = int(line.split("-p ")[1].split()[0])
+        warm = warm or ("warm start process" in line and "ready" in line)
+        if warm and port is not None:
+            return proc, port
+    raise AssertionError("the host never said where ssh goes, or never got warm")
 
 
 @pytest.mark.parametrize("nohup", [False, True], ids=["plain", "under-nohup"])
 async def test_killing_the_host_ends_every_child(tmp_path: Path, keys: list, nohup: bool) -> None:
-    """SIGKILL to the host (no cleanup at all): the PTY's hangup still ends its children,
-    also when the host was started with SIGHUP ignored."""
+    """SIGKILL to the host (no cleanup at all): the PTY's hangup still ends its children, and the
+    zygote they were forked from hears its socket close and ends too; also when the host was
+    started with SIGHUP ignored."""
     before = signal.signal(signal.SIGHUP, signal.SIG_IGN) if nohup else None
     try:
         proc, port = _start_host(tmp_path)
@@ -613,16 +653,25 @@ async def test_killing_the_host_ends_every_child(tmp_path: Path, keys: list, noh
                                       known_hosts=None, agent_path=None)
         screen = await session(conn)
         await screen.wait_for("alice (you)")
-        children = await until(lambda: _children_of(proc.pid), timeout=10, what="the child")
+        [zygote] = _children_of(proc.pid)
+        [child] = _children_of(zygote)  # the session's, forked warm
         proc.kill()
         proc.wait(10)
-        for pid in children:
-            await until(lambda pid=pid: gone(pid), timeout=15, what=f"child {pid} to end")
+        for pid in (zygote, child):
+            await until(lambda pid=pid: gone(pid), timeout=15, what=f"process {pid} to end")
         conn.close()
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def _descendants_of(pid: int) -> list[int]:
+    """Process ``pid``'s children, theirs, and so on (a door's zygote and the children forked from it)."""
+    found = []
+    for child in _children_of(pid):
+        found += [child, *_descendants_of(child)]
+    return found
 
 
 def _children_of(pid: int) -> list[int]:

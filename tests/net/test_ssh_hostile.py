@@ -28,7 +28,7 @@ from quackbox.net.client import Client
 from quackbox.net.door import CROWDED, INPUT_CLOSED, REPLACED, TOO_FAST, no_session_sentence
 from quackbox.net.protocol import HUMAN, PROTOCOL_VERSION, Hello, Wire
 from quackbox.net.ssh import ssh_key
-from tests.net.test_ssh import keys, login, session, stub, table, until  # noqa: F401 (keys: a fixture)
+from tests.net.test_ssh import WARM, forked_warm, keys, login, session, stub, table, until  # noqa: F401 (keys: a fixture)
 
 PAGE = os.sysconf("SC_PAGE_SIZE")
 
@@ -62,10 +62,13 @@ def reason(exc: Exception | None) -> str:
 # --- 1. planted code -----------------------------------------------------------------------------
 
 
-async def test_a_module_planted_in_the_hosts_folder_never_runs(tmp_path: Path, keys: list, monkeypatch) -> None:
+@WARM
+async def test_a_module_planted_in_the_hosts_folder_never_runs(tmp_path: Path, keys: list, monkeypatch,
+                                                               warm: bool) -> None:
     """The host was started in a folder anyone may write to, holding a planted quackbox package and
-    modules named like its dependencies: the session's child imports none of them, and the key that
-    took a seat has a folder of its own only the host's user may enter."""
+    modules named like its dependencies: the session's child imports none of them, nor does the
+    zygote it is forked from (started in that folder too), and the key that took a seat has a
+    folder of its own only the host's user may enter."""
     shared = tmp_path / "shared"
     (shared / "quackbox").mkdir(parents=True)
     planted = {"quackbox/__init__.py", "quackbox/__main__.py", "textual.py", "msgpack.py", "websockets.py",
@@ -75,9 +78,10 @@ async def test_a_module_planted_in_the_hosts_folder_never_runs(tmp_path: Path, k
         (shared / name).write_text(f"open({str(marker)!r}, 'w').write('planted code ran')\n")
     shared.chmod(0o1777)
     monkeypatch.chdir(shared)
-    async with table(tmp_path) as (host, door):
+    async with table(tmp_path, ssh={"warm": warm}) as (host, door):
         screen = await session(await login(door, keys[0], "mallory"))
         await screen.wait_for("mallory (you)")
+        assert forked_warm(door) is warm
         folder = door.door.folders.of(ssh_key(keys[0].get_fingerprint("sha256")))
         await until(lambda: (folder / "state" / "tokens.json").exists(), timeout=10, what="the seat token")
     assert sorted(p.name for p in tmp_path.glob("ran-*")) == []

@@ -29,7 +29,7 @@ from quackbox.core.side_effects.moves import EndTurn
 from quackbox.net.host import HostConfig
 from quackbox.net.local import open_table
 from tests.net.test_ssh import (  # noqa: F401 (keys: a fixture)
-    ROOT, _children_of, door_config, gone, keys, login, session, stub, until,
+    ROOT, _descendants_of, door_config, gone, keys, login, session, stub, until,
 )
 
 
@@ -156,7 +156,8 @@ async def test_closing_the_hosts_app_closes_the_ssh_sessions_and_leaves_no_child
         screen = await session(bob)
         await screen.wait_for("bob (you)")
         assert "Hana" in seat_line(screen.text, 1)
-        [child] = await until(lambda: _children_of(proc.pid), timeout=10, what="bob's child")
+        # Bob's child and, once it is warm, the zygote (bob's child may be forked from it).
+        children = await until(lambda: _descendants_of(proc.pid), timeout=10, what="bob's child")
         if close == "q":
             os.write(master, b"\x1b")  # Esc leaves the host's lobby, once asked
             await until(lambda: "Close the table?" in "\n".join(host_screen.display), what="the question")
@@ -166,7 +167,8 @@ async def test_closing_the_hosts_app_closes_the_ssh_sessions_and_leaves_no_child
         await asyncio.wait_for(screen.closed.wait(), 20)
         assert "The table has closed." in screen.said
         assert await asyncio.to_thread(proc.wait, 20) == (0 if close == "q" else 128 + signal.SIGTERM)
-        await until(lambda: gone(child), timeout=10, what="bob's child to end")
+        for child in children:
+            await until(lambda child=child: gone(child), timeout=10, what=f"process {child} to end")
     finally:
         loop.remove_reader(master)
         os.close(master)

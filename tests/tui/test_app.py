@@ -291,3 +291,51 @@ async def test_a_dialog_keeps_the_table_in_view_behind_it(app_for):
         assert "Leave the game against the bots?" in flat(text)
         assert "Side Effects" in text.splitlines()[0] or "Turn" in text.splitlines()[0], text  # the status line
         assert "Bot 2 · " in text and "✗ Madness" in text and "Your Psyche" in text, text
+
+
+async def test_a_session_opened_before_the_app_shows_its_lobby_first_and_keys_are_made_once(tmp_path, monkeypatch):
+    """``quackbox join`` (a door's child too) opens its session before the app takes the screen:
+    no screen saying it is joining comes first. The footer's keys are composed again only when
+    they change: Textual's footer remade itself at each refresh of the keys, five times as the
+    lobby came and once per lobby message after, which cost a child more than its lobby."""
+    from textual.widgets._footer import FooterKey
+
+    from quackbox.tui import app as app_module
+    from quackbox.tui.widgets import KeysFooter
+
+    composed: list[str] = []
+    real_compose = KeysFooter.compose
+
+    def counted(self):
+        composed.append(type(self.screen).__name__)
+        return real_compose(self)
+
+    monkeypatch.setattr(KeysFooter, "compose", counted)
+    connecting: list[str] = []
+    monkeypatch.setattr(app_module.ConnectingScreen, "on_mount", lambda self: connecting.append(self.what), raising=False)
+    session = FakeSession("quack", mode="join", seat=1, address="10.0.0.5")
+    app = app_module.QuackboxApp(store=SettingsStore(tmp_path / "config"), session=session, home=False,
+                                 cursor_blink=False)
+
+    def keys() -> set[str]:
+        return {key.action for key in app.screen.query(FooterKey)}
+
+    async with app.run_test(size=SIZE) as pilot:
+        session.push(lobby_of(["Hana", "Ann", ""], started=False, kinds=["human", "human", "open"]))
+        await wait_for(pilot, lambda: app.lobby_screen is not None, what="the lobby")
+        await wait_for(pilot, lambda: "ready" in keys(), what="the lobby's keys")
+        assert connecting == []
+        assert "start" not in keys()  # Hana starts this table, not us
+        made = len(composed)
+        assert made <= 2, composed  # empty until the keys are known, then once (Textual's: 9 times)
+        for ready in (True, False, True):
+            session.push(lobby_of(["Hana", "Ann", "Zed"], started=False, ready=[False, ready, False],
+                                  kinds=["human"] * 3))
+            await pilot.pause()
+        await wait_for(pilot, lambda: "Zed" in screen_text(app), what="the newcomer")
+        await pilot.pause()
+        assert len(composed) == made  # the same keys: not composed again
+        session.push(lobby_of(["Hana", "Ann", "Zed"], started=False, starter=1, kinds=["human"] * 3))
+        await wait_for(pilot, lambda: "start" in keys(), what="the start key")
+        assert "ready" not in keys() and len(composed) == made + 1
+        await wait_for(pilot, lambda: "^s start" in screen_text(app), what="the start key shown")

@@ -41,7 +41,7 @@ from quackbox.net.limits import SLOW_FREE
 from quackbox.net.protocol import HUMAN
 from quackbox.net.web import WebConfig, WebError, WebServer, browser_key
 from quackbox.net.web_http import CSP
-from tests.net.test_ssh import CHILD_START, _children_of, gone, until
+from tests.net.test_ssh import CHILD_START, _descendants_of, gone, until
 
 ROOT = Path(__file__).resolve().parents[2]
 STUB = str(ROOT / "tests" / "net" / "ssh_stub.py")
@@ -63,18 +63,22 @@ async def table(
     config = HostConfig(**{"game": "side-effects", "seats": 2, "bots": 1, "headless": True, "bind": "127.0.0.1",
                            "port": 0, "once": False, "bot_delay": 0.0, "away_grace": None, "seed": 3, "code": CODE,
                            **host})
-    async with Host(config) as running, WebServer(web_config(tmp_path, **(door or {})), running) as server:
+    config_of_door = web_config(tmp_path, **(door or {}))
+    async with Host(config) as running, WebServer(config_of_door, running) as server:
+        if config_of_door.warm:  # the children are forked warm from the first session on
+            assert await asyncio.wait_for(server.door.wait_warm(), 60)
         yield running, server
 
 
 def web_config(tmp_path: Path, **options: Any) -> WebConfig:
     """A browser door on 127.0.0.1 port 0 with its folders under ``tmp_path``; ``options`` are
-    WebConfig's fields or the door's limits (a hang-up grace of 1 s unless given)."""
+    WebConfig's fields or the door's limits (a hang-up grace of 1 s unless given). Children start
+    fresh unless ``warm=True`` (see tests/net/test_ssh.py's door_config)."""
     names = {f.name for f in dataclasses.fields(DoorLimits)}
     limits = DoorLimits(**{"hangup_grace": 1.0, **{k: v for k, v in options.items() if k in names}})
     rest = {k: v for k, v in options.items() if k not in names}
     return WebConfig(**{"port": 0, "bind": "127.0.0.1", "players_dir": str(tmp_path / "players"), "limits": limits,
-                        **rest})
+                        "warm": False, **rest})
 
 
 class Tab:
@@ -255,9 +259,13 @@ async def test_a_first_message_that_is_no_hello_is_refused(tmp_path: Path, hello
 
 
 async def test_the_right_code_shows_the_lobby_and_keys_play_a_move(tmp_path: Path) -> None:
-    async with table(tmp_path) as (host, server):
+    """The child forked warm, as a host's are."""
+    async with table(tmp_path, door={"warm": True}) as (host, server):
         tab = await Tab.open(server, name="ann")
         await tab.wait_for("ann (you)")
+        [child] = server.children
+        assert server.door.zygote is not None
+        assert Path(f"/proc/{child}/stat").read_text().rsplit(")", 1)[1].split()[1] == str(server.door.zygote.pid)
         assert f"at http://127.0.0.1:{server.port}" in tab.text and "Seats" in tab.text
         await tab.press("\x13")  # Ctrl+S starts: the open seat gets a bot
         rules = host.table.rules
@@ -531,13 +539,15 @@ async def test_a_seated_hosts_lobby_shows_the_link_and_leaving_closes_the_browse
         tab = Tab(ws, 80, 24)
         await tab.wait_for("bob (you)")
         assert "Hana" in next(line for line in tab.text.splitlines() if re.match(r"^\s+1\s\s", line))
-        [child] = await until(lambda: _children_of(proc.pid), timeout=10, what="bob's child")
+        # Bob's child and, once it is warm, the zygote (bob's child may be forked from it).
+        children = await until(lambda: _descendants_of(proc.pid), timeout=10, what="bob's child")
         os.write(master, b"\x1b")  # Esc leaves the host's lobby, once the question is answered
         await until(lambda: "Close the table?" in "\n".join(host_screen.display), timeout=10, what="the question")
         os.write(master, b"y")
         assert await tab.ended(20) == (1000, "The table has closed.")
         assert await asyncio.to_thread(proc.wait, 20) == 0
-        await until(lambda: gone(child), timeout=10, what="bob's child to end")
+        for child in children:
+            await until(lambda child=child: gone(child), timeout=10, what=f"process {child} to end")
     finally:
         loop.remove_reader(master)
         os.close(master)

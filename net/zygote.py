@@ -1,0 +1,701 @@
+"""A warm start for a door's children: one process imports the table once, and forks a child per session.
+
+A fresh ``python -m quackbox.net.door ... join`` spends most of its first
+half second importing Textual and quackbox, and holds some 35 MB of its own.
+The zygote does that once. The door starts it as it starts a child (the
+host's Python in safe-path mode, in a folder of its own, an environment
+made from scratch, every signal at its default) and in a session of its
+own with no terminal; it imports the join path (:data:`WARM_MODULES`), freezes
+its garbage collector (the objects it made are never scanned again, so the
+pages that hold them stay shared with every child) and waits, with no
+thread and no event loop, for the host to ask for a child.
+
+For each session the host makes the PTY and a pipe that holds what that
+child alone is to know: its command line and environment (the room code,
+the player's name and folder). The zygote is handed both, forks, and answers
+with the child's pid. It never reads the pipe: nothing of a session passes
+through it, so no child can find another session's secrets in the memory it
+was forked from.
+
+In the child, before anything of its session runs: nothing of the zygote's
+(its socket and its watch on the other children closed), a session of its
+own (``setsid``) whose controlling terminal is the PTY, every signal as a
+fresh Python has it (default, but SIGINT raises KeyboardInterrupt and
+SIGPIPE and SIGXFSZ are ignored) and none blocked, the session's
+environment and nothing else, fresh standard streams on the PTY. Then the
+command runs as a fresh Python would run it (``-m MODULE`` or a script:
+:func:`entry`), to its own exit.
+
+The zygote stays its children's parent: it tells the host when one exits,
+with its status, and reaps it only once the host has heard, so a child's
+pid is never reused while the host may still signal it. It exits when the
+host's end of its socket closes, so killing the host ends it too (the
+children end at their terminals' hangup, as ever). A zygote that ends
+anyway is started again (:data:`RESTART_INTERVAL`); meanwhile, and wherever
+there is none (not Linux: no pidfd), the door starts its children fresh.
+
+The protocol, over a SOCK_SEQPACKET socket pair (one message a packet):
+host to zygote ``S`` with the PTY and the pipe as SCM_RIGHTS (fork one),
+``R`` + pid (the host heard of its exit: reap it); zygote to host ``W``
+(warm: ready to fork), ``E`` + text (it cannot be), ``P`` + pid (forked),
+``F`` + text (could not fork), ``X`` + pid and status (a child exited).
+"""
+
+from __future__ import annotations
+
+import array
+import asyncio
+import contextlib
+import fcntl
+import gc
+import importlib
+import io
+import json
+import logging
+import os
+import runpy
+import select
+import selectors
+import signal
+import socket
+import struct
+import sys
+import termios
+import threading
+import time
+import traceback
+import weakref
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Collection, Mapping, NoReturn, Sequence
+
+from quackbox.net.pty_child import DEFAULT_SIGNALS, PtyChild, inherited_fds, open_pty
+
+__all__ = ["RESTART_INTERVAL", "SPAWN_TIMEOUT", "WARM_MODULES", "Zygote", "entry"]
+
+log = logging.getLogger("quackbox.door")
+
+WARM_MODULES = (
+    "quackbox.__main__",
+    "quackbox.netcmd",
+    "quackbox.savecmd",
+    "quackbox.tui.app",
+    "quackbox.tui.lobby",
+    "quackbox.tui.driver",
+    "quackbox.tui.se_game",
+    "quackbox.tui.quack_game",
+    "quackbox.core.side_effects.bot",
+    "quackbox.core.quack.bot",
+    "textual.layouts.factory",
+    "textual.scrollbar",
+    "textual.pilot",
+    "textual.drivers.headless_driver",
+    "quackbox.net.zygote:read_the_wire",
+)
+"""What the zygote does before its first fork: import what ``quackbox join``
+loads up to a table's lobby and first game screen, for either game, and call
+the ``module:function`` named (with no argument). A module named here that
+does not exist is skipped (a renamed one costs warmth, never a start)."""
+SPAWN_TIMEOUT = 2.0
+"""Seconds the host waits for the zygote to fork (a few milliseconds as a rule);
+past it the zygote is taken for broken, and the session starts fresh."""
+RESTART_INTERVAL = 10.0
+"""Seconds between two starts of a zygote: one that ends is started again, at most this often."""
+START_ATTEMPTS = 3
+"""Zygotes in a row that end before they are warm, after which the door stops
+starting them (every child then starts fresh) and says so."""
+MAX_REQUEST = 60 * 1024
+"""Bytes of a child's command line and environment: they wait in a pipe
+(64 KiB) until the child reads them, so they must fit it."""
+
+_PYTHON_START = {signal.SIGINT: signal.default_int_handler, signal.SIGPIPE: signal.SIG_IGN,
+                 signal.SIGXFSZ: signal.SIG_IGN}
+"""Where a fresh Python's signal handlers differ from the default (it sets these as it starts)."""
+_PID = struct.Struct("=i")
+_EXIT = struct.Struct("=ii")
+_FDS = array.array("i", [0, 0]).itemsize * 2
+
+
+def read_the_wire() -> None:
+    """Read every class the wire carries, for both games (what makes a Wire: a child makes
+    two as it joins), so each child finds them read (:func:`quackbox.net.codec.type_hints`)."""
+    from quackbox.core import games
+    from quackbox.net.protocol import Wire
+
+    Wire(None)
+    for name in games.GAMES:
+        Wire(games.get(name))
+
+
+def entry(argv: Sequence[str]) -> tuple[str, str, list[str]] | None:
+    """What a fresh Python with command line ``argv`` would run, if a zygote can run it too:
+    ``("module", NAME, ARGS)`` for ``PYTHON [-P] -m NAME ARGS...``, ``("path", SCRIPT, ARGS)``
+    for ``PYTHON [-P] SCRIPT ARGS...``; None for anything else (another program, other options)."""
+    if len(argv) < 2 or argv[0] != sys.executable:
+        return None
+    rest = list(argv[1:])
+    if rest[0] == "-P":  # the zygote and its children run in safe-path mode anyway
+        rest.pop(0)
+    if len(rest) >= 2 and rest[0] == "-m":
+        return "module", rest[1], rest[2:]
+    if rest and not rest[0].startswith("-"):
+        return "path", rest[0], rest[1:]
+    return None
+
+
+# --- the host's side ---------------------------------------------------------------------------
+
+
+@dataclass
+class _Child:
+    """A child of the zygote, as the host watches it."""
+
+    pidfd: int
+    """The host's own handle on it: how it learns of its end should the zygote be gone."""
+    on_exit: Callable[[int], None] | None = None
+    status: int | None = None
+    """Its exit status, if it came before anyone watched."""
+
+
+class Zygote:
+    """The host's side of a zygote: starts it, asks it for children, hears of their ends.
+
+    Args:
+        env: the zygote's whole environment. A child's must be the same but
+            for ``session_env``: what Python and the warm modules read as they
+            start must be what the child would have read.
+        workdir: the zygote's working folder (the door's own).
+        session_env: the variables that differ from one session to the next.
+    """
+
+    def __init__(self, env: Mapping[str, str], workdir: Path, *, session_env: Collection[str],
+                 warm: Sequence[str] | None = None) -> None:
+        self.env = dict(env)
+        self.workdir = workdir
+        self.session_env = frozenset(session_env)
+        self.warm_modules = tuple(WARM_MODULES if warm is None else warm)
+        self.pid: int | None = None
+        self.ready = False
+        """Warm: a child asked for now is forked."""
+        self.warm_seconds: float | None = None
+        """How long the zygote took to warm, as it said."""
+        self._loop = asyncio.get_running_loop()
+        self._sock: socket.socket | None = None
+        self._pidfd: int | None = None
+        self._children: dict[int, _Child] = {}
+        self._started = float("-inf")
+        self._failed_starts = 0
+        self._restart: asyncio.TimerHandle | None = None
+        self._stopping = False
+        self._ended: asyncio.Future[int] | None = None
+        self._warmed = asyncio.Event()
+        """Set while the zygote is warm, and once it will not be (stopped, or given up)."""
+        self._warm_once = False
+        """Whether the running zygote got warm (one that ends before is a failed start)."""
+        self._users = 0
+
+    @classmethod
+    def shared(cls, env: Mapping[str, str], workdir: Path, *, session_env: Collection[str]) -> Zygote:
+        """The zygote for children whose environment is ``env`` but for ``session_env``,
+        started if there is none yet: one for each event loop and interpreter, so the SSH
+        and browser doors of one host share theirs. Each door gives it back with :meth:`release`."""
+        shared = _SHARED.setdefault(asyncio.get_running_loop(), {})
+        key = frozenset((k, v) for k, v in env.items() if k not in session_env)
+        zygote = shared.get(key)
+        if zygote is None:
+            zygote = shared[key] = cls(env, workdir, session_env=session_env)
+            zygote.start()
+        zygote._users += 1
+        return zygote
+
+    async def release(self) -> None:
+        """A door is done with this zygote: the last one to be done stops it."""
+        self._users -= 1
+        if self._users > 0:
+            return
+        shared = _SHARED.get(self._loop, {})
+        for key, held in list(shared.items()):
+            if held is self:
+                del shared[key]
+        await self.stop()
+
+    @staticmethod
+    def available() -> bool:
+        """Whether this system has what a zygote needs (Linux's pidfd and SOCK_SEQPACKET)."""
+        if not hasattr(socket, "SOCK_SEQPACKET") or not hasattr(os, "pidfd_open"):
+            return False
+        try:
+            os.close(os.pidfd_open(os.getpid()))
+        except OSError:
+            return False
+        return True
+
+    # --- its life ---------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the zygote; it says when it is warm (:attr:`ready`). Meanwhile children start fresh."""
+        self._restart = None
+        if self._stopping or self.pid is not None:
+            return
+        self._started = self._loop.time()
+        self._warm_once = False
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        argv = [sys.executable, "-P", "-m", "quackbox.net.zygote", str(self.workdir), *self.warm_modules]
+        try:
+            self.pid = os.posix_spawn(
+                argv[0], argv, self.env,
+                file_actions=[
+                    (os.POSIX_SPAWN_DUP2, theirs.fileno(), 0),  # its socket, taken from stdin as it starts
+                    (os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
+                    (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0),
+                    *((os.POSIX_SPAWN_CLOSE, fd) for fd in inherited_fds()),
+                ],
+                setsid=True,  # no terminal: a Ctrl-C or hangup of the host's own terminal is not its business
+                setsigdef=DEFAULT_SIGNALS,
+                setsigmask=(),
+            )
+            self._pidfd = os.pidfd_open(self.pid)
+        except OSError as exc:
+            ours.close()
+            if self.pid is not None:  # started, but it cannot be watched: it goes at once
+                os.kill(self.pid, signal.SIGKILL)
+                os.waitpid(self.pid, 0)
+                self.pid = None
+            log.warning("door: cannot start the warm start process (%s); sessions start fresh", exc)
+            self._ended_early()
+            return
+        finally:
+            theirs.close()
+        ours.setblocking(False)
+        self._sock = ours
+        self._ended = self._loop.create_future()
+        self._loop.add_reader(ours.fileno(), self._readable)
+        self._loop.add_reader(self._pidfd, self._exited)
+        log.info("door: warm start process %d starting", self.pid)
+
+    async def wait_warm(self) -> bool:
+        """Until the zygote is warm (True) or will not be (False)."""
+        await self._warmed.wait()
+        return self.ready
+
+    async def stop(self) -> None:
+        """End the zygote and reap it. Its children live on to their own ends (their doors
+        end them first), which are still heard."""
+        self._stopping = True
+        if self._restart is not None:
+            self._restart.cancel()
+            self._restart = None
+        self._close_socket()  # a warm zygote hears it and exits
+        if not self.ready:
+            self._kill()  # one still warming would hear it only once warm
+        if self.pid is not None and self._ended is not None:
+            try:
+                async with asyncio.timeout(SPAWN_TIMEOUT):
+                    await asyncio.shield(self._ended)
+            except TimeoutError:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(self.pid, signal.SIGKILL)
+                await asyncio.shield(self._ended)
+        self._warmed.set()
+
+    # --- children ---------------------------------------------------------------------
+
+    def spawn(self, argv: Sequence[str], env: Mapping[str, str], *, cols: int, rows: int) -> PtyChild | None:
+        """Fork a child that runs ``argv`` with ``env`` on a fresh PTY of ``cols`` x ``rows``;
+        None if this zygote cannot (not warm, another program, another interpreter's
+        environment, or it failed: then it is started again, and the reason logged)."""
+        if not self.ready or entry(argv) is None:
+            return None
+        if self._interpreter(env) != self._interpreter(self.env):
+            return None
+        request = json.dumps({"argv": list(argv), "env": dict(env)}).encode("utf-8")
+        if len(request) > MAX_REQUEST:
+            return None
+        master, slave = open_pty(cols, rows)
+        try:
+            pid = self._fork(request, slave)
+        except (OSError, _Trouble) as exc:
+            os.close(master)
+            log.warning("door: the warm start process failed (%s); this session starts fresh", exc)
+            self._kill()
+            return None
+        finally:
+            os.close(slave)
+        return PtyChild(pid, master, exits=self)
+
+    def watch(self, pid: int, on_exit: Callable[[int], None]) -> None:
+        """Call ``on_exit(status)`` when child ``pid`` exits (at once, if it has)."""
+        child = self._children.get(pid)
+        if child is None:
+            on_exit(0)  # nothing is known of it any more: all that is left to say is that it is gone
+            return
+        if child.status is not None:
+            self._forget(pid, child.status, on_exit)
+        else:
+            child.on_exit = on_exit
+
+    @property
+    def children(self) -> list[int]:
+        """The pids of its children the host has not yet heard the end of."""
+        return [pid for pid, child in self._children.items() if child.status is None]
+
+    # --- inside -----------------------------------------------------------------------
+
+    def _interpreter(self, env: Mapping[str, str]) -> dict[str, str]:
+        """What of ``env`` is the same for every session: how Python and the warm modules start."""
+        return {k: v for k, v in env.items() if k not in self.session_env}
+
+    def _fork(self, request: bytes, slave: int) -> int:
+        if self._sock is None:
+            raise _Trouble("it has ended")
+        read, write = os.pipe2(os.O_CLOEXEC)
+        try:
+            os.write(write, request)  # fits the pipe (MAX_REQUEST): nobody reads it before the child
+            os.close(write)
+            write = -1
+            self._sock.sendmsg([b"S"], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [slave, read]))])
+        finally:
+            os.close(read)
+            if write >= 0:
+                os.close(write)
+        deadline = time.monotonic() + SPAWN_TIMEOUT
+        while True:
+            # The host waits here, a few milliseconds as a rule: the fork's answer comes first.
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([self._sock], [], [], left)[0]:
+                raise _Trouble(f"no answer within {SPAWN_TIMEOUT:g} s")
+            answer: int | str | None = None
+            for message in self._receive():
+                kind, body = message[:1], message[1:]
+                if answer is None and kind == b"P":
+                    answer = _PID.unpack(body)[0]
+                    # Unreaped whatever it does meanwhile (the zygote waits for our word), so the
+                    # pid is its own until then.
+                    self._children[answer] = _Child(os.pidfd_open(answer))
+                elif answer is None and kind == b"F":
+                    answer = body.decode("utf-8", "replace")
+                else:
+                    self._handle(message)
+            if isinstance(answer, int):
+                return answer
+            if answer is not None:
+                raise _Trouble(answer)
+            if self._sock is None:
+                raise _Trouble("it ended")
+
+    def _receive(self) -> list[bytes]:
+        """The messages waiting on the socket (none once it has closed)."""
+        messages = []
+        while self._sock is not None:
+            try:
+                data = self._sock.recv(4096)
+            except BlockingIOError:
+                break
+            except OSError:
+                data = b""
+            if not data:
+                self._close_socket()
+                break
+            messages.append(data)
+        return messages
+
+    def _readable(self) -> None:
+        for message in self._receive():
+            self._handle(message)
+
+    def _handle(self, message: bytes) -> None:
+        kind, body = message[:1], message[1:]
+        if kind == b"X":
+            pid, status = _EXIT.unpack(body)
+            child = self._children.get(pid)
+            if child is None:
+                return
+            if child.on_exit is None:
+                child.status = status
+            else:
+                self._forget(pid, status, child.on_exit)
+        elif kind == b"W":
+            self.ready = self._warm_once = True
+            self._failed_starts = 0
+            with contextlib.suppress(ValueError):
+                self.warm_seconds = float(body)
+            log.info("door: warm start process %s ready after %.2f s", self.pid, self.warm_seconds or 0.0)
+            self._warmed.set()
+        elif kind == b"E":
+            log.warning("door: the warm start process cannot warm: %s", body.decode("utf-8", "replace"))
+
+    def _forget(self, pid: int, status: int, on_exit: Callable[[int], None]) -> None:
+        child = self._children.pop(pid)
+        if child.pidfd >= 0:
+            self._loop.remove_reader(child.pidfd)
+            os.close(child.pidfd)
+        if self._sock is not None:
+            with contextlib.suppress(OSError):
+                self._sock.send(b"R" + _PID.pack(pid))  # heard: now it may be reaped
+        on_exit(status)
+
+    def _close_socket(self) -> None:
+        sock, self._sock = self._sock, None
+        if sock is not None:
+            self._loop.remove_reader(sock.fileno())
+            sock.close()
+
+    def _kill(self) -> None:
+        """A zygote that misbehaves is ended; its end starts another."""
+        self.ready = False
+        self._close_socket()
+        if self.pid is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pid, signal.SIGKILL)
+
+    def _exited(self) -> None:
+        """The zygote itself ended: reap it, watch its children ourselves, start another."""
+        assert self.pid is not None and self._pidfd is not None
+        try:
+            reaped, status = os.waitpid(self.pid, os.WNOHANG)
+        except ChildProcessError:
+            reaped, status = self.pid, 0
+        if not reaped:
+            return
+        self._loop.remove_reader(self._pidfd)
+        os.close(self._pidfd)
+        self._pidfd = None
+        pid, self.pid = self.pid, None
+        self.ready = False
+        self._close_socket()
+        code = os.waitstatus_to_exitcode(status)
+        if self._ended is not None and not self._ended.done():
+            self._ended.set_result(code)
+        for child_pid, child in list(self._children.items()):
+            # Its children live on (their PTYs are ours): each is watched by its pidfd now.
+            if child.status is None:
+                self._loop.add_reader(child.pidfd, self._orphan_exited, child_pid)
+        if self._stopping:
+            return
+        how = f"was killed by signal {-code}" if code < 0 else f"exited with status {code}"
+        log.warning("door: the warm start process %d %s; sessions start fresh until another is warm", pid, how)
+        self._warmed.clear()
+        if self._warm_once:
+            self._schedule_restart()
+        else:
+            self._ended_early()
+
+    def _orphan_exited(self, pid: int) -> None:
+        child = self._children.get(pid)
+        if child is None:
+            return
+        # Reaped by whoever adopted it: its status is theirs to know.
+        if child.on_exit is None:
+            child.status = 0
+            self._loop.remove_reader(child.pidfd)
+        else:
+            self._forget(pid, 0, child.on_exit)
+
+    def _ended_early(self) -> None:
+        self._failed_starts += 1
+        if self._failed_starts >= START_ATTEMPTS:
+            log.warning("door: %d warm start processes in a row ended before they were ready; "
+                        "every session starts fresh from now on", self._failed_starts)
+            self._warmed.set()
+            return
+        self._schedule_restart()
+
+    def _schedule_restart(self) -> None:
+        at = max(self._loop.time(), self._started + RESTART_INTERVAL)
+        self._restart = self._loop.call_at(at, self.start)
+
+
+class _Trouble(Exception):
+    """The zygote did not fork as asked."""
+
+
+_SHARED: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[frozenset[tuple[str, str]], Zygote]] = (
+    weakref.WeakKeyDictionary())
+"""The zygotes in use, by event loop and interpreter environment (see :meth:`Zygote.shared`)."""
+
+
+# --- the zygote's side -------------------------------------------------------------------------
+
+
+def main(argv: Sequence[str]) -> int:
+    """``python -P -m quackbox.net.zygote WORKDIR MODULE[:FUNCTION]...``, its socket on stdin: warm, then fork on request."""
+    # No collection until the children have been forked: garbage freed while warming would leave
+    # holes in the pages the children share, and their first allocations would fill (copy) them.
+    gc.disable()
+    os.umask(0o077)
+    os.chdir(argv[0])
+    control = socket.socket(fileno=os.dup(0))
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    started = time.perf_counter()
+    try:
+        for name in argv[1:]:
+            module_name, _, function = name.partition(":")
+            try:
+                module = importlib.import_module(module_name)
+            except ModuleNotFoundError as exc:
+                if exc.name != module_name:
+                    raise  # it is there, and broken
+                continue
+            if function:
+                getattr(module, function)()
+    except Exception:  # noqa: BLE001 - told to the host, whatever it is
+        control.send(b"E" + traceback.format_exc(limit=-3).encode("utf-8", "replace")[-3000:])
+        return 1
+    unfit = _unfit_to_fork(control.fileno())
+    if unfit:
+        control.send(b"E" + unfit.encode("utf-8", "replace"))
+        return 1
+    gc.freeze()
+    control.send(b"W" + f"{time.perf_counter() - started:.3f}".encode())
+    return _serve(control)
+
+
+def _unfit_to_fork(control: int) -> str:
+    """Why a child forked now would hold something of the zygote's besides its imports, or "".
+
+    Another thread (Python's, or one a library started by itself): a fork copies only the
+    calling one, so whatever the others held would be held for ever in every child. A
+    descriptor a warm module left open (a file, an event loop's selector and self-pipe):
+    every child would share it, and with it its offset or its wakeups."""
+    try:
+        threads = len(os.listdir("/proc/self/task"))
+    except OSError:
+        threads = threading.active_count()
+    if threads != 1 or threading.active_count() != 1:
+        names = ", ".join(t.name for t in threading.enumerate() if t is not threading.current_thread())
+        return f"threads were started while warming ({names or 'not started by Python'})"
+    left = []
+    for fd in sorted(int(name) for name in os.listdir("/proc/self/fd")):
+        if fd <= 2 or fd == control:
+            continue
+        try:
+            left.append(f"{fd} ({os.readlink(f'/proc/self/fd/{fd}')})")
+        except OSError:
+            continue  # the one listdir read the folder with, closed since
+    if left:
+        return f"descriptors were left open while warming: {', '.join(left)}"
+    return ""
+
+
+def _serve(control: socket.socket) -> int:
+    """Fork a child for each request until the host's end closes; tell the host of their ends."""
+    selector = selectors.DefaultSelector()
+    selector.register(control, selectors.EVENT_READ)
+    watched: dict[int, int] = {}
+    """Children not yet exited, and their pidfds."""
+    exited: set[int] = set()
+    """Children exited, the host told, not yet reaped."""
+    while True:
+        for key, _ in selector.select():
+            if key.fileobj is not control:
+                pid = key.data
+                info = os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+                if info is None:
+                    continue
+                status = info.si_status if info.si_code == os.CLD_EXITED else -info.si_status
+                selector.unregister(key.fileobj)
+                os.close(watched.pop(pid))
+                exited.add(pid)
+                control.send(b"X" + _EXIT.pack(pid, status))
+                continue
+            message, fds = _receive_request(control)
+            if not message:
+                return 0  # the host has gone: so do we
+            if message[:1] == b"R":
+                pid = _PID.unpack(message[1:])[0]
+                if pid in exited:
+                    exited.discard(pid)
+                    os.waitpid(pid, 0)
+                continue
+            if message[:1] != b"S" or len(fds) != 2:
+                for fd in fds:
+                    os.close(fd)
+                control.send(b"F" + b"a request it does not understand")
+                continue
+            gc.freeze()  # what it made since the last fork stays out of the children's collections too
+            try:
+                pid = os.fork()
+            except OSError as exc:
+                for fd in fds:
+                    os.close(fd)
+                control.send(b"F" + str(exc).encode("utf-8", "replace"))
+                continue
+            if pid == 0:
+                _become_child(control, selector, watched, *fds)
+            for fd in fds:
+                os.close(fd)
+            pidfd = os.pidfd_open(pid)
+            watched[pid] = pidfd
+            selector.register(pidfd, selectors.EVENT_READ, pid)
+            control.send(b"P" + _PID.pack(pid))
+
+
+def _receive_request(control: socket.socket) -> tuple[bytes, list[int]]:
+    try:
+        message, ancillary, _, _ = control.recvmsg(64, socket.CMSG_SPACE(_FDS))
+    except ConnectionError:
+        return b"", []
+    fds: list[int] = []
+    for level, kind, data in ancillary:
+        if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+            passed = array.array("i")
+            passed.frombytes(data[: len(data) - len(data) % passed.itemsize])
+            fds.extend(passed)
+    return message, fds
+
+
+def _become_child(control: socket.socket, selector: selectors.BaseSelector, watched: Mapping[int, int],
+                  terminal: int, request: int) -> NoReturn:
+    """In the forked child: shed the zygote, take the session's terminal and environment, run its command."""
+    selector.close()
+    control.close()
+    for pidfd in watched.values():
+        os.close(pidfd)
+    os.setsid()
+    fcntl.ioctl(terminal, termios.TIOCSCTTY, 0)
+    for fd in (0, 1, 2):
+        os.dup2(terminal, fd)
+    os.close(terminal)
+    with os.fdopen(request, "rb") as pipe:
+        asked = json.loads(pipe.read(MAX_REQUEST + 1))
+    for signum in DEFAULT_SIGNALS:
+        with contextlib.suppress(OSError, ValueError):
+            signal.signal(signum, _PYTHON_START.get(signum, signal.SIG_DFL))
+    signal.pthread_sigmask(signal.SIG_SETMASK, ())
+    os.environ.clear()
+    os.environ.update(asked["env"])
+    _fresh_streams()
+    gc.enable()  # what was frozen before the fork stays out of its collections
+    what = entry(asked["argv"])
+    if what is None:  # the host asks only for what entry() accepts
+        raise SystemExit(f"quackbox: cannot run {asked['argv'][:3]!r} here")
+    kind, name, args = what
+    # As ``python -m NAME ARGS`` or ``python SCRIPT ARGS``: its own __main__, its own exit
+    # (SystemExit, or an exception's traceback, ends this process as it would end a fresh one).
+    sys.argv = [name, *args]
+    if kind == "module":
+        runpy.run_module(name, run_name="__main__", alter_sys=True)
+    else:
+        runpy.run_path(name, run_name="__main__")
+    raise SystemExit(0)
+
+
+def _fresh_streams() -> None:
+    """sys.stdin, stdout and stderr on the terminal, made as Python makes them at start."""
+    for name, fd, mode in (("stdin", 0, "r"), ("stdout", 1, "w"), ("stderr", 2, "w")):
+        old = getattr(sys, f"__{name}__") or getattr(sys, name)
+        raw = io.FileIO(fd, mode, closefd=False)
+        raw.name = f"<{name}>"  # type: ignore[misc]
+        buffered = io.BufferedReader(raw) if mode == "r" else io.BufferedWriter(raw)
+        stream = io.TextIOWrapper(buffered, encoding=old.encoding if old else "utf-8",
+                                  errors=old.errors if old else "strict", newline="\n",
+                                  line_buffering=name == "stderr" or raw.isatty())
+        stream.mode = mode  # type: ignore[misc]
+        setattr(sys, name, stream)
+        setattr(sys, f"__{name}__", stream)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
