@@ -37,7 +37,7 @@ from quackbox.net.actions import Action, Close, JournalEnd, JournalMove, Journal
 from quackbox.net.bot_driver import BotDriver
 from quackbox.net.journal import Header, Journal, rebuild
 from quackbox.net.lobby import CLOSE_NORMAL, LOBBY, OVER, PLAYING, Lobby, Peer
-from quackbox.net.limits import MAX_OPEN_OFFERS, Rate, TokenBucket, TurnBudget
+from quackbox.net.limits import Rate, TokenBucket, TurnBudget
 from quackbox.net.protocol import (
     BOT,
     HUMAN,
@@ -181,7 +181,10 @@ class Table:
         self.bots = BotDriver(config, self.rules)
         self._deadline: Deadline | None = None
         self._deadline_started = 0.0
-        self._timeout_types: set[type] = set()
+        self._unlisted = frozenset(self.rules.unlisted_moves())
+        """Move types a seat may send that ``legal`` never lists: budgeted per turn."""
+        self._host_only = frozenset(self.rules.timeout_moves())
+        """Move types only the host makes, when a countdown runs out."""
 
     # --- queries -----------------------------------------------------------------
 
@@ -431,13 +434,16 @@ class Table:
                 peer, ErrorCode.BAD_MESSAGE, f"No view numbered {message.seq} was sent; the latest is {self.seq}.", "move"
             ) + [Send(peer.conn, self._current_view(peer.seat, now))]
         move = message.move
-        if type(move) in self._timeout_types or (self._deadline is not None and type(move) is type(self._deadline.timeout)):
+        if type(move) in self._host_only:
             return self.lobby.error(peer, ErrorCode.HOST_ONLY, "Only the host runs out a countdown.", "move")
-        refused = self._over_budget(peer.seat, move)
-        if refused:
-            return self.lobby.error(peer, ErrorCode.RATE_LIMITED, refused, "move")
+        unlisted = type(move) in self._unlisted
+        if unlisted and self.turns.spent(peer.seat):
+            return self.lobby.error(
+                peer, ErrorCode.RATE_LIMITED,
+                "That is as many offers as a player may make in one turn; wait for the next turn.", "move",
+            )
         try:
-            return self._apply(peer.seat, move, now)
+            out = self._apply(peer.seat, move, now, unlisted=unlisted)
         except RulesError as exc:
             if message.seq < self.seq:
                 # The move was made from an older view and is no longer legal:
@@ -447,33 +453,20 @@ class Table:
                 ) + [Send(peer.conn, self._current_view(peer.seat, now))]
             error = ProtocolError.from_rules(exc)
             return self.lobby.error(peer, error.code, error.message, "move")
+        return out
 
-    def _over_budget(self, seat: int, move: Move) -> str:
-        """Why ``seat`` may not make ``move`` now for what it did this turn, or "".
-
-        A move the rules accept without listing it in ``legal`` (a trade
-        offer: its space is every subset of a hand) is free to make but not
-        free to journal, so a seat gets :data:`quackbox.net.limits.FREE_MOVES_PER_TURN`
-        of them a turn and :data:`quackbox.net.limits.MAX_OPEN_OFFERS` open offers.
-        Listed moves are bounded by the game itself.
-        """
-        if move in self.rules.legal_moves(self.state, seat):
-            return ""
-        try:
-            self.rules.check(self.state, seat, move)
-        except Exception:
-            return ""  # refused on its own merits when it is applied
-        if self.turns.spent(seat):
-            return "That is as many offers as a player may make in one turn; wait for the next turn."
-        offers = getattr(self.rules.view(self.state, seat), "offers", ())
-        if sum(1 for offer in offers if getattr(offer, "seat", None) == seat) >= MAX_OPEN_OFFERS:
-            return f"You have {MAX_OPEN_OFFERS} offers open; withdraw one or wait for an answer first."
-        self.turns.use(seat)
-        return ""
-
-    def _apply(self, seat: int, move: Move, now: float, *, note: Note | None = None) -> list[Action]:
+    def _apply(
+        self, seat: int, move: Move, now: float, *, note: Note | None = None, unlisted: bool = False
+    ) -> list[Action]:
         """Apply ``move`` for ``seat`` (RulesError if refused) and tell everyone
-        (``note``: a line for every log before the move's own)."""
+        (``note``: a line for every log before the move's own).
+
+        ``unlisted``: a move the rules accept without listing it in ``legal``
+        (a trade offer: its space is every subset of a hand). It is free to
+        make but not free to journal, so once accepted it counts against the
+        seat's :data:`quackbox.net.limits.FREE_MOVES_PER_TURN`; how many may be
+        open at once is the rules' to say. Listed moves are bounded by the game itself.
+        """
         before = self.rules.waiting_for(self.state)
         try:
             events = self.rules.apply(self.state, seat, move)
@@ -483,6 +476,8 @@ class Table:
             # A bug in the rules must not take the table down with it.
             log.exception("the rules failed on %r by seat %d", move, seat)
             raise _RulesFault("The host could not apply that move (a bug in its rules).") from None
+        if unlisted:
+            self.turns.use(seat)  # before a new turn (if this move began one) clears the count
         self.recent_moves.append((seat, move))
         self.seq += 1
         self.bots.saw(events)
@@ -513,8 +508,6 @@ class Table:
             # A deadline equal to the one already running continues; any other starts now.
             self._deadline = deadline
             self._deadline_started = now
-            if deadline is not None:
-                self._timeout_types.add(type(deadline.timeout))
 
     # --- sending ---------------------------------------------------------------------
 
