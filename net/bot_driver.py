@@ -25,17 +25,15 @@ import logging
 import random
 import secrets
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
 from quackbox.core import bots as core_bots
 from quackbox.core.bots import Bot
 from quackbox.core.rules import Move, Rules, RulesError
 from quackbox.net.actions import Action
+from quackbox.net.config import TableConfig
 from quackbox.net.protocol import BOT, HUMAN
 from quackbox.net.seats import Seat, Seats
-
-if TYPE_CHECKING:
-    from quackbox.net.table import TableConfig
 
 __all__ = ["BotDriver"]
 

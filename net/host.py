@@ -38,7 +38,8 @@ from quackbox.core.rules import Outcome
 from quackbox.net.protocol import DEFAULT_PORT, MAX_FRAME, Error, ErrorCode
 from quackbox.net import journal as jn
 from quackbox.net.lobby import HELLO_TIMEOUT
-from quackbox.net.table import OVER, Action, Close, JournalEnd, JournalMove, JournalStart, Send, Table, TableConfig, new_room_code
+from quackbox.net.config import TableConfig
+from quackbox.net.table import OVER, Action, Close, JournalEnd, JournalMove, JournalStart, Send, Table, new_room_code
 
 __all__ = ["Host", "HostConfig", "HostError", "run_host"]
 

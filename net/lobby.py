@@ -16,11 +16,12 @@ from __future__ import annotations
 import hmac
 from collections import deque
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import Any, Iterator
 
 from quackbox.core.rules import Rules
 from quackbox.net import protocol
 from quackbox.net.actions import Action, Close, Send
+from quackbox.net.config import TableConfig
 from quackbox.net.limits import CHAT_BURST, CHAT_PER_SECOND, MessageLimits, Rate, SlowDown, TokenBucket, Verdict
 from quackbox.net.protocol import (
     MAX_CHAT,
@@ -39,9 +40,6 @@ from quackbox.net.protocol import (
 )
 from quackbox.net.seats import Seats
 from quackbox.net.text import clean_name, clean_text, name_keys
-
-if TYPE_CHECKING:
-    from quackbox.net.table import TableConfig
 
 __all__ = ["LOBBY", "OVER", "PLAYING", "Lobby", "Peer"]
 

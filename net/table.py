@@ -28,13 +28,14 @@ import dataclasses
 import logging
 import secrets
 from collections import deque
-from dataclasses import dataclass, field
-from typing import Any, Mapping
+from dataclasses import dataclass
+from typing import Any
 
 from quackbox.core import games
 from quackbox.core.rules import Deadline, Event, Move, Outcome, RulesError
 from quackbox.net.actions import Action, Close, JournalEnd, JournalMove, JournalStart, Send
 from quackbox.net.bot_driver import BotDriver
+from quackbox.net.config import TableConfig
 from quackbox.net.journal import Header, Journal, rebuild
 from quackbox.net.lobby import CLOSE_NORMAL, LOBBY, OVER, PLAYING, Lobby, Peer
 from quackbox.net.limits import Rate, TokenBucket, TurnBudget
@@ -54,7 +55,7 @@ from quackbox.net.protocol import (
     View,
     Wire,
 )
-from quackbox.net.seats import LOBBY_SEAT_GRACE, Seat, Seats
+from quackbox.net.seats import Seat, Seats
 
 __all__ = [
     "LOBBY",
@@ -67,7 +68,6 @@ __all__ = [
     "JournalStart",
     "Send",
     "Table",
-    "TableConfig",
     "new_room_code",
 ]
 
@@ -94,41 +94,6 @@ def new_room_code() -> str:
     the dashes are for reading, a hello may leave them out."""
     letters = "".join(secrets.choice(ROOM_CODE_LETTERS) for _ in range(ROOM_CODE_LENGTH))
     return "-".join(letters[i : i + ROOM_CODE_GROUP] for i in range(0, ROOM_CODE_LENGTH, ROOM_CODE_GROUP))
-
-
-@dataclass
-class TableConfig:
-    """How a table is run. Every field has a default; see ``quackbox host --help``."""
-
-    game: str = "side-effects"
-    seats: int = 4
-    bots: int = 0
-    """Seats given to bots from the start (the last ones). Open seats also
-    get a bot when the game starts."""
-    headless: bool = False
-    """No seat for the host's person; the first person to join may start."""
-    host_name: str = "Host"
-    code: str | None = None
-    """The room code players must give; None: no code needed."""
-    options: Mapping[str, Any] = field(default_factory=dict)
-    seed: int | None = None
-    """The game's seed (never sent to anyone); None: a random one."""
-    bot_kind: str = "heuristic"
-    bot_delay: float = 0.8
-    """Seconds between a change and a bot's move, so people can follow (0: at once)."""
-    first_move_delay: float = 0.0
-    """Seconds after a game is dealt before any bot moves, so a person sees the table first."""
-    away_grace: float | None = 15.0
-    """Seconds an away seat's turn waits before a bot plays for it; None: wait for ever."""
-    turn_timer: float | None = None
-    """Seconds a person may take for each move before a bot plays for them; None: no limit."""
-    deadline_grace: float = 0.5
-    """Seconds added to every rules deadline for network latency."""
-    autostart: bool = False
-    """Start as soon as every seat is taken (by a person who is connected, or a bot)."""
-    max_spectators: int = 16
-    lobby_grace: float = LOBBY_SEAT_GRACE
-    """Seconds a seat left before the game starts waits for its person before it opens for anyone."""
 
 
 class Table:

@@ -35,7 +35,8 @@ from quackbox.net.host import Host, HostConfig, HostError, _Outbox
 from quackbox.net import journal as jn
 from quackbox.net.local import start_local_game
 from quackbox.net.protocol import PROTOCOL_VERSION, Bye, ChatLine, Error, MoveMessage, View, Welcome, Wire
-from quackbox.net.table import JournalStart, Table, TableConfig
+from quackbox.net.config import TableConfig
+from quackbox.net.table import JournalStart, Table
 from tests.net.sansio import Driver
 
 GAME_NAMES = sorted(games.GAMES)

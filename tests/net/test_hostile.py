@@ -27,7 +27,8 @@ from quackbox.core.side_effects import MAX_OPEN_OFFERS
 from quackbox.net.limits import FREE_MOVES_PER_TURN, MESSAGE_BURST
 from quackbox.net.lobby import MAX_PENDING_PEERS
 from quackbox.net.protocol import PROTOCOL_VERSION, Error, Hello, Lobby, MoveMessage, Ready, Say, Start, View, Welcome, Wire
-from quackbox.net.table import Send, Table, TableConfig
+from quackbox.net.config import TableConfig
+from quackbox.net.table import Send, Table
 from tests.net.fakegame import Draw
 from tests.net.test_host import config
 from tests.net.test_table import make as shed
