@@ -30,7 +30,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from quackbox.core import bots as core_bots
 from quackbox.core import games
-from quackbox.core.rules import Move, Outcome
+from quackbox.core.rules import GameView, Move, Outcome
 from quackbox.net.tokens import TokenStore
 from quackbox.net.protocol import (
     HUMAN,
@@ -287,7 +287,7 @@ class Client:
         try:
             await client._open()
         except BadToken:
-            if recalled is None:
+            if recalled is None or tokens is None:
                 raise
             tokens.forget(url, name)
             client.token = None
@@ -368,10 +368,9 @@ class Client:
 
     async def _pump(self) -> Bye | None:
         """Read frames until the connection ends; the host's bye, if it said one."""
-        ws = self._ws
-        if ws is None:  # pragma: no cover - _read starts only after a successful open
+        ws, wire = self._ws, self.wire
+        if ws is None or wire is None:  # pragma: no cover - _read starts only after a successful open
             return None
-        wire = self.wire
         try:
             async for frame in ws:
                 try:
@@ -394,7 +393,7 @@ class Client:
                 elif kind is Welcome:
                     self.welcome = message
                 self._queue.put_nowait(message)
-                if kind is Bye:  # the host said why; the stream ends after it, without an error
+                if isinstance(message, Bye):  # the host said why; the stream ends after it, without an error
                     return message
         except ConnectionClosed:
             pass
@@ -608,7 +607,7 @@ async def run_network_bot(
                     asked_to_start = message
                     await _quietly(client.start())
             elif kind_of is View:
-                view = message.view
+                view: GameView = message.view
                 if bot.remembers and client.seat is not None:
                     bot.observe(list(message.events), client.seat)  # already redacted for this seat
                 if view.outcome is not None:

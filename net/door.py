@@ -1035,11 +1035,10 @@ class DoorSession:
         if self._done:
             return
         child.flush_output()
-        if self._done:
-            return  # its terminal closed while the last of it was passed on
-        self._end()
-        with contextlib.suppress(OSError):
-            self.terminal.finish(status if status >= 0 else 1)  # killed by a signal: a plain failure
+        if not self._done:  # else its terminal closed while the last of it was passed on
+            self._end()
+            with contextlib.suppress(OSError):
+                self.terminal.finish(status if status >= 0 else 1)  # killed by a signal: a plain failure
 
     def _key_pressed(self) -> None:
         idle = self.door.limits.idle_timeout
@@ -1075,7 +1074,8 @@ def child_main(argv: Sequence[str]) -> int:
     os.chdir(argv[0])
     from quackbox.__main__ import main
 
-    return main(list(argv[1:]))
+    status: int = main(list(argv[1:]))
+    return status
 
 
 if __name__ == "__main__":

@@ -96,7 +96,8 @@ def lan_address() -> str | None:
     try:
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
             probe.connect(("10.255.255.255", 1))
-            return probe.getsockname()[0]
+            address: str = probe.getsockname()[0]
+            return address
     except OSError:
         return None
 
@@ -301,9 +302,10 @@ class Host:
                 log.exception("the host failed to carry out %r", actions)
             finally:
                 self._actions.task_done()
-            if self._actions.empty() and self.table.phase == OVER and self._over is not None and not self._over.done():
+            outcome = self.table.outcome
+            if self._actions.empty() and self.table.phase == OVER and outcome is not None and self._over is not None and not self._over.done():
                 # The game is over and everything it said is on its way.
-                self._over.set_result(self.table.outcome)
+                self._over.set_result(outcome)
 
     async def _write(self, action: JournalStart | JournalMove | JournalEnd) -> None:
         """Put a journal record on disk, on a worker thread (a no-op without a journal)."""

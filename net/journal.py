@@ -33,7 +33,7 @@ from typing import Any, BinaryIO, Iterator, Mapping
 import msgpack
 
 from quackbox.core import games
-from quackbox.core.rules import Event, Move, Outcome, Rules, RulesError
+from quackbox.core.rules import AnyRules, Event, Move, Outcome, RulesError
 from quackbox.net import places
 from quackbox.net.codec import Codec, DecodeError
 from quackbox.net.protocol import Wire
@@ -136,7 +136,7 @@ def _frame(payload: bytes) -> bytes:
 class JournalWriter:
     """Appends records to one journal, each on disk before :meth:`append` returns."""
 
-    def __init__(self, path: Path, handle: BinaryIO, rules: Rules, *, sync: bool = True) -> None:
+    def __init__(self, path: Path, handle: BinaryIO, rules: AnyRules, *, sync: bool = True) -> None:
         self.path = path
         self._file = handle
         self.rules = rules

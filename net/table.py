@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from quackbox.core import games
-from quackbox.core.rules import Deadline, Event, Move, Outcome, RulesError
+from quackbox.core.rules import AnyRules, Deadline, Event, Move, Outcome, RulesError
 from quackbox.net.actions import Action, Close, JournalEnd, JournalMove, JournalStart, Send
 from quackbox.net.bot_driver import BotDriver
 from quackbox.net.config import TableConfig
@@ -43,6 +43,7 @@ from quackbox.net.protocol import (
     BOT,
     HUMAN,
     Bye,
+    ClientMessage,
     DeadlineInfo,
     ErrorCode,
     Hello,
@@ -106,9 +107,9 @@ class Table:
             headless; default a fresh secret.
     """
 
-    def __init__(self, config: TableConfig, *, rules: Any = None, host_token: str | None = None) -> None:
+    def __init__(self, config: TableConfig, *, rules: AnyRules | None = None, host_token: str | None = None) -> None:
         self.config = config
-        self.rules = rules if rules is not None else games.get(config.game)
+        self.rules: AnyRules = rules if rules is not None else games.get(config.game)
         if not self.rules.min_seats <= config.seats <= self.rules.max_seats:
             raise ValueError(
                 f"{self.rules.title} is for {self.rules.min_seats} to {self.rules.max_seats} players, "
@@ -237,9 +238,10 @@ class Table:
     def _kind_of(self, data: bytes | str) -> str:
         """The type of the message in ``data``, or "" if it is not one."""
         try:
-            return self.wire.decode_from_client(data).TYPE
+            message: ClientMessage = self.wire.decode_from_client(data)
         except ProtocolError:
             return ""
+        return message.TYPE
 
     def tick(self, now: float) -> list[Action]:
         """Let time pass: hello timeouts, deadlines, turn timers and bot moves."""
@@ -354,7 +356,7 @@ class Table:
         return out + self._send_views(self.state.start_events, now)
 
     @classmethod
-    def resume(cls, config: TableConfig, journal: Journal, now: float, *, rules: Any = None) -> Table:
+    def resume(cls, config: TableConfig, journal: Journal, now: float, *, rules: AnyRules | None = None) -> Table:
         """The table of a journalled game, rebuilt to its last recorded move.
 
         Seats come back as the header says: bots play again at once, people
