@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from quackbox.core import games
+from quackbox.core import options as core_options
 from quackbox.core.rules import AnyRules, Deadline, Event, Move, Outcome, RulesError
 from quackbox.net.actions import Action, Close, JournalEnd, JournalMove, JournalStart, Send
 from quackbox.net.bot_driver import BotDriver
@@ -572,7 +573,7 @@ class _RulesFault(RulesError):
 
 def _plain_options(options: Any) -> dict[str, Any]:
     """A game's parsed options as plain values, which parse_options takes back."""
-    if dataclasses.is_dataclass(options):
-        return {f.name: getattr(options, f.name) for f in dataclasses.fields(options)}
+    if dataclasses.is_dataclass(options) and not isinstance(options, type):
+        return core_options.as_values(options)
     return dict(options or {})
 
