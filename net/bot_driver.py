@@ -35,7 +35,7 @@ from quackbox.net.config import TableConfig
 from quackbox.net.protocol import BOT, HUMAN
 from quackbox.net.seats import Seat, Seats
 
-__all__ = ["BotDriver"]
+__all__ = ["BotDriver", "seated"]
 
 log = logging.getLogger("quackbox.net")
 
@@ -80,12 +80,12 @@ class BotDriver:
         self._thinker: ThreadPoolExecutor | None = None
 
     def _make(self, seed: int, seat: int) -> _Careful:
-        bot = core_bots.make(self.rules.name, self.kind, seed)
-        if not bot.slow:
-            return _Careful(bot, seat)
+        return seated(core_bots.make(self.rules.name, self.kind, seed), seat, self._pool, self._thought)
+
+    def _pool(self) -> ThreadPoolExecutor:
         if self._thinker is None:
             self._thinker = ThreadPoolExecutor(1, thread_name_prefix="quackbox-bot")
-        return _Careful(_Thinking(bot, self._thinker, self._thought), seat)
+        return self._thinker
 
     def _thought(self) -> None:
         self.pending = True
@@ -233,6 +233,19 @@ class BotDriver:
                 self.pending = False
                 return []
             return play(seat, legal[0])
+
+
+def seated(
+    bot: Bot[Any], seat: int, pool: Callable[[], ThreadPoolExecutor], thought: Callable[[], None]
+) -> _Careful:
+    """``bot`` playing ``seat`` beside an event loop, as the host's table and a
+    bot over the network both run it: a failure is logged, not raised, and a
+    slow bot thinks in ``pool()``'s thread (its ``choose`` gives None until
+    the thought is done, then the move; ``thought()`` is called from that
+    thread when it is)."""
+    if not bot.slow:
+        return _Careful(bot, seat)
+    return _Careful(_Thinking(bot, pool(), thought), seat)
 
 
 class _Thinking:

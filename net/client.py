@@ -12,7 +12,8 @@ without a goodbye, the client reconnects by itself with its seat token (the
 first retry within a second) and the host sends a fresh view.
 
 :func:`run_network_bot` is a bot seat over the network, for
-``quackbox join HOST --bot``.
+``quackbox join HOST --bot``; it runs its bot as the host's bot driver does
+(:func:`quackbox.net.bot_driver.seated`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import dataclasses
 import logging
 import secrets
 from collections import deque
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, AsyncIterator
 
@@ -31,6 +33,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 from quackbox.core import bots as core_bots
 from quackbox.core import games
 from quackbox.core.rules import GameView, Move, Outcome
+from quackbox.net.bot_driver import seated
 from quackbox.net.tokens import TokenStore
 from quackbox.net.protocol import (
     HUMAN,
@@ -593,8 +596,22 @@ async def run_network_bot(
         NetError: could not join, or lost the host for good.
     """
     client = await Client.connect(url, name=name, code=code, token=token, tokens=tokens)
+    loop = asyncio.get_running_loop()
+    thought = asyncio.Event()
+    """Set (from a slow bot's thread) when its thought is done."""
+    threads: list[ThreadPoolExecutor] = []
+
+    def thread() -> ThreadPoolExecutor:
+        threads.append(ThreadPoolExecutor(1, thread_name_prefix="quackbox-bot"))
+        return threads[-1]
+
+    def done() -> None:
+        loop.call_soon_threadsafe(thought.set)
+
     try:
-        bot = core_bots.make(client.game, kind, seed if seed is not None else secrets.randbits(32))
+        brain = core_bots.make(client.game, kind, seed if seed is not None else secrets.randbits(32))
+        # As the host runs its bots (net.bot_driver): a failure is logged, and a slow bot thinks in a thread.
+        bot = seated(brain, client.seat if client.seat is not None else -1, thread, done)
         await client.ready()
         asked_to_start: Lobby | None = None
         acted_on: int | None = None
@@ -622,10 +639,12 @@ async def run_network_bot(
                     await asyncio.sleep(think)
                     if client.view is not None and client.view.seq != message.seq:
                         continue
-                if bot.slow:
-                    # A search bot thinks for a second: off the loop, which keeps the connection alive.
-                    move = await asyncio.to_thread(core_bots.decide, bot, view)
-                else:
+                thought.clear()
+                move = core_bots.decide(bot, view)
+                if move is None and brain.slow and view.legal and view.seat in view.waiting_for:
+                    # It chose by starting a thought in its thread, off the loop (which keeps
+                    # the connection alive): its move, once the thought is done.
+                    await thought.wait()
                     move = core_bots.decide(bot, view)
                 if move is not None:
                     acted_on = message.seq
@@ -637,6 +656,10 @@ async def run_network_bot(
         return None
     finally:
         await client.close()
+        for running in threads:
+            running.shutdown(wait=False, cancel_futures=True)
+
+
 def _should_start(lobby: Lobby, seat: int | None) -> bool:
     if lobby.started or lobby.over or seat is None or lobby.starter != seat:
         return False

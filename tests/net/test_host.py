@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import random
 import socket
+import threading
 
 import msgpack
 import pytest
@@ -17,7 +18,8 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from quackbox.core import bots as core_bots
-from quackbox.core.bots import decide
+from quackbox.core.bots import Bot, decide
+from quackbox.core.rules import GameView
 from quackbox.core import games
 from quackbox.net.client import (
     BadToken,
@@ -96,6 +98,48 @@ async def test_full_game_with_bot_clients(game, seats):
     # Each bot learns every seat's name, to name the winners.
     assert all(n == list(host.table.outcome_names) for n in names)
     assert sorted(names[0]) == sorted(f"Bot{i}" for i in range(seats))
+
+
+class SlowRandom(Bot[GameView]):
+    """A random bot that says it is slow, and notes the threads it chooses and remembers in."""
+
+    name = "slow-random"
+    slow = True
+    remembers = True
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.chose_in: set[int] = set()
+        self.saw_in: set[int] = set()
+
+    def choose(self, view):
+        self.chose_in.add(threading.get_ident())
+        return self.rng.choice(view.legal)
+
+    def observe(self, events, seat):
+        self.saw_in.add(threading.get_ident())
+
+
+async def test_a_slow_bot_over_the_network_thinks_off_the_loop_as_the_hosts_do(monkeypatch):
+    """The network bot runs its bot as the host's bot driver does: a slow one
+    chooses in a thread of its own, never on the event loop, and is shown
+    each move's events in that same thread (its memory is never written
+    while a choice reads it); it plays the game to its end."""
+    made: list[SlowRandom] = []
+
+    def make(seed: int) -> SlowRandom:
+        made.append(SlowRandom(seed))
+        return made[-1]
+
+    monkeypatch.setitem(core_bots._REGISTRY, ("quack", "slow-random"), make)
+    cfg = config(game="quack", seats=3, bots=2, autostart=True, options=FAST_OPTIONS["quack"])
+    async with asyncio.timeout(60):
+        async with Host(cfg) as host:
+            outcome = await run_network_bot(host.url, "Slow", kind="slow-random", seed=1)
+    assert outcome is not None and outcome == host.table.outcome
+    [bot] = made
+    assert bot.chose_in and threading.get_ident() not in bot.chose_in
+    assert bot.saw_in == bot.chose_in
 
 
 async def play_checking_the_journal(host: Host) -> int:
