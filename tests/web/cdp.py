@@ -241,10 +241,14 @@ class Page:
         for char in text:
             await self.press(char)
 
-    async def press(self, key: str) -> None:
-        """Press one key: a character, or a name such as ``Enter``, ``Escape``, ``ArrowDown``."""
+    async def press(self, key: str, *, ctrl: bool = False) -> None:
+        """Press one key: a character, or a name such as ``Enter``, ``Escape``, ``ArrowDown``
+        (``ctrl``: with Control held, as Ctrl+S)."""
         code, text, keycode = _KEYS.get(key, (f"Key{key.upper()}" if key.isalpha() else "", key, ord(key.upper()[0])))
-        base = {"key": key, "code": code, "windowsVirtualKeyCode": keycode, "nativeVirtualKeyCode": keycode}
+        base = {"key": key, "code": code, "windowsVirtualKeyCode": keycode, "nativeVirtualKeyCode": keycode,
+                **({"modifiers": 2} if ctrl else {})}
+        if ctrl:
+            text = ""  # the page's terminal makes the control character itself
         await self.send("Input.dispatchKeyEvent", {"type": "keyDown", **base, **({"text": text} if text else {})})
         await self.send("Input.dispatchKeyEvent", {"type": "keyUp", **base})
 
