@@ -2,6 +2,7 @@
 
     python -m bench.net [--game side-effects] [--samples 600] [--think 0.5] [--quick]
                         [--capacity-only] [--steps 100 200] [--no-journal]
+                        [--commit process|host]
 
 Prints one JSON object (progress goes to stderr):
 
@@ -17,15 +18,18 @@ move-sized frame measured in the same run, and their ratio. Measured two ways:
   moving so that samples do not overlap.
 
 The two are measured in alternating rounds, so that other work on the machine
-weighs on the echo and the table alike. These tables keep no journal (a real
-host fsyncs one record per move before relaying it, a millisecond or two on
-a typical disk; the capacity part below does journal).
+weighs on the echo and the table alike. These tables journal every move into
+a temporary folder, as a real host does: the move is on disk (fdatasync)
+before any seat hears of it (``--no-journal`` turns that off here too).
 
 ``capacity``: how many 4-seat tables of bot seats one host process keeps
 going with the move-to-every-seat p99 under 50 ms. The host runs in its own
-process and journals every move with an fsync before relaying it, as a real
+process and journals every move, on disk before relaying it, as a real
 host does (``--no-journal`` turns that off; ``journal`` in the JSON says
-which); the seats (four per table) run in this one as light load
+which). Its hosts share one :class:`quackbox.net.journal.GroupCommit`, so the
+records of all its tables go to disk together (``--commit host``: one each,
+for comparison; ``records_per_trip`` says how many records shared a trip to
+the disk on average); the seats (four per table) run in this one as light load
 generators: they read most frames with plain msgpack and decode a view in
 full only when they must move, so "every seat" here means every seat has
 received the new view. Bots wait ``--think`` seconds before each move, a
@@ -66,6 +70,7 @@ from websockets.asyncio.server import serve
 from quackbox.core import bots as core_bots
 from quackbox.core.bots import decide
 from quackbox.core import games
+from quackbox.net import journal as jn
 from quackbox.net.client import Client
 from quackbox.net.host import Host, HostConfig
 from quackbox.net.protocol import PROTOCOL_VERSION, Hello, Lobby, MoveMessage, Ready, Start, Started, View, Wire
@@ -154,14 +159,17 @@ async def all_hold(seats: list[Seat], seq: int) -> float:
     return max(seat.at for seat in seats)
 
 
-async def table_round_trips(game: str, count: int) -> tuple[list[float], int]:
+async def table_round_trips(game: str, count: int, journal_dir: str | None) -> tuple[list[float], int]:
     """Move-to-every-view times on 4-seat tables of bot clients; and the view size."""
     samples: list[float] = []
     frame_size = 0
     seed = 0
     while len(samples) < count:
         seed += 1
-        config = HostConfig(game=game, seats=SEATS, headless=True, autostart=True, bot_delay=0, seed=seed, bind="127.0.0.1", port=0)
+        config = HostConfig(
+            game=game, seats=SEATS, headless=True, autostart=True, bot_delay=0, seed=seed, bind="127.0.0.1", port=0,
+            journal_dir=journal_dir,
+        )
         async with Host(config) as host:
             clients = [await Client.connect(host.url, name=f"B{i}") for i in range(SEATS)]
             seats = [Seat(c) for c in clients]
@@ -266,10 +274,11 @@ async def spawn(target: Any, *args: Any) -> Any:
         await loop.run_in_executor(None, proc.join, 10)
 
 
-async def own_process_round_trips(game: str, duration: float) -> list[float]:
+async def own_process_round_trips(game: str, duration: float, journal_dir: str | None) -> list[float]:
     """Move-to-every-view times with the host here and each seat in its own process."""
     config = HostConfig(
-        game=game, seats=SEATS, headless=True, autostart=True, once=False, bot_delay=0, seed=1, bind="127.0.0.1", port=0
+        game=game, seats=SEATS, headless=True, autostart=True, once=False, bot_delay=0, seed=1, bind="127.0.0.1", port=0,
+        journal_dir=journal_dir,
     )
     async with Host(config) as host:
         reports = await asyncio.gather(*(spawn(seat_process, host.url, i, game, duration) for i in range(SEATS)))
@@ -294,13 +303,17 @@ async def own_process_echo(count: int) -> list[float]:
 # --- capacity: many tables, one host process ------------------------------------------------------
 
 
-def host_process(game: str, tables: int, journal: bool, ports: Any, mark: Any, stop: Any, cpu: Any) -> None:
+def host_process(
+    game: str, tables: int, journal: bool, shared: bool, ports: Any, mark: Any, stop: Any, cpu: Any
+) -> None:
     """The host side of the capacity run: ``tables`` tables in one process.
 
-    Each table journals its games with an fsync per move, as a real host
-    does, into a temporary folder (unless ``journal`` is off). Reports the
-    CPU time this process used between ``mark`` and ``stop`` (the measuring
-    window), which other load on the machine does not inflate.
+    Each table journals its games, every move on disk before it is relayed,
+    as a real host does, into a temporary folder (unless ``journal`` is
+    off), through one GroupCommit for the process (``shared``) or one per
+    table. Reports the CPU time this process used between ``mark`` and
+    ``stop`` (the measuring window), which other load on the machine does
+    not inflate, and how many records shared each trip to the disk.
 
     With ``QUACKBOX_BENCH_PROFILE=path`` in the environment, the window is
     also profiled with cProfile into ``path.<tables>``.
@@ -330,12 +343,13 @@ def host_process(game: str, tables: int, journal: bool, ports: Any, mark: Any, s
     async def main() -> None:
         nonlocal profiler
         hosts = []
+        commit = jn.GroupCommit() if shared else None
         for i in range(tables):
             config = HostConfig(
                 game=game, seats=SEATS, headless=True, autostart=True, once=False, bot_delay=0, seed=i,
                 bind="127.0.0.1", port=0, journal_dir=folder.name if folder is not None else None,
             )
-            host = Host(config)
+            host = Host(config, commit=commit)
             await host.start()
             hosts.append(host)
         # Everything made so far lives as long as the run: keep the cyclic
@@ -345,6 +359,8 @@ def host_process(game: str, tables: int, journal: bool, ports: Any, mark: Any, s
         loop = asyncio.get_running_loop()
         await loop.run_in_executor(None, mark.wait)
         start = cpu_now()
+        commits = list({id(h.commit): h.commit for h in hosts}.values())
+        trips = sum(c.trips for c in commits), sum(c.records for c in commits)
         gc.callbacks.append(on_gc)
         if profile_to:
             import cProfile
@@ -356,7 +372,8 @@ def host_process(game: str, tables: int, journal: bool, ports: Any, mark: Any, s
             profiler.disable()
         gc.callbacks.remove(on_gc)
         end = cpu_now()
-        cpu.send((end[0] - start[0], end[1] - start[1], max(pauses, default=0.0), sum(pauses), full[0]))
+        trips = sum(c.trips for c in commits) - trips[0], sum(c.records for c in commits) - trips[1]
+        cpu.send((end[0] - start[0], end[1] - start[1], max(pauses, default=0.0), sum(pauses), full[0], trips))
         if profiler is not None:
             profiler.dump_stats(f"{profile_to}.{tables}")
         for host in hosts:
@@ -435,13 +452,15 @@ class TableRun:
 
 
 async def capacity_step(
-    game: str, tables: int, think: float, warmup: float, measure: float, journal: bool = True
+    game: str, tables: int, think: float, warmup: float, measure: float, journal: bool = True, shared: bool = True
 ) -> dict[str, Any]:
     ctx = multiprocessing.get_context("spawn")
     ports_in, ports_out = ctx.Pipe(duplex=False)
     cpu_in, cpu_out = ctx.Pipe(duplex=False)
     mark, stop = ctx.Event(), ctx.Event()
-    proc = ctx.Process(target=host_process, args=(game, tables, journal, ports_out, mark, stop, cpu_out), daemon=True)
+    proc = ctx.Process(
+        target=host_process, args=(game, tables, journal, shared, ports_out, mark, stop, cpu_out), daemon=True
+    )
     proc.start()
     loop = asyncio.get_running_loop()
     ports = await loop.run_in_executor(None, ports_in.recv)
@@ -461,7 +480,7 @@ async def capacity_step(
     record[0] = False
     stop.set()
     elapsed = time.perf_counter() - started
-    host_user, host_sys, gc_pause, gc_total, gc_full = await loop.run_in_executor(None, cpu_in.recv)
+    host_user, host_sys, gc_pause, gc_total, gc_full, (trips, records) = await loop.run_in_executor(None, cpu_in.recv)
     host_cpu = host_user + host_sys
     for task in tasks:
         task.cancel()
@@ -474,6 +493,8 @@ async def capacity_step(
     result["host_cpu_share"] = round(host_cpu / elapsed, 3)  # of one core, while measuring
     result["host_longest_gc_ms"] = round(gc_pause * 1000, 1)
     result["host_full_gcs"] = gc_full
+    if trips:
+        result["records_per_trip"] = round(records / trips, 2)
     if moves:
         per_move = host_cpu / moves
         result["host_cpu_ms_per_move"] = round(per_move * 1000, 3)
@@ -505,13 +526,16 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
     own_table: list[float] = []
     own_echo: list[float] = []
     frame = 0
+    folder = tempfile.TemporaryDirectory(prefix="quackbox-bench-")
+    journal_dir = None if args.no_journal else folder.name
     for n in range(0 if args.capacity_only else rounds):
         print(f"latency round {n + 1} of {rounds}", file=sys.stderr)
         same_echo += await echo_round_trips(ECHO_BYTES, args.samples // rounds * 2)
-        samples, frame = await table_round_trips(args.game, args.samples // rounds)
+        samples, frame = await table_round_trips(args.game, args.samples // rounds, journal_dir)
         same_table += samples
         own_echo += await own_process_echo(args.samples // rounds)
-        own_table += await own_process_round_trips(args.game, max(4.0, args.samples / rounds * 0.02))
+        own_table += await own_process_round_trips(args.game, max(4.0, args.samples / rounds * 0.02), journal_dir)
+    folder.cleanup()
     report: dict[str, Any] = {"game": args.game}
     if not args.capacity_only:
         report["latency"] = {
@@ -519,6 +543,7 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
             "own_processes": compare(own_table, own_echo),
             "echo_frame_bytes": ECHO_BYTES,
             "move_frame_bytes": frame,
+            "journal": "off" if args.no_journal else "on disk before relaying, as a real host",
         }
     steps = []
     best = 0
@@ -528,7 +553,10 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
         tries = []
         for _ in range(args.tries):
             tries.append(
-                await capacity_step(args.game, tables, args.think, args.warmup, args.measure, not args.no_journal)
+                await capacity_step(
+                    args.game, tables, args.think, args.warmup, args.measure, not args.no_journal,
+                    args.commit == "process",
+                )
             )
             print(json.dumps(tries[-1]), file=sys.stderr)  # progress, off the JSON on stdout
             if tries[-1]["p99_ms"] < P99_LIMIT * 1000:
@@ -539,7 +567,7 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
         best = tables
     report["capacity"] = {
         "think_s": args.think,
-        "journal": "off" if args.no_journal else "fsync per move, as a real host",
+        "journal": "off" if args.no_journal else f"on disk before relaying, as a real host; one commit per {args.commit}",
         "p99_limit_ms": P99_LIMIT * 1000,
         "max_tables_p99_under_limit": best,
         "steps": steps,
@@ -563,7 +591,9 @@ def run() -> None:
     parser.add_argument("--measure", type=float, default=8.0)
     parser.add_argument("--quick", action="store_true", help="a short run: fewer samples, two small steps")
     parser.add_argument("--capacity-only", action="store_true", help="skip the latency part")
-    parser.add_argument("--no-journal", action="store_true", help="capacity hosts keep no journal (a real host does)")
+    parser.add_argument("--no-journal", action="store_true", help="hosts keep no journal (a real host does)")
+    parser.add_argument("--commit", choices=["process", "host"], default="process",
+                        help="capacity hosts share one group commit (process) or have one each (host)")
     args = parser.parse_args()
     if args.quick:
         args.samples, args.steps, args.warmup, args.measure = 200, [20, 50], 1.0, 3.0

@@ -14,9 +14,10 @@ What a bot does is asked the way every runner asks it, with
 :func:`quackbox.core.bots.first_reaction` and :func:`quackbox.core.bots.decide`; the table
 applies the moves. No IO and no clock: every call takes the time. A slow bot
 (the search bot thinks for about a second) chooses in a worker thread, off
-the event loop: until its answer is ready it makes no move, and when it is
-ready the driver calls :attr:`BotDriver.on_thought` (from that thread) so the
-host can step again.
+the event loop, and starts as soon as the game waits for it, while the pace
+runs: it moves at whichever comes later, the pace or its answer. Until its
+answer is ready it makes no move, and when it is ready the driver calls
+:attr:`BotDriver.on_thought` (from that thread) so the host can step again.
 """
 
 from __future__ import annotations
@@ -77,6 +78,8 @@ class BotDriver:
         """No bot moves before this (the first moments of a new game)."""
         self.on_thought: Callable[[], object] = lambda: None
         """Called from a worker thread when a slow bot's choice is ready (the host steps again)."""
+        self.thinkers: dict[int, _Thinking] = {}
+        """The bot seats whose bots are slow: they start thinking as soon as the game waits for them."""
         self._thinker: ThreadPoolExecutor | None = None
 
     def _make(self, seed: int, seat: int) -> _Careful:
@@ -102,6 +105,7 @@ class BotDriver:
             for seat in seats
             if seat.kind == BOT
         }
+        self.thinkers = {s: thinking for s, bot in self.bots.items() if (thinking := bot.thinking) is not None}
         self.stand_ins = {}
         self.standing_in = {}
 
@@ -128,6 +132,18 @@ class BotDriver:
                 self.waiting_since.pop(i, None)
             elif i not in before or i == moved or i not in self.waiting_since:
                 self.waiting_since[i] = now
+        self._think_ahead(state, waiting)
+
+    def _think_ahead(self, state: Any, waiting: tuple[int, ...]) -> None:
+        """Start every slow bot the game now waits for thinking about its view,
+        so that its thought runs while the pace does, not after it. (A bot
+        seat's own bot only: a stand-in for a person thinks once it is due.)"""
+        seats = [s for s in waiting if s in self.thinkers]
+        if not seats or self.rules.outcome(state) is not None:
+            return
+        for seat, view in zip(seats, self.rules.views(state, seats)):
+            if view.legal:
+                self.thinkers[seat].think(view)
 
     def stand_in_due(self, seat: Seat) -> float | None:
         """When a bot may play for this person's seat, if it is their move."""
@@ -251,10 +267,12 @@ def seated(
 class _Thinking:
     """A slow bot whose choices are made in ``pool``'s thread.
 
-    ``choose(view)`` starts thinking about ``view`` and returns None (no move
-    yet); asked again about the same view once the thought is done, it
-    returns the move. A view that changed in between starts a new thought.
-    The bot sees only the frozen view, so the thread shares nothing with the table.
+    ``think(view)`` starts thinking about ``view`` (unless it already is);
+    ``choose(view)`` does too, and returns None until the thought is done,
+    then the move. A view that changed in between starts a new thought, and
+    a thought about an older view still waiting its turn in the thread is
+    dropped. The bot sees only the frozen view, so the thread shares nothing
+    with the table.
     """
 
     def __init__(self, bot: Bot[Any], pool: ThreadPoolExecutor, done: Callable[[], None]) -> None:
@@ -267,17 +285,26 @@ class _Thinking:
         self._view: GameView | None = None
         self._future: Future[Move] | None = None
 
-    def choose(self, view: GameView) -> Move | None:
-        future = self._future
-        if future is not None and self._view == view:
-            if not future.done():
-                return None
-            self._future = self._view = None
-            return future.result()
+    def think(self, view: GameView) -> None:
+        if self._future is not None:
+            if self._view == view:
+                return
+            self._future.cancel()  # only stops a thought that has not begun
         self._view = view
         self._future = self.pool.submit(self.bot.choose, view)
-        self._future.add_done_callback(lambda _f: self.done())
-        return None
+        self._future.add_done_callback(self._done)
+
+    def _done(self, future: Future[Move]) -> None:
+        if not future.cancelled():
+            self.done()
+
+    def choose(self, view: GameView) -> Move | None:
+        self.think(view)
+        future = self._future
+        if future is None or not future.done():
+            return None
+        self._future = self._view = None
+        return future.result()
 
     def react(self, view: GameView) -> Move | None:
         return self.bot.react(view)
@@ -310,6 +337,11 @@ class _Careful:
     @property
     def remembers(self) -> bool:
         return self.bot.remembers
+
+    @property
+    def thinking(self) -> _Thinking | None:
+        """The slow bot's thinking, if it is one (``think(view)`` starts a thought ahead)."""
+        return self.bot if isinstance(self.bot, _Thinking) else None
 
     def choose(self, view: GameView) -> Move | None:
         try:

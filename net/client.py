@@ -609,9 +609,9 @@ async def run_network_bot(
         loop.call_soon_threadsafe(thought.set)
 
     try:
-        brain = core_bots.make(client.game, kind, seed if seed is not None else secrets.randbits(32))
         # As the host runs its bots (net.bot_driver): a failure is logged, and a slow bot thinks in a thread.
-        bot = seated(brain, client.seat if client.seat is not None else -1, thread, done)
+        bot = seated(core_bots.make(client.game, kind, seed if seed is not None else secrets.randbits(32)),
+                     client.seat if client.seat is not None else -1, thread, done)
         await client.ready()
         asked_to_start: Lobby | None = None
         acted_on: int | None = None
@@ -635,16 +635,22 @@ async def run_network_bot(
                     continue  # a newer view is already queued: act on that one
                 if message.seq == acted_on:
                     continue
+                # A slow bot's thought about a view it must answer starts now, while the
+                # pace runs, as the host's bots' do.
+                thinking = bot.thinking if view.legal and view.seat in view.waiting_for else None
                 if think > 0:
+                    if thinking is not None:
+                        thinking.think(view)
                     await asyncio.sleep(think)
                     if client.view is not None and client.view.seq != message.seq:
                         continue
                 thought.clear()
                 move = core_bots.decide(bot, view)
-                if move is None and brain.slow and view.legal and view.seat in view.waiting_for:
-                    # It chose by starting a thought in its thread, off the loop (which keeps
-                    # the connection alive): its move, once the thought is done.
+                while move is None and thinking is not None:
+                    # A slow bot thinks in its thread, off the loop (which keeps the connection
+                    # alive): its move once this view's thought is done (an older one may end first).
                     await thought.wait()
+                    thought.clear()
                     move = core_bots.decide(bot, view)
                 if move is not None:
                     acted_on = message.seq

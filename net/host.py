@@ -8,11 +8,13 @@ the loop's clock, and carries out what the table says, in order:
   other, and one client that never reads holds up only itself: its backlog
   is capped and, past the cap, its connection is dropped (the seat goes away
   and can be reclaimed with its token).
-- Journal records are written (and fsynced) with ``asyncio.to_thread``, so
+- Journal records go to a :class:`quackbox.net.journal.GroupCommit` as the
+  table accepts their moves: it writes and syncs the records of one turn of
+  the event loop (of every host sharing it) together on a worker thread, so
   the disk never stalls the loop and every other table with it. One delivery
   task carries out the table's actions one after another and waits for each
-  record, so nothing the table says after an accepted move is sent before the
-  move is on disk.
+  record to be on disk, so nothing the table says after an accepted move is
+  sent before the move is on disk.
 
 Entry points for the command line: :class:`HostConfig` and :func:`run_host`.
 """
@@ -22,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import errno
+import functools
 import ipaddress
 import itertools
 import logging
@@ -73,7 +76,10 @@ class HostConfig(TableConfig):
     """``resume`` as already read (``quackbox host`` reads it to check it
     first), so the host does not read the file a second time."""
     journal_sync: bool = True
-    """fsync each journal record (off only for benchmarks of the rest)."""
+    """Put each journal record on disk (off only for benchmarks of the rest)."""
+
+
+_RECORDS = (JournalStart, JournalMove, JournalEnd)
 
 
 class HostError(Exception):
@@ -112,14 +118,19 @@ class Host:
         config: the table and where to listen. Without loopback and without
             a code, a room code is made up (see :attr:`code`).
         rules: the game's rules, for tests with a made-up game.
+        commit: what puts journal records on disk; hosts in one process may
+            share one, so their records share trips to the disk. Default: a
+            :class:`quackbox.net.journal.GroupCommit` of its own.
     """
 
-    def __init__(self, config: HostConfig, *, rules: Any = None) -> None:
+    def __init__(self, config: HostConfig, *, rules: Any = None, commit: jn.GroupCommit | None = None) -> None:
         if config.code is None and not is_loopback(config.bind):
             config = dataclasses.replace(config, code=new_room_code())
         self.config = config
         self.journal: jn.JournalWriter | None = None
-        """What resuming had to say (a torn last record dropped), for the person."""
+        """The journal being written; once the host runs, only the commit's
+        writer thread changes it."""
+        self.commit = commit if commit is not None else jn.GroupCommit()
         if config.resume:
             record = config.resume_record
             if record is None:
@@ -136,8 +147,9 @@ class Host:
         self._timer: asyncio.TimerHandle | None = None
         self._over: asyncio.Future[Outcome] | None = None
         self._stopped = False
-        self._actions: asyncio.Queue[list[Action]] = asyncio.Queue()
-        """What the table said to do, batch after batch, for the delivery task."""
+        self._actions: asyncio.Queue[list[Action | asyncio.Future[None]]] = asyncio.Queue()
+        """What the table said to do, batch after batch, for the delivery task;
+        a journal record stands there as the future of its write."""
         self._delivery: asyncio.Task[None] | None = None
         self.port = config.port
 
@@ -216,10 +228,12 @@ class Host:
         try:
             async with asyncio.timeout(FLUSH_TIMEOUT):
                 await self._actions.join()
+                if self.journal is not None:
+                    # Closed in the writer's thread, like every other change to
+                    # the journal: after any record a late bot move handed over.
+                    await self.commit.write(self._close_journal)
         except TimeoutError:
             log.error("the game journal did not finish writing in time")
-        else:
-            self._let_go_of_journal()  # an unfinished game: every record is on disk
         if self._delivery is not None:
             self._delivery.cancel()
         boxes = list(self._outboxes.values())
@@ -270,9 +284,13 @@ class Host:
         return asyncio.get_running_loop().time()
 
     def _do(self, actions: list[Action]) -> None:
-        """Hand ``actions`` to the delivery task, behind every batch before them."""
+        """Hand ``actions`` to the delivery task, behind every batch before them;
+        journal records go to the disk at once (see :meth:`_to_disk`)."""
         if actions:
-            self._actions.put_nowait(actions)
+            if self.config.journal_dir is not None or self.journal is not None:
+                self._actions.put_nowait([self._to_disk(a) if isinstance(a, _RECORDS) else a for a in actions])
+            else:
+                self._actions.put_nowait([*actions])  # a list of what the queue holds, for the type checker
         if not self._stopped:
             self._reschedule()
 
@@ -280,16 +298,18 @@ class Host:
         """Carry out the table's actions in order, for as long as the host runs.
 
         Frames are put in their connections' outboxes; a journal record is
-        written before anything after it, so no one hears of a move that is
+        on disk before anything after it, so no one hears of a move that is
         not on disk.
         """
         while True:
             actions = await self._actions.get()
             try:
                 for action in actions:
-                    if isinstance(action, (JournalStart, JournalMove, JournalEnd)):
-                        await self._write(action)
+                    if isinstance(action, asyncio.Future):
+                        await self._on_disk(action)
                         continue
+                    if isinstance(action, _RECORDS):
+                        continue  # this host keeps no journal
                     box = self._outboxes.get(action.conn)
                     if box is None:
                         continue  # that connection is gone
@@ -307,42 +327,64 @@ class Host:
                 # The game is over and everything it said is on its way.
                 self._over.set_result(outcome)
 
-    async def _write(self, action: JournalStart | JournalMove | JournalEnd) -> None:
-        """Put a journal record on disk, on a worker thread (a no-op without a journal)."""
-        if self.journal is None and not (isinstance(action, JournalStart) and self.config.journal_dir is not None):
-            return
-        try:
+    def _to_disk(self, action: JournalStart | JournalMove | JournalEnd) -> asyncio.Future[None]:
+        """Hand a journal record to the commit now, not when the delivery task
+        reaches it: so every record accepted in this turn of the loop (at
+        every host sharing the commit) goes to disk in one trip. Its future
+        is done once the record is on disk."""
+        data = b""
+        if isinstance(action, JournalMove):
             # A move is encoded here, on the loop that owns the wire codec;
-            # the thread only writes bytes.
-            data = b""
-            if isinstance(action, JournalMove) and self.journal is not None:
-                data = self.journal.move_record(action.seat, action.move)
-            await asyncio.to_thread(self._record, action, data)
+            # the writer thread only writes bytes.
+            data = jn.move_record(self.table.wire.values, action.seat, action.move)
+        return self.commit.write(functools.partial(self._record, action, data))
+
+    async def _on_disk(self, written: asyncio.Future[None]) -> None:
+        """Wait for a record to be on disk; a disk that failed loses the journal, not the game."""
+        try:
+            await written
         except (OSError, jn.JournalError) as exc:
             # Play goes on; the game just cannot be resumed after a crash.
+            log.error("cannot put the game journal on disk: %s", exc)
+        except Exception:
+            log.exception("cannot put the game journal on disk (a bug)")
+
+    def _record(self, action: JournalStart | JournalMove | JournalEnd, data: bytes) -> jn.JournalWriter | None:
+        """Write a journal record, in the commit's writer thread (records are
+        written one at a time, in the order they were handed over); the
+        journal to sync after, if any. ``data`` is a JournalMove's record,
+        already encoded.
+
+        A journal that cannot be written is let go: play goes on, the game
+        just cannot be resumed after a crash.
+        """
+        try:
+            if isinstance(action, JournalStart):
+                self._let_go_of_journal()  # the last game's, over and on disk
+                if self.config.journal_dir is None:
+                    return None
+                when = time.time()
+                header = dataclasses.replace(action.header, created=when)
+                self.journal = jn.JournalWriter.create_new(
+                    self.config.journal_dir, header, when, sync=self.config.journal_sync
+                )
+                log.info("journal: %s", self.journal.path)
+            elif self.journal is not None:
+                if isinstance(action, JournalMove):
+                    self.journal.append_record(data, later=True)
+                else:
+                    self.journal.finish(action.outcome, later=True)
+        except (OSError, jn.JournalError) as exc:
             log.error("cannot write the game journal: %s", exc)
             self._let_go_of_journal()
         except Exception:
             log.exception("cannot write the game journal (a bug)")
             self._let_go_of_journal()
+        return self.journal
 
-    def _record(self, action: JournalStart | JournalMove | JournalEnd, data: bytes) -> None:
-        """Write a journal record (on a worker thread, one at a time per host);
-        ``data`` is a JournalMove's record, already encoded."""
-        if isinstance(action, JournalStart):
-            self._let_go_of_journal()
-            if self.config.journal_dir is None:
-                return
-            when = time.time()
-            header = dataclasses.replace(action.header, created=when)
-            self.journal = jn.JournalWriter.create_new(self.config.journal_dir, header, when, sync=self.config.journal_sync)
-            log.info("journal: %s", self.journal.path)
-        elif self.journal is not None:
-            if isinstance(action, JournalMove):
-                self.journal.append_record(data)
-            else:
-                self.journal.finish(action.outcome)
-                self._let_go_of_journal()
+    def _close_journal(self) -> None:
+        """The last job of a stopping host for the commit (nothing to sync after)."""
+        self._let_go_of_journal()
 
     def _let_go_of_journal(self) -> None:
         """Close the journal file, if one is open; a game nobody made a move in is not

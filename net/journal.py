@@ -8,9 +8,13 @@ A journal is one append-only file per game:
 The first record is the header (format, game, options, seed, seats, names,
 which seats are bots, SHA-256 hashes of the seat tokens, when it began); then
 one record per accepted move or timeout, in order; then, once the game is
-over, an end record. Each record is flushed and fsynced before the host
-relays the move, so a crash or a power cut loses at most the move that was
-being written, which nobody had seen yet.
+over, an end record. Each record is on disk (fdatasync) before the host
+relays the move, so a crash or a power cut loses at most the moves being
+written, which nobody had seen yet.
+
+A host puts its records on disk through a :class:`GroupCommit`: the records
+accepted during one turn of the event loop, at every table of the process,
+are written and synced together in one trip to a worker thread.
 
 Reading is strict about everything but the last record: a torn last record
 (the host died mid-write) is dropped and reported, and the game resumes from
@@ -20,15 +24,18 @@ with a :class:`JournalError` that names the file.
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import hashlib
 import itertools
 import os
 import struct
 import time
 import zlib
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO, Iterator, Mapping
+from typing import Any, BinaryIO, Callable, Iterator, Mapping
 
 import msgpack
 
@@ -40,12 +47,14 @@ from quackbox.net.protocol import Wire
 
 __all__ = [
     "FORMAT",
+    "GroupCommit",
     "Journal",
     "JournalError",
     "JournalWriter",
     "Header",
     "read",
     "rebuild",
+    "move_record",
     "token_hash",
 ]
 
@@ -56,6 +65,12 @@ _FRAME = struct.Struct(">II")
 MAX_RECORD = 1 << 20
 """No record comes near this (a move is tens of bytes); a bigger length is damage."""
 SUFFIX = ".qbj"
+SYNC_THREADS = 8
+"""Journals a :class:`GroupCommit` syncs at once when a trip touched several."""
+
+_datasync = getattr(os, "fdatasync", os.fsync)
+"""fdatasync where the system has it: an appended record needs its bytes and
+the file's new length on disk, not the file's times."""
 
 HEADER, MOVE, END = "header", "move", "end"
 
@@ -133,23 +148,47 @@ def _frame(payload: bytes) -> bytes:
     return _FRAME.pack(len(payload), zlib.crc32(payload)) + payload
 
 
+def move_record(codec: Codec, seat: int, move: Move, *, at: float | None = None) -> bytes:
+    """The bytes of one move (or timeout) record for ``seat``, packed with
+    ``codec`` (the game's wire codec: a journal holds moves as the wire
+    carries them)."""
+    when = time.time() if at is None else at
+    return _frame(codec.pack({"kind": MOVE, "seat": seat, "move": move, "at": when}))
+
+
 class JournalWriter:
-    """Appends records to one journal, each on disk before :meth:`append` returns."""
+    """Appends records to one journal.
+
+    Each record is on disk when :meth:`append` (or :meth:`finish`) returns,
+    with every record before it (the header too); with ``later=True`` it is
+    only written, and :meth:`sync` puts everything written so far on disk (a
+    :class:`GroupCommit` syncs many journals at once).
+
+    Args:
+        sync: False never syncs (for tests and benchmarks of the rest).
+    """
 
     def __init__(self, path: Path, handle: BinaryIO, rules: AnyRules, *, sync: bool = True) -> None:
         self.path = path
         self._file = handle
         self.rules = rules
-        self._codec = Wire(rules).values
-        """The host's wire codec: a journal holds moves as the wire carries them."""
         self._sync = sync
+        self._unsynced = False
+        """Whether bytes were written since the last sync."""
+        self._new = False
+        """Whether the file is new: its name, in its folder, is not on disk yet."""
+        self._failed: OSError | None = None
+        """Why a sync failed: what was written may not be on disk, so nothing more is."""
         self.moves = 0
+        self.finished = False
         self.bytes = handle.tell()
 
     @classmethod
     def create(cls, path: os.PathLike[str] | str, header: Header, *, sync: bool = True) -> JournalWriter:
         """Start a new journal at ``path`` (refusing to overwrite one), 0600 in
-        a 0700 folder: it holds the seed, so it would give every hand away."""
+        a 0700 folder: it holds the seed, so it would give every hand away.
+        The header is written; the next sync puts it, and the file's name in
+        its folder, on disk."""
         path = Path(path)
         rules = games.get(header.game)
         places.private_dir(path.parent)
@@ -159,6 +198,7 @@ class JournalWriter:
             raise JournalError(path, "a journal by that name exists already") from None
         handle = os.fdopen(fd, "wb")  # held open for the whole game
         writer = cls(path, handle, rules, sync=sync)
+        writer._new = True
         writer._write(MAGIC + _frame(msgpack.packb(header.to_record(), use_bin_type=True)))
         return writer
 
@@ -194,37 +234,195 @@ class JournalWriter:
         writer.moves = len(journal.moves)
         return writer
 
+    @functools.cached_property
+    def _codec(self) -> Codec:
+        """The game's wire codec (a journal holds moves as the wire carries
+        them), made when first needed: a host makes its records with its
+        own, and making one takes milliseconds, at every game's start."""
+        return Wire(self.rules).values
+
     def move_record(self, seat: int, move: Move, *, at: float | None = None) -> bytes:
         """The bytes of one move (or timeout) record for ``seat``, as
         :meth:`append` writes them."""
-        when = time.time() if at is None else at
-        return _frame(self._codec.pack({"kind": MOVE, "seat": seat, "move": move, "at": when}))
+        return move_record(self._codec, seat, move, at=at)
 
     def append(self, seat: int, move: Move, *, at: float | None = None) -> None:
         """Record one accepted move (or timeout) for ``seat``."""
         self.append_record(self.move_record(seat, move, at=at))
 
-    def append_record(self, data: bytes) -> None:
-        """Write a move record made by :meth:`move_record` (the host makes it
-        on its event loop and writes it here on a writer thread)."""
+    def append_record(self, data: bytes, *, later: bool = False) -> None:
+        """Write a move record made by :func:`move_record` (the host makes it
+        on its event loop and writes it here on a writer thread); ``later``:
+        leave it to :meth:`sync` to put it on disk."""
         self._write(data)
         self.moves += 1
+        if not later:
+            self.sync()
 
-    def finish(self, outcome: Outcome) -> None:
-        """Record how the game ended."""
+    def finish(self, outcome: Outcome, *, later: bool = False) -> None:
+        """Record how the game ended (``later``: as for :meth:`append_record`)."""
         record = {"kind": END, "winners": list(outcome.winners), "places": list(outcome.places),
                   "reason": outcome.reason, "at": time.time()}
         self._write(_frame(msgpack.packb(record, use_bin_type=True)))
+        self.finished = True
+        if not later:
+            self.sync()
+
+    def sync(self) -> None:
+        """Put every record written so far on disk (a no-op when none is waiting).
+
+        A failed sync may have lost what was written (the system need not
+        keep it to try again), so the journal takes nothing more: later
+        records would be on disk after a record that is not.
+        """
+        if not self._unsynced or not self._sync:
+            return
+        try:
+            _datasync(self._file.fileno())
+            if self._new:
+                _sync_folder(self.path.parent)
+        except OSError as exc:
+            self._failed = exc
+            raise
+        self._unsynced = self._new = False
 
     def _write(self, data: bytes) -> None:
+        if self._failed is not None:
+            raise JournalError(self.path, f"could not be put on disk ({self._failed.strerror or self._failed})")
         self._file.write(data)
         self._file.flush()
-        if self._sync:
-            os.fsync(self._file.fileno())
+        self._unsynced = True
         self.bytes += len(data)
 
     def close(self) -> None:
-        self._file.close()
+        """Put what is written on disk, then close the file."""
+        try:
+            if self._failed is None:
+                self.sync()
+        finally:
+            self._file.close()
+
+
+def _sync_folder(folder: Path) -> None:
+    """Put a folder's list of names on disk (a new file's name lives there, not in the file)."""
+    if os.name != "posix":
+        return  # folders cannot be opened for syncing elsewhere; the file system keeps names itself
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+Job = Callable[[], "JournalWriter | None"]
+"""Writes records in a :class:`GroupCommit`'s trip; returns the journal it
+wrote to (to be synced), or None."""
+
+
+class GroupCommit:
+    """Puts the journal records of every table of a process on disk together.
+
+    A host hands over each record as the table accepts its move
+    (:meth:`write`). One writer task takes every record handed over since its
+    last trip (all those accepted during a turn of the event loop, and any
+    that came while the disk was busy) in one trip to a worker thread, which
+    writes each to its journal, then syncs every journal it touched: at once,
+    from several threads, since the file system folds syncs that overlap into
+    one commit of its own (one after another, each would wait for a commit of
+    its own). The future :meth:`write` returns is done once the record is on
+    disk, so a host that waits for it before telling anyone of the move loses
+    nothing anyone saw.
+
+    Records of one journal go to disk in the order they were handed over.
+    One per process is the point: tables share its trips and its syncs. A
+    :class:`quackbox.net.host.Host` makes its own unless given one.
+
+    Args:
+        sync: puts one journal on disk (:meth:`JournalWriter.sync` unless a
+            test slows it down or makes it fail).
+    """
+
+    def __init__(self, *, sync: Callable[[JournalWriter], None] = JournalWriter.sync) -> None:
+        self._sync = sync
+        self._waiting: list[tuple[Job, asyncio.Future[None]]] = []
+        """Records handed over since the last trip began, with what waits for each."""
+        self._writer: asyncio.Task[None] | None = None
+        """The writer task, while there is anything to write."""
+        self._syncers: ThreadPoolExecutor | None = None
+        """Threads that sync journals at once, made when a trip first touches several."""
+        self.trips = 0
+        """Trips made so far (``records / trips`` is how much grouping saves)."""
+        self.records = 0
+        """Records written so far."""
+
+    def write(self, job: Job) -> asyncio.Future[None]:
+        """Run ``job`` (which writes a record) in the next trip; a future done
+        once what it wrote is on disk, or holding the OSError that stopped it."""
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        self._waiting.append((job, done))
+        if self._writer is None:
+            # It first runs in the loop's next turn: every record accepted in
+            # this one goes in its first trip.
+            self._writer = loop.create_task(self._run())
+        return done
+
+    async def _run(self) -> None:
+        try:
+            while self._waiting:
+                trip, self._waiting = self._waiting, []
+                try:
+                    errors = await asyncio.to_thread(self._commit, [job for job, _ in trip])
+                except asyncio.CancelledError:
+                    for _, done in trip:
+                        done.cancel()
+                    raise
+                except Exception as exc:  # a bug in the writer itself: nobody may wait for ever
+                    errors = [exc] * len(trip)
+                for (_, done), error in zip(trip, errors):
+                    if done.done():
+                        continue
+                    if error is None:
+                        done.set_result(None)
+                    else:
+                        done.set_exception(error)
+        finally:
+            self._writer = None
+
+    def _commit(self, jobs: list[Job]) -> list[Exception | None]:
+        """One trip, in a worker thread: run every job in order, then sync
+        every journal they touched; each job's error, or None."""
+        errors: list[Exception | None] = [None] * len(jobs)
+        touched: dict[JournalWriter, list[int]] = {}
+        for i, job in enumerate(jobs):
+            try:
+                journal = job()
+            except Exception as exc:
+                errors[i] = exc
+            else:
+                if journal is not None:
+                    touched.setdefault(journal, []).append(i)
+        for journal, error in zip(touched, self._sync_all(list(touched))):
+            if error is not None:
+                for i in touched[journal]:
+                    errors[i] = error
+        self.trips += 1
+        self.records += len(jobs)
+        return errors
+
+    def _sync_all(self, journals: list[JournalWriter]) -> list[Exception | None]:
+        if len(journals) <= 1:
+            return [self._sync_one(j) for j in journals]
+        if self._syncers is None:
+            self._syncers = ThreadPoolExecutor(SYNC_THREADS, thread_name_prefix="quackbox-sync")
+        return list(self._syncers.map(self._sync_one, journals))
+
+    def _sync_one(self, journal: JournalWriter) -> Exception | None:
+        try:
+            self._sync(journal)
+        except Exception as exc:
+            return exc
+        return None
 
 
 class _Decoder:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import threading
+import time
+
 import pytest
 
 from quackbox.core.bots import Bot
@@ -163,32 +166,31 @@ def test_nobody_able_to_move_quiets_the_bots_for_a_second():
 
 
 class Slow(Bot):
-    """A slow bot (like the search bot) that notes which thread chose."""
+    """A slow bot (like the search bot) that notes each view it thinks about,
+    and the thread it thinks in, and thinks until its ``gate`` opens."""
 
     name = "slow"
     reacts = False
     slow = True
 
     def __init__(self, seed: int = 0) -> None:
-        import threading
-
-        self.threads: list = []
-        self._threading = threading
+        self.threads: list[threading.Thread] = []
+        self.views: list = []
+        self.gate = threading.Event()
 
     def choose(self, view):
-        self.threads.append(self._threading.current_thread())
+        self.threads.append(threading.current_thread())
+        self.views.append(view)
+        assert self.gate.wait(10), "the test never let the bot finish"
         return view.legal[0]
 
     def react(self, view):
         return None
 
 
-def test_a_slow_bot_thinks_off_the_loop_and_wakes_the_table(monkeypatch):
-    """The search bot must not freeze a table with people: its choice is made in
-    a worker thread, the step that asks makes no move, and when the thought is
-    done the driver says so, and the next step plays it."""
-    import threading
-
+@pytest.fixture
+def slow_bots(monkeypatch) -> list[Slow]:
+    """``bot_kind="slow"`` makes :class:`Slow` bots, listed as they are made."""
     from quackbox.core import bots as core_bots
 
     made: list[Slow] = []
@@ -201,12 +203,77 @@ def test_a_slow_bot_thinks_off_the_loop_and_wakes_the_table(monkeypatch):
         return real_make(game, kind, seed, **kw)
 
     monkeypatch.setattr(core_bots, "make", make)
-    game = Game(bots=3, bot_kind="slow", bot_delay=0.0)
+    return made
+
+
+def until(condition, timeout: float = 5.0) -> bool:
+    end = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.001)
+    return True
+
+
+def test_a_slow_bot_thinks_off_the_loop_while_the_pace_runs(slow_bots):
+    """The search bot must not freeze a table with people, nor make them wait
+    for the pace and then for its thought: it starts thinking in a worker
+    thread as soon as the game waits for it, and moves once the pace is over."""
+    game = Game(bots=3, bot_kind="slow", bot_delay=1.0)  # the game waits for seat 0 from 0.0
+    bot = slow_bots[0]
+    assert until(lambda: bot.views), "seat 0's bot did not start thinking when the game began waiting for it"
+    assert bot.threads[0] is not threading.main_thread()
     woken = threading.Event()
     game.driver.on_thought = woken.set
-    assert game.step(1.0) == []  # thinking has started; no move yet
+    bot.gate.set()
     assert woken.wait(5)
-    moves = game.step(1.0)
-    assert moves and game.played
-    bot = next(b for b in made if b.threads)
-    assert all(t is not threading.main_thread() for t in bot.threads)
+    assert game.step(0.5) == []  # the thought is ready, the pace is not over
+    assert game.step(1.0) == [("moved", 0)]
+    assert len(bot.views) == 1
+
+
+def test_a_slow_bot_that_thinks_longer_than_the_pace_moves_when_it_is_done(slow_bots):
+    game = Game(bots=3, bot_kind="slow", bot_delay=1.0)
+    bot = slow_bots[0]
+    assert game.step(1.0) == []  # the pace is over; the thought is not
+    woken = threading.Event()
+    game.driver.on_thought = woken.set
+    bot.gate.set()
+    assert woken.wait(5)
+    assert game.step(1.3) == [("moved", 0)]
+    assert len(bot.views) == 1, "the step at the pace started a second thought about the same view"
+
+
+def test_only_the_seats_waited_for_think_ahead(slow_bots):
+    game = Game(bots=3, bot_kind="slow", bot_delay=1.0)
+    assert until(lambda: slow_bots[0].views)
+    time.sleep(0.05)
+    assert [len(b.views) for b in slow_bots] == [1, 0, 0]
+    slow_bots[0].gate.set()
+
+
+def test_a_view_that_changes_while_a_slow_bot_thinks_starts_a_new_thought():
+    """The thought about the newest view is the one played; one about a view
+    in between that had not begun is dropped, not thought through."""
+    from concurrent.futures import ThreadPoolExecutor
+    from types import SimpleNamespace
+
+    from quackbox.net.bot_driver import _Thinking
+
+    bot = Slow()
+    pool = ThreadPoolExecutor(1)
+    thinking = _Thinking(bot, pool, lambda: None)
+    first, between, last = (SimpleNamespace(legal=(f"move {n}",)) for n in range(3))
+    thinking.think(first)
+    assert until(lambda: bot.views == [first])  # thinking about it now
+    thinking.think(between)
+    assert thinking.choose(last) is None
+    bot.gate.set()
+    end = time.monotonic() + 5
+    move = None
+    while move is None and time.monotonic() < end:
+        move = thinking.choose(last)
+        time.sleep(0.001)
+    assert move == "move 2"
+    assert bot.views == [first, last]
+    pool.shutdown()

@@ -38,7 +38,7 @@ from quackbox.net import journal as jn
 from quackbox.net.local import start_local_game
 from quackbox.net.protocol import PROTOCOL_VERSION, Bye, ChatLine, Error, Lobby, MoveMessage, View, Welcome, Wire
 from quackbox.net.config import TableConfig
-from quackbox.net.table import JournalStart, Table
+from quackbox.net.table import Table
 from tests.net.sansio import Driver
 
 GAME_NAMES = sorted(games.GAMES)
@@ -120,11 +120,13 @@ class SlowRandom(Bot[GameView]):
         self.saw_in.add(threading.get_ident())
 
 
-async def test_a_slow_bot_over_the_network_thinks_off_the_loop_as_the_hosts_do(monkeypatch):
+@pytest.mark.parametrize("think", [0.0, 0.01])
+async def test_a_slow_bot_over_the_network_thinks_off_the_loop_as_the_hosts_do(monkeypatch, think):
     """The network bot runs its bot as the host's bot driver does: a slow one
-    chooses in a thread of its own, never on the event loop, and is shown
-    each move's events in that same thread (its memory is never written
-    while a choice reads it); it plays the game to its end."""
+    chooses in a thread of its own, never on the event loop (with a pace, its
+    thought starts as the pace does), and is shown each move's events in that
+    same thread (its memory is never written while a choice reads it); it
+    plays the game to its end."""
     made: list[SlowRandom] = []
 
     def make(seed: int) -> SlowRandom:
@@ -135,97 +137,11 @@ async def test_a_slow_bot_over_the_network_thinks_off_the_loop_as_the_hosts_do(m
     cfg = config(game="quack", seats=3, bots=2, autostart=True, options=FAST_OPTIONS["quack"])
     async with asyncio.timeout(60):
         async with Host(cfg) as host:
-            outcome = await run_network_bot(host.url, "Slow", kind="slow-random", seed=1)
+            outcome = await run_network_bot(host.url, "Slow", kind="slow-random", seed=1, think=think)
     assert outcome is not None and outcome == host.table.outcome
     [bot] = made
     assert bot.chose_in and threading.get_ident() not in bot.chose_in
     assert bot.saw_in == bot.chose_in
-
-
-async def play_checking_the_journal(host: Host) -> int:
-    """Play a 2-seat game through ``host``, checking at every view that the
-    journal on disk already holds the moves that view follows; the number of
-    views checked. AssertionError if one came before its move was on disk."""
-    from quackbox.net import journal as jn
-
-    checked = 0
-    paths: list = [None]
-    clients = [await Client.connect(host.url, name=f"P{i}") for i in range(2)]
-    brains = [core_bots.make("side-effects", "heuristic", i) for i in range(2)]
-
-    async def play(i: int) -> None:
-        nonlocal checked
-        client = clients[i]
-        async for message in client:
-            if not isinstance(message, View):
-                continue
-            # The host lets go of the file at the end: keep its path.
-            path = paths[0] = host.journal_path or paths[0]
-            if path is not None and message.seq > 0:
-                assert len(jn.read(path).moves) >= message.seq, f"view {message.seq} came before its move was on disk"
-                checked += 1
-            if message.view.outcome is not None:
-                # The end too is on disk before anyone hears of it.
-                assert path is not None and jn.read(path).finished
-                return
-            if client.view is not None and client.view.seq > message.seq:
-                continue
-            move = decide(brains[i], message.view)
-            if move is not None:
-                await client.move(move, message.seq)
-
-    try:
-        await asyncio.gather(play(0), play(1))
-    finally:
-        for client in clients:
-            await client.close()
-    return checked
-
-
-async def test_every_move_is_on_disk_before_anyone_sees_it(tmp_path):
-    """The journal is written off the loop, but a view still waits for its move's record."""
-    from quackbox.net import journal as jn
-
-    async with asyncio.timeout(60):
-        async with Host(config(seats=2, autostart=True, journal_dir=str(tmp_path))) as host:
-            checked = await play_checking_the_journal(host)
-    assert checked > 10
-    (path,) = tmp_path.glob("*.qbj")
-    record = jn.read(path)
-    assert record.outcome is not None and len(record.moves) == host.table.seq
-
-
-class HastyHost(Host):
-    """A host that sends what follows a move without waiting for its record,
-    which it writes a little later (the journal itself it opens at once): the
-    check above must catch it."""
-
-    def __init__(self, config: HostConfig) -> None:
-        super().__init__(config)
-        self.late: asyncio.Queue = asyncio.Queue()
-        self.writer: asyncio.Task | None = None
-
-    async def _write(self, action) -> None:
-        if isinstance(action, JournalStart):
-            await super()._write(action)
-            return
-        if self.writer is None:
-            self.writer = asyncio.create_task(self._write_late())
-        await self.late.put(action)
-
-    async def _write_late(self) -> None:
-        while True:
-            action = await self.late.get()
-            await asyncio.sleep(0.02)
-            await Host._write(self, action)
-
-
-async def test_the_journal_check_catches_a_host_that_does_not_wait_for_the_disk(tmp_path):
-    async with asyncio.timeout(60):
-        async with HastyHost(config(seats=2, autostart=True, journal_dir=str(tmp_path))) as host:
-            with pytest.raises(AssertionError, match="before its move was on disk"):
-                await play_checking_the_journal(host)
-            host.writer.cancel()
 
 
 async def test_bots_fill_open_seats_and_people_and_bots_share_a_table(tmp_path):

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 import struct
+import threading
 import typing
 import zlib
 from pathlib import Path
@@ -207,3 +209,120 @@ def test_no_move_holds_a_card_so_cards_by_id_leave_journals_as_they_were(game):
     for move in rules.move_types():
         for name, ann in typing.get_type_hints(move).items():
             assert not cards & set(annotations_within(ann)), f"{move.__name__}.{name} holds a card"
+
+
+# --- group commit ---------------------------------------------------------------------------
+
+HEADER = jn.Header(game="side-effects", seed=1, seats=2, names=("A", "B"))
+
+
+def _moves(count: int) -> list[tuple[int, typing.Any]]:
+    """``count`` different moves (the journal does not replay them here)."""
+    rules = games.get("side-effects")
+    state = rules.new_game(seats=2, seed=1)
+    legal = rules.legal_moves(state, rules.waiting_for(state)[0])
+    assert len(legal) >= count
+    return [(i % 2, move) for i, move in enumerate(legal[:count])]
+
+
+class Syncs:
+    """A commit's sync that notes which journal it synced, and may hold a trip up."""
+
+    def __init__(self) -> None:
+        self.synced: list[str] = []
+        self.hold = threading.Event()
+        self.hold.set()
+
+    def __call__(self, journal: jn.JournalWriter) -> None:
+        assert self.hold.wait(10)
+        journal.sync()
+        self.synced.append(journal.path.name)
+
+
+def _appender(journal: jn.JournalWriter, seat: int, move: typing.Any):
+    def job() -> jn.JournalWriter:
+        journal.append_record(journal.move_record(seat, move), later=True)
+        return journal
+    return job
+
+
+async def test_records_of_one_turn_share_one_trip_and_each_journal_one_sync(tmp_path: Path) -> None:
+    syncs = Syncs()
+    commit = jn.GroupCommit(sync=syncs)
+    journals = [jn.JournalWriter.create(tmp_path / f"{n}.qbj", HEADER) for n in range(3)]
+    moves = _moves(12)
+    # Handed over in one turn of the loop, the records of three journals interleaved.
+    written = [commit.write(_appender(journals[i % 3], *move)) for i, move in enumerate(moves)]
+    await asyncio.gather(*written)
+    assert (commit.trips, commit.records) == (1, 12)
+    assert sorted(syncs.synced) == ["0.qbj", "1.qbj", "2.qbj"]
+    for n, journal in enumerate(journals):
+        journal.close()
+        assert jn.read(journal.path).moves == moves[n::3]  # each journal in the order handed over
+
+
+async def test_records_handed_over_while_the_disk_is_busy_share_the_next_trip(tmp_path: Path) -> None:
+    syncs = Syncs()
+    commit = jn.GroupCommit(sync=syncs)
+    journal = jn.JournalWriter.create(tmp_path / "j.qbj", HEADER)
+    moves = _moves(6)
+    syncs.hold.clear()
+    first = commit.write(_appender(journal, *moves[0]))
+    async with asyncio.timeout(10):
+        while journal.moves == 0:
+            await asyncio.sleep(0.001)  # until the first trip has written its record and waits to sync
+    later = []
+    for move in moves[1:]:
+        later.append(commit.write(_appender(journal, *move)))
+        await asyncio.sleep(0)  # each in a turn of its own
+    assert not first.done()
+    syncs.hold.set()
+    await asyncio.gather(first, *later)
+    assert commit.trips == 2 and syncs.synced == ["j.qbj", "j.qbj"]
+    journal.close()
+    assert jn.read(journal.path).moves == moves
+
+
+async def test_a_failed_record_or_sync_reaches_only_the_records_it_touched(tmp_path: Path) -> None:
+    def sync(journal: jn.JournalWriter) -> None:
+        if journal.path.name == "bad-disk.qbj":
+            raise OSError(5, "Input/output error")
+        journal.sync()
+
+    commit = jn.GroupCommit(sync=sync)
+    good = jn.JournalWriter.create(tmp_path / "good.qbj", HEADER)
+    bad = jn.JournalWriter.create(tmp_path / "bad-disk.qbj", HEADER)
+    seat, move = _moves(1)[0]
+
+    def broken() -> jn.JournalWriter:
+        raise jn.JournalError(tmp_path / "x.qbj", "cannot be written")
+
+    written = [commit.write(_appender(good, seat, move)), commit.write(_appender(bad, seat, move)), commit.write(broken)]
+    results = await asyncio.gather(*written, return_exceptions=True)
+    assert results[0] is None
+    assert isinstance(results[1], OSError) and isinstance(results[2], jn.JournalError)
+    good.close()
+    assert len(jn.read(good.path).moves) == 1
+
+
+def test_a_writer_syncs_what_it_wrote_and_refuses_more_after_a_failed_sync(tmp_path: Path, monkeypatch) -> None:
+    calls: list[int] = []
+    monkeypatch.setattr(jn, "_datasync", calls.append)
+    writer = jn.JournalWriter.create(tmp_path / "j.qbj", HEADER)
+    seat, move = _moves(1)[0]
+    writer.append_record(writer.move_record(seat, move), later=True)
+    assert calls == []  # written, not yet synced
+    writer.sync()
+    writer.sync()  # nothing new: no second sync
+    assert len(calls) == 1
+
+    def broken(fd: int) -> None:
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(jn, "_datasync", broken)
+    writer.append_record(writer.move_record(seat, move), later=True)
+    with pytest.raises(OSError):
+        writer.sync()
+    with pytest.raises(jn.JournalError, match="could not be put on disk"):
+        writer.append(seat, move)
+    writer.close()

@@ -241,14 +241,14 @@ class Page:
         for char in text:
             await self.press(char)
 
-    async def press(self, key: str, *, ctrl: bool = False) -> None:
-        """Press one key: a character, or a name such as ``Enter``, ``Escape``, ``ArrowDown``
-        (``ctrl``: with Control held, as Ctrl+S)."""
+    async def press(self, key: str, ctrl: bool = False) -> None:
+        """Press one key: a character, or a name such as ``Enter``, ``Escape``, ``ArrowDown``;
+        with ``ctrl``, the key with Control held (no text: the terminal makes the control code)."""
         code, text, keycode = _KEYS.get(key, (f"Key{key.upper()}" if key.isalpha() else "", key, ord(key.upper()[0])))
-        base = {"key": key, "code": code, "windowsVirtualKeyCode": keycode, "nativeVirtualKeyCode": keycode,
-                **({"modifiers": 2} if ctrl else {})}
+        base = {"key": key, "code": code, "windowsVirtualKeyCode": keycode, "nativeVirtualKeyCode": keycode}
         if ctrl:
-            text = ""  # the page's terminal makes the control character itself
+            base["modifiers"] = 2  # Control, in the protocol's bit field
+            text = ""
         await self.send("Input.dispatchKeyEvent", {"type": "keyDown", **base, **({"text": text} if text else {})})
         await self.send("Input.dispatchKeyEvent", {"type": "keyUp", **base})
 
