@@ -28,7 +28,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from abc import ABC, abstractmethod
-from typing import Any, Callable, Generic, Mapping, Sequence, TypeVar
+from typing import Any, Callable, Generic, Mapping, Protocol, Sequence, TypeVar
 
 from quackbox.core.rules import AnyRules, Event, GameView, Move
 
@@ -65,6 +65,26 @@ class Bot(ABC, Generic[V]):
         """Remember ``events``, as redacted for ``seat`` (this bot's): only if ``remembers``."""
 
 
+class Player(Protocol):
+    """Whoever :func:`decide` asks to play a seat: a :class:`Bot`, or a
+    runner's wrapper of one. The host's wrapper of a slow bot thinks in a
+    thread and has no move until its thought is done: its ``choose`` may
+    return None (no move yet), which :func:`decide` passes on as it does
+    a reaction's None."""
+
+    @property
+    def reacts(self) -> bool: ...
+
+    @property
+    def remembers(self) -> bool: ...
+
+    def choose(self, view: Any) -> Move | None: ...
+
+    def react(self, view: Any) -> Move | None: ...
+
+    def observe(self, events: Sequence[Event], seat: int) -> None: ...
+
+
 class RandomBot(Bot[GameView]):
     """Picks uniformly among the legal moves; never acts unasked."""
 
@@ -82,7 +102,7 @@ class GameStalled(RuntimeError):
     ended: a bug in the rules."""
 
 
-def decide(bot: Bot[Any], view: GameView) -> Move | None:
+def decide(bot: Player, view: GameView) -> Move | None:
     """What ``bot`` does at the seat ``view`` belongs to: the one "choose or react" rule.
 
     A seat the game waits for must choose one of its legal moves; any other
@@ -97,7 +117,7 @@ def decide(bot: Bot[Any], view: GameView) -> Move | None:
     return bot.react(view) if bot.reacts else None
 
 
-def first_reaction(rules: AnyRules, state: Any, bots: Mapping[int, Bot[Any]]) -> tuple[int, Move] | None:
+def first_reaction(rules: AnyRules, state: Any, bots: Mapping[int, Player]) -> tuple[int, Move] | None:
     """The first reaction of a bot the game is not waiting for, in seat order.
 
     Only seats with a legal move are asked (a reaction needs one), and only
@@ -186,7 +206,7 @@ def distinct(moves: Sequence[Move], names: Mapping[int, str]) -> list[Move]:
     return out
 
 
-def observe(bot: Bot[Any], rules: AnyRules, seat: int, events: Sequence[Event]) -> None:
+def observe(bot: Player, rules: AnyRules, seat: int, events: Sequence[Event]) -> None:
     """Show ``bot`` at ``seat`` the ``events`` as redacted for that seat, if it
     keeps a memory (a search bot does); never more than the seat may see."""
     if bot.remembers:

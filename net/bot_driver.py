@@ -26,19 +26,17 @@ import logging
 import random
 import secrets
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable, Sequence
 
 from quackbox.core import bots as core_bots
 from quackbox.core.bots import Bot
-from quackbox.core.rules import Move, Rules, RulesError
+from quackbox.core.rules import AnyRules, Event, GameView, Move, RulesError
 from quackbox.net.actions import Action
+from quackbox.net.config import TableConfig
 from quackbox.net.protocol import BOT, HUMAN
 from quackbox.net.seats import Seat, Seats
 
-if TYPE_CHECKING:
-    from quackbox.net.table import TableConfig
-
-__all__ = ["BotDriver"]
+__all__ = ["BotDriver", "seated"]
 
 log = logging.getLogger("quackbox.net")
 
@@ -54,16 +52,16 @@ class BotDriver:
         rules: the game's rules.
     """
 
-    def __init__(self, config: TableConfig, rules: Rules) -> None:
+    def __init__(self, config: TableConfig, rules: AnyRules) -> None:
         self.rules = rules
         self.kind = config.bot_kind
         self.delay = config.bot_delay
         self.first_delay = config.first_move_delay
         self.away_grace = config.away_grace
         self.turn_timer = config.turn_timer
-        self.bots: dict[int, Bot] = {}
+        self.bots: dict[int, _Careful] = {}
         """The bot of each bot seat, in seat order."""
-        self.stand_ins: dict[int, Bot] = {}
+        self.stand_ins: dict[int, _Careful] = {}
         """The bots made so far to play for people, by seat."""
         self.standing_in: dict[int, float | None] = {}
         """Seats whose person is away and a stand-in has already played for
@@ -78,19 +76,19 @@ class BotDriver:
         """No stand-in is asked before this (after a step in which nobody could move)."""
         self.held_until = 0.0
         """No bot moves before this (the first moments of a new game)."""
-        self.on_thought: Callable[[], None] = lambda: None
+        self.on_thought: Callable[[], object] = lambda: None
         """Called from a worker thread when a slow bot's choice is ready (the host steps again)."""
         self.thinkers: dict[int, _Thinking] = {}
         """The bot seats whose bots are slow: they start thinking as soon as the game waits for them."""
         self._thinker: ThreadPoolExecutor | None = None
 
     def _make(self, seed: int, seat: int) -> _Careful:
-        bot = core_bots.make(self.rules.name, self.kind, seed)
-        if bot.slow:
-            if self._thinker is None:
-                self._thinker = ThreadPoolExecutor(1, thread_name_prefix="quackbox-bot")
-            bot = _Thinking(bot, self._thinker, self._thought)
-        return _Careful(bot, seat)
+        return seated(core_bots.make(self.rules.name, self.kind, seed), seat, self._pool, self._thought)
+
+    def _pool(self) -> ThreadPoolExecutor:
+        if self._thinker is None:
+            self._thinker = ThreadPoolExecutor(1, thread_name_prefix="quackbox-bot")
+        return self._thinker
 
     def _thought(self) -> None:
         self.pending = True
@@ -107,15 +105,15 @@ class BotDriver:
             for seat in seats
             if seat.kind == BOT
         }
-        self.thinkers = {s: bot.bot for s, bot in self.bots.items() if isinstance(bot.bot, _Thinking)}
+        self.thinkers = {s: thinking for s, bot in self.bots.items() if (thinking := bot.thinking) is not None}
         self.stand_ins = {}
         self.standing_in = {}
 
-    def saw(self, events: list[Any]) -> None:
+    def saw(self, events: list[Event]) -> None:
         """Show each bot seat's bot the ``events`` of a move, redacted for its
         seat, if it keeps a memory (:func:`quackbox.core.bots.observe`)."""
         for seat, bot in self.bots.items():
-            core_bots.observe(bot.bot, self.rules, seat, events)
+            core_bots.observe(bot, self.rules, seat, events)
 
     def changed(self, now: float, state: Any, seats: Seats, *, moved: int | None, before: tuple[int, ...]) -> None:
         """Something changed at ``now`` (``moved``: the seat that moved; ``before``:
@@ -227,7 +225,7 @@ class BotDriver:
         delay = 0.0 if self.rules.deadline(state) is not None else self.delay
         return max(self.last_change + delay, self.held_until)
 
-    def _player(self, seat: Seat, now: float) -> Bot | None:
+    def _player(self, seat: Seat, now: float) -> _Careful | None:
         """The bot that plays seat ``seat`` now, if any: its own, or a due stand-in."""
         if seat.kind == BOT:
             return self.bots.get(seat.index)
@@ -253,6 +251,19 @@ class BotDriver:
             return play(seat, legal[0])
 
 
+def seated(
+    bot: Bot[Any], seat: int, pool: Callable[[], ThreadPoolExecutor], thought: Callable[[], None]
+) -> _Careful:
+    """``bot`` playing ``seat`` beside an event loop, as the host's table and a
+    bot over the network both run it: a failure is logged, not raised, and a
+    slow bot thinks in ``pool()``'s thread (its ``choose`` gives None until
+    the thought is done, then the move; ``thought()`` is called from that
+    thread when it is)."""
+    if not bot.slow:
+        return _Careful(bot, seat)
+    return _Careful(_Thinking(bot, pool(), thought), seat)
+
+
 class _Thinking:
     """A slow bot whose choices are made in ``pool``'s thread.
 
@@ -264,17 +275,17 @@ class _Thinking:
     with the table.
     """
 
-    def __init__(self, bot: Bot, pool: ThreadPoolExecutor, done: Callable[[], None]) -> None:
+    def __init__(self, bot: Bot[Any], pool: ThreadPoolExecutor, done: Callable[[], None]) -> None:
         self.bot = bot
         self.pool = pool
         self.done = done
         self.name = bot.name
         self.reacts = bot.reacts
         self.remembers = bot.remembers
-        self._view: Any = None
+        self._view: GameView | None = None
         self._future: Future[Move] | None = None
 
-    def think(self, view: Any) -> None:
+    def think(self, view: GameView) -> None:
         if self._future is not None:
             if self._view == view:
                 return
@@ -287,7 +298,7 @@ class _Thinking:
         if not future.cancelled():
             self.done()
 
-    def choose(self, view: Any) -> Move | None:
+    def choose(self, view: GameView) -> Move | None:
         self.think(view)
         future = self._future
         if future is None or not future.done():
@@ -295,10 +306,10 @@ class _Thinking:
         self._future = self._view = None
         return future.result()
 
-    def react(self, view: Any) -> Move | None:
+    def react(self, view: GameView) -> Move | None:
         return self.bot.react(view)
 
-    def observe(self, events: list[Any], seat: int) -> None:
+    def observe(self, events: Sequence[Event], seat: int) -> None:
         # In the thinking thread, after any thought already queued: the
         # memory is never changed while a choice reads it.
         self.pool.submit(self.bot.observe, events, seat)
@@ -311,7 +322,7 @@ class _Careful:
     fails lets the moment pass.
     """
 
-    def __init__(self, bot: Bot, seat: int) -> None:
+    def __init__(self, bot: Bot[Any] | _Thinking, seat: int) -> None:
         self.bot = bot
         self.seat = seat
 
@@ -323,16 +334,28 @@ class _Careful:
     def reacts(self) -> bool:
         return self.bot.reacts
 
-    def choose(self, view: Any) -> Move:
+    @property
+    def remembers(self) -> bool:
+        return self.bot.remembers
+
+    @property
+    def thinking(self) -> _Thinking | None:
+        """The slow bot's thinking, if it is one (``think(view)`` starts a thought ahead)."""
+        return self.bot if isinstance(self.bot, _Thinking) else None
+
+    def choose(self, view: GameView) -> Move | None:
         try:
             return self.bot.choose(view)
         except Exception:
             log.exception("bot %s at seat %d failed", self.name, self.seat)
             return view.legal[0]
 
-    def react(self, view: Any) -> Move | None:
+    def react(self, view: GameView) -> Move | None:
         try:
             return self.bot.react(view)
         except Exception:
             log.exception("bot %s at seat %d failed", self.name, self.seat)
             return None
+
+    def observe(self, events: Sequence[Event], seat: int) -> None:
+        self.bot.observe(events, seat)

@@ -12,7 +12,8 @@ without a goodbye, the client reconnects by itself with its seat token (the
 first retry within a second) and the host sends a fresh view.
 
 :func:`run_network_bot` is a bot seat over the network, for
-``quackbox join HOST --bot``.
+``quackbox join HOST --bot``; it runs its bot as the host's bot driver does
+(:func:`quackbox.net.bot_driver.seated`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import dataclasses
 import logging
 import secrets
 from collections import deque
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, AsyncIterator
 
@@ -30,7 +32,8 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from quackbox.core import bots as core_bots
 from quackbox.core import games
-from quackbox.core.rules import Move, Outcome
+from quackbox.core.rules import GameView, Move, Outcome
+from quackbox.net.bot_driver import seated
 from quackbox.net.tokens import TokenStore
 from quackbox.net.protocol import (
     HUMAN,
@@ -287,7 +290,7 @@ class Client:
         try:
             await client._open()
         except BadToken:
-            if recalled is None:
+            if recalled is None or tokens is None:
                 raise
             tokens.forget(url, name)
             client.token = None
@@ -368,10 +371,9 @@ class Client:
 
     async def _pump(self) -> Bye | None:
         """Read frames until the connection ends; the host's bye, if it said one."""
-        ws = self._ws
-        if ws is None:  # pragma: no cover - _read starts only after a successful open
+        ws, wire = self._ws, self.wire
+        if ws is None or wire is None:  # pragma: no cover - _read starts only after a successful open
             return None
-        wire = self.wire
         try:
             async for frame in ws:
                 try:
@@ -394,7 +396,7 @@ class Client:
                 elif kind is Welcome:
                     self.welcome = message
                 self._queue.put_nowait(message)
-                if kind is Bye:  # the host said why; the stream ends after it, without an error
+                if isinstance(message, Bye):  # the host said why; the stream ends after it, without an error
                     return message
         except ConnectionClosed:
             pass
@@ -594,8 +596,22 @@ async def run_network_bot(
         NetError: could not join, or lost the host for good.
     """
     client = await Client.connect(url, name=name, code=code, token=token, tokens=tokens)
+    loop = asyncio.get_running_loop()
+    thought = asyncio.Event()
+    """Set (from a slow bot's thread) when its thought is done."""
+    threads: list[ThreadPoolExecutor] = []
+
+    def thread() -> ThreadPoolExecutor:
+        threads.append(ThreadPoolExecutor(1, thread_name_prefix="quackbox-bot"))
+        return threads[-1]
+
+    def done() -> None:
+        loop.call_soon_threadsafe(thought.set)
+
     try:
-        bot = core_bots.make(client.game, kind, seed if seed is not None else secrets.randbits(32))
+        # As the host runs its bots (net.bot_driver): a failure is logged, and a slow bot thinks in a thread.
+        bot = seated(core_bots.make(client.game, kind, seed if seed is not None else secrets.randbits(32)),
+                     client.seat if client.seat is not None else -1, thread, done)
         await client.ready()
         asked_to_start: Lobby | None = None
         acted_on: int | None = None
@@ -608,7 +624,7 @@ async def run_network_bot(
                     asked_to_start = message
                     await _quietly(client.start())
             elif kind_of is View:
-                view = message.view
+                view: GameView = message.view
                 if bot.remembers and client.seat is not None:
                     bot.observe(list(message.events), client.seat)  # already redacted for this seat
                 if view.outcome is not None:
@@ -619,14 +635,22 @@ async def run_network_bot(
                     continue  # a newer view is already queued: act on that one
                 if message.seq == acted_on:
                     continue
+                # A slow bot's thought about a view it must answer starts now, while the
+                # pace runs, as the host's bots' do.
+                thinking = bot.thinking if view.legal and view.seat in view.waiting_for else None
                 if think > 0:
+                    if thinking is not None:
+                        thinking.think(view)
                     await asyncio.sleep(think)
                     if client.view is not None and client.view.seq != message.seq:
                         continue
-                if bot.slow:
-                    # A search bot thinks for a second: off the loop, which keeps the connection alive.
-                    move = await asyncio.to_thread(core_bots.decide, bot, view)
-                else:
+                thought.clear()
+                move = core_bots.decide(bot, view)
+                while move is None and thinking is not None:
+                    # A slow bot thinks in its thread, off the loop (which keeps the connection
+                    # alive): its move once this view's thought is done (an older one may end first).
+                    await thought.wait()
+                    thought.clear()
                     move = core_bots.decide(bot, view)
                 if move is not None:
                     acted_on = message.seq
@@ -638,6 +662,10 @@ async def run_network_bot(
         return None
     finally:
         await client.close()
+        for running in threads:
+            running.shutdown(wait=False, cancel_futures=True)
+
+
 def _should_start(lobby: Lobby, seat: int | None) -> bool:
     if lobby.started or lobby.over or seat is None or lobby.starter != seat:
         return False

@@ -155,7 +155,8 @@ class Codec:
                 dataclass that is not registered, a set, a card that is not
                 the one its table holds under its id...).
         """
-        return msgpack.packb(value, default=self._tagged_map, use_bin_type=True)
+        packed: bytes = msgpack.packb(value, default=self._tagged_map, use_bin_type=True)
+        return packed
 
     def wire_fields(self, cls: type) -> tuple[_Field, ...]:
         """The fields of the registered class or message ``cls`` as the codec reads them."""
@@ -400,12 +401,10 @@ def type_hints(cls: type, *, extras: bool = False) -> Mapping[str, Any]:
     return types.MappingProxyType(typing.get_type_hints(cls, include_extras=extras))
 
 
-def _by_id(cls: type, values: Iterable[Any]) -> dict[int, Any]:
+def _by_id(cls: type[Any], values: Iterable[Any]) -> dict[int, Any]:
     """The table of ``cls`` sent by reference: ``values`` by id, refusing a
     value of another class and ids that are not ints or are used twice."""
-    if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
-        raise TypeError(f"{cls!r} is not a dataclass type")
-    if "id" not in {field.name for field in dataclasses.fields(cls)}:
+    if "id" not in _field_names(cls):
         raise TypeError(f"{cls.__name__} has no id to be sent by")
     table: dict[int, Any] = {}
     for value in values:
@@ -415,6 +414,13 @@ def _by_id(cls: type, values: Iterable[Any]) -> dict[int, Any]:
             raise TypeError(f"the table of {cls.__name__} needs unique whole-number ids, not {_short(value.id)}")
         table[value.id] = value
     return table
+
+
+def _field_names(cls: type) -> set[str]:
+    """The names of the fields of the dataclass ``cls``; TypeError if it is none."""
+    if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
+        raise TypeError(f"{cls!r} is not a dataclass type")
+    return {field.name for field in dataclasses.fields(cls)}
 
 
 def _by_name(classes: Iterable[type]) -> dict[str, type]:

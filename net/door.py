@@ -1077,11 +1077,10 @@ class DoorSession:
         if self._done:
             return
         child.flush_output()
-        if self._done:
-            return  # its terminal closed while the last of it was passed on
-        self._end()
-        with contextlib.suppress(OSError):
-            self.terminal.finish(status if status >= 0 else 1)  # killed by a signal: a plain failure
+        if not self._done:  # else its terminal closed while the last of it was passed on
+            self._end()
+            with contextlib.suppress(OSError):
+                self.terminal.finish(status if status >= 0 else 1)  # killed by a signal: a plain failure
 
     def _key_pressed(self) -> None:
         idle = self.door.limits.idle_timeout

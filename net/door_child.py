@@ -22,7 +22,8 @@ def main(argv: Sequence[str]) -> int:
     os.chdir(argv[0])
     from quackbox.__main__ import main as quackbox
 
-    return quackbox(list(argv[1:]))
+    status: int = quackbox(list(argv[1:]))  # __main__ is not type-checked: say what comes back
+    return status
 
 
 if __name__ == "__main__":

@@ -41,7 +41,8 @@ from quackbox.core.rules import Outcome
 from quackbox.net.protocol import DEFAULT_PORT, MAX_FRAME, Error, ErrorCode
 from quackbox.net import journal as jn
 from quackbox.net.lobby import HELLO_TIMEOUT
-from quackbox.net.table import OVER, Action, Close, JournalEnd, JournalMove, JournalStart, Send, Table, TableConfig, new_room_code
+from quackbox.net.config import TableConfig
+from quackbox.net.table import OVER, Action, Close, JournalEnd, JournalMove, JournalStart, Send, Table, new_room_code
 
 __all__ = ["Host", "HostConfig", "HostError", "run_host"]
 
@@ -101,7 +102,8 @@ def lan_address() -> str | None:
     try:
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
             probe.connect(("10.255.255.255", 1))
-            return probe.getsockname()[0]
+            address: str = probe.getsockname()[0]
+            return address
     except OSError:
         return None
 
@@ -288,7 +290,7 @@ class Host:
             if self.config.journal_dir is not None or self.journal is not None:
                 self._actions.put_nowait([self._to_disk(a) if isinstance(a, _RECORDS) else a for a in actions])
             else:
-                self._actions.put_nowait(actions)
+                self._actions.put_nowait([*actions])  # a list of what the queue holds, for the type checker
         if not self._stopped:
             self._reschedule()
 
@@ -320,9 +322,10 @@ class Host:
                 log.exception("the host failed to carry out %r", actions)
             finally:
                 self._actions.task_done()
-            if self._actions.empty() and self.table.phase == OVER and self._over is not None and not self._over.done():
+            outcome = self.table.outcome
+            if self._actions.empty() and self.table.phase == OVER and outcome is not None and self._over is not None and not self._over.done():
                 # The game is over and everything it said is on its way.
-                self._over.set_result(self.table.outcome)
+                self._over.set_result(outcome)
 
     def _to_disk(self, action: JournalStart | JournalMove | JournalEnd) -> asyncio.Future[None]:
         """Hand a journal record to the commit now, not when the delivery task

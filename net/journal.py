@@ -40,7 +40,7 @@ from typing import Any, BinaryIO, Callable, Iterator, Mapping
 import msgpack
 
 from quackbox.core import games
-from quackbox.core.rules import Event, Move, Outcome, Rules, RulesError
+from quackbox.core.rules import AnyRules, Event, Move, Outcome, RulesError
 from quackbox.net import places
 from quackbox.net.codec import Codec, DecodeError
 from quackbox.net.protocol import Wire
@@ -168,7 +168,7 @@ class JournalWriter:
         sync: False never syncs (for tests and benchmarks of the rest).
     """
 
-    def __init__(self, path: Path, handle: BinaryIO, rules: Rules, *, sync: bool = True) -> None:
+    def __init__(self, path: Path, handle: BinaryIO, rules: AnyRules, *, sync: bool = True) -> None:
         self.path = path
         self._file = handle
         self.rules = rules

@@ -20,7 +20,6 @@ __all__ = [
     "FLOOD_BURST",
     "FLOOD_PER_SECOND",
     "FREE_MOVES_PER_TURN",
-    "MAX_OPEN_OFFERS",
     "MESSAGES_PER_SECOND",
     "MESSAGE_BURST",
     "SLOW_FREE",
@@ -50,9 +49,8 @@ once, after the wait it was given, is never one."""
 
 FREE_MOVES_PER_TURN = 10
 """Moves a seat may make per turn that the rules accept without listing them
-in ``legal`` (Side Effects: trade offers)."""
-MAX_OPEN_OFFERS = 4
-"""Trade offers one seat may have open at once."""
+in ``legal`` (``Rules.unlisted_moves``: Side Effects' trade offers). How many
+may be open at once is the rules' own limit; the host checks no move itself."""
 
 SLOW_FREE = 3
 """Wrong room codes (or seat tokens) an address may give in SLOW_WINDOW

@@ -16,11 +16,12 @@ from __future__ import annotations
 import hmac
 from collections import deque
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import Any, Iterator
 
-from quackbox.core.rules import Rules
+from quackbox.core.rules import AnyRules
 from quackbox.net import protocol
 from quackbox.net.actions import Action, Close, Send
+from quackbox.net.config import TableConfig
 from quackbox.net.limits import CHAT_BURST, CHAT_PER_SECOND, MessageLimits, Rate, SlowDown, TokenBucket, Verdict
 from quackbox.net.protocol import (
     MAX_CHAT,
@@ -39,9 +40,6 @@ from quackbox.net.protocol import (
 )
 from quackbox.net.seats import Seats
 from quackbox.net.text import clean_name, clean_text, name_keys
-
-if TYPE_CHECKING:
-    from quackbox.net.table import TableConfig
 
 __all__ = ["LOBBY", "OVER", "PLAYING", "Lobby", "Peer"]
 
@@ -99,7 +97,7 @@ class Lobby:
         seats: the table's seats.
     """
 
-    def __init__(self, config: TableConfig, rules: Rules, wire: Wire, seats: Seats) -> None:
+    def __init__(self, config: TableConfig, rules: AnyRules, wire: Wire, seats: Seats) -> None:
         self.rules = rules
         self.wire = wire
         self.seats = seats
@@ -180,7 +178,7 @@ class Lobby:
         if len(name) > MAX_NAME:
             return self.refuse(peer, ErrorCode.TOO_LONG, f"Names are at most {MAX_NAME} characters.", "hello")
         out: list[Action] = []
-        if seat is not None:
+        if seat is not None and hello.token is not None:  # a seat is found only by its token
             old = self.peers.get(seat.conn) if seat.conn is not None else None
             if old is not None and old is not peer:
                 # A reconnect often beats the old socket's timeout: the newest wins.

@@ -36,6 +36,7 @@ __all__ = [
     "Bye",
     "ChatLine",
     "CLIENT_MESSAGES",
+    "ClientMessage",
     "DeadlineInfo",
     "DEFAULT_PORT",
     "DEFAULT_SSH_PORT",
@@ -44,6 +45,7 @@ __all__ = [
     "ErrorCode",
     "FATAL_CODES",
     "HOST_MESSAGES",
+    "HostMessage",
     "Hello",
     "Lobby",
     "MAX_CHAT",
@@ -350,8 +352,10 @@ class Error:
     (``rate_limited``); 0 when sending it again would not help."""
 
 
-CLIENT_MESSAGES: tuple[type, ...] = (Hello, Ready, Start, MoveMessage, Say, Bye)
-HOST_MESSAGES: tuple[type, ...] = (Welcome, Lobby, Started, View, ChatLine, Error, Bye)
+ClientMessage = Hello | Ready | Start | MoveMessage | Say | Bye
+HostMessage = Welcome | Lobby | Started | View | ChatLine | Error | Bye
+CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (Hello, Ready, Start, MoveMessage, Say, Bye)
+HOST_MESSAGES: tuple[type[HostMessage], ...] = (Welcome, Lobby, Started, View, ChatLine, Error, Bye)
 _HANDSHAKE = (Welcome, Error, Bye)
 """What a client may receive before it knows which game the host plays."""
 _VALUE_TYPES = (SeatInfo, DeadlineInfo, Outcome)

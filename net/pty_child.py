@@ -240,11 +240,12 @@ class PtyChild:
     # --- inside ---------------------------------------------------------------------------
 
     def _update_reader(self) -> None:
-        want = self._master is not None and self._on_output is not None and not self._paused
-        if want and not self._reading:
-            self._loop.add_reader(self._master, self._readable)
-        elif not want and self._reading and self._master is not None:
-            self._loop.remove_reader(self._master)
+        master = self._master
+        want = master is not None and self._on_output is not None and not self._paused
+        if master is not None and want and not self._reading:
+            self._loop.add_reader(master, self._readable)
+        elif master is not None and not want and self._reading:
+            self._loop.remove_reader(master)
         self._reading = want
 
     def _readable(self) -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import hmac
 import secrets
 from dataclasses import dataclass
-from typing import Iterator
+from typing import AbstractSet, Iterator
 
 from quackbox.net.journal import Header, token_hash
 from quackbox.net.protocol import BOT, HUMAN, MAX_NAME, OPEN, SeatInfo
@@ -135,7 +135,7 @@ class Seats:
         seat.token = token
         seat.token_hash = token_hash(token) if token else ""
 
-    def unique_name(self, name: str, index: int | None, *, taken: set[str] = frozenset()) -> str:
+    def unique_name(self, name: str, index: int | None, *, taken: AbstractSet[str] = frozenset()) -> str:
         """``name``, or ``name 2``, ``name 3``... if another seat (but seat
         ``index``) already goes by it, or by a name that looks the same
         (:func:`~quackbox.net.text.name_keys`); ``taken`` holds the keys of other
@@ -151,7 +151,7 @@ class Seats:
 
     # --- people coming and going -----------------------------------------------------
 
-    def take_open(self, name: str, conn: int, *, taken: set[str] = frozenset()) -> Seat | None:
+    def take_open(self, name: str, conn: int, *, taken: AbstractSet[str] = frozenset()) -> Seat | None:
         """Give the first open seat to the person on ``conn``, with a fresh token; None if none is open."""
         seat = next((s for s in self._seats if s.kind == OPEN), None)
         if seat is None:
@@ -162,7 +162,7 @@ class Seats:
         seat.conn, seat.away_since = conn, None
         return seat
 
-    def reclaim(self, seat: Seat, token: str, conn: int, *, name: str = "", taken: set[str] = frozenset()) -> None:
+    def reclaim(self, seat: Seat, token: str, conn: int, *, name: str = "", taken: AbstractSet[str] = frozenset()) -> None:
         """The person with ``token`` is back on ``conn`` (``name``: a new name, in the lobby)."""
         if name:
             seat.name = self.unique_name(name, seat.index, taken=taken)

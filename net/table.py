@@ -28,20 +28,23 @@ import dataclasses
 import logging
 import secrets
 from collections import deque
-from dataclasses import dataclass, field
-from typing import Any, Mapping
+from dataclasses import dataclass
+from typing import Any
 
 from quackbox.core import games
-from quackbox.core.rules import Deadline, Event, Move, Outcome, RulesError
+from quackbox.core import options as core_options
+from quackbox.core.rules import AnyRules, Deadline, Event, Move, Outcome, RulesError
 from quackbox.net.actions import Action, Close, JournalEnd, JournalMove, JournalStart, Send
 from quackbox.net.bot_driver import BotDriver
+from quackbox.net.config import TableConfig
 from quackbox.net.journal import Header, Journal, rebuild
 from quackbox.net.lobby import CLOSE_NORMAL, LOBBY, OVER, PLAYING, Lobby, Peer
-from quackbox.net.limits import MAX_OPEN_OFFERS, Rate, TokenBucket, TurnBudget
+from quackbox.net.limits import Rate, TokenBucket, TurnBudget
 from quackbox.net.protocol import (
     BOT,
     HUMAN,
     Bye,
+    ClientMessage,
     DeadlineInfo,
     ErrorCode,
     Hello,
@@ -54,7 +57,7 @@ from quackbox.net.protocol import (
     View,
     Wire,
 )
-from quackbox.net.seats import LOBBY_SEAT_GRACE, Seat, Seats
+from quackbox.net.seats import Seat, Seats
 
 __all__ = [
     "LOBBY",
@@ -67,7 +70,6 @@ __all__ = [
     "JournalStart",
     "Send",
     "Table",
-    "TableConfig",
     "new_room_code",
 ]
 
@@ -96,41 +98,6 @@ def new_room_code() -> str:
     return "-".join(letters[i : i + ROOM_CODE_GROUP] for i in range(0, ROOM_CODE_LENGTH, ROOM_CODE_GROUP))
 
 
-@dataclass
-class TableConfig:
-    """How a table is run. Every field has a default; see ``quackbox host --help``."""
-
-    game: str = "side-effects"
-    seats: int = 4
-    bots: int = 0
-    """Seats given to bots from the start (the last ones). Open seats also
-    get a bot when the game starts."""
-    headless: bool = False
-    """No seat for the host's person; the first person to join may start."""
-    host_name: str = "Host"
-    code: str | None = None
-    """The room code players must give; None: no code needed."""
-    options: Mapping[str, Any] = field(default_factory=dict)
-    seed: int | None = None
-    """The game's seed (never sent to anyone); None: a random one."""
-    bot_kind: str = "heuristic"
-    bot_delay: float = 0.8
-    """Seconds between a change and a bot's move, so people can follow (0: at once)."""
-    first_move_delay: float = 0.0
-    """Seconds after a game is dealt before any bot moves, so a person sees the table first."""
-    away_grace: float | None = 15.0
-    """Seconds an away seat's turn waits before a bot plays for it; None: wait for ever."""
-    turn_timer: float | None = None
-    """Seconds a person may take for each move before a bot plays for them; None: no limit."""
-    deadline_grace: float = 0.5
-    """Seconds added to every rules deadline for network latency."""
-    autostart: bool = False
-    """Start as soon as every seat is taken (by a person who is connected, or a bot)."""
-    max_spectators: int = 16
-    lobby_grace: float = LOBBY_SEAT_GRACE
-    """Seconds a seat left before the game starts waits for its person before it opens for anyone."""
-
-
 class Table:
     """One table: its game session, its lobby and its bots. No IO, no clock.
 
@@ -141,9 +108,9 @@ class Table:
             headless; default a fresh secret.
     """
 
-    def __init__(self, config: TableConfig, *, rules: Any = None, host_token: str | None = None) -> None:
+    def __init__(self, config: TableConfig, *, rules: AnyRules | None = None, host_token: str | None = None) -> None:
         self.config = config
-        self.rules = rules if rules is not None else games.get(config.game)
+        self.rules: AnyRules = rules if rules is not None else games.get(config.game)
         if not self.rules.min_seats <= config.seats <= self.rules.max_seats:
             raise ValueError(
                 f"{self.rules.title} is for {self.rules.min_seats} to {self.rules.max_seats} players, "
@@ -181,7 +148,10 @@ class Table:
         self.bots = BotDriver(config, self.rules)
         self._deadline: Deadline | None = None
         self._deadline_started = 0.0
-        self._timeout_types: set[type] = set()
+        self._unlisted = frozenset(self.rules.unlisted_moves())
+        """Move types a seat may send that ``legal`` never lists: budgeted per turn."""
+        self._host_only = frozenset(self.rules.timeout_moves())
+        """Move types only the host makes, when a countdown runs out."""
 
     # --- queries -----------------------------------------------------------------
 
@@ -269,9 +239,10 @@ class Table:
     def _kind_of(self, data: bytes | str) -> str:
         """The type of the message in ``data``, or "" if it is not one."""
         try:
-            return self.wire.decode_from_client(data).TYPE
+            message: ClientMessage = self.wire.decode_from_client(data)
         except ProtocolError:
             return ""
+        return message.TYPE
 
     def tick(self, now: float) -> list[Action]:
         """Let time pass: hello timeouts, deadlines, turn timers and bot moves."""
@@ -386,7 +357,7 @@ class Table:
         return out + self._send_views(self.state.start_events, now)
 
     @classmethod
-    def resume(cls, config: TableConfig, journal: Journal, now: float, *, rules: Any = None) -> Table:
+    def resume(cls, config: TableConfig, journal: Journal, now: float, *, rules: AnyRules | None = None) -> Table:
         """The table of a journalled game, rebuilt to its last recorded move.
 
         Seats come back as the header says: bots play again at once, people
@@ -431,13 +402,16 @@ class Table:
                 peer, ErrorCode.BAD_MESSAGE, f"No view numbered {message.seq} was sent; the latest is {self.seq}.", "move"
             ) + [Send(peer.conn, self._current_view(peer.seat, now))]
         move = message.move
-        if type(move) in self._timeout_types or (self._deadline is not None and type(move) is type(self._deadline.timeout)):
+        if type(move) in self._host_only:
             return self.lobby.error(peer, ErrorCode.HOST_ONLY, "Only the host runs out a countdown.", "move")
-        refused = self._over_budget(peer.seat, move)
-        if refused:
-            return self.lobby.error(peer, ErrorCode.RATE_LIMITED, refused, "move")
+        unlisted = type(move) in self._unlisted
+        if unlisted and self.turns.spent(peer.seat):
+            return self.lobby.error(
+                peer, ErrorCode.RATE_LIMITED,
+                "That is as many offers as a player may make in one turn; wait for the next turn.", "move",
+            )
         try:
-            return self._apply(peer.seat, move, now)
+            out = self._apply(peer.seat, move, now, unlisted=unlisted)
         except RulesError as exc:
             if message.seq < self.seq:
                 # The move was made from an older view and is no longer legal:
@@ -447,33 +421,20 @@ class Table:
                 ) + [Send(peer.conn, self._current_view(peer.seat, now))]
             error = ProtocolError.from_rules(exc)
             return self.lobby.error(peer, error.code, error.message, "move")
+        return out
 
-    def _over_budget(self, seat: int, move: Move) -> str:
-        """Why ``seat`` may not make ``move`` now for what it did this turn, or "".
-
-        A move the rules accept without listing it in ``legal`` (a trade
-        offer: its space is every subset of a hand) is free to make but not
-        free to journal, so a seat gets :data:`quackbox.net.limits.FREE_MOVES_PER_TURN`
-        of them a turn and :data:`quackbox.net.limits.MAX_OPEN_OFFERS` open offers.
-        Listed moves are bounded by the game itself.
-        """
-        if move in self.rules.legal_moves(self.state, seat):
-            return ""
-        try:
-            self.rules.check(self.state, seat, move)
-        except Exception:
-            return ""  # refused on its own merits when it is applied
-        if self.turns.spent(seat):
-            return "That is as many offers as a player may make in one turn; wait for the next turn."
-        offers = getattr(self.rules.view(self.state, seat), "offers", ())
-        if sum(1 for offer in offers if getattr(offer, "seat", None) == seat) >= MAX_OPEN_OFFERS:
-            return f"You have {MAX_OPEN_OFFERS} offers open; withdraw one or wait for an answer first."
-        self.turns.use(seat)
-        return ""
-
-    def _apply(self, seat: int, move: Move, now: float, *, note: Note | None = None) -> list[Action]:
+    def _apply(
+        self, seat: int, move: Move, now: float, *, note: Note | None = None, unlisted: bool = False
+    ) -> list[Action]:
         """Apply ``move`` for ``seat`` (RulesError if refused) and tell everyone
-        (``note``: a line for every log before the move's own)."""
+        (``note``: a line for every log before the move's own).
+
+        ``unlisted``: a move the rules accept without listing it in ``legal``
+        (a trade offer: its space is every subset of a hand). It is free to
+        make but not free to journal, so once accepted it counts against the
+        seat's :data:`quackbox.net.limits.FREE_MOVES_PER_TURN`; how many may be
+        open at once is the rules' to say. Listed moves are bounded by the game itself.
+        """
         before = self.rules.waiting_for(self.state)
         try:
             events = self.rules.apply(self.state, seat, move)
@@ -483,6 +444,8 @@ class Table:
             # A bug in the rules must not take the table down with it.
             log.exception("the rules failed on %r by seat %d", move, seat)
             raise _RulesFault("The host could not apply that move (a bug in its rules).") from None
+        if unlisted:
+            self.turns.use(seat)  # before a new turn (if this move began one) clears the count
         self.recent_moves.append((seat, move))
         self.seq += 1
         self.bots.saw(events)
@@ -513,8 +476,6 @@ class Table:
             # A deadline equal to the one already running continues; any other starts now.
             self._deadline = deadline
             self._deadline_started = now
-            if deadline is not None:
-                self._timeout_types.add(type(deadline.timeout))
 
     # --- sending ---------------------------------------------------------------------
 
@@ -612,7 +573,7 @@ class _RulesFault(RulesError):
 
 def _plain_options(options: Any) -> dict[str, Any]:
     """A game's parsed options as plain values, which parse_options takes back."""
-    if dataclasses.is_dataclass(options):
-        return {f.name: getattr(options, f.name) for f in dataclasses.fields(options)}
+    if dataclasses.is_dataclass(options) and not isinstance(options, type):
+        return core_options.as_values(options)
     return dict(options or {})
 

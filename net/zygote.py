@@ -108,7 +108,7 @@ MAX_REQUEST = 60 * 1024
 """Bytes of a child's command line and environment: they wait in a pipe
 (64 KiB) until the child reads them, so they must fit it."""
 
-_PYTHON_START = {signal.SIGINT: signal.default_int_handler, signal.SIGPIPE: signal.SIG_IGN,
+_PYTHON_START: dict[int, Callable[[int, Any], Any] | signal.Handlers] = {signal.SIGINT: signal.default_int_handler, signal.SIGPIPE: signal.SIG_IGN,
                  signal.SIGXFSZ: signal.SIG_IGN}
 """Where a fresh Python's signal handlers differ from the default (it sets these as it starts)."""
 _PID = struct.Struct("=i")
@@ -368,10 +368,11 @@ class Zygote:
             for message in self._receive():
                 kind, body = message[:1], message[1:]
                 if answer is None and kind == b"P":
-                    answer = _PID.unpack(body)[0]
+                    pid: int = _PID.unpack(body)[0]
+                    answer = pid
                     # Unreaped whatever it does meanwhile (the zygote waits for our word), so the
                     # pid is its own until then.
-                    self._children[answer] = _Child(os.pidfd_open(answer))
+                    self._children[pid] = _Child(os.pidfd_open(pid))
                 elif answer is None and kind == b"F":
                     answer = body.decode("utf-8", "replace")
                 else:
@@ -687,7 +688,7 @@ def _fresh_streams() -> None:
     for name, fd, mode in (("stdin", 0, "r"), ("stdout", 1, "w"), ("stderr", 2, "w")):
         old = getattr(sys, f"__{name}__") or getattr(sys, name)
         raw = io.FileIO(fd, mode, closefd=False)
-        raw.name = f"<{name}>"  # type: ignore[misc]
+        raw.name = f"<{name}>"
         buffered = io.BufferedReader(raw) if mode == "r" else io.BufferedWriter(raw)
         stream = io.TextIOWrapper(buffered, encoding=old.encoding if old else "utf-8",
                                   errors=old.errors if old else "strict", newline="\n",

@@ -1,11 +1,12 @@
-"""The type checker holds core/ to its annotations (``mypy --strict``).
+"""The type checker holds core/ and net/ to their annotations (``mypy --strict``).
 
 The rules interface is a ``typing.Protocol`` (:class:`quackbox.core.rules.Rules`)
 and each game's rules object is checked against it where it is made, so what a
 game offers is known before anything runs. mypy follows the imports, so it
-checks cards/ too.
+checks cards/ too. Libraries that ship no type hints (msgpack,
+confusable_homoglyphs) are named in pyproject.toml's mypy overrides, with why.
 
-The folders install as ``quackbox.core`` and ``quackbox.cards`` through
+The folders install as ``quackbox.core``, ``quackbox.net`` and ``quackbox.cards`` through
 setuptools' package-dir, which an editable install maps with an import hook
 mypy cannot follow: so mypy reads them from a tree of links that spells the
 installed names (kept, with mypy's cache, in ``.mypy_cache``).
@@ -23,11 +24,11 @@ FLAGS = ("--strict", "--warn-unreachable")
 
 
 def _tree() -> Path:
-    """``.mypy_cache/tree/quackbox/{__init__.py, core, cards}``: links to the checkout."""
+    """``.mypy_cache/tree/quackbox/{__init__.py, core, net, cards}``: links to the checkout."""
     package = CACHE / "tree" / "quackbox"
     package.mkdir(parents=True, exist_ok=True)
     for name, target in (("__init__.py", ROOT / "quackbox" / "__init__.py"), ("core", ROOT / "core"),
-                         ("cards", ROOT / "cards")):
+                         ("net", ROOT / "net"), ("cards", ROOT / "cards")):
         link = package / name
         if not link.is_symlink() or link.resolve() != target:
             link.unlink(missing_ok=True)
@@ -36,13 +37,20 @@ def _tree() -> Path:
 
 
 def mypy(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "mypy", *FLAGS, "--cache-dir", str(CACHE), *args],
+    config = ("--config-file", str(ROOT / "pyproject.toml"))  # its overrides: libraries with no type hints
+    return subprocess.run([sys.executable, "-m", "mypy", *FLAGS, *config, "--cache-dir", str(CACHE), *args],
                           cwd=_tree(), capture_output=True, text=True, timeout=600)
 
 
 def test_core_passes_mypy_strict() -> None:
     """Every module of core/ (and of cards/, which it imports) type-checks under --strict."""
     result = mypy("-p", "quackbox.core")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_net_passes_mypy_strict() -> None:
+    """Every module of net/ type-checks under --strict (core/ and cards/, which it imports, too)."""
+    result = mypy("-p", "quackbox.net")
     assert result.returncode == 0, result.stdout + result.stderr
 
 

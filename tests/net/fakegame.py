@@ -247,6 +247,12 @@ class Shed:
     def move_types(self) -> tuple[type, ...]:
         return (Play, Draw, Poke, Drop, Timeout)
 
+    def unlisted_moves(self) -> tuple[type[Move], ...]:
+        return ()  # a Poke is listed: its space is small
+
+    def timeout_moves(self) -> tuple[type[Move], ...]:
+        return (Timeout,)
+
     def wire_types(self) -> tuple[type, ...]:
         return self.move_types() + (Played, Drew, Poked, Dropped, Card, ShedView, Outcome)
 

@@ -10,7 +10,7 @@ import pytest
 from quackbox.core.bots import Bot
 from quackbox.net.bot_driver import BotDriver
 from quackbox.net.seats import Seats
-from quackbox.net.table import TableConfig
+from quackbox.net.config import TableConfig
 from tests.net import fakegame
 from tests.net.fakegame import Draw, Drop, Play, Poke
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from quackbox.net.table import Table, TableConfig
+from quackbox.net.config import TableConfig
+from quackbox.net.table import Table
 
 
 def test_bots_wait_after_the_deal_then_keep_their_pace():

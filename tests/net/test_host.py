@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import random
 import socket
+import threading
 
 import msgpack
 import pytest
@@ -17,7 +18,8 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from quackbox.core import bots as core_bots
-from quackbox.core.bots import decide
+from quackbox.core.bots import Bot, decide
+from quackbox.core.rules import GameView
 from quackbox.core import games
 from quackbox.net.client import (
     BadToken,
@@ -34,8 +36,9 @@ from quackbox.net.client import (
 from quackbox.net.host import Host, HostConfig, HostError, _Outbox
 from quackbox.net import journal as jn
 from quackbox.net.local import start_local_game
-from quackbox.net.protocol import PROTOCOL_VERSION, Bye, ChatLine, Error, MoveMessage, View, Welcome, Wire
-from quackbox.net.table import Table, TableConfig
+from quackbox.net.protocol import PROTOCOL_VERSION, Bye, ChatLine, Error, Lobby, MoveMessage, View, Welcome, Wire
+from quackbox.net.config import TableConfig
+from quackbox.net.table import Table
 from tests.net.sansio import Driver
 
 GAME_NAMES = sorted(games.GAMES)
@@ -97,6 +100,50 @@ async def test_full_game_with_bot_clients(game, seats):
     assert sorted(names[0]) == sorted(f"Bot{i}" for i in range(seats))
 
 
+class SlowRandom(Bot[GameView]):
+    """A random bot that says it is slow, and notes the threads it chooses and remembers in."""
+
+    name = "slow-random"
+    slow = True
+    remembers = True
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.chose_in: set[int] = set()
+        self.saw_in: set[int] = set()
+
+    def choose(self, view):
+        self.chose_in.add(threading.get_ident())
+        return self.rng.choice(view.legal)
+
+    def observe(self, events, seat):
+        self.saw_in.add(threading.get_ident())
+
+
+@pytest.mark.parametrize("think", [0.0, 0.01])
+async def test_a_slow_bot_over_the_network_thinks_off_the_loop_as_the_hosts_do(monkeypatch, think):
+    """The network bot runs its bot as the host's bot driver does: a slow one
+    chooses in a thread of its own, never on the event loop (with a pace, its
+    thought starts as the pace does), and is shown each move's events in that
+    same thread (its memory is never written while a choice reads it); it
+    plays the game to its end."""
+    made: list[SlowRandom] = []
+
+    def make(seed: int) -> SlowRandom:
+        made.append(SlowRandom(seed))
+        return made[-1]
+
+    monkeypatch.setitem(core_bots._REGISTRY, ("quack", "slow-random"), make)
+    cfg = config(game="quack", seats=3, bots=2, autostart=True, options=FAST_OPTIONS["quack"])
+    async with asyncio.timeout(60):
+        async with Host(cfg) as host:
+            outcome = await run_network_bot(host.url, "Slow", kind="slow-random", seed=1, think=think)
+    assert outcome is not None and outcome == host.table.outcome
+    [bot] = made
+    assert bot.chose_in and threading.get_ident() not in bot.chose_in
+    assert bot.saw_in == bot.chose_in
+
+
 async def test_bots_fill_open_seats_and_people_and_bots_share_a_table(tmp_path):
     cfg = config(seats=4, bots=2, autostart=True, bot_delay=0.001, journal_dir=str(tmp_path))
     async with asyncio.timeout(60):
@@ -145,7 +192,9 @@ async def test_refused_joins_raise_plain_errors():
             with pytest.raises(TableFull, match="taken"):
                 await Client.connect(host.url, name="C", code="kqxz")
             await b.ready()
-            await asyncio.sleep(0.05)
+            async for message in a:  # the start waits until the host has B ready
+                if isinstance(message, Lobby) and message.seats[b.seat].ready:
+                    break
             await a.start()
             async for message in a:
                 if isinstance(message, View):
@@ -268,7 +317,7 @@ async def test_hostile_clients_get_errors_and_the_table_plays_on():
 
             # A frame over the limit: frame_too_large, closed with 1009.
             await ws.send(b"\x00" * (100 * 1024))
-            assert "frame_too_large" in [m.code for m in await replies_until_error(ws)]
+            assert (await replies_until_error(ws))[-1].code == "frame_too_large"  # after any views of the game
             assert await closed_with(ws) == 1009
 
             # Far over the limit: cut off by the WebSocket layer itself.

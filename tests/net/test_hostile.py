@@ -23,10 +23,12 @@ from quackbox.core import games
 from quackbox.net.client import Client, run_network_bot
 from quackbox.net.host import Host
 from quackbox.net import limits
-from quackbox.net.limits import FREE_MOVES_PER_TURN, MAX_OPEN_OFFERS, MESSAGE_BURST
+from quackbox.core.side_effects import MAX_OPEN_OFFERS
+from quackbox.net.limits import FREE_MOVES_PER_TURN, MESSAGE_BURST
 from quackbox.net.lobby import MAX_PENDING_PEERS
 from quackbox.net.protocol import PROTOCOL_VERSION, Error, Hello, Lobby, MoveMessage, Ready, Say, Start, View, Welcome, Wire
-from quackbox.net.table import Send, Table, TableConfig
+from quackbox.net.config import TableConfig
+from quackbox.net.table import Send, Table
 from tests.net.fakegame import Draw
 from tests.net.test_host import config
 from tests.net.test_table import make as shed
@@ -211,7 +213,6 @@ def _spam_game(seed: int, *, measure: bool) -> tuple[Table, int, set[str], list[
                 break
             turn_spam += 1
             mine = [o for o in latest[0].view.offers if o.seat == 0]
-            assert len(mine) <= MAX_OPEN_OFFERS
             send(MoveMessage(table.seq, moves["WithdrawTrade"](mine[0].id)))
         assert turn_spam <= FREE_MOVES_PER_TURN
         spam += turn_spam
@@ -248,6 +249,60 @@ def _footprint(table: Table) -> int:
 
 
 _LEAVES = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, str, bytes, int, float)
+
+
+def test_offers_past_the_rules_cap_are_the_rules_refusal_and_cost_no_budget():
+    """The host checks no move itself: an offer past the rules' own cap (or
+    one naming a card not in hand) is refused by the rules, with their
+    sentence, and spends nothing of the turn's budget; accepted offers
+    spend it, and once it is spent the host refuses with ``rate_limited``."""
+    table = Table(TableConfig(game="side-effects", seats=3, bots=2, headless=True, bot_delay=1000.0, seed=4,
+                              autostart=True))
+    wire = Wire(table.rules)
+    moves = moves_of("side-effects")
+    latest: list[View] = []
+    refusals: list[Error] = []
+
+    def send(message) -> None:
+        for action in table.receive(1, wire.encode(message), 0.0):
+            if isinstance(action, Send) and action.conn == 1:
+                reply = wire.decode_from_host(action.data)
+                if isinstance(reply, View):
+                    latest[:] = [reply]
+                elif isinstance(reply, Error):
+                    refusals.append(reply)
+
+    table.connect(1, "127.0.0.1", 0.0)
+    send(Hello(PROTOCOL_VERSION, "Offers"))
+    for action in table.tick(0.0):
+        if isinstance(action, Send) and action.conn == 1:
+            latest[:] = [m for m in [wire.decode_from_host(action.data)] if isinstance(m, View)] or latest
+    view = latest[0].view
+    assert view.trade_partners and view.hand, "seed 4 deals a table where seat 0 may trade at once"
+    offer = moves["OfferTrade"](view.trade_partners[0], (view.hand[0].id,), ())
+
+    def accepted(move) -> bool:
+        before = table.seq
+        send(MoveMessage(table.seq, move))
+        return table.seq > before
+
+    assert all(accepted(offer) for _ in range(MAX_OPEN_OFFERS))
+    assert not accepted(offer)
+    assert [(e.code, e.message) for e in refusals] == [
+        ("illegal_move", f"You already have {MAX_OPEN_OFFERS} open offers; withdraw one first.")
+    ]
+    assert not accepted(moves["OfferTrade"](view.trade_partners[0], (10_000,), ()))  # no such card in hand
+    assert refusals[-1].code == "illegal_move" and "10000" in refusals[-1].message
+    made = MAX_OPEN_OFFERS
+    while True:
+        mine = [o for o in latest[0].view.offers if o.seat == 0]
+        assert accepted(moves["WithdrawTrade"](mine[0].id))  # a listed move: free
+        if not accepted(offer):
+            break
+        made += 1
+    assert made == FREE_MOVES_PER_TURN  # the refusals above spent nothing
+    assert refusals[-1].code == "rate_limited" and refusals[-1].retry_after == 0
+    assert refusals[-1].message == "That is as many offers as a player may make in one turn; wait for the next turn."
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="needs /proc")

@@ -30,7 +30,8 @@ from quackbox.core.rules import Event
 from quackbox.net.client import run_network_bot
 from quackbox.net.host import Host, HostConfig
 from quackbox.net.protocol import MoveMessage, Ready, Start, View, Wire
-from quackbox.net.table import Send, TableConfig, Table
+from quackbox.net.config import TableConfig
+from quackbox.net.table import Send, Table
 from tests.net.sansio import Driver
 
 GAME_NAMES = sorted(games.GAMES)

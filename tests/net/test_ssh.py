@@ -493,8 +493,7 @@ async def test_openssh_shows_the_goodbye_before_the_connection_goes(tmp_path: Pa
             await until(lambda: b"ready" in said, timeout=20, what="the session")
             await door.stop()
             await until(lambda: ssh.poll() is not None, timeout=10, what="ssh to exit")
-            await asyncio.sleep(0.2)
-            assert b"The table has closed." in said, bytes(said)
+            await until(lambda: b"The table has closed." in said, timeout=5, what="the table's closing sentence")
             assert ssh.returncode == 0
         finally:
             loop.remove_reader(master)

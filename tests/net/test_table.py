@@ -26,15 +26,9 @@ from quackbox.net.protocol import (
 )
 from quackbox.net.limits import CHAT_BURST, FLOOD_BURST, MESSAGE_BURST, SLOW_FREE, SLOW_MAX
 from quackbox.net.lobby import CLOSE_POLICY, HELLO_TIMEOUT
+from quackbox.net.config import TableConfig
 from quackbox.net.seats import LOBBY_SEAT_GRACE
-from quackbox.net.table import (
-    JournalEnd,
-    JournalMove,
-    JournalStart,
-    Send,
-    Table,
-    TableConfig,
-)
+from quackbox.net.table import JournalEnd, JournalMove, JournalStart, Send, Table
 from tests.net import fakegame
 from tests.net.fakegame import Draw, Drop, Play, Poke, Timeout
 from tests.net.sansio import Driver
