@@ -16,6 +16,7 @@ from textual.containers import Vertical
 from textual.reactive import var
 
 from quackbox.core.rules import Move
+from quackbox.net.protocol import LogLine
 from quackbox.tui.widgets import MovePicked, PromptBar
 from quackbox.tui.names import seat_name
 
@@ -67,9 +68,10 @@ class Board(Vertical, can_focus=True):
     def refresh_table(self) -> None:
         raise NotImplementedError
 
-    def receive_events(self, events: tuple[Any, ...]) -> None:
-        """The events (redacted for this seat) that came with the next view,
-        for a board that tells the person about some of them (a notification)."""
+    def receive_events(self, events: tuple[Any, ...], log: tuple[LogLine, ...]) -> None:
+        """The events (redacted for this seat) that came with the next view, and
+        the host's lines for them, for a board that tells the person about some
+        of them (a notification)."""
 
     # --- derived facts ---------------------------------------------------------------
 

@@ -21,6 +21,7 @@ from textual.reactive import var
 from quackbox.cards.quack import Anytime, Treatment
 from quackbox.core import quack as q
 from quackbox.core.rules import Move
+from quackbox.net.protocol import LogLine
 from quackbox.tui import quack_text as qt
 from quackbox.tui.modals import ConfirmScreen
 from quackbox.tui.board import Board
@@ -431,28 +432,26 @@ class QuackBoard(Board):
 
     # --- Anytime cards played on you ----------------------------------------------------
 
-    def receive_events(self, events: tuple[Any, ...]) -> None:
+    def receive_events(self, events: tuple[Any, ...], log: tuple[LogLine, ...]) -> None:
         """An Anytime card someone else aimed at you (or your Patient) shows a
-        notification: the log's own sentence, and what it did to you."""
+        notification: the log's own lines for it, and for what it did to you."""
         me = self.me
         if me is None:
             return
+        told = {line.event: line.text for line in log if line.event >= 0}
         for i, event in enumerate(events):
             if type(event) is not q.AnytimePlayed or event.seat == me or me not in (event.target, event.other):
                 continue
-            lines = [self._say(event)]
-            for after in events[i + 1:]:
+            lines = [told[i]] if i in told else []
+            for j, after in enumerate(events[i + 1:], i + 1):
                 if not isinstance(after, CONSEQUENCES):
                     break
-                if after.seat == me:
-                    lines.append(self._say(after))
+                if after.seat == me and j in told:
+                    lines.append(told[j])
             card = q.RULES.cards[event.card] if 0 <= event.card < len(q.RULES.cards) else None
             harmful = isinstance(card, Anytime) and card.effect in q.HARMFUL
             self.app.notify(" ".join(lines), title=card.name if card is not None else "Anytime card",
                             severity="warning" if harmful else "information", timeout=NOTICE_SECONDS, markup=False)
-
-    def _say(self, event: Any) -> str:
-        return q.RULES.describe(event, self.names, self.me)
 
     # --- passing response windows by themselves ----------------------------------------
 

@@ -182,11 +182,11 @@ class ReplayScreen(Screen):
         log = self.query_one("#log", GameLog)
         log.clear()
         for line in replay.opening:
-            log.event(line, quiet=True)
+            log.write(Text(line, style="dim"))
         for index, step in enumerate(replay.steps[: self.position]):
             # The last move's lines stand out: that is the move just stepped over.
             for line in step.lines:
-                log.event(line, mine=index == self.position - 1)
+                log.write(Text(line, style="bold" if index == self.position - 1 else ""))
         total = len(replay.steps)
         outcome = rules.outcome(state)
         status = Text()

@@ -41,15 +41,6 @@ SUMMARY_DELAY = 1.5
 """Seconds the final table stays in view before the summary opens."""
 
 
-def unseen(shown: list[str], recent: tuple[str, ...]) -> tuple[str, ...]:
-    """The lines of ``recent`` (a seat's latest log, as the host keeps it) that are not
-    already the end of ``shown``: where the two overlap, the rest is new."""
-    for k in range(min(len(shown), len(recent)), 0, -1):
-        if shown[-k:] == list(recent[:k]):
-            return recent[k:]
-    return recent
-
-
 class Resent:
     """Tells the lines a host sends again after a (re)connection from new ones.
 
@@ -146,8 +137,6 @@ class TableScreen(Screen):
         self.KEY_ACTIONS = (("summary", ()), *(("game", (a.name,)) for a in self.ui.actions if a.key))
         """Actions (and their parameters) whose keys come and go with the view (see tui.widgets.refresh_keys)."""
         self._summary_shown = False
-        self._catching_up = True
-        """The next view may repeat log lines already shown (it follows a (re)connection)."""
         self.log_lines: list[str] = []
         """Every sentence of the game log so far (the log widget keeps a scrolling window of them)."""
         self.set_reactive(TableScreen.names, info.names)
@@ -198,20 +187,17 @@ class TableScreen(Screen):
         view = message.view
         self.seq = message.seq
         self.view = view
+        # After a reconnection the connection passes on only the lines of the
+        # recent log this seat has not had (quackbox.net.client).
         log = self.log_widget
-        lines = message.log
-        if self._catching_up:
-            # The first view after (re)joining carries the seat's recent log: show only what is new here.
-            lines = unseen(self.log_lines, lines)
-            self._catching_up = False
-        self.log_lines.extend(lines)
-        for line in lines:
-            log.event(line, mine=line.startswith("You "), quiet=line.startswith(("Turn ", "Round ")))
+        for line in message.log:
+            self.log_lines.append(line.text)
+            log.event(line.text, line.kind)
         self.record.see(message)
         board = self.board
         deadline = message.deadline
         board.deadline_at = self.clock() + deadline.seconds if deadline is not None else None
-        board.receive_events(message.events)
+        board.receive_events(message.events, message.log)
         board.view = view
         self.ui.announce(self, message)
         self._update_status()
@@ -245,8 +231,7 @@ class TableScreen(Screen):
         self.board.closed = " ".join(part for part in ("The table has closed.", why, then) if part)
 
     def reconnected(self) -> None:
-        """The link to the host is back: its next view brings the recent log again."""
-        self._catching_up = True
+        """The link to the host is back (its next view brings what was missed)."""
         self.notice("Reconnected.")
 
     def watch_names(self, names: tuple[str, ...]) -> None:

@@ -23,7 +23,7 @@ from textual.reactive import var
 from textual.timer import Timer
 from textual.widget import Widget
 
-from quackbox.core.rules import Move
+from quackbox.core.rules import LineKind, Move
 
 
 class MovePicked(Message):
@@ -379,9 +379,12 @@ class GameLog(Widget, can_focus=True):
     def on_mouse_scroll_down(self) -> None:
         self.action_read(3)
 
-    def event(self, line: str, *, mine: bool = False, quiet: bool = False) -> None:
-        style = "bold" if mine else "dim" if quiet else ""
-        self.write(Text(line, style=style))
+    KIND_STYLES = {LineKind.MINE: "bold", LineKind.TURN: "dim"}
+    """How a line from the host looks, by what it tells (others are plain)."""
+
+    def event(self, line: str, kind: LineKind = LineKind.EVENT) -> None:
+        """A line from the host's log."""
+        self.write(Text(line, style=self.KIND_STYLES.get(kind, "")))
 
     def chat(self, name: str, text: str, *, me: bool = False) -> None:
         line = Text()

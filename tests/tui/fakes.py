@@ -24,6 +24,7 @@ from quackbox.net.protocol import (
     ChatLine,
     DeadlineInfo,
     Error,
+    LogLine,
     ErrorCode,
     Lobby,
     ProtocolError,
@@ -134,7 +135,8 @@ class RulesTable(FakeSession):
     def view_message(self, events: Sequence[Any] = ()) -> View:
         rules, seat = self.rules, self.seat
         seen = [e for e in (rules.redact(ev, seat) for ev in events) if e is not None]
-        log = tuple(line for e in seen if (line := rules.describe(e, self.names, seat)))
+        log = tuple(LogLine(text, rules.line_kind(e, seat), i)
+                    for i, e in enumerate(seen) if (text := rules.describe(e, self.names, seat)))
         deadline = rules.deadline(self.state)
         info = DeadlineInfo(deadline.seat, deadline.kind, deadline.seconds) if deadline is not None else None
         return View(self.seq, rules.view(self.state, seat), tuple(seen), log, info)
