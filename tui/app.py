@@ -117,6 +117,8 @@ class QuackboxApp(TerminalApp[int]):
     """A terminal tabletop for Side Effects and Quack in the Box."""
 
     CSS_PATH = "quackbox.tcss"
+    _theme_ready = False
+    """The remembered theme is applied: a change of theme from here on is the person's, to remember."""
     TITLE = "quackbox"
 
     BINDINGS = [
@@ -210,7 +212,7 @@ class QuackboxApp(TerminalApp[int]):
         self.screen.refresh(layout=True)
 
     def watch_theme(self, theme: str) -> None:
-        if getattr(self, "_theme_ready", False) and theme != self.settings.theme:
+        if self._theme_ready and theme != self.settings.theme:
             self.settings.theme = theme
             self.save_settings()
 
@@ -495,7 +497,7 @@ class QuackboxApp(TerminalApp[int]):
                 self.call_after_refresh(screen.receive_chat, line)
         # A screen that is still mounting takes the view as soon as it can: its board
         # renders whatever view it holds when it mounts.
-        if getattr(screen, "_ready", False):
+        if screen.ready:
             screen.receive_view(message)
         else:
             self.call_after_refresh(screen.receive_view, message)
@@ -503,25 +505,26 @@ class QuackboxApp(TerminalApp[int]):
     # --- sending -------------------------------------------------------------------------
 
     def send_move(self, move: Move, seq: int) -> None:
-        self._send("move", move, seq)
+        self._send(lambda session: session.move(move, seq))
 
     def send_chat(self, text: str) -> None:
-        self._send("chat", text)
+        self._send(lambda session: session.chat(text))
 
     def send_ready(self, ready: bool) -> None:
-        self._send("ready", ready)
+        self._send(lambda session: session.ready(ready))
 
     def send_start(self) -> None:
-        self._send("start")
+        self._send(lambda session: session.start())
 
     @work(group="send", exit_on_error=False)
-    async def _send(self, what: str, *args: Any) -> None:
+    async def _send(self, call: Callable[[Session], Awaitable[None]]) -> None:
+        """``call`` on the session, in a worker (network IO never runs on the screen's loop)."""
         session = self.session
         if session is None:
             self.notify("You are not at a table.", severity="warning")
             return
         try:
-            await getattr(session, what)(*args)
+            await call(session)
         except NotConnected as exc:
             self.notify(str(exc), severity="warning", markup=False)
         except NetError as exc:

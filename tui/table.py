@@ -24,8 +24,10 @@ from textual.widgets import Input
 from quackbox.net.protocol import ChatLine, Error, Lobby, View
 from quackbox.tui import rules_text
 from quackbox.tui.board import Board
+from quackbox.core.rules import Move
 from quackbox.tui.games import action_bindings, rules_screen, ui_for
 from quackbox.tui.modals import ConfirmScreen, ReadingScreen
+from quackbox.tui.summary import SummaryScreen
 from quackbox.tui.widgets import GameLog, KeyBar, MovePicked, StatusBar
 
 ONLINE = "online"
@@ -73,6 +75,51 @@ class Resent:
         return self.new
 
 
+class AtTable:
+    """The table as a game's actions see it (:class:`quackbox.tui.games.Table`):
+    what the screen shows, and the few things they may do there. A move goes
+    the way a move picked on the board goes, through the screen's checks."""
+
+    def __init__(self, screen: TableScreen) -> None:
+        self._screen = screen
+
+    @property
+    def view(self) -> Any:
+        return self._screen.view
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self._screen.names
+
+    @property
+    def board(self) -> Board:
+        return self._screen.board
+
+    @property
+    def record(self) -> Any:
+        return self._screen.record
+
+    @property
+    def told(self) -> set[int]:
+        return self._screen.told
+
+    @property
+    def announced(self) -> set[int]:
+        return self._screen.announced
+
+    def send(self, move: Move) -> None:
+        self._screen.post_message(MovePicked(move))
+
+    def show(self, screen: Screen[Any], then: Callable[[Any], None] | None = None) -> None:
+        self._screen.app.push_screen(screen, then)
+
+    def tell(self, text: str, *, title: str = "", severity: str = "information", timeout: float | None = None) -> None:
+        self._screen.app.notify(text, title=title, severity=severity, timeout=timeout, markup=False)
+
+    def untell(self) -> None:
+        self._screen.app.clear_notifications()
+
+
 @dataclass
 class TableInfo:
     """What the screen needs to know about the table it shows."""
@@ -99,6 +146,7 @@ class TableScreen(Screen):
     """
 
     AUTO_FOCUS = "#board"
+    _ready = False
     ALLOW_IN_MAXIMIZED_VIEW = "KeyBar"
     """The keys stay in view under the log read over the whole screen (as Textual's footer would)."""
 
@@ -125,6 +173,8 @@ class TableScreen(Screen):
         self.info = info
         self.ui = ui_for(info.game)
         """What this game brings to the table: its board, its actions, its summary."""
+        self.at_table = AtTable(self)
+        """The table as the game's actions see it."""
         self.clock = clock
         self.seq = 0
         self.view: Any = None
@@ -154,6 +204,11 @@ class TableScreen(Screen):
                 yield Input(placeholder="Say something to the table (Enter sends, Esc closes)", id="chat-input",
                             max_length=300)
         yield KeyBar(id="keys")
+
+    @property
+    def ready(self) -> bool:
+        """Mounted: its widgets can be reached (before, a view waits for it)."""
+        return self._ready
 
     @property
     def board(self) -> Board:
@@ -199,7 +254,7 @@ class TableScreen(Screen):
         board.deadline_at = self.clock() + deadline.seconds if deadline is not None else None
         board.receive_events(message.events, message.log)
         board.view = view
-        self.ui.announce(self, message)
+        self.ui.announce(self.at_table, message)
         self._update_status()
         if view.outcome is not None and not self._summary_shown:
             self._summary_shown = True
@@ -235,16 +290,16 @@ class TableScreen(Screen):
         self.notice("Reconnected.")
 
     def watch_names(self, names: tuple[str, ...]) -> None:
-        if getattr(self, "_ready", False):
+        if self._ready:
             self.board.names = names
             self._update_status()
 
     def watch_away(self, away: frozenset[int]) -> None:
-        if getattr(self, "_ready", False):
+        if self._ready:
             self.board.away = away
 
     def watch_connection(self) -> None:
-        if getattr(self, "_ready", False):
+        if self._ready:
             self._update_status()
 
     def _update_status(self) -> None:
@@ -307,7 +362,7 @@ class TableScreen(Screen):
         log.focus()
 
     def watch_maximized(self, maximized: Any) -> None:
-        if maximized is None and getattr(self, "_ready", False):
+        if maximized is None and self._ready:
             # Back at the table: the newest lines in view, and the keys on the board.
             self.board.focus()
             self.log_widget.action_read_from(-1)
@@ -325,7 +380,7 @@ class TableScreen(Screen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "game":
             name = parameters[0] if parameters else ""
-            return any(a.name == name for a in self.ui.actions) and self.ui.can(str(name), self)
+            return any(a.name == name for a in self.ui.actions) and self.ui.can(str(name), self.at_table)
         if action == "summary":
             view = self.view
             return view is not None and view.outcome is not None
@@ -334,7 +389,7 @@ class TableScreen(Screen):
     def action_game(self, name: str) -> None:
         """One of the game's own actions (trading, the money chart...)."""
         if any(a.name == name for a in self.ui.actions):
-            self.ui.run(name, self)
+            self.ui.run(name, self.at_table)
 
     # --- the end ---------------------------------------------------------------------------
 
@@ -342,8 +397,6 @@ class TableScreen(Screen):
         view = self.view
         if view is None or view.outcome is None or not self.is_current:
             return
-
-        from quackbox.tui.summary import SummaryScreen
 
         def chosen(what: str | None) -> None:
             if what == "again":
