@@ -19,7 +19,6 @@ import asyncio
 import os
 import signal
 import sys
-import time
 from typing import Any, Awaitable, Callable, Iterable, Mapping
 
 from rich.text import Text
@@ -47,6 +46,7 @@ from quackbox.tui.modals import ReadingScreen
 from quackbox.tui.session import LOCAL, Session, open_hosted, open_joined, open_local
 from quackbox.tui.table import CLOSED, ONLINE, RECONNECTING, Resent, TableInfo, TableScreen
 from quackbox.tui.terminal import TerminalApp
+from quackbox.tui.clock import WALL, Clock
 
 Opener = Callable[[], Awaitable[Session]]
 """Opens a session (connects, or starts a local host); raises NetError & co. with a sentence."""
@@ -136,7 +136,7 @@ class QuackboxApp(TerminalApp[int]):
         opener: Opener | None = None,
         opening: str = "",
         home: bool = True,
-        clock: Callable[[], float] = time.monotonic,
+        clock: Clock = WALL,
         cursor_blink: bool = True,
         lan_address: str | None = None,
     ) -> None:
@@ -589,7 +589,7 @@ def make_app(
     opener: Opener | None = None,
     opening: str = "",
     home: bool = True,
-    clock: Callable[[], float] = time.monotonic,
+    clock: Clock = WALL,
     cursor_blink: bool = True,
 ) -> QuackboxApp:
     """The app, with its settings in ``config_dir`` (default: the user's config directory)."""

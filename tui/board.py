@@ -8,7 +8,6 @@ and draws its own table (:meth:`Board.refresh_table`).
 
 from __future__ import annotations
 
-import time
 from typing import Any, Callable
 
 from rich.text import Text
@@ -19,6 +18,7 @@ from quackbox.core.rules import Move
 from quackbox.net.protocol import LogLine
 from quackbox.tui.widgets import MovePicked, PromptBar
 from quackbox.tui.names import seat_name
+from quackbox.tui.clock import WALL, Clock
 
 
 class Board(Vertical, can_focus=True):
@@ -51,7 +51,7 @@ class Board(Vertical, can_focus=True):
     watch_only = False
     """Shown to someone who only watches (a replay): the prompt names the seat, not keys to press."""
 
-    def __init__(self, *, clock: Callable[[], float] = time.monotonic, id: str | None = None) -> None:
+    def __init__(self, *, clock: Clock = WALL, id: str | None = None) -> None:
         super().__init__(id=id)
         self.clock = clock
 

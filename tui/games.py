@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from quackbox.core.rules import Move
     from quackbox.net.protocol import View
     from quackbox.tui.board import Board
+    from quackbox.tui.clock import Clock
 
 
 @dataclass(frozen=True)
@@ -106,7 +107,7 @@ class GameUI(Protocol):
     title: str
     actions: tuple[GameAction, ...]
 
-    def board(self, *, clock: Callable[[], float], id: str) -> Board:
+    def board(self, *, clock: Clock, id: str) -> Board:
         """A new board widget for this game."""
 
     def record(self) -> Record:

@@ -9,7 +9,6 @@ the same keys play one on your turn or anyone else's.
 from __future__ import annotations
 
 import textwrap
-import time
 from typing import Any, Callable
 
 from rich.text import Text
@@ -27,6 +26,7 @@ from quackbox.tui.modals import ConfirmScreen
 from quackbox.tui.board import Board
 from quackbox.tui.widgets import ClickableText, PaintChanges, PromptBar, click, refresh_keys
 from quackbox.tui.names import seat_name
+from quackbox.tui.clock import WALL, Clock
 
 BAR_CELLS = 8
 AUTO_PASS_SECONDS = 3.0
@@ -352,7 +352,7 @@ class QuackBoard(Board):
     auto_pass_at: var[float | None] = var(None)
     """When the pending auto-pass fires, on the board's clock."""
 
-    def __init__(self, *, clock: Callable[[], float] = time.monotonic, id: str | None = None) -> None:
+    def __init__(self, *, clock: Clock = WALL, id: str | None = None) -> None:
         super().__init__(clock=clock, id=id)
         self._auto_timer: Any = None
         self._aimed: Move | None = None
@@ -467,7 +467,7 @@ class QuackBoard(Board):
                 or self.selected is not None or not self.legal_has(q.Pass())):
             return
         self.auto_pass_at = self.clock() + AUTO_PASS_SECONDS
-        self._auto_timer = self.set_timer(AUTO_PASS_SECONDS, lambda v=view: self._auto_pass_fire(v))
+        self._auto_timer = self.clock.after(self, AUTO_PASS_SECONDS, lambda v=view: self._auto_pass_fire(v))
 
     def watch_closed(self) -> None:
         self._disarm_auto_pass()

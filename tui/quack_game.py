@@ -15,6 +15,7 @@ from quackbox.tui import rules_text
 from quackbox.tui.games import GameAction, Table
 
 if TYPE_CHECKING:
+    from quackbox.tui.clock import Clock
     from quackbox.net.protocol import View
     from quackbox.tui.quack_board import QuackBoard
 
@@ -46,7 +47,7 @@ class QuackUI:
         GameAction("pass", "Pass", "Let the moment go by without an Anytime card"),
     )
 
-    def board(self, *, clock: Callable[[], float], id: str) -> QuackBoard:
+    def board(self, *, clock: Clock, id: str) -> QuackBoard:
         from quackbox.tui.quack_board import QuackBoard
 
         return QuackBoard(clock=clock, id=id)

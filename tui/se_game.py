@@ -17,6 +17,7 @@ from quackbox.tui.names import seat_name
 from quackbox.tui.se_text import describe_move, offer_text
 
 if TYPE_CHECKING:
+    from quackbox.tui.clock import Clock
     from quackbox.net.protocol import View
     from quackbox.tui.se_board import SEBoard
 
@@ -120,7 +121,7 @@ class SideEffectsUI:
         GameAction("end_turn", "End turn", "End your turn now"),
     )
 
-    def board(self, *, clock: Callable[[], float], id: str) -> SEBoard:
+    def board(self, *, clock: Clock, id: str) -> SEBoard:
         from quackbox.tui.se_board import SEBoard
 
         return SEBoard(clock=clock, id=id)

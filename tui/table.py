@@ -8,7 +8,6 @@ it (network IO happens in the app's workers, never here).
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -29,6 +28,7 @@ from quackbox.tui.games import action_bindings, rules_screen, ui_for
 from quackbox.tui.modals import ConfirmScreen, ReadingScreen
 from quackbox.tui.summary import SummaryScreen
 from quackbox.tui.widgets import GameLog, KeyBar, MovePicked, StatusBar
+from quackbox.tui.clock import WALL, Clock
 
 ONLINE = "online"
 CONNECTING = "connecting"
@@ -168,7 +168,7 @@ class TableScreen(Screen):
     away: var[frozenset[int]] = var(frozenset())
     """Seats whose person is disconnected or idle."""
 
-    def __init__(self, info: TableInfo, *, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, info: TableInfo, *, clock: Clock = WALL) -> None:
         super().__init__()
         self.info = info
         self.ui = ui_for(info.game)
@@ -258,7 +258,7 @@ class TableScreen(Screen):
         self._update_status()
         if view.outcome is not None and not self._summary_shown:
             self._summary_shown = True
-            self.set_timer(SUMMARY_DELAY, self.action_summary)
+            self.clock.after(self, SUMMARY_DELAY, self.action_summary)
 
     def receive_lobby(self, lobby: Lobby) -> None:
         self.names = tuple(s.name for s in lobby.seats)

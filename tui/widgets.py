@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import io
 import math
-import time
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Sequence
 
@@ -20,10 +19,10 @@ from rich.text import Text
 from textual.binding import Binding
 from textual.message import Message
 from textual.reactive import var
-from textual.timer import Timer
 from textual.widget import Widget
 
 from quackbox.core.rules import LineKind, Move
+from quackbox.tui.clock import WALL, Clock, Stoppable
 
 
 class MovePicked(Message):
@@ -217,10 +216,10 @@ class PromptBar(PaintChanges, ClickableText):
     deadline_label: var[str] = var("")
     """What the countdown counts down to, e.g. ``Tremors``."""
 
-    def __init__(self, *, clock: Callable[[], float] = time.monotonic, id: str | None = None) -> None:
+    def __init__(self, *, clock: Clock = WALL, id: str | None = None) -> None:
         super().__init__(id=id)
         self.clock = clock
-        self._ticker: Timer | None = None
+        self._ticker: Stoppable | None = None
         self._digits = 1
         """Digits the seconds are padded to, so the countdown keeps its width."""
 
@@ -228,7 +227,7 @@ class PromptBar(PaintChanges, ClickableText):
         if at is not None:
             self._digits = len(str(math.ceil(max(0.0, at - self.clock()))))
         if at is not None and self._ticker is None:
-            self._ticker = self.set_interval(1 / TICKS_PER_SECOND, self._tick)
+            self._ticker = self.clock.every(self, 1 / TICKS_PER_SECOND, self._tick)
         elif at is None and self._ticker is not None:
             self._ticker.stop()
             self._ticker = None
