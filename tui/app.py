@@ -39,6 +39,7 @@ from quackbox.net.protocol import Bye, ChatLine, Error, Lobby, Started, View, We
 from quackbox.net.tokens import TokenStore
 from quackbox.net import places
 from quackbox.tui import rules_text
+from quackbox.tui.clock import WALL, Clock
 from quackbox.tui.config import Settings, SettingsStore
 from quackbox.tui.games import rules_screen
 from quackbox.tui.looks import Ascii, NoDim, Plain, wants_ascii
@@ -46,7 +47,7 @@ from quackbox.tui.modals import ReadingScreen
 from quackbox.tui.session import LOCAL, Session, open_hosted, open_joined, open_local
 from quackbox.tui.table import CLOSED, ONLINE, RECONNECTING, Resent, TableInfo, TableScreen
 from quackbox.tui.terminal import TerminalApp
-from quackbox.tui.clock import WALL, Clock
+from quackbox.tui.widgets import AutoPassToggled
 
 Opener = Callable[[], Awaitable[Session]]
 """Opens a session (connects, or starts a local host); raises NetError & co. with a sentence."""
@@ -291,6 +292,11 @@ class QuackboxApp(TerminalApp[int]):
         self.connection = "offline"
         self._after_table()
 
+    @on(AutoPassToggled)
+    def _auto_pass_toggled(self, message: AutoPassToggled) -> None:
+        self.settings.auto_pass = int(message.on)
+        self.save_settings()
+
     @on(SessionFailed)
     def _failed(self, message: SessionFailed) -> None:
         self.connection = "offline"
@@ -476,7 +482,7 @@ class QuackboxApp(TerminalApp[int]):
             return None
         info = TableInfo(game=session.game, seat=session.seat, names=self.names, mode=session.mode,
                          starter=session.starter)
-        screen = TableScreen(info, clock=self.clock)
+        screen = TableScreen(info, clock=self.clock, settings=self.settings)
         screen.connection = self.connection
         self.table_screen = screen
         self.lobby_screen = None

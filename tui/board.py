@@ -50,6 +50,10 @@ class Board(Vertical, can_focus=True):
     """Mounted: the parts to refresh exist."""
     watch_only = False
     """Shown to someone who only watches (a replay): the prompt names the seat, not keys to press."""
+    auto_pass = True
+    """The person's setting: a response window waiting on them passes by itself (a board that has them)."""
+    bell = True
+    """The person's setting: ring the bell when a short countdown opens for them."""
 
     def __init__(self, *, clock: Clock = WALL, id: str | None = None) -> None:
         super().__init__(id=id)

@@ -24,7 +24,7 @@ from quackbox.net.protocol import LogLine
 from quackbox.tui import quack_text as qt
 from quackbox.tui.modals import ConfirmScreen
 from quackbox.tui.board import Board
-from quackbox.tui.widgets import ClickableText, PaintChanges, PromptBar, click, refresh_keys
+from quackbox.tui.widgets import AutoPassToggled, ClickableText, PaintChanges, PromptBar, click, refresh_keys
 from quackbox.tui.names import seat_name
 from quackbox.tui.clock import WALL, Clock
 
@@ -501,10 +501,7 @@ class QuackBoard(Board):
 
     def action_toggle_auto_pass(self) -> None:
         self.auto_pass = not self.auto_pass
-        settings = getattr(self.app, "settings", None)
-        if settings is not None:
-            settings.auto_pass = int(self.auto_pass)
-            self.app.save_settings()
+        self.post_message(AutoPassToggled(self.auto_pass))
         if self.auto_pass:
             self.app.notify("Response windows pass by themselves after a few seconds (a to wait instead).")
             self._arm_auto_pass()

@@ -537,8 +537,7 @@ class SEBoard(Board):
         mine = prompt is not None and prompt.kind == se.TREMORS and prompt.seat == view.seat
         if mine and self._tremors_hand is None:
             self._tremors_hand = view.hand
-            settings = getattr(self.app, "settings", None)
-            if settings is None or settings.bell:
+            if self.bell:
                 self.app.bell()
         elif not mine:
             self._tremors_hand = None

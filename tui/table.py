@@ -23,12 +23,13 @@ from textual.widgets import Input
 from quackbox.net.protocol import ChatLine, Error, Lobby, View
 from quackbox.tui import rules_text
 from quackbox.tui.board import Board
+from quackbox.tui.clock import WALL, Clock
+from quackbox.tui.config import Settings
 from quackbox.core.rules import Move
 from quackbox.tui.games import action_bindings, rules_screen, ui_for
 from quackbox.tui.modals import ConfirmScreen, ReadingScreen
 from quackbox.tui.summary import SummaryScreen
 from quackbox.tui.widgets import GameLog, KeyBar, MovePicked, StatusBar
-from quackbox.tui.clock import WALL, Clock
 
 ONLINE = "online"
 CONNECTING = "connecting"
@@ -168,9 +169,11 @@ class TableScreen(Screen):
     away: var[frozenset[int]] = var(frozenset())
     """Seats whose person is disconnected or idle."""
 
-    def __init__(self, info: TableInfo, *, clock: Clock = WALL) -> None:
+    def __init__(self, info: TableInfo, *, clock: Clock = WALL, settings: Settings | None = None) -> None:
         super().__init__()
         self.info = info
+        self.settings = settings if settings is not None else Settings()
+        """The person's settings the board follows (auto-pass, the bell)."""
         self.ui = ui_for(info.game)
         """What this game brings to the table: its board, its actions, its summary."""
         self.at_table = AtTable(self)
@@ -221,9 +224,8 @@ class TableScreen(Screen):
     def on_mount(self) -> None:
         self._ready = True
         self.board.names = self.names
-        settings = getattr(self.app, "settings", None)
-        if settings is not None and hasattr(self.board, "auto_pass"):
-            self.board.auto_pass = bool(settings.auto_pass)
+        self.board.auto_pass = bool(self.settings.auto_pass)
+        self.board.bell = bool(self.settings.bell)
         title = self.ui.title
         players = ", ".join(self.names) if self.names else ""
         self.log_widget.notice(f"A game of {title}" + (f": {players}." if players else ".")

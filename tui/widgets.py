@@ -25,6 +25,14 @@ from quackbox.core.rules import LineKind, Move
 from quackbox.tui.clock import WALL, Clock, Stoppable
 
 
+class AutoPassToggled(Message):
+    """The person turned passing response windows by themselves ``on`` or off (to remember)."""
+
+    def __init__(self, on: bool) -> None:
+        super().__init__()
+        self.on = on
+
+
 class MovePicked(Message):
     """A person chose ``move`` on the table; the screen sends it to the host."""
 
