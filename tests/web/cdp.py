@@ -242,9 +242,15 @@ class Page:
             await self.press(char)
 
     async def press(self, key: str) -> None:
-        """Press one key: a character, or a name such as ``Enter``, ``Escape``, ``ArrowDown``."""
+        """Press one key: a character, or a name such as ``Enter``, ``Escape``, ``ArrowDown``;
+        ``Control+s`` holds Control (it types no text)."""
+        control = key.startswith("Control+")
+        key = key.removeprefix("Control+")
         code, text, keycode = _KEYS.get(key, (f"Key{key.upper()}" if key.isalpha() else "", key, ord(key.upper()[0])))
-        base = {"key": key, "code": code, "windowsVirtualKeyCode": keycode, "nativeVirtualKeyCode": keycode}
+        base = {"key": key, "code": code, "windowsVirtualKeyCode": keycode, "nativeVirtualKeyCode": keycode,
+                **({"modifiers": 2} if control else {})}
+        if control:
+            text = ""
         await self.send("Input.dispatchKeyEvent", {"type": "keyDown", **base, **({"text": text} if text else {})})
         await self.send("Input.dispatchKeyEvent", {"type": "keyUp", **base})
 

@@ -105,7 +105,7 @@ async def test_a_link_opens_the_table_keys_play_resize_follows_and_a_reload_give
             ".map(s => getComputedStyle(s).color)).size")
         assert colours >= 4
 
-        await page.press("s")  # start: the open seat gets a bot
+        await page.press("Control+s")  # start: the open seat gets a bot
         rules = host.table.rules
         await until(lambda: host.table.phase == "playing" and 0 in rules.waiting_for(host.table.state),
                     what="ann's turn")

@@ -259,7 +259,7 @@ async def test_the_right_code_shows_the_lobby_and_keys_play_a_move(tmp_path: Pat
         tab = await Tab.open(server, name="ann")
         await tab.wait_for("ann (you)")
         assert f"at http://127.0.0.1:{server.port}" in tab.text and "Seats" in tab.text
-        await tab.press("s")  # start: the open seat gets a bot
+        await tab.press("\x13")  # Ctrl+S, start: the open seat gets a bot
         rules = host.table.rules
         await until(lambda: host.table.phase == "playing" and 0 in rules.waiting_for(host.table.state),
                     what="ann's turn")
@@ -280,7 +280,7 @@ async def test_the_same_browser_gets_its_seat_and_hand_back_and_its_id_is_never_
     async with table(tmp_path) as (host, server):
         tab = await Tab.open(server, page_id=page_id, name="ann")
         await tab.wait_for("ann (you)")
-        await tab.press("s")
+        await tab.press("\x13")  # Ctrl+S, start
         rules = host.table.rules
         await until(lambda: host.table.phase == "playing" and 0 in rules.waiting_for(host.table.state))
         hand = rules.view(host.table.state, 0).hand
@@ -500,7 +500,7 @@ async def test_a_taken_port_and_a_table_without_a_code_are_sentences(tmp_path: P
 
 async def test_a_seated_hosts_lobby_shows_the_link_and_leaving_closes_the_browsers_too(tmp_path: Path) -> None:
     """The real ``quackbox host --web`` with a seat, on an 80x24 terminal: its lobby shows the
-    link, a browser comes in with it to seat 2, and q at the host's lobby tells the browser the
+    link, a browser comes in with it to seat 2, and leaving the host's lobby (Esc, yes) tells the browser the
     table closed and ends its child. (A four-letter code: a long one's big letters fill 80 columns.)"""
     env = {**os.environ, "QUACKBOX_DATA_DIR": str(tmp_path / "data"), "QUACKBOX_STATE_DIR": str(tmp_path / "state"),
            "QUACKBOX_CONFIG_DIR": str(tmp_path / "config"), "TERM": "xterm-256color"}
@@ -532,7 +532,9 @@ async def test_a_seated_hosts_lobby_shows_the_link_and_leaving_closes_the_browse
         await tab.wait_for("bob (you)")
         assert "Hana" in next(line for line in tab.text.splitlines() if re.match(r"^\s+1\s\s", line))
         [child] = await until(lambda: _children_of(proc.pid), timeout=10, what="bob's child")
-        os.write(master, b"q")  # leave, from the host's lobby
+        os.write(master, b"\x1b")  # Esc: leave, from the host's lobby, which asks first
+        await until(lambda: "Close the table?" in "\n".join(host_screen.display), timeout=10, what="the question")
+        os.write(master, b"y")
         assert await tab.ended(20) == (1000, "The table has closed.")
         assert await asyncio.to_thread(proc.wait, 20) == 0
         await until(lambda: gone(child), timeout=10, what="bob's child to end")
