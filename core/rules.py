@@ -16,6 +16,7 @@ validate them without knowing which game they belong to.
 
 from __future__ import annotations
 
+import enum
 import random
 import typing
 from dataclasses import dataclass, fields
@@ -32,6 +33,7 @@ __all__ = [
     "GameState",
     "GameView",
     "IllegalMove",
+    "LineKind",
     "MalformedMove",
     "Memory",
     "Move",
@@ -151,6 +153,19 @@ class Move:
 @dataclass(frozen=True, slots=True)
 class Event:
     """Base of every event. Subclasses are past tense: ``DisorderTreated``."""
+
+
+class LineKind(enum.Enum):
+    """What a line of the log tells, so a reader can set it apart without reading its words."""
+
+    EVENT = "event"
+    """Something that happened in the game."""
+    MINE = "mine"
+    """Something the reader's own seat did (or that happened to its own seat)."""
+    TURN = "turn"
+    """A turn, or a round, begins: a quiet line between the others."""
+    NOTICE = "notice"
+    """About a seat's person rather than the game (left, back, a bot played for them)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -396,6 +411,9 @@ class Rules(Protocol[StateT, ViewT, MoveT_co]):
 
     def describe(self, event: Event, names: Sequence[str], seat: int | None = None) -> str:
         """``event`` as a plain sentence for the log, told from ``seat``'s side."""
+
+    def line_kind(self, event: Event, seat: int | None = None) -> LineKind:
+        """What ``event``'s line in ``seat``'s log tells (never NOTICE: that is the host's)."""
 
     def outcome(self, state: StateT) -> Outcome | None:
         """None while the game runs, then how it ended."""

@@ -7,9 +7,10 @@ what they share is here: naming a seat as the reader sees it ("You", "Ana",
 
 from __future__ import annotations
 
-from typing import Any, Callable, Protocol, Sequence, TypeVar
+from dataclasses import fields
+from typing import Any, Callable, Protocol, Sequence, TypeVar, cast
 
-from quackbox.core.rules import Event
+from quackbox.core.rules import Event, LineKind
 
 __all__ = ["Named", "Sentences", "Teller", "capitalized", "counted", "joined"]
 
@@ -106,22 +107,45 @@ E = TypeVar("E", bound=Event)
 Sentence = Callable[[Any, Teller], str]
 
 
+class _Seated(Protocol):
+    seat: int
+
+
 class Sentences:
     """One game's log: a small function per kind of event, each making that
-    event's sentence (registered with :meth:`of`), and :meth:`describe`."""
+    event's sentence (registered with :meth:`of`), and :meth:`describe`;
+    :meth:`line_kind` says what each line tells."""
 
     def __init__(self, unknown: Callable[[Event], str]) -> None:
         self._by_kind: dict[type, Sentence] = {}
         self._unknown = unknown
+        self._turns: set[type] = set()
+        self._seated: set[type] = set()
+        """Kinds of event with a ``seat``: the seat that did it, or that it happened to."""
 
-    def of(self, kind: type[E]) -> Callable[[Callable[[E, Teller], str]], Callable[[E, Teller], str]]:
-        """Register the decorated function as the sentence of events of ``kind``."""
+    def of(self, kind: type[E], *, turn: bool = False) -> Callable[[Callable[[E, Teller], str]], Callable[[E, Teller], str]]:
+        """Register the decorated function as the sentence of events of ``kind``
+        (``turn``: its line says a turn or round begins)."""
 
         def register(sentence: Callable[[E, Teller], str]) -> Callable[[E, Teller], str]:
             self._by_kind[kind] = sentence
+            if turn:
+                self._turns.add(kind)
+            if any(f.name == "seat" for f in fields(kind)):
+                self._seated.add(kind)
             return sentence
 
         return register
+
+    def line_kind(self, event: Event, seat: int | None) -> LineKind:
+        """What ``event``'s line tells ``seat``: a turn begins, the reader's own
+        seat's doing, or another event."""
+        kind = type(event)
+        if kind in self._turns:
+            return LineKind.TURN
+        if seat is not None and kind in self._seated and cast(_Seated, event).seat == seat:
+            return LineKind.MINE
+        return LineKind.EVENT
 
     def kinds(self) -> frozenset[type]:
         """The kinds of event that have a sentence."""

@@ -46,6 +46,7 @@ from quackbox.net.protocol import (
     ErrorCode,
     Hello,
     Lobby,
+    LogLine,
     MoveMessage,
     ProtocolError,
     Ready,
@@ -251,6 +252,7 @@ class Client:
         self._resends = 0
         self._resend: asyncio.Task[None] | None = None
         self._log_seen: deque[str] = deque(maxlen=LOG_KEPT)
+        """The texts of the latest log lines read."""
         self._recap_due = False
         """The next view is the first after a reconnection: its log repeats the recent log."""
 
@@ -389,7 +391,7 @@ class Client:
                     if self._recap_due:
                         self._recap_due = False
                         message = dataclasses.replace(message, log=_unseen(self._log_seen, message.log))
-                    self._log_seen.extend(message.log)
+                    self._log_seen.extend(line.text for line in message.log)
                     self.view = message
                 elif kind is Lobby:
                     self.lobby = message
@@ -541,13 +543,14 @@ class Client:
         await self.close()
 
 
-def _unseen(seen: deque[str], recap: tuple[str, ...]) -> tuple[str, ...]:
+def _unseen(seen: deque[str], recap: tuple[LogLine, ...]) -> tuple[LogLine, ...]:
     """The lines of ``recap`` (the recent log a host sends on a reconnection)
-    after those that end ``seen`` (the lines already read): the longest start
-    of ``recap`` that ``seen`` ends with is dropped."""
+    after those that end ``seen`` (the texts of the lines already read): the
+    longest start of ``recap`` that ``seen`` ends with is dropped."""
     kept = list(seen)
+    texts = [line.text for line in recap]
     for k in range(min(len(kept), len(recap)), 0, -1):
-        if tuple(kept[-k:]) == recap[:k]:
+        if kept[-k:] == texts[:k]:
             return recap[k:]
     return recap
 

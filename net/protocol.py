@@ -29,7 +29,7 @@ from typing import Any, ClassVar, Iterable
 
 import msgpack
 
-from quackbox.core.rules import Event, Move, Outcome, RulesError
+from quackbox.core.rules import Event, LineKind, Move, Outcome, RulesError
 from quackbox.net.codec import Codec, DecodeError, _short
 
 __all__ = [
@@ -47,7 +47,9 @@ __all__ = [
     "HOST_MESSAGES",
     "HostMessage",
     "Hello",
+    "LineKind",
     "Lobby",
+    "LogLine",
     "MAX_CHAT",
     "MAX_FRAME",
     "MAX_HOST_FRAME",
@@ -70,7 +72,8 @@ PROTOCOL_VERSION = 3
 Version 2: cards travel by id, so the games' card tables are part of the
 version (a test pins their digest to it). Version 3: the two games name their
 shared ideas alike (a Quack view's ``current``, ``players``, ``window_seats``,
-``*_count`` and a doctor's ``case``; docs/PROTOCOL.md lists every field)."""
+``*_count`` and a doctor's ``case``; docs/PROTOCOL.md lists every field), and
+a view's log lines are ``LogLine`` records that say their kind."""
 
 DEFAULT_PORT = 7117
 DEFAULT_SSH_PORT = 2222
@@ -312,19 +315,31 @@ class DeadlineInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class LogLine:
+    """One line of a seat's log: its ``text``, told from that seat's side, and its
+    ``kind``, so a client can set lines apart without reading their words."""
+
+    text: str
+    kind: LineKind
+    event: int = -1
+    """The event it tells, by its place in the view's ``events``; -1: none
+    (a line from the host, or a line of the recent log sent again)."""
+
+
+@dataclass(frozen=True, slots=True)
 class View:
     """Host: what your seat may now see, after the events that led to it.
 
     ``seq`` numbers the game's states; send it back with a move made from
     this view. ``events`` are the events since your previous view, redacted
-    for your seat, and ``log`` the same events as sentences for people.
+    for your seat, and ``log`` the same events as lines for people.
     """
 
     TYPE: ClassVar[str] = "view"
     seq: int
     view: Any
     events: tuple[Event, ...]
-    log: tuple[str, ...]
+    log: tuple[LogLine, ...]
     deadline: DeadlineInfo | None
 
 
@@ -358,7 +373,7 @@ CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (Hello, Ready, Start, MoveMes
 HOST_MESSAGES: tuple[type[HostMessage], ...] = (Welcome, Lobby, Started, View, ChatLine, Error, Bye)
 _HANDSHAKE = (Welcome, Error, Bye)
 """What a client may receive before it knows which game the host plays."""
-_VALUE_TYPES = (SeatInfo, DeadlineInfo, Outcome)
+_VALUE_TYPES = (SeatInfo, DeadlineInfo, LogLine, Outcome)
 
 
 # --- the codec -------------------------------------------------------------------

@@ -33,7 +33,7 @@ from typing import Any
 
 from quackbox.core import games
 from quackbox.core import options as core_options
-from quackbox.core.rules import AnyRules, Deadline, Event, Move, Outcome, RulesError
+from quackbox.core.rules import AnyRules, Deadline, Event, LineKind, Move, Outcome, RulesError
 from quackbox.net.actions import Action, Close, JournalEnd, JournalMove, JournalStart, Send
 from quackbox.net.bot_driver import BotDriver
 from quackbox.net.config import TableConfig
@@ -48,6 +48,7 @@ from quackbox.net.protocol import (
     DeadlineInfo,
     ErrorCode,
     Hello,
+    LogLine,
     MoveMessage,
     ProtocolError,
     Ready,
@@ -132,7 +133,7 @@ class Table:
         self.recent_moves: deque[tuple[int, Move]] = deque(maxlen=RECENT_MOVES)
         """The latest accepted moves of the current game, timeouts included, in
         order (``seq`` counts them all; the journal on disk holds them all)."""
-        self.recent_log: dict[int | None, deque[str]] = {}
+        self.recent_log: dict[int | None, deque[LogLine]] = {}
         """Each seat's latest log lines, as that seat read them (None: a spectator's)."""
         self.turns = TurnBudget()
         self._noted: dict[int, TokenBucket] = {}
@@ -506,12 +507,13 @@ class Table:
                 self._keep(seat, self._seen(seat, events, names, note.lines(seat) if note else ())[1])
         return [Send(peer.conn, frames[peer.seat]) for peer in audience]
 
-    def _keep(self, seat: int | None, lines: tuple[str, ...]) -> None:
+    def _keep(self, seat: int | None, lines: tuple[LogLine, ...]) -> None:
         if lines:
             kept = self.recent_log.get(seat)
             if kept is None:
                 kept = self.recent_log[seat] = deque(maxlen=RECENT_LOG)
-            kept.extend(lines)
+            # Sent again with no events, a line tells none.
+            kept.extend(dataclasses.replace(line, event=-1) if line.event >= 0 else line for line in lines)
 
     def _current_view(self, seat: int | None, now: float) -> bytes:
         """The view frame of ``seat`` as things stand, with no events (a stale move)."""
@@ -527,8 +529,8 @@ class Table:
         return DeadlineInfo(self._deadline.seat, self._deadline.kind, max(0.0, round(ends - now, 3)))
 
     def _seen(
-        self, seat: int | None, events: Any, names: tuple[str, ...], first: tuple[str, ...] = ()
-    ) -> tuple[tuple[Event, ...], tuple[str, ...]]:
+        self, seat: int | None, events: Any, names: tuple[str, ...], first: tuple[LogLine, ...] = ()
+    ) -> tuple[tuple[Event, ...], tuple[LogLine, ...]]:
         """``events`` as ``seat`` (None: a spectator) may see them, and its log
         lines for them after the lines ``first``."""
         rules = self.rules
@@ -538,10 +540,12 @@ class Table:
             if redacted is not None:
                 seen.append(redacted)
         # An event the rules have no sentence for (an empty one) makes no line.
-        return tuple(seen), first + tuple(line for e in seen if (line := rules.describe(e, names, seat)))
+        told = tuple(LogLine(text, rules.line_kind(e, seat), i)
+                     for i, e in enumerate(seen) if (text := rules.describe(e, names, seat)))
+        return tuple(seen), first + told
 
     def _frame(
-        self, seat: int | None, seen: tuple[Event, ...], lines: tuple[str, ...], deadline: DeadlineInfo | None,
+        self, seat: int | None, seen: tuple[Event, ...], lines: tuple[LogLine, ...], deadline: DeadlineInfo | None,
         view: Any = None,
     ) -> bytes:
         """The view frame of ``seat`` with the events it has ``seen`` and log
@@ -561,8 +565,8 @@ class Note:
     others: str
     own: str
 
-    def lines(self, reader: int | None) -> tuple[str]:
-        return (self.own if reader == self.seat else self.others,)
+    def lines(self, reader: int | None) -> tuple[LogLine]:
+        return (LogLine(self.own if reader == self.seat else self.others, LineKind.NOTICE),)
 
 
 class _RulesFault(RulesError):

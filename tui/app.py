@@ -19,7 +19,6 @@ import asyncio
 import os
 import signal
 import sys
-import time
 from typing import Any, Awaitable, Callable, Iterable, Mapping
 
 from rich.text import Text
@@ -40,6 +39,7 @@ from quackbox.net.protocol import Bye, ChatLine, Error, Lobby, Started, View, We
 from quackbox.net.tokens import TokenStore
 from quackbox.net import places
 from quackbox.tui import rules_text
+from quackbox.tui.clock import WALL, Clock
 from quackbox.tui.config import Settings, SettingsStore
 from quackbox.tui.games import rules_screen
 from quackbox.tui.looks import Ascii, NoDim, Plain, wants_ascii
@@ -47,7 +47,7 @@ from quackbox.tui.modals import ReadingScreen
 from quackbox.tui.session import LOCAL, Session, open_hosted, open_joined, open_local
 from quackbox.tui.table import CLOSED, ONLINE, RECONNECTING, Resent, TableInfo, TableScreen
 from quackbox.tui.terminal import TerminalApp
-from quackbox.tui.widgets import KeysFooter
+from quackbox.tui.widgets import AutoPassToggled, KeysFooter
 
 Opener = Callable[[], Awaitable[Session]]
 """Opens a session (connects, or starts a local host); raises NetError & co. with a sentence."""
@@ -118,6 +118,8 @@ class QuackboxApp(TerminalApp[int]):
     """A terminal tabletop for Side Effects and Quack in the Box."""
 
     CSS_PATH = "quackbox.tcss"
+    _theme_ready = False
+    """The remembered theme is applied: a change of theme from here on is the person's, to remember."""
     TITLE = "quackbox"
 
     BINDINGS = [
@@ -135,7 +137,7 @@ class QuackboxApp(TerminalApp[int]):
         opener: Opener | None = None,
         opening: str = "",
         home: bool = True,
-        clock: Callable[[], float] = time.monotonic,
+        clock: Clock = WALL,
         cursor_blink: bool = True,
         lan_address: str | None = None,
         session: Session | None = None,
@@ -217,7 +219,7 @@ class QuackboxApp(TerminalApp[int]):
         self.screen.refresh(layout=True)
 
     def watch_theme(self, theme: str) -> None:
-        if getattr(self, "_theme_ready", False) and theme != self.settings.theme:
+        if self._theme_ready and theme != self.settings.theme:
             self.settings.theme = theme
             self.save_settings()
 
@@ -295,6 +297,11 @@ class QuackboxApp(TerminalApp[int]):
         self.workers.cancel_group(self, "open")
         self.connection = "offline"
         self._after_table()
+
+    @on(AutoPassToggled)
+    def _auto_pass_toggled(self, message: AutoPassToggled) -> None:
+        self.settings.auto_pass = int(message.on)
+        self.save_settings()
 
     @on(SessionFailed)
     def _failed(self, message: SessionFailed) -> None:
@@ -481,7 +488,7 @@ class QuackboxApp(TerminalApp[int]):
             return None
         info = TableInfo(game=session.game, seat=session.seat, names=self.names, mode=session.mode,
                          starter=session.starter)
-        screen = TableScreen(info, clock=self.clock)
+        screen = TableScreen(info, clock=self.clock, settings=self.settings)
         screen.connection = self.connection
         self.table_screen = screen
         self.lobby_screen = None
@@ -502,7 +509,7 @@ class QuackboxApp(TerminalApp[int]):
                 self.call_after_refresh(screen.receive_chat, line)
         # A screen that is still mounting takes the view as soon as it can: its board
         # renders whatever view it holds when it mounts.
-        if getattr(screen, "_ready", False):
+        if screen.ready:
             screen.receive_view(message)
         else:
             self.call_after_refresh(screen.receive_view, message)
@@ -510,25 +517,26 @@ class QuackboxApp(TerminalApp[int]):
     # --- sending -------------------------------------------------------------------------
 
     def send_move(self, move: Move, seq: int) -> None:
-        self._send("move", move, seq)
+        self._send(lambda session: session.move(move, seq))
 
     def send_chat(self, text: str) -> None:
-        self._send("chat", text)
+        self._send(lambda session: session.chat(text))
 
     def send_ready(self, ready: bool) -> None:
-        self._send("ready", ready)
+        self._send(lambda session: session.ready(ready))
 
     def send_start(self) -> None:
-        self._send("start")
+        self._send(lambda session: session.start())
 
     @work(group="send", exit_on_error=False)
-    async def _send(self, what: str, *args: Any) -> None:
+    async def _send(self, call: Callable[[Session], Awaitable[None]]) -> None:
+        """``call`` on the session, in a worker (network IO never runs on the screen's loop)."""
         session = self.session
         if session is None:
             self.notify("You are not at a table.", severity="warning")
             return
         try:
-            await getattr(session, what)(*args)
+            await call(session)
         except NotConnected as exc:
             self.notify(str(exc), severity="warning", markup=False)
         except NetError as exc:
@@ -593,7 +601,7 @@ def make_app(
     opener: Opener | None = None,
     opening: str = "",
     home: bool = True,
-    clock: Callable[[], float] = time.monotonic,
+    clock: Clock = WALL,
     cursor_blink: bool = True,
 ) -> QuackboxApp:
     """The app, with its settings in ``config_dir`` (default: the user's config directory)."""

@@ -8,7 +8,6 @@ and draws its own table (:meth:`Board.refresh_table`).
 
 from __future__ import annotations
 
-import time
 from typing import Any, Callable
 
 from rich.text import Text
@@ -16,8 +15,10 @@ from textual.containers import Vertical
 from textual.reactive import var
 
 from quackbox.core.rules import Move
+from quackbox.net.protocol import LogLine
 from quackbox.tui.widgets import MovePicked, PromptBar
 from quackbox.tui.names import seat_name
+from quackbox.tui.clock import WALL, Clock
 
 
 class Board(Vertical, can_focus=True):
@@ -49,8 +50,12 @@ class Board(Vertical, can_focus=True):
     """Mounted: the parts to refresh exist."""
     watch_only = False
     """Shown to someone who only watches (a replay): the prompt names the seat, not keys to press."""
+    auto_pass = True
+    """The person's setting: a response window waiting on them passes by itself (a board that has them)."""
+    bell = True
+    """The person's setting: ring the bell when a short countdown opens for them."""
 
-    def __init__(self, *, clock: Callable[[], float] = time.monotonic, id: str | None = None) -> None:
+    def __init__(self, *, clock: Clock = WALL, id: str | None = None) -> None:
         super().__init__(id=id)
         self.clock = clock
 
@@ -67,9 +72,10 @@ class Board(Vertical, can_focus=True):
     def refresh_table(self) -> None:
         raise NotImplementedError
 
-    def receive_events(self, events: tuple[Any, ...]) -> None:
-        """The events (redacted for this seat) that came with the next view,
-        for a board that tells the person about some of them (a notification)."""
+    def receive_events(self, events: tuple[Any, ...], log: tuple[LogLine, ...]) -> None:
+        """The events (redacted for this seat) that came with the next view, and
+        the host's lines for them, for a board that tells the person about some
+        of them (a notification)."""
 
     # --- derived facts ---------------------------------------------------------------
 

@@ -20,9 +20,12 @@ from textual.binding import Binding
 from quackbox.core import games
 
 if TYPE_CHECKING:
+    from textual.screen import Screen
+
+    from quackbox.core.rules import Move
     from quackbox.net.protocol import View
     from quackbox.tui.board import Board
-    from quackbox.tui.table import TableScreen
+    from quackbox.tui.clock import Clock
 
 
 @dataclass(frozen=True)
@@ -55,6 +58,47 @@ class Record(Protocol):
         """One view from the host, with the events and log lines that came with it."""
 
 
+class Table(Protocol):
+    """The table as a game's actions see it: what it shows, and the few things
+    they may do there (the table screen gives each game no more than this)."""
+
+    @property
+    def view(self) -> Any:
+        """The latest view (None before the first)."""
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every seat's name."""
+
+    @property
+    def board(self) -> Board:
+        """The game's board widget."""
+
+    @property
+    def record(self) -> Any:
+        """What the table keeps of this game (the game's own :class:`Record`)."""
+
+    @property
+    def told(self) -> set[int]:
+        """Things a game told in a notification (trade offers, by id), which it may forget."""
+
+    @property
+    def announced(self) -> set[int]:
+        """Things a game's announcements have told already (trade offers, by id)."""
+
+    def send(self, move: Move) -> None:
+        """Play ``move``, as if picked on the board (the table checks the connection first)."""
+
+    def show(self, screen: Screen[Any], then: Callable[[Any], None] | None = None) -> None:
+        """Open ``screen`` over the table; ``then`` gets what it closes with."""
+
+    def tell(self, text: str, *, title: str = "", severity: str = "information", timeout: float | None = None) -> None:
+        """A notification (plain text; ``timeout``: seconds shown, else the app's default)."""
+
+    def untell(self) -> None:
+        """Take every notification away."""
+
+
 class GameUI(Protocol):
     """One game as the generic screens need it."""
 
@@ -63,19 +107,19 @@ class GameUI(Protocol):
     title: str
     actions: tuple[GameAction, ...]
 
-    def board(self, *, clock: Callable[[], float], id: str) -> Board:
+    def board(self, *, clock: Clock, id: str) -> Board:
         """A new board widget for this game."""
 
     def record(self) -> Record:
         """A new, empty record of one game."""
 
-    def can(self, action: str, screen: TableScreen) -> bool:
-        """Whether ``action`` applies now at ``screen``'s table."""
+    def can(self, action: str, table: Table) -> bool:
+        """Whether ``action`` applies now at ``table``."""
 
-    def run(self, action: str, screen: TableScreen) -> None:
-        """Do ``action`` at ``screen``'s table."""
+    def run(self, action: str, table: Table) -> None:
+        """Do ``action`` at ``table``."""
 
-    def announce(self, screen: TableScreen, message: View) -> None:
+    def announce(self, table: Table, message: View) -> None:
         """Tell the person what a new view brings that the board does not show (offers to answer)."""
 
     def summary(self, view: Any, names: Sequence[str], record: Record) -> list[tuple[str, RenderableType]]:

@@ -99,6 +99,8 @@ class LobbyScreen(Screen):
     """
 
     AUTO_FOCUS = "#lobby-chat"
+    _ready = False
+    """Mounted: its widgets can be reached."""
     """Whatever is typed here is chat: no sentence can press a key by accident (an "s"
     would start the game), so the lobby's own keys are ones no sentence holds."""
 
@@ -179,7 +181,7 @@ class LobbyScreen(Screen):
         return next((s for s in lobby.seats if s.seat == self.info.seat), None)
 
     def _render_all(self) -> None:
-        if not getattr(self, "_ready", False):
+        if not self._ready:
             return
         info = self.info
         lobby = self.lobby

@@ -9,7 +9,6 @@ the same keys play one on your turn or anyone else's.
 from __future__ import annotations
 
 import textwrap
-import time
 from typing import Any, Callable
 
 from rich.text import Text
@@ -21,11 +20,13 @@ from textual.reactive import var
 from quackbox.cards.quack import Anytime, Treatment
 from quackbox.core import quack as q
 from quackbox.core.rules import Move
+from quackbox.net.protocol import LogLine
 from quackbox.tui import quack_text as qt
 from quackbox.tui.modals import ConfirmScreen
 from quackbox.tui.board import Board
-from quackbox.tui.widgets import ClickableText, PaintChanges, PromptBar, click, refresh_keys
+from quackbox.tui.widgets import AutoPassToggled, ClickableText, PaintChanges, PromptBar, click, refresh_keys
 from quackbox.tui.names import seat_name
+from quackbox.tui.clock import WALL, Clock
 
 BAR_CELLS = 8
 AUTO_PASS_SECONDS = 3.0
@@ -351,7 +352,7 @@ class QuackBoard(Board):
     auto_pass_at: var[float | None] = var(None)
     """When the pending auto-pass fires, on the board's clock."""
 
-    def __init__(self, *, clock: Callable[[], float] = time.monotonic, id: str | None = None) -> None:
+    def __init__(self, *, clock: Clock = WALL, id: str | None = None) -> None:
         super().__init__(clock=clock, id=id)
         self._auto_timer: Any = None
         self._aimed: Move | None = None
@@ -431,28 +432,26 @@ class QuackBoard(Board):
 
     # --- Anytime cards played on you ----------------------------------------------------
 
-    def receive_events(self, events: tuple[Any, ...]) -> None:
+    def receive_events(self, events: tuple[Any, ...], log: tuple[LogLine, ...]) -> None:
         """An Anytime card someone else aimed at you (or your Patient) shows a
-        notification: the log's own sentence, and what it did to you."""
+        notification: the log's own lines for it, and for what it did to you."""
         me = self.me
         if me is None:
             return
+        told = {line.event: line.text for line in log if line.event >= 0}
         for i, event in enumerate(events):
             if type(event) is not q.AnytimePlayed or event.seat == me or me not in (event.target, event.other):
                 continue
-            lines = [self._say(event)]
-            for after in events[i + 1:]:
+            lines = [told[i]] if i in told else []
+            for j, after in enumerate(events[i + 1:], i + 1):
                 if not isinstance(after, CONSEQUENCES):
                     break
-                if after.seat == me:
-                    lines.append(self._say(after))
+                if after.seat == me and j in told:
+                    lines.append(told[j])
             card = q.RULES.cards[event.card] if 0 <= event.card < len(q.RULES.cards) else None
             harmful = isinstance(card, Anytime) and card.effect in q.HARMFUL
             self.app.notify(" ".join(lines), title=card.name if card is not None else "Anytime card",
                             severity="warning" if harmful else "information", timeout=NOTICE_SECONDS, markup=False)
-
-    def _say(self, event: Any) -> str:
-        return q.RULES.describe(event, self.names, self.me)
 
     # --- passing response windows by themselves ----------------------------------------
 
@@ -468,7 +467,7 @@ class QuackBoard(Board):
                 or self.selected is not None or not self.legal_has(q.Pass())):
             return
         self.auto_pass_at = self.clock() + AUTO_PASS_SECONDS
-        self._auto_timer = self.set_timer(AUTO_PASS_SECONDS, lambda v=view: self._auto_pass_fire(v))
+        self._auto_timer = self.clock.after(self, AUTO_PASS_SECONDS, lambda v=view: self._auto_pass_fire(v))
 
     def watch_closed(self) -> None:
         self._disarm_auto_pass()
@@ -502,10 +501,7 @@ class QuackBoard(Board):
 
     def action_toggle_auto_pass(self) -> None:
         self.auto_pass = not self.auto_pass
-        settings = getattr(self.app, "settings", None)
-        if settings is not None:
-            settings.auto_pass = int(self.auto_pass)
-            self.app.save_settings()
+        self.post_message(AutoPassToggled(self.auto_pass))
         if self.auto_pass:
             self.app.notify("Response windows pass by themselves after a few seconds (a to wait instead).")
             self._arm_auto_pass()

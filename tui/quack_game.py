@@ -12,12 +12,12 @@ from rich.console import RenderableType
 
 from quackbox.core import games
 from quackbox.tui import rules_text
-from quackbox.tui.games import GameAction
+from quackbox.tui.games import GameAction, Table
 
 if TYPE_CHECKING:
+    from quackbox.tui.clock import Clock
     from quackbox.net.protocol import View
     from quackbox.tui.quack_board import QuackBoard
-    from quackbox.tui.table import TableScreen
 
 
 class MoneyHistory:
@@ -47,7 +47,7 @@ class QuackUI:
         GameAction("pass", "Pass", "Let the moment go by without an Anytime card"),
     )
 
-    def board(self, *, clock: Callable[[], float], id: str) -> QuackBoard:
+    def board(self, *, clock: Clock, id: str) -> QuackBoard:
         from quackbox.tui.quack_board import QuackBoard
 
         return QuackBoard(clock=clock, id=id)
@@ -55,24 +55,24 @@ class QuackUI:
     def record(self) -> MoneyHistory:
         return MoneyHistory()
 
-    def can(self, action: str, screen: TableScreen) -> bool:
+    def can(self, action: str, table: Table) -> bool:
         if action == "money":
             return True
         if action == "pass":
             from quackbox.core import quack as q
 
-            return screen.view is not None and q.Pass() in screen.view.legal
+            return table.view is not None and q.Pass() in table.view.legal
         return False
 
-    def run(self, action: str, screen: TableScreen) -> None:
-        if action == "money" and screen.view is not None:
+    def run(self, action: str, table: Table) -> None:
+        if action == "money" and table.view is not None:
             from quackbox.tui.quack_summary import MoneyScreen
 
-            screen.app.push_screen(MoneyScreen(screen.view, screen.names, screen.record.rounds))
+            table.show(MoneyScreen(table.view, table.names, table.record.rounds))
         elif action == "pass":
-            screen.board.action_pass_window()
+            table.board.action_pass_window()
 
-    def announce(self, screen: TableScreen, message: View) -> None:
+    def announce(self, table: Table, message: View) -> None:
         """Nothing beyond the board and the log."""
 
     def summary(self, view: Any, names: Sequence[str], record: Any) -> list[tuple[str, RenderableType]]:

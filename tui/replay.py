@@ -10,7 +10,6 @@ hand, and the log shows what happened up to this point.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +26,7 @@ from quackbox.core import games
 from quackbox.net import journal as jn
 from quackbox.tui.games import ui_for
 from quackbox.tui.widgets import GameLog, MovePicked, StatusBar
+from quackbox.tui.clock import WALL
 
 
 @dataclass(frozen=True)
@@ -134,7 +134,7 @@ class ReplayScreen(Screen):
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status")
         with Horizontal(id="main"):
-            yield ui_for(self.replay.rules.name).board(clock=time.monotonic, id="board")
+            yield ui_for(self.replay.rules.name).board(clock=WALL, id="board")
             with Vertical(id="side"):
                 yield Static(id="hands")
                 yield GameLog(id="log")
@@ -182,11 +182,11 @@ class ReplayScreen(Screen):
         log = self.query_one("#log", GameLog)
         log.clear()
         for line in replay.opening:
-            log.event(line, quiet=True)
+            log.write(Text(line, style="dim"))
         for index, step in enumerate(replay.steps[: self.position]):
             # The last move's lines stand out: that is the move just stepped over.
             for line in step.lines:
-                log.event(line, mine=index == self.position - 1)
+                log.write(Text(line, style="bold" if index == self.position - 1 else ""))
         total = len(replay.steps)
         outcome = rules.outcome(state)
         status = Text()

@@ -11,7 +11,6 @@ card, the chosen target, and discards sent but not yet confirmed.
 
 from __future__ import annotations
 
-import time
 from typing import Any, Callable
 
 from rich.style import Style
@@ -29,6 +28,7 @@ from quackbox.core.rules import Move
 from quackbox.tui import se_text
 from quackbox.tui.modals import ChoiceScreen, ConfirmScreen
 from quackbox.tui.board import Board
+from quackbox.tui.clock import WALL, Clock
 from quackbox.tui.widgets import (CardFace, ClickableText, MovePicked, PaintChanges, PromptBar, card_row, click, framed,
                          refresh_keys, top_rule)
 
@@ -435,7 +435,7 @@ class SEBoard(Board):
         Binding("escape", "cancel", "cancel", show=False),
     ]
 
-    def __init__(self, *, clock: Callable[[], float] = time.monotonic, id: str | None = None) -> None:
+    def __init__(self, *, clock: Clock = WALL, id: str | None = None) -> None:
         super().__init__(clock=clock, id=id)
         self._anxiety_asked: tuple[int, int] | None = None
         self._tremors_hand: tuple[Any, ...] | None = None
@@ -537,8 +537,7 @@ class SEBoard(Board):
         mine = prompt is not None and prompt.kind == se.TREMORS and prompt.seat == view.seat
         if mine and self._tremors_hand is None:
             self._tremors_hand = view.hand
-            settings = getattr(self.app, "settings", None)
-            if settings is None or settings.bell:
+            if self.bell:
                 self.app.bell()
         elif not mine:
             self._tremors_hand = None

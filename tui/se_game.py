@@ -11,15 +11,15 @@ from rich.text import Text
 
 from quackbox.core import side_effects as se
 from quackbox.tui import rules_text
-from quackbox.tui.games import GameAction
+from quackbox.tui.games import GameAction, Table
 from quackbox.tui.modals import ChoiceScreen
 from quackbox.tui.names import seat_name
 from quackbox.tui.se_text import describe_move, offer_text
 
 if TYPE_CHECKING:
+    from quackbox.tui.clock import Clock
     from quackbox.net.protocol import View
     from quackbox.tui.se_board import SEBoard
-    from quackbox.tui.table import TableScreen
 
 
 @dataclass
@@ -121,7 +121,7 @@ class SideEffectsUI:
         GameAction("end_turn", "End turn", "End your turn now"),
     )
 
-    def board(self, *, clock: Callable[[], float], id: str) -> SEBoard:
+    def board(self, *, clock: Clock, id: str) -> SEBoard:
         from quackbox.tui.se_board import SEBoard
 
         return SEBoard(clock=clock, id=id)
@@ -129,8 +129,8 @@ class SideEffectsUI:
     def record(self) -> SERecord:
         return SERecord()
 
-    def can(self, action: str, screen: TableScreen) -> bool:
-        view = screen.view
+    def can(self, action: str, table: Table) -> bool:
+        view = table.view
         if view is None:
             return False
         if action == "trade":
@@ -141,61 +141,60 @@ class SideEffectsUI:
             return se.EndTurn() in view.legal
         return False
 
-    def run(self, action: str, screen: TableScreen) -> None:
+    def run(self, action: str, table: Table) -> None:
         if action == "trade":
-            self._trade(screen)
+            self._trade(table)
         elif action == "offers":
-            self._offers(screen)
+            self._offers(table)
         elif action == "end_turn":
-            screen.board.action_end_turn()
+            table.board.action_end_turn()
 
-    def _trade(self, screen: TableScreen) -> None:
-        if not self.can("trade", screen):
-            screen.app.notify("Trading waits until the game is back to ordinary play.", severity="warning")
+    def _trade(self, table: Table) -> None:
+        if not self.can("trade", table):
+            table.tell("Trading waits until the game is back to ordinary play.", severity="warning")
             return
         from quackbox.tui.trade import TradeScreen
 
         def made(move: se.OfferTrade | None) -> None:
             if move is not None:
-                screen.app.send_move(move, screen.seq)
+                table.send(move)
 
-        screen.app.push_screen(TradeScreen(screen.view, screen.names), made)
+        table.show(TradeScreen(table.view, table.names), made)
 
-    def _offers(self, screen: TableScreen) -> None:
-        view, names = screen.view, screen.names
+    def _offers(self, table: Table) -> None:
+        view, names = table.view, table.names
         answers = [m for m in view.legal if isinstance(m, se.TRADE_ANSWERS)]
         if not answers:
             if view.offers:
                 lines = "; ".join(offer_text(view, o, names) for o in view.offers)
-                screen.app.notify(f"Open offers: {lines}. They can be answered during ordinary play.", markup=False)
+                table.tell(f"Open offers: {lines}. They can be answered during ordinary play.")
             else:
-                screen.app.notify("No open trade offers.")
+                table.tell("No open trade offers.")
             return
         labels = [Text(describe_move(view, m, names)) for m in answers]
 
         def chosen(index: int | None) -> None:
             if index is not None:
-                screen.app.send_move(answers[index], screen.seq)
+                table.send(answers[index])
 
-        screen.app.push_screen(ChoiceScreen(Text("Trade offers"), labels), chosen)
+        table.show(ChoiceScreen(Text("Trade offers"), labels), chosen)
 
-    def announce(self, screen: TableScreen, message: View) -> None:
+    def announce(self, table: Table, message: View) -> None:
         view = message.view
         if view.seat is None:
             return
-        seen = screen.announced
+        seen = table.announced
         open_now = {offer.id for offer in view.offers}
-        if screen.told - open_now:
+        if table.told - open_now:
             # An offer told in a notification was answered (or withdrawn): the notification
             # would go on asking to answer it.
-            screen.app.clear_notifications()
-            screen.told.clear()
+            table.untell()
+            table.told.clear()
         for offer in view.offers:
             if offer.id not in seen and offer.to == view.seat:
-                text = offer_text(view, offer, screen.names)
-                screen.app.notify(text[:1].upper() + text[1:] + ". Press o to answer.", title="Trade offer",
-                                  markup=False, timeout=8)
-                screen.told.add(offer.id)
+                text = offer_text(view, offer, table.names)
+                table.tell(text[:1].upper() + text[1:] + ". Press o to answer.", title="Trade offer", timeout=8)
+                table.told.add(offer.id)
             seen.add(offer.id)
 
     def summary(self, view: se.SEView, names: Sequence[str], record: Any) -> list[tuple[str, RenderableType]]:

@@ -8,7 +8,6 @@ it (network IO happens in the app's workers, never here).
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -24,8 +23,12 @@ from textual.widgets import Input
 from quackbox.net.protocol import ChatLine, Error, Lobby, View
 from quackbox.tui import rules_text
 from quackbox.tui.board import Board
+from quackbox.tui.clock import WALL, Clock
+from quackbox.tui.config import Settings
+from quackbox.core.rules import Move
 from quackbox.tui.games import action_bindings, rules_screen, ui_for
 from quackbox.tui.modals import ConfirmScreen, ReadingScreen
+from quackbox.tui.summary import SummaryScreen
 from quackbox.tui.widgets import GameLog, KeyBar, MovePicked, StatusBar
 
 ONLINE = "online"
@@ -39,15 +42,6 @@ WIDE = 150
 
 SUMMARY_DELAY = 1.5
 """Seconds the final table stays in view before the summary opens."""
-
-
-def unseen(shown: list[str], recent: tuple[str, ...]) -> tuple[str, ...]:
-    """The lines of ``recent`` (a seat's latest log, as the host keeps it) that are not
-    already the end of ``shown``: where the two overlap, the rest is new."""
-    for k in range(min(len(shown), len(recent)), 0, -1):
-        if shown[-k:] == list(recent[:k]):
-            return recent[k:]
-    return recent
 
 
 class Resent:
@@ -82,6 +76,51 @@ class Resent:
         return self.new
 
 
+class AtTable:
+    """The table as a game's actions see it (:class:`quackbox.tui.games.Table`):
+    what the screen shows, and the few things they may do there. A move goes
+    the way a move picked on the board goes, through the screen's checks."""
+
+    def __init__(self, screen: TableScreen) -> None:
+        self._screen = screen
+
+    @property
+    def view(self) -> Any:
+        return self._screen.view
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self._screen.names
+
+    @property
+    def board(self) -> Board:
+        return self._screen.board
+
+    @property
+    def record(self) -> Any:
+        return self._screen.record
+
+    @property
+    def told(self) -> set[int]:
+        return self._screen.told
+
+    @property
+    def announced(self) -> set[int]:
+        return self._screen.announced
+
+    def send(self, move: Move) -> None:
+        self._screen.post_message(MovePicked(move))
+
+    def show(self, screen: Screen[Any], then: Callable[[Any], None] | None = None) -> None:
+        self._screen.app.push_screen(screen, then)
+
+    def tell(self, text: str, *, title: str = "", severity: str = "information", timeout: float | None = None) -> None:
+        self._screen.app.notify(text, title=title, severity=severity, timeout=timeout, markup=False)
+
+    def untell(self) -> None:
+        self._screen.app.clear_notifications()
+
+
 @dataclass
 class TableInfo:
     """What the screen needs to know about the table it shows."""
@@ -108,6 +147,7 @@ class TableScreen(Screen):
     """
 
     AUTO_FOCUS = "#board"
+    _ready = False
     ALLOW_IN_MAXIMIZED_VIEW = "KeyBar"
     """The keys stay in view under the log read over the whole screen (as Textual's footer would)."""
 
@@ -129,11 +169,15 @@ class TableScreen(Screen):
     away: var[frozenset[int]] = var(frozenset())
     """Seats whose person is disconnected or idle."""
 
-    def __init__(self, info: TableInfo, *, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, info: TableInfo, *, clock: Clock = WALL, settings: Settings | None = None) -> None:
         super().__init__()
         self.info = info
+        self.settings = settings if settings is not None else Settings()
+        """The person's settings the board follows (auto-pass, the bell)."""
         self.ui = ui_for(info.game)
         """What this game brings to the table: its board, its actions, its summary."""
+        self.at_table = AtTable(self)
+        """The table as the game's actions see it."""
         self.clock = clock
         self.seq = 0
         self.view: Any = None
@@ -146,8 +190,6 @@ class TableScreen(Screen):
         self.KEY_ACTIONS = (("summary", ()), *(("game", (a.name,)) for a in self.ui.actions if a.key))
         """Actions (and their parameters) whose keys come and go with the view (see tui.widgets.refresh_keys)."""
         self._summary_shown = False
-        self._catching_up = True
-        """The next view may repeat log lines already shown (it follows a (re)connection)."""
         self.log_lines: list[str] = []
         """Every sentence of the game log so far (the log widget keeps a scrolling window of them)."""
         self.set_reactive(TableScreen.names, info.names)
@@ -167,6 +209,11 @@ class TableScreen(Screen):
         yield KeyBar(id="keys")
 
     @property
+    def ready(self) -> bool:
+        """Mounted: its widgets can be reached (before, a view waits for it)."""
+        return self._ready
+
+    @property
     def board(self) -> Board:
         return self.query_one("#board", Board)
 
@@ -177,9 +224,8 @@ class TableScreen(Screen):
     def on_mount(self) -> None:
         self._ready = True
         self.board.names = self.names
-        settings = getattr(self.app, "settings", None)
-        if settings is not None and hasattr(self.board, "auto_pass"):
-            self.board.auto_pass = bool(settings.auto_pass)
+        self.board.auto_pass = bool(self.settings.auto_pass)
+        self.board.bell = bool(self.settings.bell)
         title = self.ui.title
         players = ", ".join(self.names) if self.names else ""
         self.log_widget.notice(f"A game of {title}" + (f": {players}." if players else ".")
@@ -198,26 +244,23 @@ class TableScreen(Screen):
         view = message.view
         self.seq = message.seq
         self.view = view
+        # After a reconnection the connection passes on only the lines of the
+        # recent log this seat has not had (quackbox.net.client).
         log = self.log_widget
-        lines = message.log
-        if self._catching_up:
-            # The first view after (re)joining carries the seat's recent log: show only what is new here.
-            lines = unseen(self.log_lines, lines)
-            self._catching_up = False
-        self.log_lines.extend(lines)
-        for line in lines:
-            log.event(line, mine=line.startswith("You "), quiet=line.startswith(("Turn ", "Round ")))
+        for line in message.log:
+            self.log_lines.append(line.text)
+            log.event(line.text, line.kind)
         self.record.see(message)
         board = self.board
         deadline = message.deadline
         board.deadline_at = self.clock() + deadline.seconds if deadline is not None else None
-        board.receive_events(message.events)
+        board.receive_events(message.events, message.log)
         board.view = view
-        self.ui.announce(self, message)
+        self.ui.announce(self.at_table, message)
         self._update_status()
         if view.outcome is not None and not self._summary_shown:
             self._summary_shown = True
-            self.set_timer(SUMMARY_DELAY, self.action_summary)
+            self.clock.after(self, SUMMARY_DELAY, self.action_summary)
 
     def receive_lobby(self, lobby: Lobby) -> None:
         self.names = tuple(s.name for s in lobby.seats)
@@ -245,21 +288,20 @@ class TableScreen(Screen):
         self.board.closed = " ".join(part for part in ("The table has closed.", why, then) if part)
 
     def reconnected(self) -> None:
-        """The link to the host is back: its next view brings the recent log again."""
-        self._catching_up = True
+        """The link to the host is back (its next view brings what was missed)."""
         self.notice("Reconnected.")
 
     def watch_names(self, names: tuple[str, ...]) -> None:
-        if getattr(self, "_ready", False):
+        if self._ready:
             self.board.names = names
             self._update_status()
 
     def watch_away(self, away: frozenset[int]) -> None:
-        if getattr(self, "_ready", False):
+        if self._ready:
             self.board.away = away
 
     def watch_connection(self) -> None:
-        if getattr(self, "_ready", False):
+        if self._ready:
             self._update_status()
 
     def _update_status(self) -> None:
@@ -322,7 +364,7 @@ class TableScreen(Screen):
         log.focus()
 
     def watch_maximized(self, maximized: Any) -> None:
-        if maximized is None and getattr(self, "_ready", False):
+        if maximized is None and self._ready:
             # Back at the table: the newest lines in view, and the keys on the board.
             self.board.focus()
             self.log_widget.action_read_from(-1)
@@ -340,7 +382,7 @@ class TableScreen(Screen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "game":
             name = parameters[0] if parameters else ""
-            return any(a.name == name for a in self.ui.actions) and self.ui.can(str(name), self)
+            return any(a.name == name for a in self.ui.actions) and self.ui.can(str(name), self.at_table)
         if action == "summary":
             view = self.view
             return view is not None and view.outcome is not None
@@ -349,7 +391,7 @@ class TableScreen(Screen):
     def action_game(self, name: str) -> None:
         """One of the game's own actions (trading, the money chart...)."""
         if any(a.name == name for a in self.ui.actions):
-            self.ui.run(name, self)
+            self.ui.run(name, self.at_table)
 
     # --- the end ---------------------------------------------------------------------------
 
@@ -357,8 +399,6 @@ class TableScreen(Screen):
         view = self.view
         if view is None or view.outcome is None or not self.is_current:
             return
-
-        from quackbox.tui.summary import SummaryScreen
 
         def chosen(what: str | None) -> None:
             if what == "again":

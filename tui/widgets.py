@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import io
 import math
-import time
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Sequence
 
@@ -20,11 +19,19 @@ from rich.text import Text
 from textual.binding import Binding
 from textual.message import Message
 from textual.reactive import var
-from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Footer
 
-from quackbox.core.rules import Move
+from quackbox.core.rules import LineKind, Move
+from quackbox.tui.clock import WALL, Clock, Stoppable
+
+
+class AutoPassToggled(Message):
+    """The person turned passing response windows by themselves ``on`` or off (to remember)."""
+
+    def __init__(self, on: bool) -> None:
+        super().__init__()
+        self.on = on
 
 
 class MovePicked(Message):
@@ -261,10 +268,10 @@ class PromptBar(PaintChanges, ClickableText):
     deadline_label: var[str] = var("")
     """What the countdown counts down to, e.g. ``Tremors``."""
 
-    def __init__(self, *, clock: Callable[[], float] = time.monotonic, id: str | None = None) -> None:
+    def __init__(self, *, clock: Clock = WALL, id: str | None = None) -> None:
         super().__init__(id=id)
         self.clock = clock
-        self._ticker: Timer | None = None
+        self._ticker: Stoppable | None = None
         self._digits = 1
         """Digits the seconds are padded to, so the countdown keeps its width."""
 
@@ -272,7 +279,7 @@ class PromptBar(PaintChanges, ClickableText):
         if at is not None:
             self._digits = len(str(math.ceil(max(0.0, at - self.clock()))))
         if at is not None and self._ticker is None:
-            self._ticker = self.set_interval(1 / TICKS_PER_SECOND, self._tick)
+            self._ticker = self.clock.every(self, 1 / TICKS_PER_SECOND, self._tick)
         elif at is None and self._ticker is not None:
             self._ticker.stop()
             self._ticker = None
@@ -423,9 +430,12 @@ class GameLog(Widget, can_focus=True):
     def on_mouse_scroll_down(self) -> None:
         self.action_read(3)
 
-    def event(self, line: str, *, mine: bool = False, quiet: bool = False) -> None:
-        style = "bold" if mine else "dim" if quiet else ""
-        self.write(Text(line, style=style))
+    KIND_STYLES = {LineKind.MINE: "bold", LineKind.TURN: "dim"}
+    """How a line from the host looks, by what it tells (others are plain)."""
+
+    def event(self, line: str, kind: LineKind = LineKind.EVENT) -> None:
+        """A line from the host's log."""
+        self.write(Text(line, style=self.KIND_STYLES.get(kind, "")))
 
     def chat(self, name: str, text: str, *, me: bool = False) -> None:
         line = Text()

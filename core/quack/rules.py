@@ -116,7 +116,7 @@ from quackbox.core.quack.view import DoctorView, CaseView, QuackView
 
 if TYPE_CHECKING:
     from quackbox.core.play import GameRecord
-from quackbox.core.rules import NONE, BadOptions, Deadline, Event, Memory, Move, MoveKind, Outcome, Rules, verify_view_seats
+from quackbox.core.rules import NONE, BadOptions, Deadline, Event, LineKind, Memory, Move, MoveKind, Outcome, Rules, verify_view_seats
 
 HAND_SIZE = 6
 CO_PAY = 50
@@ -219,6 +219,9 @@ class Quack:
 
     def describe(self, event: Event, names: Sequence[str], seat: int | None = None) -> str:
         return text.describe(event, names, seat, self.cards)
+
+    def line_kind(self, event: Event, seat: int | None = None) -> LineKind:
+        return text.LOG.line_kind(event, seat)
 
     def clone(self, state: QuackState) -> QuackState:
         return clone(state)

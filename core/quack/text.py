@@ -80,7 +80,7 @@ def _now(total_cure: int, total_harm: int) -> str:
     return f"(now {total_cure} Cure, {total_harm} Harm)"
 
 
-@LOG.of(TurnStarted)
+@LOG.of(TurnStarted, turn=True)
 def _turn_started(e: TurnStarted, t: Teller) -> str:
     return f"Round {e.round}: {t.poss(e.seat)} turn."
 

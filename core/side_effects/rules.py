@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence, TypeVar
 
 from quackbox.cards import side_effects as se_cards
 from quackbox.core import options as option_parser
-from quackbox.core.rules import NONE, BadOptions, Deadline, Event, Memory, Move, MoveKind, Outcome, Rules
+from quackbox.core.rules import NONE, BadOptions, Deadline, Event, LineKind, Memory, Move, MoveKind, Outcome, Rules
 from quackbox.core.side_effects import legal, text
 from quackbox.core.side_effects import sampling
 from quackbox.core.side_effects import view as se_view
@@ -655,6 +655,9 @@ class SideEffects:
 
     def describe(self, event: Event, names: Sequence[str], seat: int | None = None) -> str:
         return text.describe(event, names, seat, self._decks[True])
+
+    def line_kind(self, event: Event, seat: int | None = None) -> LineKind:
+        return text.LOG.line_kind(event, seat)
 
     sim_needs_events = False
     """``quackbox sim``'s figures for this game read the final States only."""

@@ -78,7 +78,7 @@ def _game_started(e: se.GameStarted, t: Teller) -> str:
     return f"A game for {e.seats} begins. {t.name(e.first)} {t.verb(e.first, 'go', 'goes')} first."
 
 
-@LOG.of(se.TurnStarted)
+@LOG.of(se.TurnStarted, turn=True)
 def _turn_started(e: se.TurnStarted, t: Teller) -> str:
     return f"Turn {e.turn}: {t.name(e.seat)} to play."
 

@@ -21,6 +21,7 @@ from quackbox.core.rules import (
     Event,
     GameOver,
     IllegalMove,
+    LineKind,
     MalformedMove,
     Move,
     NotYourTurn,
@@ -237,6 +238,9 @@ class Shed:
 
     def describe(self, event: Event, names: Sequence[str], seat: int | None = None) -> str:
         return f"{type(event).__name__} by {names[event.seat]}"
+
+    def line_kind(self, event: Event, seat: int | None = None) -> LineKind:
+        return LineKind.MINE if seat is not None and event.seat == seat else LineKind.EVENT  # type: ignore[attr-defined]
 
     def outcome(self, state: ShedState) -> Outcome | None:
         if state.winner is None:

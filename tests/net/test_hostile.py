@@ -26,7 +26,7 @@ from quackbox.net import limits
 from quackbox.core.side_effects import MAX_OPEN_OFFERS
 from quackbox.net.limits import FREE_MOVES_PER_TURN, MESSAGE_BURST
 from quackbox.net.lobby import MAX_PENDING_PEERS
-from quackbox.net.protocol import PROTOCOL_VERSION, Error, Hello, Lobby, MoveMessage, Ready, Say, Start, View, Welcome, Wire
+from quackbox.net.protocol import PROTOCOL_VERSION, Error, Hello, LineKind, Lobby, LogLine, MoveMessage, Ready, Say, Start, View, Welcome, Wire
 from quackbox.net.config import TableConfig
 from quackbox.net.table import Send, Table
 from tests.net.fakegame import Draw
@@ -381,8 +381,14 @@ async def test_the_client_sends_again_only_what_waiting_can_help():
 def test_after_a_reconnection_the_client_passes_on_only_the_lines_it_has_not_had():
     from quackbox.net.client import _unseen
 
+    def lines(*texts: str) -> tuple[LogLine, ...]:
+        return tuple(LogLine(text, LineKind.EVENT) for text in texts)
+
     seen = deque(["a", "b", "c"], maxlen=50)
-    assert _unseen(seen, ("b", "c", "away", "bot")) == ("away", "bot")
-    assert _unseen(seen, ("x", "y")) == ("x", "y")  # nothing in common: all of it
-    assert _unseen(deque(maxlen=50), ("a", "b")) == ("a", "b")  # a fresh client reads it all
-    assert _unseen(seen, ("a", "b", "c")) == ()
+    assert _unseen(seen, lines("b", "c", "away", "bot")) == lines("away", "bot")
+    assert _unseen(seen, lines("x", "y")) == lines("x", "y")  # nothing in common: all of it
+    assert _unseen(deque(maxlen=50), lines("a", "b")) == lines("a", "b")  # a fresh client reads it all
+    assert _unseen(seen, lines("a", "b", "c")) == ()
+    # Lines are matched by their words: sent again, a line tells no event.
+    recap = (LogLine("b", LineKind.MINE), LogLine("c", LineKind.EVENT), LogLine("d", LineKind.TURN))
+    assert _unseen(seen, recap) == recap[2:]

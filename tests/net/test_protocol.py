@@ -33,7 +33,9 @@ from quackbox.net.protocol import (
     Error,
     ErrorCode,
     Hello,
+    LineKind,
     Lobby,
+    LogLine,
     MoveMessage,
     ProtocolError,
     Ready,
@@ -158,7 +160,7 @@ def test_real_views_and_events_round_trip(game, options):
         events = rules.apply(state, seat, move)
         for watcher in (*range(seats), None):
             seen = tuple(e for e in (rules.redact(e, watcher) for e in events) if e is not None)
-            message = View(7, rules.view(state, watcher), seen, ("a line",), DeadlineInfo(0, "x", 1.5))
+            message = View(7, rules.view(state, watcher), seen, (LogLine("a line", LineKind.MINE, 0),), DeadlineInfo(0, "x", 1.5))
             frame = wire.encode(message)
             assert len(frame) < MAX_FRAME
             assert wire.decode_from_host(frame) == message
@@ -225,7 +227,7 @@ def test_frames_are_the_documented_encoding_byte_for_byte(game):
         events = rules.apply(state, seat, move)
         for watcher in (*range(4), None):
             seen = tuple(e for e in (rules.redact(e, watcher) for e in events) if e is not None)
-            message = View(9, rules.view(state, watcher), seen, ("a line",), DeadlineInfo(1, "x", 0.5))
+            message = View(9, rules.view(state, watcher), seen, (LogLine("a line", LineKind.TURN),), DeadlineInfo(1, "x", 0.5))
             assert wire.encode(message) == msgpack.packb(documented(message))
             deepest = max(deepest, nesting(documented(message)))
     assert deepest <= MAX_DEPTH - 4

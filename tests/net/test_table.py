@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from quackbox.core.rules import BadOptions
+from quackbox.core.rules import BadOptions, LineKind
 from quackbox.net.protocol import (
+    LogLine,
     Bye,
     ChatLine,
     Error,
@@ -322,7 +323,10 @@ def test_a_move_updates_every_seat_and_numbers_the_view():
         update = d.view(conn)
         assert update.seq == seq + 1
         assert update.view.top.id == card
-        assert update.log and "Played" in update.log[0]
+        assert update.log and "Played" in update.log[0].text
+        # The line tells the move's event, the mover's own for the mover.
+        assert update.log[0].event == 0 and type(update.events[0]).__name__ == "Played"
+        assert update.log[0].kind == (LineKind.MINE if conn == 1 else LineKind.EVENT)
 
 
 def test_drawn_cards_are_redacted_for_others():
@@ -516,23 +520,27 @@ def test_the_log_tells_who_left_who_came_back_and_what_a_bot_did_for_them():
     token = d.welcome(1).token
     d.send(1, MoveMessage(d.table.seq, Draw()))  # lines in both logs before anyone leaves
     d.send(2, MoveMessage(d.table.seq, Draw()))
-    before = tuple(line for v in d.of(1, View) for line in v.log)
+    before = tuple(line.text for v in d.of(1, View) for line in v.log)
     assert before and d.table.state.current == 0
     d.disconnect(1)
-    assert d.view(2).log == ("P1 is away: the connection was lost.",)
+    assert d.view(2).log == (LogLine("P1 is away: the connection was lost.", LineKind.NOTICE),)
     d.advance(5.1)
     stand_in = d.view(2).log
-    assert stand_in[0] == "A bot played for P1, who is away." and len(stand_in) > 1
+    assert stand_in[0] == LogLine("A bot played for P1, who is away.", LineKind.NOTICE) and len(stand_in) > 1
+    assert [line.event for line in stand_in[1:]] == list(range(len(stand_in) - 1))
     back = d.join(3, token=token)
     assert back.seat == 0
-    assert d.view(2).log == ("P1 is back.",)
+    assert d.view(2).log == (LogLine("P1 is back.", LineKind.NOTICE),)
     recap = d.view(3).log  # what seat 0 read before it left, and what happened since
-    assert recap[: len(before)] == before
-    assert "You were away: the connection was lost." in recap and "A bot played for you while you were away." in recap
-    assert not [line for line in recap if line.startswith("P1 ") or "for P1" in line]
-    assert d.view(3).events == ()
+    texts = [line.text for line in recap]
+    assert tuple(texts[: len(before)]) == before
+    assert "You were away: the connection was lost." in texts and "A bot played for you while you were away." in texts
+    assert not [text for text in texts if text.startswith("P1 ") or "for P1" in text]
+    # Sent again with no events, a line tells none; its kind stays.
+    assert d.view(3).events == () and {line.event for line in recap} == {-1}
+    assert LogLine("You were away: the connection was lost.", LineKind.NOTICE) in recap
     d.send(3, Bye())
-    assert d.view(2).log == ("P1 left the table.",)
+    assert d.view(2).log == (LogLine("P1 left the table.", LineKind.NOTICE),)
 
 
 def test_a_flapping_connection_fills_no_logs():
@@ -543,7 +551,7 @@ def test_a_flapping_connection_fills_no_logs():
         d.disconnect(conn)
         conn = 100 + n
         d.join(conn, token=token)
-    notes = [v for v in d.of(2, View) if v.log and v.log[0].startswith("P1 ")]
+    notes = [v for v in d.of(2, View) if v.log and v.log[0].text.startswith("P1 ")]
     assert 2 <= len(notes) <= 10
 
 

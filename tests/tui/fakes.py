@@ -20,10 +20,12 @@ from typing import Any, Awaitable, Callable, Sequence
 from rich.console import Console
 
 from quackbox.core.rules import Move, RulesError
+from quackbox.tui.clock import Clock
 from quackbox.net.protocol import (
     ChatLine,
     DeadlineInfo,
     Error,
+    LogLine,
     ErrorCode,
     Lobby,
     ProtocolError,
@@ -134,7 +136,8 @@ class RulesTable(FakeSession):
     def view_message(self, events: Sequence[Any] = ()) -> View:
         rules, seat = self.rules, self.seat
         seen = [e for e in (rules.redact(ev, seat) for ev in events) if e is not None]
-        log = tuple(line for e in seen if (line := rules.describe(e, self.names, seat)))
+        log = tuple(LogLine(text, rules.line_kind(e, seat), i)
+                    for i, e in enumerate(seen) if (text := rules.describe(e, self.names, seat)))
         deadline = rules.deadline(self.state)
         info = DeadlineInfo(deadline.seat, deadline.kind, deadline.seconds) if deadline is not None else None
         return View(self.seq, rules.view(self.state, seat), tuple(seen), log, info)
@@ -214,6 +217,57 @@ def screen_text(app: Any) -> str:
 def flat(text: str) -> str:
     """``text`` with its line breaks and runs of spaces made single spaces (for wrapped sentences)."""
     return " ".join(text.split())
+
+
+class ManualClock(Clock):
+    """A clock the test moves (``make_app(clock=...)``): countdowns, the response window
+    that passes by itself and the pause before the summary keep its time, and their
+    timers fire only when :meth:`advance` passes them, so a test sees in no time what
+    a minute brings, or that a few seconds brought nothing."""
+
+    def __init__(self, now: float = 1000.0) -> None:
+        self.now = now
+        self._timers: list[_Timer] = []
+
+    def __call__(self) -> float:
+        return self.now
+
+    def after(self, owner: Any, seconds: float, callback: Callable[[], object]) -> _Timer:
+        return self._add(_Timer(owner, self.now + seconds, None, callback))
+
+    def every(self, owner: Any, seconds: float, callback: Callable[[], object]) -> _Timer:
+        return self._add(_Timer(owner, self.now + seconds, seconds, callback))
+
+    def _add(self, timer: _Timer) -> _Timer:
+        self._timers.append(timer)
+        return timer
+
+    def advance(self, seconds: float) -> None:
+        """Move the time on by ``seconds``, firing each timer due on the way, in order
+        (an interval once per period), as its widget's timer would."""
+        end = self.now + seconds
+        while True:
+            due = [t for t in self._timers if not t.stopped and t.owner.is_running and t.at <= end]
+            if not due:
+                break
+            timer = min(due, key=lambda t: t.at)
+            self.now = max(self.now, timer.at)
+            if timer.period is None:
+                timer.stopped = True
+            else:
+                timer.at += timer.period
+            timer.callback()
+        self.now = end
+        self._timers = [t for t in self._timers if not t.stopped]
+
+
+class _Timer:
+    def __init__(self, owner: Any, at: float, period: float | None, callback: Callable[[], object]) -> None:
+        self.owner, self.at, self.period, self.callback = owner, at, period, callback
+        self.stopped = False
+
+    def stop(self) -> None:
+        self.stopped = True
 
 
 async def wait_for(pilot: Any, predicate: Callable[[], Any], *, timeout: float = 30.0, what: str = "") -> Any:

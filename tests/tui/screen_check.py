@@ -42,7 +42,7 @@ from quackbox.core.rules import RulesError
 from quackbox.tui.app import QuackboxApp, make_app
 from quackbox.tui.table import TableScreen
 from quackbox.tui.terminal import fresh_frame, repaint_pending
-from tests.tui.fakes import RulesTable, lobby_of, opener_for, wait_for
+from tests.tui.fakes import ManualClock, RulesTable, lobby_of, opener_for, wait_for
 
 
 # --- the emulator ----------------------------------------------------------------------------
@@ -283,16 +283,6 @@ class ScreenCheck:
 # --- a game played with the check on ---------------------------------------------------------
 
 
-class Clock:
-    """The app's clock, moved by the check (countdowns tick when it says)."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 SIZES = ((80, 24), (100, 30), (120, 40))
 
 BOTS = {"side-effects": ("trader", "random", "heuristic", "random"), "quack": ("heuristic",) * 4}
@@ -324,7 +314,7 @@ async def check_game(spec: Game) -> Tally:
     seat = 0 if spec.seated else None
     table = RulesTable(rules, state, seat=seat, names=[("Ann" if spec.seated and s == 0 else f"Bot {s + 1}")
                                                         for s in range(4)])
-    clock = Clock()
+    clock = ManualClock()  # the app's clock, moved by the check: countdowns tick when it says
     app = make_app(config_dir=Path(tempfile.mkdtemp(prefix="quackbox-check-")), opener=opener_for(table),
                    home=False, cursor_blink=False, clock=clock)
     check = ScreenCheck(app, spec.size)
@@ -388,8 +378,7 @@ async def check_game(spec: Game) -> Tally:
             table.push(lobby_of(table.names, away=away))
 
         async def tick() -> None:
-            clock.now += rng.choice([0.3, 1.0, 2.0])
-            await pilot.pause(0.3)  # the countdown looks at the clock four times a second
+            clock.advance(rng.choice([0.3, 1.0, 2.0]))
 
         actions: list[tuple[Action, int]] = [(move, 60), (keys, 10), (resize, 2), (dialog, 4), (chat, 4),
                                              (presence, 2), (tick, 8)]

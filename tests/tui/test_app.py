@@ -185,7 +185,10 @@ async def test_spectators_see_every_psyche_and_no_hand(app_for):
         text = screen_text(app)
         assert "Ann" in text and "Ben" in text and "Cy" in text and "Watching" in text
         await pilot.press("1", "enter", "e")  # nothing to do, nothing breaks
-        await pilot.pause(0.3)  # time for a send, had the keys made one
+        # Had the keys made a send, its worker would have run (it is waited for here).
+        sends = [w for w in app.workers if w.group == "send"]
+        if sends:
+            await app.workers.wait_for_complete(sends)
         assert session.moves == [] and app.table_screen.view is not None
 
 

@@ -62,3 +62,55 @@ async def test_a_side_effects_table_offers_trades_not_the_money_chart(app_for):
         assert {"Offer a trade", "Answer trade offers", "End turn"} <= titles
         assert "Money chart" not in titles and "Pass" not in titles
         assert sum(1 for c in app.get_system_commands(screen) if c.title.startswith("Keys")) == 1
+
+
+def test_no_import_circles_in_the_tui():
+    """Every import between tui modules (at the top, for types only, or inside a function)
+    runs one way: a game's module and the generic screens meet only through tui.games."""
+    graph: dict[str, set[str]] = {}
+    for path in TUI.glob("*.py"):
+        names = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module == "quackbox.tui":
+                names |= {a.name for a in node.names}
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("quackbox.tui."):
+                names.add(node.module.split(".")[2])
+            elif isinstance(node, ast.Import):
+                names |= {a.name.split(".")[2] for a in node.names if a.name.startswith("quackbox.tui.")}
+        graph[path.stem] = names - {path.stem}
+
+    def circle_from(start: str) -> list[str] | None:
+        path, todo = [start], [iter(sorted(graph[start]))]
+        while todo:
+            step = next(todo[-1], None)
+            if step is None:
+                path.pop(), todo.pop()
+            elif step == start:
+                return path + [start]
+            elif step not in path and step in graph:
+                path.append(step), todo.append(iter(sorted(graph[step])))
+        return None
+
+    circles = [c for c in map(circle_from, sorted(graph)) if c]
+    assert not circles, "import circles: " + "; ".join(" -> ".join(c) for c in circles)
+
+
+async def test_a_games_own_move_goes_through_the_tables_checks(app_for):
+    """A move a game's action makes (a trade, an answer to an offer) is sent the way a card
+    picked on the board is: not while the connection is down, and with the view's number."""
+    from quackbox.core import side_effects as se
+    from quackbox.tui.table import ONLINE, RECONNECTING
+
+    session = RulesTable(SE, SE.new_game(seats=3, seed=3))
+    app = app_for(session)
+    async with at_table(app, session, SIZE) as (pilot, _board):
+        screen = app.table_screen
+        screen.connection = RECONNECTING
+        screen.at_table.send(se.EndTurn())
+        await pilot.pause()
+        assert session.moves == []
+        assert any("Not connected" in n.message for n in app._notifications)
+        screen.connection = ONLINE
+        screen.at_table.send(se.EndTurn())
+        await pilot.pause()
+        assert session.sent[-1] == ("move", (se.EndTurn(), screen.seq))

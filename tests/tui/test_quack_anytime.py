@@ -14,10 +14,10 @@ from quackbox.cards.quack import Treatment
 from quackbox.core import quack as q
 from quackbox.core.quack import RULES
 from tests.tui.conftest import SIZE
-from tests.tui.fakes import RulesTable, at_table, flat, press_card, quack_table, screen_text, wait_for
+from tests.tui.fakes import ManualClock, RulesTable, at_table, flat, press_card, quack_table, screen_text, wait_for
 from tests.tui.test_quack_table import hand_id
 from quackbox.tui import quack_text as qt
-from quackbox.tui.widgets import PromptBar
+from quackbox.tui.widgets import TICKS_PER_SECOND, PromptBar
 
 
 def notices(app) -> list[str]:
@@ -185,12 +185,13 @@ async def test_window_prompt_and_countdown_redraw_at_most_four_times_a_second(ap
     state = quack_table(hands={0: ["Yoga", "Aspirin", "Placebo"]}, patients={1: "Mystery Rash"}, first=1,
                         window_seconds=20)
     session = RulesTable(RULES, state)
-    app = app_for(session)
+    clock = ManualClock()
+    app = app_for(session, clock=clock)
     async with at_table(app, session, SIZE) as (pilot, board):
         await bot2_treats(session, pilot, board)
-        await pilot.pause(0.3)
-        text = flat(screen_text(app))
-        assert "Your chance: an Anytime card (press 3, aim, Enter)" in text and "◷ window" in text
+        text = await wait_for(pilot, lambda: "◷ window" in screen_text(app) and flat(screen_text(app)),
+                              what="the countdown")
+        assert "Your chance: an Anytime card (press 3, aim, Enter)" in text
         bar = app.table_screen.query_one("#prompt", PromptBar)
         renders = 0
         original = bar.render
@@ -201,8 +202,13 @@ async def test_window_prompt_and_countdown_redraw_at_most_four_times_a_second(ap
             return original()
 
         bar.render = counting
-        await pilot.pause(2.0)
-        assert 1 <= renders <= 2 * 4 + 1, renders
+        shown = [bar.countdown()]
+        for _ in range(2 * TICKS_PER_SECOND):  # two seconds, tick by tick
+            clock.advance(1 / TICKS_PER_SECOND)
+            await pilot.pause()
+            shown.append(bar.countdown())
+        # Its seconds changed twice in eight ticks, and it redrew only then.
+        assert shown[0] == "◷ window 20s" and len(set(shown)) == 3 and renders == 2, (shown, renders)
 
 
 async def test_an_open_window_is_on_the_status_line_and_one_key_passes_it(app_for):
@@ -215,8 +221,8 @@ async def test_an_open_window_is_on_the_status_line_and_one_key_passes_it(app_fo
     async with at_table(app, session, SIZE) as (pilot, board):
         await bot2_treats(session, pilot, board)
         assert set(board.view.window_seats) == {0, 2}
-        await pilot.pause(0.2)
-        status = screen_text(app).splitlines()[0]
+        status = await wait_for(pilot, lambda: "Anytime:" in screen_text(app).splitlines()[0]
+                                and screen_text(app).splitlines()[0], what="the status line")
         assert "Anytime: Bot 3, you" in status, status  # in turn order, from the next seat
         assert not [line for line in app.table_screen.log_lines if "Anytime card now" in line]
         session.act(2, q.Pass())  # the bot answered (at once, at a real table)
@@ -225,5 +231,4 @@ async def test_an_open_window_is_on_the_status_line_and_one_key_passes_it(app_fo
         await pilot.press("space")
         await wait_for(pilot, lambda: session.seq > seq, what="our pass")
         assert session.moves[-1] == q.Pass() and board.view.phase != q.WINDOW
-        await pilot.pause(0.2)
-        assert "Anytime:" not in screen_text(app).splitlines()[0]
+        await wait_for(pilot, lambda: "Anytime:" not in screen_text(app).splitlines()[0], what="the window to close")

@@ -6,7 +6,7 @@ from quackbox.cards.quack import Treatment
 from quackbox.core import quack as q
 from quackbox.core.quack import RULES
 from tests.tui.conftest import SIZE
-from tests.tui.fakes import RulesTable, at_table, flat, press_card, quack_table, screen_text, wait_for
+from tests.tui.fakes import ManualClock, RulesTable, at_table, flat, press_card, quack_table, screen_text, wait_for
 from quackbox.tui.modals import ChoiceScreen, ConfirmScreen
 
 
@@ -102,30 +102,35 @@ async def test_response_window_shows_countdown_and_space_passes(app_for):
         await wait_for(pilot, lambda: session.moves == [q.Pass()], what="the pass")
 
 
-async def test_auto_pass_passes_by_itself_unless_a_card_is_picked(app_for, monkeypatch):
+async def test_auto_pass_passes_by_itself_unless_a_card_is_picked(app_for):
     """A window waiting on us passes after a moment; picking a card stops that, and a turns it off."""
-    from quackbox.tui import quack_board
+    from quackbox.tui.quack_board import AUTO_PASS_SECONDS
 
-    monkeypatch.setattr(quack_board, "AUTO_PASS_SECONDS", 0.3)
     state = quack_table(hands={0: ["Placebo", "Yoga"]}, patients={1: "Mystery Rash"}, first=1, window_seconds=30)
     session = RulesTable(RULES, state)
-    app = app_for(session)
+    clock = ManualClock()
+    app = app_for(session, clock=clock)
     async with at_table(app, session, SIZE) as (pilot, board):
         session.act(1, q.StayHome())
         treatments = [c for c in state.hands[1] if isinstance(RULES.cards[c], Treatment)]
         session.act(1, q.PlayTreatment(treatments[0]))
+        await wait_for(pilot, lambda: board.view.phase == q.WINDOW, what="the first window")
+        clock.advance(AUTO_PASS_SECONDS - 0.1)
+        await pilot.pause()
+        assert session.moves == []  # not yet
+        clock.advance(0.1)
         await wait_for(pilot, lambda: session.moves == [q.Pass()], what="the automatic pass")
-        # Next Treatment: pick a card at once, and nothing is passed for us. The
-        # wait is longer now so that a slow machine still picks before it ends.
-        monkeypatch.setattr(quack_board, "AUTO_PASS_SECONDS", 2.0)
+        # Next Treatment: pick a card, and nothing is passed for us.
         session.act(1, q.PlayTreatment(treatments[1]))
         await wait_for(pilot, lambda: board.view.phase == q.WINDOW, what="the second window")
         await press_card(pilot, board, "Placebo")
-        await pilot.pause(2.5)
+        clock.advance(10 * AUTO_PASS_SECONDS)
+        await pilot.pause()
         assert session.moves == [q.Pass()]
         await pilot.press("escape", "a")
         assert not board.auto_pass and app.settings.auto_pass == 0
-        await pilot.pause(2.5)
+        clock.advance(10 * AUTO_PASS_SECONDS)
+        await pilot.pause()
         assert session.moves == [q.Pass()]
         await pilot.press("space")
         await wait_for(pilot, lambda: session.moves == [q.Pass(), q.Pass()], what="our own pass")

@@ -21,11 +21,11 @@ from quackbox.core.quack import RULES as QUACK
 from quackbox.core.side_effects import RULES
 from tests.core.se_helpers import card_id, disorder_id, table
 from tests.tui.conftest import SIZE
-from tests.tui.fakes import RulesTable, at_table, quack_table, wait_for
+from tests.tui.fakes import ManualClock, RulesTable, at_table, quack_table, screen_text, wait_for
 from tests.tui.test_se_table import tremors_table
 from quackbox.tui.se_board import PsychePanel
 from quackbox.tui.terminal import TerminalApp
-from quackbox.tui.widgets import GameLog, KeyBar, PromptBar
+from quackbox.tui.widgets import TICKS_PER_SECOND, GameLog, KeyBar, PromptBar
 
 
 class Painted:
@@ -205,17 +205,21 @@ async def test_the_keys_repaint_only_the_keys_that_changed(app_for):
 async def test_countdown_repaints_at_most_four_times_a_second(app_for):
     """A running countdown repaints only its own cells, and at most four times in a second."""
     state, session = tremors_table(9.0)  # the test is over long before the host's deadline
-    app = app_for(session)
+    clock = ManualClock()
+    app = app_for(session, clock=clock)
     async with at_table(app, session, SIZE) as (pilot, board):
         session.act(1, se.PlayEpisode(card=card_id(state, 1, "Episode"), disorder=disorder_id(state, 0, "Tremors")))
         await wait_for(pilot, lambda: board.view.phase == se.TREMORS, what="the Tremors prompt")
-        await pilot.pause(0.3)
         bar = board.query_one("#prompt", PromptBar)
+        await wait_for(pilot, lambda: bar.countdown() in screen_text(app), what="the countdown")
         before = bar.countdown()
         painted = Painted(app)
-        await pilot.pause(2.1)
+        for _ in range(2 * TICKS_PER_SECOND):  # two seconds, tick by tick
+            clock.advance(1 / TICKS_PER_SECOND)
+            await pilot.pause()
+        await wait_for(pilot, lambda: bar.countdown() in screen_text(app), what="the last second shown")
         assert bar.countdown() != before  # it counted down
-        assert 1 <= painted.updates <= 2 * 4 + 1
+        assert 1 <= painted.updates <= 2  # at most once a second, not at each of the eight ticks
         cells = painted.inside(app.screen.region)
         assert cells and all(bar.region.contains(x, y) for y, x, _ in cells)
         assert max(x2 - x1 for _, x1, x2 in cells) <= Text(bar.countdown()).cell_len

@@ -167,6 +167,23 @@ async def test_tremors_answered_in_time(app_for):
         assert "(Tremors)" in screen_text(app)
 
 
+async def test_the_bell_is_silent_when_the_settings_say_so(app_for):
+    """The table hands the person's bell setting down to the board, which rings by it."""
+    state, session = tremors_table(30.0)
+    app = app_for(session)
+    app.settings.bell = 0
+    rung = []
+    async with app.run_test(size=SIZE) as pilot:
+        app.bell = lambda: rung.append(True)
+        session.begin()
+        board = await opened(pilot)
+        assert board.bell is False
+        session.act(1, se.PlayEpisode(card=card_id(state, 1, "Episode"), disorder=disorder_id(state, 0, "Tremors")))
+        await wait_for(pilot, lambda: board.view.phase == se.TREMORS, what="the Tremors prompt")
+        await pilot.pause()
+        assert rung == []
+
+
 async def test_tremors_keeps_the_numbers_read_when_it_opened(app_for):
     """Item 1 of issue 14: while the prompt is open the hand keeps its places, a discarded card
     stays in its slot marked as gone, so pressing 3, 4, 5 discards exactly the cards numbered

@@ -12,7 +12,7 @@ from quackbox.core import side_effects as se
 from quackbox.core.play import next_move
 from quackbox.core.side_effects import RULES
 from quackbox.net.client import Disconnected, Reconnected
-from quackbox.net.protocol import View
+from quackbox.net.protocol import LineKind, LogLine, View
 from tests.core.se_helpers import table
 from tests.tui.conftest import SIZE
 from tests.tui.fakes import RulesTable, at_table, flat, opened, press_card, screen_text, wait_for
@@ -112,28 +112,36 @@ async def test_bots_wait_for_the_player_to_look_at_a_new_table(tmp_path):
         await app.action_quit()
 
 
+def notice(text: str) -> LogLine:
+    return LogLine(text, LineKind.NOTICE)
+
+
 async def test_presence_lines_and_the_recent_log_after_a_reconnection(app_for):
-    """Item 12: what the host says of presence shows in the log; after a reconnection the recent
-    log the host sends again is shown once, with only the lines missed while away added."""
+    """Item 12: what the host says of presence shows in the log; after a reconnection the
+    table shows the lines the connection passes on (the client drops those already read:
+    tests/net/test_hostile.py), once. Each line looks as its kind says, whatever its words."""
     state = table(3, current=1)
     session = RulesTable(RULES, state)
     app = app_for(session)
     async with at_table(app, session, SIZE) as (pilot, _board):
         screen = app.table_screen
         view = RULES.view(state, 0)
-        session.push(View(session.seq, view, (), ("Bob is away: the connection was lost.",), None))
+        session.push(View(session.seq, view, (), (notice("Bob is away: the connection was lost."),), None))
         await wait_for(pilot, lambda: "Bob is away" in screen_text(app), what="the presence line")
-        session.push(View(session.seq, view, (), ("A bot played Therapy for Bob, who is away.",), None))
+        session.push(View(session.seq, view, (), (notice("A bot played Therapy for Bob, who is away."),), None))
         await wait_for(pilot, lambda: "who is away" in screen_text(app), what="the stand-in line")
         before = list(screen.log_lines)
         session.push(Disconnected("The connection to the host was lost."))
         session.push(Reconnected())
-        recent = (*before[-3:], "Cy ended the turn.", "Bob is back.")
-        session.push(View(session.seq, view, (), recent, None))
-        await wait_for(pilot, lambda: "Bob is back." in screen.log_lines, what="the recent log")
-        assert screen.log_lines == [*before, "Cy ended the turn.", "Bob is back."]
-        # Later views are not taken for a catch-up: a line may say the same thing twice.
-        session.push(View(session.seq, view, (), ("Bob is back.",), None))
+        missed = (LogLine("You ended the turn.", LineKind.EVENT), LogLine("Turn 9: Cy to play.", LineKind.MINE),
+                  LogLine("Cy played.", LineKind.TURN), notice("Bob is back."))
+        session.push(View(session.seq, view, (), missed, None))
+        await wait_for(pilot, lambda: "Bob is back." in screen.log_lines, what="the lines missed")
+        assert screen.log_lines == [*before, "You ended the turn.", "Turn 9: Cy to play.", "Cy played.", "Bob is back."]
+        styles = {entry.plain: entry.style for entry in screen.log_widget._entries}
+        assert styles["You ended the turn."] == "" and styles["Turn 9: Cy to play."] == "bold"
+        assert styles["Cy played."] == "dim" and styles["Bob is back."] == ""
+        session.push(View(session.seq, view, (), (notice("Bob is back."),), None))
         await wait_for(pilot, lambda: screen.log_lines.count("Bob is back.") == 2, what="a later line")
 
 
@@ -297,7 +305,8 @@ async def test_a_player_back_in_a_new_terminal_reads_the_chat_and_the_recent_log
         session.push(lobby_of(session.names))  # started, no Started message: a game in progress
         session.push(ChatLine(seat=1, name="Bot 2", text="brb"))
         session.push(ChatLine(seat=2, name="Bot 3", text="take your time"))
-        recap = ("You were away: the connection was lost.", "Bot 2 ended the turn.", "You are back.")
+        recap = (notice("You were away: the connection was lost."), LogLine("Bot 2 ended the turn.", LineKind.EVENT),
+                 notice("You are back."))
         session.push(View(session.seq, RULES.view(state, 0), (), recap, None))
         await wait_for(pilot, lambda: app.table_screen is not None and app.table_screen.view is not None)
         await pilot.pause()
