@@ -408,7 +408,8 @@ class QuackboxApp(TerminalApp[int]):
             if self.table_screen is not None:
                 self.table_screen.receive_error(item)
         elif kind is Bye:
-            self._table_closed(item.message or f"The host closed the connection ({item.reason}).")
+            self._table_closed(item.message or f"The host closed the connection ({item.reason}).",
+                               moved=item.reason == "replaced")
         elif kind is Disconnected:
             self._set_connection(RECONNECTING)
             self.notify("Lost the host; reconnecting…", severity="warning", markup=False)
@@ -434,14 +435,17 @@ class QuackboxApp(TerminalApp[int]):
             # Nothing on screen to show the news on: go back.
             self.leave_table()
 
-    def _table_closed(self, why: str) -> None:
-        """The table is gone for this seat (the host said goodbye, or could not be reached again)."""
+    def _table_closed(self, why: str, moved: bool = False) -> None:
+        """The table is gone for this seat (the host said goodbye, or could not be reached
+        again), or, ``moved``, the seat is played from a newer connection (the same player
+        in another window): the table goes on there."""
         if self.connection == CLOSED:
             return
         self._set_connection(CLOSED)
-        self.notify(why, title="The table has closed", severity="warning", markup=False, timeout=10)
+        title = "Your seat is played elsewhere now" if moved else "The table has closed"
+        self.notify(why, title=title, severity="warning", markup=False, timeout=10)
         if self.table_screen is not None:
-            self.table_screen.table_closed(why)
+            self.table_screen.table_closed(why, moved=moved)
         if self.lobby_screen is not None:
             self.lobby_screen.table_closed(why)
 

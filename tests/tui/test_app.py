@@ -280,6 +280,26 @@ async def test_a_closed_table_says_so_and_what_to_do(app_for):
         await wait_for(pilot, lambda: app.session is None, what="the table to be left")
 
 
+async def test_a_seat_taken_over_by_a_newer_window_says_so_not_that_the_table_closed(app_for):
+    """The same player opening the table again (another SSH window, another browser tab) moves
+    the seat there; the old window says where the game went, not that the table has closed."""
+    state = table(2, psyches={0: ["Anxiety"], 1: ["Madness"]}, hands={0: ["Lithium", "Episode"]}, current=0)
+    session = RulesTable(SE, state, mode="join")
+    app = app_for(session)
+    async with at_table(app, session, SIZE) as (pilot, board):
+        session.push(Bye("replaced", "This seat was taken over by a newer connection."))
+        session.end()
+        await wait_for(pilot, lambda: board.closed, what="the seat to move")
+        await pilot.pause()
+        text = flat(screen_text(app))
+        assert ("This seat was taken over by a newer connection. The game goes on in the newer window; "
+                "press q to leave this one.") in text
+        assert "The table has closed" not in text and "opens the table again" not in text
+        await pilot.press("1", "enter")
+        await pilot.pause()
+        assert session.moves == []
+
+
 async def test_a_dialog_keeps_the_table_in_view_behind_it(app_for):
     """Issue 25, item 8: the leave question (like every dialog) is drawn over the table,
     which stays readable around it, dimmed."""
