@@ -54,7 +54,7 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Hashable, Iterable, Mapping, Protocol, Sequence
+from typing import Any, Callable, Hashable, Iterable, Mapping, Protocol, Self, Sequence
 
 from quackbox.net import places
 from quackbox.net.limits import TokenBucket
@@ -875,6 +875,36 @@ class Door:
         """A session's ending, which :meth:`close` waits for."""
         self._ending.add(task)
         task.add_done_callback(self._ending.discard)
+
+
+class DoorServer:
+    """What the SSH door and the browser door share as servers: a :class:`Door`, started and
+    stopped as an async context (``async with SshServer(...) as ssh:``), and its sessions."""
+
+    door: Door
+
+    async def start(self) -> None:
+        raise NotImplementedError
+
+    async def stop(self) -> None:
+        raise NotImplementedError
+
+    async def __aenter__(self) -> Self:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.stop()
+
+    @property
+    def sessions(self) -> list[DoorSession]:
+        """The sessions let in, each with its child."""
+        return self.door.sessions
+
+    @property
+    def children(self) -> list[int]:
+        """The process ids of the sessions' children still running."""
+        return self.door.children
 
 
 def _now() -> float:

@@ -31,7 +31,8 @@ from typing import Any, Callable, Hashable
 import asyncssh
 
 from quackbox.net.door import (
-    PASSED_ENV, Door, DoorError, DoorLimits, DoorSession, Key, Launch, PlayerFolders, SessionRequest, safe_value,
+    PASSED_ENV, Door, DoorError, DoorLimits, DoorServer, DoorSession, Key, Launch, PlayerFolders, SessionRequest,
+    safe_value,
 )
 from quackbox.net.protocol import DEFAULT_SSH_PORT
 from quackbox.net.ssh_keys import AllowList, SshKeyError, load_host_key, players_dir
@@ -83,7 +84,7 @@ def ssh_key(fingerprint: str) -> Key:
     return Key(fingerprint, digest.replace("/", "_").replace("+", "-").rstrip("="))
 
 
-class SshServer:
+class SshServer(DoorServer):
     """The SSH door of ``host``. Use as ``async with SshServer(config, host) as ssh:``.
 
     Args:
@@ -109,23 +110,6 @@ class SshServer:
             disconnect=self._disconnect, watch_how=self._watch_how, via=self._via, command=config.command,
             warm=config.warm,
         )
-
-    async def __aenter__(self) -> SshServer:
-        await self.start()
-        return self
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        await self.stop()
-
-    @property
-    def sessions(self) -> list[DoorSession]:
-        """The sessions let in, each with its child."""
-        return self.door.sessions
-
-    @property
-    def children(self) -> list[int]:
-        """The process ids of the sessions' children still running."""
-        return self.door.children
 
     async def start(self) -> None:
         try:

@@ -59,7 +59,7 @@ from websockets.http11 import Request, Response
 from websockets.protocol import State
 
 from quackbox.net import places
-from quackbox.net.door import Door, DoorError, DoorLimits, DoorSession, Key, Launch, PlayerFolders, SessionRequest
+from quackbox.net.door import Door, DoorError, DoorLimits, DoorServer, DoorSession, Key, Launch, PlayerFolders, SessionRequest
 from quackbox.net.limits import SlowDown, TokenBucket
 from quackbox.net.protocol import DEFAULT_WEB_PORT
 from quackbox.net.web_http import Page, allowed_hosts, answer
@@ -237,7 +237,7 @@ def close_reason(sentence: str) -> str:
 # --- the server ---------------------------------------------------------------------------
 
 
-class WebServer:
+class WebServer(DoorServer):
     """The browser door of ``host``. Use as ``async with WebServer(config, host) as web:``.
 
     Args:
@@ -265,23 +265,6 @@ class WebServer:
             host, config.limits, PlayerFolders(players), disconnect=self._disconnect,
             watch_how=self._watch_how, via=self._via, command=config.command, warm=config.warm,
         )
-
-    async def __aenter__(self) -> WebServer:
-        await self.start()
-        return self
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        await self.stop()
-
-    @property
-    def sessions(self) -> list[DoorSession]:
-        """The sessions let in, each with its child."""
-        return self.door.sessions
-
-    @property
-    def children(self) -> list[int]:
-        """The process ids of the sessions' children still running."""
-        return self.door.children
 
     def link(self, address: str | None = None) -> str:
         """What a friend opens: ``http://ADDRESS:PORT/#CODE`` (the first name announced by default)."""
