@@ -121,7 +121,8 @@ class LobbyScreen(Screen):
     def __init__(self, info: LobbyInfo) -> None:
         super().__init__()
         self.info = info
-        self._how = Text()
+        self._command_width = 0
+        """Columns of the widest line of how to join that holds a command (kept whole)."""
 
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status")
@@ -154,9 +155,7 @@ class LobbyScreen(Screen):
         if not self.info.room_code:
             return
         code_width = max(len(row) for row in big_text(self.info.room_code).splitlines()) + 6  # border, padding
-        # Only the lines with a command must stay whole; sentences may wrap.
-        commands = [line for line in self._how.plain.splitlines() if "join " in line or "://" in line or "ssh " in line]
-        needed = max((len(line) for line in commands), default=0) + 2
+        needed = self._command_width + 2  # #how's left padding
         self.query_one("#top").set_class(self.app.size.width - code_width < needed, "stacked")
 
     def watch_lobby(self) -> None:
@@ -193,18 +192,21 @@ class LobbyScreen(Screen):
         self.query_one("#status", StatusBar).update(status, right)
 
         how = Text()
+        # Lines that hold a command must stay whole (sentences may wrap): (lead-in, command).
+        commands: list[tuple[str, str]] = []
         if info.mode == "host":
             how.append("Friends join with:\n", style="bold")
             cmd = f"quackbox join {info.address}"
             if info.room_code:
                 cmd += f" --code {info.room_code}"
-            how.append(cmd, style="bold cyan")
+            commands.append(("", cmd))
             if info.ssh_door:
-                how.append("\nor, nothing installed: ")
-                how.append(info.ssh_door, style="bold cyan")
+                commands.append(("\nor, nothing installed: ", info.ssh_door))
             if info.web_link:
-                how.append("\nor in a browser: ")
-                how.append(info.web_link, style="bold cyan")
+                commands.append(("\nor in a browser: ", info.web_link))
+            for lead_in, command in commands:
+                how.append(lead_in)
+                how.append(command, style="bold cyan")
             how.append("\nSeats nobody takes are played by bots. Press Ctrl+S to start.")
         elif lobby is not None and lobby.starter == info.seat:
             how.append("You start this table.\n", style="bold")
@@ -212,7 +214,7 @@ class LobbyScreen(Screen):
         else:
             how.append("Waiting for the host to start the game.\n")
             how.append("Press Ctrl+R when you are ready.", style="bold")
-        self._how = how
+        self._command_width = max((len(lead_in.strip("\n")) + len(command) for lead_in, command in commands), default=0)
         self.query_one("#how", Static).update(how)
         self._place_how()
 
