@@ -14,7 +14,8 @@ written, which nobody had seen yet.
 
 A host puts its records on disk through a :class:`GroupCommit`: the records
 accepted during one turn of the event loop, at every table of the process,
-are written and synced together in one trip to a worker thread.
+are written together in one trip of a writer thread, which then syncs each
+journal it touched.
 
 Reading is strict about everything but the last record: a torn last record
 (the host died mid-write) is dropped and reported, and the game resumes from
@@ -29,10 +30,12 @@ import functools
 import hashlib
 import itertools
 import os
+import queue
 import struct
+import sys
+import threading
 import time
 import zlib
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO, Callable, Iterator, Mapping
@@ -65,8 +68,6 @@ _FRAME = struct.Struct(">II")
 MAX_RECORD = 1 << 20
 """No record comes near this (a move is tens of bytes); a bigger length is damage."""
 SUFFIX = ".qbj"
-SYNC_THREADS = 8
-"""Journals a :class:`GroupCommit` syncs at once when a trip touched several."""
 
 _datasync = getattr(os, "fdatasync", os.fsync)
 """fdatasync where the system has it: an appended record needs its bytes and
@@ -161,8 +162,8 @@ class JournalWriter:
 
     Each record is on disk when :meth:`append` (or :meth:`finish`) returns,
     with every record before it (the header too); with ``later=True`` it is
-    only written, and :meth:`sync` puts everything written so far on disk (a
-    :class:`GroupCommit` syncs many journals at once).
+    only held, and :meth:`sync` writes everything held in one call and puts
+    it on disk (a :class:`GroupCommit` syncs each journal once per trip).
 
     Args:
         sync: False never syncs (for tests and benchmarks of the rest).
@@ -173,8 +174,12 @@ class JournalWriter:
         self._file = handle
         self.rules = rules
         self._sync = sync
+        self._held = bytearray()
+        """Records written since the last sync, not yet handed to the file:
+        the sync writes them in one call (each call the writer thread makes
+        waits for the event loop to let it run again, on a busy host)."""
         self._unsynced = False
-        """Whether bytes were written since the last sync."""
+        """Whether bytes were handed to the file since the last sync."""
         self._new = False
         """Whether the file is new: its name, in its folder, is not on disk yet."""
         self._failed: OSError | None = None
@@ -200,6 +205,7 @@ class JournalWriter:
         writer = cls(path, handle, rules, sync=sync)
         writer._new = True
         writer._write(MAGIC + _frame(msgpack.packb(header.to_record(), use_bin_type=True)))
+        writer._hand_to_file()  # a journal on disk always begins with its header
         return writer
 
     @classmethod
@@ -275,6 +281,7 @@ class JournalWriter:
         keep it to try again), so the journal takes nothing more: later
         records would be on disk after a record that is not.
         """
+        self._hand_to_file()
         if not self._unsynced or not self._sync:
             return
         try:
@@ -289,10 +296,21 @@ class JournalWriter:
     def _write(self, data: bytes) -> None:
         if self._failed is not None:
             raise JournalError(self.path, f"could not be put on disk ({self._failed.strerror or self._failed})")
-        self._file.write(data)
-        self._file.flush()
-        self._unsynced = True
+        self._held += data
         self.bytes += len(data)
+
+    def _hand_to_file(self) -> None:
+        """Write the records held since the last sync, in one call to the system."""
+        if not self._held:
+            return
+        try:
+            self._file.write(self._held)
+            self._file.flush()
+        except OSError as exc:
+            self._failed = exc
+            raise
+        self._held.clear()
+        self._unsynced = True
 
     def close(self) -> None:
         """Put what is written on disk, then close the file."""
@@ -318,24 +336,39 @@ Job = Callable[[], "JournalWriter | None"]
 """Writes records in a :class:`GroupCommit`'s trip; returns the journal it
 wrote to (to be synced), or None."""
 
+Trip = list[tuple[Job, "asyncio.Future[None]"]]
+"""Records handed over together, each with the future that waits for it."""
+
+IDLE_SECONDS = 1.0
+"""How long a :class:`GroupCommit`'s writer thread waits for more work before it ends."""
+SWITCH_SECONDS = 0.0005
+"""How long, at most, a thread that wants to run Python waits for the one
+running to let it (Python's default is 5 ms): see :meth:`GroupCommit._start_thread`."""
+
 
 class GroupCommit:
     """Puts the journal records of every table of a process on disk together.
 
     A host hands over each record as the table accepts its move
-    (:meth:`write`). One writer task takes every record handed over since its
-    last trip (all those accepted during a turn of the event loop, and any
-    that came while the disk was busy) in one trip to a worker thread, which
-    writes each to its journal, then syncs every journal it touched: at once,
-    from several threads, since the file system folds syncs that overlap into
-    one commit of its own (one after another, each would wait for a commit of
-    its own). The future :meth:`write` returns is done once the record is on
-    disk, so a host that waits for it before telling anyone of the move loses
-    nothing anyone saw.
+    (:meth:`write`). Every record handed over during one turn of the event
+    loop goes to a writer thread in one trip; the thread writes each to its
+    journal, then syncs each journal it touched, one after another, and the
+    records of a journal are told on disk as soon as that journal's sync
+    returns, not when the whole trip is done. Records handed over while the
+    thread is busy go together in its next trip. The future :meth:`write`
+    returns is done once the record is on disk, so a host that waits for it
+    before telling anyone of the move loses nothing anyone saw.
+
+    One long-lived thread, not a trip to a pool per turn: every hand-over
+    between the event loop and a thread waits for the other side's hold on
+    the interpreter, and on a busy host those waits, not the disk, were most
+    of a record's time (see ``bench.net``). The thread ends after
+    :data:`IDLE_SECONDS` with nothing to do, and starts again when needed.
 
     Records of one journal go to disk in the order they were handed over.
-    One per process is the point: tables share its trips and its syncs. A
-    :class:`quackbox.net.host.Host` makes its own unless given one.
+    Tables of one process may share a commit, and so its trips (the
+    capacity benchmark's do); a :class:`quackbox.net.host.Host` makes its
+    own unless given one.
 
     Args:
         sync: puts one journal on disk (:meth:`JournalWriter.sync` unless a
@@ -344,78 +377,97 @@ class GroupCommit:
 
     def __init__(self, *, sync: Callable[[JournalWriter], None] = JournalWriter.sync) -> None:
         self._sync = sync
-        self._waiting: list[tuple[Job, asyncio.Future[None]]] = []
-        """Records handed over since the last trip began, with what waits for each."""
-        self._writer: asyncio.Task[None] | None = None
-        """The writer task, while there is anything to write."""
-        self._syncers: ThreadPoolExecutor | None = None
-        """Threads that sync journals at once, made when a trip first touches several."""
+        self._waiting: Trip = []
+        """Records handed over in this turn of the loop, with what waits for each."""
+        self._handing_over = False
+        """Whether this turn's records are to be handed to the thread at its end."""
+        self._trips: queue.SimpleQueue[tuple[asyncio.AbstractEventLoop, Trip]] = queue.SimpleQueue()
+        """Trips for the writer thread, with the loop that waits for them."""
+        self._lock = threading.Lock()
+        """Held to start the thread, and by the thread to end: a trip is never left with none to take it."""
+        self._thread: threading.Thread | None = None
         self.trips = 0
         """Trips made so far (``records / trips`` is how much grouping saves)."""
         self.records = 0
         """Records written so far."""
 
     def write(self, job: Job) -> asyncio.Future[None]:
-        """Run ``job`` (which writes a record) in the next trip; a future done
-        once what it wrote is on disk, or holding the OSError that stopped it."""
+        """Run ``job`` (which writes a record) in the writer thread's next trip;
+        a future done once what it wrote is on disk, or holding the error that
+        stopped it."""
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
         self._waiting.append((job, done))
-        if self._writer is None:
-            # It first runs in the loop's next turn: every record accepted in
-            # this one goes in its first trip.
-            self._writer = loop.create_task(self._run())
+        if not self._handing_over:
+            # At the end of this turn: every record accepted in it goes in one trip.
+            self._handing_over = True
+            loop.call_soon(self._hand_over, loop)
         return done
 
-    async def _run(self) -> None:
-        try:
-            while self._waiting:
-                trip, self._waiting = self._waiting, []
-                try:
-                    errors = await asyncio.to_thread(self._commit, [job for job, _ in trip])
-                except asyncio.CancelledError:
-                    for _, done in trip:
-                        done.cancel()
-                    raise
-                except Exception as exc:  # a bug in the writer itself: nobody may wait for ever
-                    errors = [exc] * len(trip)
-                for (_, done), error in zip(trip, errors):
-                    if done.done():
-                        continue
-                    if error is None:
-                        done.set_result(None)
-                    else:
-                        done.set_exception(error)
-        finally:
-            self._writer = None
+    def _hand_over(self, loop: asyncio.AbstractEventLoop) -> None:
+        trip, self._waiting, self._handing_over = self._waiting, [], False
+        with self._lock:
+            self._trips.put((loop, trip))
+            if self._thread is None:
+                self._start_thread()
 
-    def _commit(self, jobs: list[Job]) -> list[Exception | None]:
-        """One trip, in a worker thread: run every job in order, then sync
-        every journal they touched; each job's error, or None."""
-        errors: list[Exception | None] = [None] * len(jobs)
-        touched: dict[JournalWriter, list[int]] = {}
-        for i, job in enumerate(jobs):
+    def _start_thread(self) -> None:
+        """Start the writer thread, and make Python hand over between threads
+        within :data:`SWITCH_SECONDS` in this process.
+
+        The writer thread runs Python between its calls to the system (a
+        write, a sync), and for each it must wait until the event loop's
+        thread lets it: by default up to 5 ms each time the loop is busy,
+        several times a trip, while the moves wait. A tenth of that halved
+        a record's time to disk on a busy host (``bench.net``), at no cost
+        to the loop when no other thread wants to run. It is a setting of
+        the whole process, so it is only ever lowered.
+        """
+        if sys.getswitchinterval() > SWITCH_SECONDS:
+            sys.setswitchinterval(SWITCH_SECONDS)
+        self._thread = threading.Thread(target=self._work, name="quackbox-journal", daemon=True)
+        self._thread.start()
+
+    def _work(self) -> None:
+        """The writer thread: trips until none comes for :data:`IDLE_SECONDS`."""
+        while True:
+            try:
+                trips = [self._trips.get(timeout=IDLE_SECONDS)]
+            except queue.Empty:
+                with self._lock:
+                    if self._trips.empty():
+                        if self._thread is threading.current_thread():
+                            self._thread = None
+                        return
+                continue
+            while not self._trips.empty():
+                trips.append(self._trips.get())
+            # Everything that came while the disk was busy goes in one trip
+            # (one per loop: a journal is written from one loop only).
+            merged: dict[asyncio.AbstractEventLoop, Trip] = {}
+            for loop, trip in trips:
+                merged.setdefault(loop, []).extend(trip)
+            for loop, trip in merged.items():
+                self._commit(loop, trip)
+
+    def _commit(self, loop: asyncio.AbstractEventLoop, trip: Trip) -> None:
+        """One trip: run every job in order, then sync each journal they
+        touched, telling its records' waiters as soon as it is on disk."""
+        touched: dict[JournalWriter, list[asyncio.Future[None]]] = {}
+        for job, done in trip:
             try:
                 journal = job()
             except Exception as exc:
-                errors[i] = exc
+                _tell(loop, [done], exc)
+                continue
+            if journal is None:
+                _tell(loop, [done], None)
             else:
-                if journal is not None:
-                    touched.setdefault(journal, []).append(i)
-        for journal, error in zip(touched, self._sync_all(list(touched))):
-            if error is not None:
-                for i in touched[journal]:
-                    errors[i] = error
+                touched.setdefault(journal, []).append(done)
         self.trips += 1
-        self.records += len(jobs)
-        return errors
-
-    def _sync_all(self, journals: list[JournalWriter]) -> list[Exception | None]:
-        if len(journals) <= 1:
-            return [self._sync_one(j) for j in journals]
-        if self._syncers is None:
-            self._syncers = ThreadPoolExecutor(SYNC_THREADS, thread_name_prefix="quackbox-sync")
-        return list(self._syncers.map(self._sync_one, journals))
+        self.records += len(trip)
+        for journal, waiting in touched.items():
+            _tell(loop, waiting, self._sync_one(journal))
 
     def _sync_one(self, journal: JournalWriter) -> Exception | None:
         try:
@@ -423,6 +475,24 @@ class GroupCommit:
         except Exception as exc:
             return exc
         return None
+
+
+def _tell(loop: asyncio.AbstractEventLoop, waiting: list[asyncio.Future[None]], error: Exception | None) -> None:
+    """From the writer thread: settle ``waiting`` on their loop (a closed loop has nobody waiting)."""
+    try:
+        loop.call_soon_threadsafe(_settle, waiting, error)
+    except RuntimeError:
+        pass
+
+
+def _settle(waiting: list[asyncio.Future[None]], error: Exception | None) -> None:
+    for done in waiting:
+        if done.done():
+            continue  # its waiter gave up
+        if error is None:
+            done.set_result(None)
+        else:
+            done.set_exception(error)
 
 
 class _Decoder:

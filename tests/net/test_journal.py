@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import random
 import struct
+import sys
 import threading
 import typing
 import zlib
@@ -281,6 +282,92 @@ async def test_records_handed_over_while_the_disk_is_busy_share_the_next_trip(tm
     assert commit.trips == 2 and syncs.synced == ["j.qbj", "j.qbj"]
     journal.close()
     assert jn.read(journal.path).moves == moves
+
+
+async def test_a_journal_s_records_are_told_once_its_own_sync_returns_not_the_whole_trip(tmp_path: Path) -> None:
+    slow = threading.Event()
+
+    def sync(journal: jn.JournalWriter) -> None:
+        if journal.path.name == "slow.qbj":
+            assert slow.wait(10)
+        journal.sync()
+
+    commit = jn.GroupCommit(sync=sync)
+    slow_one = jn.JournalWriter.create(tmp_path / "slow.qbj", HEADER)
+    quick_one = jn.JournalWriter.create(tmp_path / "quick.qbj", HEADER)
+    seat, move = _moves(1)[0]
+    # One trip: the quick journal's record is told before the slow one's sync returns.
+    quick = commit.write(_appender(quick_one, seat, move))
+    behind = commit.write(_appender(slow_one, seat, move))
+    async with asyncio.timeout(10):
+        await quick
+    assert not behind.done() and commit.trips == 1
+    slow.set()
+    await behind
+    for journal in (slow_one, quick_one):
+        journal.close()
+        assert len(jn.read(journal.path).moves) == 1
+
+
+async def test_the_writer_thread_ends_when_idle_and_starts_again_for_the_next_record(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(jn, "IDLE_SECONDS", 0.05)
+    commit = jn.GroupCommit()
+    journal = jn.JournalWriter.create(tmp_path / "j.qbj", HEADER)
+    moves = _moves(2)
+    await commit.write(_appender(journal, *moves[0]))
+    first = commit._thread
+    assert first is not None
+    async with asyncio.timeout(10):
+        while commit._thread is not None:
+            await asyncio.sleep(0.01)
+    first.join(5)
+    assert not first.is_alive()
+    await commit.write(_appender(journal, *moves[1]))
+    assert commit._thread is not first
+    journal.close()
+    assert jn.read(journal.path).moves == moves
+
+
+async def test_a_commit_makes_python_hand_over_to_its_thread_quickly_and_never_slower(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(jn, "IDLE_SECONDS", 0.02)
+    before = sys.getswitchinterval()
+    try:
+        sys.setswitchinterval(0.005)  # Python's default
+        commit = jn.GroupCommit()
+        journal = jn.JournalWriter.create(tmp_path / "j.qbj", HEADER)
+        await commit.write(_appender(journal, *_moves(1)[0]))
+        assert sys.getswitchinterval() == pytest.approx(jn.SWITCH_SECONDS)
+        sys.setswitchinterval(0.0001)  # someone wanted it quicker still
+        async with asyncio.timeout(10):
+            while commit._thread is not None:  # after an idle spell, the next record starts a thread
+                await asyncio.sleep(0.01)
+        await commit.write(_appender(journal, *_moves(2)[1]))
+        assert sys.getswitchinterval() == pytest.approx(0.0001)
+        journal.close()
+    finally:
+        sys.setswitchinterval(before)
+
+
+def test_records_written_for_later_go_to_the_file_in_one_call_at_the_sync(tmp_path: Path) -> None:
+    writer = jn.JournalWriter.create(tmp_path / "j.qbj", HEADER)
+    header_only = writer.path.stat().st_size
+    assert header_only > 0  # a journal on disk always begins with its header
+    calls: list[int] = []
+    real_write = writer._file.write
+
+    def counting(data: bytes) -> int:
+        calls.append(len(data))
+        return real_write(data)
+
+    writer._file.write = counting  # type: ignore[method-assign]
+    moves = _moves(5)
+    for seat, move in moves:
+        writer.append_record(writer.move_record(seat, move), later=True)
+    assert writer.path.stat().st_size == header_only and calls == []
+    writer.sync()
+    assert len(calls) == 1 and writer.path.stat().st_size == header_only + calls[0] == writer.bytes
+    writer.close()
+    assert jn.read(writer.path).moves == moves
 
 
 async def test_a_failed_record_or_sync_reaches_only_the_records_it_touched(tmp_path: Path) -> None:

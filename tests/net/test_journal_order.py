@@ -167,9 +167,9 @@ async def test_no_view_goes_out_before_the_sync_that_puts_its_move_on_disk(tmp_p
 class HastyCommit(jn.GroupCommit):
     """Says its records are on disk once written, and syncs them afterwards."""
 
-    def _sync_all(self, journals):
-        threading.Thread(target=jn.GroupCommit._sync_all, args=(self, journals)).start()
-        return [None] * len(journals)
+    def _sync_one(self, journal):
+        threading.Thread(target=jn.GroupCommit._sync_one, args=(self, journal)).start()
+        return None
 
 
 async def test_the_sync_check_catches_a_commit_that_tells_before_it_syncs(tmp_path):
