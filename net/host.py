@@ -212,7 +212,14 @@ class Host:
             self.table.restart_clock(self._now())
         # A slow bot thinks in a worker thread; its answer wakes the table here.
         loop = asyncio.get_running_loop()
-        self.table.bots.on_thought = lambda: loop.call_soon_threadsafe(self._on_timer)
+
+        def wake() -> None:
+            try:
+                loop.call_soon_threadsafe(self._on_timer)
+            except RuntimeError:
+                pass  # the loop has closed: the table is gone, and nobody waits for the thought
+
+        self.table.bots.on_thought = wake
         self._reschedule()
 
     async def stop(self, reason: str = "shutdown", message: str = "The host closed the table.") -> None:

@@ -629,3 +629,17 @@ def test_a_resumed_host_reads_its_journal_once(tmp_path, monkeypatch):
         assert host.table.seq == 6
     finally:
         host.journal.close()
+
+
+def test_a_bot_s_thought_that_ends_after_the_host_s_loop_has_closed_is_let_go_quietly():
+    """A slow bot's thought runs in a thread and may end after the host (and
+    its loop) are gone: it must not raise into that thread."""
+    hosts: list[Host] = []
+
+    async def host_a_while() -> None:
+        async with Host(config(game="quack", seats=2, bots=1)) as host:
+            hosts.append(host)
+
+    asyncio.run(host_a_while())
+    [host] = hosts
+    host.table.bots.on_thought()  # as the thinking thread would, after the loop closed
