@@ -62,25 +62,70 @@ PAGE = os.sysconf("SC_PAGE_SIZE")
 LAUNCHES = ("fresh", "warm")
 
 
+class Drawn:
+    """A terminal's screen (pyte draws what it receives) and a line awaited on it.
+
+    The line is looked for as each piece of output is drawn, in the rows it
+    changed, and the moment it appears is kept. Looking on a timer instead
+    (every row of the screen, every 10 ms, for each of the sessions opening
+    at once) took this process a good part of a core, from the same two cores
+    the children it measures start on, and added the timer's lag."""
+
+    def __init__(self, cols: int = 80, rows: int = 24) -> None:
+        self.screen = pyte.Screen(cols, rows)
+        self.stream = pyte.ByteStream(self.screen)
+        self.drawing = True
+        """Draw what comes (until what was awaited is seen: after it, the owner only counts bytes)."""
+        self._wanted: str | None = None
+        self._seen: asyncio.Event | None = None
+        self.seen_at = 0.0
+        """``time.perf_counter()`` when the awaited line was drawn."""
+
+    def feed(self, data: bytes) -> None:
+        if self.drawing:
+            self.stream.feed(data)
+            self._look()
+
+    def shows(self, text: str) -> bool:
+        return any(text in line for line in self.screen.display)
+
+    async def wait_for(self, text: str, timeout: float) -> float:
+        """Until ``text`` is on a row of the screen: when it was drawn (``time.perf_counter()``)."""
+        self._wanted, self._seen = text, asyncio.Event()
+        self.screen.dirty.update(range(self.screen.lines))  # what came before this call is looked at too
+        self._look()
+        try:
+            await asyncio.wait_for(self._seen.wait(), timeout)
+        except TimeoutError:
+            raise TimeoutError(f"{text!r} never came:\n" + "\n".join(self.screen.display)) from None
+        self.drawing = False
+        return self.seen_at
+
+    def _look(self) -> None:
+        if self._wanted is None or self._seen is None or self._seen.is_set():
+            return
+        buffer = self.screen.buffer
+        for row in self.screen.dirty:
+            line = buffer[row]
+            if self._wanted in "".join(line[col].data for col in range(self.screen.columns)):
+                self.seen_at = time.perf_counter()
+                self._seen.set()
+                break
+        self.screen.dirty.clear()
+
+
 class Player(asyncssh.SSHClientSession):  # type: ignore[type-arg]
     """One player's terminal: bytes received, and the screen they draw."""
 
     def __init__(self) -> None:
-        self.screen = pyte.Screen(80, 24)
-        self.stream = pyte.ByteStream(self.screen)
+        self.drawn = Drawn(80, 24)
         self.received = 0
-        self.drawing = True
-        """Draw the screen (until the first full screen: after it, only count bytes)."""
         self.session_open_s = 0.0
         """From connecting to the session's channel open: SSH's own part, before the child."""
 
     def data_received(self, data: bytes, datatype: Any) -> None:
         self.received += len(data)
-        if self.drawing:
-            self.stream.feed(data)
-
-    def shows(self, text: str) -> bool:
-        return any(text in line for line in self.screen.display)
+        self.drawn.feed(data)
 
 
 def cpu_seconds(pid: int) -> float:
@@ -208,12 +253,8 @@ async def open_player(port: int, key: asyncssh.SSHKey, name: str, address: str =
                                   agent_path=None, local_addr=(address, 0))
     _, player = await conn.create_session(Player, term_type="xterm-256color", term_size=(80, 24), encoding=None)
     player.session_open_s = time.perf_counter() - started
-    try:
-        await until(lambda: player.shows(f"{name} (you)"), 120)
-    except TimeoutError:
-        raise TimeoutError(f"{name} never saw the lobby:\n" + "\n".join(player.screen.display)) from None
-    player.drawing = False
-    return conn, player, time.perf_counter() - started
+    seen = await player.drawn.wait_for(f"{name} (you)", 120)
+    return conn, player, seen - started
 
 
 async def measure(game: str, sessions: int, pace: float, launches: list[str], tries: int) -> dict[str, Any]:

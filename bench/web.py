@@ -57,11 +57,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-import pyte
 from websockets.asyncio.client import connect
 
 from bench.doors import log
-from bench.ssh import LAUNCHES, Launches, Stalls, Wire, cpu_seconds, load_average, memory, rss_mib, until, uss_mib
+from bench.ssh import LAUNCHES, Drawn, Launches, Stalls, Wire, cpu_seconds, load_average, memory, rss_mib, until, uss_mib
 from quackbox.net.door import DoorLimits
 from quackbox.net.host import Host, HostConfig
 from quackbox.net.web import WebConfig, WebServer
@@ -106,9 +105,7 @@ class Player:
         self.payload = 0
         self.ws: Any = None
         self.task: asyncio.Task[None] | None = None
-        self.screen = pyte.Screen(cols, rows)
-        self.stream = pyte.ByteStream(self.screen)
-        self.drawing = True
+        self.drawn = Drawn(cols, rows)
 
     async def open(self, port: int, code: str, name: str, cols: int, rows: int, address: str = "127.0.0.1") -> None:
         # Compression offered, as every browser does.
@@ -122,11 +119,7 @@ class Player:
         async for message in self.ws:
             if isinstance(message, bytes):
                 self.payload += len(message)
-                if self.drawing:
-                    self.stream.feed(message)
-
-    def shows(self, text: str) -> bool:
-        return any(text in line for line in self.screen.display)
+                self.drawn.feed(message)
 
 
 async def open_player(port: int, name: str, address: str = "127.0.0.1") -> tuple[Player, float]:
@@ -134,9 +127,8 @@ async def open_player(port: int, name: str, address: str = "127.0.0.1") -> tuple
     player = Player()
     started = time.perf_counter()
     await player.open(port, "BNCH-WEBB", name, 80, 24, address)
-    await until(lambda: player.shows(f"{name} (you)"), 120)
-    player.drawing = False
-    return player, time.perf_counter() - started
+    seen = await player.drawn.wait_for(f"{name} (you)", 120)
+    return player, seen - started
 
 
 # --- the door's part: from the socket to the lobby --------------------------------------------
@@ -232,7 +224,7 @@ async def play(work: Path, game: str, sessions: int, pace: float, cols: int, row
         await wire.start()
         players = [Player(cols, rows) for _ in range(sessions)]
         for i, player in enumerate(players):
-            player.drawing = False
+            player.drawn.drawing = False
             await player.open(wire.port, table.host.code or "", f"p{i + 1}", cols, rows)
         host = table.host
         await until(lambda: host.table.phase == "playing", 120)

@@ -1,0 +1,41 @@
+"""The benches' terminals (bench.ssh.Drawn): a line awaited on screen is seen as the output
+that draws it arrives, wherever on the screen and however the output is cut up."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from bench.ssh import Drawn
+
+
+async def test_a_line_cut_across_pieces_of_output_is_seen_with_the_piece_that_completes_it() -> None:
+    drawn = Drawn(80, 24)
+    waiting = asyncio.create_task(drawn.wait_for("ann (you)", 5))
+    await asyncio.sleep(0)
+    drawn.feed(b"\x1b[2J\x1b[10;5Hseats: ann (y")
+    await asyncio.sleep(0.01)
+    assert not waiting.done()
+    before = time.perf_counter()
+    drawn.feed(b"ou)\x1b[1;1Hcode KQXZ")
+    seen = await waiting
+    assert before <= seen <= time.perf_counter()
+    assert drawn.shows("ann (you)")
+
+
+async def test_what_was_drawn_before_the_wait_began_is_seen_at_once() -> None:
+    drawn = Drawn(80, 24)
+    drawn.feed(b"\x1b[24;1Hbob (you)")
+    drawn.feed(b"\x1b[1;1Hsomething else")  # the row that holds it is no longer the one last changed
+    before = time.perf_counter()
+    assert before <= await drawn.wait_for("bob (you)", 5) <= time.perf_counter()
+    assert not drawn.drawing  # seen: from here on its owner only counts bytes
+
+
+async def test_a_line_that_never_comes_is_a_timeout_that_shows_the_screen() -> None:
+    drawn = Drawn(80, 24)
+    drawn.feed(b"a table for four")
+    with pytest.raises(TimeoutError, match="a table for four"):
+        await drawn.wait_for("ann (you)", 0.05)
