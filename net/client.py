@@ -34,6 +34,7 @@ from quackbox.core import bots as core_bots
 from quackbox.core import games
 from quackbox.core.rules import GameView, Move, Outcome
 from quackbox.net.bot_driver import seated
+from quackbox.net.loops import call_soon_from_thread
 from quackbox.net.tokens import TokenStore
 from quackbox.net.protocol import (
     HUMAN,
@@ -609,7 +610,7 @@ async def run_network_bot(
         return threads[-1]
 
     def done() -> None:
-        loop.call_soon_threadsafe(thought.set)
+        call_soon_from_thread(loop, thought.set)  # the thought may end after this game's loop
 
     try:
         # As the host runs its bots (net.bot_driver): a failure is logged, and a slow bot thinks in a thread.

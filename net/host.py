@@ -40,6 +40,7 @@ from websockets.exceptions import ConnectionClosed
 from quackbox.core.rules import Outcome
 from quackbox.net.protocol import DEFAULT_PORT, MAX_FRAME, Error, ErrorCode
 from quackbox.net import journal as jn
+from quackbox.net.loops import call_soon_from_thread
 from quackbox.net.lobby import HELLO_TIMEOUT
 from quackbox.net.config import TableConfig
 from quackbox.net.table import OVER, Action, Close, JournalEnd, JournalMove, JournalStart, Send, Table, new_room_code
@@ -211,15 +212,7 @@ class Host:
         if self.config.resume:
             self.table.restart_clock(self._now())
         # A slow bot thinks in a worker thread; its answer wakes the table here.
-        loop = asyncio.get_running_loop()
-
-        def wake() -> None:
-            try:
-                loop.call_soon_threadsafe(self._on_timer)
-            except RuntimeError:
-                pass  # the loop has closed: the table is gone, and nobody waits for the thought
-
-        self.table.bots.on_thought = wake
+        self.table.bots.on_thought = functools.partial(call_soon_from_thread, asyncio.get_running_loop(), self._on_timer)
         self._reschedule()
 
     async def stop(self, reason: str = "shutdown", message: str = "The host closed the table.") -> None:

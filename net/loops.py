@@ -1,0 +1,23 @@
+"""Reaching an event loop from another thread.
+
+A slow bot thinks in a thread of its own and the journal's writer thread
+syncs files; each tells its loop when it is done. Such a thread may finish
+after the loop has closed (a table stopped while a bot still thought, a
+host shut down mid-sync): then nobody waits for what it has to say, and it
+must not raise into a thread that has no one to report to.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Callable
+
+__all__ = ["call_soon_from_thread"]
+
+
+def call_soon_from_thread(loop: asyncio.AbstractEventLoop, callback: Callable[..., object], *args: Any) -> None:
+    """Run ``callback(*args)`` on ``loop`` from another thread; nothing once the loop has closed."""
+    try:
+        loop.call_soon_threadsafe(callback, *args)
+    except RuntimeError:
+        pass  # the loop has closed: its tables are gone, and nobody waits
