@@ -47,7 +47,7 @@ from quackbox.tui.modals import ReadingScreen
 from quackbox.tui.session import LOCAL, Session, open_hosted, open_joined, open_local
 from quackbox.tui.table import CLOSED, ONLINE, RECONNECTING, Resent, TableInfo, TableScreen
 from quackbox.tui.terminal import TerminalApp
-from quackbox.tui.widgets import AutoPassToggled, KeysFooter
+from quackbox.tui.widgets import AutoPassToggled, KeyBar
 
 Opener = Callable[[], Awaitable[Session]]
 """Opens a session (connects, or starts a local host); raises NetError & co. with a sentence."""
@@ -76,7 +76,7 @@ class ConnectingScreen(Screen):
             with Vertical():
                 yield Static(Text(self.what), id="what")
                 yield LoadingIndicator()
-        yield KeysFooter()
+        yield KeyBar(palette=True)
 
     def action_give_up(self) -> None:
         self.app.give_up_connecting()

@@ -15,7 +15,7 @@ from textual.widgets import Input, Static
 
 from quackbox.net.protocol import BOT, OPEN, ChatLine, Lobby
 from quackbox.tui.modals import ConfirmScreen
-from quackbox.tui.widgets import GameLog, KeysFooter, StatusBar, refresh_keys
+from quackbox.tui.widgets import GameLog, KeyBar, StatusBar, refresh_keys
 
 # A 5x5 pixel font for room codes (consonants, as net.table makes them, and digits),
 # drawn two pixel rows per text row with half blocks.
@@ -136,7 +136,7 @@ class LobbyScreen(Screen):
         yield Static("", id="seats")
         yield GameLog(id="lobby-log")
         yield Input(placeholder="Say something to the table: type, then Enter", id="lobby-chat", max_length=300)
-        yield KeysFooter()
+        yield KeyBar(palette=True)
 
     def on_mount(self) -> None:
         self._ready = True
@@ -247,8 +247,8 @@ class LobbyScreen(Screen):
             if lobby.over:
                 seats.append("The last game is over; the starter can deal another.\n", style="italic")
         self.query_one("#seats", Static).update(seats)
-        # The footer is made again whole at each refresh of the keys: only when start or ready
-        # changes, not at every lobby message (each arrival, each ready).
+        # Working out the keys again walks every binding of the screen: only when start or
+        # ready changes, not at every lobby message (each arrival, each ready).
         refresh_keys(self, ("start", "ready"))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

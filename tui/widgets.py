@@ -11,7 +11,7 @@ from __future__ import annotations
 import io
 import math
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, Sequence
+from typing import Any, ClassVar, Sequence
 
 from rich.console import Console
 from rich.style import Style
@@ -20,7 +20,6 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.reactive import var
 from textual.widget import Widget
-from textual.widgets import Footer
 
 from quackbox.core.rules import LineKind, Move
 from quackbox.tui.clock import WALL, Clock, Stoppable
@@ -55,49 +54,6 @@ def refresh_keys(widget: Widget, actions: tuple[str, ...]) -> None:
     if getattr(widget, "_keys_signature", None) != signature:
         widget._keys_signature = signature
         screen.refresh_bindings()
-
-
-class KeysFooter(Footer):
-    """Textual's footer of keys, made again only when the keys it shows have changed.
-
-    Textual's own is composed again, every key remounted and restyled, each time
-    anything refreshes the screen's bindings: five times as a screen mounts and
-    takes its focus, and again at each lobby message, while the keys shown rarely
-    change. A door's child spent more on that than on drawing its lobby.
-    """
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self._shown: tuple[Any, ...] | None = None
-        """The keys as last composed (None: not yet)."""
-        self._remaking = False
-        """A recompose is already due: refreshes until then ask nothing more."""
-
-    def bindings_changed(self, screen: Any) -> None:
-        self._bindings_ready = True
-        if not screen.app.app_focus or not self.is_attached or screen is not self.screen:
-            return
-        if self._remaking or self._keys(screen) == self._shown:
-            return
-        self._remaking = True
-        self.call_after_refresh(self._remake)
-
-    async def _remake(self) -> None:
-        self._remaking = False
-        if self.is_attached and self._keys(self.screen) != self._shown:
-            await self.recompose()
-
-    def compose(self) -> Any:
-        if self._bindings_ready:
-            self._shown = self._keys(self.screen)
-        yield from super().compose()
-
-    def _keys(self, screen: Any) -> tuple[Any, ...]:
-        """What the footer is made from: each of ``screen``'s bindings, its key as displayed,
-        whether it applies."""
-        get_display = self.app.get_key_display
-        return tuple((b.key, get_display(b), b.description, b.action, b.show, enabled, tooltip)
-                     for _node, b, enabled, tooltip in screen.active_bindings.values())
 
 
 def click(action: str, style: str | Style = "") -> Style:
@@ -195,21 +151,30 @@ class StatusBar(PaintChanges, Widget):
 class KeyBar(PaintChanges, ClickableText):
     """The keys that apply now, drawn as Textual's footer draws them, as one line of text.
 
-    Textual's footer rebuilds itself (every key a widget of its own) whenever
-    the keys change; this line compares its drawing and repaints the keys
-    that changed. A click on a key presses it.
+    Textual's footer is a widget per key, made again whole whenever the keys
+    change, each styled on its own: on a door's child, more of its start than
+    drawing its lobby. This line compares its drawing and repaints the keys
+    that changed. A click on a key presses it. With ``palette``, the command
+    palette's key stands at the right edge, as in Textual's footer.
     """
 
     DEFAULT_CSS = """
     KeyBar { dock: bottom; height: 1; background: $footer-background; text-wrap: nowrap; }
     KeyBar > .key-bar--key { color: $footer-key-foreground; background: $footer-key-background; text-style: bold; }
     KeyBar > .key-bar--description { color: $footer-description-foreground; background: $footer-description-background; }
+    KeyBar > .key-bar--edge { color: $foreground 20%; }
     """
-    COMPONENT_CLASSES = {"key-bar--key", "key-bar--description"}
+    COMPONENT_CLASSES = {"key-bar--key", "key-bar--description", "key-bar--edge"}
 
-    REPAINT_ON = ("keys",)
+    REPAINT_ON = ("keys", "palette_key")
     keys: var[tuple[tuple[str, str, str, bool], ...]] = var(())
     """Each key shown: (key, how it is shown, what it does, whether it can act now)."""
+    palette_key: var[tuple[str, str, str, bool] | None] = var(None)
+    """The command palette's key, as :attr:`keys` (None: not shown)."""
+
+    def __init__(self, *, palette: bool = False, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.palette = palette
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -227,18 +192,36 @@ class KeyBar(PaintChanges, ClickableText):
                 shown[binding.action] = (binding.key, self.app.get_key_display(binding), binding.description,
                                          enabled)
         self.keys = tuple(shown.values())
+        palette = screen.active_bindings.get(self.app.COMMAND_PALETTE_BINDING)
+        if self.palette and self.app.ENABLE_COMMAND_PALETTE and palette is not None:
+            _node, binding, enabled, _tooltip = palette
+            self.palette_key = (binding.key, self.app.get_key_display(binding), binding.description, enabled)
+        else:
+            self.palette_key = None
 
     def draw(self) -> Text:
         key_style = self.get_component_rich_style("key-bar--key", partial=True)
         what_style = self.get_component_rich_style("key-bar--description", partial=True)
         out = Text(no_wrap=True)
-        for key, display, description, enabled in self.keys:
-            dim = Style() if enabled else Style(dim=True)
-            action = f"app.simulate_key({key!r})" if enabled else "app.bell"
-            out.append(f" {display} ", click(action, key_style + dim))
-            if description:
-                out.append(f"{description} ", click(action, what_style + dim))
+        for key in self.keys:
+            out.append_text(self._key(key, key_style, what_style, padded=True))
+        if self.palette_key is not None:
+            edge = Text("▏", self.get_component_rich_style("key-bar--edge", partial=True))
+            edge.append_text(self._key(self.palette_key, key_style, what_style, padded=False))
+            out.append(" " * max(1, self.size.width - out.cell_len - edge.cell_len))
+            out.append_text(edge)
         return out
+
+    @staticmethod
+    def _key(shown: tuple[str, str, str, bool], key_style: Style, what_style: Style, *, padded: bool) -> Text:
+        """One key and what it does, a click on either pressing it (a key that cannot act now is dim and rings)."""
+        key, display, description, enabled = shown
+        dim = Style() if enabled else Style(dim=True)
+        action = f"app.simulate_key({key!r})" if enabled else "app.bell"
+        text = Text(f" {display} " if padded else display, click(action, key_style + dim))
+        if description:
+            text.append(f"{description} " if padded else f" {description} ", click(action, what_style + dim))
+        return text
 
 
 TICKS_PER_SECOND = 4

@@ -316,24 +316,26 @@ async def test_a_dialog_keeps_the_table_in_view_behind_it(app_for):
         assert "Bot 2 · " in text and "✗ Madness" in text and "Your Psyche" in text, text
 
 
-async def test_a_session_opened_before_the_app_shows_its_lobby_first_and_keys_are_made_once(tmp_path, monkeypatch):
+async def test_a_session_opened_before_the_app_shows_its_lobby_first_and_keys_are_drawn_only_as_they_change(
+        tmp_path, monkeypatch):
     """``quackbox join`` (a door's child too) opens its session before the app takes the screen:
-    no screen saying it is joining comes first. The footer's keys are composed again only when
-    they change: Textual's footer remade itself at each refresh of the keys, five times as the
-    lobby came and once per lobby message after, which cost a child more than its lobby."""
+    no screen saying it is joining comes first. The lobby's keys are one line of text, drawn
+    again only when they change: Textual's footer is a widget per key, remade and restyled at
+    each refresh of the keys, which cost a door's child more than the rest of its lobby."""
     from textual.widgets._footer import FooterKey
 
     from quackbox.tui import app as app_module
-    from quackbox.tui.widgets import KeysFooter
+    from quackbox.tui.widgets import KeyBar
 
-    composed: list[str] = []
-    real_compose = KeysFooter.compose
+    drawn: list[tuple[str, ...]] = []
+    real_draw = KeyBar.draw
 
     def counted(self):
-        composed.append(type(self.screen).__name__)
-        return real_compose(self)
+        text = real_draw(self)
+        drawn.append(tuple(key for key, *_ in self.keys))
+        return text
 
-    monkeypatch.setattr(KeysFooter, "compose", counted)
+    monkeypatch.setattr(KeyBar, "draw", counted)
     connecting: list[str] = []
     monkeypatch.setattr(app_module.ConnectingScreen, "on_mount", lambda self: connecting.append(self.what), raising=False)
     session = FakeSession("quack", mode="join", seat=1, address="10.0.0.5")
@@ -341,24 +343,25 @@ async def test_a_session_opened_before_the_app_shows_its_lobby_first_and_keys_ar
                                  cursor_blink=False)
 
     def keys() -> set[str]:
-        return {key.action for key in app.screen.query(FooterKey)}
+        return {what for _key, _shown, what, _enabled in app.screen.query_one(KeyBar).keys}
 
     async with app.run_test(size=SIZE) as pilot:
         session.push(lobby_of(["Hana", "Ann", ""], started=False, kinds=["human", "human", "open"]))
         await wait_for(pilot, lambda: app.lobby_screen is not None, what="the lobby")
         await wait_for(pilot, lambda: "ready" in keys(), what="the lobby's keys")
+        await wait_for(pilot, lambda: "^r ready" in screen_text(app), what="the ready key shown")
         assert connecting == []
         assert "start" not in keys()  # Hana starts this table, not us
-        made = len(composed)
-        assert made <= 2, composed  # empty until the keys are known, then once (Textual's: 9 times)
+        assert not app.screen.query(FooterKey)  # one line, not a widget per key
+        made = len(drawn)
         for ready in (True, False, True):
             session.push(lobby_of(["Hana", "Ann", "Zed"], started=False, ready=[False, ready, False],
                                   kinds=["human"] * 3))
             await pilot.pause()
         await wait_for(pilot, lambda: "Zed" in screen_text(app), what="the newcomer")
         await pilot.pause()
-        assert len(composed) == made  # the same keys: not composed again
+        assert len(drawn) == made, drawn  # the same keys: not drawn again
         session.push(lobby_of(["Hana", "Ann", "Zed"], started=False, starter=1, kinds=["human"] * 3))
         await wait_for(pilot, lambda: "start" in keys(), what="the start key")
-        assert "ready" not in keys() and len(composed) == made + 1
+        assert "ready" not in keys() and len(drawn) > made
         await wait_for(pilot, lambda: "^s start" in screen_text(app), what="the start key shown")
