@@ -22,7 +22,11 @@ arrive a while after a host opens).
   (127.0.0.2, ...): p50 and max. ``host_longest_pause_ms``: the longest
   stall of the loop the host and this bench's clients share, while those
   open; ``launch_ms``, how long of it each child's start took (a warm start
-  waits for the zygote's fork).
+  waits for the zygote's fork). ``child_cpu_s_to_lobby``: the CPU time a
+  child had used when its lobby was on screen, alone (median of the tries)
+  and when opened at once (median of the sessions): the work one more
+  session costs, steadier than times on a shared machine (the kernel counts
+  it in ticks of 10 ms as a rule).
 - ``lobby_memory``: each child's RSS and USS (memory no other process
   shares, so what one more session adds) with the sessions in the lobby.
 - ``per_session``: while the game is played (each person's turn is played
@@ -276,7 +280,7 @@ async def _measure(work: Path, game: str, sessions: int, pace: float, warm: bool
     out: dict[str, Any] = {}
     launch = "warm" if warm else "fresh"
     print(f"{launch}: one session alone, {tries} times...", file=sys.stderr)
-    alone, alone_ssh = [], []
+    alone, alone_ssh, alone_cpu = [], [], []
     for i in range(tries):  # each at a table of its own, as the first friend to come in
         async with Host(config) as host, SshServer(ssh_config, host) as door:
             if warm and not await door.door.wait_warm():
@@ -284,6 +288,7 @@ async def _measure(work: Path, game: str, sessions: int, pace: float, warm: bool
             conn, player, took = await open_player(door.port, keys[sessions + i], f"solo{i + 1}")
             alone.append(round(took, 3))
             alone_ssh.append(player.session_open_s)
+            alone_cpu.append(sum(cpu_seconds(pid) for pid in door.children))
             conn.close()
     async with Host(config) as host, SshServer(ssh_config, host) as door:
         if warm:
@@ -298,6 +303,7 @@ async def _measure(work: Path, game: str, sessions: int, pace: float, warm: bool
             opened = await asyncio.gather(*(open_player(wire.port, keys[i], f"p{i + 1}", f"127.0.0.{i + 2}")
                                             for i in range(sessions)))
         times = sorted(t for _, _, t in opened)
+        at_once_cpu = [cpu_seconds(pid) for pid in door.children]  # the last one's lobby just came
         out["first_screen_s"] = {
             "one_session": round(statistics.median(alone), 3),
             "one_session_each_try": alone,
@@ -306,6 +312,8 @@ async def _measure(work: Path, game: str, sessions: int, pace: float, warm: bool
             f"{sessions}_at_once_max": round(times[-1], 3),
             "host_longest_pause_ms": round(stalls.longest * 1000, 1),
             **launches.figures(),
+            "child_cpu_s_to_lobby": {"one_session": round(statistics.median(alone_cpu), 3),
+                                     f"{sessions}_at_once": round(statistics.median(at_once_cpu), 3)},
         }
         players = [p for _, p, _ in opened]
         pids = list(door.children)
