@@ -39,3 +39,16 @@ async def test_a_line_that_never_comes_is_a_timeout_that_shows_the_screen() -> N
     drawn.feed(b"a table for four")
     with pytest.raises(TimeoutError, match="a table for four"):
         await drawn.wait_for("ann (you)", 0.05)
+
+
+def test_the_codec_bench_times_frames_as_the_table_builds_them(capsys) -> None:
+    """bench.codec builds each view as net.table does; a frame the seats' decoder would refuse
+    (as once, when log lines became LogLine) fails here, not when someone runs the bench."""
+    import json
+
+    from bench import codec
+
+    for game in ("side-effects", "quack"):
+        codec.main(["--game", game, "--games", "1", "--rounds", "1"])
+        report = json.loads(capsys.readouterr().out)
+        assert report["game"] == game and report["views_per_round"] > 0 and report["decodes_per_s"] > 0
