@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from websockets.asyncio.server import ServerConnection, serve
+from websockets.asyncio.server import ServerConnection, broadcast, serve
 from websockets.exceptions import ConnectionClosed
 
 from quackbox.core.rules import Outcome
@@ -429,9 +429,14 @@ class Host:
 class _Outbox:
     """Frames waiting to go out on one connection, and the task that sends them.
 
-    :meth:`send` queues a frame without waiting; the writer task awaits
-    ``ws.send`` for each frame in turn, so a slow connection holds up only
-    itself. The queue is bounded: a connection whose queued frames pass
+    :meth:`send` never waits. A frame for a connection with nothing queued,
+    whose writer is idle and whose socket buffer has room, goes to the
+    socket at once, in this turn of the event loop: queued, it would wait
+    for the writer task's next turn, and on a busy host each turn of the
+    loop is a turn of every table's work. Otherwise it is queued, and the
+    writer task awaits ``ws.send`` for each frame in turn, so a slow
+    connection holds up only itself; frames go out in the order sent either
+    way. The queue is bounded: a connection whose queued frames pass
     ``limit`` bytes is not reading, and is dropped.
     """
 
@@ -442,10 +447,17 @@ class _Outbox:
         """Bytes in the queue."""
         self.frames: asyncio.Queue[bytes | Close] = asyncio.Queue()
         self.closing = False
+        self._idle = True
+        """The writer task waits for a frame (it is not sending one)."""
         self.task = asyncio.create_task(self._write())
 
     def send(self, data: bytes) -> None:
         if self.closing:
+            return
+        if self._idle and self.frames.empty() and self._room():
+            # websockets' one call that sends without waiting: it frames the
+            # message and hands it to the socket now (for one connection here).
+            broadcast((self.ws,), data)
             return
         self.queued += len(data)
         if self.queued > self.limit:
@@ -475,15 +487,26 @@ class _Outbox:
         if transport is not None and not transport.is_closing():
             transport.abort()
 
+    def _room(self) -> bool:
+        """Whether the socket takes a frame now: its buffer is below the mark
+        at which ``ws.send`` would wait for it to drain."""
+        transport = self.ws.transport
+        if transport is None or transport.is_closing():
+            return False  # the writer task finds the connection closed
+        _low, high = transport.get_write_buffer_limits()
+        return transport.get_write_buffer_size() < high
+
     async def _write(self) -> None:
         try:
             while True:
                 item = await self.frames.get()
+                self._idle = False
                 if isinstance(item, Close):
                     await self.ws.close(item.code, item.reason)
                     return
                 self.queued -= len(item)
                 await self.ws.send(item)
+                self._idle = True
         except ConnectionClosed:
             pass
 

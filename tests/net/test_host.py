@@ -8,6 +8,7 @@ and the host's own edges (port taken, shutdown). Every test bounds its time.
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import socket
 import threading
@@ -421,6 +422,12 @@ async def test_slow_reader_is_dropped_without_holding_up_the_writer():
         def abort(self):
             ws.aborted = True
 
+        def get_write_buffer_limits(self):
+            return 16 * 1024, 64 * 1024
+
+        def get_write_buffer_size(self):
+            return 64 * 1024  # full: the peer does not read
+
     ws.transport = Transport()
     box = _Outbox(ws, limit=10_000)
     for _ in range(5):
@@ -432,6 +439,54 @@ async def test_slow_reader_is_dropped_without_holding_up_the_writer():
     assert ws.aborted and box.closing
     await asyncio.sleep(0)
     assert box.task.done()
+
+
+async def test_a_frame_for_an_idle_connection_is_with_its_socket_in_the_same_turn_and_order_holds():
+    """A frame for a connection with nothing queued goes to the socket as it is sent, not a
+    turn of the event loop later (on a busy host, a turn of every table's work); frames sent
+    while the socket is too full to take them wait in the queue, and all arrive in order."""
+    from websockets.asyncio.client import connect
+    from websockets.asyncio.server import serve
+
+    count, size = 100, 64 * 1024
+    done, reading = asyncio.Event(), asyncio.Event()
+    same_turn: list[bool] = []
+    queued_some: list[bool] = []
+
+    async def handler(ws):
+        box = _Outbox(ws, limit=count * size * 2)
+        writes: list[int] = []
+        real_write = ws.transport.write
+
+        def write(data):
+            writes.append(len(data))
+            real_write(data)
+
+        ws.transport.write = write
+        await reading.wait()
+        box.send(b"first")
+        same_turn.append(bool(writes))  # no await since: already with the socket
+        for number in range(count):
+            box.send(number.to_bytes(4, "big") + os.urandom(size))  # random: deflate cannot shrink it
+        queued_some.append(box.queued > 0)
+        await done.wait()
+        box.close(1000, "done")
+        await box.task
+
+    async with asyncio.timeout(30):
+        async with serve(handler, "127.0.0.1", 0) as server:
+            port = server.sockets[0].getsockname()[1]
+            async with connect(f"ws://127.0.0.1:{port}", max_size=None) as client:
+                # Small socket buffers (loopback's grow to megabytes): the socket fills
+                # long before the frames are all sent, and the rest must wait in the queue.
+                client.transport.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 16 * 1024)
+                reading.set()
+                assert await client.recv() == b"first"
+                numbers = [int.from_bytes((await client.recv())[:4], "big") for _ in range(count)]
+                done.set()
+    assert same_turn == [True]
+    assert queued_some == [True]  # the socket filled, and the rest waited their turn
+    assert numbers == list(range(count))
 
 
 async def test_a_client_that_never_reads_is_dropped_and_the_game_plays_on():
