@@ -3,18 +3,24 @@
 It listens with websockets' ``serve``, feeds every frame to the table with
 the loop's clock, and carries out what the table says, in order:
 
-- Frames go to each connection's outbox, a queue that the connection's own
-  writer task empties with ``await ws.send``. So sends never wait on each
-  other, and one client that never reads holds up only itself: its backlog
-  is capped and, past the cap, its connection is dropped (the seat goes away
+- Frames go to each connection's outbox: straight to its socket when
+  nothing waits there, else to a queue that the connection's own writer
+  task empties with ``await ws.send``. So sends never wait on each other,
+  and one client that never reads holds up only itself: its backlog is
+  capped and, past the cap, its connection is dropped (the seat goes away
   and can be reclaimed with its token).
 - Journal records go to a :class:`quackbox.net.journal.GroupCommit` as the
   table accepts their moves: it writes and syncs the records of one turn of
   the event loop (of every host sharing it) together on a worker thread, so
-  the disk never stalls the loop and every other table with it. One delivery
-  task carries out the table's actions one after another and waits for each
-  record to be on disk, so nothing the table says after an accepted move is
-  sent before the move is on disk.
+  the disk never stalls the loop and every other table with it. The table's
+  actions are carried out in one line, in order, as they come; the line
+  stops at a record until it is on disk, so nothing the table says after an
+  accepted move is sent before the move is on disk.
+
+Each hand-over between tasks costs a turn of the event loop, and on a busy
+host a turn of the loop is a turn of every table's work: so a frame is
+sent in the turn the table says it, or (behind a record) in the turn the
+commit tells of the sync, with no task in between.
 
 Entry points for the command line: :class:`HostConfig` and :func:`run_host`.
 """
@@ -22,6 +28,7 @@ Entry points for the command line: :class:`HostConfig` and :func:`run_host`.
 from __future__ import annotations
 
 import asyncio
+import collections
 import dataclasses
 import errno
 import functools
@@ -148,10 +155,12 @@ class Host:
         self._timer: asyncio.TimerHandle | None = None
         self._over: asyncio.Future[Outcome] | None = None
         self._stopped = False
-        self._actions: asyncio.Queue[list[Action | asyncio.Future[None]]] = asyncio.Queue()
-        """What the table said to do, batch after batch, for the delivery task;
+        self._line: collections.deque[Action | asyncio.Future[None]] = collections.deque()
+        """What the table said to do and is not done yet, in order (see :meth:`_carry_out`);
         a journal record stands there as the future of its write."""
-        self._delivery: asyncio.Task[None] | None = None
+        self._line_done = asyncio.Event()
+        """Set while nothing is left in the line."""
+        self._line_done.set()
         self.port = config.port
 
     @property
@@ -208,7 +217,6 @@ class Host:
         except OSError as exc:
             raise HostError(_explain(exc, self.config.bind, self.config.port)) from None
         self.port = self._server.sockets[0].getsockname()[1]
-        self._delivery = asyncio.create_task(self._deliver())
         if self.config.resume:
             self.table.restart_clock(self._now())
         # A slow bot thinks in a worker thread; its answer wakes the table here.
@@ -227,15 +235,13 @@ class Host:
         # The goodbyes may wait behind journal records: let them land first.
         try:
             async with asyncio.timeout(FLUSH_TIMEOUT):
-                await self._actions.join()
+                await self._line_done.wait()
                 if self.journal is not None:
                     # Closed in the writer's thread, like every other change to
                     # the journal: after any record a late bot move handed over.
                     await self.commit.write(self._close_journal)
         except TimeoutError:
             log.error("the game journal did not finish writing in time")
-        if self._delivery is not None:
-            self._delivery.cancel()
         boxes = list(self._outboxes.values())
         if boxes:
             await asyncio.wait([b.task for b in boxes], timeout=FLUSH_TIMEOUT)
@@ -284,48 +290,55 @@ class Host:
         return asyncio.get_running_loop().time()
 
     def _do(self, actions: list[Action]) -> None:
-        """Hand ``actions`` to the delivery task, behind every batch before them;
+        """Carry out ``actions`` behind everything the table said before them;
         journal records go to the disk at once (see :meth:`_to_disk`)."""
         if actions:
             if self.config.journal_dir is not None or self.journal is not None:
-                self._actions.put_nowait([self._to_disk(a) if isinstance(a, _RECORDS) else a for a in actions])
+                self._line.extend(self._to_disk(a) if isinstance(a, _RECORDS) else a for a in actions)
             else:
-                self._actions.put_nowait([*actions])  # a list of what the queue holds, for the type checker
+                self._line.extend(actions)
+            self._line_done.clear()
+            self._carry_out()
         if not self._stopped:
             self._reschedule()
 
-    async def _deliver(self) -> None:
-        """Carry out the table's actions in order, for as long as the host runs.
+    def _carry_out(self) -> None:
+        """Carry out the line of actions, in order, up to a journal record not yet on disk.
 
-        Frames are put in their connections' outboxes; a journal record is
-        on disk before anything after it, so no one hears of a move that is
-        not on disk.
+        Frames go to their connections' outboxes now, in the turn of the loop
+        the table said them (not a task's turn later: on a busy host, a turn
+        of the loop is a turn of every table's work). A record's frames wait
+        until the record is on disk, so no one hears of a move that is not;
+        the commit calls this again as soon as it is (``told``).
         """
-        while True:
-            actions = await self._actions.get()
+        line = self._line
+        while line:
+            action = line[0]
+            if isinstance(action, asyncio.Future):
+                if not action.done():
+                    return  # told when it is on disk
+                line.popleft()
+                self._on_disk(action)
+                continue
+            line.popleft()
+            if isinstance(action, _RECORDS):
+                continue  # this host keeps no journal
             try:
-                for action in actions:
-                    if isinstance(action, asyncio.Future):
-                        await self._on_disk(action)
-                        continue
-                    if isinstance(action, _RECORDS):
-                        continue  # this host keeps no journal
-                    box = self._outboxes.get(action.conn)
-                    if box is None:
-                        continue  # that connection is gone
-                    if isinstance(action, Send):
-                        box.send(action.data)
-                    else:
-                        box.close(action.code, action.reason)
+                box = self._outboxes.get(action.conn)
+                if box is None:
+                    continue  # that connection is gone
+                if isinstance(action, Send):
+                    box.send(action.data)
+                else:
+                    box.close(action.code, action.reason)
             except Exception:
                 # A bug here must not stop every later delivery with it.
-                log.exception("the host failed to carry out %r", actions)
-            finally:
-                self._actions.task_done()
-            outcome = self.table.outcome
-            if self._actions.empty() and self.table.phase == OVER and outcome is not None and self._over is not None and not self._over.done():
-                # The game is over and everything it said is on its way.
-                self._over.set_result(outcome)
+                log.exception("the host failed to carry out %r", action)
+        self._line_done.set()
+        outcome = self.table.outcome
+        if self.table.phase == OVER and outcome is not None and self._over is not None and not self._over.done():
+            # The game is over and everything it said is on its way.
+            self._over.set_result(outcome)
 
     def _to_disk(self, action: JournalStart | JournalMove | JournalEnd) -> asyncio.Future[None]:
         """Hand a journal record to the commit now, not when the delivery task
@@ -337,17 +350,19 @@ class Host:
             # A move is encoded here, on the loop that owns the wire codec;
             # the writer thread only writes bytes.
             data = jn.move_record(self.table.wire.values, action.seat, action.move)
-        return self.commit.write(functools.partial(self._record, action, data))
+        return self.commit.write(functools.partial(self._record, action, data), told=self._carry_out)
 
-    async def _on_disk(self, written: asyncio.Future[None]) -> None:
-        """Wait for a record to be on disk; a disk that failed loses the journal, not the game."""
-        try:
-            await written
-        except (OSError, jn.JournalError) as exc:
+    @staticmethod
+    def _on_disk(written: asyncio.Future[None]) -> None:
+        """A record is on disk, or failed to be: a disk that failed loses the journal, not the game."""
+        if written.cancelled():
+            return
+        exc = written.exception()
+        if isinstance(exc, (OSError, jn.JournalError)):
             # Play goes on; the game just cannot be resumed after a crash.
             log.error("cannot put the game journal on disk: %s", exc)
-        except Exception:
-            log.exception("cannot put the game journal on disk (a bug)")
+        elif exc is not None:
+            log.error("cannot put the game journal on disk (a bug)", exc_info=exc)
 
     def _record(self, action: JournalStart | JournalMove | JournalEnd, data: bytes) -> jn.JournalWriter | None:
         """Write a journal record, in the commit's writer thread (records are

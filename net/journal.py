@@ -29,6 +29,7 @@ import asyncio
 import functools
 import hashlib
 import itertools
+import logging
 import os
 import queue
 import struct
@@ -48,6 +49,8 @@ from quackbox.net import places
 from quackbox.net.codec import Codec, DecodeError
 from quackbox.net.loops import call_soon_from_thread
 from quackbox.net.protocol import Wire
+
+log = logging.getLogger("quackbox.journal")
 
 __all__ = [
     "FORMAT",
@@ -337,8 +340,14 @@ Job = Callable[[], "JournalWriter | None"]
 """Writes records in a :class:`GroupCommit`'s trip; returns the journal it
 wrote to (to be synced), or None."""
 
-Trip = list[tuple[Job, "asyncio.Future[None]"]]
-"""Records handed over together, each with the future that waits for it."""
+Told = Callable[[], None]
+"""Called on the loop once a record's future is settled (see :meth:`GroupCommit.write`)."""
+
+Waiter = tuple["asyncio.Future[None]", "Told | None"]
+"""What waits for one record: its future, and whom to tell in the same breath."""
+
+Trip = list[tuple[Job, "asyncio.Future[None]", "Told | None"]]
+"""Records handed over together, each with what waits for it."""
 
 IDLE_SECONDS = 1.0
 """How long a :class:`GroupCommit`'s writer thread waits for more work before it ends."""
@@ -391,16 +400,22 @@ class GroupCommit:
         self.records = 0
         """Records written so far."""
 
-    def write(self, job: Job) -> asyncio.Future[None]:
+    def write(self, job: Job, told: Told | None = None) -> asyncio.Future[None]:
         """Run ``job`` (which writes a record) in the writer thread's next trip;
         a future done once what it wrote is on disk, or holding the error that
-        stopped it."""
+        stopped it.
+
+        ``told`` is called on the loop right after the future is settled, in
+        the same turn of the loop: what waits on the future itself (a task, a
+        done callback) runs a turn later, and on a busy host a turn of the
+        loop is a turn of every table's work.
+        """
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
         if not self._waiting:
             # At the end of this turn: every record accepted in it goes in one trip.
             loop.call_soon(self._hand_over)
-        self._waiting.append((job, done))
+        self._waiting.append((job, done, told))
         return done
 
     def _hand_over(self) -> None:
@@ -446,17 +461,17 @@ class GroupCommit:
     def _commit(self, trip: Trip) -> None:
         """One trip: run every job in order, then sync each journal they
         touched, telling its records' waiters as soon as it is on disk."""
-        touched: dict[JournalWriter, list[asyncio.Future[None]]] = {}
-        for job, done in trip:
+        touched: dict[JournalWriter, list[Waiter]] = {}
+        for job, done, told in trip:
             try:
                 journal = job()
             except Exception as exc:
-                _tell([done], exc)
+                _tell([(done, told)], exc)
                 continue
             if journal is None:
-                _tell([done], None)
+                _tell([(done, told)], None)
             else:
-                touched.setdefault(journal, []).append(done)
+                touched.setdefault(journal, []).append((done, told))
         self.trips += 1
         self.records += len(trip)
         for journal, waiting in touched.items():
@@ -470,20 +485,27 @@ class GroupCommit:
         return None
 
 
-def _tell(waiting: list[asyncio.Future[None]], error: Exception | None) -> None:
+def _tell(waiting: list[Waiter], error: Exception | None) -> None:
     """From the writer thread: settle ``waiting`` on their loops (one call for each loop in a row)."""
-    for loop, futures in itertools.groupby(waiting, key=lambda done: done.get_loop()):
-        call_soon_from_thread(loop, _settle, list(futures), error)
+    for loop, waiters in itertools.groupby(waiting, key=lambda waiter: waiter[0].get_loop()):
+        call_soon_from_thread(loop, _settle, list(waiters), error)
 
 
-def _settle(waiting: list[asyncio.Future[None]], error: Exception | None) -> None:
-    for done in waiting:
+def _settle(waiting: list[Waiter], error: Exception | None) -> None:
+    for done, _told in waiting:
         if done.done():
             continue  # its waiter gave up
         if error is None:
             done.set_result(None)
         else:
             done.set_exception(error)
+    for _done, told in waiting:
+        if told is not None:
+            try:
+                told()
+            except Exception:
+                # One waiter's failure must not keep the others from hearing.
+                log.exception("a journal record's waiter failed on hearing it is on disk")
 
 
 class _Decoder:

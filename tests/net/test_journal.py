@@ -247,6 +247,31 @@ def _appender(journal: jn.JournalWriter, seat: int, move: typing.Any):
     return job
 
 
+async def test_whom_a_record_tells_hears_in_the_turn_it_is_on_disk_before_the_future_s_callbacks(
+        tmp_path: Path) -> None:
+    """``told`` runs in the same callback that settles the record's future, with the
+    record on disk, and before anything waiting on the future itself (which asyncio
+    runs a turn later); one that fails keeps no other from hearing (both records share
+    one trip and one sync)."""
+    commit = jn.GroupCommit()
+    journal = jn.JournalWriter.create(tmp_path / "j.qbj", HEADER)
+    heard: list[str] = []
+    moves = _moves(2)
+
+    def told() -> None:
+        heard.append(f"told, done={second.done()}, on disk: {len(jn.read(journal.path).moves)}")
+
+    def fails() -> None:
+        raise RuntimeError("a waiter that breaks")
+
+    first = commit.write(_appender(journal, *moves[0]), told=fails)
+    second = commit.write(_appender(journal, *moves[1]), told=told)
+    first.add_done_callback(lambda _: heard.append("callback"))
+    await asyncio.gather(first, second)
+    assert heard == ["told, done=True, on disk: 2", "callback"]
+    journal.close()
+
+
 async def test_records_of_one_turn_share_one_trip_and_each_journal_one_sync(tmp_path: Path) -> None:
     syncs = Syncs()
     commit = jn.GroupCommit(sync=syncs)
