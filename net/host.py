@@ -341,10 +341,11 @@ class Host:
             self._over.set_result(outcome)
 
     def _to_disk(self, action: JournalStart | JournalMove | JournalEnd) -> asyncio.Future[None]:
-        """Hand a journal record to the commit now, not when the delivery task
-        reaches it: so every record accepted in this turn of the loop (at
-        every host sharing the commit) goes to disk in one trip. Its future
-        is done once the record is on disk."""
+        """Hand a journal record to the commit as the table accepts its move, so
+        every record accepted in this turn of the loop (at every host sharing
+        the commit) goes to disk in one trip. Its future, which stands in the
+        line, is done once the record is on disk, and the line goes on in that
+        same turn (``told``)."""
         data = b""
         if isinstance(action, JournalMove):
             # A move is encoded here, on the loop that owns the wire codec;
