@@ -365,3 +365,21 @@ async def test_a_session_opened_before_the_app_shows_its_lobby_first_and_keys_ar
         await wait_for(pilot, lambda: "start" in keys(), what="the start key")
         assert "ready" not in keys() and len(drawn) > made
         await wait_for(pilot, lambda: "^s start" in screen_text(app), what="the start key shown")
+
+
+async def test_the_connecting_screen_says_how_to_give_up_and_escape_does(tmp_path):
+    """While a table is being reached, its key line shows Esc to give up (and the palette's key),
+    and Esc gives up."""
+    from quackbox.tui import app as app_module
+
+    app = app_module.QuackboxApp(store=SettingsStore(tmp_path / "config"), home=False, cursor_blink=False)
+    gave_up: list[bool] = []
+    app.give_up_connecting = lambda: gave_up.append(True)
+    async with app.run_test(size=SIZE) as pilot:
+        app.push_screen(app_module.ConnectingScreen("Joining 10.0.0.5…"))
+        await wait_for(pilot, lambda: "esc give up" in screen_text(app), what="the keys")
+        last = screen_text(app).splitlines()[-1]
+        assert last.startswith(" esc give up") and last.rstrip().endswith("▏^p palette"), last
+        await pilot.press("escape")
+        await pilot.pause()
+        assert gave_up == [True]
