@@ -28,7 +28,8 @@ from typing import Any
 from quackbox.core import bots as core_bots
 from quackbox.core import games
 from quackbox.core.play import next_move
-from quackbox.net.protocol import DeadlineInfo, LogLine, View, Wire
+from quackbox.net.protocol import DeadlineInfo, View, Wire
+from quackbox.net.table import seen_by
 
 
 def frames_of_games(game: str, seats: int, count: int) -> list[Any]:
@@ -46,9 +47,7 @@ def frames_of_games(game: str, seats: int, count: int) -> list[Any]:
             events = rules.apply(state, seat, move)
             seq += 1
             for watcher in (*range(seats), None):
-                seen = tuple(e for e in (rules.redact(e, watcher) for e in events) if e is not None)
-                log = tuple(LogLine(text, rules.line_kind(e, watcher), i)
-                            for i, e in enumerate(seen) if (text := rules.describe(e, names, watcher)))
+                seen, log = seen_by(rules, watcher, events, names)
                 messages.append(View(seq, rules.view(state, watcher), seen, log, deadline))
     return messages
 

@@ -72,6 +72,7 @@ __all__ = [
     "Send",
     "Table",
     "new_room_code",
+    "seen_by",
 ]
 
 log = logging.getLogger("quackbox.net")
@@ -90,6 +91,22 @@ PRESENCE_PER_SECOND = 0.1
 """Lines saying that a seat's person left or came back: a few at once, then
 one per ten seconds, so a connection that flaps fills no logs (the lobby
 message still says who is here)."""
+
+
+def seen_by(
+    rules: AnyRules, seat: int | None, events: Any, names: tuple[str, ...]
+) -> tuple[tuple[Event, ...], tuple[LogLine, ...]]:
+    """``events`` as ``seat`` (None: a spectator) may see them, and its log lines for
+    them: what a view frame carries besides the view."""
+    seen = []
+    for event in events:
+        redacted = rules.redact(event, seat)
+        if redacted is not None:
+            seen.append(redacted)
+    # An event the rules have no sentence for (an empty one) makes no line.
+    told = tuple(LogLine(text, rules.line_kind(e, seat), i)
+                 for i, e in enumerate(seen) if (text := rules.describe(e, names, seat)))
+    return tuple(seen), told
 
 
 def new_room_code() -> str:
@@ -531,18 +548,9 @@ class Table:
     def _seen(
         self, seat: int | None, events: Any, names: tuple[str, ...], first: tuple[LogLine, ...] = ()
     ) -> tuple[tuple[Event, ...], tuple[LogLine, ...]]:
-        """``events`` as ``seat`` (None: a spectator) may see them, and its log
-        lines for them after the lines ``first``."""
-        rules = self.rules
-        seen = []
-        for event in events:
-            redacted = rules.redact(event, seat)
-            if redacted is not None:
-                seen.append(redacted)
-        # An event the rules have no sentence for (an empty one) makes no line.
-        told = tuple(LogLine(text, rules.line_kind(e, seat), i)
-                     for i, e in enumerate(seen) if (text := rules.describe(e, names, seat)))
-        return tuple(seen), first + told
+        """What :func:`seen_by` gives ``seat``, its log lines after the lines ``first``."""
+        seen, told = seen_by(self.rules, seat, events, names)
+        return seen, first + told
 
     def _frame(
         self, seat: int | None, seen: tuple[Event, ...], lines: tuple[LogLine, ...], deadline: DeadlineInfo | None,
