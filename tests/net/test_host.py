@@ -489,19 +489,33 @@ async def test_a_frame_for_an_idle_connection_is_with_its_socket_in_the_same_tur
     assert numbers == list(range(count))
 
 
-async def test_what_the_table_says_reaches_the_outboxes_in_the_same_turn_and_a_record_holds_what_follows(tmp_path):
+async def test_what_the_table_says_reaches_the_outboxes_in_the_same_turn_and_a_record_holds_what_follows(
+        tmp_path, monkeypatch):
     """No task stands between the table and the outboxes: frames are handed over as the
     table says them. Behind a journal record they wait until the commit says it is on
-    disk, and then go in that same turn of the loop, not a turn later."""
+    disk, and then go in the very callback that says so, not a turn later (as a task
+    woken by the record's future, or a done callback of its own, would)."""
     from quackbox.core.side_effects import EndTurn
     from quackbox.net.actions import JournalMove, Send
 
+    settling = [False]
+    real_settle = jn._settle
+
+    def settle(waiting, error):
+        settling[0] = True
+        try:
+            real_settle(waiting, error)
+        finally:
+            settling[0] = False
+
+    monkeypatch.setattr(jn, "_settle", settle)
+
     class Box:
         def __init__(self):
-            self.sent: list[bytes] = []
+            self.sent: list[tuple[bytes, bool]] = []
 
         def send(self, data):
-            self.sent.append(data)
+            self.sent.append((data, settling[0]))
 
     release = threading.Event()
 
@@ -512,24 +526,18 @@ async def test_what_the_table_says_reaches_the_outboxes_in_the_same_turn_and_a_r
         box = Box()
         host._outboxes[99] = box
         host._do([Send(99, b"one"), Send(99, b"two")])
-        assert box.sent == [b"one", b"two"]  # no await since
+        assert box.sent == [(b"one", False), (b"two", False)]  # no await since
 
         # A move's record, and a frame behind it: the frame waits for the (slow) sync.
         host.journal = jn.JournalWriter.create(tmp_path / "game.qbj", jn.Header(
             game="side-effects", seed=1, seats=2, names=("a", "b")))
         host._do([JournalMove(0, EndTurn()), Send(99, b"three")])
         await asyncio.sleep(0.05)  # the record written, its sync waiting
-        assert box.sent == [b"one", b"two"]
-        seen_in_callback: list[list[bytes]] = []
-        written = host._line[0]
-        written.add_done_callback(lambda _: seen_in_callback.append(list(box.sent)))
+        assert len(box.sent) == 2
         release.set()
         async with asyncio.timeout(5):
             await host._line_done.wait()
-        await asyncio.sleep(0)
-        assert box.sent == [b"one", b"two", b"three"]
-        # The future's own callbacks run a turn after it is settled; the frame was out before.
-        assert seen_in_callback == [[b"one", b"two", b"three"]]
+        assert box.sent[2:] == [(b"three", True)]  # sent while the commit was settling the record
         del host._outboxes[99]
 
 
