@@ -23,8 +23,9 @@ arrive a while after a host opens).
   stall of the loop the host and this bench's clients share, while those
   open; ``launch_ms``, how long of it each child's start took (a warm start
   waits for the zygote's fork). ``child_cpu_s_to_lobby``: the CPU time a
-  child had used when its lobby was on screen, alone (median of the tries)
-  and when opened at once (median of the sessions): the work one more
+  child had used when its lobby was on screen, alone (median of the tries),
+  and when opened at once (median of the sessions, read as the last of them
+  shows its lobby): the work one more
   session costs, steadier than times on a shared machine (every thread's,
   as the scheduler counts it). Its own threads' time only: what ended
   before is not counted (a child's threads live as long as it does).
@@ -139,7 +140,7 @@ def cpu_seconds(pid: int) -> float:
 
 
 def cpu_seconds_exact(pid: int) -> float:
-    """CPU time of every thread of ``pid`` so far, to the nanosecond (the scheduler's own
+    """CPU time of ``pid``'s live threads so far, to the nanosecond (the scheduler's own
     count): for a few tenths of a second, where ticks of 10 ms are too coarse."""
     total = 0
     for task in Path(f"/proc/{pid}/task").iterdir():

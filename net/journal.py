@@ -346,7 +346,7 @@ Told = Callable[[], None]
 Waiter = tuple["asyncio.Future[None]", "Told | None"]
 """What waits for one record: its future, and whom to tell in the same breath."""
 
-Trip = list[tuple[Job, "asyncio.Future[None]", "Told | None"]]
+Trip = list[tuple[Job, Waiter]]
 """Records handed over together, each with what waits for it."""
 
 IDLE_SECONDS = 1.0
@@ -415,7 +415,7 @@ class GroupCommit:
         if not self._waiting:
             # At the end of this turn: every record accepted in it goes in one trip.
             loop.call_soon(self._hand_over)
-        self._waiting.append((job, done, told))
+        self._waiting.append((job, (done, told)))
         return done
 
     def _hand_over(self) -> None:
@@ -434,8 +434,8 @@ class GroupCommit:
         thread lets it: by default up to 5 ms each time the loop is busy,
         several times a trip, while the moves wait. A tenth of that halved
         the time a move took to reach every seat on a busy host (``bench.net``
-        at 150 tables), and it costs nothing while no other thread wants to run. It is a setting of
-        the whole process, so it is only ever lowered.
+        at 150 tables), and it costs nothing while no other thread wants to
+        run. It is a setting of the whole process, so it is only ever lowered.
         """
         if sys.getswitchinterval() > SWITCH_SECONDS:
             sys.setswitchinterval(SWITCH_SECONDS)
@@ -462,16 +462,16 @@ class GroupCommit:
         """One trip: run every job in order, then sync each journal they
         touched, telling its records' waiters as soon as it is on disk."""
         touched: dict[JournalWriter, list[Waiter]] = {}
-        for job, done, told in trip:
+        for job, waiter in trip:
             try:
                 journal = job()
             except Exception as exc:
-                _tell([(done, told)], exc)
+                _tell([waiter], exc)
                 continue
             if journal is None:
-                _tell([(done, told)], None)
+                _tell([waiter], None)
             else:
-                touched.setdefault(journal, []).append((done, told))
+                touched.setdefault(journal, []).append(waiter)
         self.trips += 1
         self.records += len(trip)
         for journal, waiting in touched.items():

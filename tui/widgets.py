@@ -154,8 +154,9 @@ class KeyBar(PaintChanges, ClickableText):
     Textual's footer is a widget per key, made again whole whenever the keys
     change, each styled on its own: a quarter of the CPU an app spent reaching
     its lobby (headless, 140 ms against 107 ms with this line). This line
-    compares its drawing and repaints the keys that changed. A click on a key presses it. With ``palette``, the command
-    palette's key stands at the right edge, as in Textual's footer.
+    compares its drawing and repaints the keys that changed. A click on a key
+    presses it. With ``palette``, the command palette's key stands at the
+    right edge, as in Textual's footer.
     """
 
     DEFAULT_CSS = """
@@ -189,15 +190,18 @@ class KeyBar(PaintChanges, ClickableText):
         shown: dict[str, tuple[str, str, str, bool]] = {}
         for _node, binding, enabled, _tooltip in screen.active_bindings.values():
             if binding.show and binding.action not in shown:  # one key per action, as the footer
-                shown[binding.action] = (binding.key, self.app.get_key_display(binding), binding.description,
-                                         enabled)
+                shown[binding.action] = self._shown(binding, enabled)
         self.keys = tuple(shown.values())
-        palette = screen.active_bindings.get(self.app.COMMAND_PALETTE_BINDING)
-        if self.palette and self.app.ENABLE_COMMAND_PALETTE and palette is not None:
-            _node, binding, enabled, _tooltip = palette
-            self.palette_key = (binding.key, self.app.get_key_display(binding), binding.description, enabled)
+        palette_binding = screen.active_bindings.get(self.app.COMMAND_PALETTE_BINDING)
+        if self.palette and self.app.ENABLE_COMMAND_PALETTE and palette_binding is not None:
+            _node, binding, enabled, _tooltip = palette_binding
+            self.palette_key = self._shown(binding, enabled)
         else:
             self.palette_key = None
+
+    def _shown(self, binding: Binding, enabled: bool) -> tuple[str, str, str, bool]:
+        """A key as :attr:`keys` holds it."""
+        return binding.key, self.app.get_key_display(binding), binding.description, enabled
 
     def draw(self) -> Text:
         key_style = self.get_component_rich_style("key-bar--key", partial=True)
