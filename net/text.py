@@ -15,8 +15,10 @@ Unicode's own confusables data (UTS #39, as kept in the
 from __future__ import annotations
 
 import functools
+import json
 import re
 import unicodedata
+from importlib import resources
 
 __all__ = ["MAX_MARKS", "clean_name", "clean_text", "ignorable", "name_keys", "skeleton"]
 
@@ -115,19 +117,24 @@ def _prototypes() -> dict[str, str]:
     """Each confusable character and the prototype it looks like (``а`` -> ``a``, ``m`` -> ``rn``).
 
     Read once, when the first name is compared (about 0.1 s, so a process that
-    never compares names, a ``quackbox join``, never pays it): the package keeps
+    never compares names, a ``quackbox join``, never pays it), from the
+    package's data file, not through its modules: they keep the whole table
+    (9.6 MB, 16,000 lists and dicts) for the life of the process, where a
+    host's every full collection walked it, and import ``urllib.request``.
+    What is kept is a dict of strings, which the collector does not track.
+    The package keeps
     each pair of UTS #39's confusables.txt both ways round, so a character
     with one partner looks like that partner when the partner has others too
     (it is the prototype of a group), or is a sequence; two characters that
     only look like each other both map to the smaller.
     """
-    from confusable_homoglyphs import confusables  # its import reads the whole table
+    table = json.loads(resources.files("confusable_homoglyphs").joinpath("confusables.json").read_text("utf-8"))
 
     def bare(text: str) -> str:  # the data wraps right-to-left letters in direction marks
         return text.replace("\u200e", "").replace("\u200f", "")
 
     pairs: dict[str, list[str]] = {}
-    for source, partners in confusables.confusables_data.items():
+    for source, partners in table.items():
         pairs.setdefault(bare(source), []).extend(bare(p["c"]) for p in partners)
     prototypes = {}
     for ch, partners in pairs.items():

@@ -4,6 +4,8 @@ nothing removed, and names told apart by how they look (Unicode's confusables)."
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 import unicodedata
 
 import pytest
@@ -100,6 +102,23 @@ def test_the_skeleton_is_unicodes():
     assert skeleton("m") == skeleton("rn")
     assert skeleton("\u2f47\u672c") == skeleton("日本")  # a Kangxi radical for the CJK letter
     assert skeleton("x") == "x" and skeleton("Zoë") == unicodedata.normalize("NFD", "Zoë")
+
+
+def test_the_confusables_table_is_not_kept():
+    """Comparing names keeps only the prototypes, a dict of strings the collector does not
+    track: not the package's whole table, which a host's every full collection would walk."""
+    probe = (
+        "import gc, sys\n"
+        "from quackbox.net import text\n"
+        "before = len(gc.get_objects())\n"
+        "assert text.skeleton('раураl') == text.skeleton('paypal')\n"
+        "print(len(gc.get_objects()) - before, gc.is_tracked(text._prototypes()),"
+        " 'confusable_homoglyphs.confusables' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    added, tracked, module = out.split()
+    assert int(added) < 1000, f"{added} objects left tracked after the first comparison"
+    assert (tracked, module) == ("False", "False")
 
 
 @given(st.text(max_size=40))
