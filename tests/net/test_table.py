@@ -567,6 +567,19 @@ def test_recent_logs_are_bounded():
     assert len(d.table.recent_moves) <= 64
 
 
+def test_the_recent_log_is_kept_where_the_collector_does_not_walk():
+    """A host of many tables keeps thousands of lines; kept as LogLine objects each full
+    collection walked them all. Once a collection has seen them, none is tracked."""
+    import gc
+
+    d = started()
+    for _ in range(20):
+        d.send(d.table.state.current + 1, MoveMessage(d.table.seq, Draw()))
+    kept = [line for lines in d.table.recent_log.values() for line in lines]
+    gc.collect()
+    assert len(kept) > 20 and not any(gc.is_tracked(line) for line in kept)
+
+
 def test_once_a_stand_in_plays_for_an_away_seat_it_keeps_the_bots_pace():
     d = started(away_grace=5.0)
     token = d.welcome(1).token
