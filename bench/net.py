@@ -70,6 +70,7 @@ from websockets.asyncio.server import serve
 from quackbox.core import bots as core_bots
 from quackbox.core.bots import decide
 from quackbox.core import games
+from quackbox.net import collector
 from quackbox.net import journal as jn
 from quackbox.net.client import Client
 from quackbox.net.host import Host, HostConfig
@@ -352,9 +353,7 @@ def host_process(
             host = Host(config, commit=commit)
             await host.start()
             hosts.append(host)
-        # Everything made so far lives as long as the run: keep the cyclic
-        # collector from walking it again and again.
-        gc.freeze()
+        collector.settle()  # as ``quackbox host`` does once its table is open
         ports.send([h.port for h in hosts])
         loop = asyncio.get_running_loop()
         await loop.run_in_executor(None, mark.wait)
