@@ -30,7 +30,13 @@ arrive a while after a host opens).
   as the scheduler counts it). Its own threads' time only: what ended
   before is not counted (a child's threads live as long as it does).
 - ``lobby_memory``: each child's RSS and USS (memory no other process
-  shares, so what one more session adds) with the sessions in the lobby.
+  shares, so what one more session adds) with the sessions in the lobby;
+  ``game_start_memory`` the same a second after the game's first screen.
+  The table does not start by itself: once the lobby's figures are read,
+  everyone gets ready (Ctrl+R) and the first seat starts (Ctrl+S), as
+  people would. (A table that started as its last seat filled, as this
+  bench's did, had every child at the game's first screen when its
+  "lobby" was read: some 3 MiB more.)
 - ``per_session``: while the game is played (each person's turn is played
   by the host's stand-in bot after ``--pace`` seconds, so the table moves at
   a steady pace), each child's RSS and USS (mean and max over the sessions,
@@ -126,8 +132,16 @@ class Player(asyncssh.SSHClientSession):  # type: ignore[type-arg]
     def __init__(self) -> None:
         self.drawn = Drawn(80, 24)
         self.received = 0
+        self.chan: Any = None
         self.session_open_s = 0.0
         """From connecting to the session's channel open: SSH's own part, before the child."""
+
+    def connection_made(self, chan: Any) -> None:
+        self.chan = chan
+
+    async def type(self, keys: bytes) -> None:
+        """Keys pressed at this terminal."""
+        self.chan.write(keys)
 
     def data_received(self, data: bytes, datatype: Any) -> None:
         self.received += len(data)
@@ -275,6 +289,18 @@ async def open_player(port: int, key: asyncssh.SSHKey, name: str, address: str =
     return conn, player, seen - started
 
 
+async def start_game(host: Host, players: dict[str, Any]) -> None:
+    """Everyone at the table gets ready and the first seat starts the game, by their keys
+    (``players``: by name, each with an ``async type(keys)``)."""
+    for player in players.values():
+        await player.type(b"\x12")  # Ctrl+R: ready
+    seats = host.table.seats
+    await until(lambda: seats.starter is not None and not seats.not_ready(besides=seats.starter), 30)
+    assert seats.starter is not None
+    await players[seats[seats.starter].name].type(b"\x13")  # Ctrl+S: start
+    await until(lambda: host.table.phase == "playing", 30)
+
+
 async def measure(game: str, sessions: int, pace: float, launches: list[str], tries: int) -> dict[str, Any]:
     out: dict[str, Any] = {"game": game, "sessions": sessions, "pace_s": pace, "terminal": "80x24",
                            "load_average": {"before": load_average()}}
@@ -287,7 +313,7 @@ async def measure(game: str, sessions: int, pace: float, launches: list[str], tr
 
 async def _measure(work: Path, game: str, sessions: int, pace: float, warm: bool, tries: int) -> dict[str, Any]:
     config = HostConfig(game=game, seats=sessions, bots=0, headless=True, bind="127.0.0.1", port=0, once=False,
-                        bot_delay=pace, turn_timer=pace, away_grace=None, seed=7, autostart=True)
+                        bot_delay=pace, turn_timer=pace, away_grace=None, seed=7)
     ssh_config = SshConfig(port=0, bind="127.0.0.1", host_key=str(work / "host_key"),
                            players_dir=str(work / "players"), limits=DoorLimits(idle_timeout=None), warm=warm)
     keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(sessions + tries)]
@@ -336,8 +362,10 @@ async def _measure(work: Path, game: str, sessions: int, pace: float, warm: bool
         if door.door.zygote is not None and door.door.zygote.pid is not None:
             zygote = door.door.zygote.pid
             out["zygote"] |= {"rss_mib": round(rss_mib(zygote), 1), "uss_mib": round(uss_mib(zygote), 1)}
+        await start_game(host, {f"p{i + 1}": p for i, p in enumerate(players)})
+        await asyncio.sleep(1.0)  # the game's first screen drawn
+        out["game_start_memory"] = memory(pids)
         print(f"{launch}: playing...", file=sys.stderr)
-        await until(lambda: host.table.phase == "playing", 30)
         cpu0 = {pid: cpu_seconds(pid) for pid in pids}
         host_cpu0 = cpu_seconds(os.getpid())
         bytes0 = [p.received for p in players]

@@ -23,7 +23,10 @@ headless Chromium driven by ``tests/web/cdp.py``.
   host and this bench's clients share, while those open; ``launch_ms``, how
   long of it each child's start took (a warm start waits for the zygote's
   fork). ``lobby_memory``: each child's RSS and USS (memory no
-  other process shares, so what one more session adds) in the lobby.
+  other process shares, so what one more session adds) in the lobby;
+  ``game_start_memory`` the same a second after the game's first screen
+  (the table waits in its lobby until everyone is ready and the first
+  seat starts it, by their keys).
 - ``browser``: the whole of it in a real browser, from opening the link in a
   tab to the lobby in xterm.js's rows, for one tab alone and for
   ``--sessions`` tabs at once (p50 and max). Each tab is a browser of its
@@ -60,7 +63,8 @@ from typing import Any
 from websockets.asyncio.client import connect
 
 from bench.doors import log
-from bench.ssh import LAUNCHES, Drawn, Launches, Stalls, Wire, cpu_seconds, load_average, memory, rss_mib, until, uss_mib
+from bench.ssh import (LAUNCHES, Drawn, Launches, Stalls, Wire, cpu_seconds, load_average, memory, rss_mib, start_game,
+                       until, uss_mib)
 from quackbox.net.door import DoorLimits
 from quackbox.net.host import Host, HostConfig
 from quackbox.net.web import WebConfig, WebServer
@@ -69,9 +73,9 @@ from quackbox.net.web import WebConfig, WebServer
 class Table:
     """A headless host and its browser door in this process, its files in a temporary folder."""
 
-    def __init__(self, work: Path, game: str, seats: int, pace: float, warm: bool) -> None:
+    def __init__(self, work: Path, game: str, seats: int, pace: float, warm: bool, autostart: bool = False) -> None:
         self.config = HostConfig(game=game, seats=seats, bots=0, headless=True, bind="127.0.0.1", port=0, once=False,
-                                 bot_delay=pace, turn_timer=pace, away_grace=None, seed=7, autostart=True,
+                                 bot_delay=pace, turn_timer=pace, away_grace=None, seed=7, autostart=autostart,
                                  code="BNCH-WEBB")
         self.web_config = WebConfig(port=0, bind="127.0.0.1", players_dir=str(work / "players"),
                                     limits=DoorLimits(idle_timeout=None), warm=warm)
@@ -114,6 +118,10 @@ class Player:
         await self.ws.send(json.dumps({"hello": 1, "code": code, "id": secrets.token_hex(32),
                                        "name": name, "watch": False, "cols": cols, "rows": rows}))
         self.task = asyncio.get_running_loop().create_task(self._read())
+
+    async def type(self, keys: bytes) -> None:
+        """Keys pressed in the page's terminal."""
+        await self.ws.send(keys)
 
     async def _read(self) -> None:
         async for message in self.ws:
@@ -160,6 +168,9 @@ async def door_first_screens(work: Path, game: str, sessions: int, warm: bool, t
         out["lobby_memory"] = memory(table.web.children)
         if warm:
             out["zygote"] = table.zygote()
+        await start_game(table.host, {f"p{i + 1}": p for i, (p, _) in enumerate(opened)})
+        await asyncio.sleep(1.0)  # the game's first screen drawn
+        out["game_start_memory"] = memory(table.web.children)
         for player, _ in opened:
             await player.ws.close()
     return out
@@ -218,7 +229,7 @@ async def first_screens(work: Path, game: str, sessions: int, warm: bool) -> dic
 
 
 async def play(work: Path, game: str, sessions: int, pace: float, cols: int, rows: int, warm: bool) -> dict[str, Any]:
-    async with Table(work / f"{cols}x{rows}", game, sessions, pace, warm) as table:
+    async with Table(work / f"{cols}x{rows}", game, sessions, pace, warm, autostart=True) as table:
         # The pages reach the door through a relay that counts what the door sends them.
         wire = Wire(table.web.port)
         await wire.start()
