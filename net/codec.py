@@ -153,6 +153,11 @@ class Codec:
         """The fields of every class and message, read once here; never written after."""
         for cls in (*self.classes.values(), *messages):
             self._fields[cls] = self._read_fields(cls)
+        self._field_names: dict[type, tuple[str, ...]] = {
+            cls: tuple(field.name for field in self._fields[cls]) for cls in self.classes.values()
+        }
+        """The names of the fields of each tagged class, in order, by the class
+        itself: what :meth:`_tagged_map` puts in its map, found with one look-up."""
 
     # --- encoding -------------------------------------------------------------
 
@@ -189,10 +194,11 @@ class Codec:
             if type(value.id) is not int or table.get(value.id) != value:  # True == 1, but not on the wire
                 raise TypeError(f"cannot send {_short(value)} by its id: it is not the game's {kind.__name__}")
             return value.id
-        if self.classes.get(kind.__name__) is kind:
+        names = self._field_names.get(kind)
+        if names is not None:
             encoded = {TAG: kind.__name__}
-            for field in self._fields[kind]:
-                encoded[field.name] = getattr(value, field.name)
+            for name in names:
+                encoded[name] = getattr(value, name)
             return encoded
         if isinstance(value, enum.Enum):
             return value.value
