@@ -146,7 +146,7 @@ class Codec:
         self.classes: Mapping[str, type] = _by_name(cls for cls in classes if cls not in self.refs)
         """The tagged classes by wire name."""
         self._readers: dict[Any, Reader] = {}
-        """Every annotation's reader, made once (:meth:`reader`)."""
+        """Every annotation's reader, made once (:meth:`reader`), by its :func:`_spelling`."""
         self._read_game_value = self._tagged_reader((object,), wanted="a game value")
         """Reads a tagged map of any registered class (where ``Any`` stands)."""
         self._fields: dict[type, tuple[_Field, ...]] = {}
@@ -262,9 +262,10 @@ class Codec:
         decodes in 0.15 ms where reading its annotations per value took 0.26
         (``bench.codec``); the refusals are the same, word for word.
         """
-        read = self._readers.get(ann)
+        key = _spelling(ann)
+        read = self._readers.get(key)
         if read is None:
-            read = self._readers[ann] = self._make_reader(ann)
+            read = self._readers[key] = self._make_reader(ann)
         return read
 
     def _make_reader(self, ann: Any) -> Reader:
@@ -486,6 +487,14 @@ def _by_name(classes: Iterable[type]) -> dict[str, type]:
         if other is not cls:
             raise TypeError(f"two wire classes are called {cls.__name__}: {other!r} and {cls!r}")
     return by_name
+
+
+def _spelling(ann: Any) -> Any:
+    """``ann`` as a key that keeps the order of its arguments: ``A | B`` equals
+    ``B | A`` (and ``tuple[A | B, ...]`` equals ``tuple[B | A, ...]``), but their
+    refusals name the arms in the order written, so they get readers of their own."""
+    args = typing.get_args(ann)
+    return (ann, tuple(_spelling(arg) for arg in args)) if args else ann
 
 
 def _read_int(obj: Any, where: str, depth: int) -> int:

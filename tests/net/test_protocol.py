@@ -766,6 +766,9 @@ class Crate:
     mark: Rune | Sigil
     inside: Paint | Even | None
     anything: Any
+    one_way: tuple[Paint | Even, ...] = ()
+    other_way: tuple[Even | Paint, ...] = ()
+    """Equal annotations (a union is a set of arms), whose refusals name the arms as written."""
 
 
 CRATE = {
@@ -793,6 +796,8 @@ REFUSALS = [
     ({"mark": None}, "Crate", "Crate.mark: expected the id of a Rune or Sigil, got nil"),
     ({"inside": {"@": "Crate"}}, "Crate", "Crate.inside: expected a Paint or a Even, got a map tagged 'Crate'"),
     ({"inside": 2}, "Crate", "Crate.inside: expected a Paint or a Even, got a whole number"),
+    ({"one_way": (2,)}, "Crate", "Crate.one_way: expected a Paint or a Even, got a whole number"),
+    ({"other_way": (2,)}, "Crate", "Crate.other_way: expected a Even or a Paint, got a whole number"),
     ({"inside": {"@": "Paint", "colour": "red"}}, "Paint", "Paint: missing field 'size'"),
     ({"inside": {"@": "Paint", "colour": "red", "size": 1, "hue": 2}}, "Paint", "Paint: no field(s) 'hue'"),
     ({"inside": {"@": "Paint", "colour": "red", "size": 1, 3: 2}}, "Paint", "Paint: a map key must be text, not 3"),
