@@ -4,6 +4,7 @@ the fuzz contract (any input is a message or a ProtocolError, nothing else)."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import enum
 import re
@@ -50,6 +51,7 @@ from quackbox.net.protocol import (
 )
 from quackbox.cards.quack import Anytime, Patient, Treatment
 from quackbox.cards.side_effects import SECard
+from quackbox.core.side_effects.view import Prompt
 from tests.net import fakegame
 
 GAME_NAMES = sorted(games.GAMES)
@@ -737,6 +739,118 @@ def test_a_table_by_reference_must_be_one_and_a_union_must_tell_its_arms_apart()
     with pytest.raises(TypeError, match="Mixed.field: a union of classes sent by reference and tagged"):
         Codec([Mixed, Spell], refs={Rune: RUNES, Sigil: SIGILS})
 
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Even:
+    number: int
+
+    def __post_init__(self) -> None:
+        if self.number % 2:
+            raise ValueError("odd")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Crate:
+    """A field of every kind the codec reads, for the sentences of its refusals."""
+
+    count: int
+    label: str
+    shut: bool
+    weight: float
+    void: None
+    colour: Colour
+    size: Size | None
+    pair: tuple[int, str]
+    runes: tuple[Rune, ...]
+    mark: Rune | Sigil
+    inside: Paint | Even | None
+    anything: Any
+    one_way: tuple[Paint | Even, ...] = ()
+    other_way: tuple[Even | Paint, ...] = ()
+    """Equal annotations (a union is a set of arms), whose refusals name the arms as written."""
+
+
+CRATE = {
+    "@": "Crate", "count": 1, "label": "a", "shut": True, "weight": 1.5, "void": None, "colour": "red", "size": 1,
+    "pair": (1, "a"), "runes": (0, 2), "mark": 5, "inside": {"@": "Even", "number": 2}, "anything": (3, "x", None),
+}
+
+REFUSALS = [
+    ({"count": True}, "Crate", "Crate.count: expected a whole number, got a boolean"),
+    ({"count": 1.0}, "Crate", "Crate.count: expected a whole number, got a number"),
+    ({"label": 5}, "Crate", "Crate.label: expected text, got a whole number"),
+    ({"label": "x" * 1001}, "Crate", "Crate.label: text longer than 1000 characters"),
+    ({"shut": 1}, "Crate", "Crate.shut: expected true or false, got a whole number"),
+    ({"weight": "1"}, "Crate", "Crate.weight: expected a number, got text"),
+    ({"weight": float("nan")}, "Crate", "Crate.weight: expected a finite number, got nan"),
+    ({"void": 0}, "Crate", "Crate.void: expected nil, got a whole number"),
+    ({"colour": "green"}, "Crate", "Crate.colour: expected a Colour, got 'green'"),
+    ({"size": True}, "Crate", "Crate.size: expected a Size, got True"),
+    ({"pair": {}}, "Crate", "Crate.pair: expected an array, got an untagged map"),
+    ({"pair": (1,)}, "Crate", "Crate.pair: expected an array of 2, got an array of 1"),
+    ({"pair": (1, 2)}, "Crate", "Crate.pair: expected text, got a whole number"),
+    ({"runes": (0,) * 4097}, "Crate", "Crate.runes: array longer than 4096"),
+    ({"runes": (0, 7)}, "Crate", "Crate.runes: expected the id of a Rune, got 7"),
+    ({"mark": "5"}, "Crate", "Crate.mark: expected the id of a Rune or Sigil, got text"),
+    ({"mark": None}, "Crate", "Crate.mark: expected the id of a Rune or Sigil, got nil"),
+    ({"inside": {"@": "Crate"}}, "Crate", "Crate.inside: expected a Paint or a Even, got a map tagged 'Crate'"),
+    ({"inside": 2}, "Crate", "Crate.inside: expected a Paint or a Even, got a whole number"),
+    ({"one_way": (2,)}, "Crate", "Crate.one_way: expected a Paint or a Even, got a whole number"),
+    ({"other_way": (2,)}, "Crate", "Crate.other_way: expected a Even or a Paint, got a whole number"),
+    ({"inside": {"@": "Paint", "colour": "red"}}, "Paint", "Paint: missing field 'size'"),
+    ({"inside": {"@": "Paint", "colour": "red", "size": 1, "hue": 2}}, "Paint", "Paint: no field(s) 'hue'"),
+    ({"inside": {"@": "Paint", "colour": "red", "size": 1, 3: 2}}, "Paint", "Paint: a map key must be text, not 3"),
+    ({"inside": {"@": "Even", "number": 3}}, "Even", "Even: refused these values (odd)"),
+    ({"anything": {"colour": "red"}}, "Crate", "Crate.anything: expected a game value, got an untagged map"),
+    ({"anything": (1, "x" * 1001)}, "Crate", "Crate.anything: text longer than 1000 characters"),
+    ({"anything": float("inf")}, "Crate", "Crate.anything: expected a finite number, got inf"),
+    ({"anything": b"x"}, "Crate", "Crate.anything: expected a game value, got binary data"),
+    ({"anything": functools.reduce(lambda inner, _: (inner,), range(MAX_DEPTH + 1), 0)}, "Crate",
+     "Crate.anything: values nested deeper than 16"),
+]
+
+
+@pytest.mark.parametrize(("change", "cls", "sentence"), REFUSALS)
+def test_each_refusal_names_its_place_and_says_what_was_wrong(change, cls, sentence):
+    """The sentence and class of every kind of refusal, word for word: clients and
+    logs show them, and the readers made once per annotation must keep them."""
+    codec = Codec([Crate, Paint, Even], refs={Rune: RUNES, Sigil: SIGILS})
+    assert codec.decode(CRATE) == Crate(
+        1, "a", True, 1.5, None, Colour.RED, Size.SMALL, (1, "a"), (RUNES[0], RUNES[2]), SIGILS[0], Even(2), (3, "x", None)
+    )
+    with pytest.raises(DecodeError) as refused:
+        codec.decode(CRATE | change)
+    assert str(refused.value) == sentence
+    assert refused.value.cls.__name__ == cls
+
+
+def test_a_codec_works_out_each_annotation_once_not_per_value(monkeypatch):
+    """Decoding asks ``typing`` nothing (Codec.reader keeps each annotation's reader), and
+    fields of one annotation share one reader: a Side Effects hand and the cards a prompt reveals."""
+    rules = games.get("side-effects")
+    wire = Wire(rules)
+    state = rules.new_game(seats=4, seed=3)
+    bots = [make_bot("side-effects", "heuristic", s) for s in range(4)]
+    frames = []
+    for _ in range(30):
+        seat, move = next_move(rules, state, bots)
+        rules.apply(state, seat, move)
+        frames += [wire.encode(View(1, rules.view(state, watcher), (), (), None)) for watcher in (0, 1, None)]
+    hand = next(f for f in wire.values.wire_fields(type(rules.view(state, 0))) if f.name == "hand")
+    revealed = next(f for f in wire.values.wire_fields(Prompt) if f.name == "revealed")
+    assert hand.read is revealed.read is wire.values.reader(tuple[SECard, ...])
+
+    def asked(*args: Any) -> Any:
+        raise AssertionError("an annotation was read while decoding")
+
+    monkeypatch.setattr(typing, "get_args", asked)
+    monkeypatch.setattr(typing, "get_origin", asked)
+    for frame in frames:
+        assert wire.decode_from_host(frame).view.game == "side-effects"
+    frame = msgpack.unpackb(frames[0], use_list=False)
+    with pytest.raises(ProtocolError, match=r"SEView\.hand: expected the id of a SECard, got -1\.$"):
+        wire.decode_from_host(msgpack.packb(frame | {"view": frame["view"] | {"hand": (-1,)}}))
 
 # --- the fuzz contract ----------------------------------------------------------------------
 
