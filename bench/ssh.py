@@ -25,10 +25,10 @@ arrive a while after a host opens).
   waits for the zygote's fork). ``child_cpu_s_to_lobby``: the CPU time a
   child had used when its lobby was on screen, alone (median of the tries),
   and when opened at once (median of the sessions, read as the last of them
-  shows its lobby): the work one more
-  session costs, steadier than times on a shared machine (every thread's,
-  as the scheduler counts it). Its own threads' time only: what ended
-  before is not counted (a child's threads live as long as it does).
+  shows its lobby): the work one more session costs, steadier than times on
+  a shared machine (every thread's, as the scheduler counts it). Its own
+  threads' time only: what ended before is not counted (a child's threads
+  live as long as it does).
 - ``lobby_memory``: each child's RSS and USS (memory no other process
   shares, so what one more session adds) with the sessions in the lobby;
   ``game_start_memory`` the same a second after the game's first screen.

@@ -436,9 +436,9 @@ class GroupCommit:
         the time a move took to reach every seat on a busy host (``bench.net``
         at 150 tables); 0.2 ms instead of 0.5 lowered the p50 again at 150 to
         250 tables (in six alternating pairs of runs of six, by 5-29 %, and
-        the p99 in five; 0.1 ms did less), and it
-        costs nothing while no other thread wants to run. It is a setting of
-        the whole process, so it is only ever lowered.
+        the p99 in five; 0.1 ms did less). It costs nothing while no other
+        thread wants to run. It is a setting of the whole process, so it is
+        only ever lowered.
         """
         if sys.getswitchinterval() > SWITCH_SECONDS:
             sys.setswitchinterval(SWITCH_SECONDS)

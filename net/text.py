@@ -122,11 +122,11 @@ def _prototypes() -> dict[str, str]:
     (9.6 MB, 16,000 lists and dicts) for the life of the process, where a
     host's every full collection walked it, and import ``urllib.request``.
     What is kept is a dict of strings, which the collector does not track.
-    The package keeps
-    each pair of UTS #39's confusables.txt both ways round, so a character
-    with one partner looks like that partner when the partner has others too
-    (it is the prototype of a group), or is a sequence; two characters that
-    only look like each other both map to the smaller.
+
+    The package keeps each pair of UTS #39's confusables.txt both ways round,
+    so a character with one partner looks like that partner when the partner
+    has others too (it is the prototype of a group), or is a sequence; two
+    characters that only look like each other both map to the smaller.
     """
     table = json.loads(resources.files("confusable_homoglyphs").joinpath("confusables.json").read_text("utf-8"))
 
