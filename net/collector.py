@@ -19,8 +19,8 @@ doors open), before players come:
   reached the oldest generation since the last one to number a quarter of
   it), so a busy host walks its connections and tables ten times less
   often: at 150 to 250 tables, ``bench.net`` saw none in its measuring
-  windows, where a host without this ran one in most (longest pause 91-137
-  ms against 7-15 ms).
+  windows (longest pause 4-14 ms), where the host before it ran one in
+  half of them, of 91-121 ms.
 
 The cost: a reference cycle among the objects frozen here is never freed,
 so only what lasts as long as the process should exist when this is
