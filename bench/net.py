@@ -29,7 +29,7 @@ host does (``--no-journal`` turns that off; ``journal`` in the JSON says
 which). Its hosts share one :class:`quackbox.net.journal.GroupCommit`, so the
 records of all its tables go to disk together (``--commit host``: one each,
 for comparison; ``records_per_trip`` says how many records shared a trip to
-the disk on average); the seats (four per table) run in this one as light load
+the disk on average, and ``syncs_per_record`` how many syncs each cost); the seats (four per table) run in this one as light load
 generators: they read most frames with plain msgpack and decode a view in
 full only when they must move, so "every seat" here means every seat has
 received the new view. Bots wait ``--think`` seconds before each move, a
@@ -359,7 +359,7 @@ def host_process(
         await loop.run_in_executor(None, mark.wait)
         start = cpu_now()
         commits = list({id(h.commit): h.commit for h in hosts}.values())
-        trips = sum(c.trips for c in commits), sum(c.records for c in commits)
+        trips = sum(c.trips for c in commits), sum(c.records for c in commits), sum(c.syncs for c in commits)
         gc.callbacks.append(on_gc)
         if profile_to:
             import cProfile
@@ -371,7 +371,8 @@ def host_process(
             profiler.disable()
         gc.callbacks.remove(on_gc)
         end = cpu_now()
-        trips = sum(c.trips for c in commits) - trips[0], sum(c.records for c in commits) - trips[1]
+        trips = (sum(c.trips for c in commits) - trips[0], sum(c.records for c in commits) - trips[1],
+                 sum(c.syncs for c in commits) - trips[2])
         cpu.send((end[0] - start[0], end[1] - start[1], max(pauses, default=0.0), sum(pauses), full[0], trips))
         if profiler is not None:
             profiler.dump_stats(f"{profile_to}.{tables}")
@@ -479,7 +480,7 @@ async def capacity_step(
     record[0] = False
     stop.set()
     elapsed = time.perf_counter() - started
-    host_user, host_sys, gc_pause, gc_total, gc_full, (trips, records) = await loop.run_in_executor(None, cpu_in.recv)
+    host_user, host_sys, gc_pause, gc_total, gc_full, (trips, records, syncs) = await loop.run_in_executor(None, cpu_in.recv)
     host_cpu = host_user + host_sys
     for task in tasks:
         task.cancel()
@@ -494,6 +495,7 @@ async def capacity_step(
     result["host_full_gcs"] = gc_full
     if trips:
         result["records_per_trip"] = round(records / trips, 2)
+        result["syncs_per_record"] = round(syncs / records, 3)
     if moves:
         per_move = host_cpu / moves
         result["host_cpu_ms_per_move"] = round(per_move * 1000, 3)

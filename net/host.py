@@ -139,6 +139,8 @@ class Host:
         """The journal being written; once the host runs, only the commit's
         writer thread changes it."""
         self.commit = commit if commit is not None else jn.GroupCommit()
+        self._own_commit = commit is None
+        """Whether this host made its commit (and so closes its logs as it stops)."""
         if config.resume:
             record = config.resume_record
             if record is None:
@@ -240,6 +242,8 @@ class Host:
                     # Closed in the writer's thread, like every other change to
                     # the journal: after any record a late bot move handed over.
                     await self.commit.write(self._close_journal)
+                if self._own_commit:
+                    await self.commit.write(self.commit.close_logs)
         except TimeoutError:
             log.error("the game journal did not finish writing in time")
         boxes = list(self._outboxes.values())

@@ -16,6 +16,7 @@ import os
 import re
 import signal
 import sys
+from pathlib import Path
 from typing import Any
 
 from quackbox.core import games
@@ -164,6 +165,10 @@ def host_main(args: argparse.Namespace) -> int:
         print(f"quackbox host: {exc}", file=sys.stderr)
         return EXIT_USAGE
     journal_dir = None if args.no_journal else (args.journal_dir or str(places.games_dir()))
+    # What a host that died left only in its commit log goes back into its games first.
+    for folder in {Path(f) for f in (journal_dir, args.resume and Path(args.resume).parent) if f}:
+        for note in journal.recover(folder):
+            print(f"quackbox host: {note}", file=sys.stderr)
     saved = None
     if args.resume:
         try:

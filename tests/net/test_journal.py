@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import struct
 import sys
@@ -240,6 +241,18 @@ class Syncs:
         self.synced.append(journal.path.name)
 
 
+class LogSyncs:
+    """A commit log's sync that notes which journals each sync covered."""
+
+    def __init__(self) -> None:
+        self.covered: list[list[str]] = []
+
+    def __call__(self, commit_log: jn.CommitLog) -> None:
+        names = sorted(journal.path.name for journal in commit_log.pending)
+        commit_log.sync()
+        self.covered.append(names)
+
+
 def _appender(journal: jn.JournalWriter, seat: int, move: typing.Any):
     def job() -> jn.JournalWriter:
         journal.append_record(journal.move_record(seat, move), later=True)
@@ -287,9 +300,126 @@ async def test_records_of_one_turn_share_one_trip_and_each_journal_one_sync(tmp_
         assert jn.read(journal.path).moves == moves[n::3]  # each journal in the order handed over
 
 
-async def test_records_handed_over_while_the_disk_is_busy_share_the_next_trip(tmp_path: Path) -> None:
+async def test_after_their_first_trip_the_records_of_every_journal_in_a_trip_go_on_disk_with_one_sync(
+        tmp_path: Path) -> None:
+    """New journals sync themselves once (their names must reach the disk too);
+    after that a trip's records, of every journal, share one sync: the commit log's."""
+    syncs, log_syncs = Syncs(), LogSyncs()
+    commit = jn.GroupCommit(sync=syncs, sync_log=log_syncs)
+    journals = [jn.JournalWriter.create(tmp_path / f"{n}.qbj", HEADER) for n in range(3)]
+    moves = _moves(12)
+    await asyncio.gather(*(commit.write(_appender(journals[i % 3], *move)) for i, move in enumerate(moves[:3])))
+    assert sorted(syncs.synced) == ["0.qbj", "1.qbj", "2.qbj"] and log_syncs.covered == []
+    await asyncio.gather(*(commit.write(_appender(journals[i % 3], *move)) for i, move in enumerate(moves[3:])))
+    assert len(syncs.synced) == 3 and log_syncs.covered == [["0.qbj", "1.qbj", "2.qbj"]]
+    assert commit.trips == 2
+    for n, journal in enumerate(journals):
+        assert jn.read(journal.path).moves == moves[n::3]  # in the file already, before any checkpoint
+    await commit.write(commit.close_logs)
+    assert list(tmp_path.glob("*.qbl")) == []  # emptied into the journals, and gone
+    for journal in journals:
+        journal.close()
+
+
+async def _a_host_that_loses_its_page_cache(tmp_path: Path, count: int) -> tuple[list[jn.JournalWriter], list, list[int]]:
+    """Journals written through a commit (two trips past their first), then the
+    host dies: its log is let go unlocked, and each journal file is cut back to
+    what its own syncs put on disk, as a power cut may leave it. The journals,
+    their moves, and the sizes they were cut to."""
+    commit = jn.GroupCommit()
+    journals = [jn.JournalWriter.create(tmp_path / f"{n}.qbj", HEADER) for n in range(count)]
+    moves = _moves(3 * count)
+    for turn in range(3):
+        await asyncio.gather(*(commit.write(_appender(journal, *moves[turn * count + n]))
+                               for n, journal in enumerate(journals)))
+        if turn == 0:
+            synced = [journal.path.stat().st_size for journal in journals]  # by each journal's own sync
+    (commit_log,) = commit._logs.values()
+    commit_log.abandon()
+    for journal, size in zip(journals, synced):
+        journal._file.close()
+        os.truncate(journal.path, size)
+    return journals, moves, synced
+
+
+async def test_a_journal_that_lost_told_records_in_a_power_cut_gets_them_back_from_the_commit_log(
+        tmp_path: Path) -> None:
+    journals, moves, _sizes = await _a_host_that_loses_its_page_cache(tmp_path, 2)
+    with open(journals[1].path, "ab") as torn:
+        torn.write(b"\x00\x00\x01")  # and half a record nobody was told of
+    assert [len(jn.read(journal.path).moves) for journal in journals] == [1, 1]
+    notes = jn.recover(tmp_path)
+    assert len(notes) == 2 and all("wrote back" in note for note in notes)
+    for n, journal in enumerate(journals):
+        record = jn.read(journal.path)
+        assert record.moves == moves[n::2] and not record.dropped
+    assert list(tmp_path.glob("*.qbl")) == []
+    assert jn.recover(tmp_path) == []  # nothing left to do
+
+
+async def test_recovery_leaves_a_living_host_s_log_alone_and_ignores_a_torn_last_entry(tmp_path: Path) -> None:
+    commit = jn.GroupCommit()
+    journal = jn.JournalWriter.create(tmp_path / "live.qbj", HEADER)
+    for move in _moves(3):
+        await commit.write(_appender(journal, *move))
+    (live,) = tmp_path.glob("*.qbl")
+    assert jn.recover(tmp_path) == [] and live.exists()  # its host holds its lock
+    (commit_log,) = commit._logs.values()
+    commit_log.abandon()
+    good = jn.read(journal.path).good_length
+    journal._file.close()
+    os.truncate(journal.path, good - 10)  # the last told record torn off
+    with open(live, "ab") as log_file:
+        log_file.write(jn._frame(b"\x81\xa7journal\xa8live.qbj")[:-3])  # the host died writing an entry
+    notes = jn.recover(tmp_path)
+    assert notes == [f"{journal.path}: wrote back 1 lost record group(s) from a commit log"]
+    assert len(jn.read(journal.path).moves) == 3 and not live.exists()
+
+
+async def test_a_journal_that_moved_on_since_the_log_is_not_overwritten(tmp_path: Path) -> None:
+    journals, _moves_written, sizes = await _a_host_that_loses_its_page_cache(tmp_path, 1)
+    other = b"someone else's records" * 10
+    with open(journals[0].path, "ab") as later:
+        later.write(other)  # another game wrote where the log's entries go
+    notes = jn.recover(tmp_path)
+    assert len(notes) == 1 and "other records" in notes[0]
+    assert journals[0].path.read_bytes()[sizes[0]:] == other
+
+
+async def test_a_long_log_is_emptied_into_its_journals(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(jn, "LOG_LIMIT", 200)
     syncs = Syncs()
     commit = jn.GroupCommit(sync=syncs)
+    journal = jn.JournalWriter.create(tmp_path / "j.qbj", HEADER)
+    moves = _moves(8)
+    for move in moves:
+        await commit.write(_appender(journal, *move))
+    (commit_log,) = commit._logs.values()
+    assert commit_log.size <= 200 and len(syncs.synced) >= 2  # the first trip, and checkpoints since
+    assert os.path.getsize(commit_log.path) == commit_log.size
+    journal.close()
+    assert jn.read(journal.path).moves == moves
+
+
+async def test_a_failed_log_sync_reaches_its_trip_s_records_and_their_journals_take_no_more(
+        tmp_path: Path) -> None:
+    def broken(commit_log: jn.CommitLog) -> None:
+        raise OSError(5, "Input/output error")
+
+    commit = jn.GroupCommit(sync_log=broken)
+    journal = jn.JournalWriter.create(tmp_path / "j.qbj", HEADER)
+    moves = _moves(3)
+    await commit.write(_appender(journal, *moves[0]))  # its first trip: its own sync
+    with pytest.raises(OSError, match="Input/output"):
+        await commit.write(_appender(journal, *moves[1]))
+    with pytest.raises(jn.JournalError, match="could not be put on disk"):
+        await commit.write(_appender(journal, *moves[2]))
+    assert commit._logs == {}  # let go; the next trip that needs one makes another
+
+
+async def test_records_handed_over_while_the_disk_is_busy_share_the_next_trip(tmp_path: Path) -> None:
+    syncs, log_syncs = Syncs(), LogSyncs()
+    commit = jn.GroupCommit(sync=syncs, sync_log=log_syncs)
     journal = jn.JournalWriter.create(tmp_path / "j.qbj", HEADER)
     moves = _moves(6)
     syncs.hold.clear()
@@ -304,7 +434,8 @@ async def test_records_handed_over_while_the_disk_is_busy_share_the_next_trip(tm
     assert not first.done()
     syncs.hold.set()
     await asyncio.gather(first, *later)
-    assert commit.trips == 2 and syncs.synced == ["j.qbj", "j.qbj"]
+    # The new journal's first trip by its own sync; the second, by the commit log's.
+    assert commit.trips == 2 and syncs.synced == ["j.qbj"] and log_syncs.covered == [["j.qbj"]]
     journal.close()
     assert jn.read(journal.path).moves == moves
 

@@ -132,22 +132,35 @@ async def test_the_journal_check_catches_a_host_that_does_not_wait_for_the_disk(
 
 
 class Synced:
-    """A sync slowed on purpose that notes, per journal, how many move records
-    (and whether the end) were on disk when it returned; as a check, that a
-    view follows the sync of everything it tells."""
+    """Syncs slowed on purpose (of a journal, or of a trip's commit log) that
+    note, per journal, how many move records (and whether the end) were on
+    disk when they returned; as a check, that a view follows the sync of
+    everything it tells."""
 
     def __init__(self) -> None:
         self.moves: dict[Path, int] = {}
         self.finished: set[Path] = set()
         self.calls = 0
+        self.log_calls = 0
 
     def __call__(self, journal: jn.JournalWriter) -> None:
         time.sleep(SLOW_SYNC)
         journal.sync()
         self.calls += 1
-        self.moves[journal.path] = journal.moves
-        if journal.finished:
-            self.finished.add(journal.path)
+        self.note([journal])
+
+    def log(self, commit_log: jn.CommitLog) -> None:
+        journals = list(commit_log.pending)
+        time.sleep(SLOW_SYNC)
+        commit_log.sync()
+        self.log_calls += 1
+        self.note(journals)
+
+    def note(self, journals: list[jn.JournalWriter]) -> None:
+        for journal in journals:
+            self.moves[journal.path] = journal.moves
+            if journal.finished:
+                self.finished.add(journal.path)
 
     def check(self, path: Path, message: View) -> None:
         assert self.moves.get(path, -1) >= message.seq, f"view {message.seq} came before its move was synced"
@@ -157,25 +170,35 @@ class Synced:
 async def test_no_view_goes_out_before_the_sync_that_puts_its_move_on_disk(tmp_path):
     synced = Synced()
     async with asyncio.timeout(90):
-        async with Host(host_config(tmp_path), commit=jn.GroupCommit(sync=synced)) as host:
+        commit = jn.GroupCommit(sync=synced, sync_log=synced.log)
+        async with Host(host_config(tmp_path), commit=commit) as host:
             checked = await play_checking(host, synced.check)
-    assert checked >= 10 and synced.calls >= 5
+    # The header (a new journal) by its own sync, the moves by the log's.
+    assert checked >= 10 and synced.calls >= 1 and synced.log_calls >= 5
     (path,) = tmp_path.glob("*.qbj")
     assert jn.read(path).finished
 
 
-class HastyCommit(jn.GroupCommit):
-    """Says its records are on disk once written, and syncs them afterwards."""
+def hasty_commit(synced: Synced) -> jn.GroupCommit:
+    """A commit that says its records are on disk as soon as they are written,
+    and only later notes them synced (as if it synced afterwards)."""
 
-    def _sync_one(self, journal):
-        threading.Thread(target=jn.GroupCommit._sync_one, args=(self, journal)).start()
-        return None
+    def hasty(commit_log: jn.CommitLog) -> None:
+        journals = list(commit_log.pending)
+        commit_log.sync()
+        threading.Timer(SLOW_SYNC, synced.note, args=(journals,)).start()
+
+    def hasty_alone(journal: jn.JournalWriter) -> None:
+        journal.sync()
+        threading.Timer(SLOW_SYNC, synced.note, args=([journal],)).start()
+
+    return jn.GroupCommit(sync=hasty_alone, sync_log=hasty)
 
 
 async def test_the_sync_check_catches_a_commit_that_tells_before_it_syncs(tmp_path):
     synced = Synced()
     async with asyncio.timeout(90):
-        async with Host(host_config(tmp_path), commit=HastyCommit(sync=synced)) as host:
+        async with Host(host_config(tmp_path), commit=hasty_commit(synced)) as host:
             with pytest.raises(AssertionError, match="before"):
                 await play_checking(host, synced.check)
 
