@@ -706,7 +706,13 @@ class GroupCommit:
                 continue
             while not self._trips.empty():  # everything that came while the disk was busy: one trip
                 trip += self._trips.get()
-            self._commit(trip)
+            try:
+                self._commit(trip)
+            except Exception as exc:
+                # A bug: the trip's waiters hear of it, and the thread goes on (were it
+                # to end here, every later record would wait for it forever).
+                log.exception("the journal's writer thread failed a trip")
+                _tell([waiter for _job, waiter in trip], exc)
 
     def _commit(self, trip: Trip) -> None:
         """One trip: run every job in order, then sync each journal they

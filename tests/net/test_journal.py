@@ -417,6 +417,26 @@ async def test_a_failed_log_sync_reaches_its_trip_s_records_and_their_journals_t
     assert commit._logs == {}  # let go; the next trip that needs one makes another
 
 
+async def test_a_trip_that_fails_by_a_bug_reaches_its_records_and_the_next_trip_still_runs(
+        tmp_path: Path, monkeypatch) -> None:
+    commit = jn.GroupCommit()
+    journal = jn.JournalWriter.create(tmp_path / "j.qbj", HEADER)
+    moves = _moves(3)
+    await commit.write(_appender(journal, *moves[0]))
+    real = jn.GroupCommit._sync_entries
+
+    def broken(self, commit_log, entries):
+        monkeypatch.setattr(jn.GroupCommit, "_sync_entries", real)
+        raise RuntimeError("a bug in a trip")
+
+    monkeypatch.setattr(jn.GroupCommit, "_sync_entries", broken)
+    with pytest.raises(RuntimeError, match="a bug in a trip"):
+        await asyncio.wait_for(commit.write(_appender(journal, *moves[1])), 10)
+    await asyncio.wait_for(commit.write(_appender(journal, *moves[2])), 10)
+    journal.close()
+    assert len(jn.read(journal.path).moves) == 3
+
+
 async def test_records_handed_over_while_the_disk_is_busy_share_the_next_trip(tmp_path: Path) -> None:
     syncs, log_syncs = Syncs(), LogSyncs()
     commit = jn.GroupCommit(sync=syncs, sync_log=log_syncs)
