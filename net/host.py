@@ -10,12 +10,12 @@ the loop's clock, and carries out what the table says, in order:
   capped and, past the cap, its connection is dropped (the seat goes away
   and can be reclaimed with its token).
 - Journal records go to a :class:`quackbox.net.journal.GroupCommit` as the
-  table accepts their moves: it writes and syncs the records of one turn of
-  the event loop (of every host sharing it) together on a worker thread, so
-  the disk never stalls the loop and every other table with it. The table's
-  actions are carried out in one line, in order, as they come; the line
-  stops at a record until it is on disk, so nothing the table says after an
-  accepted move is sent before the move is on disk.
+  table accepts their moves: it writes the records of one turn of the event
+  loop (of every host sharing it) and puts them on disk together, with one
+  sync, at the end of that turn. The table's actions are carried out in one
+  line, in order, as they come; the line stops at a record until it is on
+  disk, so nothing the table says after an accepted move is sent before the
+  move is on disk.
 
 Each hand-over between tasks costs a turn of the event loop, and on a busy
 host a turn of the loop is a turn of every table's work: so a frame is
@@ -137,7 +137,7 @@ class Host:
         self.config = config
         self.journal: jn.JournalWriter | None = None
         """The journal being written; once the host runs, only the commit's
-        writer thread changes it."""
+        trips change it."""
         self.commit = commit if commit is not None else jn.GroupCommit()
         self._own_commit = commit is None
         """Whether this host made its commit (and so closes its logs as it stops)."""
@@ -239,8 +239,8 @@ class Host:
             async with asyncio.timeout(FLUSH_TIMEOUT):
                 await self._line_done.wait()
                 if self.journal is not None:
-                    # Closed in the writer's thread, like every other change to
-                    # the journal: after any record a late bot move handed over.
+                    # Closed in a trip, like every other change to the journal:
+                    # after any record a late bot move handed over.
                     await self.commit.write(self._close_journal)
                 if self._own_commit:
                     await self.commit.write(self.commit.close_logs)
@@ -352,8 +352,7 @@ class Host:
         same turn (``told``)."""
         data = b""
         if isinstance(action, JournalMove):
-            # A move is encoded here, on the loop that owns the wire codec;
-            # the writer thread only writes bytes.
+            # Encoded as the table accepts it: the record's time is the move's.
             data = jn.move_record(self.table.wire.values, action.seat, action.move)
         return self.commit.write(functools.partial(self._record, action, data), told=self._carry_out)
 
@@ -370,8 +369,8 @@ class Host:
             log.error("cannot put the game journal on disk (a bug)", exc_info=exc)
 
     def _record(self, action: JournalStart | JournalMove | JournalEnd, data: bytes) -> jn.JournalWriter | None:
-        """Write a journal record, in the commit's writer thread (records are
-        written one at a time, in the order they were handed over); the
+        """Write a journal record, in the commit's trip (records are written
+        one at a time, in the order they were handed over); the
         journal to sync after, if any. ``data`` is a JournalMove's record,
         already encoded.
 

@@ -14,9 +14,9 @@ written, which nobody had seen yet.
 
 A host puts its records on disk through a :class:`GroupCommit`: the records
 accepted during one turn of the event loop, at every table of the process,
-are written together in one trip of a writer thread, each to its journal,
-and put on disk with one sync, of a :class:`CommitLog` that holds the same
-bytes. After a power cut, :func:`recover` writes back into a journal what
+are written together in one trip at the end of that turn, each to its
+journal, and put on disk with one sync, of a :class:`CommitLog` that holds
+the same bytes. After a power cut, :func:`recover` writes back into a journal what
 only the log kept; the commands that read journals call it first.
 
 Reading is strict about everything but the last record: a torn last record
@@ -33,11 +33,8 @@ import hashlib
 import itertools
 import logging
 import os
-import queue
 import secrets
 import struct
-import sys
-import threading
 import time
 import zlib
 from dataclasses import dataclass, field
@@ -50,7 +47,6 @@ from quackbox.core import games
 from quackbox.core.rules import AnyRules, Event, Move, Outcome, RulesError
 from quackbox.net import places
 from quackbox.net.codec import Codec, DecodeError
-from quackbox.net.loops import call_soon_from_thread
 from quackbox.net.protocol import Wire
 
 try:
@@ -190,8 +186,7 @@ class JournalWriter:
         self._sync = sync
         self._held = bytearray()
         """Records written since the last sync, not yet handed to the file:
-        the sync writes them in one call (each call the writer thread makes
-        waits for the event loop to let it run again, on a busy host)."""
+        the sync writes them in one call to the system."""
         self._unsynced = False
         """Whether bytes were handed to the file since the last sync."""
         self._new = False
@@ -275,8 +270,8 @@ class JournalWriter:
 
     def append_record(self, data: bytes, *, later: bool = False) -> None:
         """Write a move record made by :func:`move_record` (the host makes it
-        on its event loop and writes it here on a writer thread); ``later``:
-        leave it to :meth:`sync` to put it on disk."""
+        as the table accepts the move, and writes it here in the commit's
+        trip); ``later``: leave it to :meth:`sync` to put it on disk."""
         self._write(data)
         self.moves += 1
         if not later:
@@ -565,7 +560,7 @@ Job = Callable[[], "JournalWriter | None"]
 wrote to (to be synced), or None."""
 
 Told = Callable[[], None]
-"""Called on the loop once a record's future is settled (see :meth:`GroupCommit.write`)."""
+"""Called once a record's future is settled (see :meth:`GroupCommit.write`)."""
 
 Waiter = tuple["asyncio.Future[None]", "Told | None"]
 """What waits for one record: its future, and whom to tell in the same breath."""
@@ -573,45 +568,40 @@ Waiter = tuple["asyncio.Future[None]", "Told | None"]
 Trip = list[tuple[Job, Waiter]]
 """Records handed over together, each with what waits for it."""
 
-IDLE_SECONDS = 1.0
-"""How long a :class:`GroupCommit`'s writer thread waits for more work before it ends."""
-SWITCH_SECONDS = 0.0002
-"""How long, at most, a thread that wants to run Python waits for the one
-running to let it (Python's default is 5 ms): see :meth:`GroupCommit._start_thread`."""
-
-
 class GroupCommit:
-    """Puts the journal records of every table of a process on disk together.
+    """Puts the journal records of every table of an event loop on disk together.
 
     A host hands over each record as the table accepts its move
-    (:meth:`write`). Every record handed over during one turn of the event
-    loop goes to a writer thread in one trip; the thread writes each to its
-    journal, and the trip's records of every journal in a folder go on disk
-    with one sync, of that folder's :class:`CommitLog` (a new journal's
-    first records, with its name in the folder, by a sync of the journal
-    itself). Records handed over while the thread is busy go together in
-    its next trip, so the busier the host, the more records share a sync.
-    The future :meth:`write` returns is done once the record is on disk, so
-    a host that waits for it before telling anyone of the move loses
-    nothing anyone saw.
+    (:meth:`write`). At the end of that turn of the event loop, the commit
+    makes one trip for every record handed over during the turn: it writes
+    each to its journal's file, and the trip's records of every journal in
+    a folder go on disk with one sync, of that folder's :class:`CommitLog`
+    (a new journal's first records, with its name in the folder, by a sync
+    of the journal itself). The future :meth:`write` returns is done once
+    its record is on disk, so a host that waits for it before telling
+    anyone of the move loses nothing anyone saw. Records of one journal go
+    to disk in the order they were handed over.
 
-    One sync per trip, not one per journal: at 250 tables, syncing each
-    journal it touched took most of the writer thread's time, and each sync
-    was one more wait for the interpreter on the way back (``bench.net``).
+    One sync per trip, not one per journal it touched: a trip carrying one
+    move for each of 50 journals took 12.9 ms (median) with a sync per
+    journal, and 2.8-3.1 ms with the log (``bench.journal``).
 
-    One long-lived thread, not a trip to a pool per turn: every hand-over
-    between the event loop and a thread waits for the other side's hold on
-    the interpreter, and on a busy host those waits, not the disk, were most
-    of a record's time (see ``bench.net``). The thread ends after
-    :data:`IDLE_SECONDS` with nothing to do, and starts again when needed.
+    The trip runs on the loop's own thread, in a callback of its own after
+    the turn. Every move waits for its record's sync anyway, and a trip is
+    one sync however many tables it carries. A writer thread would keep the
+    loop free during the sync, but each hand-over between the loop and a
+    thread waits for the other's hold on the interpreter and, on a host
+    whose cores are busy, for a core: with a writer thread, a move took
+    10-44 ms (p50) to reach every seat at 150 tables, on the loop 6-11 ms,
+    with no journal 4-6 (``bench.net``, alternating runs). The price: while
+    the log syncs, the loop does nothing else, so a slow disk holds up each
+    turn that has moves in it by one sync (lobbies and chat included), and
+    a disk that hangs holds up the host.
 
-    Records of one journal go to disk in the order they were handed over.
-    Tables of one process may share a commit, and so its trips (the
+    Tables of one event loop may share a commit, and so its trips (the
     capacity benchmark's do); a :class:`quackbox.net.host.Host` makes its
-    own unless given one.
-
-    A process without ``flock`` (not POSIX) keeps no log: each journal
-    a trip touched is synced by itself.
+    own unless given one. A process without ``flock`` (not POSIX) keeps no
+    log: each journal a trip touched is synced by itself.
 
     Args:
         sync: puts one journal on disk (:meth:`JournalWriter.sync` unless a
@@ -629,17 +619,11 @@ class GroupCommit:
         self._sync = sync
         self._sync_log = sync_log
         self._logs: dict[Path, CommitLog] = {}
-        """Each folder's log, made at the first trip that needs it; only the writer thread touches these."""
+        """Each folder's log, made at the first trip that needs it."""
         self._no_log: set[Path] = set()
         """Folders where a log could not be made."""
         self._waiting: Trip = []
-        """Records handed over in this turn of the loop, with what waits for each
-        (handed to the thread at the turn's end)."""
-        self._trips: queue.SimpleQueue[Trip] = queue.SimpleQueue()
-        """Trips for the writer thread."""
-        self._lock = threading.Lock()
-        """Held to start the thread, and by the thread to end: a trip is never left with none to take it."""
-        self._thread: threading.Thread | None = None
+        """Records handed over in this turn of the loop, with what waits for each."""
         self.trips = 0
         """Trips made so far (``records / trips`` is how much grouping saves)."""
         self.records = 0
@@ -648,84 +632,45 @@ class GroupCommit:
         """Syncs made so far, of journals and of logs (``syncs / records``: what each record cost the disk)."""
 
     def write(self, job: Job, told: Told | None = None) -> asyncio.Future[None]:
-        """Run ``job`` (which writes a record) in the writer thread's next trip;
-        a future done once what it wrote is on disk, or holding the error that
-        stopped it.
+        """Run ``job`` (which writes a record) in the trip at the end of this
+        turn of the loop; a future done once what it wrote is on disk, or
+        holding the error that stopped it.
 
-        ``told`` is called on the loop right after the future is settled, in
-        the same turn of the loop: what waits on the future itself (a task, a
-        done callback) runs a turn later, and on a busy host a turn of the
-        loop is a turn of every table's work.
+        ``told`` is called right after the future is settled, in the same
+        callback: what waits on the future itself (a task, a done callback)
+        runs a turn later, and on a busy host a turn of the loop is a turn
+        of every table's work.
         """
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
         if not self._waiting:
-            # At the end of this turn: every record accepted in it goes in one trip.
-            loop.call_soon(self._hand_over)
+            # Behind every callback already due: all the records of this turn go in one trip.
+            loop.call_soon(self._trip)
         self._waiting.append((job, (done, told)))
         return done
 
-    def _hand_over(self) -> None:
+    def _trip(self) -> None:
         trip, self._waiting = self._waiting, []
-        with self._lock:
-            self._trips.put(trip)
-            if self._thread is None:
-                self._start_thread()
-
-    def _start_thread(self) -> None:
-        """Start the writer thread, and make Python hand over between threads
-        within :data:`SWITCH_SECONDS` in this process.
-
-        The writer thread runs Python between its calls to the system (a
-        write, a sync), and for each it must wait until the event loop's
-        thread lets it: by default up to 5 ms each time the loop is busy,
-        several times a trip, while the moves wait. A tenth of that halved
-        the time a move took to reach every seat on a busy host (``bench.net``
-        at 150 tables); 0.2 ms instead of 0.5 lowered the p50 again at 150 to
-        250 tables (in six alternating pairs of runs of six, by 5-29 %, and
-        the p99 in five; 0.1 ms did less). It costs nothing while no other
-        thread wants to run. It is a setting of the whole process, so it is
-        only ever lowered.
-        """
-        if sys.getswitchinterval() > SWITCH_SECONDS:
-            sys.setswitchinterval(SWITCH_SECONDS)
-        self._thread = threading.Thread(target=self._work, name="quackbox-journal", daemon=True)
-        self._thread.start()
-
-    def _work(self) -> None:
-        """The writer thread: trips until none comes for :data:`IDLE_SECONDS`."""
-        while True:
-            try:
-                trip = self._trips.get(timeout=IDLE_SECONDS)
-            except queue.Empty:
-                with self._lock:
-                    if self._trips.empty():
-                        if self._thread is threading.current_thread():
-                            self._thread = None
-                        return
-                continue
-            while not self._trips.empty():  # everything that came while the disk was busy: one trip
-                trip += self._trips.get()
-            try:
-                self._commit(trip)
-            except Exception as exc:
-                # A bug: the trip's waiters hear of it, and the thread goes on (were it
-                # to end here, every later record would wait for it forever).
-                log.exception("the journal's writer thread failed a trip")
-                _tell([waiter for _job, waiter in trip], exc)
+        try:
+            self._commit(trip)
+        except Exception as exc:
+            # A bug: the trip's waiters hear of it (else they, and their moves, would wait forever).
+            log.exception("the journal failed a trip")
+            _settle([waiter for _job, waiter in trip], exc)
 
     def _commit(self, trip: Trip) -> None:
-        """One trip: run every job in order, then sync each journal they
-        touched, telling its records' waiters as soon as it is on disk."""
+        """One trip: run every job in order, then put what they wrote on disk
+        (each folder's journals by one sync of its log, a journal that syncs
+        alone by its own), telling the waiters as soon as theirs is."""
         touched: dict[JournalWriter, list[Waiter]] = {}
         for job, waiter in trip:
             try:
                 journal = job()
             except Exception as exc:
-                _tell([waiter], exc)
+                _settle([waiter], exc)
                 continue
             if journal is None:
-                _tell([waiter], None)
+                _settle([waiter], None)
             else:
                 touched.setdefault(journal, []).append(waiter)
         self.trips += 1
@@ -734,12 +679,12 @@ class GroupCommit:
         for journal, waiting in touched.items():
             commit_log = None if journal.syncs_alone else self._log_for(journal.path.parent)
             if commit_log is None:
-                _tell(waiting, self._sync_one(journal))
+                _settle(waiting, self._sync_one(journal))
                 continue
             try:
                 commit_log.add(journal)
             except Exception as exc:
-                _tell(waiting, exc)
+                _settle(waiting, exc)
                 continue
             logged.setdefault(commit_log, []).append((journal, waiting))
         for commit_log, entries in logged.items():
@@ -769,9 +714,9 @@ class GroupCommit:
             for journal, _waiting in entries:
                 journal.fail(exc if isinstance(exc, OSError) else OSError(str(exc)))
             self._drop_log(commit_log)
-            _tell([waiter for _journal, waiting in entries for waiter in waiting], exc)
+            _settle([waiter for _journal, waiting in entries for waiter in waiting], exc)
             return
-        _tell([waiter for _journal, waiting in entries for waiter in waiting], None)
+        _settle([waiter for _journal, waiting in entries for waiter in waiting], None)
         if commit_log.size > LOG_LIMIT:
             try:
                 commit_log.checkpoint(self._sync)
@@ -806,12 +751,6 @@ class GroupCommit:
         except Exception as exc:
             return exc
         return None
-
-
-def _tell(waiting: list[Waiter], error: Exception | None) -> None:
-    """From the writer thread: settle ``waiting`` on their loops (one call for each loop in a row)."""
-    for loop, waiters in itertools.groupby(waiting, key=lambda waiter: waiter[0].get_loop()):
-        call_soon_from_thread(loop, _settle, list(waiters), error)
 
 
 def _settle(waiting: list[Waiter], error: Exception | None) -> None:

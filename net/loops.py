@@ -1,10 +1,10 @@
 """Reaching an event loop from another thread.
 
-A slow bot thinks in a thread of its own and the journal's writer thread
-syncs files; each tells its loop when it is done. Such a thread may finish
-after the loop has closed (a table stopped while a bot still thought, a
-host shut down mid-sync): then nobody waits for what it has to say, and it
-must not raise into a thread that has no one to report to.
+A slow bot thinks in a thread of its own and tells its loop when it is
+done. Such a thread may finish after the loop has closed (a table stopped
+while a bot still thought, a client that left mid-thought): then nobody
+waits for what it has to say, and it must not raise into a thread that has
+no one to report to.
 """
 
 from __future__ import annotations

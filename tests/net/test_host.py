@@ -517,26 +517,26 @@ async def test_what_the_table_says_reaches_the_outboxes_in_the_same_turn_and_a_r
         def send(self, data):
             self.sent.append((data, settling[0]))
 
-    release = threading.Event()
+    sent_at_sync: list[list[tuple[bytes, bool]]] = []
 
-    def slow_sync(journal):
-        release.wait(10)
+    def sync(journal):
+        sent_at_sync.append(list(box.sent))
+        journal.sync()
 
-    async with Host(config(seats=2, journal_dir=tmp_path), commit=jn.GroupCommit(sync=slow_sync)) as host:
+    async with Host(config(seats=2, journal_dir=tmp_path), commit=jn.GroupCommit(sync=sync)) as host:
         box = Box()
         host._outboxes[99] = box
         host._do([Send(99, b"one"), Send(99, b"two")])
         assert box.sent == [(b"one", False), (b"two", False)]  # no await since
 
-        # A move's record, and a frame behind it: the frame waits for the (slow) sync.
+        # A move's record, and a frame behind it: the frame waits for the sync.
         host.journal = jn.JournalWriter.create(tmp_path / "game.qbj", jn.Header(
             game="side-effects", seed=1, seats=2, names=("a", "b")))
         host._do([JournalMove(0, EndTurn()), Send(99, b"three")])
-        await asyncio.sleep(0.05)  # the record written, its sync waiting
-        assert len(box.sent) == 2
-        release.set()
+        assert len(box.sent) == 2  # the frame waits behind the record
         async with asyncio.timeout(5):
             await host._line_done.wait()
+        assert sent_at_sync == [[(b"one", False), (b"two", False)]]  # not yet sent when the record was synced
         assert box.sent[2:] == [(b"three", True)]  # sent while the commit was settling the record
         del host._outboxes[99]
 

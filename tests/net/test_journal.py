@@ -228,15 +228,12 @@ def _moves(count: int) -> list[tuple[int, typing.Any]]:
 
 
 class Syncs:
-    """A commit's sync that notes which journal it synced, and may hold a trip up."""
+    """A commit's sync that notes which journal it synced."""
 
     def __init__(self) -> None:
         self.synced: list[str] = []
-        self.hold = threading.Event()
-        self.hold.set()
 
     def __call__(self, journal: jn.JournalWriter) -> None:
-        assert self.hold.wait(10)
         journal.sync()
         self.synced.append(journal.path.name)
 
@@ -437,91 +434,60 @@ async def test_a_trip_that_fails_by_a_bug_reaches_its_records_and_the_next_trip_
     assert len(jn.read(journal.path).moves) == 3
 
 
-async def test_records_handed_over_while_the_disk_is_busy_share_the_next_trip(tmp_path: Path) -> None:
+async def test_a_record_is_on_disk_once_the_turn_it_was_handed_over_in_is_over(tmp_path: Path) -> None:
+    """Each turn's records make their own trip at the end of that turn: a
+    record never waits for a later turn's, nor for anything off the loop."""
     syncs, log_syncs = Syncs(), LogSyncs()
     commit = jn.GroupCommit(sync=syncs, sync_log=log_syncs)
     journal = jn.JournalWriter.create(tmp_path / "j.qbj", HEADER)
-    moves = _moves(6)
-    syncs.hold.clear()
-    first = commit.write(_appender(journal, *moves[0]))
-    async with asyncio.timeout(10):
-        while journal.moves == 0:
-            await asyncio.sleep(0.001)  # until the first trip has written its record and waits to sync
-    later = []
-    for move in moves[1:]:
-        later.append(commit.write(_appender(journal, *move)))
-        await asyncio.sleep(0)  # each in a turn of its own
-    assert not first.done()
-    syncs.hold.set()
-    await asyncio.gather(first, *later)
-    # The new journal's first trip by its own sync; the second, by the commit log's.
-    assert commit.trips == 2 and syncs.synced == ["j.qbj"] and log_syncs.covered == [["j.qbj"]]
+    moves = _moves(4)
+    for n, move in enumerate(moves, start=1):
+        written = commit.write(_appender(journal, *move))
+        assert not written.done() and journal.moves == n - 1  # nothing before the turn is over
+        await asyncio.sleep(0)  # the turn ends: the trip runs before this task does again
+        assert written.done() and written.exception() is None
+        assert len(jn.read(journal.path).moves) == n
+    # The new journal's first trip by its own sync; the others, each by a sync of the log.
+    assert (commit.trips, commit.records) == (4, 4) and syncs.synced == ["j.qbj"]
+    assert log_syncs.covered == [["j.qbj"]] * 3
     journal.close()
     assert jn.read(journal.path).moves == moves
 
 
-async def test_a_journal_s_records_are_told_once_its_own_sync_returns_not_the_whole_trip(tmp_path: Path) -> None:
-    slow = threading.Event()
+async def test_a_journal_s_records_are_told_once_its_own_sync_returns_before_the_next_journal_s_sync(
+        tmp_path: Path) -> None:
+    """In one trip, the first journal's waiters hear (and so its frames go out)
+    before the second journal is synced: a move waits for its own sync only."""
+    heard: list[str] = []
 
     def sync(journal: jn.JournalWriter) -> None:
-        if journal.path.name == "slow.qbj":
-            assert slow.wait(10)
         journal.sync()
+        heard.append(f"synced {journal.path.stem}")
 
     commit = jn.GroupCommit(sync=sync)
-    slow_one = jn.JournalWriter.create(tmp_path / "slow.qbj", HEADER)
-    quick_one = jn.JournalWriter.create(tmp_path / "quick.qbj", HEADER)
+    journals = {name: jn.JournalWriter.create(tmp_path / f"{name}.qbj", HEADER) for name in ("first", "second")}
     seat, move = _moves(1)[0]
-    # One trip: the quick journal's record is told before the slow one's sync returns.
-    quick = commit.write(_appender(quick_one, seat, move))
-    behind = commit.write(_appender(slow_one, seat, move))
-    async with asyncio.timeout(10):
-        await quick
-    assert not behind.done() and commit.trips == 1
-    slow.set()
-    await behind
-    for journal in (slow_one, quick_one):
+    written = [commit.write(_appender(journal, seat, move), told=lambda name=name: heard.append(f"told {name}"))
+               for name, journal in journals.items()]
+    await asyncio.gather(*written)
+    assert heard == ["synced first", "told first", "synced second", "told second"]
+    assert commit.trips == 1
+    for journal in journals.values():
         journal.close()
         assert len(jn.read(journal.path).moves) == 1
 
 
-async def test_the_writer_thread_ends_when_idle_and_starts_again_for_the_next_record(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setattr(jn, "IDLE_SECONDS", 0.05)
+async def test_a_commit_starts_no_thread_and_leaves_python_s_switch_interval_alone(tmp_path: Path) -> None:
+    """The trips run on the loop: no hand-over to a thread, so nothing to
+    tune for one either."""
+    before = (threading.active_count(), sys.getswitchinterval())
     commit = jn.GroupCommit()
     journal = jn.JournalWriter.create(tmp_path / "j.qbj", HEADER)
-    moves = _moves(2)
-    await commit.write(_appender(journal, *moves[0]))
-    first = commit._thread
-    assert first is not None
-    async with asyncio.timeout(10):
-        while commit._thread is not None:
-            await asyncio.sleep(0.01)
-    first.join(5)
-    assert not first.is_alive()
-    await commit.write(_appender(journal, *moves[1]))
-    assert commit._thread is not first
+    for move in _moves(3):
+        await commit.write(_appender(journal, *move))
+        assert (threading.active_count(), sys.getswitchinterval()) == before
     journal.close()
-    assert jn.read(journal.path).moves == moves
-
-
-async def test_a_commit_makes_python_hand_over_to_its_thread_quickly_and_never_slower(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setattr(jn, "IDLE_SECONDS", 0.02)
-    before = sys.getswitchinterval()
-    try:
-        sys.setswitchinterval(0.005)  # Python's default
-        commit = jn.GroupCommit()
-        journal = jn.JournalWriter.create(tmp_path / "j.qbj", HEADER)
-        await commit.write(_appender(journal, *_moves(1)[0]))
-        assert sys.getswitchinterval() == pytest.approx(jn.SWITCH_SECONDS)
-        sys.setswitchinterval(0.0001)  # someone wanted it quicker still
-        async with asyncio.timeout(10):
-            while commit._thread is not None:  # after an idle spell, the next record starts a thread
-                await asyncio.sleep(0.01)
-        await commit.write(_appender(journal, *_moves(2)[1]))
-        assert sys.getswitchinterval() == pytest.approx(0.0001)
-        journal.close()
-    finally:
-        sys.setswitchinterval(before)
+    assert len(jn.read(journal.path).moves) == 3
 
 
 def test_records_written_for_later_go_to_the_file_in_one_call_at_the_sync(tmp_path: Path) -> None:
