@@ -584,16 +584,17 @@ class GroupCommit:
 
     One sync per trip, not one per journal it touched: a trip carrying one
     move for each of 50 journals took 12.9 ms (median) with a sync per
-    journal, and 2.8-3.1 ms with the log (``bench.journal``).
+    journal, and 1.9-3.1 ms with the log (``bench.journal``).
 
     The trip runs on the loop's own thread, in a callback of its own after
     the turn. Every move waits for its record's sync anyway, and a trip is
     one sync however many tables it carries. A writer thread would keep the
     loop free during the sync, but each hand-over between the loop and a
     thread waits for the other's hold on the interpreter and, on a host
-    whose cores are busy, for a core: with a writer thread, a move took
-    10-44 ms (p50) to reach every seat at 150 tables, on the loop 6-11 ms,
-    with no journal 4-6 (``bench.net``, alternating runs). The price: while
+    whose cores are busy, for a core: in alternating runs at 150 to 250
+    tables, the median of the runs' p50 (a move reaching every seat) was
+    8.7 ms with the trips on the loop, 15.6 with a writer thread, 4.8 with
+    no journal (``bench.net``). The price: while
     the log syncs, the loop does nothing else, so a slow disk holds up each
     turn that has moves in it by one sync (lobbies and chat included), and
     a disk that hangs holds up the host.
