@@ -543,10 +543,11 @@ def _replay_log(folder: Path, data: bytes) -> list[str]:
                 handle.truncate()
                 handle.flush()
                 _datasync(handle.fileno())
-            repaired[path] = repaired.get(path, 0) + 1
+            # The entry's records (a new journal's first entry begins with the magic, never logged).
+            repaired[path] = repaired.get(path, 0) + sum(1 for _ in _records(chunk, _plain, start=0))
         except OSError as exc:
             broken[path] = f"could not be written ({exc.strerror or exc})"
-    notes = [f"{path}: wrote back {count} lost record group(s) from a commit log" for path, count in repaired.items()]
+    notes = [f"{path}: put back {count} record(s) a crash took, from a commit log" for path, count in repaired.items()]
     notes += [f"{path}: not repaired from a commit log: {why}" for path, why in broken.items()]
     return notes
 

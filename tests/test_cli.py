@@ -308,7 +308,7 @@ async def test_games_first_writes_back_what_a_dead_host_left_only_in_its_commit_
     await _a_host_that_loses_its_page_cache(tmp_path, 1)
     assert savecmd.games_main(argparse.Namespace(dir=str(tmp_path))) == savecmd.EXIT_OK
     captured = capsys.readouterr()
-    assert "0.qbj: wrote back 2 lost record group(s) from a commit log" in captured.err
+    assert "0.qbj: put back 2 record(s) a crash took, from a commit log" in captured.err
     assert "unfinished after 3 moves" in captured.out
     assert list(tmp_path.glob("*.qbl")) == []
 

@@ -346,7 +346,7 @@ async def test_a_journal_that_lost_told_records_in_a_power_cut_gets_them_back_fr
         torn.write(b"\x00\x00\x01")  # and half a record nobody was told of
     assert [len(jn.read(journal.path).moves) for journal in journals] == [1, 1]
     notes = jn.recover(tmp_path)
-    assert len(notes) == 2 and all("wrote back" in note for note in notes)
+    assert len(notes) == 2 and all("record(s) a crash took" in note for note in notes)
     for n, journal in enumerate(journals):
         record = jn.read(journal.path)
         assert record.moves == moves[n::2] and not record.dropped
@@ -369,7 +369,7 @@ async def test_recovery_leaves_a_living_host_s_log_alone_and_ignores_a_torn_last
     with open(live, "ab") as log_file:
         log_file.write(jn._frame(b"\x81\xa7journal\xa8live.qbj")[:-3])  # the host died writing an entry
     notes = jn.recover(tmp_path)
-    assert notes == [f"{journal.path}: wrote back 1 lost record group(s) from a commit log"]
+    assert notes == [f"{journal.path}: put back 1 record(s) a crash took, from a commit log"]
     assert len(jn.read(journal.path).moves) == 3 and not live.exists()
 
 
