@@ -33,6 +33,7 @@ from quackbox.core.bots import Bot
 from quackbox.core.rules import AnyRules, Event, GameView, Move, RulesError
 from quackbox.net.actions import Action
 from quackbox.net.config import TableConfig
+from quackbox.net.loops import quick_hand_over
 from quackbox.net.protocol import BOT, HUMAN
 from quackbox.net.seats import Seat, Seats
 
@@ -87,6 +88,7 @@ class BotDriver:
 
     def _pool(self) -> ThreadPoolExecutor:
         if self._thinker is None:
+            quick_hand_over()  # the loop must not wait 5 ms for the thinker at every send
             self._thinker = ThreadPoolExecutor(1, thread_name_prefix="quackbox-bot")
         return self._thinker
 

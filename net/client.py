@@ -34,7 +34,7 @@ from quackbox.core import bots as core_bots
 from quackbox.core import games
 from quackbox.core.rules import GameView, Move, Outcome
 from quackbox.net.bot_driver import seated
-from quackbox.net.loops import call_soon_from_thread
+from quackbox.net.loops import call_soon_from_thread, quick_hand_over
 from quackbox.net.tokens import TokenStore
 from quackbox.net.protocol import (
     HUMAN,
@@ -606,6 +606,7 @@ async def run_network_bot(
     threads: list[ThreadPoolExecutor] = []
 
     def thread() -> ThreadPoolExecutor:
+        quick_hand_over()  # as the host's bot driver does
         threads.append(ThreadPoolExecutor(1, thread_name_prefix="quackbox-bot"))
         return threads[-1]
 

@@ -215,6 +215,22 @@ def until(condition, timeout: float = 5.0) -> bool:
     return True
 
 
+def test_a_slow_bot_s_thread_makes_python_hand_over_quickly(slow_bots, monkeypatch):
+    """Beside a thinking thread the loop would wait up to Python's 5 ms for the
+    interpreter at every send: the thinker's pool lowers the switch interval."""
+    import sys
+
+    from quackbox.net import loops
+
+    monkeypatch.setattr(sys, "getswitchinterval", lambda: 0.005)  # Python's default, whatever ran before
+    lowered: list[float] = []
+    monkeypatch.setattr(sys, "setswitchinterval", lowered.append)
+    game = Game(bots=3, bot_kind="slow", bot_delay=1.0)
+    assert until(lambda: slow_bots[0].views)
+    assert lowered == [loops.SWITCH_SECONDS]
+    slow_bots[0].gate.set()
+
+
 def test_a_slow_bot_thinks_off_the_loop_while_the_pace_runs(slow_bots):
     """The search bot must not freeze a table with people, nor make them wait
     for the pace and then for its thought: it starts thinking in a worker
