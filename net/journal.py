@@ -463,10 +463,9 @@ def _write_all(fd: int, data: bytes | bytearray) -> None:
 
 
 def recover(folder: os.PathLike[str] | str) -> list[str]:
-    """Write back into their journals the records that the commit logs a
-    host left in ``folder`` hold, for a host that died (a power cut may
-    have lost records its journals had been told were on disk), then
-    remove those logs. A log whose host still lives (its lock is held) is
+    """Write back into their journals what the commit logs of hosts that
+    died hold in ``folder`` (a power cut may have taken from a journal
+    records whose moves its players had seen), then remove those logs. A log whose host still lives (its lock is held) is
     left alone. Returns one sentence per journal repaired or not repairable.
 
     An entry is written where it says only if the journal there differs
@@ -595,10 +594,10 @@ class GroupCommit:
     whose cores are busy, for a core: in alternating runs at 150 to 250
     tables, the median of the runs' p50 (a move reaching every seat) was
     8.7 ms with the trips on the loop, 15.6 with a writer thread, 4.8 with
-    no journal (``bench.net``). The price: while
-    the log syncs, the loop does nothing else, so a slow disk holds up each
-    turn that has moves in it by one sync (lobbies and chat included), and
-    a disk that hangs holds up the host.
+    no journal (``bench.net``). The price: while the log syncs, the loop
+    does nothing else, so a slow disk holds up each turn that has moves in
+    it by one sync (lobbies and chat included), and a disk that hangs holds
+    up the host.
 
     Tables of one event loop may share a commit, and so its trips (the
     capacity benchmark's do); a :class:`quackbox.net.host.Host` makes its
