@@ -29,10 +29,10 @@ host does (``--no-journal`` turns that off; ``journal`` in the JSON says
 which). Its hosts share one :class:`quackbox.net.journal.GroupCommit`, so the
 records of all its tables go to disk together (``--commit host``: one each,
 for comparison; ``records_per_trip`` says how many records shared a trip to
-the disk on average, and ``syncs_per_record`` how many syncs each cost); the seats (four per table) run in this one as light load
-generators: they read most frames with plain msgpack and decode a view in
-full only when they must move, so "every seat" here means every seat has
-received the new view. Bots wait ``--think`` seconds before each move, a
+the disk on average, and ``syncs_per_record`` how many syncs each cost); the
+seats (four per table) run in this one as light load generators: they read
+most frames with plain msgpack and decode a view in full only when they must
+move, so "every seat" here means every seat has received the new view. Bots wait ``--think`` seconds before each move, a
 brisk pace for a table people watch. Tables are added in steps until p99
 passes 50 ms (or the largest step passes); a step that fails is tried once
 more, since other work on the machine only ever adds to the tail. The seats

@@ -465,8 +465,11 @@ def _write_all(fd: int, data: bytes | bytearray) -> None:
 def recover(folder: os.PathLike[str] | str) -> list[str]:
     """Write back into their journals what the commit logs of hosts that
     died hold in ``folder`` (a power cut may have taken from a journal
-    records whose moves its players had seen), then remove those logs. A log whose host still lives (its lock is held) is
-    left alone. Returns one sentence per journal repaired or not repairable.
+    records whose moves its players had seen), then remove those logs. A
+    log whose host still lives (its lock is held) is left alone, and so is
+    one damaged before its last entry (what follows the damage cannot be
+    trusted, nor thrown away). Returns one sentence per journal repaired or
+    not repairable, and per log kept.
 
     An entry is written where it says only if the journal there differs
     and nothing after it does (the journal lost its tail); then the
@@ -497,7 +500,10 @@ def recover(folder: os.PathLike[str] | str) -> list[str]:
             if not data.startswith(LOG_MAGIC):
                 notes.append(f"{path}: left alone: it is not a quackbox commit log")
                 continue
-            notes += _replay_log(folder, data)
+            damage = _replay_log(folder, data, notes)
+            if damage:
+                notes.append(f"{path}: kept: {damage}")
+                continue
             path.unlink()
             _sync_folder(folder)
         finally:
@@ -505,18 +511,21 @@ def recover(folder: os.PathLike[str] | str) -> list[str]:
     return notes
 
 
-def _replay_log(folder: Path, data: bytes) -> list[str]:
-    """Apply a dead host's log (see :func:`recover`); a torn last entry (the
-    host died writing it, before anyone was told) is ignored."""
+def _replay_log(folder: Path, data: bytes, notes: list[str]) -> str:
+    """Apply a dead host's log (see :func:`recover`), adding a sentence to
+    ``notes`` per journal repaired or not repairable; the damage that stopped
+    it short of the log's end, or "". A torn last entry (the host died
+    writing it, before anyone was told) is no damage: it is ignored."""
     repaired: dict[Path, int] = {}
     broken: dict[Path, str] = {}
-    for _offset, _end, entry, _problem in _records(data, _plain, start=len(LOG_MAGIC)):
-        if entry is None:
-            break
-        name, at, chunk = entry.get("journal"), entry.get("at"), entry.get("data")
+    damage = ""
+    for offset, end, entry, problem in _records(data, _Decoder(), start=len(LOG_MAGIC)):
+        name, at, chunk = (entry.get("journal"), entry.get("at"), entry.get("data")) if entry else (None, None, None)
         if (not isinstance(name, str) or Path(name).name != name or not name.endswith(SUFFIX)
                 or type(at) is not int or at < 0 or not isinstance(chunk, bytes)):
-            break  # not an entry this quackbox wrote: nothing after it is trusted either
+            if end < len(data) or entry is not None:
+                damage = f"damaged at byte {offset} ({problem or 'not an entry quackbox writes'})"
+            break
         path = folder / name
         if path in broken or not path.exists():
             continue
@@ -542,17 +551,12 @@ def _replay_log(folder: Path, data: bytes) -> list[str]:
                 handle.truncate()
                 handle.flush()
                 _datasync(handle.fileno())
-            # The entry's records (a new journal's first entry begins with the magic, never logged).
-            repaired[path] = repaired.get(path, 0) + sum(1 for _ in _records(chunk, _plain, start=0))
+            repaired[path] = repaired.get(path, 0) + sum(1 for _ in _records(chunk, _Decoder(), start=0))
         except OSError as exc:
             broken[path] = f"could not be written ({exc.strerror or exc})"
-    notes = [f"{path}: put back {count} record(s) a crash took, from a commit log" for path, count in repaired.items()]
+    notes += [f"{path}: put back {count} record(s) a crash took, from a commit log" for path, count in repaired.items()]
     notes += [f"{path}: not repaired from a commit log: {why}" for path, why in broken.items()]
-    return notes
-
-
-def _plain(payload: bytes) -> Any:
-    return msgpack.unpackb(payload, raw=False, strict_map_key=True)
+    return damage
 
 
 Job = Callable[[], "JournalWriter | None"]

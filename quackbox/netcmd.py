@@ -166,7 +166,10 @@ def host_main(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     journal_dir = None if args.no_journal else (args.journal_dir or str(places.games_dir()))
     # What a host that died left only in its commit log goes back into its games first.
-    for folder in {Path(f) for f in (journal_dir, args.resume and Path(args.resume).parent) if f}:
+    folders = {Path(journal_dir)} if journal_dir else set()
+    if args.resume:
+        folders.add(Path(args.resume).parent)
+    for folder in folders:
         for note in journal.recover(folder):
             print(f"quackbox host: {note}", file=sys.stderr)
     saved = None

@@ -12,6 +12,7 @@ import typing
 import zlib
 from pathlib import Path
 
+import msgpack
 import pytest
 
 from quackbox.core import bots, games
@@ -371,6 +372,21 @@ async def test_recovery_leaves_a_living_host_s_log_alone_and_ignores_a_torn_last
     notes = jn.recover(tmp_path)
     assert notes == [f"{journal.path}: put back 1 record(s) a crash took, from a commit log"]
     assert len(jn.read(journal.path).moves) == 3 and not live.exists()
+
+
+async def test_a_log_damaged_before_its_last_entry_is_kept_and_named_not_thrown_away(tmp_path: Path) -> None:
+    journals, _moves_written, _sizes = await _a_host_that_loses_its_page_cache(tmp_path, 1)
+    (log_path,) = tmp_path.glob("*.qbl")
+    data = bytearray(log_path.read_bytes())
+    data[len(jn.LOG_MAGIC) + 12] ^= 0xFF  # inside the first of its two entries
+    log_path.write_bytes(bytes(data))
+    notes = jn.recover(tmp_path)
+    assert notes == [f"{log_path}: kept: damaged at byte {len(jn.LOG_MAGIC)} (a record fails its checksum)"]
+    assert log_path.exists() and len(jn.read(journals[0].path).moves) == 1  # nothing guessed at
+
+    # A well-made record that is no entry of ours, at the end: kept too.
+    log_path.write_bytes(bytes(data[:len(jn.LOG_MAGIC)]) + jn._frame(msgpack.packb({"journal": "../x.qbj", "at": 0, "data": b"x"})))
+    assert jn.recover(tmp_path)[0].endswith("(not an entry quackbox writes)") and log_path.exists()
 
 
 async def test_a_journal_that_moved_on_since_the_log_is_not_overwritten(tmp_path: Path) -> None:

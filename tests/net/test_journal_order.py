@@ -233,7 +233,7 @@ async def test_a_host_stopped_while_records_wait_for_the_disk_closes_its_journal
             assert not stopping.done()
             commit.free = True
             await stopping
-    assert host.journal is None
+    assert host.journal is None and list(tmp_path.glob("*.qbl")) == []  # the host's log emptied and gone
     (path,) = tmp_path.glob("*.qbj")
     record = jn.read(path)
     assert len(record.moves) == host.table.seq >= 3
