@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Any, ClassVar, Iterable
+from typing import Any, ClassVar, Iterable, Sequence
 
 import msgpack
 
@@ -409,6 +409,12 @@ class Wire:
     def encode(self, message: Any) -> bytes:
         """One frame holding ``message``: a map of its ``type``, then its fields."""
         return self.values.pack({TYPE: message.TYPE, **self.values.fields_of(message)})
+
+    def encode_alike(self, messages: Sequence[Any]) -> list[bytes]:
+        """A frame for each of ``messages`` (the views of one change, one per
+        seat), as :meth:`encode` makes it, but what all of them hold alike
+        (the public part of the table) is packed once (:meth:`Codec.pack_alike`)."""
+        return self.values.pack_alike([{TYPE: message.TYPE, **self.values.fields_of(message)} for message in messages])
 
     # decoding ---------------------------------------------------------------
 

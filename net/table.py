@@ -510,19 +510,21 @@ class Table:
         connection not to send to).
 
         One frame per seat (a seat's connections, or the spectators, share
-        it), made and packed once per change. Every person's seat keeps its
-        log lines, here or not, for when its person comes back.
+        it), made once per change; what the seats' views share is packed
+        once for all (:meth:`Wire.encode_alike`). Every person's seat keeps
+        its log lines, here or not, for when its person comes back.
         """
         audience = [peer for peer in self.lobby.audience() if peer.conn != skip]
         seats = list(dict.fromkeys(peer.seat for peer in audience))
         views = dict(zip(seats, self.rules.views(self.state, seats)))
         names = self.names
         deadline = self._deadline_info(now)
-        frames: dict[int | None, bytes] = {}
+        messages = []
         for seat in seats:
             seen, lines = self._seen(seat, events, names, note.lines(seat) if note else ())
             self._keep(seat, lines)
-            frames[seat] = self._frame(seat, seen, lines, deadline, views[seat])
+            messages.append(View(self.seq, views[seat], seen, lines, deadline))
+        frames = dict(zip(seats, self.wire.encode_alike(messages)))
         for seat in [None, *(s.index for s in self.seats if s.kind == HUMAN)]:
             if seat not in frames:
                 self._keep(seat, self._seen(seat, events, names, note.lines(seat) if note else ())[1])
@@ -558,13 +560,9 @@ class Table:
 
     def _frame(
         self, seat: int | None, seen: tuple[Event, ...], lines: tuple[LogLine, ...], deadline: DeadlineInfo | None,
-        view: Any = None,
     ) -> bytes:
-        """The view frame of ``seat`` with the events it has ``seen`` and log
-        ``lines``; ``view`` is its view if already made (``Rules.views``)."""
-        if view is None:
-            view = self.rules.view(self.state, seat)
-        return self.wire.encode(View(self.seq, view, seen, lines, deadline))
+        """The view frame of ``seat`` alone, with the events it has ``seen`` and log ``lines``."""
+        return self.wire.encode(View(self.seq, self.rules.view(self.state, seat), seen, lines, deadline))
 
 
 @dataclass(frozen=True)

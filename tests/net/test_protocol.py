@@ -235,6 +235,70 @@ def test_frames_are_the_documented_encoding_byte_for_byte(game):
     assert deepest <= MAX_DEPTH - 4
 
 
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_the_frames_of_a_change_packed_alike_read_back_as_packed_one_by_one(game):
+    """A host packs the view frames of one change together (``encode_alike``):
+    each reads back, as plain maps and as messages, as ``encode`` makes it,
+    for every seat and a spectator after every move of a real game, with no
+    byte more or less (only the order of keys may differ)."""
+    rules = games.get(game)
+    wire = Wire(rules)
+    bots = [make_bot(game, "heuristic", s) for s in range(4)]
+    state = rules.new_game(seats=4, seed=3)
+    watchers = (*range(4), None)
+    for _ in range(150):
+        if rules.outcome(state) is not None:
+            break
+        seat, move = next_move(rules, state, bots)
+        events = rules.apply(state, seat, move)
+        messages = [
+            View(9, view, tuple(e for e in (rules.redact(e, watcher) for e in events) if e is not None),
+                 (LogLine(f"a line for {watcher}", LineKind.TURN),), DeadlineInfo(1, "x", 0.5))
+            for watcher, view in zip(watchers, rules.views(state, watchers))
+        ]
+        for message, frame in zip(messages, wire.encode_alike(messages), strict=True):
+            alone = wire.encode(message)
+            assert msgpack.unpackb(frame) == msgpack.unpackb(alone)
+            assert len(frame) == len(alone)
+            assert wire.decode_from_host(frame) == message
+
+
+def test_what_the_views_of_a_change_share_is_packed_once(monkeypatch):
+    """The players every view shows are packed once for all five frames, not
+    once in each; each seat's own view is packed for it alone."""
+    rules = games.get("side-effects")
+    wire = Wire(rules)
+    state = rules.new_game(seats=4, seed=1)
+    messages = [View(1, view, (), (), None) for view in rules.views(state, (*range(4), None))]
+    packed: list[str] = []
+    tagged_map = wire.values._tagged_map
+
+    def spy(value: Any) -> Any:
+        packed.append(type(value).__name__)
+        return tagged_map(value)
+
+    monkeypatch.setattr(wire.values, "_tagged_map", spy)
+    wire.encode_alike(messages)
+    assert packed.count("PlayerView") == 4
+    assert packed.count("SEView") == 5
+    packed.clear()
+    for message in messages:
+        wire.encode(message)
+    assert packed.count("PlayerView") == 20
+
+
+def test_values_that_are_not_alike_are_packed_each_as_it_is():
+    """Values of different kinds, or one value alone, are packed as ``pack``
+    packs them; what the wire cannot carry is refused as by ``pack``."""
+    codec = Codec([Paint])
+    odd = [Paint(Colour.RED, Size.SMALL), {"a": 1}, 3, (Colour.BLUE,)]
+    assert codec.pack_alike(odd) == [codec.pack(value) for value in odd]
+    assert codec.pack_alike(odd[:1]) == [codec.pack(odd[0])]
+    assert codec.pack_alike([]) == []
+    with pytest.raises(TypeError):
+        codec.pack_alike([{"a": Paint(Colour.RED, Size.SMALL)}, {"a": Say("unregistered here")}])
+
+
 def test_every_message_round_trips():
     wire = Wire(fakegame.RULES)
     seat = SeatInfo(seat=0, name="Ana", kind="human", connected=True, ready=False, away=False)
