@@ -29,7 +29,8 @@ host does (``--no-journal`` turns that off; ``journal`` in the JSON says
 which). Its hosts share one :class:`quackbox.net.journal.GroupCommit`, so the
 records of all its tables go to disk together (``--commit host``: one each,
 for comparison; ``records_per_trip`` says how many records shared a trip to
-the disk on average, and ``syncs_per_record`` how many syncs each cost); the
+the disk on average, ``syncs_per_record`` how many syncs each cost, and
+``host_sync_share`` the share of the time the host's loop waited on them); the
 seats (four per table) run in this one as light load generators: they read
 most frames with plain msgpack and decode a view in full only when they must
 move, so "every seat" here means every seat has received the new view. Bots wait ``--think`` seconds before each move, a
@@ -359,7 +360,8 @@ def host_process(
         await loop.run_in_executor(None, mark.wait)
         start = cpu_now()
         commits = list({id(h.commit): h.commit for h in hosts}.values())
-        trips = sum(c.trips for c in commits), sum(c.records for c in commits), sum(c.syncs for c in commits)
+        trips = (sum(c.trips for c in commits), sum(c.records for c in commits), sum(c.syncs for c in commits),
+                 sum(c.sync_seconds for c in commits))
         gc.callbacks.append(on_gc)
         if profile_to:
             import cProfile
@@ -372,7 +374,7 @@ def host_process(
         gc.callbacks.remove(on_gc)
         end = cpu_now()
         trips = (sum(c.trips for c in commits) - trips[0], sum(c.records for c in commits) - trips[1],
-                 sum(c.syncs for c in commits) - trips[2])
+                 sum(c.syncs for c in commits) - trips[2], sum(c.sync_seconds for c in commits) - trips[3])
         cpu.send((end[0] - start[0], end[1] - start[1], max(pauses, default=0.0), sum(pauses), full[0], trips))
         if profiler is not None:
             profiler.dump_stats(f"{profile_to}.{tables}")
@@ -480,7 +482,7 @@ async def capacity_step(
     record[0] = False
     stop.set()
     elapsed = time.perf_counter() - started
-    host_user, host_sys, gc_pause, gc_total, gc_full, (trips, records, syncs) = await loop.run_in_executor(None, cpu_in.recv)
+    host_user, host_sys, gc_pause, gc_total, gc_full, (trips, records, syncs, sync_time) = await loop.run_in_executor(None, cpu_in.recv)
     host_cpu = host_user + host_sys
     for task in tasks:
         task.cancel()
@@ -496,6 +498,8 @@ async def capacity_step(
     if trips:
         result["records_per_trip"] = round(records / trips, 2)
         result["syncs_per_record"] = round(syncs / records, 3)
+        # The loop waits out each sync: no table of the host moves meanwhile.
+        result["host_sync_share"] = round(sync_time / elapsed, 3)
     if moves:
         per_move = host_cpu / moves
         result["host_cpu_ms_per_move"] = round(per_move * 1000, 3)

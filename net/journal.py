@@ -634,7 +634,11 @@ class GroupCommit:
         self.records = 0
         """Records written so far."""
         self.syncs = 0
-        """Syncs made so far, of journals and of logs (``syncs / records``: what each record cost the disk)."""
+        """Syncs made so far, of journals and of logs, checkpoints' included
+        (``syncs / records``: what each record cost the disk)."""
+        self.sync_seconds = 0.0
+        """Time spent in those syncs so far: the loop waits them out, so this is
+        time every table of the loop was held up (``bench.net`` reports its share)."""
 
     def write(self, job: Job, told: Told | None = None) -> asyncio.Future[None]:
         """Run ``job`` (which writes a record) in the trip at the end of this
@@ -710,9 +714,8 @@ class GroupCommit:
 
     def _sync_entries(self, commit_log: CommitLog, entries: list[tuple[JournalWriter, list[Waiter]]]) -> None:
         """Sync the log, tell the entries' waiters, and empty the log into the journals once it is long."""
-        self.syncs += 1
         try:
-            self._sync_log(commit_log)
+            self._timed(self._sync_log, commit_log)
         except Exception as exc:
             # What was written may not be on disk: those journals take nothing more.
             # The log is left for recover() (its lock goes as it closes); the next trip starts another.
@@ -724,7 +727,7 @@ class GroupCommit:
         _settle([waiter for _journal, waiting in entries for waiter in waiting], None)
         if commit_log.size > LOG_LIMIT:
             try:
-                commit_log.checkpoint(self._sync)
+                commit_log.checkpoint(lambda journal: self._timed(self._sync, journal))
             except Exception as exc:
                 # It still holds every record, on disk: left for recover(); the next trip starts another.
                 log.error("cannot empty the commit log %s into its journals (%s)", commit_log.path, exc)
@@ -750,12 +753,20 @@ class GroupCommit:
             pass
 
     def _sync_one(self, journal: JournalWriter) -> Exception | None:
-        self.syncs += 1
         try:
-            self._sync(journal)
+            self._timed(self._sync, journal)
         except Exception as exc:
             return exc
         return None
+
+    def _timed(self, sync: Callable[[Any], None], what: JournalWriter | CommitLog) -> None:
+        """``sync(what)``, counted in :attr:`syncs` and :attr:`sync_seconds`."""
+        self.syncs += 1
+        started = time.perf_counter()
+        try:
+            sync(what)
+        finally:
+            self.sync_seconds += time.perf_counter() - started
 
 
 def _settle(waiting: list[Waiter], error: Exception | None) -> None:

@@ -8,6 +8,7 @@ import random
 import struct
 import sys
 import threading
+import time
 import typing
 import zlib
 from pathlib import Path
@@ -280,6 +281,24 @@ async def test_whom_a_record_tells_hears_in_the_turn_it_is_on_disk_before_the_fu
     first.add_done_callback(lambda _: heard.append("callback"))
     await asyncio.gather(first, second)
     assert heard == ["told, done=True, on disk: 2", "callback"]
+    journal.close()
+
+
+async def test_a_commit_counts_the_syncs_that_held_up_its_loop_and_their_time(tmp_path: Path) -> None:
+    """``syncs`` and ``sync_seconds``: a new journal's own sync, then the log's (slowed here)."""
+
+    def slow_log(commit_log: jn.CommitLog) -> None:
+        time.sleep(0.02)
+        commit_log.sync()
+
+    commit = jn.GroupCommit(sync_log=slow_log)
+    journal = jn.JournalWriter.create(tmp_path / "0.qbj", HEADER)
+    first, second = _moves(2)
+    await commit.write(_appender(journal, *first))  # a new journal's first records: its own sync
+    assert commit.syncs == 1 and commit.sync_seconds > 0
+    alone = commit.sync_seconds
+    await commit.write(_appender(journal, *second))  # then the log's
+    assert commit.syncs == 2 and commit.sync_seconds - alone >= 0.02
     journal.close()
 
 
