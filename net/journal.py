@@ -634,8 +634,8 @@ class GroupCommit:
         self.records = 0
         """Records written so far."""
         self.syncs = 0
-        """Syncs made so far, of journals and of logs, checkpoints' included
-        (``syncs / records``: what each record cost the disk)."""
+        """Syncs made so far, of journals and of logs, those that empty a log
+        included (``syncs / records``: what each record cost the disk)."""
         self.sync_seconds = 0.0
         """Time spent in those syncs so far: the loop waits them out, so this is
         time every table of the loop was held up (``bench.net`` reports its share)."""
@@ -727,7 +727,7 @@ class GroupCommit:
         _settle([waiter for _journal, waiting in entries for waiter in waiting], None)
         if commit_log.size > LOG_LIMIT:
             try:
-                commit_log.checkpoint(lambda journal: self._timed(self._sync, journal))
+                commit_log.checkpoint(self._sync_journal)
             except Exception as exc:
                 # It still holds every record, on disk: left for recover(); the next trip starts another.
                 log.error("cannot empty the commit log %s into its journals (%s)", commit_log.path, exc)
@@ -740,7 +740,7 @@ class GroupCommit:
         logs, self._logs = list(self._logs.values()), {}
         for commit_log in logs:
             try:
-                commit_log.remove(self._sync)
+                commit_log.remove(self._sync_journal)
             except Exception as exc:
                 log.error("cannot empty the commit log %s into its journals (%s)", commit_log.path, exc)
                 commit_log.abandon()
@@ -754,10 +754,13 @@ class GroupCommit:
 
     def _sync_one(self, journal: JournalWriter) -> Exception | None:
         try:
-            self._timed(self._sync, journal)
+            self._sync_journal(journal)
         except Exception as exc:
             return exc
         return None
+
+    def _sync_journal(self, journal: JournalWriter) -> None:
+        self._timed(self._sync, journal)
 
     def _timed(self, sync: Callable[[Any], None], what: JournalWriter | CommitLog) -> None:
         """``sync(what)``, counted in :attr:`syncs` and :attr:`sync_seconds`."""

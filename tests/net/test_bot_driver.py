@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 
 import pytest
 
 from quackbox.core.bots import Bot
+from quackbox.net import loops
 from quackbox.net.bot_driver import BotDriver
 from quackbox.net.seats import Seats
 from quackbox.net.config import TableConfig
@@ -218,10 +220,6 @@ def until(condition, timeout: float = 5.0) -> bool:
 def test_a_slow_bot_s_thread_makes_python_hand_over_quickly(slow_bots, monkeypatch):
     """Beside a thinking thread the loop would wait up to Python's 5 ms for the
     interpreter at every send: the thinker's pool lowers the switch interval."""
-    import sys
-
-    from quackbox.net import loops
-
     monkeypatch.setattr(sys, "getswitchinterval", lambda: 0.005)  # Python's default, whatever ran before
     lowered: list[float] = []
     monkeypatch.setattr(sys, "setswitchinterval", lowered.append)

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import sys
 import threading
 
 import pytest
 
-from quackbox.net.loops import call_soon_from_thread
+from quackbox.net.loops import SWITCH_SECONDS, call_soon_from_thread, quick_hand_over
 
 
 def test_a_callback_from_a_thread_runs_on_the_loop() -> None:
@@ -49,10 +50,6 @@ def test_a_callback_for_a_closed_loop_is_let_go_without_raising() -> None:
 
 
 def test_quick_hand_over_lowers_the_switch_interval_and_never_raises_it() -> None:
-    import sys
-
-    from quackbox.net.loops import SWITCH_SECONDS, quick_hand_over
-
     before = sys.getswitchinterval()
     try:
         sys.setswitchinterval(0.005)
