@@ -44,7 +44,11 @@ affects (split into ``host_user_ms_per_move``, the host's Python, and
 ``host_sys_ms_per_move``, its sockets, epoll and fsyncs; ``host_gc_ms_per_move``
 and ``host_full_gcs`` are its cyclic collector's share), and
 ``tables_per_host_core_estimate`` what one free core would carry at that
-cost. ``--capacity-only`` skips the latency part; with
+cost. ``seats_cpu_share`` is the seats' process's CPU time in the window (of
+one core), and on Linux ``machine_idle_share`` and ``machine_steal_share``
+the shares of all the machine's CPU time that went idle or that a
+hypervisor took for other guests: a try with much steal says more about
+the machine than the host. ``--capacity-only`` skips the latency part; with
 ``QUACKBOX_BENCH_PROFILE=path`` set, the host process also writes a cProfile
 of each measuring window to ``path.<tables>``.
 """
@@ -109,6 +113,32 @@ def raise_file_limit() -> None:
 
 
 # --- latency: one table, moves one at a time ------------------------------------------------
+
+
+def cpu_times() -> tuple[int, ...] | None:
+    """The machine's CPU time so far, from ``/proc/stat`` (clock ticks of all
+    cores: user, nice, system, idle, iowait, irq, softirq, steal), or None
+    where there is no such file. Steal is time a virtual machine's cores
+    were runnable but its hypervisor ran something else: on a shared
+    machine it comes and goes, and each try reports its share, since a
+    host's tail follows it."""
+    try:
+        with open("/proc/stat") as stat:
+            fields = stat.readline().split()
+    except OSError:
+        return None
+    if fields[:1] != ["cpu"]:
+        return None
+    return tuple(int(x) for x in fields[1:9])
+
+
+def machine_shares(before: tuple[int, ...] | None, after: tuple[int, ...] | None) -> dict[str, float]:
+    """Shares of the machine's CPU time between two :func:`cpu_times` that went idle and that were stolen."""
+    if before is None or after is None:
+        return {}
+    spent = [b - a for a, b in zip(before, after)]
+    total = sum(spent) or 1
+    return {"machine_idle_share": round(spent[3] / total, 3), "machine_steal_share": round(spent[7] / total, 3)}
 
 
 async def echo_round_trips(size: int, count: int) -> list[float]:
@@ -478,10 +508,13 @@ async def capacity_step(
     record[0] = True
     mark.set()
     started = time.perf_counter()
+    machine_before, seats_before = cpu_times(), resource.getrusage(resource.RUSAGE_SELF)
     await asyncio.sleep(measure)
+    machine_after, seats_after = cpu_times(), resource.getrusage(resource.RUSAGE_SELF)
     record[0] = False
     stop.set()
     elapsed = time.perf_counter() - started
+    seats_cpu = sum(getattr(seats_after, f) - getattr(seats_before, f) for f in ("ru_utime", "ru_stime"))
     host_user, host_sys, gc_pause, gc_total, gc_full, (trips, records, syncs, sync_time) = await loop.run_in_executor(None, cpu_in.recv)
     host_cpu = host_user + host_sys
     for task in tasks:
@@ -493,6 +526,8 @@ async def capacity_step(
     result: dict[str, Any] = {"tables": tables, **summary(samples or [float("inf")])}
     result["moves_per_s"] = round(moves / elapsed, 1)
     result["host_cpu_share"] = round(host_cpu / elapsed, 3)  # of one core, while measuring
+    result["seats_cpu_share"] = round(seats_cpu / elapsed, 3)  # this process, the load generator
+    result.update(machine_shares(machine_before, machine_after))
     result["host_longest_gc_ms"] = round(gc_pause * 1000, 1)
     result["host_full_gcs"] = gc_full
     if trips:
