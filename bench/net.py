@@ -48,7 +48,10 @@ cost. ``seats_cpu_share`` is the seats' process's CPU time in the window (of
 one core), and on Linux ``machine_idle_share`` and ``machine_steal_share``
 the shares of all the machine's CPU time that went idle or that a
 hypervisor took for other guests: a try with much steal says more about
-the machine than the host. ``--capacity-only`` skips the latency part; with
+the machine than the host. With the journal on, ``bare_fdatasync_ms`` is
+the disk alone, just before the try: 200 small appends to a file in the
+journals' folder, each fdatasynced, with nothing else running. Every move
+waits for a sync, so the tail of these is a floor under the moves'. ``--capacity-only`` skips the latency part; with
 ``QUACKBOX_BENCH_PROFILE=path`` set, the host process also writes a cProfile
 of each measuring window to ``path.<tables>``.
 """
@@ -139,6 +142,27 @@ def machine_shares(before: tuple[int, ...] | None, after: tuple[int, ...] | None
     spent = [b - a for a, b in zip(before, after)]
     total = sum(spent) or 1
     return {"machine_idle_share": round(spent[3] / total, 3), "machine_steal_share": round(spent[7] / total, 3)}
+
+
+def bare_syncs(count: int = 200, size: int = 160, gap: float = 0.002) -> list[float]:
+    """Seconds each of ``count`` fdatasyncs took, each after appending
+    ``size`` bytes to a file in the folder the hosts journal into, with
+    nothing else running: what the disk alone costs a trip. A journalling
+    host's moves each wait for one such sync, so the tail of these is a
+    floor under the tail of theirs, as the bare echo is under a move's."""
+    samples = []
+    with tempfile.TemporaryDirectory(prefix="quackbox-bench-") as folder:
+        fd = os.open(os.path.join(folder, "syncs"), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        try:
+            for _ in range(count):
+                os.write(fd, bytes(size))
+                started = time.perf_counter()
+                jn._datasync(fd)
+                samples.append(time.perf_counter() - started)
+                time.sleep(gap)
+        finally:
+            os.close(fd)
+    return samples
 
 
 async def echo_round_trips(size: int, count: int) -> list[float]:
@@ -486,6 +510,7 @@ class TableRun:
 async def capacity_step(
     game: str, tables: int, think: float, warmup: float, measure: float, journal: bool = True, shared: bool = True
 ) -> dict[str, Any]:
+    disk = bare_syncs() if journal else []
     ctx = multiprocessing.get_context("spawn")
     ports_in, ports_out = ctx.Pipe(duplex=False)
     cpu_in, cpu_out = ctx.Pipe(duplex=False)
@@ -528,6 +553,10 @@ async def capacity_step(
     result["host_cpu_share"] = round(host_cpu / elapsed, 3)  # of one core, while measuring
     result["seats_cpu_share"] = round(seats_cpu / elapsed, 3)  # this process, the load generator
     result.update(machine_shares(machine_before, machine_after))
+    if disk:
+        result["bare_fdatasync_ms"] = {"p50": round(percentile(disk, 0.5) * 1000, 2),
+                                       "p99": round(percentile(disk, 0.99) * 1000, 2),
+                                       "max": round(max(disk) * 1000, 2)}
     result["host_longest_gc_ms"] = round(gc_pause * 1000, 1)
     result["host_full_gcs"] = gc_full
     if trips:

@@ -4,11 +4,13 @@ that draws it arrives, wherever on the screen and however the output is cut up."
 from __future__ import annotations
 
 import asyncio
+import tempfile
 import time
+from pathlib import Path
 
 import pytest
 
-from bench.net import cpu_times, machine_shares
+from bench.net import bare_syncs, cpu_times, machine_shares
 from bench.ssh import Drawn
 
 
@@ -64,3 +66,11 @@ def test_the_capacity_bench_reports_the_share_of_the_machine_that_idled_and_that
     now = cpu_times()
     if now is not None:  # Linux
         assert len(now) == 8 and all(x >= 0 for x in now)
+
+
+def test_the_capacity_bench_times_the_disk_alone_as_a_floor_under_a_journalling_host() -> None:
+    """Each sample is one fdatasync's seconds, and the scratch file goes with its folder."""
+    before = set(Path(tempfile.gettempdir()).glob("quackbox-bench-*"))
+    samples = bare_syncs(count=5, gap=0)
+    assert len(samples) == 5 and all(0 < s < 10 for s in samples)
+    assert set(Path(tempfile.gettempdir()).glob("quackbox-bench-*")) == before
