@@ -144,14 +144,15 @@ def machine_shares(before: tuple[int, ...] | None, after: tuple[int, ...] | None
     return {"machine_idle_share": round(spent[3] / total, 3), "machine_steal_share": round(spent[7] / total, 3)}
 
 
-def bare_syncs(count: int = 200, size: int = 160, gap: float = 0.002) -> list[float]:
+def bare_syncs(count: int = 200, size: int = 160, gap: float = 0.002, under: str | None = None) -> list[float]:
     """Seconds each of ``count`` fdatasyncs took, each after appending
-    ``size`` bytes to a file in the folder the hosts journal into, with
-    nothing else running: what the disk alone costs a trip. A journalling
-    host's moves each wait for one such sync, so the tail of these is a
-    floor under the tail of theirs, as the bare echo is under a move's."""
+    ``size`` bytes to a file in a scratch folder made where the hosts
+    journal (``under``: the system's temporary folder), with nothing else
+    running: what the disk alone costs a trip. A journalling host's moves
+    each wait for one such sync, so the tail of these is a floor under the
+    tail of theirs, as the bare echo is under a move's."""
     samples = []
-    with tempfile.TemporaryDirectory(prefix="quackbox-bench-") as folder:
+    with tempfile.TemporaryDirectory(prefix="quackbox-bench-", dir=under) as folder:
         fd = os.open(os.path.join(folder, "syncs"), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
         try:
             for _ in range(count):

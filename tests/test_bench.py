@@ -4,7 +4,6 @@ that draws it arrives, wherever on the screen and however the output is cut up."
 from __future__ import annotations
 
 import asyncio
-import tempfile
 import time
 from pathlib import Path
 
@@ -68,9 +67,8 @@ def test_the_capacity_bench_reports_the_share_of_the_machine_that_idled_and_that
         assert len(now) == 8 and all(x >= 0 for x in now)
 
 
-def test_the_capacity_bench_times_the_disk_alone_as_a_floor_under_a_journalling_host() -> None:
+def test_the_capacity_bench_times_the_disk_alone_as_a_floor_under_a_journalling_host(tmp_path: Path) -> None:
     """Each sample is one fdatasync's seconds, and the scratch file goes with its folder."""
-    before = set(Path(tempfile.gettempdir()).glob("quackbox-bench-*"))
-    samples = bare_syncs(count=5, gap=0)
+    samples = bare_syncs(count=5, gap=0, under=str(tmp_path))
     assert len(samples) == 5 and all(0 < s < 10 for s in samples)
-    assert set(Path(tempfile.gettempdir()).glob("quackbox-bench-*")) == before
+    assert list(tmp_path.iterdir()) == []
