@@ -33,8 +33,9 @@ the disk on average, ``syncs_per_record`` how many syncs each cost, and
 ``host_sync_share`` the share of the time the host's loop waited on them); the
 seats (four per table) run in this one as light load generators: they read
 most frames with plain msgpack and decode a view in full only when they must
-move, so "every seat" here means every seat has received the new view. Bots wait ``--think`` seconds before each move, a
-brisk pace for a table people watch. Tables are added in steps until p99
+move, so "every seat" here means every seat has received the new view. Bots
+wait ``--think`` seconds before each move, a brisk pace for a table people
+watch. Tables are added in steps until p99
 passes 50 ms (or the largest step passes); a step that fails is tried once
 more, since other work on the machine only ever adds to the tail. The seats
 share the machine's cores with the host, so the figure is a floor for the
@@ -50,8 +51,9 @@ the shares of all the machine's CPU time that went idle or that a
 hypervisor took for other guests: a try with much steal says more about
 the machine than the host. With the journal on, ``bare_fdatasync_ms`` is
 the disk alone, just before the try: 200 small appends to a file in the
-journals' folder, each fdatasynced, with nothing else running. Every move
-waits for a sync, so the tail of these is a floor under the moves'. ``--capacity-only`` skips the latency part; with
+temporary folder the host journals in, each fdatasynced, with nothing else
+running. Every move waits for a sync, so the tail of these is a floor
+under the moves'. ``--capacity-only`` skips the latency part; with
 ``QUACKBOX_BENCH_PROFILE=path`` set, the host process also writes a cProfile
 of each measuring window to ``path.<tables>``.
 """
@@ -116,54 +118,6 @@ def raise_file_limit() -> None:
 
 
 # --- latency: one table, moves one at a time ------------------------------------------------
-
-
-def cpu_times() -> tuple[int, ...] | None:
-    """The machine's CPU time so far, from ``/proc/stat`` (clock ticks of all
-    cores: user, nice, system, idle, iowait, irq, softirq, steal), or None
-    where there is no such file. Steal is time a virtual machine's cores
-    were runnable but its hypervisor ran something else: on a shared
-    machine it comes and goes, and each try reports its share, since a
-    host's tail follows it."""
-    try:
-        with open("/proc/stat") as stat:
-            fields = stat.readline().split()
-    except OSError:
-        return None
-    if fields[:1] != ["cpu"]:
-        return None
-    return tuple(int(x) for x in fields[1:9])
-
-
-def machine_shares(before: tuple[int, ...] | None, after: tuple[int, ...] | None) -> dict[str, float]:
-    """Shares of the machine's CPU time between two :func:`cpu_times` that went idle and that were stolen."""
-    if before is None or after is None:
-        return {}
-    spent = [b - a for a, b in zip(before, after)]
-    total = sum(spent) or 1
-    return {"machine_idle_share": round(spent[3] / total, 3), "machine_steal_share": round(spent[7] / total, 3)}
-
-
-def bare_syncs(count: int = 200, size: int = 160, gap: float = 0.002, under: str | None = None) -> list[float]:
-    """Seconds each of ``count`` fdatasyncs took, each after appending
-    ``size`` bytes to a file in a scratch folder made where the hosts
-    journal (``under``: the system's temporary folder), with nothing else
-    running: what the disk alone costs a trip. A journalling host's moves
-    each wait for one such sync, so the tail of these is a floor under the
-    tail of theirs, as the bare echo is under a move's."""
-    samples = []
-    with tempfile.TemporaryDirectory(prefix="quackbox-bench-", dir=under) as folder:
-        fd = os.open(os.path.join(folder, "syncs"), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-        try:
-            for _ in range(count):
-                os.write(fd, bytes(size))
-                started = time.perf_counter()
-                jn._datasync(fd)
-                samples.append(time.perf_counter() - started)
-                time.sleep(gap)
-        finally:
-            os.close(fd)
-    return samples
 
 
 async def echo_round_trips(size: int, count: int) -> list[float]:
@@ -360,6 +314,60 @@ async def own_process_echo(count: int) -> list[float]:
 # --- capacity: many tables, one host process ------------------------------------------------------
 
 
+def process_cpu() -> tuple[float, float]:
+    """This process's CPU time so far: (user, system) seconds."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime, usage.ru_stime
+
+
+def machine_cpu() -> tuple[int, ...] | None:
+    """The machine's CPU time so far, from ``/proc/stat`` (clock ticks of all
+    cores: user, nice, system, idle, iowait, irq, softirq, steal), or None
+    where there is no such file. Steal is time a virtual machine's cores
+    were runnable but its hypervisor ran something else: on a shared
+    machine it comes and goes, and each try reports its share, since a
+    host's tail follows it."""
+    try:
+        with open("/proc/stat") as stat:
+            fields = stat.readline().split()
+    except OSError:
+        return None
+    if fields[:1] != ["cpu"]:
+        return None
+    return tuple(int(x) for x in fields[1:9])
+
+
+def machine_shares(before: tuple[int, ...] | None, after: tuple[int, ...] | None) -> dict[str, float]:
+    """Shares of the machine's CPU time between two :func:`machine_cpu` that went idle and that were stolen."""
+    if before is None or after is None:
+        return {}
+    spent = [b - a for a, b in zip(before, after)]
+    total = sum(spent) or 1
+    return {"machine_idle_share": round(spent[3] / total, 3), "machine_steal_share": round(spent[7] / total, 3)}
+
+
+def bare_syncs(count: int = 200, size: int = 160, gap: float = 0.002, under: str | None = None) -> list[float]:
+    """Seconds each of ``count`` fdatasyncs took, each after appending
+    ``size`` bytes to a file in a scratch folder made where the hosts
+    journal (``under``: the system's temporary folder), with nothing else
+    running: what the disk alone costs a trip. A journalling host's moves
+    each wait for one such sync, so the tail of these is a floor under the
+    tail of theirs, as the bare echo is under a move's."""
+    samples = []
+    with tempfile.TemporaryDirectory(prefix="quackbox-bench-", dir=under) as folder:
+        fd = os.open(os.path.join(folder, "syncs"), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        try:
+            for _ in range(count):
+                os.write(fd, bytes(size))
+                started = time.perf_counter()
+                jn._datasync(fd)
+                samples.append(time.perf_counter() - started)
+                time.sleep(gap)
+        finally:
+            os.close(fd)
+    return samples
+
+
 def host_process(
     game: str, tables: int, journal: bool, shared: bool, ports: Any, mark: Any, stop: Any, cpu: Any
 ) -> None:
@@ -377,10 +385,6 @@ def host_process(
     """
     raise_file_limit()
     folder = tempfile.TemporaryDirectory(prefix="quackbox-bench-") if journal else None
-
-    def cpu_now() -> tuple[float, float]:
-        usage = resource.getrusage(resource.RUSAGE_SELF)
-        return usage.ru_utime, usage.ru_stime
 
     pauses: list[float] = []
     began = [0.0]
@@ -413,7 +417,7 @@ def host_process(
         ports.send([h.port for h in hosts])
         loop = asyncio.get_running_loop()
         await loop.run_in_executor(None, mark.wait)
-        start = cpu_now()
+        start = process_cpu()
         commits = list({id(h.commit): h.commit for h in hosts}.values())
         trips = (sum(c.trips for c in commits), sum(c.records for c in commits), sum(c.syncs for c in commits),
                  sum(c.sync_seconds for c in commits))
@@ -427,7 +431,7 @@ def host_process(
         if profiler is not None:
             profiler.disable()
         gc.callbacks.remove(on_gc)
-        end = cpu_now()
+        end = process_cpu()
         trips = (sum(c.trips for c in commits) - trips[0], sum(c.records for c in commits) - trips[1],
                  sum(c.syncs for c in commits) - trips[2], sum(c.sync_seconds for c in commits) - trips[3])
         cpu.send((end[0] - start[0], end[1] - start[1], max(pauses, default=0.0), sum(pauses), full[0], trips))
@@ -534,13 +538,13 @@ async def capacity_step(
     record[0] = True
     mark.set()
     started = time.perf_counter()
-    machine_before, seats_before = cpu_times(), resource.getrusage(resource.RUSAGE_SELF)
+    machine_before, seats_before = machine_cpu(), process_cpu()
     await asyncio.sleep(measure)
-    machine_after, seats_after = cpu_times(), resource.getrusage(resource.RUSAGE_SELF)
+    machine_after, seats_after = machine_cpu(), process_cpu()
     record[0] = False
     stop.set()
     elapsed = time.perf_counter() - started
-    seats_cpu = sum(getattr(seats_after, f) - getattr(seats_before, f) for f in ("ru_utime", "ru_stime"))
+    seats_cpu = sum(seats_after) - sum(seats_before)
     host_user, host_sys, gc_pause, gc_total, gc_full, (trips, records, syncs, sync_time) = await loop.run_in_executor(None, cpu_in.recv)
     host_cpu = host_user + host_sys
     for task in tasks:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.net import bare_syncs, cpu_times, machine_shares
+from bench.net import bare_syncs, machine_cpu, machine_shares
 from bench.ssh import Drawn
 
 
@@ -62,7 +62,7 @@ def test_the_capacity_bench_reports_the_share_of_the_machine_that_idled_and_that
     after = (400, 0, 150, 1500, 0, 0, 0, 110)  # 1000 ticks: 300 user, 100 system, 500 idle, 100 stolen
     assert machine_shares(before, after) == {"machine_idle_share": 0.5, "machine_steal_share": 0.1}
     assert machine_shares(None, after) == {}  # no /proc/stat: nothing said, nothing made up
-    now = cpu_times()
+    now = machine_cpu()
     if now is not None:  # Linux
         assert len(now) == 8 and all(x >= 0 for x in now)
 
