@@ -61,6 +61,7 @@ import os
 import platform
 import pty
 import re
+import shutil
 import signal
 import statistics
 import struct
@@ -108,7 +109,10 @@ TARGETS = {
 class Terminal:
     """The app in a pseudo-terminal: every chunk it writes, with the time it was read."""
 
-    def __init__(self, argv: list[str], cols: int, rows: int, env: dict[str, str]) -> None:
+    def __init__(self, argv: list[str], cols: int, rows: int, env: dict[str, str], *,
+                 home: str | None = None) -> None:
+        self.home = home
+        """A throwaway folder the app keeps its files in, removed on close."""
         self.master, slave = pty.openpty()
         self._winsize(slave, cols, rows)
         # A session of its own without a controlling terminal: only the bench signals a resize.
@@ -184,6 +188,8 @@ class Terminal:
         with contextlib.suppress(ValueError, OSError):
             asyncio.get_running_loop().remove_reader(self.master)
         os.close(self.master)
+        if self.home is not None:
+            shutil.rmtree(self.home, ignore_errors=True)
 
 
 # --- what the table did, seen by a client of the bench's own ---------------------------------
@@ -295,7 +301,7 @@ async def open_app(host: Any, cols: int, rows: int, *, spectate: bool) -> Termin
     argv = [sys.executable, "-m", "quackbox", "join", f"127.0.0.1:{host.port}", "--name", "Bench"]
     if spectate:
         argv.append("--spectate")
-    term = Terminal(argv, cols, rows, app_env(home))
+    term = Terminal(argv, cols, rows, app_env(home), home=home)
     await term.wait_for(b"help")  # the table's footer: the first full frame is up
     return term
 

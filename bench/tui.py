@@ -93,8 +93,7 @@ def time_to_screen(argv: list[str], needles: tuple[str, ...], env: dict[str, str
         os.close(master)
 
 
-def startup(runs: int) -> dict:
-    config = tempfile.mkdtemp(prefix="quackbox-bench-")
+def startup(runs: int, config: str) -> dict:
     Path(config, "settings.json").write_text(json.dumps({"name": "Bench", "bot_delay": 0}))
     env = dict(os.environ, TERM="xterm-256color", QUACKBOX_CONFIG_DIR=config, COLUMNS="80", LINES="24",
                PYTHONPATH=str(ROOT))
@@ -117,7 +116,7 @@ def summary(seconds: list[float]) -> dict:
     return {"median": round(statistics.median(ms), 1), "best": round(min(ms), 1)}
 
 
-async def key_presses(presses: int) -> dict:
+async def key_presses(presses: int, config: str) -> dict:
     from textual.app import App
     from textual.widgets import Footer, Static
 
@@ -127,8 +126,6 @@ async def key_presses(presses: int) -> dict:
     from quackbox.tui import se_text
     from quackbox.tui.app import make_app
     from quackbox.tui.session import open_local
-
-    config = tempfile.mkdtemp(prefix="quackbox-bench-")
 
     # 1. Moving between cards on a fixture table (no network in the way).
     session = RulesTable(RULES, RULES.new_game(seats=4, seed=3))
@@ -179,7 +176,7 @@ async def key_presses(presses: int) -> dict:
                 await pilot.press("1", "d") if view.phase == se.DISCARD_DOWN else await pilot.press("1")
                 await pilot.pause(0.05)
                 continue
-            index = next((i for i, c in enumerate(view.hand) if board.plays_for(c.id)), None)
+            index = next((i for i, c in enumerate(view.hand) if board.moves_for(c.id)), None)
             if index is None:
                 await pilot.press("e")
                 await pilot.pause(0.05)
@@ -220,14 +217,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--presses", type=int, default=40, help="key presses timed (default 40)")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(ROOT))
-    result = {
-        "bench": "tui",
-        "python": platform.python_version(),
-        "machine": platform.machine(),
-        "cpus": os.cpu_count(),
-        "startup": startup(args.runs),
-        "keys": asyncio.run(key_presses(args.presses)),
-    }
+    with tempfile.TemporaryDirectory(prefix="quackbox-bench-") as config:  # the apps' settings, thrown away
+        result = {
+            "bench": "tui",
+            "python": platform.python_version(),
+            "machine": platform.machine(),
+            "cpus": os.cpu_count(),
+            "startup": startup(args.runs, config),
+            "keys": asyncio.run(key_presses(args.presses, config)),
+        }
     print(json.dumps(result, indent=2))
     return 0
 

@@ -72,3 +72,13 @@ def test_the_capacity_bench_times_the_disk_alone_as_a_floor_under_a_journalling_
     samples = bare_syncs(count=5, gap=0, under=str(tmp_path))
     assert len(samples) == 5 and all(0 < s < 10 for s in samples)
     assert list(tmp_path.iterdir()) == []
+
+
+async def test_the_tui_bench_plays_cards_through_the_board_as_a_person_would(tmp_path: Path) -> None:
+    """bench.tui picks a playable card through the board's own API; when that API was renamed the
+    bench broke unseen, so here it must still time key presses and whole moves."""
+    from bench import tui
+
+    figures = await tui.key_presses(2, str(tmp_path))
+    assert figures["presses"] == 2 and figures["pick_next_card_ms"]["best"] > 0
+    assert figures["moves"] == 2 and figures["play_a_card_on_local_host_ms"]["best"] > 0

@@ -308,6 +308,11 @@ class Game:
 
 async def check_game(spec: Game) -> Tally:
     """Play ``spec``'s game to its end (or its frame budget) with the screen check on."""
+    with tempfile.TemporaryDirectory(prefix="quackbox-check-") as config_dir:
+        return await _check_game(spec, Path(config_dir))
+
+
+async def _check_game(spec: Game, config_dir: Path) -> Tally:
     rng = random.Random(spec.seed)
     rules = games.get(spec.game)
     state = rules.new_game(seats=4, options=None, seed=spec.seed)
@@ -315,7 +320,7 @@ async def check_game(spec: Game) -> Tally:
     table = RulesTable(rules, state, seat=seat, names=[("Ann" if spec.seated and s == 0 else f"Bot {s + 1}")
                                                         for s in range(4)])
     clock = ManualClock()  # the app's clock, moved by the check: countdowns tick when it says
-    app = make_app(config_dir=Path(tempfile.mkdtemp(prefix="quackbox-check-")), opener=opener_for(table),
+    app = make_app(config_dir=config_dir, opener=opener_for(table),
                    home=False, cursor_blink=False, clock=clock)
     check = ScreenCheck(app, spec.size)
     players = [core_bots.make(spec.game, kind, spec.seed + s) for s, kind in enumerate(BOTS[spec.game])]
