@@ -4,7 +4,8 @@
 
 Prints one JSON object (progress goes to stderr). A headless host and its
 SSH server run in this process on 127.0.0.1; players are asyncssh clients
-with an 80x24 terminal (pyte draws what they receive), each behind its own
+with an 80x24 terminal (pyte draws what they receive, in a process of its
+own, as a player's terminal draws in theirs: :class:`Drawer`), each behind its own
 ``quackbox join`` child, as a real session is. Everything is measured for
 each way of starting the children (``--launch``), one after the other in the
 same run: ``fresh`` (a new Python for each session) and ``warm`` (forked from
@@ -20,7 +21,7 @@ arrive a while after a host opens).
   the median of its SSH part: connected, logged in, the session open), and for
   ``--sessions`` opened at once, each from an address of its own
   (127.0.0.2, ...): p50 and max. ``host_longest_pause_ms``: the longest
-  stall of the loop the host and this bench's clients share, while those
+  stall of the loop the host and this bench's SSH clients share, while those
   open; ``launch_ms``, how long of it each child's start took (a warm start
   waits for the zygote's fork). ``child_cpu_s_to_lobby``: the CPU time a
   child had used when its lobby was on screen, alone (median of the tries),
@@ -53,14 +54,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import statistics
+import struct
 import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import asyncssh
 import pyte
@@ -89,9 +92,9 @@ class Drawn:
         self.drawing = True
         """Draw what comes (until what was awaited is seen: after it, the owner only counts bytes)."""
         self._wanted: str | None = None
-        self._seen: asyncio.Event | None = None
+        self._on_seen: Callable[[float], None] | None = None
         self.seen_at = 0.0
-        """``time.perf_counter()`` when the awaited line was drawn."""
+        """``time.monotonic()`` when the awaited line was drawn (one clock for every process here)."""
 
     def feed(self, data: bytes) -> None:
         if self.drawing:
@@ -101,36 +104,163 @@ class Drawn:
     def shows(self, text: str) -> bool:
         return any(text in line for line in self.screen.display)
 
-    async def wait_for(self, text: str, timeout: float) -> float:
-        """Until ``text`` is on a row of the screen: when it was drawn (``time.perf_counter()``)."""
-        self._wanted, self._seen = text, asyncio.Event()
-        self.screen.dirty.update(range(self.screen.lines))  # what came before this call is looked at too
+    def text(self) -> str:
+        return "\n".join(self.screen.display)
+
+    def want(self, text: str, on_seen: Callable[[float], None]) -> None:
+        """Look for ``text`` from now on (and in what is drawn already); once it is on a row,
+        ``on_seen(when)``, once."""
+        self._wanted, self._on_seen = text, on_seen
+        self.screen.dirty.update(range(self.screen.lines))
         self._look()
+
+    async def wait_for(self, text: str, timeout: float) -> float:
+        """Until ``text`` is on a row of the screen: when it was drawn (``time.monotonic()``)."""
+        seen = asyncio.Event()
+        self.want(text, lambda _when: seen.set())
         try:
-            await asyncio.wait_for(self._seen.wait(), timeout)
+            await asyncio.wait_for(seen.wait(), timeout)
         except TimeoutError:
-            raise TimeoutError(f"{text!r} never came:\n" + "\n".join(self.screen.display)) from None
+            self._wanted = None
+            raise TimeoutError(f"{text!r} never came:\n{self.text()}") from None
         self.drawing = False
         return self.seen_at
 
     def _look(self) -> None:
-        if self._wanted is None or self._seen is None or self._seen.is_set():
+        if self._wanted is None or self._on_seen is None:
             return
         buffer = self.screen.buffer
         for row in self.screen.dirty:
             line = buffer[row]
             if self._wanted in "".join(line[col].data for col in range(self.screen.columns)):
-                self.seen_at = time.perf_counter()
-                self._seen.set()
+                self.seen_at = time.monotonic()
+                on_seen, self._wanted, self._on_seen = self._on_seen, None, None
+                on_seen(self.seen_at)
                 break
         self.screen.dirty.clear()
+
+
+_FRAME = struct.Struct("!cII")
+"""A message to the drawing process: its kind, the terminal it is for, and its payload's length."""
+_SIZE = struct.Struct("!HH")
+
+
+class Drawer:
+    """The players' terminals, drawn in a process of their own (:func:`draw_terminals`).
+
+    pyte is pure Python: drawing a lobby's first screen takes it 10-30 ms. On
+    the loop that also runs the host and its door, four lobbies opening at
+    once held that loop some 100 ms, of which the door's own part was 15 ms,
+    and each session's time included the drawing of those before it: the
+    bench timed itself. A player's terminal or browser draws in a process of
+    its own, and so do these: on the same cores, off the host's loop. The
+    host's loop still receives each terminal's output, and passes it on.
+    """
+
+    def __init__(self) -> None:
+        self._proc: asyncio.subprocess.Process | None = None
+        self._reader: asyncio.Task[None] | None = None
+        self._answers: dict[tuple[int, str], asyncio.Future[Any]] = {}
+        self._terminals = 0
+
+    async def __aenter__(self) -> Drawer:
+        root = Path(__file__).resolve().parent.parent
+        self._proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-c", "from bench.ssh import draw_terminals; draw_terminals()",
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, cwd=root,
+            env=dict(os.environ, PYTHONPATH=str(root)))
+        self._reader = asyncio.get_running_loop().create_task(self._read())
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        assert self._proc is not None and self._proc.stdin is not None and self._reader is not None
+        self._proc.stdin.close()
+        await self._proc.wait()
+        self._reader.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._reader
+
+    def terminal(self, cols: int = 80, rows: int = 24) -> DrawnElsewhere:
+        """A new terminal of ``cols`` x ``rows``, drawn in the drawing process."""
+        self._terminals += 1
+        self.send(b"N", self._terminals, _SIZE.pack(cols, rows))
+        return DrawnElsewhere(self, self._terminals)
+
+    def send(self, kind: bytes, terminal: int, payload: bytes) -> None:
+        assert self._proc is not None and self._proc.stdin is not None
+        self._proc.stdin.write(_FRAME.pack(kind, terminal, len(payload)) + payload)
+
+    def answer(self, terminal: int, what: str) -> asyncio.Future[Any]:
+        """The drawing process's next answer of kind ``what`` for ``terminal``."""
+        future = self._answers[terminal, what] = asyncio.get_running_loop().create_future()
+        return future
+
+    async def _read(self) -> None:
+        assert self._proc is not None and self._proc.stdout is not None
+        async for line in self._proc.stdout:
+            said = json.loads(line)
+            future = self._answers.pop((said["terminal"], said["what"]), None)
+            if future is not None and not future.done():
+                future.set_result(said["value"])
+
+
+class DrawnElsewhere:
+    """A :class:`Drawn` that lives in the drawing process: its output goes there, and the moment
+    an awaited line was drawn comes back."""
+
+    def __init__(self, drawer: Drawer, terminal: int) -> None:
+        self.drawer = drawer
+        self.terminal = terminal
+        self.drawing = True
+        """As :attr:`Drawn.drawing`: output stops going to the drawing process once the line is seen."""
+
+    def feed(self, data: bytes) -> None:
+        if self.drawing:
+            self.drawer.send(b"F", self.terminal, data)
+
+    async def wait_for(self, text: str, timeout: float) -> float:
+        """As :meth:`Drawn.wait_for`: when ``text`` was drawn (``time.monotonic()``)."""
+        seen = self.drawer.answer(self.terminal, "seen")
+        self.drawer.send(b"W", self.terminal, text.encode())
+        try:
+            when: float = await asyncio.wait_for(seen, timeout)
+        except TimeoutError:
+            screen = self.drawer.answer(self.terminal, "screen")
+            self.drawer.send(b"D", self.terminal, b"")
+            raise TimeoutError(f"{text!r} never came:\n{await asyncio.wait_for(screen, 5)}") from None
+        self.drawing = False
+        return when
+
+
+def draw_terminals() -> None:
+    """The drawing process: messages (:data:`_FRAME`) on standard input; on standard output a JSON
+    line for each awaited line drawn (``seen``, when) and each screen asked for (``screen``)."""
+    terminals: dict[int, Drawn] = {}
+    stdin, stdout = sys.stdin.buffer, sys.stdout
+
+    def say(terminal: int, what: str, value: Any) -> None:
+        stdout.write(json.dumps({"terminal": terminal, "what": what, "value": value}) + "\n")
+        stdout.flush()
+
+    while len(header := stdin.read(_FRAME.size)) == _FRAME.size:
+        kind, terminal, size = _FRAME.unpack(header)
+        payload = stdin.read(size)
+        if kind == b"N":
+            terminals[terminal] = Drawn(*_SIZE.unpack(payload))
+        elif kind == b"F":
+            terminals[terminal].feed(payload)
+        elif kind == b"W":
+            drawn = terminals[terminal]
+            drawn.want(payload.decode(), lambda when, t=terminal: say(t, "seen", when))
+        elif kind == b"D":
+            say(terminal, "screen", terminals[terminal].text())
 
 
 class Player(asyncssh.SSHClientSession):  # type: ignore[type-arg]
     """One player's terminal: bytes received, and the screen they draw."""
 
-    def __init__(self) -> None:
-        self.drawn = Drawn(80, 24)
+    def __init__(self, drawn: Drawn | DrawnElsewhere) -> None:
+        self.drawn = drawn
         self.received = 0
         self.chan: Any = None
         self.session_open_s = 0.0
@@ -277,14 +407,16 @@ class Wire:
             writer.close()
 
 
-async def open_player(port: int, key: asyncssh.SSHKey, name: str, address: str = "127.0.0.1"
+async def open_player(port: int, key: asyncssh.SSHKey, name: str, drawer: Drawer, address: str = "127.0.0.1"
                       ) -> tuple[Any, Player, float]:
-    """Connect to ``port`` from ``address`` as ``name``: the connection, the terminal, and seconds to the first full screen."""
-    started = time.perf_counter()
+    """Connect to ``port`` from ``address`` as ``name``: the connection, the terminal (drawn by
+    ``drawer``), and seconds to the first full screen."""
+    started = time.monotonic()
     conn = await asyncssh.connect("127.0.0.1", port, username=name, client_keys=[key], known_hosts=None,
                                   agent_path=None, local_addr=(address, 0))
-    _, player = await conn.create_session(Player, term_type="xterm-256color", term_size=(80, 24), encoding=None)
-    player.session_open_s = time.perf_counter() - started
+    _, player = await conn.create_session(lambda: Player(drawer.terminal(80, 24)), term_type="xterm-256color",
+                                          term_size=(80, 24), encoding=None)
+    player.session_open_s = time.monotonic() - started
     seen = await player.drawn.wait_for(f"{name} (you)", 120)
     return conn, player, seen - started
 
@@ -306,12 +438,15 @@ async def measure(game: str, sessions: int, pace: float, launches: list[str], tr
                            "load_average": {"before": load_average()}}
     with tempfile.TemporaryDirectory(prefix="bench-ssh-") as folder:
         for launch in launches:
-            out[launch] = await _measure(Path(folder) / launch, game, sessions, pace, launch == "warm", tries)
+            async with Drawer() as drawer:
+                out[launch] = await _measure(Path(folder) / launch, game, sessions, pace, launch == "warm", tries,
+                                             drawer)
     out["load_average"]["after"] = load_average()
     return out
 
 
-async def _measure(work: Path, game: str, sessions: int, pace: float, warm: bool, tries: int) -> dict[str, Any]:
+async def _measure(work: Path, game: str, sessions: int, pace: float, warm: bool, tries: int,
+                   drawer: Drawer) -> dict[str, Any]:
     config = HostConfig(game=game, seats=sessions, bots=0, headless=True, bind="127.0.0.1", port=0, once=False,
                         bot_delay=pace, turn_timer=pace, away_grace=None, seed=7)
     ssh_config = SshConfig(port=0, bind="127.0.0.1", host_key=str(work / "host_key"),
@@ -325,7 +460,7 @@ async def _measure(work: Path, game: str, sessions: int, pace: float, warm: bool
         async with Host(config) as host, SshServer(ssh_config, host) as door:
             if warm and not await door.door.wait_warm():
                 raise RuntimeError("the zygote never got warm")
-            conn, player, took = await open_player(door.port, keys[sessions + i], f"solo{i + 1}")
+            conn, player, took = await open_player(door.port, keys[sessions + i], f"solo{i + 1}", drawer)
             alone.append(round(took, 3))
             alone_ssh.append(player.session_open_s)
             alone_cpu.append(sum(cpu_seconds_exact(pid) for pid in door.children))
@@ -340,7 +475,7 @@ async def _measure(work: Path, game: str, sessions: int, pace: float, warm: bool
         await wire.start()
         launches = Launches(door.door)
         with Stalls() as stalls:
-            opened = await asyncio.gather(*(open_player(wire.port, keys[i], f"p{i + 1}", f"127.0.0.{i + 2}")
+            opened = await asyncio.gather(*(open_player(wire.port, keys[i], f"p{i + 1}", drawer, f"127.0.0.{i + 2}")
                                             for i in range(sessions)))
         times = sorted(t for _, _, t in opened)
         at_once_cpu = [cpu_seconds_exact(pid) for pid in door.children]  # the last one's lobby just came

@@ -16,11 +16,12 @@ headless Chromium driven by ``tests/web/cdp.py``.
 - ``zygote``: how long it took to warm, its own memory (RSS and USS).
 - ``first_screen_s``: the door's part of opening the link: from a page's
   socket opening (the page loaded) to the lobby on its screen (the player's
-  own seat shown, drawn by pyte from what the socket sends): for one session
+  own seat shown, drawn by pyte from what the socket sends, in a process of
+  its own as a browser draws in its own: ``bench.ssh.Drawer``): for one session
   alone (``--tries`` times, one after another: median, each) and for
   ``--sessions`` at once, each from an address of its own (127.0.0.2, ...):
   p50 and max. ``host_longest_pause_ms``: the longest stall of the loop the
-  host and this bench's clients share, while those open; ``launch_ms``, how
+  host and this bench's websocket clients share, while those open; ``launch_ms``, how
   long of it each child's start took (a warm start waits for the zygote's
   fork). ``lobby_memory``: each child's RSS and USS (memory no
   other process shares, so what one more session adds) in the lobby;
@@ -63,8 +64,8 @@ from typing import Any
 from websockets.asyncio.client import connect
 
 from bench.doors import log
-from bench.ssh import (LAUNCHES, Drawn, Launches, Stalls, Wire, cpu_seconds, load_average, memory, rss_mib, start_game,
-                       until, uss_mib)
+from bench.ssh import (LAUNCHES, Drawer, Drawn, DrawnElsewhere, Launches, Stalls, Wire, cpu_seconds, load_average,
+                       memory, rss_mib, start_game, until, uss_mib)
 from quackbox.net.door import DoorLimits
 from quackbox.net.host import Host, HostConfig
 from quackbox.net.web import WebConfig, WebServer
@@ -105,11 +106,11 @@ class Player:
     """A page as the door sees it: a websocket speaking the page's protocol, counting what it gets
     (and, until it is told to stop, drawing it as a terminal would)."""
 
-    def __init__(self, cols: int = 80, rows: int = 24) -> None:
+    def __init__(self, drawn: Drawn | DrawnElsewhere) -> None:
         self.payload = 0
         self.ws: Any = None
         self.task: asyncio.Task[None] | None = None
-        self.drawn = Drawn(cols, rows)
+        self.drawn = drawn
 
     async def open(self, port: int, code: str, name: str, cols: int, rows: int, address: str = "127.0.0.1") -> None:
         # Compression offered, as every browser does.
@@ -130,10 +131,11 @@ class Player:
                 self.drawn.feed(message)
 
 
-async def open_player(port: int, name: str, address: str = "127.0.0.1") -> tuple[Player, float]:
-    """A page's socket from ``address`` as ``name``: the player, and seconds to the lobby on its screen."""
-    player = Player()
-    started = time.perf_counter()
+async def open_player(port: int, name: str, drawer: Drawer, address: str = "127.0.0.1") -> tuple[Player, float]:
+    """A page's socket from ``address`` as ``name``: the player (drawn by ``drawer``), and seconds to
+    the lobby on its screen."""
+    player = Player(drawer.terminal(80, 24))
+    started = time.monotonic()
     await player.open(port, "BNCH-WEBB", name, 80, 24, address)
     seen = await player.drawn.wait_for(f"{name} (you)", 120)
     return player, seen - started
@@ -143,17 +145,23 @@ async def open_player(port: int, name: str, address: str = "127.0.0.1") -> tuple
 
 
 async def door_first_screens(work: Path, game: str, sessions: int, warm: bool, tries: int) -> dict[str, Any]:
+    async with Drawer() as drawer:
+        return await _door_first_screens(work, game, sessions, warm, tries, drawer)
+
+
+async def _door_first_screens(work: Path, game: str, sessions: int, warm: bool, tries: int,
+                              drawer: Drawer) -> dict[str, Any]:
     out: dict[str, Any] = {}
     alone = []
     for i in range(tries):  # each at a table of its own, as the first friend to come in
         async with Table(work / f"one{i}", game, sessions, 0.3, warm) as table:
-            player, took = await open_player(table.web.port, f"solo{i + 1}")
+            player, took = await open_player(table.web.port, f"solo{i + 1}", drawer)
             alone.append(round(took, 3))
             await player.ws.close()
     async with Table(work / "many", game, sessions, 0.3, warm) as table:
         launches = Launches(table.web.door)
         with Stalls() as stalls:
-            opened = await asyncio.gather(*(open_player(table.web.port, f"p{i + 1}", f"127.0.0.{i + 2}")
+            opened = await asyncio.gather(*(open_player(table.web.port, f"p{i + 1}", drawer, f"127.0.0.{i + 2}")
                                             for i in range(sessions)))
         times = sorted(t for _, t in opened)
         out["first_screen_s"] = {
@@ -233,9 +241,9 @@ async def play(work: Path, game: str, sessions: int, pace: float, cols: int, row
         # The pages reach the door through a relay that counts what the door sends them.
         wire = Wire(table.web.port)
         await wire.start()
-        players = [Player(cols, rows) for _ in range(sessions)]
+        players = [Player(Drawn(cols, rows)) for _ in range(sessions)]
         for i, player in enumerate(players):
-            player.drawn.drawing = False
+            player.drawn.drawing = False  # only counted: nothing here waits for a line
             await player.open(wire.port, table.host.code or "", f"p{i + 1}", cols, rows)
         host = table.host
         await until(lambda: host.table.phase == "playing", 120)

@@ -1,5 +1,6 @@
-"""The benches' terminals (bench.ssh.Drawn): a line awaited on screen is seen as the output
-that draws it arrives, wherever on the screen and however the output is cut up."""
+"""The benches' terminals (bench.ssh.Drawn, and the same drawn in a process of its own): a line
+awaited on screen is seen as the output that draws it arrives, wherever on the screen and however
+the output is cut up; and the benches' other helpers."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bench.net import bare_syncs, machine_cpu, machine_shares
-from bench.ssh import Drawn
+from bench.ssh import Drawer, Drawn
 
 
 async def test_a_line_cut_across_pieces_of_output_is_seen_with_the_piece_that_completes_it() -> None:
@@ -20,10 +21,10 @@ async def test_a_line_cut_across_pieces_of_output_is_seen_with_the_piece_that_co
     drawn.feed(b"\x1b[2J\x1b[10;5Hseats: ann (y")
     await asyncio.sleep(0.01)
     assert not waiting.done()
-    before = time.perf_counter()
+    before = time.monotonic()
     drawn.feed(b"ou)\x1b[1;1Hcode KQXZ")
     seen = await waiting
-    assert before <= seen <= time.perf_counter()
+    assert before <= seen <= time.monotonic()
     assert drawn.shows("ann (you)")
 
 
@@ -31,8 +32,8 @@ async def test_what_was_drawn_before_the_wait_began_is_seen_at_once() -> None:
     drawn = Drawn(80, 24)
     drawn.feed(b"\x1b[24;1Hbob (you)")
     drawn.feed(b"\x1b[1;1Hsomething else")  # the row that holds it is no longer the one last changed
-    before = time.perf_counter()
-    assert before <= await drawn.wait_for("bob (you)", 5) <= time.perf_counter()
+    before = time.monotonic()
+    assert before <= await drawn.wait_for("bob (you)", 5) <= time.monotonic()
     assert not drawn.drawing  # seen: from here on its owner only counts bytes
 
 
@@ -41,6 +42,34 @@ async def test_a_line_that_never_comes_is_a_timeout_that_shows_the_screen() -> N
     drawn.feed(b"a table for four")
     with pytest.raises(TimeoutError, match="a table for four"):
         await drawn.wait_for("ann (you)", 0.05)
+
+
+async def test_terminals_drawn_in_a_process_of_their_own_say_when_a_line_was_drawn_there() -> None:
+    """Two terminals at once: each line is seen with the piece that completes it, at a moment
+    (the drawing process's own clock, the same monotonic clock) between that piece's sending and
+    the answer's arrival, and what was drawn before the wait began counts."""
+    async with Drawer() as drawer:
+        ann, bob = drawer.terminal(80, 24), drawer.terminal(40, 10)
+        bob.feed(b"\x1b[10;1Hbob (you)\x1b[1;1Hsomething else")
+        waiting = asyncio.create_task(ann.wait_for("ann (you)", 10))
+        ann.feed(b"\x1b[2J\x1b[10;5Hseats: ann (y")
+        await asyncio.sleep(0.2)
+        assert not waiting.done()
+        before = time.monotonic()
+        ann.feed(b"ou)\x1b[1;1Hcode KQXZ")
+        seen = await waiting
+        assert before <= seen <= time.monotonic()
+        assert not ann.drawing
+        before = time.monotonic()
+        assert before <= await bob.wait_for("bob (you)", 10) <= time.monotonic()
+
+
+async def test_a_line_never_drawn_in_the_drawing_process_is_a_timeout_that_shows_its_screen() -> None:
+    async with Drawer() as drawer:
+        ann = drawer.terminal(80, 24)
+        ann.feed(b"a table for four")
+        with pytest.raises(TimeoutError, match="a table for four"):
+            await ann.wait_for("ann (you)", 0.5)
 
 
 def test_the_codec_bench_times_frames_as_the_table_builds_them(capsys) -> None:
