@@ -23,6 +23,7 @@ import shutil
 import signal
 import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
@@ -80,7 +81,8 @@ class Browser:
     def __init__(self, process: asyncio.subprocess.Process, ws: ClientConnection, profile: str) -> None:
         self._process = process
         self._ws = ws
-        self._profile = profile
+        self.profile = profile
+        """The folder of its profile (thrown away when it closes)."""
         self._ids = 0
         self._waiting: dict[int, asyncio.Future[Any]] = {}
         self._pages: dict[str, Page] = {}
@@ -111,7 +113,7 @@ class Browser:
             _kill(process)
             with contextlib.suppress(ProcessLookupError, ChildProcessError):
                 await asyncio.wait_for(process.wait(), 10)
-            shutil.rmtree(profile, ignore_errors=True)
+            _remove_profile(profile)
 
     async def send(self, method: str, params: dict[str, Any] | None = None, session: str | None = None) -> Any:
         """Send one command; its result (BrowserError if the browser answered with an error)."""
@@ -310,6 +312,16 @@ async def _devtools_url(process: asyncio.subprocess.Process) -> str:
 async def _drain(stream: asyncio.StreamReader) -> None:
     while await stream.read(65536):
         pass
+
+
+def _remove_profile(profile: str) -> None:
+    """The profile, and the folder Chromium keeps its singleton socket in, beside the profile
+    in the temporary folder: a browser killed before it has shut down leaves that behind."""
+    with contextlib.suppress(OSError):
+        socket_folder = Path(os.readlink(Path(profile, "SingletonSocket"))).parent
+        if socket_folder.name.startswith("org.chromium.") and socket_folder.parent == Path(tempfile.gettempdir()):
+            shutil.rmtree(socket_folder, ignore_errors=True)
+    shutil.rmtree(profile, ignore_errors=True)
 
 
 def _kill(process: asyncio.subprocess.Process) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import os
 import time
+from pathlib import Path
 from typing import Any, AsyncIterator
 
 import pytest
@@ -158,3 +159,14 @@ async def test_two_tabs_play_a_whole_game_against_a_bot(browser: Browser, tmp_pa
             assert await page.evaluate("window.cspViolations") == []
     finally:
         await close_table(host, server)
+
+
+async def test_the_browser_the_tests_drive_leaves_nothing_behind_in_the_temporary_folder() -> None:
+    """Its profile, and the folder its singleton socket lives in beside the profile: one of
+    these was left after every launch, as the browser is killed before it has shut down."""
+    async with Browser.launch() as running:
+        await running.new_page()
+        profile = Path(running.profile)
+        socket_folder = Path(os.readlink(profile / "SingletonSocket")).parent
+        assert socket_folder.is_dir() and profile.is_dir()
+    assert not socket_folder.exists() and not profile.exists()
