@@ -35,9 +35,9 @@ seats (four per table) run in this one as light load generators: they read
 most frames with plain msgpack and decode a view in full only when they must
 move, so "every seat" here means every seat has received the new view. Bots
 wait ``--think`` seconds before each move, a brisk pace for a table people
-watch. Tables are added in steps until p99
-passes 50 ms (or the largest step passes); a step that fails is tried once
-more, since other work on the machine only ever adds to the tail. The seats
+watch. Tables are added in steps until p99 passes 50 ms (or the largest
+step passes); a step that fails is tried once more, since other work on the
+machine only ever adds to the tail. The seats
 share the machine's cores with the host, so the figure is a floor for the
 host alone; ``host_cpu_ms_per_move`` is the host process's own CPU time per
 move in the measuring window, which other load on the machine barely

@@ -5,8 +5,8 @@
 Prints one JSON object (progress goes to stderr). A headless host and its
 SSH server run in this process on 127.0.0.1; players are asyncssh clients
 with an 80x24 terminal (pyte draws what they receive, in a process of its
-own, as a player's terminal draws in theirs: :class:`Drawer`), each behind its own
-``quackbox join`` child, as a real session is. Everything is measured for
+own as a player's terminal draws in theirs: :class:`Drawer`), each behind
+its own ``quackbox join`` child, as a real session is. Everything is measured for
 each way of starting the children (``--launch``), one after the other in the
 same run: ``fresh`` (a new Python for each session) and ``warm`` (forked from
 the door's zygote, the default; the bench waits until it is warm, as friends
@@ -78,28 +78,23 @@ LAUNCHES = ("fresh", "warm")
 
 
 class Drawn:
-    """A terminal's screen (pyte draws what it receives) and a line awaited on it.
+    """A terminal's screen (pyte draws what it receives) and a line awaited on it, in the
+    drawing process (:func:`draw_terminals`).
 
     The line is looked for as each piece of output is drawn, in the rows it
-    changed, and the moment it appears is kept. Looking on a timer instead
+    changed, and the moment it appears is told. Looking on a timer instead
     (every row of the screen, every 10 ms, for each of the sessions opening
-    at once) took this process a good part of a core, from the same two cores
-    the children it measures start on, and added the timer's lag."""
+    at once) took a good part of a core, from the same two cores the
+    children being measured start on, and added the timer's lag."""
 
     def __init__(self, cols: int = 80, rows: int = 24) -> None:
         self.screen = pyte.Screen(cols, rows)
         self.stream = pyte.ByteStream(self.screen)
-        self.drawing = True
-        """Draw what comes (until what was awaited is seen: after it, the owner only counts bytes)."""
-        self._wanted: str | None = None
-        self._on_seen: Callable[[float], None] | None = None
-        self.seen_at = 0.0
-        """``time.monotonic()`` when the awaited line was drawn (one clock for every process here)."""
+        self._wanted: tuple[str, Callable[[float], None]] | None = None
 
     def feed(self, data: bytes) -> None:
-        if self.drawing:
-            self.stream.feed(data)
-            self._look()
+        self.stream.feed(data)
+        self._look()
 
     def shows(self, text: str) -> bool:
         return any(text in line for line in self.screen.display)
@@ -109,34 +104,21 @@ class Drawn:
 
     def want(self, text: str, on_seen: Callable[[float], None]) -> None:
         """Look for ``text`` from now on (and in what is drawn already); once it is on a row,
-        ``on_seen(when)``, once."""
-        self._wanted, self._on_seen = text, on_seen
+        ``on_seen(when)`` (``time.monotonic()``, one clock for every process here), once."""
+        self._wanted = (text, on_seen)
         self.screen.dirty.update(range(self.screen.lines))
         self._look()
 
-    async def wait_for(self, text: str, timeout: float) -> float:
-        """Until ``text`` is on a row of the screen: when it was drawn (``time.monotonic()``)."""
-        seen = asyncio.Event()
-        self.want(text, lambda _when: seen.set())
-        try:
-            await asyncio.wait_for(seen.wait(), timeout)
-        except TimeoutError:
-            self._wanted = None
-            raise TimeoutError(f"{text!r} never came:\n{self.text()}") from None
-        self.drawing = False
-        return self.seen_at
-
     def _look(self) -> None:
-        if self._wanted is None or self._on_seen is None:
-            return
-        buffer = self.screen.buffer
-        for row in self.screen.dirty:
-            line = buffer[row]
-            if self._wanted in "".join(line[col].data for col in range(self.screen.columns)):
-                self.seen_at = time.monotonic()
-                on_seen, self._wanted, self._on_seen = self._on_seen, None, None
-                on_seen(self.seen_at)
-                break
+        if self._wanted is not None:
+            text, on_seen = self._wanted
+            buffer = self.screen.buffer
+            for row in self.screen.dirty:
+                line = buffer[row]
+                if text in "".join(line[col].data for col in range(self.screen.columns)):
+                    self._wanted = None
+                    on_seen(time.monotonic())
+                    break
         self.screen.dirty.clear()
 
 
@@ -205,21 +187,23 @@ class Drawer:
 
 
 class DrawnElsewhere:
-    """A :class:`Drawn` that lives in the drawing process: its output goes there, and the moment
-    an awaited line was drawn comes back."""
+    """A player's terminal, as the bench sees it: a :class:`Drawn` in the drawing process; its
+    output goes there, and the moment an awaited line was drawn comes back."""
 
     def __init__(self, drawer: Drawer, terminal: int) -> None:
         self.drawer = drawer
         self.terminal = terminal
         self.drawing = True
-        """As :attr:`Drawn.drawing`: output stops going to the drawing process once the line is seen."""
+        """Output goes to the drawing process until the awaited line is seen: after it, the owner
+        only counts bytes."""
 
     def feed(self, data: bytes) -> None:
         if self.drawing:
             self.drawer.send(b"F", self.terminal, data)
 
     async def wait_for(self, text: str, timeout: float) -> float:
-        """As :meth:`Drawn.wait_for`: when ``text`` was drawn (``time.monotonic()``)."""
+        """Until ``text`` is on a row of the screen: when it was drawn (``time.monotonic()``);
+        TimeoutError showing the screen if it never is."""
         seen = self.drawer.answer(self.terminal, "seen")
         self.drawer.send(b"W", self.terminal, text.encode())
         try:
@@ -250,8 +234,7 @@ def draw_terminals() -> None:
         elif kind == b"F":
             terminals[terminal].feed(payload)
         elif kind == b"W":
-            drawn = terminals[terminal]
-            drawn.want(payload.decode(), lambda when, t=terminal: say(t, "seen", when))
+            terminals[terminal].want(payload.decode(), lambda when, t=terminal: say(t, "seen", when))
         elif kind == b"D":
             say(terminal, "screen", terminals[terminal].text())
 
@@ -259,7 +242,7 @@ def draw_terminals() -> None:
 class Player(asyncssh.SSHClientSession):  # type: ignore[type-arg]
     """One player's terminal: bytes received, and the screen they draw."""
 
-    def __init__(self, drawn: Drawn | DrawnElsewhere) -> None:
+    def __init__(self, drawn: DrawnElsewhere) -> None:
         self.drawn = drawn
         self.received = 0
         self.chan: Any = None

@@ -17,13 +17,13 @@ headless Chromium driven by ``tests/web/cdp.py``.
 - ``first_screen_s``: the door's part of opening the link: from a page's
   socket opening (the page loaded) to the lobby on its screen (the player's
   own seat shown, drawn by pyte from what the socket sends, in a process of
-  its own as a browser draws in its own: ``bench.ssh.Drawer``): for one session
-  alone (``--tries`` times, one after another: median, each) and for
+  its own as a browser draws in its own: ``bench.ssh.Drawer``): for one
+  session alone (``--tries`` times, one after another: median, each) and for
   ``--sessions`` at once, each from an address of its own (127.0.0.2, ...):
   p50 and max. ``host_longest_pause_ms``: the longest stall of the loop the
-  host and this bench's websocket clients share, while those open; ``launch_ms``, how
-  long of it each child's start took (a warm start waits for the zygote's
-  fork). ``lobby_memory``: each child's RSS and USS (memory no
+  host and this bench's websocket clients share, while those open;
+  ``launch_ms``, how long of it each child's start took (a warm start waits
+  for the zygote's fork). ``lobby_memory``: each child's RSS and USS (memory no
   other process shares, so what one more session adds) in the lobby;
   ``game_start_memory`` the same a second after the game's first screen
   (the table waits in its lobby until everyone is ready and the first
@@ -64,8 +64,8 @@ from typing import Any
 from websockets.asyncio.client import connect
 
 from bench.doors import log
-from bench.ssh import (LAUNCHES, Drawer, Drawn, DrawnElsewhere, Launches, Stalls, Wire, cpu_seconds, load_average,
-                       memory, rss_mib, start_game, until, uss_mib)
+from bench.ssh import (LAUNCHES, Drawer, DrawnElsewhere, Launches, Stalls, Wire, cpu_seconds, load_average, memory,
+                       rss_mib, start_game, until, uss_mib)
 from quackbox.net.door import DoorLimits
 from quackbox.net.host import Host, HostConfig
 from quackbox.net.web import WebConfig, WebServer
@@ -104,9 +104,9 @@ class Table:
 
 class Player:
     """A page as the door sees it: a websocket speaking the page's protocol, counting what it gets
-    (and, until it is told to stop, drawing it as a terminal would)."""
+    (and, given a terminal, drawing it there until the line awaited is seen)."""
 
-    def __init__(self, drawn: Drawn | DrawnElsewhere) -> None:
+    def __init__(self, drawn: DrawnElsewhere | None = None) -> None:
         self.payload = 0
         self.ws: Any = None
         self.task: asyncio.Task[None] | None = None
@@ -128,16 +128,18 @@ class Player:
         async for message in self.ws:
             if isinstance(message, bytes):
                 self.payload += len(message)
-                self.drawn.feed(message)
+                if self.drawn is not None:
+                    self.drawn.feed(message)
 
 
 async def open_player(port: int, name: str, drawer: Drawer, address: str = "127.0.0.1") -> tuple[Player, float]:
     """A page's socket from ``address`` as ``name``: the player (drawn by ``drawer``), and seconds to
     the lobby on its screen."""
-    player = Player(drawer.terminal(80, 24))
+    terminal = drawer.terminal(80, 24)
+    player = Player(terminal)
     started = time.monotonic()
     await player.open(port, "BNCH-WEBB", name, 80, 24, address)
-    seen = await player.drawn.wait_for(f"{name} (you)", 120)
+    seen = await terminal.wait_for(f"{name} (you)", 120)
     return player, seen - started
 
 
@@ -241,9 +243,8 @@ async def play(work: Path, game: str, sessions: int, pace: float, cols: int, row
         # The pages reach the door through a relay that counts what the door sends them.
         wire = Wire(table.web.port)
         await wire.start()
-        players = [Player(Drawn(cols, rows)) for _ in range(sessions)]
+        players = [Player() for _ in range(sessions)]  # only counted: nothing here waits for a line
         for i, player in enumerate(players):
-            player.drawn.drawing = False  # only counted: nothing here waits for a line
             await player.open(wire.port, table.host.code or "", f"p{i + 1}", cols, rows)
         host = table.host
         await until(lambda: host.table.phase == "playing", 120)

@@ -1,6 +1,6 @@
-"""The benches' terminals (bench.ssh.Drawn, and the same drawn in a process of its own): a line
-awaited on screen is seen as the output that draws it arrives, wherever on the screen and however
-the output is cut up; and the benches' other helpers."""
+"""The benches' terminals (bench.ssh.Drawn, drawn in a process of their own by bench.ssh.Drawer):
+a line awaited on screen is seen as the output that draws it arrives, wherever on the screen and
+however the output is cut up; and the benches' other helpers."""
 
 from __future__ import annotations
 
@@ -14,34 +14,28 @@ from bench.net import bare_syncs, machine_cpu, machine_shares
 from bench.ssh import Drawer, Drawn
 
 
-async def test_a_line_cut_across_pieces_of_output_is_seen_with_the_piece_that_completes_it() -> None:
+def test_a_line_cut_across_pieces_of_output_is_seen_once_with_the_piece_that_completes_it() -> None:
     drawn = Drawn(80, 24)
-    waiting = asyncio.create_task(drawn.wait_for("ann (you)", 5))
-    await asyncio.sleep(0)
+    seen: list[float] = []
+    drawn.want("ann (you)", seen.append)
     drawn.feed(b"\x1b[2J\x1b[10;5Hseats: ann (y")
-    await asyncio.sleep(0.01)
-    assert not waiting.done()
+    assert seen == []
     before = time.monotonic()
     drawn.feed(b"ou)\x1b[1;1Hcode KQXZ")
-    seen = await waiting
-    assert before <= seen <= time.monotonic()
+    assert len(seen) == 1 and before <= seen[0] <= time.monotonic()
+    drawn.feed(b"\x1b[12;1Hann (you) again")
+    assert len(seen) == 1  # told once
     assert drawn.shows("ann (you)")
 
 
-async def test_what_was_drawn_before_the_wait_began_is_seen_at_once() -> None:
+def test_what_was_drawn_before_the_wait_began_is_seen_at_once() -> None:
     drawn = Drawn(80, 24)
     drawn.feed(b"\x1b[24;1Hbob (you)")
     drawn.feed(b"\x1b[1;1Hsomething else")  # the row that holds it is no longer the one last changed
+    seen: list[float] = []
     before = time.monotonic()
-    assert before <= await drawn.wait_for("bob (you)", 5) <= time.monotonic()
-    assert not drawn.drawing  # seen: from here on its owner only counts bytes
-
-
-async def test_a_line_that_never_comes_is_a_timeout_that_shows_the_screen() -> None:
-    drawn = Drawn(80, 24)
-    drawn.feed(b"a table for four")
-    with pytest.raises(TimeoutError, match="a table for four"):
-        await drawn.wait_for("ann (you)", 0.05)
+    drawn.want("bob (you)", seen.append)
+    assert len(seen) == 1 and before <= seen[0] <= time.monotonic()
 
 
 async def test_terminals_drawn_in_a_process_of_their_own_say_when_a_line_was_drawn_there() -> None:
@@ -64,7 +58,7 @@ async def test_terminals_drawn_in_a_process_of_their_own_say_when_a_line_was_dra
         assert before <= await bob.wait_for("bob (you)", 10) <= time.monotonic()
 
 
-async def test_a_line_never_drawn_in_the_drawing_process_is_a_timeout_that_shows_its_screen() -> None:
+async def test_a_line_never_drawn_is_a_timeout_that_shows_the_screen() -> None:
     async with Drawer() as drawer:
         ann = drawer.terminal(80, 24)
         ann.feed(b"a table for four")
