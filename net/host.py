@@ -423,6 +423,8 @@ class Host:
         return self.journal.path if self.journal is not None else None
 
     def _reschedule(self) -> None:
+        if self._stopped:
+            return
         wake = self.table.next_wakeup()
         timer = self._timer
         if timer is not None:
@@ -435,6 +437,8 @@ class Host:
 
     def _on_timer(self) -> None:
         self._timer = None
+        if self._stopped:  # a bot's late thought, or a timer that fired as the table closed
+            return
         try:
             actions = self.table.tick(self._now())
         except Exception:

@@ -39,7 +39,7 @@ from quackbox.net.protocol import Bye, ChatLine, Error, Lobby, Started, View, We
 from quackbox.net.tokens import TokenStore
 from quackbox.net import collector, places
 from quackbox.tui import rules_text
-from quackbox.tui.clock import WALL, Clock
+from quackbox.tui.clock import WALL, Clock, while_alive
 from quackbox.tui.config import Settings, SettingsStore
 from quackbox.tui.games import rules_screen
 from quackbox.tui.looks import Ascii, NoDim, Plain, wants_ascii
@@ -484,7 +484,7 @@ class QuackboxApp(TerminalApp[int]):
             self.lobby_screen.connection = self.connection
             self._show(self.lobby_screen)
             for line in self.chat_lines[-CHAT_SHOWN:]:
-                self.call_after_refresh(self.lobby_screen.receive_chat, line, self.names)
+                self.call_after_refresh(while_alive(self.lobby_screen, self.lobby_screen.receive_chat), line, self.names)
 
     def _new_table(self) -> TableScreen | None:
         session = self.session
@@ -510,13 +510,13 @@ class QuackboxApp(TerminalApp[int]):
             if screen is None:
                 return
             for line in self.chat_lines[-CHAT_SHOWN:]:
-                self.call_after_refresh(screen.receive_chat, line)
+                self.call_after_refresh(while_alive(screen, screen.receive_chat), line)
         # A screen that is still mounting takes the view as soon as it can: its board
         # renders whatever view it holds when it mounts.
         if screen.ready:
             screen.receive_view(message)
         else:
-            self.call_after_refresh(screen.receive_view, message)
+            self.call_after_refresh(while_alive(screen, screen.receive_view), message)
 
     # --- sending -------------------------------------------------------------------------
 

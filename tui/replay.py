@@ -26,7 +26,7 @@ from quackbox.core import games
 from quackbox.net import journal as jn
 from quackbox.tui.games import ui_for
 from quackbox.tui.widgets import GameLog, MovePicked, StatusBar
-from quackbox.tui.clock import WALL
+from quackbox.tui.clock import WALL, while_alive
 
 
 @dataclass(frozen=True)
@@ -155,7 +155,7 @@ class ReplayScreen(Screen):
         board.names = self.replay.names
         self.set_focus(None)
         # After the first layout, so the log wraps at its real width.
-        self.call_after_refresh(self._show)
+        self.call_after_refresh(while_alive(self, self._show))
 
     def watch_position(self) -> None:
         if self.is_mounted:

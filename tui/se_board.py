@@ -26,6 +26,7 @@ from quackbox.cards import side_effects as se_cards
 from quackbox.core import side_effects as se
 from quackbox.core.rules import Move
 from quackbox.tui import se_text
+from quackbox.tui.clock import while_alive
 from quackbox.tui.modals import ChoiceScreen, ConfirmScreen
 from quackbox.tui.board import Board
 from quackbox.tui.clock import WALL, Clock
@@ -826,7 +827,7 @@ class SEBoard(Board):
         if self._anxiety_asked == key:
             return
         self._anxiety_asked = key
-        self.call_after_refresh(self.ask_anxiety)
+        self.call_after_refresh(while_alive(self, self.ask_anxiety))
 
     def ask_anxiety(self) -> None:
         view = self.view

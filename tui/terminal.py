@@ -37,6 +37,7 @@ from textual.app import App
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.strip import Strip
+from textual.timer import Timer
 
 ReturnType = TypeVar("ReturnType")
 
@@ -294,6 +295,13 @@ class TerminalApp(App[ReturnType], Generic[ReturnType]):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.writer = Writer()
+        self._settling: Timer | None = None
+        """The timer that ends the resize under way (None: no resize is settling)."""
+
+    @property
+    def resizing(self) -> bool:
+        """Whether a resize is settling: painting is held until it ends, in one frame."""
+        return self._settling is not None
 
     def on_mount(self) -> None:
         # Whatever ran in the terminal while the app was suspended left its own cells.
@@ -328,17 +336,26 @@ class TerminalApp(App[ReturnType], Generic[ReturnType]):
         # the resize has settled, then done once.
         if self.screen_stack and self.screen.size and event.size != self.screen.size:
             self.writer.forget()
-            self._begin_batch()
-            self.set_timer(RESIZE_SETTLE, self._resize_settled)
+            if self._settling is None:
+                self._begin_batch()
+            else:  # a resize during a resize: the settling starts again
+                self._settling.stop()
+            self._settling = self.set_timer(RESIZE_SETTLE, self.settle_resize)
 
-    def _resize_settled(self) -> None:
+    def settle_resize(self) -> None:
         """The end of a resize: the screen is painted whole, in one frame.
 
         Textual would paint its pending layout and then repaint the screen, two
         frames; with the screen already among its dirty widgets when the batch
         ends, the layout pass paints it all and the repaint finds nothing left.
+        An app closing meanwhile has no screen left to paint: the timer can fire
+        while Textual takes the screens down, before it stops the app's timers.
         """
-        self.repaint_whole()
+        if self._settling is None:
+            return
+        self._settling = None
+        if self.is_running and self.screen_stack:
+            self.repaint_whole()
         self._end_batch()
 
     def action_redraw(self) -> None:

@@ -232,11 +232,8 @@ class ManualClock(Clock):
     def __call__(self) -> float:
         return self.now
 
-    def after(self, owner: Any, seconds: float, callback: Callable[[], object]) -> _Timer:
-        return self._add(_Timer(owner, self.now + seconds, None, callback))
-
-    def every(self, owner: Any, seconds: float, callback: Callable[[], object]) -> _Timer:
-        return self._add(_Timer(owner, self.now + seconds, seconds, callback))
+    def start(self, owner: Any, seconds: float, callback: Callable[[], None], *, repeat: bool) -> _Timer:
+        return self._add(_Timer(owner, self.now + seconds, seconds if repeat else None, callback))
 
     def _add(self, timer: _Timer) -> _Timer:
         self._timers.append(timer)
@@ -281,6 +278,12 @@ async def wait_for(pilot: Any, predicate: Callable[[], Any], *, timeout: float =
         if loop.time() > end:
             raise AssertionError(f"timed out waiting for {what or predicate}\n{screen_text(pilot.app)}")
         await pilot.pause(0.02)
+
+
+async def settled(pilot: Any, app: Any) -> None:
+    """Let a resize under way settle and its one frame be painted."""
+    await wait_for(pilot, lambda: not app.resizing, what="the resize to settle")
+    await pilot.pause()
 
 
 def error_code(name: str) -> str:

@@ -42,7 +42,7 @@ from quackbox.core.rules import RulesError
 from quackbox.tui.app import QuackboxApp, make_app
 from quackbox.tui.table import TableScreen
 from quackbox.tui.terminal import fresh_frame, repaint_pending
-from tests.tui.fakes import ManualClock, RulesTable, lobby_of, opener_for, wait_for
+from tests.tui.fakes import ManualClock, RulesTable, lobby_of, opener_for, settled, wait_for
 
 
 # --- the emulator ----------------------------------------------------------------------------
@@ -357,7 +357,7 @@ async def _check_game(spec: Game, config_dir: Path) -> Tally:
             for width, height in (other, spec.size):
                 check.resize(width, height)
                 await pilot.resize_terminal(width, height)
-                await pilot.pause(0.25)  # the app paints once the resize has settled
+                await settled(pilot, app)
                 size = (width, height)
 
         async def dialog() -> None:

@@ -21,7 +21,7 @@ from quackbox.core.quack import RULES as QUACK
 from quackbox.core.side_effects import RULES
 from tests.core.se_helpers import card_id, disorder_id, table
 from tests.tui.conftest import SIZE
-from tests.tui.fakes import ManualClock, RulesTable, at_table, quack_table, screen_text, wait_for
+from tests.tui.fakes import ManualClock, RulesTable, at_table, quack_table, screen_text, settled, wait_for
 from tests.tui.test_se_table import tremors_table
 from quackbox.tui.se_board import PsychePanel
 from quackbox.tui.terminal import TerminalApp
@@ -323,7 +323,7 @@ async def test_a_resize_is_painted_once(app_for):
         await pilot.pause(0.2)
         painted = Painted(app)
         await pilot.resize_terminal(SIZE[0] + 2, SIZE[1])
-        await pilot.pause(0.5)
+        await settled(pilot, app)
         whole = [n for n in painted.frames if n >= (SIZE[0] + 2) * SIZE[1]]
         assert len(whole) == 1
         assert sum(painted.frames) < 1.1 * (SIZE[0] + 2) * SIZE[1]

@@ -15,7 +15,7 @@ from quackbox.net.client import Disconnected, Reconnected
 from quackbox.net.protocol import LineKind, LogLine, View
 from tests.core.se_helpers import table
 from tests.tui.conftest import SIZE
-from tests.tui.fakes import RulesTable, at_table, flat, opened, press_card, screen_text, wait_for
+from tests.tui.fakes import RulesTable, at_table, flat, opened, press_card, screen_text, settled, wait_for
 from quackbox.tui.app import make_app
 from quackbox.tui.se_board import PsychePanel
 from quackbox.tui.session import FIRST_MOVE_DELAY, open_local
@@ -87,10 +87,8 @@ async def test_the_log_keeps_four_lines_and_the_newest(app_for):
         assert screen.maximized is None
         assert log.scroll_y == log.max_scroll_y and "line 39" in screen_text(app)
         await pilot.resize_terminal(120, 40)
-        await pilot.pause()
         await pilot.resize_terminal(*SIZE)
-        await pilot.pause()
-        await pilot.pause()
+        await settled(pilot, app)
         assert log.scroll_y == log.max_scroll_y and "line 39" in screen_text(app)
 
 
