@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -13,11 +14,23 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
+# Both tests share one wheel, so one worker builds it.
+pytestmark = pytest.mark.xdist_group("wheel")
+
+# What a build must not see or copy: the checkout's environments and what earlier builds left.
+_NOT_SOURCE = shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache",
+                                     ".mypy_cache", ".ruff_cache")
+
+
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel, built from a copy of the checkout in a temporary folder (a build writes
+    build/ and *.egg-info beside the sources, which must not land in the checkout)."""
+    source = tmp_path_factory.mktemp("source") / "quackbox"
+    shutil.copytree(ROOT, source, ignore=_NOT_SOURCE)
     out = tmp_path_factory.mktemp("wheel")
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "--quiet", "--wheel-dir", str(out)],
+        [sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "--quiet", "--wheel-dir", str(out)],
         check=True, capture_output=True, cwd=out,
     )
     (built,) = out.glob("quackbox-*.whl")
