@@ -1,15 +1,16 @@
 """What the journal costs per move: time to put a record on disk, and bytes.
 
-    python -m bench.journal [--game side-effects] [--games 20] [--trips 40]
+    python -m bench.journal [--game side-effects] [--games 20] [--hang 5]
 
 Plays seeded heuristic-bot games and journals every move into a temporary
 directory, timing each append with fsync (what the host does: the move is on
 disk before anyone hears of it) and without (the cost of encoding and writing
-alone). Then ``group_commit``: how long one trip of a
-:class:`quackbox.net.journal.GroupCommit` takes when it carries one move for
-each of 1, 10, 50 and 250 journals (as many tables' moves in one turn of a
-busy host's loop), from handing the records over to every one told it is on
-disk, and how many syncs the trip made. Prints JSON.
+alone), with the bytes handed to the system per move. ``sqlite_wal_full``
+keeps the same moves as the standard library's sqlite3 would (a file per
+game, WAL, synchronous=FULL, a transaction per move), for comparison.
+``disk_hangs``: the host's event loop's longest stall while the journal's
+disk does not answer for ``--hang`` seconds (the saver's thread waits; the
+loop must not), and what the table was told. Prints JSON.
 """
 
 from __future__ import annotations
@@ -17,15 +18,20 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import sqlite3
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
 from quackbox.core import bots, games
 from quackbox.core.play import next_move
 from quackbox.net import journal as jn
+from quackbox.net.journal_writer import Disk, JournalWriter
+from quackbox.net.protocol import Wire
+from quackbox.net.saver import Saver, Start
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -37,71 +43,115 @@ def measure(game: str, count: int, sync: bool, folder: Path) -> dict:
     rules = games.get(game)
     times: list[float] = []
     sizes: list[int] = []
+    io = io_counters()
     for seed in range(count):
         seats = 4
         state = rules.new_game(seats=seats, seed=seed)
         header = jn.Header(game=game, seed=seed, seats=seats, names=tuple(f"P{i}" for i in range(seats)))
-        writer = jn.JournalWriter.create(folder / f"{game}-{seed}-{sync}.qbj", header, sync=sync)
+        writer = JournalWriter.create(folder / f"{game}-{seed}-{sync}.qbj", header, sync=sync)
         table = [bots.make(game, "heuristic", seed * 8 + i) for i in range(seats)]
         while rules.outcome(state) is None:
             seat, move = next_move(rules, state, table)
             rules.apply(state, seat, move)
-            before = writer.bytes
+            before = writer.durable
             start = time.perf_counter()
             writer.append(seat, move)
             times.append(time.perf_counter() - start)
-            sizes.append(writer.bytes - before)
+            sizes.append(writer.durable - before)
         writer.finish(rules.outcome(state))
         writer.close()
-    return {
+    after = io_counters()
+    result = {
         "moves": len(times),
         "append_ms_median": round(statistics.median(times) * 1000, 4),
         "append_ms_p99": round(_percentile(times, 0.99) * 1000, 4),
         "bytes_per_move_mean": round(statistics.mean(sizes), 1),
         "bytes_per_move_max": max(sizes),
     }
-
-
-async def trip_times(game: str, journals: int, trips: int, folder: Path) -> dict:
-    """Median and p90 of ``trips`` trips, each one move for every one of ``journals`` journals."""
-    rules = games.get(game)
-    state = rules.new_game(seats=4, seed=1)
-    seat = rules.waiting_for(state)[0]
-    move = rules.legal_moves(state, seat)[0]
-    header = jn.Header(game=game, seed=1, seats=4, names=("P0", "P1", "P2", "P3"))
-    commit = jn.GroupCommit()
-    writers = [jn.JournalWriter.create(folder / f"trip-{journals}-{n}.qbj", header) for n in range(journals)]
-
-    def append(writer: jn.JournalWriter):
-        def job() -> jn.JournalWriter:
-            writer.append_record(writer.move_record(seat, move), later=True)
-            return writer
-        return job
-
-    await asyncio.gather(*(commit.write(append(w)) for w in writers))  # each new journal's own first sync
-    syncs = commit.syncs
-    times: list[float] = []
-    for _ in range(trips):
-        start = time.perf_counter()
-        await asyncio.gather(*(commit.write(append(w)) for w in writers))
-        times.append(time.perf_counter() - start)
-    result = {
-        "journals": journals,
-        "trip_ms_median": round(statistics.median(times) * 1000, 3),
-        "trip_ms_p90": round(_percentile(times, 0.9) * 1000, 3),
-        "syncs_per_trip": round((commit.syncs - syncs) / trips, 2),
-    }
-    await commit.write(commit.close_logs)
-    for writer in writers:
-        writer.close()
+    if io and after:
+        result["bytes_written_per_move"] = round((after["wchar"] - io["wchar"]) / len(times))
     return result
+
+
+def io_counters() -> dict[str, int]:
+    """This process's IO so far (Linux): bytes handed to write calls, and bytes sent to storage."""
+    try:
+        lines = Path("/proc/self/io").read_text().splitlines()
+    except OSError:
+        return {}
+    return {key: int(value) for key, value in (line.split(": ") for line in lines)}
+
+
+def measure_sqlite(game: str, count: int, folder: Path) -> dict:
+    """The same moves kept the way a database would keep them: a SQLite file per game
+    (the standard library's sqlite3), WAL, synchronous=FULL, a transaction per move."""
+    rules = games.get(game)
+    times: list[float] = []
+    before = io_counters()
+    for seed in range(count):
+        seats = 4
+        state = rules.new_game(seats=seats, seed=seed)
+        codec = Wire(rules).values
+        db = sqlite3.connect(folder / f"{game}-{seed}.sqlite", isolation_level=None)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        db.execute("CREATE TABLE moves (n INTEGER PRIMARY KEY, seat INTEGER, move BLOB, at REAL)")
+        table = [bots.make(game, "heuristic", seed * 8 + i) for i in range(seats)]
+        while rules.outcome(state) is None:
+            seat, move = next_move(rules, state, table)
+            rules.apply(state, seat, move)
+            data = codec.pack(move)
+            start = time.perf_counter()
+            db.execute("BEGIN")
+            db.execute("INSERT INTO moves (seat, move, at) VALUES (?, ?, ?)", (seat, data, time.time()))
+            db.execute("COMMIT")
+            times.append(time.perf_counter() - start)
+        db.close()
+    after = io_counters()
+    result = {
+        "moves": len(times),
+        "commit_ms_median": round(statistics.median(times) * 1000, 4),
+        "commit_ms_p99": round(_percentile(times, 0.99) * 1000, 4),
+    }
+    if before and after:
+        result["bytes_written_per_move"] = round((after["wchar"] - before["wchar"]) / len(times))
+    return result
+
+
+async def loop_while_the_disk_hangs(seconds: float, folder: Path) -> dict:
+    """The event loop's longest stall while the journal's disk does not answer for
+    ``seconds`` (the saver's thread waits on it; the loop must not)."""
+    release = threading.Event()
+
+    class Hanging(Disk):
+        def sync(self, fd: int) -> None:
+            release.wait(seconds)
+            super().sync(fd)
+
+    told: list[str | None] = []
+    saver = Saver(folder, on_trouble=told.append, disk=Hanging())
+    saver.start()
+    header = jn.Header(game="side-effects", seed=1, seats=2, names=("A", "B"))
+    saving = saver.save(Start(header, time.time()))
+    longest = 0.0
+    last = time.perf_counter()
+    end = last + seconds + 0.5
+    while time.perf_counter() < end:
+        await asyncio.sleep(0.001)
+        now = time.perf_counter()
+        longest = max(longest, now - last)
+        last = now
+    release.set()
+    await saving
+    await saver.close(5)
+    return {"hang_s": seconds, "loop_longest_stall_ms": round(longest * 1000, 2), "table_told": told}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.journal", description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="side-effects", choices=sorted(games.GAMES))
     parser.add_argument("--games", type=int, default=20)
-    parser.add_argument("--trips", type=int, default=40, help="trips timed for each count of journals")
+    parser.add_argument("--hang", type=float, default=5.0, help="seconds the disk hangs in the last measure")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -117,7 +167,8 @@ def main(argv: list[str] | None = None) -> int:
         for path in files:
             jn.rebuild(jn.read(path))
         result["read_and_replay_ms_per_game"] = round((time.perf_counter() - start) * 1000 / len(files), 2)
-        result["group_commit"] = [asyncio.run(trip_times(args.game, n, args.trips, folder)) for n in (1, 10, 50, 250)]
+        result["sqlite_wal_full"] = measure_sqlite(args.game, args.games, folder)
+        result["disk_hangs"] = asyncio.run(loop_while_the_disk_hangs(args.hang, folder))
     print(json.dumps(result, indent=2))
     return 0
 

@@ -1,7 +1,10 @@
 """What the table asks its shell (the host) to do: send, close, and put journal records on disk.
 
 The table returns these in order. Journal actions come before the sends that
-depend on them, so a move is on disk before anyone is told of it.
+depend on them, so a move is on disk before anyone is told of it. A send or
+close marked ``free`` tells nothing of the game (a welcome, chat, a refused
+hello, a pause): the host may carry it out before records still on their
+way to the disk, so a disk that fails keeps no one from hearing why.
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ class Send:
 
     conn: int
     data: bytes
+    free: bool = False
+    """It tells nothing of the game: it need not wait for the journal."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +34,8 @@ class Close:
     conn: int
     code: int
     reason: str
+    free: bool = False
+    """A connection that was never told anything of the game: it need not wait for the journal."""
 
 
 @dataclass(frozen=True, slots=True)

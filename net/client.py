@@ -49,6 +49,7 @@ from quackbox.net.protocol import (
     Lobby,
     LogLine,
     MoveMessage,
+    Paused,
     ProtocolError,
     Ready,
     Say,
@@ -624,6 +625,9 @@ async def run_network_bot(
         seq (a line for the log, a reconnection) asks for nothing new."""
         async for message in client:
             kind_of = type(message)
+            if kind_of is Paused and not message.reason and client.view is not None:
+                # Play goes on after a pause: a move refused meanwhile is asked for again.
+                message, kind_of, acted_on = client.view, View, None
             if kind_of is Lobby:
                 if _should_start(message, client.seat) and message != asked_to_start:
                     asked_to_start = message

@@ -9,18 +9,17 @@ the loop's clock, and carries out what the table says, in order:
   and one client that never reads holds up only itself: its backlog is
   capped and, past the cap, its connection is dropped (the seat goes away
   and can be reclaimed with its token).
-- Journal records go to a :class:`quackbox.net.journal.GroupCommit` as the
-  table accepts their moves: it writes the records of one turn of the event
-  loop (of every host sharing it) and puts them on disk together, with one
-  sync, at the end of that turn. The table's actions are carried out in one
-  line, in order, as they come; the line stops at a record until it is on
-  disk, so nothing the table says after an accepted move is sent before the
-  move is on disk.
-
-Each hand-over between tasks costs a turn of the event loop, and on a busy
-host a turn of the loop is a turn of every table's work: so a frame is
-sent in the turn the table says it, or (behind a record) in the turn the
-commit tells of the sync, with no task in between.
+- Journal records go to a :class:`quackbox.net.saver.Saver` as the table
+  accepts their moves: a thread of its own writes them and puts them on
+  disk, those of one turn of the loop with one sync, so the loop never waits
+  on the disk. The table's actions are carried out in one line, in order, as
+  they come; the line stops at a record until it is on disk, so nothing the
+  table says after an accepted move is sent before the move is on disk.
+  Only what tells nothing of the game (``free``: a welcome, chat, a refused
+  hello, a pause) may pass the line.
+- When the disk fails, the saver says why; the table pauses (no move is
+  made, everyone is told the sentence) and goes on by itself once the
+  records are on disk.
 
 Entry points for the command line: :class:`HostConfig` and :func:`run_host`.
 """
@@ -47,9 +46,11 @@ from websockets.exceptions import ConnectionClosed
 from quackbox.core.rules import Outcome
 from quackbox.net.protocol import DEFAULT_PORT, MAX_FRAME, Error, ErrorCode
 from quackbox.net import journal as jn
+from quackbox.net.journal_writer import DISK, Disk, JournalWriter
 from quackbox.net.loops import call_soon_from_thread
 from quackbox.net.lobby import HELLO_TIMEOUT
 from quackbox.net.config import TableConfig
+from quackbox.net.saver import Record, Saver, Start
 from quackbox.net.table import OVER, Action, Close, JournalEnd, JournalMove, JournalStart, Send, Table, new_room_code
 
 __all__ = ["Host", "HostConfig", "HostError", "run_host"]
@@ -126,38 +127,35 @@ class Host:
         config: the table and where to listen. Without loopback and without
             a code, a room code is made up (see :attr:`code`).
         rules: the game's rules, for tests with a made-up game.
-        commit: what puts journal records on disk; hosts in one process may
-            share one, so their records share trips to the disk. Default: a
-            :class:`quackbox.net.journal.GroupCommit` of its own.
+        disk: the system calls the journal is written with (a test's, to make them fail).
     """
 
-    def __init__(self, config: HostConfig, *, rules: Any = None, commit: jn.GroupCommit | None = None) -> None:
+    def __init__(self, config: HostConfig, *, rules: Any = None, disk: Disk = DISK) -> None:
         if config.code is None and not is_loopback(config.bind):
             config = dataclasses.replace(config, code=new_room_code())
         self.config = config
-        self.journal: jn.JournalWriter | None = None
-        """The journal being written; once the host runs, only the commit's
-        trips change it."""
-        self.commit = commit if commit is not None else jn.GroupCommit()
-        self._own_commit = commit is None
-        """Whether this host made its commit (and so closes its logs as it stops)."""
+        writer = None
         if config.resume:
             record = config.resume_record
             if record is None:
                 record = jn.read(config.resume)  # JournalError names the file
-            self.journal = jn.JournalWriter.resume(record, sync=config.journal_sync)
+            writer = JournalWriter.resume(record, sync=config.journal_sync, disk=disk)
             # The clock starts when the loop runs; deadlines restart in full then.
             self.table = Table.resume(config, record, 0.0, rules=rules)
             self.config = config = dataclasses.replace(config, code=self.table.code)
         else:
             self.table = Table(config, rules=rules)
+        self.saver = Saver(config.journal_dir, writer=writer, on_trouble=self._trouble, on_saved=self._saved,
+                           disk=disk, sync=config.journal_sync)
+        """Puts the journal on disk; says when it cannot."""
+        self._journalling = config.journal_dir is not None or writer is not None
         self._server: Any = None
         self._outboxes: dict[int, _Outbox] = {}
         self._ids = itertools.count(1)
         self._timer: asyncio.TimerHandle | None = None
         self._over: asyncio.Future[Outcome] | None = None
         self._stopped = False
-        self._line: collections.deque[Action | asyncio.Future[None]] = collections.deque()
+        self._line: collections.deque[Send | Close | asyncio.Future[None]] = collections.deque()
         """What the table said to do and is not done yet, in order (see :meth:`_carry_out`);
         a journal record stands there as the future of its write."""
         self._line_done = asyncio.Event()
@@ -221,6 +219,7 @@ class Host:
         self.port = self._server.sockets[0].getsockname()[1]
         if self.config.resume:
             self.table.restart_clock(self._now())
+        self.saver.start()
         # A slow bot thinks in a worker thread; its answer wakes the table here.
         self.table.bots.on_thought = functools.partial(call_soon_from_thread, asyncio.get_running_loop(), self._on_timer)
         self._reschedule()
@@ -233,19 +232,18 @@ class Host:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+        if self.table.paused is not None:
+            # What waits in the line tells of records the disk never took: it goes
+            # to no one, and the goodbyes go now.
+            self._line.clear()
         self._do(self.table.shutdown(reason, message))
         # The goodbyes may wait behind journal records: let them land first.
         try:
             async with asyncio.timeout(FLUSH_TIMEOUT):
                 await self._line_done.wait()
-                if self.journal is not None:
-                    # Closed in a trip, like every other change to the journal:
-                    # after any record a late bot move handed over.
-                    await self.commit.write(self._close_journal)
-                if self._own_commit:
-                    await self.commit.write(self.commit.close_logs)
         except TimeoutError:
             log.error("the game journal did not finish writing in time")
+        await self.saver.close(FLUSH_TIMEOUT)
         boxes = list(self._outboxes.values())
         if boxes:
             await asyncio.wait([b.task for b in boxes], timeout=FLUSH_TIMEOUT)
@@ -294,13 +292,21 @@ class Host:
         return asyncio.get_running_loop().time()
 
     def _do(self, actions: list[Action]) -> None:
-        """Carry out ``actions`` behind everything the table said before them;
-        journal records go to the disk at once (see :meth:`_to_disk`)."""
+        """Carry out ``actions`` behind everything the table said before them; journal
+        records go to the saver at once (see :meth:`_to_disk`). What tells nothing of
+        the game (``free``) goes at once even while the line waits for the disk."""
         if actions:
-            if self.config.journal_dir is not None or self.journal is not None:
-                self._line.extend(self._to_disk(a) if isinstance(a, _RECORDS) else a for a in actions)
-            else:
-                self._line.extend(actions)
+            line = self._line
+            waiting = any(isinstance(item, asyncio.Future) for item in line)
+            for action in actions:
+                if isinstance(action, _RECORDS):
+                    if self._journalling:
+                        line.append(self._to_disk(action))
+                        waiting = True
+                elif waiting and action.free:
+                    self._deliver(action)
+                else:
+                    line.append(action)
             self._line_done.clear()
             self._carry_out()
         if not self._stopped:
@@ -310,10 +316,9 @@ class Host:
         """Carry out the line of actions, in order, up to a journal record not yet on disk.
 
         Frames go to their connections' outboxes now, in the turn of the loop
-        the table said them (not a task's turn later: on a busy host, a turn
-        of the loop is a turn of every table's work). A record's frames wait
-        until the record is on disk, so no one hears of a move that is not;
-        the commit calls this again as soon as it is (``told``).
+        the table said them. A record's frames wait until the record is on
+        disk, so no one hears of a move that is not; the saver calls this
+        again as soon as it is (:meth:`_saved`).
         """
         line = self._line
         while line:
@@ -322,105 +327,61 @@ class Host:
                 if not action.done():
                     return  # told when it is on disk
                 line.popleft()
-                self._on_disk(action)
                 continue
             line.popleft()
-            if isinstance(action, _RECORDS):
-                continue  # this host keeps no journal
-            try:
-                box = self._outboxes.get(action.conn)
-                if box is None:
-                    continue  # that connection is gone
-                if isinstance(action, Send):
-                    box.send(action.data)
-                else:
-                    box.close(action.code, action.reason)
-            except Exception:
-                # A bug here must not stop every later delivery with it.
-                log.exception("the host failed to carry out %r", action)
+            self._deliver(action)
         self._line_done.set()
         outcome = self.table.outcome
         if self.table.phase == OVER and outcome is not None and self._over is not None and not self._over.done():
             # The game is over and everything it said is on its way.
             self._over.set_result(outcome)
 
-    def _to_disk(self, action: JournalStart | JournalMove | JournalEnd) -> asyncio.Future[None]:
-        """Hand a journal record to the commit as the table accepts its move, so
-        every record accepted in this turn of the loop (at every host sharing
-        the commit) goes to disk in one trip. Its future, which stands in the
-        line, is done once the record is on disk, and the line goes on in that
-        same turn (``told``)."""
-        data = b""
-        if isinstance(action, JournalMove):
-            # Encoded as the table accepts it: the record's time is the move's.
-            data = jn.move_record(self.table.wire.values, action.seat, action.move)
-        return self.commit.write(functools.partial(self._record, action, data), told=self._carry_out)
-
-    @staticmethod
-    def _on_disk(written: asyncio.Future[None]) -> None:
-        """A record is on disk, or failed to be: a disk that failed loses the journal, not the game."""
-        if written.cancelled():
-            return
-        exc = written.exception()
-        if isinstance(exc, (OSError, jn.JournalError)):
-            # Play goes on; the game just cannot be resumed after a crash.
-            log.error("cannot put the game journal on disk: %s", exc)
-        elif exc is not None:
-            log.error("cannot put the game journal on disk (a bug)", exc_info=exc)
-
-    def _record(self, action: JournalStart | JournalMove | JournalEnd, data: bytes) -> jn.JournalWriter | None:
-        """Write a journal record, in the commit's trip (records are written
-        one at a time, in the order they were handed over); the
-        journal to sync after, if any. ``data`` is a JournalMove's record,
-        already encoded.
-
-        A journal that cannot be written is let go: play goes on, the game
-        just cannot be resumed after a crash.
-        """
+    def _deliver(self, action: Send | Close) -> None:
         try:
-            if isinstance(action, JournalStart):
-                self._let_go_of_journal()  # the last game's, over and on disk
-                if self.config.journal_dir is None:
-                    return None
-                when = time.time()
-                header = dataclasses.replace(action.header, created=when)
-                self.journal = jn.JournalWriter.create_new(
-                    self.config.journal_dir, header, when, sync=self.config.journal_sync
-                )
-                log.info("journal: %s", self.journal.path)
-            elif self.journal is not None:
-                if isinstance(action, JournalMove):
-                    self.journal.append_record(data, later=True)
-                else:
-                    self.journal.finish(action.outcome, later=True)
-        except (OSError, jn.JournalError) as exc:
-            log.error("cannot write the game journal: %s", exc)
-            self._let_go_of_journal()
+            box = self._outboxes.get(action.conn)
+            if box is None:
+                return  # that connection is gone
+            if isinstance(action, Send):
+                box.send(action.data)
+            else:
+                box.close(action.code, action.reason)
         except Exception:
-            log.exception("cannot write the game journal (a bug)")
-            self._let_go_of_journal()
-        return self.journal
+            # A bug here must not stop every later delivery with it.
+            log.exception("the host failed to carry out %r", action)
 
-    def _close_journal(self) -> None:
-        """The last job of a stopping host for the commit (nothing to sync after)."""
-        self._let_go_of_journal()
+    def _to_disk(self, action: JournalStart | JournalMove | JournalEnd) -> asyncio.Future[None]:
+        """Hand a journal record to the saver as the table accepts its move; its future,
+        which stands in the line, is done once the record is on disk. Until then the
+        game does not move on by itself (:attr:`Table.holding`)."""
+        if isinstance(action, JournalStart):
+            when = time.time()
+            op: Start | Record = Start(dataclasses.replace(action.header, created=when), when)
+        elif isinstance(action, JournalMove):
+            # Encoded as the table accepts it: the record's time is the move's.
+            op = Record(jn.move_record(self.table.wire.values, action.seat, action.move))
+        else:
+            op = Record(jn.end_record(action.outcome), end=True)
+        self.table.holding = True
+        return self.saver.save(op)
 
-    def _let_go_of_journal(self) -> None:
-        """Close the journal file, if one is open; a game nobody made a move in is not
-        kept (it listed as a saved game with nothing in it)."""
-        journal, self.journal = self.journal, None
-        if journal is not None:
-            try:
-                journal.close()
-                if journal.moves == 0:
-                    journal.path.unlink(missing_ok=True)
-            except OSError as exc:
-                log.error("cannot close the game journal: %s", exc)
+    def _saved(self) -> None:
+        """Records are on disk: what waited for them goes out, and the game moves on."""
+        self.table.holding = self.saver.busy
+        self._carry_out()
+        if not self._stopped:
+            self._reschedule()
+
+    def _trouble(self, sentence: str | None) -> None:
+        """The saver cannot put the journal on disk (``sentence`` says why), or can again (None)."""
+        if sentence is not None:
+            self._do(self.table.pause(sentence))
+        else:
+            self._do(self.table.unpause(self._now()))
 
     @property
     def journal_path(self) -> Path | None:
         """The journal being written, if any."""
-        return self.journal.path if self.journal is not None else None
+        return self.saver.path
 
     def _reschedule(self) -> None:
         if self._stopped:

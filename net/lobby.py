@@ -151,8 +151,8 @@ class Lobby:
         oldest = pending[0]
         self._deferred.pop(oldest.conn, None)
         oldest.closing = True
-        return self.send(oldest, Bye("hello_timeout", "Too many connections are waiting to say hello.")) + [
-            Close(oldest.conn, CLOSE_POLICY, "hello timeout")
+        return self.send(oldest, Bye("hello_timeout", "Too many connections are waiting to say hello."), free=True) + [
+            Close(oldest.conn, CLOSE_POLICY, "hello timeout", free=True)
         ]
 
     def hello(self, peer: Peer, hello: Hello, now: float, *, phase: str) -> list[Action]:
@@ -215,9 +215,9 @@ class Lobby:
             token=self.seats[peer.seat].token if peer.seat is not None else None,
             starter=peer.seat is not None and peer.seat == self.seats.starter,
         )
-        out += self.send(peer, welcome)
+        out += self.send(peer, welcome, free=True)
         out += self.announce(phase)
-        return out + [Send(peer.conn, line) for line in self._chat]
+        return out + [Send(peer.conn, line, free=True) for line in self._chat]
 
     def watcher_keys(self, besides: Peer | None = None) -> set[str]:
         """The :func:`~quackbox.net.text.name_keys` of every spectator's name (but ``besides``)."""
@@ -271,8 +271,8 @@ class Lobby:
         for peer in list(self.peers.values()):
             if not peer.welcomed and not peer.closing and now >= peer.opened + HELLO_TIMEOUT:
                 peer.closing = True
-                out += self.send(peer, Bye("hello_timeout", "No hello within the time allowed."))
-                out.append(Close(peer.conn, CLOSE_POLICY, "hello timeout"))
+                out += self.send(peer, Bye("hello_timeout", "No hello within the time allowed."), free=True)
+                out.append(Close(peer.conn, CLOSE_POLICY, "hello timeout", free=True))
         return out
 
     def shutdown(self, reason: str, message: str) -> list[Action]:
@@ -320,30 +320,34 @@ class Lobby:
             return self.error(peer, ErrorCode.BAD_MESSAGE, "That chat line is empty.", "chat")
         frame = self.wire.encode(ChatLine(seat=peer.seat, name=peer.name, text=text))
         self._chat.append(frame)
-        return [Send(p.conn, frame) for p in self.audience()]
+        return [Send(p.conn, frame, free=True) for p in self.audience()]
 
     # --- telling people --------------------------------------------------------------
 
-    def send(self, peer: Peer, message: Any) -> list[Action]:
-        return [Send(peer.conn, self.wire.encode(message))]
+    def send(self, peer: Peer, message: Any, *, free: bool = False) -> list[Action]:
+        """``message`` to ``peer`` (``free``: it tells nothing of the game, see :class:`Send`)."""
+        return [Send(peer.conn, self.wire.encode(message), free)]
 
     def broadcast(self, message: Any, skip: int | None = None) -> list[Action]:
         """``message`` to everyone (but connection ``skip``), encoded once."""
         frame = self.wire.encode(message)
         return [Send(p.conn, frame) for p in self.audience() if p.conn != skip]
 
-    def error(self, peer: Peer, code: ErrorCode, message: str, refused: str = "") -> list[Action]:
-        return self.send(peer, Error(code=code.value, message=message, refused=refused))
+    def error(self, peer: Peer, code: ErrorCode, message: str, refused: str = "", *,
+              free: bool = False) -> list[Action]:
+        return self.send(peer, Error(code=code.value, message=message, refused=refused), free=free)
 
     def refuse(self, peer: Peer, code: ErrorCode, message: str, refused: str = "") -> list[Action]:
-        """Reply with an error; close too if it is a protocol violation or a refused join."""
-        out = self.error(peer, code, message, refused)
+        """Reply with an error; close too if it is a protocol violation or a refused join.
+        A connection that was never welcomed was told nothing of the game: its answer is free."""
+        free = not peer.welcomed
+        out = self.error(peer, code, message, refused, free=free)
         if ProtocolError(code, message).fatal:
             peer.closing = True
             close = CLOSE_TOO_BIG if code == ErrorCode.FRAME_TOO_LARGE else CLOSE_POLICY
             if code in (ErrorCode.TABLE_FULL, ErrorCode.GAME_STARTED):
                 close = CLOSE_NORMAL
-            out.append(Close(peer.conn, close, code.value))
+            out.append(Close(peer.conn, close, code.value, free))
         return out
 
     def rate_limited(self, peer: Peer, verdict: Verdict, refused: str) -> list[Action]:

@@ -56,6 +56,7 @@ __all__ = [
     "MAX_NAME",
     "MoveMessage",
     "PROTOCOL_VERSION",
+    "Paused",
     "ProtocolError",
     "Ready",
     "Say",
@@ -67,13 +68,14 @@ __all__ = [
     "Wire",
 ]
 
-PROTOCOL_VERSION = 3
+PROTOCOL_VERSION = 4
 """Sent in ``hello`` and ``welcome``; a host refuses any other version.
 Version 2: cards travel by id, so the games' card tables are part of the
 version (a test pins their digest to it). Version 3: the two games name their
 shared ideas alike (a Quack view's ``current``, ``players``, ``window_seats``,
 ``*_count`` and a doctor's ``case``; docs/PROTOCOL.md lists every field), and
-a view's log lines are ``LogLine`` records that say their kind."""
+a view's log lines are ``LogLine`` records that say their kind. Version 4: the
+host says when play is paused and why (``paused``; the error ``paused``)."""
 
 DEFAULT_PORT = 7117
 DEFAULT_SSH_PORT = 2222
@@ -128,6 +130,8 @@ class ErrorCode(enum.StrEnum):
     STALE_VIEW = "stale_view"
     HOST_ONLY = "host_only"
     HOST_ERROR = "host_error"
+    # The table.
+    PAUSED = "paused"
 
 
 FATAL_CODES = frozenset(
@@ -367,10 +371,21 @@ class Error:
     (``rate_limited``); 0 when sending it again would not help."""
 
 
+@dataclass(frozen=True, slots=True)
+class Paused:
+    """Host: play is paused (``reason``, a sentence for people), or goes on again
+    (``reason`` empty). While paused, moves and starts are refused with ``paused``;
+    chat goes on. Sent to everyone when it changes, and after ``welcome`` to whoever
+    joins meanwhile."""
+
+    TYPE: ClassVar[str] = "paused"
+    reason: str = ""
+
+
 ClientMessage = Hello | Ready | Start | MoveMessage | Say | Bye
-HostMessage = Welcome | Lobby | Started | View | ChatLine | Error | Bye
+HostMessage = Welcome | Lobby | Started | View | ChatLine | Error | Bye | Paused
 CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (Hello, Ready, Start, MoveMessage, Say, Bye)
-HOST_MESSAGES: tuple[type[HostMessage], ...] = (Welcome, Lobby, Started, View, ChatLine, Error, Bye)
+HOST_MESSAGES: tuple[type[HostMessage], ...] = (Welcome, Lobby, Started, View, ChatLine, Error, Bye, Paused)
 _HANDSHAKE = (Welcome, Error, Bye)
 """What a client may receive before it knows which game the host plays."""
 _VALUE_TYPES = (SeatInfo, DeadlineInfo, LogLine, Outcome)

@@ -50,6 +50,7 @@ from quackbox.net.protocol import (
     Hello,
     LogLine,
     MoveMessage,
+    Paused,
     ProtocolError,
     Ready,
     Say,
@@ -174,6 +175,12 @@ class Table:
         """Move types a seat may send that ``legal`` never lists: budgeted per turn."""
         self._host_only = frozenset(self.rules.timeout_moves())
         """Move types only the host makes, when a countdown runs out."""
+        self.paused: str | None = None
+        """Why play is paused (the host cannot save the game), or None: no move,
+        start, timeout or bot move is made meanwhile; chat and the lobby go on."""
+        self.holding = False
+        """Whether records are on their way to the disk: the game does not move on
+        by itself (deadlines, bots) until they are there, as nobody has seen them yet."""
 
     # --- queries -----------------------------------------------------------------
 
@@ -195,6 +202,8 @@ class Table:
     def next_wakeup(self) -> float | None:
         """The earliest time :meth:`tick` has something to do, or None."""
         times = self.lobby.wakeups()
+        if self.paused is not None or self.holding:
+            return min(times) if times else None
         if self.phase != PLAYING:
             times += [since + self.config.lobby_grace for since in self.seats.waiting_since()]
         if self.phase == LOBBY and self._can_autostart():
@@ -269,6 +278,8 @@ class Table:
     def tick(self, now: float) -> list[Action]:
         """Let time pass: hello timeouts, deadlines, turn timers and bot moves."""
         out = self.lobby.hello_timeouts(now)
+        if self.paused is not None or self.holding:
+            return out
         if self.phase != PLAYING:
             out += self._free_abandoned(now)
         if self.phase == LOBBY and self._can_autostart():
@@ -313,10 +324,31 @@ class Table:
         """Say ``bye`` to everyone and close every connection."""
         return self.lobby.shutdown(reason, message)
 
+    # --- pausing -----------------------------------------------------------------------
+
+    def pause(self, reason: str) -> list[Action]:
+        """Play stops, because of ``reason`` (a sentence): everyone is told, now."""
+        self.paused = reason
+        return [Send(peer.conn, self.wire.encode(Paused(reason)), free=True) for peer in self.lobby.audience()]
+
+    def unpause(self, now: float) -> list[Action]:
+        """Play goes on; every running wait starts afresh (the pause counts against nobody)."""
+        if self.paused is None:
+            return []
+        self.paused = None
+        if self.phase == PLAYING:
+            self.restart_clock(now)
+        return [Send(peer.conn, self.wire.encode(Paused("")), free=True) for peer in self.lobby.audience()]
+
+    def _refuse_paused(self, peer: Peer, what: str) -> list[Action]:
+        return self.lobby.error(peer, ErrorCode.PAUSED, self.paused or "", what, free=True)
+
     # --- joining and starting --------------------------------------------------------
 
     def _hello(self, peer: Peer, hello: Hello, now: float) -> list[Action]:
         out = self.lobby.hello(peer, hello, now, phase=self.phase)
+        if peer.welcomed and self.paused is not None:
+            out.append(Send(peer.conn, self.wire.encode(Paused(self.paused)), free=True))
         if peer.welcomed and self.phase != LOBBY and self.state is not None:
             # The game as it stands, and the log as this seat last read it.
             recent = tuple(LogLine(text, LineKind(kind)) for text, kind in self.recent_log.get(peer.seat, ()))
@@ -339,6 +371,8 @@ class Table:
         return self._send_views((), now, note=Note(seat.index, f"{seat.name} {what}", own), skip=skip)
 
     def _start(self, peer: Peer, now: float) -> list[Action]:
+        if self.paused is not None:
+            return self._refuse_paused(peer, "start")
         refused = self.lobby.refuse_start(peer, phase=self.phase)
         return refused if refused is not None else self._begin(now)
 
@@ -419,6 +453,8 @@ class Table:
             return self.lobby.error(peer, ErrorCode.NOT_SEATED, "Spectators cannot make moves.", "move")
         if self.phase == OVER:
             return self.lobby.error(peer, ErrorCode.GAME_OVER, "The game is over.", "move")
+        if self.paused is not None:
+            return self._refuse_paused(peer, "move")
         if not 0 <= message.seq <= self.seq:
             return self.lobby.error(
                 peer, ErrorCode.BAD_MESSAGE, f"No view numbered {message.seq} was sent; the latest is {self.seq}.", "move"

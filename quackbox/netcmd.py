@@ -165,13 +165,6 @@ def host_main(args: argparse.Namespace) -> int:
         print(f"quackbox host: {exc}", file=sys.stderr)
         return EXIT_USAGE
     journal_dir = None if args.no_journal else (args.journal_dir or str(places.games_dir()))
-    # What a host that died left only in its commit log goes back into its games first.
-    folders = {Path(journal_dir)} if journal_dir else set()
-    if args.resume:
-        folders.add(Path(args.resume).parent)
-    for folder in folders:
-        for note in journal.recover(folder):
-            print(f"quackbox host: {note}", file=sys.stderr)
     saved = None
     if args.resume:
         try:

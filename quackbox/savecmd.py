@@ -25,7 +25,6 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
 
 def games_main(args: argparse.Namespace) -> int:
     folder = Path(args.dir) if args.dir else places.games_dir()
-    _recover(folder)
     found = journal.summaries(folder)
     if not found:
         print(f"No saved games in {folder}.")
@@ -50,7 +49,6 @@ def games_main(args: argparse.Namespace) -> int:
 
 
 def replay_main(args: argparse.Namespace) -> int:
-    _recover(Path(args.file).parent)
     try:
         record = journal.read(args.file)
         # Replaying every move refuses a journal that does not replay before anything opens.
@@ -66,12 +64,6 @@ def replay_main(args: argparse.Namespace) -> int:
     from quackbox.tui.replay import run_replay
 
     return run_replay(record)
-
-
-def _recover(folder: Path) -> None:
-    """Put back what a host that died left only in its commit log, before reading any game."""
-    for note in journal.recover(folder):
-        print(f"quackbox: {note}", file=sys.stderr)
 
 
 def _log_lines(record: journal.Journal) -> list[str]:

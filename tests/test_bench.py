@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from bench.net import bare_syncs, machine_cpu, machine_shares
 from bench.ssh import Drawer, Drawn
 
 
@@ -77,24 +76,6 @@ def test_the_codec_bench_times_frames_as_the_table_builds_them(capsys) -> None:
         codec.main(["--game", game, "--games", "1", "--rounds", "1"])
         report = json.loads(capsys.readouterr().out)
         assert report["game"] == game and report["views_per_round"] > 0 and report["decodes_per_s"] > 0
-
-
-def test_the_capacity_bench_reports_the_share_of_the_machine_that_idled_and_that_was_stolen() -> None:
-    """Shares of all the CPU time between two readings: idle is the fourth field, steal the eighth."""
-    before = (100, 0, 50, 1000, 0, 0, 0, 10)
-    after = (400, 0, 150, 1500, 0, 0, 0, 110)  # 1000 ticks: 300 user, 100 system, 500 idle, 100 stolen
-    assert machine_shares(before, after) == {"machine_idle_share": 0.5, "machine_steal_share": 0.1}
-    assert machine_shares(None, after) == {}  # no /proc/stat: nothing said, nothing made up
-    now = machine_cpu()
-    if now is not None:  # Linux
-        assert len(now) == 8 and all(x >= 0 for x in now)
-
-
-def test_the_capacity_bench_times_the_disk_alone_as_a_floor_under_a_journalling_host(tmp_path: Path) -> None:
-    """Each sample is one fdatasync's seconds, and the scratch file goes with its folder."""
-    samples = bare_syncs(count=5, gap=0, under=str(tmp_path))
-    assert len(samples) == 5 and all(0 < s < 10 for s in samples)
-    assert list(tmp_path.iterdir()) == []
 
 
 async def test_the_tui_bench_plays_cards_through_the_board_as_a_person_would(tmp_path: Path) -> None:

@@ -139,7 +139,7 @@ def test_a_headless_host_in_the_background_stops_on_a_signal_with_its_journal_wh
             proc.wait()
     assert proc.returncode == 128 + signum, out
     assert b"Table closed; everyone was told." in out
-    [path] = list(games_dir.iterdir())  # the commit log is gone: what it held is in the journal
+    [path] = list(games_dir.iterdir())
     record = journal.read(path)
     assert record.moves and not record.dropped and not record.finished
 
@@ -297,20 +297,6 @@ def test_games_says_how_far_each_saved_game_got(tmp_path, capsys) -> None:
     assert savecmd.games_main(argparse.Namespace(dir=str(tmp_path))) == savecmd.EXIT_OK
     out = capsys.readouterr().out
     assert "dealt; no move was made" in out and "unfinished after 6 moves" in out and "at move" not in out
-
-
-async def test_games_first_writes_back_what_a_dead_host_left_only_in_its_commit_log(tmp_path, capsys) -> None:
-    """After a power cut a journal may lack moves its players saw; the commit log holds them,
-    and listing the games puts them back first (saying so)."""
-    from quackbox import savecmd
-    from tests.net.test_journal import _a_host_that_loses_its_page_cache
-
-    await _a_host_that_loses_its_page_cache(tmp_path, 1)
-    assert savecmd.games_main(argparse.Namespace(dir=str(tmp_path))) == savecmd.EXIT_OK
-    captured = capsys.readouterr()
-    assert "0.qbj: put back 2 record(s) a crash took, from a commit log" in captured.err
-    assert "unfinished after 3 moves" in captured.out
-    assert list(tmp_path.glob("*.qbl")) == []
 
 
 def test_sim_figures_read_as_figures() -> None:

@@ -35,7 +35,7 @@ from quackbox.core import games
 from quackbox.core.rules import BadOptions, Move
 from quackbox.net.client import Disconnected, NetError, NotConnected, Reconnected
 from quackbox.net.host import HostConfig, HostError, is_loopback, lan_address
-from quackbox.net.protocol import Bye, ChatLine, Error, Lobby, Started, View, Welcome
+from quackbox.net.protocol import Bye, ChatLine, Error, ErrorCode, Lobby, Paused, Started, View, Welcome
 from quackbox.net.tokens import TokenStore
 from quackbox.net import collector, places
 from quackbox.tui import rules_text
@@ -404,9 +404,15 @@ class QuackboxApp(TerminalApp[int]):
             if self.lobby_screen is not None:
                 self.lobby_screen.receive_chat(item, self.names)
         elif kind is Error:
-            self.notify(item.message, title="The host says no", severity="error", markup=False)
+            if item.code != ErrorCode.PAUSED:  # the pause is on screen already
+                self.notify(item.message, title="The host says no", severity="error", markup=False)
             if self.table_screen is not None:
                 self.table_screen.receive_error(item)
+        elif kind is Paused:
+            if self.table_screen is not None:
+                self.table_screen.receive_paused(item.reason)
+            if self.lobby_screen is not None:
+                self.lobby_screen.receive_paused(item.reason)
         elif kind is Bye:
             self._table_closed(item.message or f"The host closed the connection ({item.reason}).",
                                moved=item.reason == "replaced")

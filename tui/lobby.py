@@ -117,6 +117,8 @@ class LobbyScreen(Screen):
     """The link to the host: online, reconnecting or closed."""
     ready_sent: reactive[bool] = reactive(False)
     """What this seat last told the host about being ready."""
+    paused: reactive[str] = reactive("")
+    """Why the host has paused play ("" while it goes on)."""
 
     def __init__(self, info: LobbyInfo) -> None:
         super().__init__()
@@ -169,6 +171,21 @@ class LobbyScreen(Screen):
         self.connection = "closed"
         self.query_one("#lobby-log", GameLog).notice(f"{why} Press Esc to leave.", style="italic red")
 
+    def receive_paused(self, reason: str) -> None:
+        """Play is paused (``reason``), or goes on again (empty): said in the lobby's log,
+        and in the status line for as long as it lasts."""
+        if reason == self.paused:
+            return
+        self.paused = reason
+        log = self.query_one("#lobby-log", GameLog)
+        if reason:
+            log.notice(reason, style="bold yellow")
+        else:
+            log.notice("The host can save the game again: play goes on.", style="italic")
+
+    def watch_paused(self) -> None:
+        self._render_all()
+
     def receive_chat(self, line: ChatLine, names: tuple[str, ...]) -> None:
         self.query_one("#lobby-log", GameLog).chat(line.name or "Someone", line.text,
                                                     me=line.seat is not None and line.seat == self.info.seat)
@@ -189,6 +206,8 @@ class LobbyScreen(Screen):
         status.append(" · hosting" if info.mode == "host" else f" · at {info.address}")
         right = Text(f"● {self.connection}" if self.connection == "online" else f"◌ {self.connection}",
                      style="green" if self.connection == "online" else "bold yellow")
+        if self.paused and self.connection == "online":
+            right = Text("⏸ paused: cannot save", style="bold yellow")
         self.query_one("#status", StatusBar).update(status, right)
 
         how = Text()

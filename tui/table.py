@@ -20,7 +20,7 @@ from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Input
 
-from quackbox.net.protocol import ChatLine, Error, Lobby, View
+from quackbox.net.protocol import ChatLine, Error, ErrorCode, Lobby, View
 from quackbox.tui import rules_text
 from quackbox.tui.board import Board
 from quackbox.tui.clock import WALL, Clock
@@ -168,6 +168,8 @@ class TableScreen(Screen):
     """Every seat's name, as the host says."""
     away: var[frozenset[int]] = var(frozenset())
     """Seats whose person is disconnected or idle."""
+    paused: var[str] = var("")
+    """Why the host has paused play ("" while it goes on)."""
 
     def __init__(self, info: TableInfo, *, clock: Clock = WALL, settings: Settings | None = None) -> None:
         super().__init__()
@@ -271,8 +273,20 @@ class TableScreen(Screen):
         self.log_widget.chat(name or "Someone", line.text, me=line.seat is not None and line.seat == self.info.seat)
 
     def receive_error(self, error: Error) -> None:
-        self.log_widget.notice(f"The host refused: {error.message}", style="italic red")
+        if error.code != ErrorCode.PAUSED:  # the pause said so already, once
+            self.log_widget.notice(f"The host refused: {error.message}", style="italic red")
         self.board.pending = frozenset()
+
+    def receive_paused(self, reason: str) -> None:
+        """Play is paused (``reason``: why, a sentence), or goes on again (empty): said in the
+        log, and in the status line for as long as it lasts."""
+        if reason == self.paused:
+            return
+        self.paused = reason
+        if reason:
+            self.log_widget.notice(reason, style="bold yellow")
+        else:
+            self.log_widget.notice("The host can save the game again: play goes on.", style="italic")
 
     def notice(self, text: str) -> None:
         self.log_widget.notice(text)
@@ -308,12 +322,18 @@ class TableScreen(Screen):
         if self._ready:
             self._update_status()
 
+    def watch_paused(self) -> None:
+        if self._ready:
+            self._update_status()
+
     def _update_status(self) -> None:
         status = self.query_one("#status", StatusBar)
         text = self.board.status_text() if self.view is not None else Text(self.ui.title)
         state = {ONLINE: ("● online", "green"), RECONNECTING: ("◌ reconnecting…", "bold yellow"),
                  CLOSED: ("✗ table closed", "bold red"), CONNECTING: ("◌ connecting…", "yellow")}
         label, style = state.get(self.connection, (self.connection, ""))
+        if self.paused and self.connection == ONLINE:
+            label, style = "⏸ paused: cannot save", "bold yellow"
         status.update(text, Text(label, style=style))
 
     # --- moves ---------------------------------------------------------------------------
@@ -328,6 +348,11 @@ class TableScreen(Screen):
         if self.connection != ONLINE:
             self.app.notify("Not connected to the host right now; try again in a moment.",
                             severity="warning", markup=False)
+            self.board.pending = frozenset()
+            return
+        if self.paused:
+            self.log_widget.notice("Play is paused: your move was not sent. Make it again once play goes on.",
+                                   style="italic yellow")
             self.board.pending = frozenset()
             return
         self.app.send_move(message.move, self.seq)

@@ -489,55 +489,43 @@ async def test_a_frame_for_an_idle_connection_is_with_its_socket_in_the_same_tur
     assert numbers == list(range(count))
 
 
-async def test_what_the_table_says_reaches_the_outboxes_in_the_same_turn_and_a_record_holds_what_follows(
-        tmp_path, monkeypatch):
+async def test_what_the_table_says_reaches_the_outboxes_at_once_and_a_record_holds_what_follows(tmp_path):
     """No task stands between the table and the outboxes: frames are handed over as the
-    table says them. Behind a journal record they wait until the commit says it is on
-    disk, and then go in the very callback that says so, not a turn later (as a task
-    woken by the record's future, or a done callback of its own, would)."""
+    table says them. Behind a journal record they wait until the saver has synced it;
+    a free frame (it tells nothing of the game) does not wait."""
     from quackbox.core.side_effects import EndTurn
-    from quackbox.net.actions import JournalMove, Send
-
-    settling = [False]
-    real_settle = jn._settle
-
-    def settle(waiting, error):
-        settling[0] = True
-        try:
-            real_settle(waiting, error)
-        finally:
-            settling[0] = False
-
-    monkeypatch.setattr(jn, "_settle", settle)
+    from quackbox.net.actions import JournalMove, JournalStart, Send
+    from quackbox.net.journal_writer import Disk
 
     class Box:
         def __init__(self):
-            self.sent: list[tuple[bytes, bool]] = []
+            self.sent: list[bytes] = []
 
         def send(self, data):
-            self.sent.append((data, settling[0]))
+            self.sent.append(data)
 
-    sent_at_sync: list[list[tuple[bytes, bool]]] = []
+    box = Box()
+    sent_at_sync: list[list[bytes]] = []
 
-    def sync(journal):
-        sent_at_sync.append(list(box.sent))
-        journal.sync()
+    class Watched(Disk):
+        def sync(self, fd):
+            sent_at_sync.append(list(box.sent))
+            super().sync(fd)
 
-    async with Host(config(seats=2, journal_dir=tmp_path), commit=jn.GroupCommit(sync=sync)) as host:
-        box = Box()
+    async with Host(config(seats=2, journal_dir=tmp_path), disk=Watched()) as host:
         host._outboxes[99] = box
         host._do([Send(99, b"one"), Send(99, b"two")])
-        assert box.sent == [(b"one", False), (b"two", False)]  # no await since
+        assert box.sent == [b"one", b"two"]  # no await since
 
-        # A move's record, and a frame behind it: the frame waits for the sync.
-        host.journal = jn.JournalWriter.create(tmp_path / "game.qbj", jn.Header(
-            game="side-effects", seed=1, seats=2, names=("a", "b")))
-        host._do([JournalMove(0, EndTurn()), Send(99, b"three")])
-        assert len(box.sent) == 2  # the frame waits behind the record
+        # A game's header and a move's record, and frames behind them: the frame waits for the sync.
+        header = jn.Header(game="side-effects", seed=1, seats=2, names=("a", "b"))
+        host._do([JournalStart(header), JournalMove(0, EndTurn()), Send(99, b"three"), Send(99, b"chat", free=True)])
+        assert box.sent == [b"one", b"two", b"chat"]  # the free frame passed; three waits for the disk
         async with asyncio.timeout(5):
             await host._line_done.wait()
-        assert sent_at_sync == [[(b"one", False), (b"two", False)]]  # not yet sent when the record was synced
-        assert box.sent[2:] == [(b"three", True)]  # sent while the commit was settling the record
+        assert sent_at_sync[0] == [b"one", b"two", b"chat"]  # three was not sent when the records were synced
+        assert box.sent[3:] == [b"three"]
+        assert len(jn.read(host.journal_path).moves) == 1
         del host._outboxes[99]
 
 
@@ -698,10 +686,10 @@ async def test_stopping_mid_game_lets_go_of_the_journal(tmp_path):
     cfg = config(seats=2, bots=2, autostart=True, journal_dir=str(tmp_path), bot_delay=0.05)
     async with asyncio.timeout(30):
         async with Host(cfg) as host:
-            while host.journal is None or host.table.seq < 2:
+            while host.journal_path is None or host.table.seq < 2:
                 await asyncio.sleep(0.01)
-            writer = host.journal
-    assert host.journal is None and writer._file.closed
+            writer = host.saver.writer
+    assert host.saver.writer is None and writer._fd is None
     assert not jn.read(writer.path).finished
 
 
@@ -713,9 +701,9 @@ async def test_a_game_closed_before_its_first_move_keeps_no_journal(tmp_path):
         async with Host(cfg) as host:
             client = await Client.connect(host.url, name="Ann")
             await client.start()
-            while host.journal is None:
+            while host.journal_path is None:
                 await asyncio.sleep(0.01)
-            path = host.journal.path
+            path = host.journal_path
             assert path.exists()
             await client.close()
     assert not path.exists() and list(tmp_path.iterdir()) == []
@@ -735,7 +723,7 @@ def test_a_resumed_host_reads_its_journal_once(tmp_path, monkeypatch):
     try:
         assert host.table.seq == 6
     finally:
-        host.journal.close()
+        host.saver.writer.close()
 
 
 def test_a_bot_s_thought_that_ends_after_the_host_s_loop_has_closed_is_let_go_quietly():

@@ -1,8 +1,8 @@
 """The journal's order: no one hears of a move before its record is on disk.
 
 In this process: every view a client receives must follow the write of the
-moves it tells, and, with a commit whose sync is slowed on purpose, the sync
-that put them on disk; a host that sends first, and a commit that says "on
+moves it tells, and, with a disk whose syncs are slowed on purpose, the sync
+that put them on disk; a host that sends first, and a disk that says "on
 disk" before it syncs, are caught by the same checks. From outside, as a
 crash: a real host process is killed with SIGKILL at random moments of a
 game while a spectator keeps every view it receives; the journal read after
@@ -31,6 +31,7 @@ from quackbox.core import games
 from quackbox.core.bots import decide
 from quackbox.net import journal as jn
 from quackbox.net.client import Client
+from quackbox.net.journal_writer import Disk
 from quackbox.net.host import Host, HostConfig
 from quackbox.net.protocol import View
 from quackbox.net.table import JournalStart
@@ -131,138 +132,104 @@ async def test_the_journal_check_catches_a_host_that_does_not_wait_for_the_disk(
 # --- synced before it is told ---------------------------------------------------------------
 
 
-class Synced:
-    """Syncs slowed on purpose (of a journal, or of a trip's commit log) that
-    note, per journal, how many move records (and whether the end) were on
-    disk when they returned; as a check, that a view follows the sync of
-    everything it tells."""
+def on_disk(fd: int) -> jn.Journal:
+    """The journal open as ``fd``, as read from its file."""
+    return jn.read(os.readlink(f"/proc/self/fd/{fd}"))
+
+
+class Synced(Disk):
+    """A disk whose syncs are slowed on purpose and note, per journal, how many move
+    records (and whether the end) were on disk when they returned; as a check, that
+    a view follows the sync of everything it tells."""
 
     def __init__(self) -> None:
         self.moves: dict[Path, int] = {}
         self.finished: set[Path] = set()
         self.calls = 0
-        self.log_calls = 0
 
-    def __call__(self, journal: jn.JournalWriter) -> None:
+    def sync(self, fd: int) -> None:
         time.sleep(SLOW_SYNC)
-        journal.sync()
+        super().sync(fd)
         self.calls += 1
-        self.note([journal])
+        self.note(on_disk(fd))
 
-    def log(self, commit_log: jn.CommitLog) -> None:
-        journals = list(commit_log.pending)
-        time.sleep(SLOW_SYNC)
-        commit_log.sync()
-        self.log_calls += 1
-        self.note(journals)
-
-    def note(self, journals: list[jn.JournalWriter]) -> None:
-        for journal in journals:
-            self.moves[journal.path] = journal.moves
-            if journal.finished:
-                self.finished.add(journal.path)
+    def note(self, record: jn.Journal) -> None:
+        self.moves[record.path] = len(record.moves)
+        if record.finished:
+            self.finished.add(record.path)
 
     def check(self, path: Path, message: View) -> None:
         assert self.moves.get(path, -1) >= message.seq, f"view {message.seq} came before its move was synced"
         assert path in self.finished or message.view.outcome is None, "the end was told before it was synced"
 
 
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="reads a file by its descriptor through /proc")
 async def test_no_view_goes_out_before_the_sync_that_puts_its_move_on_disk(tmp_path):
     synced = Synced()
     async with asyncio.timeout(90):
-        commit = jn.GroupCommit(sync=synced, sync_log=synced.log)
-        async with Host(host_config(tmp_path), commit=commit) as host:
+        async with Host(host_config(tmp_path), disk=synced) as host:
             checked = await play_checking(host, synced.check)
-    # The header (a new journal) by its own sync, the moves by the log's.
-    assert checked >= 10 and synced.calls >= 1 and synced.log_calls >= 5
+    assert checked >= 10 and synced.calls >= 5
     (path,) = tmp_path.glob("*.qbj")
     assert jn.read(path).finished
 
 
-def hasty_commit(synced: Synced) -> jn.GroupCommit:
-    """A commit that says its records are on disk as soon as they are written,
-    and only later notes them synced (as if it synced afterwards)."""
+class Hasty(Synced):
+    """A disk that says its records are on disk as soon as they are written, and only
+    later notes them synced (as if it synced afterwards)."""
 
-    def hasty(commit_log: jn.CommitLog) -> None:
-        journals = list(commit_log.pending)
-        commit_log.sync()
-        threading.Timer(SLOW_SYNC, synced.note, args=(journals,)).start()
-
-    def hasty_alone(journal: jn.JournalWriter) -> None:
-        journal.sync()
-        threading.Timer(SLOW_SYNC, synced.note, args=([journal],)).start()
-
-    return jn.GroupCommit(sync=hasty_alone, sync_log=hasty)
+    def sync(self, fd: int) -> None:
+        Disk.sync(self, fd)
+        threading.Timer(SLOW_SYNC, self.note, args=(on_disk(fd),)).start()
 
 
-async def test_the_sync_check_catches_a_commit_that_tells_before_it_syncs(tmp_path):
-    synced = Synced()
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="reads a file by its descriptor through /proc")
+async def test_the_sync_check_catches_a_disk_that_tells_before_it_syncs(tmp_path):
+    hasty = Hasty()
     async with asyncio.timeout(90):
-        async with Host(host_config(tmp_path), commit=hasty_commit(synced)) as host:
+        async with Host(host_config(tmp_path), disk=hasty) as host:
             with pytest.raises(AssertionError, match="before"):
-                await play_checking(host, synced.check)
+                await play_checking(host, hasty.check)
 
 
-class BusyDisk(jn.GroupCommit):
-    """A commit whose disk is busy until ``free``: its records wait, handed
-    over, while the loop goes on (bots keep moving, the host can be stopped)."""
+class BusyDisk(Disk):
+    """A disk that takes the first ``quick`` syncs at once, then is busy until ``free``
+    is set: its records wait, handed over, while the loop goes on (the host can be stopped)."""
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.free = False
+    def __init__(self, quick: int) -> None:
+        self.quick = quick
+        self.free = threading.Event()
+        self.waiting = threading.Event()
 
-    def _trip(self) -> None:
-        if self.free:
-            super()._trip()
+    def sync(self, fd: int) -> None:
+        if self.quick > 0:
+            self.quick -= 1
         else:
-            asyncio.get_running_loop().call_later(0.001, self._trip)
+            self.waiting.set()
+            self.free.wait(30)
+        super().sync(fd)
 
 
 async def test_a_host_stopped_while_records_wait_for_the_disk_closes_its_journal_after_every_record(tmp_path):
-    """Stopping while records wait for the disk: the journal is closed only
-    after them, so it holds every move the table accepted."""
-    commit = BusyDisk()
+    """Stopping while records wait for the disk: the journal is closed only after them,
+    so it holds every move the table accepted."""
+    disk = BusyDisk(quick=4)
     config = dataclasses.replace(host_config(tmp_path), bots=2, bot_delay=0.005)
     async with asyncio.timeout(60):
-        async with Host(config, commit=commit) as host:
-            while host.table.seq < 3:
+        async with Host(config, disk=disk) as host:
+            while not disk.waiting.is_set():
                 await asyncio.sleep(0.001)  # accepted, and waiting for the disk
-            assert host.journal is None and len(commit._waiting) >= 4  # the header, and the moves
+            assert host.saver.busy and host.table.holding
             stopping = asyncio.create_task(host.stop())
             await asyncio.sleep(0.05)
             assert not stopping.done()
-            commit.free = True
+            disk.free.set()
             await stopping
-    assert host.journal is None and list(tmp_path.glob("*.qbl")) == []  # the host's log emptied and gone
+    assert host.saver.writer is None
     (path,) = tmp_path.glob("*.qbj")
     record = jn.read(path)
     assert len(record.moves) == host.table.seq >= 3
     assert record.finished == (host.table.outcome is not None)
-
-
-# --- a disk that fails -------------------------------------------------------------------------
-
-
-async def test_a_journal_that_cannot_be_synced_is_let_go_and_play_goes_on(tmp_path, caplog, monkeypatch):
-    """A disk that fails loses the journal (said in the log), never the game;
-    and nothing is written after the record whose sync failed."""
-
-    def broken(fd: int) -> None:
-        raise OSError(errno.EIO, "Input/output error")
-
-    monkeypatch.setattr(jn, "_datasync", broken)
-    caplog.set_level(logging.ERROR, logger="quackbox.net")
-    async with asyncio.timeout(90):
-        async with Host(host_config(tmp_path)) as host:
-            clients = [await Client.connect(host.url, name=f"P{i}") for i in range(2)]
-            outcomes = await asyncio.gather(*(play_to_the_end(client, i) for i, client in enumerate(clients)))
-            assert host.journal is None
-    assert outcomes[0] is not None and outcomes[0] == outcomes[1]
-    assert caplog.text.count("cannot put the game journal on disk: [Errno 5]") == 1
-    assert caplog.text.count("cannot write the game journal") == 1
-    # The header's sync failed and nothing was written after it: a journal let go with
-    # no move in it is not kept (one with a move written after the failure would be).
-    assert list(tmp_path.glob("*.qbj")) == []
 
 
 async def play_to_the_end(client: Client, seed: int) -> Any:

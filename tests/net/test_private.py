@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from quackbox.net import journal as jn
+from quackbox.net.journal_writer import JournalWriter
 from quackbox.net import places
 from quackbox.net.tokens import TokenStore
 from quackbox import netcmd, savecmd
@@ -36,7 +37,7 @@ def mode(path: Path) -> int:
 
 def test_a_fresh_games_folder_and_journal_are_private(tmp_path, umask_022):
     folder = tmp_path / "data" / "games"
-    writer = jn.JournalWriter.create_new(folder, HEADER, 1_700_000_000.0, sync=False)
+    writer = JournalWriter.create_new(folder, HEADER, 1_700_000_000.0, sync=False)
     writer.close()
     assert mode(folder) == 0o700
     assert mode(writer.path) == 0o600
@@ -47,13 +48,13 @@ def test_an_existing_loose_folder_is_tightened(tmp_path, umask_022):
     folder = tmp_path / "games"
     folder.mkdir(mode=0o755)
     os.chmod(folder, 0o777)
-    writer = jn.JournalWriter.create_new(folder, HEADER, 1_700_000_000.0, sync=False)
+    writer = JournalWriter.create_new(folder, HEADER, 1_700_000_000.0, sync=False)
     writer.close()
     assert mode(folder) == 0o700 and mode(writer.path) == 0o600
 
 
 def test_a_journal_others_can_read_or_write_is_refused_with_a_sentence(tmp_path, umask_022, capsys):
-    writer = jn.JournalWriter.create_new(tmp_path, HEADER, 1_700_000_000.0, sync=False)
+    writer = JournalWriter.create_new(tmp_path, HEADER, 1_700_000_000.0, sync=False)
     writer.close()
     for loose in (0o644, 0o640, 0o606, 0o620):
         os.chmod(writer.path, loose)
@@ -72,7 +73,7 @@ def test_a_journal_others_can_read_or_write_is_refused_with_a_sentence(tmp_path,
 
 
 def test_a_journal_in_a_folder_others_can_write_is_refused(tmp_path, umask_022):
-    writer = jn.JournalWriter.create_new(tmp_path / "g", HEADER, 1_700_000_000.0, sync=False)
+    writer = JournalWriter.create_new(tmp_path / "g", HEADER, 1_700_000_000.0, sync=False)
     writer.close()
     os.chmod(tmp_path / "g", 0o777)
     with pytest.raises(jn.JournalError, match="folder other users can write to"):

@@ -36,6 +36,7 @@ from quackbox.net.protocol import (
     Hello,
     LineKind,
     Lobby,
+    Paused,
     LogLine,
     MoveMessage,
     ProtocolError,
@@ -318,6 +319,8 @@ def test_every_message_round_trips():
         ChatLine(None, "Watcher", "hi"),
         Error("illegal_move", "No.", "move"),
         Bye("shutdown", "Closed."),
+        Paused("The host cannot save the game: its disk is full. Play waits until it can; nothing is lost."),
+        Paused(""),
     ]
     assert {type(m) for m in client} == set(CLIENT_MESSAGES)
     assert {type(m) for m in host} >= set(HOST_MESSAGES) - {View}
@@ -724,7 +727,7 @@ def test_quack_cards_by_id_are_every_card_of_the_deck_once():
     assert sorted((card for table in tables.values() for card in table), key=lambda c: c.id) == list(rules.cards)
 
 
-CARD_TABLES = {2: "4ebc57e47b6fbe10", 3: "4ebc57e47b6fbe10"}
+CARD_TABLES = {2: "4ebc57e47b6fbe10", 3: "4ebc57e47b6fbe10", 4: "4ebc57e47b6fbe10"}
 """A digest of every game's cards by id, for each protocol version that sends cards by id."""
 
 

@@ -14,7 +14,6 @@ import asyncio
 import os
 import re
 import signal
-import struct
 import subprocess
 import sys
 import threading
@@ -106,12 +105,8 @@ def _check_views(players: list[Player], record: jn.Journal) -> None:
     assert checked == sum(len(p.views) for p in players)
 
 
-async def _crash_and_resume(tmp_path: Path, seed: int, *, kill_when, power_cut: bool = False
-                            ) -> tuple[list[Player], jn.Journal, bool]:
-    """Kill the host when ``kill_when(players)``, then resume it from its journal;
-    ``power_cut``: first cut the journal back to its header, as a power cut may
-    leave a file whose later records were only in the system's cache (the commit
-    log holds them, and ``quackbox host`` puts them back before it resumes)."""
+async def _crash_and_resume(tmp_path: Path, seed: int, *, kill_when) -> tuple[list[Player], jn.Journal, bool]:
+    """Kill the host when ``kill_when(players)``, then resume it from its journal."""
     env = dict(os.environ, QUACKBOX_STATE_DIR=str(tmp_path / "state"))
     journal_dir = tmp_path / f"games-{seed}"
     host, port = _start_host(
@@ -138,11 +133,6 @@ async def _crash_and_resume(tmp_path: Path, seed: int, *, kill_when, power_cut: 
             assert not before.finished
             heard = max(p.views[-1].seq for p in players if p.views)
             assert len(before.moves) >= heard, "a move a client saw is missing from the journal"
-            if power_cut:
-                data = path.read_bytes()
-                (length,) = struct.unpack_from(">I", data, len(jn.MAGIC))
-                os.truncate(path, len(jn.MAGIC) + 8 + length)  # the header alone: its own sync put it there
-                assert jn.read(path).moves == [] and list(journal_dir.glob("*.qbl"))
             resumed, _ = _start_host(["--resume", str(path), "--port", str(port), "--bot-delay", "0",
                                       "--journal-dir", str(journal_dir)], env)
         await asyncio.wait_for(asyncio.gather(*tasks), timeout=180)
@@ -164,16 +154,6 @@ def _in_tremors(players: list[Player]) -> bool:
 
 def _after_moves(count: int):
     return lambda players: any(p.views and p.views[-1].seq >= count for p in players)
-
-
-async def test_host_killed_by_a_power_cut_resumes_from_what_its_commit_log_kept(tmp_path: Path) -> None:
-    players, record, killed = await _crash_and_resume(tmp_path, 12, kill_when=_after_moves(12), power_cut=True)
-    assert killed, "the game ended before the host could be killed"
-    assert record.finished and len(record.moves) > 12
-    _check_views(players, record)  # the players' views before the cut and after agree with one game
-    for player in players:  # the table went on from where they were, not from the deal again
-        seqs = [message.seq for message in player.views]
-        assert seqs == sorted(seqs), f"{player.client.seat}: the game went back after the resume"
 
 
 async def test_host_killed_in_an_ordinary_turn_resumes_and_finishes(tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ import pytest
 from quackbox.core import bots, games
 from quackbox.core.play import next_move
 from quackbox.net import journal as jn
+from quackbox.net.journal_writer import JournalWriter
 from quackbox.tui.replay import Replay, ReplayApp
 
 SIZE = (80, 24)
@@ -21,7 +22,7 @@ def _journal(tmp_path: Path, game: str, seats: int = 3, seed: int = 5) -> Path:
     state = rules.new_game(seats=seats, seed=seed)
     header = jn.Header(game=game, seed=seed, seats=seats, names=("Ana", "Ben", "Cy", "Dee")[:seats], created=1.7e9)
     path = tmp_path / f"{game}.qbj"
-    writer = jn.JournalWriter.create(path, header, sync=False)
+    writer = JournalWriter.create(path, header, sync=False)
     table = [bots.make(game, "heuristic", seed + s) for s in range(seats)]
     while rules.outcome(state) is None:
         seat, move = next_move(rules, state, table)

@@ -340,3 +340,30 @@ async def test_the_trade_offer_notification_goes_once_the_offer_is_answered(app_
         await wait_for(pilot, lambda: not board.view.offers, what="the offer answered")
         await pilot.pause()
         assert not [n for n in app._notifications if n.title == "Trade offer"]
+
+
+async def test_a_pause_is_said_in_the_log_and_the_status_line_and_a_move_waits_for_play_to_go_on(app_for):
+    """The host cannot save the game: the table says why once (no toast over the log), the
+    status line says paused for as long as it lasts, a move picked meanwhile is not sent,
+    and when play goes on the table says so."""
+    from quackbox.net.protocol import Paused
+
+    state = tall_table()
+    session = RulesTable(RULES, state)
+    app = app_for(session)
+    reason = "The host cannot save the game: its disk is full. Play waits until it can; nothing is lost."
+    async with at_table(app, session, SIZE) as (pilot, board):
+        session.push(Paused(reason))
+        await wait_for(pilot, lambda: "paused" in screen_text(app).splitlines()[0], what="the status line")
+        assert "its disk is full" in flat(screen_text(app))
+        assert not app._notifications  # said in the log, not over it
+        await pilot.press("e")  # end the turn: refused here, not sent
+        await pilot.pause()
+        assert session.moves == []
+        assert "your move was not sent" in flat(screen_text(app))
+        session.push(Paused(""))
+        await wait_for(pilot, lambda: "save the game again" in flat(screen_text(app)), what="play going on")
+        assert "paused" not in screen_text(app).splitlines()[0]
+        await pilot.press("e")
+        await wait_for(pilot, lambda: session.moves, what="the move sent")
+        assert session.moves == [se.EndTurn()]
