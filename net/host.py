@@ -37,10 +37,12 @@ import logging
 import socket
 import time
 from dataclasses import dataclass
+from http import HTTPStatus
 from pathlib import Path
 from typing import Any, Callable
 
 from websockets.asyncio.server import ServerConnection, broadcast, serve
+from websockets.http11 import Request, Response
 from websockets.exceptions import ConnectionClosed
 
 from quackbox.core.rules import Outcome
@@ -149,6 +151,9 @@ class Host:
                            disk=disk, sync=config.journal_sync)
         """Puts the journal on disk; says when it cannot."""
         self._journalling = config.journal_dir is not None or writer is not None
+        self.origins: set[str] = set()
+        """The web origins whose pages may open the table's socket: the host's own browser
+        door's (it adds them as it opens). Any other page is refused."""
         self._server: Any = None
         self._outboxes: dict[int, _Outbox] = {}
         self._ids = itertools.count(1)
@@ -213,6 +218,7 @@ class Host:
                 # A connection must finish the WebSocket handshake as quickly as
                 # it must then say hello, or it holds a socket for nothing.
                 open_timeout=HELLO_TIMEOUT,
+                process_request=self._check_origin,
             )
         except OSError as exc:
             raise HostError(_explain(exc, self.config.bind, self.config.port)) from None
@@ -254,6 +260,18 @@ class Host:
             await self._server.wait_closed()
         if self._over is not None and not self._over.done():
             self._over.cancel()
+
+    def _check_origin(self, connection: ServerConnection, request: Request) -> Response | None:
+        """Refuse a handshake from a web page, unless it is the host's own browser door's.
+
+        Quackbox's own clients send no Origin; a browser always does, and a page of
+        any other site, opened in a browser on this machine or this network, could
+        otherwise take a seat at a table that has no room code (one hosted on loopback)."""
+        origin = request.headers.get("Origin")
+        if origin is None or origin in self.origins:
+            return None
+        log.info("refused a connection from a web page at %s", origin[:200])
+        return connection.respond(HTTPStatus.FORBIDDEN, "This table does not take connections from web pages.\n")
 
     async def game_over(self) -> Outcome:
         """Wait for the current game to end; its outcome."""

@@ -103,6 +103,8 @@ async def open_web(config: WebConfig, host: Host) -> WebServer:
         await door.start()
     except WebError as exc:
         raise HostError(str(exc)) from None
+    # The door's own page may reach the table's socket; no other site's may.
+    host.origins.update(f"{scheme}://{name}:{door.port}" for name in door.hosts for scheme in ("http", "https"))
     return door
 
 

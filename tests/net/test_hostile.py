@@ -392,3 +392,31 @@ def test_after_a_reconnection_the_client_passes_on_only_the_lines_it_has_not_had
     # Lines are matched by their words: sent again, a line tells no event.
     recap = (LogLine("b", LineKind.MINE), LogLine("c", LineKind.EVENT), LogLine("d", LineKind.TURN))
     assert _unseen(seen, recap) == recap[2:]
+
+
+async def test_a_web_page_of_another_site_cannot_open_the_table_s_socket():
+    """A page on any other origin, opened in a browser on this machine, is refused at the
+    handshake (403), even at a loopback table with no room code; quackbox's own clients
+    (no Origin) are served as ever, and so is the host's own browser door's origin."""
+    from websockets.exceptions import InvalidStatus
+
+    from quackbox.net.host import HostConfig
+
+    cfg = HostConfig(game="side-effects", seats=2, headless=True, bind="127.0.0.1", port=0, seed=1)
+    async with asyncio.timeout(30):
+        async with Host(cfg) as host:
+            assert host.code is None  # loopback: no room code
+            for origin in ("http://evil.example", "null", f"http://127.0.0.1:{host.port}"):
+                with pytest.raises(InvalidStatus) as refused:
+                    async with connect(host.url, origin=origin):
+                        pass
+                assert refused.value.response.status_code == 403
+                assert b"web pages" in refused.value.response.body
+            assert not host.table.lobby.peers  # nothing reached the table
+            client = await Client.connect(host.url, name="Ann")
+            assert client.seat is not None
+            await client.close()
+            host.origins.add("http://127.0.0.1:7118")
+            async with connect(host.url, origin="http://127.0.0.1:7118") as ws:
+                await ws.send(Wire(None).encode(Hello(PROTOCOL_VERSION, "Page")))
+                assert isinstance(Wire(None).decode_from_host(await ws.recv()), Welcome)
