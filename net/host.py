@@ -34,12 +34,13 @@ import functools
 import ipaddress
 import itertools
 import logging
+import shlex
 import socket
 import time
 from dataclasses import dataclass
 from http import HTTPStatus
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from websockets.asyncio.server import ServerConnection, broadcast, serve
 from websockets.http11 import Request, Response
@@ -55,7 +56,7 @@ from quackbox.net.config import TableConfig
 from quackbox.net.saver import Record, Saver, Start
 from quackbox.net.table import OVER, Action, Close, JournalEnd, JournalMove, JournalStart, Send, Table, new_room_code
 
-__all__ = ["Host", "HostConfig", "HostError", "run_host"]
+__all__ = ["Host", "HostConfig", "HostError", "farewell", "run_host"]
 
 log = logging.getLogger("quackbox.net")
 
@@ -95,6 +96,18 @@ _RECORDS = (JournalStart, JournalMove, JournalEnd)
 
 class HostError(Exception):
     """The host cannot run; the message is a sentence for the person who started it."""
+
+
+def farewell(saved: tuple[Path, bool] | None, resume_flags: Sequence[str] = ()) -> list[str]:
+    """What a host's terminal says as its table closes: where the game was saved, and the
+    command that resumes it (with ``resume_flags``, the doors and addresses it had)."""
+    if saved is None:
+        return ["No move was made, so no game was saved."]
+    path, over = saved
+    if over:
+        return [f"The game is over; it is saved in {path}", f"Watch it again with: quackbox replay {shlex.quote(str(path))}"]
+    command = shlex.join(["quackbox", "host", "--resume", str(path), *resume_flags])
+    return [f"The game is saved in {path}", f"Resume it with: {command}"]
 
 
 def is_loopback(bind: str) -> bool:
@@ -395,6 +408,11 @@ class Host:
             self._do(self.table.pause(sentence))
         else:
             self._do(self.table.unpause(self._now()))
+
+    @property
+    def saved_game(self) -> tuple[Path, bool] | None:
+        """The game on disk, if a move was made: its journal, and whether the game is over."""
+        return self.saver.saved_game
 
     @property
     def journal_path(self) -> Path | None:

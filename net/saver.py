@@ -147,12 +147,22 @@ class Saver:
         self._logged = 0.0
         self.saves = 0
         """Batches put on disk so far."""
+        self.kept: tuple[Path, bool] | None = None
+        """The last journal closed with a move in it, and whether its game was over."""
 
     @property
     def path(self) -> Path | None:
         """The current journal's file, once it is made."""
         writer = self.writer
         return writer.path if writer is not None else None
+
+    @property
+    def saved_game(self) -> tuple[Path, bool] | None:
+        """The game on disk now, if it has a move: its journal, and whether it is over."""
+        writer = self.writer
+        if writer is not None and writer.moves and writer.path is not None and writer.durable:
+            return writer.path, writer.finished
+        return self.kept
 
     @property
     def busy(self) -> bool:
@@ -284,6 +294,8 @@ class Saver:
             old = self._retiring[0]
             if old.moves:
                 old.close()
+                if old.path is not None:
+                    self.kept = (old.path, old.finished)
             else:
                 old.remove()
             self._retiring.pop(0)

@@ -22,7 +22,7 @@ from typing import Any
 from quackbox.core import games
 from quackbox.core.rules import BadOptions, Outcome
 from quackbox.net.client import NetError, run_network_bot, table_url
-from quackbox.net.host import Host, HostConfig, HostError, is_loopback, lan_address
+from quackbox.net.host import Host, HostConfig, HostError, farewell, is_loopback, lan_address
 from quackbox.net import collector, journal, places
 from quackbox.net.local import open_door, open_web, ssh_command
 from quackbox.net.protocol import DEFAULT_PORT, DEFAULT_SSH_PORT, DEFAULT_WEB_PORT
@@ -107,6 +107,37 @@ def add_host_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--web-name", action="append", type=_web_name, default=[], metavar="NAME",
                         help="a DNS name or another address friends reach this machine by (repeat for more); "
                         "the first is the link's. Browsers asking for any other name are refused")
+
+
+RESUME_KEEPS = {"bind": "--bind", "port": "--port", "name": "--name", "headless": "--headless", "again": "--again",
+                "bot_kind": "--bot-kind", "bot_delay": "--bot-delay", "away_grace": "--away-grace",
+                "turn_timer": "--turn-timer", "journal_dir": "--journal-dir", "ssh": "--ssh", "ssh_allow": "--ssh-allow",
+                "web": "--web", "web_name": "--web-name"}
+"""What ``host --resume`` needs told again, and its flag: where the table listens, its doors
+and how it is run (the game, its seats, options and seed come back from the journal)."""
+
+
+def resume_flags(args: argparse.Namespace) -> list[str]:
+    """The flags of ``args`` among :data:`RESUME_KEEPS` that differ from their defaults, as
+    they are typed: what resuming this table takes besides ``--resume FILE``."""
+    defaults = argparse.ArgumentParser(add_help=False)
+    add_host_args(defaults)
+    default = vars(defaults.parse_args([]))
+    flags: list[str] = []
+    for dest, flag in RESUME_KEEPS.items():
+        value = getattr(args, dest, None)
+        if value == default.get(dest):
+            continue
+        if value is None:
+            flags += [flag, "off"]  # a time switched off (--away-grace off)
+        elif value is True:
+            flags.append(flag)
+        elif isinstance(value, list):
+            for item in value:
+                flags += [flag, str(item)]
+        else:
+            flags += [flag, f"{value:g}" if isinstance(value, float) else str(value)]
+    return flags
 
 
 def _port(text: str) -> int:
@@ -225,7 +256,12 @@ def host_main(args: argparse.Namespace) -> int:
 
         # The table screen shows the address, room code and doors; without --name, the
         # name remembered on the home screen.
-        return run_hosted(config, name=args.name, ssh=ssh_config, web=web_config)
+        def opened(host: Host, ssh: Any, web: Any) -> None:
+            # Before the table takes the screen; the terminal keeps it when the app is gone.
+            print("\n".join(table_lines(host, ssh, web, address, config)), flush=True)
+
+        return run_hosted(config, name=args.name, ssh=ssh_config, web=web_config, resume_flags=resume_flags(args),
+                          on_open=opened)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     logging.getLogger("websockets").setLevel(logging.WARNING)
     logging.getLogger("asyncssh").setLevel(logging.WARNING)
@@ -233,24 +269,7 @@ def host_main(args: argparse.Namespace) -> int:
 
     def announce(host: Host, ssh: Any, web: Any) -> None:
         host_ref.append(host)
-        rules = host.table.rules
-        print(f"Hosting {rules.title} for {config.seats} players on port {host.port}.")
-        shown = address or "THIS-MACHINE"
-        join = f"quackbox join {shown}" + (f":{host.port}" if host.port != DEFAULT_PORT else "")
-        if host.code:
-            print(f"Room code: {host.code}")
-            join += f" --code {host.code}"
-        print(f"Players join with:  {join}")
-        if ssh is not None:
-            door = ssh_command(shown, ssh.port)
-            print(f"Or, nothing installed:  {door}   (watch: ssh -t -p {ssh.port} {shown} spectate)")
-            print(f"SSH host key: {ssh.fingerprint}  (players check it against what ssh shows)")
-        if web is not None:
-            print(f"Or in a browser: {web.link()}")
-        if config.journal_dir is not None and not config.resume:
-            print(f"The game will be saved in {config.journal_dir}")
-        if config.resume:
-            print(f"Resumed {config.resume} at move {host.table.seq}; players rejoin with the same command.")
+        print("\n".join(table_lines(host, ssh, web, address, config)))
         print("Press Ctrl-C to close the table.", flush=True)
 
     try:
@@ -263,12 +282,42 @@ def host_main(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     except KeyboardInterrupt:
         stopped_by = signal.SIGINT
+    saved = host_ref[0].saved_game if host_ref else None
     if stopped_by is not None:
         print("\nTable closed; everyone was told.", flush=True)
+        if config.journal_dir is not None or config.resume:
+            print("\n".join(farewell(saved, resume_flags(args))), flush=True)
         return 128 + stopped_by
     names = (host_ref[0].table.outcome_names or host_ref[0].table.names) if host_ref else ()
     print(_describe_outcome(outcome, names))
+    if saved is not None:
+        print("\n".join(farewell(saved, resume_flags(args))))
     return EXIT_OK
+
+
+def table_lines(host: Host, ssh: Any, web: Any, address: str | None, config: HostConfig) -> list[str]:
+    """What a host prints as its table opens, fresh or resumed alike: the address, the room
+    code, how to come in through each door, and where the game is saved."""
+    rules = host.table.rules
+    lines = [f"Hosting {rules.title} for {host.table.config.seats} players on port {host.port}."]
+    shown = address or "THIS-MACHINE"
+    join = f"quackbox join {shown}" + (f":{host.port}" if host.port != DEFAULT_PORT else "")
+    if host.code:
+        lines.append(f"Room code: {host.code}")
+        join += f" --code {host.code}"
+    lines.append(f"Players join with:  {join}")
+    if ssh is not None:
+        door = ssh_command(shown, ssh.port)
+        lines.append(f"Or, nothing installed:  {door}   (watch: ssh -t -p {ssh.port} {shown} spectate)")
+        lines.append(f"SSH host key: {ssh.fingerprint}  (players check it against what ssh shows)")
+    if web is not None:
+        lines.append(f"Or in a browser: {web.link()}")
+    if config.resume:
+        lines.append(f"Resumed {config.resume} at move {host.table.seq}; everyone takes their seat back "
+                     "the way they came in.")
+    elif config.journal_dir is not None:
+        lines.append(f"The game will be saved in {config.journal_dir}")
+    return lines
 
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)

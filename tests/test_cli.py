@@ -142,6 +142,12 @@ def test_a_headless_host_in_the_background_stops_on_a_signal_with_its_journal_wh
     [path] = list(games_dir.iterdir())
     record = journal.read(path)
     assert record.moves and not record.dropped and not record.finished
+    # Where the game went, and the very command that resumes it with the table's own flags.
+    text = out.decode()
+    assert f"The game is saved in {path}" in text
+    command = (f"Resume it with: quackbox host --resume {path} --bind 127.0.0.1 --port 0 --headless --again "
+               f"--bot-delay 0.3 --journal-dir {games_dir}")
+    assert command in text, text
 
 
 async def test_a_headless_host_settles_its_collector_once_its_table_is_open(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -276,7 +282,7 @@ def test_host_sits_under_the_name_given_even_host(monkeypatch, tmp_path, argv, s
 
     called = {}
 
-    def run_hosted(config, *, name=None, ssh=None, web=None):
+    def run_hosted(config, *, name=None, ssh=None, web=None, resume_flags=(), on_open=None):
         called["name"] = name
         return 0
 
@@ -305,3 +311,21 @@ def test_sim_figures_read_as_figures() -> None:
 
     assert figure(12975.0) == "12,975" and figure(17030) == "17,030" and figure(11.5) == "11.5"
     assert figure(0.00058) == "0.00058" and figure(55.66) == "55.7" and figure(True) == "True"
+
+
+def test_the_resume_command_keeps_the_table_s_addresses_doors_and_pace_and_nothing_else() -> None:
+    args = host_args("--game", "quack", "--seats", "5", "--ssh", "--web", "7200", "--web-name", "quack.example.org",
+                     "--port", "7200", "--away-grace", "off", "-o", "infamy-threshold=10", "--seed", "3")
+    assert netcmd.resume_flags(args) == ["--port", "7200", "--away-grace", "off", "--ssh", "2222", "--web", "7200",
+                                         "--web-name", "quack.example.org"]
+    assert netcmd.resume_flags(host_args()) == []
+
+
+def test_a_host_s_farewell_says_where_the_game_is_and_how_to_resume_it(tmp_path: Path) -> None:
+    from quackbox.net.host import farewell
+
+    path = tmp_path / "my games" / "g.qbj"
+    assert farewell((path, False), ["--ssh", "2222"]) == [
+        f"The game is saved in {path}", f"Resume it with: quackbox host --resume '{path}' --ssh 2222"]
+    assert farewell((path, True))[0] == f"The game is over; it is saved in {path}"
+    assert farewell(None) == ["No move was made, so no game was saved."]

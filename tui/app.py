@@ -19,7 +19,7 @@ import asyncio
 import os
 import signal
 import sys
-from typing import Any, Awaitable, Callable, Iterable, Mapping
+from typing import Any, Awaitable, Callable, Iterable, Mapping, Sequence
 
 from rich.text import Text
 from textual import on, work
@@ -28,13 +28,13 @@ from textual.binding import Binding
 from textual.containers import Center, Vertical
 from textual.message import Message
 from textual.reactive import reactive
-from textual.screen import Screen
-from textual.widgets import LoadingIndicator, Static
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Input, LoadingIndicator, Static
 
 from quackbox.core import games
 from quackbox.core.rules import BadOptions, Move
 from quackbox.net.client import Disconnected, NetError, NotConnected, Reconnected
-from quackbox.net.host import HostConfig, HostError, is_loopback, lan_address
+from quackbox.net.host import HostConfig, HostError, farewell, is_loopback, lan_address
 from quackbox.net.protocol import Bye, ChatLine, Error, ErrorCode, Lobby, Paused, Started, View, Welcome
 from quackbox.net.tokens import TokenStore
 from quackbox.net import collector, places
@@ -44,7 +44,7 @@ from quackbox.tui.config import Settings, SettingsStore
 from quackbox.tui.games import rules_screen
 from quackbox.tui.looks import Ascii, NoDim, Plain, wants_ascii
 from quackbox.tui.modals import ReadingScreen
-from quackbox.tui.session import LOCAL, Session, open_hosted, open_joined, open_local
+from quackbox.tui.session import HOSTING, LOCAL, Session, open_hosted, open_joined, open_local
 from quackbox.tui.table import CLOSED, ONLINE, RECONNECTING, Resent, TableInfo, TableScreen
 from quackbox.tui.terminal import TerminalApp
 from quackbox.tui.widgets import AutoPassToggled, KeyBar
@@ -124,6 +124,8 @@ class QuackboxApp(TerminalApp[int]):
 
     BINDINGS = [
         Binding("ctrl+q", "quit", "quit", show=False, priority=True),
+        # Before any widget or dialog: Ctrl+C means leave everywhere (but copying in a text box).
+        Binding("ctrl+c", "interrupt", show=False, priority=True),
         Binding("f1", "show_help", "help", show=False),
     ]
 
@@ -164,6 +166,12 @@ class QuackboxApp(TerminalApp[int]):
         self._resent = Resent([])
         """Tells the chat lines a host sends again on a reconnection from new ones."""
         self.exit_note: str | None = None
+        self.exit_lines: list[str] = []
+        """Lines to print once the app has gone: where a hosted game was saved, and how to resume it."""
+        self.resume_flags: list[str] = []
+        """What ``host --resume`` needs besides the file to reopen a table as this app hosted it."""
+        self._farewelled: set[int] = set()
+        """The sessions (by id) whose farewell is among :attr:`exit_lines` already."""
         self.join_name: str | None = None
         """The name given to ``quackbox join --name`` (tokens are remembered under it)."""
         self.ssh_host_key: str | None = None
@@ -340,7 +348,8 @@ class QuackboxApp(TerminalApp[int]):
         else:
             self.post_message(NetEnded(None))
 
-    def leave_table(self) -> None:
+    def leave_table(self, then_quit: bool = False) -> None:
+        """Close the session and go back home (``then_quit``, or with no home: quit)."""
         session = self.session
         self.session = None
         self.table_screen = None
@@ -349,7 +358,7 @@ class QuackboxApp(TerminalApp[int]):
         if session is not None:
             self._close(session)
         self.connection = "offline"
-        self._after_table()
+        self._after_table(then_quit)
 
     @work(group="close", exit_on_error=False)
     async def _close(self, session: Session) -> None:
@@ -357,23 +366,66 @@ class QuackboxApp(TerminalApp[int]):
             await asyncio.wait_for(session.close(), timeout=5)
         except Exception:  # the table is gone either way
             pass
+        self._note_saved(session)
 
-    def _after_table(self) -> None:
-        if self.home:
+    def _note_saved(self, session: Session) -> None:
+        """A hosted table has closed: where its game was saved, and how to resume it, for
+        the terminal once the app has gone (:attr:`exit_lines`)."""
+        host = session.host
+        # quackbox host (no home screen) says it itself, once the table has closed whole.
+        if not self.home or host is None or session.mode != HOSTING or id(session) in self._farewelled:
+            return
+        self._farewelled.add(id(session))
+        self.exit_lines += farewell(host.saved_game, self.resume_flags)
+
+    def _after_table(self, then_quit: bool = False) -> None:
+        if self.home and not then_quit:
             while len(self.screen_stack) > self.base_depth:
                 self.pop_screen()
         else:
             self.exit(0)
 
     async def action_quit(self) -> None:
+        """Ctrl+Q: quit. At a table or lobby with other people (hosting or joined), the
+        screen's own leave asks first, and the app quits once the table is left."""
         session = self.session
+        screen = self.screen
+        if (session is not None and session.mode != LOCAL and self.connection != CLOSED
+                and isinstance(screen, (TableScreen, self._lobby_type()))):
+            screen.action_leave(then_quit=True)
+            return
         self.session = None
         if session is not None:
             try:
                 await asyncio.wait_for(session.close(), timeout=3)
             except Exception:
                 pass
+            self._note_saved(session)
         self.exit(0)
+
+    def action_interrupt(self) -> None:
+        """Ctrl+C: what the screen's own leave key does (Textual's would only say to press
+        Ctrl+Q). A dialog is answered as Esc answers it; selected text in a text box is
+        copied, as there."""
+        focused = self.focused
+        if isinstance(focused, Input) and focused.selected_text:
+            focused.action_copy()
+            return
+        screen = self.screen
+        if isinstance(screen, ModalScreen):
+            screen.dismiss(None)
+        elif hasattr(screen, "action_leave"):
+            screen.action_leave()
+        elif hasattr(screen, "action_give_up"):
+            screen.action_give_up()
+        else:
+            self.run_worker(self.action_quit(), exclusive=False)
+
+    @staticmethod
+    def _lobby_type() -> type:
+        from quackbox.tui.lobby import LobbyScreen
+
+        return LobbyScreen
 
     # --- what the host says ------------------------------------------------------------------
 
@@ -474,18 +526,30 @@ class QuackboxApp(TerminalApp[int]):
         if self.lobby_screen is not None:
             self.lobby_screen.lobby = lobby
 
+    def _lobby_info(self, session: Session) -> Any:
+        from quackbox.tui.lobby import LobbyInfo
+
+        return LobbyInfo(title=session.title, mode=session.mode, address=session.address,
+                         room_code=session.room_code, seat=session.seat, starter=session.starter,
+                         host_key=self.ssh_host_key, ssh_door=session.ssh_door, web_link=session.web_link)
+
+    def show_how_to_join(self, *, resumed: bool = False) -> None:
+        """The lobby's lines on how friends come in, as a page (a hosted table)."""
+        from quackbox.tui.lobby import join_markdown
+
+        session = self.session
+        if session is not None and session.mode == HOSTING:
+            self.push_screen(ReadingScreen("How friends join", join_markdown(self._lobby_info(session),
+                                                                             resumed=resumed)))
+
     def _show_lobby(self) -> None:
         session = self.session
         if session is None:
             return
         if self.lobby_screen is None:
-            from quackbox.tui.lobby import LobbyInfo, LobbyScreen
+            from quackbox.tui.lobby import LobbyScreen
 
-            info = LobbyInfo(title=session.title, mode=session.mode, address=session.address,
-                             room_code=session.room_code, seat=session.seat, starter=session.starter,
-                             host_key=self.ssh_host_key, ssh_door=session.ssh_door,
-                             web_link=session.web_link)
-            self.lobby_screen = LobbyScreen(info)
+            self.lobby_screen = LobbyScreen(self._lobby_info(session))
             self.lobby_screen.lobby = self.lobby
             self.lobby_screen.connection = self.connection
             self._show(self.lobby_screen)
@@ -517,6 +581,10 @@ class QuackboxApp(TerminalApp[int]):
                 return
             for line in self.chat_lines[-CHAT_SHOWN:]:
                 self.call_after_refresh(while_alive(screen, screen.receive_chat), line)
+            if self.session is not None and self.session.mode == HOSTING:
+                # A hosted table that opens straight into its game was resumed: it had no
+                # lobby to say how friends come back, so it says so here, once.
+                self.call_after_refresh(while_alive(screen, lambda: self.show_how_to_join(resumed=True)))
         # A screen that is still mounting takes the view as soon as it can: its board
         # renders whatever view it holds when it mounts.
         if screen.ready:
@@ -585,6 +653,9 @@ class QuackboxApp(TerminalApp[int]):
                                 lambda game=game: self.show_rules(game))
         yield SystemCommand("Keys", "Every key of the table", self.action_show_help)
         if isinstance(screen, TableScreen):
+            if self.session is not None and self.session.mode == HOSTING:
+                yield SystemCommand("How friends join", "The address, the room code and the doors",
+                                    self.show_how_to_join)
             table_commands = [
                 ("Chat", "Say something to the table", "chat"),
                 ("Read the log", "Scroll back through what happened", "read_log"),
@@ -623,6 +694,8 @@ def _run(app: QuackboxApp, loop: asyncio.AbstractEventLoop | None = None) -> int
     result = app.run(loop=loop)
     if app.exit_note:
         print(f"quackbox: {app.exit_note}", file=sys.stderr)
+    for line in app.exit_lines:
+        print(line)
     if app.return_code not in (None, 0):
         return app.return_code
     return result if isinstance(result, int) else 0
@@ -696,10 +769,14 @@ def _close_loop(loop: asyncio.AbstractEventLoop) -> None:
 HOST_STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 
 
-def run_hosted(config: HostConfig, *, name: str | None = None, ssh: Any = None, web: Any = None) -> int:
+def run_hosted(config: HostConfig, *, name: str | None = None, ssh: Any = None, web: Any = None,
+               resume_flags: Sequence[str] = (), on_open: Callable[[Any, Any, Any], None] | None = None) -> int:
     """``quackbox host`` with a seat for the person at this terminal (and, with
     ``ssh``, a :class:`quackbox.net.ssh.SshConfig`, the table's SSH door beside it;
-    with ``web``, a :class:`quackbox.net.web.WebConfig`, its browser door)."""
+    with ``web``, a :class:`quackbox.net.web.WebConfig`, its browser door). Once the
+    table has closed the terminal says where the game was saved, and the command
+    (with ``resume_flags``) that resumes it; ``on_open(host, ssh, web)`` is told as
+    the table opens, before the app takes the screen."""
     store = SettingsStore()
     settings = store.load()
     who = (name or settings.name).strip() or "Host"
@@ -719,8 +796,11 @@ def run_hosted(config: HostConfig, *, name: str | None = None, ssh: Any = None, 
         async def opener() -> Session:
             return session
 
+        if on_open is not None and session.local is not None:
+            on_open(session.local.host, session.local.ssh, session.local.web)
         app = QuackboxApp(store=store, opener=opener, opening=f"Opening a table of {games.title(config.game)}…",
                           home=False)
+        app.resume_flags = list(resume_flags)
         app.ssh_host_key = session.host_key
         collector.settle()  # the table, its doors and the app last as long as the process
         # A host told to stop (kill, or its own terminal hung up) closes the table as q does.
@@ -734,5 +814,7 @@ def run_hosted(config: HostConfig, *, name: str | None = None, ssh: Any = None, 
             # The app may have stopped waiting for the table to close: finish
             # closing it, so every SSH session is told and its child reaped.
             loop.run_until_complete(session.close())
+            if session.host is not None and config.journal_dir is not None:
+                print("\n".join(farewell(session.host.saved_game, resume_flags)))
     finally:
         _close_loop(loop)

@@ -81,6 +81,25 @@ class LobbyInfo:
     """What friends open in a browser (``http://10.0.0.5:7118/#KQXZ``), on a table hosted with a browser door."""
 
 
+def join_markdown(info: LobbyInfo, *, resumed: bool = False) -> str:
+    """How friends come to a table hosted here, as a page to read (the lobby's lines, for a
+    table that opens straight into its game: a resumed one)."""
+    command = f"quackbox join {info.address}" + (f" --code {info.room_code}" if info.room_code else "")
+    parts = ["**Friends join with:**", f"    {command}"]
+    if info.ssh_door:
+        parts += ["or, nothing installed:", f"    {info.ssh_door}"]
+    if info.web_link:
+        parts += ["or in a browser:", f"    {info.web_link}"]
+    if info.room_code:
+        parts.append(f"The room code is **{info.room_code}**.")
+    if info.host_key:
+        parts.append(f"SSH host key `{info.host_key}`")
+    if resumed:
+        parts.append("This game was resumed: everyone takes their seat back the way they came in (the same "
+                     "command, link or SSH key); a bot plays an empty seat meanwhile.")
+    return "\n\n".join(parts)
+
+
 class LobbyScreen(Screen):
     """Waiting for the table to fill up and the starter to start."""
 
@@ -301,15 +320,16 @@ class LobbyScreen(Screen):
         if text:
             self.app.send_chat(text)
 
-    def action_leave(self) -> None:
+    def action_leave(self, then_quit: bool = False) -> None:
+        """Esc: leave the table, asking first (``then_quit``: the app quits once it is left)."""
         if self.connection == "closed":
-            self.app.leave_table()
+            self.app.leave_table(then_quit)
             return
         question = ("Close the table? Everyone at it goes home." if self.info.mode == "host"
                     else "Leave the table?")
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self.app.leave_table()
+                self.app.leave_table(then_quit)
 
         self.app.push_screen(ConfirmScreen(question, yes="Leave", no="Stay"), answered)

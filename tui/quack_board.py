@@ -656,6 +656,8 @@ class QuackBoard(Board):
     # --- actions -----------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "cancel":  # with nothing picked, Esc is the table's (leaving)
+            return self.selected is not None
         view = self.view
         if not self.can_act():
             return False

@@ -854,6 +854,8 @@ class SEBoard(Board):
     # --- actions ---------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "cancel":  # with nothing picked, Esc is the table's (leaving)
+            return self.selected is not None
         # False hides a key from the footer when it cannot do anything now.
         view = self.view
         if not self.can_act():

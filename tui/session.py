@@ -18,7 +18,7 @@ from quackbox.core import games
 from quackbox.core.rules import Move
 from quackbox.net import places
 from quackbox.net.client import Client, NetError, table_url
-from quackbox.net.host import HostConfig
+from quackbox.net.host import Host, HostConfig
 from quackbox.net.local import LocalGame, open_table, ssh_command, start_local_game
 from quackbox.net.protocol import DEFAULT_PORT
 from quackbox.net.tokens import TokenStore
@@ -84,6 +84,11 @@ class Session:
     @property
     def url(self) -> str:
         return self.client.url
+
+    @property
+    def host(self) -> Host | None:
+        """The host in this process (a local game, or a table hosted here), if any."""
+        return self.local.host if self.local is not None else None
 
     @property
     def latest_seq(self) -> int:

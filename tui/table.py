@@ -380,10 +380,13 @@ class TableScreen(Screen):
         self.board.focus()
 
     def action_back_to_table(self) -> None:
+        """Esc: close the chat box, or come back to the board; at the board, leave (which asks)."""
         if self.query_one("#chat-input", Input).has_class("-open"):
             self._close_chat()
-        else:
+        elif self.focused is not self.board:
             self.board.focus()
+        else:
+            self.action_leave()
 
     def action_read_log(self) -> None:
         """The log over the whole screen, to read back through (Esc returns)."""
@@ -441,16 +444,27 @@ class TableScreen(Screen):
                                            can_again=self.app.can_play_again(),
                                            can_lobby=self.app.can_return_to_lobby()), chosen)
 
-    def action_leave(self) -> None:
+    def action_leave(self, then_quit: bool = False) -> None:
+        """q: leave the table, asking first where someone loses something by it; a host's
+        question says that everyone goes home, and that the game is saved (``then_quit``:
+        the app quits once the table is left)."""
         view = self.view
-        if view is None or view.outcome is not None or self.connection == CLOSED or self.info.seat is None:
-            self.app.leave_table()  # nothing to lose: a spectator, or a game over or gone
+        over = view is not None and view.outcome is not None
+        hosting = self.info.mode == "host"
+        if self.connection == CLOSED or (self.info.seat is None and not hosting) or (over and not hosting):
+            self.app.leave_table(then_quit)  # nothing to lose: a spectator, or a game over or gone
             return
 
         def confirmed(yes: bool | None) -> None:
             if yes:
-                self.app.leave_table()
+                self.app.leave_table(then_quit)
 
-        where = "the game against the bots" if self.info.mode == "local" else "the table"
-        self.app.push_screen(ConfirmScreen(f"Leave {where}? The game is not over yet.", yes="Leave", no="Stay"),
-                             confirmed)
+        if hosting and not over:
+            question, yes = "Close the table for everyone? The game is saved; you can resume it.", "Close"
+        elif hosting:
+            question, yes = "Close the table? Everyone at it goes home.", "Close"
+        elif self.info.mode == "local":
+            question, yes = "Leave the game against the bots? The game is not over yet.", "Leave"
+        else:
+            question, yes = "Leave the table? Your seat is kept: join again to take it back.", "Leave"
+        self.app.push_screen(ConfirmScreen(question, yes=yes, no="Stay"), confirmed)

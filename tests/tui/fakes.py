@@ -53,6 +53,8 @@ class FakeSession:
         self.ssh_door = ssh_door
         self.web_link = web_link
         self.token = "token"
+        self.host: Any = None
+        """The host in this process (none: the test is the host)."""
         self.queue: asyncio.Queue[Any] = asyncio.Queue()
         self.sent: list[tuple[str, Any]] = []
         self.closed = False

@@ -102,8 +102,8 @@ async def test_a_table_that_cannot_open_says_why(tmp_path):
 # --- connection trouble and host messages ---------------------------------------------------------
 
 
-def se_session() -> RulesTable:
-    return RulesTable(SE, table(3, current=1))
+def se_session(**kwargs) -> RulesTable:
+    return RulesTable(SE, table(3, current=1), **kwargs)
 
 
 async def test_lost_connection_is_shown_and_recovered(app_for):
@@ -383,3 +383,85 @@ async def test_the_connecting_screen_says_how_to_give_up_and_escape_does(tmp_pat
         await pilot.press("escape")
         await pilot.pause()
         assert gave_up == [True]
+
+
+# --- quitting ------------------------------------------------------------------------------
+
+
+async def test_ctrl_c_asks_as_the_table_s_own_leave_key_does_never_textual_s_quit_hint(app_for):
+    """Ctrl+C at a running game asks the leave question (no "press ctrl+q" toast); Ctrl+C in
+    the question answers it as Esc does (stay); Esc at the board asks too."""
+    session = se_session()
+    app = app_for(session)
+    async with at_table(app, session, SIZE) as (pilot, _board):
+        await pilot.press("ctrl+c")
+        await wait_for(pilot, lambda: "Leave the game against the bots?" in flat(screen_text(app)), what="the question")
+        assert not app._notifications
+        await pilot.press("ctrl+c")
+        await wait_for(pilot, lambda: app.screen is app.table_screen, what="the table again")
+        assert not session.closed
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the question, from Esc")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: session.closed, what="the session to close")
+
+
+async def test_a_host_s_q_and_ctrl_q_ask_whether_to_close_the_table_for_everyone(app_for):
+    """A host's question says what happens to everyone, and that the game is kept; Ctrl+Q asks
+    the same, then quits once the table is closed."""
+    session = se_session(mode="host")
+    app = app_for(session, home=True)
+    async with app.run_test(size=SIZE) as pilot:
+        app.open_session(lambda: _begun(session), "Opening")
+        await opened(pilot)
+        await pilot.press("q")
+        question = "Close the table for everyone? The game is saved; you can"
+        await wait_for(pilot, lambda: question in flat(screen_text(app)), what="the question")
+        await pilot.press("n")
+        await wait_for(pilot, lambda: app.screen is app.table_screen, what="the table again")
+        await pilot.press("ctrl+q")
+        await wait_for(pilot, lambda: question in flat(screen_text(app)), what="the question, from Ctrl+Q")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: app.return_code is not None, what="the app to quit")
+    assert session.closed and app.return_code == 0
+
+
+async def test_a_guest_is_asked_the_guest_s_question(app_for):
+    session = se_session(mode="join")
+    app = app_for(session)
+    async with at_table(app, session, SIZE) as (pilot, _board):
+        await pilot.press("ctrl+q")
+        await wait_for(pilot, lambda: "Leave the table? Your seat is kept" in flat(screen_text(app)),
+                       what="the question")
+
+
+async def test_ctrl_c_on_the_home_screen_quits(tmp_path):
+    app = make_app(config_dir=tmp_path / "config", cursor_blink=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen), what="home")
+        await pilot.press("ctrl+c")
+        await wait_for(pilot, lambda: app.return_code is not None, what="the app to quit")
+    assert app.return_code == 0
+
+
+async def _begun(session):
+    session.begin()
+    return session
+
+
+async def test_a_resumed_hosted_table_says_how_friends_come_back(app_for):
+    """A hosted game that opens straight into play (resumed) had no lobby: a page says the
+    address, the same room code and every door, and one key closes it."""
+    session = se_session(mode="host", room_code="KQXZ-BDFG-HJKL", address="10.0.0.5",
+                         ssh_door="ssh -p 2222 10.0.0.5", web_link="http://10.0.0.5:7118/#KQXZ-BDFG-HJKL")
+    app = app_for(session)
+    async with app.run_test(size=SIZE) as pilot:
+        session.push(lobby_of(session.names))
+        session.push(session.view_message())
+        await wait_for(pilot, lambda: "How friends join" in screen_text(app), what="the page")
+        text = flat(screen_text(app))
+        for words in ("quackbox join 10.0.0.5 --code KQXZ-BDFG-HJKL", "ssh -p 2222 10.0.0.5",
+                      "http://10.0.0.5:7118/#KQXZ-BDFG-HJKL", "resumed"):
+            assert words in text
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is app.table_screen, what="the table")
