@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from quackbox.core.rules import Move, Outcome
 from quackbox.net.journal import Header
 
-__all__ = ["Action", "Close", "JournalEnd", "JournalMove", "JournalStart", "Send"]
+__all__ = ["Action", "Close", "JournalEnd", "JournalMove", "JournalNote", "JournalStart", "Send"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,5 +60,17 @@ class JournalEnd:
     outcome: Outcome
 
 
-Action = Send | Close | JournalStart | JournalMove | JournalEnd
+@dataclass(frozen=True, slots=True)
+class JournalNote:
+    """Put on disk what the host did to keep order (a person removed, a seat's chat muted),
+    so a resumed table does it again: ``kind`` is ``removed`` or ``muted``."""
+
+    kind: str
+    seat: int | None
+    token_hash: str = ""
+    """``removed``: the removed seat token's hash (it may never sit again)."""
+    muted: bool = False
+
+
+Action = Send | Close | JournalStart | JournalMove | JournalEnd | JournalNote
 """What the table asks its shell to do, in order."""

@@ -49,7 +49,9 @@ from quackbox.net.protocol import (
     Lobby,
     LogLine,
     MoveMessage,
+    Mute,
     Paused,
+    Remove,
     ProtocolError,
     Ready,
     Say,
@@ -61,6 +63,7 @@ from quackbox.net.protocol import (
 
 __all__ = [
     "BadToken",
+    "Removed",
     "Client",
     "ConnectionLost",
     "Disconnected",
@@ -98,7 +101,7 @@ host gave) before the refusal is passed on."""
 # NetError             something went wrong with the host; str() is a sentence
 #  +-- NoHost          nothing answered at that address
 #  +-- Refused         the host answered but would not seat us; .code says why
-#  |    +-- WrongCode, TableFull, GameStarted, VersionMismatch, BadToken
+#  |    +-- WrongCode, TableFull, GameStarted, VersionMismatch, BadToken, Removed
 #  +-- HostClosed      the host said goodbye (.reason)
 #  +-- ConnectionLost  the connection dropped and reconnecting failed
 #  +-- NotConnected    a send while the connection is down (reconnecting)
@@ -144,6 +147,10 @@ class BadToken(Refused):
     """The seat token is not valid at this table (a different or restarted table)."""
 
 
+class Removed(Refused):
+    """The host removed this seat's person from the table: its token never sits there again."""
+
+
 class HostClosed(NetError):
     """The host said goodbye; ``reason`` is its stable word for why."""
 
@@ -170,6 +177,7 @@ _REFUSALS: dict[str, type[Refused]] = {
     ErrorCode.GAME_STARTED: GameStarted,
     ErrorCode.VERSION_MISMATCH: VersionMismatch,
     ErrorCode.BAD_TOKEN: BadToken,
+    ErrorCode.REMOVED: Removed,
 }
 
 
@@ -515,6 +523,14 @@ class Client:
     async def start(self) -> None:
         """Ask to start the game (only the starter seat may)."""
         await self._send(Start())
+
+    async def remove(self, name: str) -> None:
+        """Remove the person called ``name`` from the table (the host's seat only)."""
+        await self._send(Remove(name))
+
+    async def mute(self, name: str, muted: bool = True) -> None:
+        """Mute the chat of the person called ``name`` (``muted`` false: let it go; the host's seat only)."""
+        await self._send(Mute(name, muted))
 
     async def close(self, reason: str = "left") -> None:
         """Say goodbye and close. Safe to call more than once."""

@@ -54,6 +54,7 @@ from quackbox.net.loops import call_soon_from_thread
 from quackbox.net.lobby import HELLO_TIMEOUT
 from quackbox.net.config import TableConfig
 from quackbox.net.saver import Record, Saver, Start
+from quackbox.net.actions import JournalNote
 from quackbox.net.table import OVER, Action, Close, JournalEnd, JournalMove, JournalStart, Send, Table, new_room_code
 
 __all__ = ["Host", "HostConfig", "HostError", "farewell", "run_host"]
@@ -91,7 +92,7 @@ class HostConfig(TableConfig):
     """Put each journal record on disk (off only for benchmarks of the rest)."""
 
 
-_RECORDS = (JournalStart, JournalMove, JournalEnd)
+_RECORDS = (JournalStart, JournalMove, JournalEnd, JournalNote)
 
 
 class HostError(Exception):
@@ -380,7 +381,7 @@ class Host:
             # A bug here must not stop every later delivery with it.
             log.exception("the host failed to carry out %r", action)
 
-    def _to_disk(self, action: JournalStart | JournalMove | JournalEnd) -> asyncio.Future[None]:
+    def _to_disk(self, action: JournalStart | JournalMove | JournalEnd | JournalNote) -> asyncio.Future[None]:
         """Hand a journal record to the saver as the table accepts its move; its future,
         which stands in the line, is done once the record is on disk. Until then the
         game does not move on by itself (:attr:`Table.holding`)."""
@@ -390,6 +391,9 @@ class Host:
         elif isinstance(action, JournalMove):
             # Encoded as the table accepts it: the record's time is the move's.
             op = Record(jn.move_record(self.table.wire.values, action.seat, action.move))
+        elif isinstance(action, JournalNote):
+            op = Record(jn.note_record(action.kind, action.seat, token_hash=action.token_hash, muted=action.muted),
+                        note=True)
         else:
             op = Record(jn.end_record(action.outcome), end=True)
         self.table.holding = True

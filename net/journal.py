@@ -7,8 +7,9 @@ A journal is one append-only file per game:
 
 The first record is the header (format, game, options, seed, seats, names,
 which seats are bots, SHA-256 hashes of the seat tokens, when it began); then
-one record per accepted move or timeout, in order; then, once the game is
-over, an end record. Writing it, and keeping that promise when the disk
+one record per accepted move or timeout, in order, with a note wherever the
+host removed a person or muted a seat's chat (format 2); then, once the
+game is over, an end record. Writing it, and keeping that promise when the disk
 fails, is :mod:`quackbox.net.journal_writer`'s; putting it on disk off the
 host's event loop is :mod:`quackbox.net.saver`'s.
 
@@ -49,6 +50,7 @@ __all__ = [
     "header_record",
     "journal_names",
     "move_record",
+    "note_record",
     "read",
     "rebuild",
     "replay",
@@ -57,14 +59,17 @@ __all__ = [
 ]
 
 MAGIC = b"QUACKBOX JOURNAL\n"
-FORMAT = 1
-"""Bumped when a record changes shape; a reader refuses a newer format."""
+FORMAT = 2
+"""Bumped when a record changes shape; a reader refuses a newer format. Format 2 added
+the host's notes (``removed``, ``muted``); a format 1 journal reads as ever."""
 _FRAME = struct.Struct(">II")
 MAX_RECORD = 1 << 20
 """No record comes near this (a move is tens of bytes); a bigger length is damage."""
 SUFFIX = ".qbj"
 
 HEADER, MOVE, END = "header", "move", "end"
+REMOVED, MUTED = "removed", "muted"
+"""The kinds of a host's note."""
 
 
 class JournalError(Exception):
@@ -125,6 +130,11 @@ class Journal:
     times: list[float]
     """When each move was accepted (seconds since the epoch)."""
     outcome: Outcome | None = None
+    removed: list[tuple[int | None, str]] = field(default_factory=list)
+    """The people the host removed, in order: their seat (None: one taken from them in the
+    lobby) and their seat token's hash."""
+    muted: dict[int, bool] = field(default_factory=dict)
+    """The seats whose chat the host muted (True) or let go again (False), as last noted."""
     dropped: str = ""
     """Why a torn last record was dropped ("" if none was)."""
     good_length: int = 0
@@ -151,6 +161,18 @@ def move_record(codec: Codec, seat: int, move: Move, *, at: float | None = None)
     carries them)."""
     when = time.time() if at is None else at
     return _frame(codec.pack({"kind": MOVE, "seat": seat, "move": move, "at": when}))
+
+
+def note_record(kind: str, seat: int | None, *, token_hash: str = "", muted: bool = False,
+                at: float | None = None) -> bytes:
+    """The bytes of a host's note: a person removed (``removed``), or a seat's chat muted
+    or let go (``muted``)."""
+    record: dict[str, Any] = {"kind": kind, "seat": seat, "at": time.time() if at is None else at}
+    if kind == REMOVED:
+        record["token_hash"] = token_hash
+    else:
+        record["muted"] = muted
+    return _frame(msgpack.packb(record, use_bin_type=True))
 
 
 def end_record(outcome: Outcome, *, at: float | None = None) -> bytes:
@@ -228,6 +250,8 @@ def read(path: os.PathLike[str] | str) -> Journal:
     moves: list[tuple[int, Move]] = []
     times: list[float] = []
     outcome: Outcome | None = None
+    removed: list[tuple[int | None, str]] = []
+    muted: dict[int, bool] = {}
     good = len(MAGIC)
     dropped = ""
     decode = _Decoder()
@@ -250,12 +274,19 @@ def read(path: os.PathLike[str] | str) -> Journal:
             times.append(at)
         elif kind == END:
             outcome = _outcome(path, record, offset, header)
+        elif kind in (REMOVED, MUTED) and header.format >= 2:
+            seat = _note_seat(path, record, offset, header)
+            if kind == REMOVED:
+                removed.append((seat, str(record.get("token_hash") or "")))
+            elif seat is not None:
+                muted[seat] = bool(record.get("muted"))
         else:
             raise JournalError(path, f"has a record of unknown kind {kind!r} at byte {offset}")
         good = end
     if header is None:
         raise JournalError(path, "has no header")
-    return Journal(path, header, moves, times, outcome, dropped, good)
+    return Journal(path=path, header=header, moves=moves, times=times, outcome=outcome, removed=removed, muted=muted,
+                   dropped=dropped, good_length=good)
 
 
 def _header(path: Path, record: Mapping[str, Any]) -> Header:
@@ -307,6 +338,15 @@ def _move(path: Path, record: Mapping[str, Any], offset: int, header: Header) ->
     if not isinstance(move, Move) or not 0 <= seat < header.seats:
         raise JournalError(path, f"has a broken move at byte {offset}")
     return seat, move, at
+
+
+def _note_seat(path: Path, record: Mapping[str, Any], offset: int, header: Header) -> int | None:
+    seat = record.get("seat")
+    if seat is None:
+        return None
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < header.seats:
+        raise JournalError(path, f"has a broken note at byte {offset}")
+    return seat
 
 
 def _outcome(path: Path, record: Mapping[str, Any], offset: int, header: Header) -> Outcome:

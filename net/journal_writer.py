@@ -191,6 +191,10 @@ class JournalWriter:
         self._kept += record
         self.moves += 1
 
+    def add_note(self, record: bytes) -> None:
+        """Hold a host's note (made by :func:`~quackbox.net.journal.note_record`) for the next commit."""
+        self._kept += record
+
     def add_end(self, record: bytes) -> None:
         """Hold the end record (made by :func:`~quackbox.net.journal.end_record`) for the next commit."""
         self._kept += record

@@ -38,6 +38,7 @@ from quackbox.net.protocol import (
     Welcome,
     Wire,
 )
+from quackbox.net.journal import token_hash
 from quackbox.net.seats import Seats
 from quackbox.net.text import clean_name, clean_text, name_keys
 
@@ -78,6 +79,8 @@ class Peer:
     welcomed: bool = False
     closing: bool = False
     name: str = ""
+    muted: bool = False
+    """A spectator whose chat the host muted (a seat's mute is the seat's: :attr:`Lobby.muted`)."""
     limits: MessageLimits = field(init=False)
     chat: TokenBucket = field(init=False)
     """A spectator's chat allowance (a seat's is the seat's, whichever connection holds it)."""
@@ -110,6 +113,10 @@ class Lobby:
         """Wrong room codes and seat tokens, per address."""
         self._deferred: dict[int, tuple[float, list[Action]]] = {}
         """Answers to wrong tries held back until their time, by connection."""
+        self.muted: set[int] = set()
+        """The seats whose chat the host muted."""
+        self.removed: set[str] = set()
+        """The hashes of the seat tokens of people the host removed: they never sit here again."""
 
     # --- what the lobby shows --------------------------------------------------------
 
@@ -119,7 +126,7 @@ class Lobby:
             started=phase == PLAYING,
             over=phase == OVER,
             starter=self.seats.starter,
-            seats=self.seats.info(playing=phase != LOBBY),
+            seats=self.seats.info(playing=phase != LOBBY, muted=self.muted),
             spectators=sum(1 for p in self.peers.values() if p.spectator),
             watchers=tuple(p.name for p in self.peers.values() if p.spectator),
         )
@@ -166,6 +173,8 @@ class Lobby:
         """
         seat = None
         if hello.token is not None:
+            if token_hash(hello.token) in self.removed:
+                return self.refuse(peer, ErrorCode.REMOVED, "The host removed you from this table.", "hello")
             seat = self.seats.by_token(hello.token)
             if seat is None:
                 return self.wrong(peer, now, ErrorCode.BAD_TOKEN, "That seat token is not valid at this table.")
@@ -310,6 +319,9 @@ class Lobby:
 
     def say(self, peer: Peer, say: Say, now: float) -> list[Action]:
         """A chat line from ``peer``, cleaned, to everyone (and kept for newcomers)."""
+        if peer.muted or (peer.seat is not None and peer.seat in self.muted):
+            return self.error(peer, ErrorCode.MUTED, "The host has muted your chat: the table does not see it.",
+                              "chat", free=True)
         bucket = self._seat_chat[peer.seat] if peer.seat is not None else peer.chat
         if not bucket.take(now):
             return self.error(peer, ErrorCode.RATE_LIMITED, "You are chatting too fast.", "chat")

@@ -55,8 +55,11 @@ __all__ = [
     "MAX_HOST_FRAME",
     "MAX_NAME",
     "MoveMessage",
+    "Mute",
+    "Notice",
     "PROTOCOL_VERSION",
     "Paused",
+    "Remove",
     "ProtocolError",
     "Ready",
     "Say",
@@ -75,7 +78,8 @@ version (a test pins their digest to it). Version 3: the two games name their
 shared ideas alike (a Quack view's ``current``, ``players``, ``window_seats``,
 ``*_count`` and a doctor's ``case``; docs/PROTOCOL.md lists every field), and
 a view's log lines are ``LogLine`` records that say their kind. Version 4: the
-host says when play is paused and why (``paused``; the error ``paused``)."""
+host says when play is paused and why (``paused``; the error ``paused``), and the
+host's seat keeps order (``remove``, ``mute``, ``notice``)."""
 
 DEFAULT_PORT = 7117
 DEFAULT_SSH_PORT = 2222
@@ -132,6 +136,10 @@ class ErrorCode(enum.StrEnum):
     HOST_ERROR = "host_error"
     # The table.
     PAUSED = "paused"
+    # Keeping order.
+    NOT_HOST = "not_host"
+    MUTED = "muted"
+    REMOVED = "removed"
 
 
 FATAL_CODES = frozenset(
@@ -144,6 +152,7 @@ FATAL_CODES = frozenset(
         ErrorCode.GAME_STARTED,
         ErrorCode.BAD_TOKEN,
         ErrorCode.HELLO_FIRST,
+        ErrorCode.REMOVED,
     }
 )
 """Errors after which the host closes the connection (a protocol violation or a refused join)."""
@@ -232,12 +241,32 @@ class Say:
 
 
 @dataclass(frozen=True, slots=True)
+class Remove:
+    """Client, the host's seat only: remove the person called ``name`` (a seat's person or a
+    spectator) from the table. A seat's person is replaced by a bot, and their seat token
+    can never take a seat at this table again."""
+
+    TYPE: ClassVar[str] = "remove"
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Mute:
+    """Client, the host's seat only: stop relaying the chat of the person called ``name``
+    (``muted`` false: relay it again)."""
+
+    TYPE: ClassVar[str] = "mute"
+    name: str
+    muted: bool = True
+
+
+@dataclass(frozen=True, slots=True)
 class Bye:
     """Either side: the connection is ending on purpose, and why.
 
     ``reason`` is a stable word (``left``, ``shutdown``, ``game_over``,
     ``replaced``, ``protocol_error``, ``slow_reader``, ``flood``,
-    ``hello_timeout``); ``message`` is a sentence for people.
+    ``hello_timeout``, ``removed``); ``message`` is a sentence for people.
     """
 
     TYPE: ClassVar[str] = "bye"
@@ -281,6 +310,8 @@ class SeatInfo:
     ready: bool
     away: bool
     """A human seat whose person is disconnected or idle; a bot may stand in."""
+    muted: bool = False
+    """The host muted this seat's chat."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -382,10 +413,19 @@ class Paused:
     reason: str = ""
 
 
-ClientMessage = Hello | Ready | Start | MoveMessage | Say | Bye
-HostMessage = Welcome | Lobby | Started | View | ChatLine | Error | Bye | Paused
-CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (Hello, Ready, Start, MoveMessage, Say, Bye)
-HOST_MESSAGES: tuple[type[HostMessage], ...] = (Welcome, Lobby, Started, View, ChatLine, Error, Bye, Paused)
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """Host: a sentence about the table for people's logs (the host removed someone, muted
+    someone's chat)."""
+
+    TYPE: ClassVar[str] = "notice"
+    text: str
+
+
+ClientMessage = Hello | Ready | Start | MoveMessage | Say | Bye | Remove | Mute
+HostMessage = Welcome | Lobby | Started | View | ChatLine | Error | Bye | Paused | Notice
+CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (Hello, Ready, Start, MoveMessage, Say, Bye, Remove, Mute)
+HOST_MESSAGES: tuple[type[HostMessage], ...] = (Welcome, Lobby, Started, View, ChatLine, Error, Bye, Paused, Notice)
 _HANDSHAKE = (Welcome, Error, Bye)
 """What a client may receive before it knows which game the host plays."""
 _VALUE_TYPES = (SeatInfo, DeadlineInfo, LogLine, Outcome)

@@ -95,10 +95,11 @@ class Start:
 
 @dataclass(frozen=True, slots=True)
 class Record:
-    """A move record's bytes, or (``end``) the end record's."""
+    """A move record's bytes, or (``end``) the end record's, or (``note``) a host's note's."""
 
     data: bytes
     end: bool = False
+    note: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,6 +283,8 @@ class Saver:
                 if self.writer is not None:
                     if op.end:
                         self.writer.add_end(op.data)
+                    elif op.note:
+                        self.writer.add_note(op.data)
                     else:
                         self.writer.add_move(op.data)
             elif self.writer is not None:

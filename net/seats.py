@@ -96,8 +96,9 @@ class Seats:
                 return seat.index
         return None
 
-    def info(self, *, playing: bool) -> tuple[SeatInfo, ...]:
-        """The seats as the lobby message shows them (away only counts in a game)."""
+    def info(self, *, playing: bool, muted: AbstractSet[int] = frozenset()) -> tuple[SeatInfo, ...]:
+        """The seats as the lobby message shows them (away only counts in a game; ``muted``:
+        the seats whose chat the host muted)."""
         return tuple(
             SeatInfo(
                 seat=s.index,
@@ -106,6 +107,7 @@ class Seats:
                 connected=s.kind == BOT or s.conn is not None,
                 ready=s.kind == BOT or s.ready,
                 away=playing and s.kind == HUMAN and (s.conn is None or s.idle),
+                muted=s.index in muted,
             )
             for s in self._seats
         )
@@ -203,6 +205,12 @@ class Seats:
         """Open ``seat`` again for anyone (its token no longer holds it)."""
         seat.kind, seat.name, seat.ready, seat.conn, seat.away_since, seat.idle = OPEN, "", False, None, None, False
         self.give_token(seat, None)
+
+    def revoke(self, seat: Seat) -> None:
+        """In a game, the seat's person was removed: no token holds the seat any more, and a
+        bot plays it (as for a person who went idle) for the rest of the game."""
+        self.give_token(seat, None)
+        seat.conn, seat.idle = None, True
 
     def make_bot(self, seat: Seat) -> None:
         seat.kind, seat.conn, seat.ready = BOT, None, True

@@ -34,7 +34,7 @@ from typing import Any
 from quackbox.core import games
 from quackbox.core import options as core_options
 from quackbox.core.rules import AnyRules, Deadline, Event, LineKind, Move, Outcome, RulesError
-from quackbox.net.actions import Action, Close, JournalEnd, JournalMove, JournalStart, Send
+from quackbox.net.actions import Action, Close, JournalEnd, JournalMove, JournalNote, JournalStart, Send
 from quackbox.net.bot_driver import BotDriver
 from quackbox.net.config import TableConfig
 from quackbox.net.journal import Header, Journal, rebuild
@@ -43,6 +43,7 @@ from quackbox.net.limits import Rate, TokenBucket, TurnBudget
 from quackbox.net.protocol import (
     BOT,
     HUMAN,
+    OPEN,
     Bye,
     ClientMessage,
     DeadlineInfo,
@@ -50,9 +51,12 @@ from quackbox.net.protocol import (
     Hello,
     LogLine,
     MoveMessage,
+    Mute,
+    Notice,
     Paused,
     ProtocolError,
     Ready,
+    Remove,
     Say,
     Start,
     Started,
@@ -60,6 +64,7 @@ from quackbox.net.protocol import (
     Wire,
 )
 from quackbox.net.seats import Seat, Seats
+from quackbox.net.text import clean_name, name_keys
 
 __all__ = [
     "LOBBY",
@@ -248,6 +253,10 @@ class Table:
             return out + lobby.say(peer, message, now)
         if kind is Ready:
             return out + lobby.ready(peer, message, phase=self.phase)
+        if kind is Remove:
+            return out + self._remove(peer, message.name, now)
+        if kind is Mute:
+            return out + self._mute(peer, message.name, message.muted)
         if kind is Start:
             return out + self._start(peer, now)
         if kind is Bye:
@@ -343,6 +352,109 @@ class Table:
     def _refuse_paused(self, peer: Peer, what: str) -> list[Action]:
         return self.lobby.error(peer, ErrorCode.PAUSED, self.paused or "", what, free=True)
 
+    # --- keeping order ---------------------------------------------------------------
+
+    def is_host(self, peer: Peer) -> bool:
+        """Whether ``peer`` is the host's own seat (a headless table has none)."""
+        return (self.host_token is not None and peer.seat is not None
+                and self.seats[peer.seat].token == self.host_token)
+
+    def _person(self, name: str) -> Seat | Peer | None:
+        """The seat whose person goes by ``name`` (as names are told apart), or the spectator."""
+        wanted = name_keys(clean_name(name))
+        for seat in self.seats:
+            if seat.kind != OPEN and not wanted.isdisjoint(name_keys(seat.name)):
+                return seat
+        for peer in self.lobby.audience():
+            if peer.spectator and not wanted.isdisjoint(name_keys(peer.name)):
+                return peer
+        return None
+
+    def _refuse_unless_host(self, peer: Peer, what: str) -> list[Action] | None:
+        if self.is_host(peer):
+            return None
+        return self.lobby.error(peer, ErrorCode.NOT_HOST, f"Only the host may {what}.", what.split()[0])
+
+    def _remove(self, peer: Peer, name: str, now: float) -> list[Action]:
+        """The host removes the person called ``name``: a seat's person is replaced by a bot
+        (in the lobby the seat opens) and their token never sits here again; a spectator
+        is shown out. Everyone is told."""
+        refused = self._refuse_unless_host(peer, "remove people from the table")
+        if refused is not None:
+            return refused
+        target = self._person(name)
+        lobby = self.lobby
+        if target is None:
+            return lobby.error(peer, ErrorCode.BAD_MESSAGE, f"Nobody called {name} is at this table.", "remove")
+        out: list[Action] = []
+        if isinstance(target, Peer):
+            told = f"The host asked {target.name} to leave."
+            out += self._show_out(target)
+        else:
+            if target.kind == BOT:
+                return lobby.error(peer, ErrorCode.BAD_MESSAGE, f"{target.name} is a bot: there is nobody to remove.",
+                                   "remove")
+            if target.index == peer.seat:
+                return lobby.error(peer, ErrorCode.BAD_MESSAGE, "You cannot remove yourself; close the table instead.",
+                                   "remove")
+            gone = lobby.peers.get(target.conn) if target.conn is not None else None
+            if target.token_hash:
+                lobby.removed.add(target.token_hash)
+                out.append(JournalNote("removed", target.index if self.phase != LOBBY else None, target.token_hash))
+            name = target.name
+            if self.phase == LOBBY:
+                self.seats.free(target)
+                told = f"The host removed {name} from the table."
+            else:
+                self.seats.revoke(target)
+                told = f"The host removed {name} from the table; a bot plays their seat."
+            if gone is not None:
+                gone.seat = None
+                out += self._show_out(gone)
+            out += lobby.announce(self.phase)
+        return out + self._notice(told)
+
+    def _show_out(self, peer: Peer) -> list[Action]:
+        peer.closing = True
+        return self.lobby.send(peer, Bye("removed", "The host removed you from the table."), free=True) + [
+            Close(peer.conn, CLOSE_NORMAL, "removed", free=True)
+        ]
+
+    def _mute(self, peer: Peer, name: str, muted: bool) -> list[Action]:
+        """The host mutes (or lets go) the chat of the person called ``name``: the table stops
+        seeing it; that person is told."""
+        refused = self._refuse_unless_host(peer, "mute people's chat")
+        if refused is not None:
+            return refused
+        target = self._person(name)
+        lobby = self.lobby
+        if target is None or (not isinstance(target, Peer) and target.kind == BOT):
+            return lobby.error(peer, ErrorCode.BAD_MESSAGE, f"Nobody called {name} chats at this table.", "mute")
+        if not isinstance(target, Peer) and target.index == peer.seat:
+            return lobby.error(peer, ErrorCode.BAD_MESSAGE, "You cannot mute yourself.", "mute")
+        out: list[Action] = []
+        if isinstance(target, Peer):
+            target.muted = muted
+            who, listeners = target.name, [target]
+        else:
+            if muted:
+                lobby.muted.add(target.index)
+            else:
+                lobby.muted.discard(target.index)
+            out.append(JournalNote("muted", target.index, muted=muted))
+            out += lobby.announce(self.phase)
+            who, listeners = target.name, [p for p in lobby.audience() if p.seat == target.index]
+        own = ("The host muted your chat: the table no longer sees what you say." if muted
+               else "The host lets you chat again.")
+        for listener in listeners:
+            out += lobby.send(listener, Notice(own), free=True)
+        said = f"{who}'s chat is muted: nobody sees it." if muted else f"{who} may chat again."
+        return out + lobby.send(peer, Notice(said), free=True)
+
+    def _notice(self, text: str) -> list[Action]:
+        """``text`` for everyone's log."""
+        return self.lobby.broadcast(Notice(text))
+
     # --- joining and starting --------------------------------------------------------
 
     def _hello(self, peer: Peer, hello: Hello, now: float) -> list[Action]:
@@ -408,6 +520,9 @@ class Table:
             room=self.lobby.code or "",
         )
         out: list[Action] = [JournalStart(header)]
+        # Bans and mutes from the lobby hold in the game, and in a resumed one.
+        out += [JournalNote("removed", None, removed) for removed in sorted(self.lobby.removed)]
+        out += [JournalNote("muted", seat, muted=True) for seat in sorted(self.lobby.muted)]
         out += self.lobby.announce(self.phase)
         out += self.lobby.broadcast(Started(names=self.names))
         return out + self._send_views(self.state.start_events, now)
@@ -433,6 +548,11 @@ class Table:
         table.games_played = 1
         table.phase = PLAYING
         table.seats.restore(header, now)
+        for seat, removed in journal.removed:
+            table.lobby.removed.add(removed)
+            if seat is not None:
+                table.seats.revoke(table.seats[seat])
+        table.lobby.muted = {seat for seat, muted in journal.muted.items() if muted}
         table.bots.deal(table.seats, header.seed)
         table._track(now, moved=None, before=())
         return table

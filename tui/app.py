@@ -35,7 +35,7 @@ from quackbox.core import games
 from quackbox.core.rules import BadOptions, Move
 from quackbox.net.client import Disconnected, NetError, NotConnected, Reconnected
 from quackbox.net.host import HostConfig, HostError, farewell, is_loopback, lan_address
-from quackbox.net.protocol import Bye, ChatLine, Error, ErrorCode, Lobby, Paused, Started, View, Welcome
+from quackbox.net.protocol import HUMAN, Bye, ChatLine, Error, ErrorCode, Lobby, Notice, Paused, Started, View, Welcome
 from quackbox.net.tokens import TokenStore
 from quackbox.net import collector, places
 from quackbox.tui import rules_text
@@ -43,7 +43,7 @@ from quackbox.tui.clock import WALL, Clock, while_alive
 from quackbox.tui.config import Settings, SettingsStore
 from quackbox.tui.games import rules_screen
 from quackbox.tui.looks import Ascii, NoDim, Plain, wants_ascii
-from quackbox.tui.modals import ReadingScreen
+from quackbox.tui.modals import ChoiceScreen, ConfirmScreen, ReadingScreen
 from quackbox.tui.session import HOSTING, LOCAL, Session, open_hosted, open_joined, open_local
 from quackbox.tui.table import CLOSED, ONLINE, RECONNECTING, Resent, TableInfo, TableScreen
 from quackbox.tui.terminal import TerminalApp
@@ -171,6 +171,8 @@ class QuackboxApp(TerminalApp[int]):
         self.resume_flags: list[str] = []
         """What ``host --resume`` needs besides the file to reopen a table as this app hosted it."""
         self._farewelled: set[int] = set()
+        self._muted_watchers: set[str] = set()
+        """The spectators whose chat this host muted (a seat's mute is in the lobby message)."""
         """The sessions (by id) whose farewell is among :attr:`exit_lines` already."""
         self.join_name: str | None = None
         """The name given to ``quackbox join --name`` (tokens are remembered under it)."""
@@ -465,6 +467,11 @@ class QuackboxApp(TerminalApp[int]):
                 self.table_screen.receive_paused(item.reason)
             if self.lobby_screen is not None:
                 self.lobby_screen.receive_paused(item.reason)
+        elif kind is Notice:
+            if self.table_screen is not None:
+                self.table_screen.notice(item.text)
+            if self.lobby_screen is not None:
+                self.lobby_screen.notice(item.text)
         elif kind is Bye:
             self._table_closed(item.message or f"The host closed the connection ({item.reason}).",
                                moved=item.reason == "replaced")
@@ -637,6 +644,66 @@ class QuackboxApp(TerminalApp[int]):
         self.table_screen = None
         self._show_lobby()
 
+    # --- keeping order (the host's) ---------------------------------------------------------------
+
+    @property
+    def hosting(self) -> bool:
+        """Whether this app hosts the table it is at (its seat may remove and mute people)."""
+        return self.session is not None and self.session.mode == HOSTING
+
+    def people(self) -> list[tuple[str, str, bool]]:
+        """The people at the table but this seat: (name, where they are, whether muted)."""
+        lobby, session = self.lobby, self.session
+        if lobby is None or session is None:
+            return []
+        out = [(s.name, f"seat {s.seat + 1}", s.muted) for s in lobby.seats
+               if s.kind == HUMAN and s.seat != session.seat]
+        out += [(name, "watching", name in self._muted_watchers) for name in lobby.watchers]
+        return out
+
+    def keep_order(self) -> None:
+        """The host's list of people: pick a person, then remove them or mute their chat."""
+        if not self.hosting:
+            return
+        people = self.people()
+        if not people:
+            self.notify("Nobody else is at the table.", markup=False)
+            return
+        labels = [Text.assemble((name, "bold"), f"  {where}", ("  muted" if muted else "", "italic"))
+                  for name, where, muted in people]
+
+        def chosen(index: int | None) -> None:
+            if index is None:
+                return
+            name, _where, muted = people[index]
+            actions = [f"Remove {name} from the table", f"Let {name} chat again" if muted else f"Mute {name}'s chat"]
+
+            def acted(what: int | None) -> None:
+                if what == 0:
+                    self.remove_person(name)
+                elif what == 1:
+                    self.mute_person(name, not muted)
+
+            self.push_screen(ChoiceScreen(Text(f"{name}: what should happen?"), actions), acted)
+
+        self.push_screen(ChoiceScreen(Text("Keep order: who?"), labels), chosen)
+
+    def remove_person(self, name: str) -> None:
+        """Ask, then remove ``name`` from the table (the host's seat only)."""
+
+        def confirmed(yes: bool | None) -> None:
+            if yes:
+                self._send(lambda session: session.remove(name))
+
+        question = f"Remove {name} from the table? A bot plays their seat, and they cannot sit here again."
+        self.push_screen(ConfirmScreen(question, yes="Remove", no="Keep"), confirmed)
+
+    def mute_person(self, name: str, muted: bool = True) -> None:
+        """Mute (or let go) the chat of ``name`` (the host's seat only)."""
+        if self.lobby is not None and name in self.lobby.watchers:
+            (self._muted_watchers.add if muted else self._muted_watchers.discard)(name)
+        self._send(lambda session: session.mute(name, muted))
+
     # --- help, rules and the command palette ----------------------------------------------------
 
     def action_show_help(self) -> None:
@@ -652,8 +719,18 @@ class QuackboxApp(TerminalApp[int]):
             yield SystemCommand(f"Rules: {title}", f"How to play {title}, in short",
                                 lambda game=game: self.show_rules(game))
         yield SystemCommand("Keys", "Every key of the table", self.action_show_help)
+        if self.hosting and isinstance(screen, (TableScreen, self._lobby_type())):
+            for name, where, muted in self.people():
+                yield SystemCommand(f"Remove {name}", f"Show {name} ({where}) out; they cannot sit here again",
+                                    lambda name=name: self.remove_person(name))
+                if muted:
+                    yield SystemCommand(f"Unmute {name}", f"Let {name} chat again",
+                                        lambda name=name: self.mute_person(name, False))
+                else:
+                    yield SystemCommand(f"Mute {name}", f"Nobody sees {name}'s chat",
+                                        lambda name=name: self.mute_person(name))
         if isinstance(screen, TableScreen):
-            if self.session is not None and self.session.mode == HOSTING:
+            if self.hosting:
                 yield SystemCommand("How friends join", "The address, the room code and the doors",
                                     self.show_how_to_join)
             table_commands = [

@@ -126,6 +126,7 @@ class LobbyScreen(Screen):
     BINDINGS = [
         Binding("ctrl+r", "ready", "ready"),
         Binding("ctrl+s", "start", "start"),
+        Binding("ctrl+o", "people", "people"),
         Binding("f1", "help", "rules"),
         Binding("escape", "leave", "leave"),
     ]
@@ -273,6 +274,8 @@ class LobbyScreen(Screen):
                     else:
                         starter = lobby.starter == s.seat
                         seats.append("host  " if starter else "player", style="magenta" if starter else "")
+                        if s.muted:
+                            seats.append("  muted", style="italic")
                         if not s.connected:
                             seats.append("  away", style="italic red")
                         elif s.ready or starter:
@@ -289,7 +292,17 @@ class LobbyScreen(Screen):
         # ready changes, not at every lobby message (each arrival, each ready).
         refresh_keys(self, ("start", "ready"))
 
+    def action_people(self) -> None:
+        """Ctrl+O (the host): the people at the table, to remove one or mute their chat."""
+        self.app.keep_order()
+
+    def notice(self, text: str) -> None:
+        """A sentence from the host, for the log."""
+        self.query_one("#lobby-log", GameLog).notice(text)
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "people":
+            return self.info.mode == "host"
         if action == "start":
             return True if self.lobby is not None and self.lobby.starter == self.info.seat else False
         if action == "ready":

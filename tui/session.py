@@ -111,6 +111,12 @@ class Session:
     async def start(self) -> None:
         await self.client.start()
 
+    async def remove(self, name: str) -> None:
+        await self.client.remove(name)
+
+    async def mute(self, name: str, muted: bool = True) -> None:
+        await self.client.mute(name, muted)
+
     async def close(self) -> None:
         if self.local is not None:
             await self.local.close()

@@ -158,6 +158,7 @@ class TableScreen(Screen):
         Binding("r", "rules", "rules", show=False),
         Binding("l", "read_log", "log", show=False),
         Binding("g", "summary", "summary"),
+        Binding("p", "people", "people"),
         Binding("q", "leave", "leave"),
         Binding("escape", "back_to_table", show=False),
     ]
@@ -388,6 +389,10 @@ class TableScreen(Screen):
         else:
             self.action_leave()
 
+    def action_people(self) -> None:
+        """p (the host): the people at the table, to remove one or mute their chat."""
+        self.app.keep_order()
+
     def action_read_log(self) -> None:
         """The log over the whole screen, to read back through (Esc returns)."""
         log = self.log_widget
@@ -418,6 +423,8 @@ class TableScreen(Screen):
         if action == "summary":
             view = self.view
             return view is not None and view.outcome is not None
+        if action == "people":
+            return self.info.mode == "host"
         return True
 
     def action_game(self, name: str) -> None:

@@ -210,3 +210,29 @@ def test_no_move_holds_a_card_so_cards_by_id_leave_journals_as_they_were(game):
     for move in rules.move_types():
         for name, ann in typing.get_type_hints(move).items():
             assert not cards & set(annotations_within(ann)), f"{move.__name__}.{name} holds a card"
+
+
+def test_a_format_1_journal_still_reads_and_a_format_2_one_keeps_the_host_s_notes(tmp_path: Path) -> None:
+    """Journals written before the host's notes (format 1) read as ever; notes come back in order."""
+    played = _play("side-effects", 3, 7, tmp_path / "new.qbj", stop_after=4)[1]
+    old = tmp_path / "old.qbj"
+    header = jn.Header(game="side-effects", seed=7, seats=3, names=("P0", "P1", "P2"), format=1)
+    writer = JournalWriter.create(old, header, sync=False)
+    for seat, move in played:
+        writer.append(seat, move)
+    writer.close()
+    record = jn.read(old)
+    assert record.header.format == 1 and record.moves == played and record.removed == [] and record.muted == {}
+    noted = tmp_path / "noted.qbj"
+    writer = JournalWriter.create(noted, jn.Header(game="side-effects", seed=7, seats=3, names=("P0", "P1", "P2")),
+                                  sync=False)
+    writer.append(*played[0])
+    writer.add_note(jn.note_record("removed", 2, token_hash="ab" * 32))
+    writer.add_note(jn.note_record("muted", 1, muted=True))
+    writer.add_note(jn.note_record("muted", 1, muted=False))
+    writer.add_note(jn.note_record("removed", None, token_hash="cd" * 32))
+    writer.append(*played[1])
+    writer.close()
+    record = jn.read(noted)
+    assert record.moves == played[:2]
+    assert record.removed == [(2, "ab" * 32), (None, "cd" * 32)] and record.muted == {1: False}

@@ -36,7 +36,10 @@ from quackbox.net.protocol import (
     Hello,
     LineKind,
     Lobby,
+    Mute,
+    Notice,
     Paused,
+    Remove,
     LogLine,
     MoveMessage,
     ProtocolError,
@@ -310,6 +313,9 @@ def test_every_message_round_trips():
         MoveMessage(4, fakegame.Play(3)),
         Say("hello"),
         Bye("left", ""),
+        Remove("Bob"),
+        Mute("Bob"),
+        Mute("Bob", muted=False),
     ]
     host = [
         Welcome(PROTOCOL_VERSION, "shed", "Shed", 2, 0, "token", True),
@@ -321,6 +327,7 @@ def test_every_message_round_trips():
         Bye("shutdown", "Closed."),
         Paused("The host cannot save the game: its disk is full. Play waits until it can; nothing is lost."),
         Paused(""),
+        Notice("The host removed Bob from the table; a bot plays their seat."),
     ]
     assert {type(m) for m in client} == set(CLIENT_MESSAGES)
     assert {type(m) for m in host} >= set(HOST_MESSAGES) - {View}

@@ -90,6 +90,12 @@ class FakeSession:
     async def start(self) -> None:
         self.sent.append(("start", ()))
 
+    async def remove(self, name: str) -> None:
+        self.sent.append(("remove", (name,)))
+
+    async def mute(self, name: str, muted: bool = True) -> None:
+        self.sent.append(("mute", (name, muted)))
+
     async def close(self) -> None:
         self.closed = True
         self.end()

@@ -6,7 +6,7 @@ import json
 
 from quackbox.core.side_effects import RULES as SE
 from quackbox.net.client import ConnectionLost, Disconnected, Reconnected
-from quackbox.net.protocol import Bye, ChatLine, Error
+from quackbox.net.protocol import Bye, ChatLine, Error, Notice
 from tests.core.se_helpers import table
 from tests.tui.conftest import SIZE
 from tests.tui.fakes import FakeSession, RulesTable, at_table, flat, lobby_of, opened, screen_text, wait_for
@@ -465,3 +465,50 @@ async def test_a_resumed_hosted_table_says_how_friends_come_back(app_for):
             assert words in text
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is app.table_screen, what="the table")
+
+
+# --- keeping order -------------------------------------------------------------------------
+
+
+async def test_the_host_removes_a_person_from_the_people_list_after_a_question(app_for):
+    """p at a hosted table lists the people; picking one and "Remove" asks first, then sends."""
+    session = se_session(mode="host")
+    app = app_for(session)
+    async with app.run_test(size=SIZE) as pilot:
+        session.begin(lobby=lobby_of(session.names, kinds=["human", "human", "bot"]))
+        await opened(pilot)
+        await pilot.press("p")
+        await wait_for(pilot, lambda: "Keep order: who?" in screen_text(app), what="the people")
+        assert "Bot 2" in screen_text(app)  # a person at seat 2, named so by the fake lobby
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "what should happen?" in screen_text(app), what="the choices")
+        await pilot.press("enter")  # the first: remove
+        await wait_for(pilot, lambda: "cannot sit here again" in flat(screen_text(app)), what="the question")
+        assert ("remove", ("Bot 2",)) not in session.sent
+        await pilot.press("y")
+        await wait_for(pilot, lambda: ("remove", ("Bot 2",)) in session.sent, what="the removal sent")
+
+
+async def test_the_palette_offers_to_mute_and_a_notice_is_logged(app_for):
+    session = se_session(mode="host")
+    app = app_for(session)
+    async with app.run_test(size=SIZE) as pilot:
+        session.begin(lobby=lobby_of(session.names, kinds=["human", "human", "bot"]))
+        await opened(pilot)
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        assert "Remove Bot 2" in titles and "Mute Bot 2" in titles and "Remove Bot 3" not in titles
+        app.mute_person("Bot 2")
+        await wait_for(pilot, lambda: ("mute", ("Bot 2", True)) in session.sent, what="the mute sent")
+        session.push(Notice("Bot 2's chat is muted: nobody sees it."))
+        await wait_for(pilot, lambda: "nobody sees it" in screen_text(app), what="the notice in the log")
+
+
+async def test_a_guest_has_no_people_key_and_no_order_commands(app_for):
+    session = se_session(mode="join")
+    app = app_for(session)
+    async with at_table(app, session, SIZE) as (pilot, _board):
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        assert not [t for t in titles if t.startswith(("Remove ", "Mute "))]
+        await pilot.press("p")
+        await pilot.pause()
+        assert app.screen is app.table_screen
