@@ -275,11 +275,11 @@ def read(path: os.PathLike[str] | str) -> Journal:
         elif kind == END:
             outcome = _outcome(path, record, offset, header)
         elif kind in (REMOVED, MUTED) and header.format >= 2:
-            seat = _note_seat(path, record, offset, header)
+            noted = _note_seat(path, record, offset, header)
             if kind == REMOVED:
-                removed.append((seat, str(record.get("token_hash") or "")))
-            elif seat is not None:
-                muted[seat] = bool(record.get("muted"))
+                removed.append((noted, str(record.get("token_hash") or "")))
+            elif noted is not None:
+                muted[noted] = bool(record.get("muted"))
         else:
             raise JournalError(path, f"has a record of unknown kind {kind!r} at byte {offset}")
         good = end

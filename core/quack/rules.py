@@ -28,7 +28,7 @@ always passes through it first.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence, SupportsIndex
 
 from quackbox.cards import quack as qc
 from quackbox.cards.quack import Anytime, Patient, Treatment
@@ -136,6 +136,16 @@ class Quack:
 
     sim_needs_events = True
     """``quackbox sim`` keeps the events: the balance figures count them."""
+
+    def __reduce_ex__(self, protocol: SupportsIndex) -> str | tuple[Any, ...]:
+        """The game's own rules object pickles by name (a bot sent to think in another
+        process carries its rules so, not its card tables); another one (a test's deck)
+        pickles whole."""
+        from quackbox.core.games import get
+
+        if get(self.name) is self:
+            return get, (self.name,)
+        return super().__reduce_ex__(protocol)
 
     def __init__(self, deck: qc.Deck | None = None) -> None:
         self.deck = deck if deck is not None else qc.load()

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 import statistics
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence, SupportsIndex, TypeVar
 
 from quackbox.cards import side_effects as se_cards
 from quackbox.core import options as option_parser
@@ -563,6 +563,16 @@ class SideEffects:
     min_seats = 2
     max_seats = 8
     options_type = SEOptions
+
+    def __reduce_ex__(self, protocol: SupportsIndex) -> str | tuple[Any, ...]:
+        """The game's own rules object pickles by name (a bot sent to think in another
+        process carries its rules so, not its card tables); another one (a test's deck)
+        pickles whole."""
+        from quackbox.core.games import get
+
+        if get(self.name) is self:
+            return get, (self.name,)
+        return super().__reduce_ex__(protocol)
 
     def __init__(self, deck: se_cards.Deck | None = None) -> None:
         self.deck = deck if deck is not None else se_cards.load()
