@@ -12,12 +12,18 @@ have answered.
 
 What a bot does is asked the way every runner asks it, with
 :func:`quackbox.core.bots.first_reaction` and :func:`quackbox.core.bots.decide`; the table
-applies the moves. No IO and no clock: every call takes the time. A slow bot
-(the search bot thinks for about a second) chooses in a worker thread, off
-the event loop, and starts as soon as the game waits for it, while the pace
-runs: it moves at whichever comes later, the pace or its answer. Until its
-answer is ready it makes no move, and when it is ready the driver calls
-:attr:`BotDriver.on_thought` (from that thread) so the host can step again.
+applies the moves. No clock: every call takes the time. A slow bot (the
+search bot thinks for about a second) chooses in a worker process
+(:class:`quackbox.net.thinker.Thinkers`, which the host hands in), never
+beside the event loop, and starts as soon as the game waits for it, while
+the pace runs: it moves at whichever comes later, the pace or its answer.
+Until its answer is ready it makes no move, and when it is ready the driver
+calls :attr:`BotDriver.on_thought` (from the pool's thread) so the host can
+step again. A bot answers one question at a time: what it is shown, or
+asked to react to, drops a thought under way, and the bot a thought leaves
+behind is taken only with its move; so a seeded table replays exactly. A
+worker that dies, or a thought past :data:`THINK_DEADLINE`, is replaced by
+the normal bot for that decision, with a line in the log.
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ from __future__ import annotations
 import logging
 import random
 import secrets
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from typing import Any, Callable, Sequence
 
 from quackbox.core import bots as core_bots
@@ -33,9 +39,9 @@ from quackbox.core.bots import Bot
 from quackbox.core.rules import AnyRules, Event, GameView, Move, RulesError
 from quackbox.net.actions import Action
 from quackbox.net.config import TableConfig
-from quackbox.net.loops import quick_hand_over
 from quackbox.net.protocol import BOT, HUMAN
 from quackbox.net.seats import Seat, Seats
+from quackbox.net.thinker import Thinkers
 
 __all__ = ["BotDriver", "seated"]
 
@@ -43,6 +49,8 @@ log = logging.getLogger("quackbox.net")
 
 QUIET_AFTER_NOTHING = 1.0
 """Seconds to wait after a step in which no bot could move, before asking again."""
+THINK_DEADLINE = 10.0
+"""Seconds a slow bot's thought may take before the normal bot decides in its place."""
 
 
 class BotDriver:
@@ -78,20 +86,26 @@ class BotDriver:
         self.held_until = 0.0
         """No bot moves before this (the first moments of a new game)."""
         self.on_thought: Callable[[], object] = lambda: None
-        """Called from a worker thread when a slow bot's choice is ready (the host steps again)."""
+        """Called from the pool's thread when a slow bot's choice is ready (the host steps again)."""
         self.thinkers: dict[int, _Thinking] = {}
         """The bot seats whose bots are slow: they start thinking as soon as the game waits for them."""
-        self._thinker: ThreadPoolExecutor | None = None
+        self.pool: Thinkers | None = None
+        """Where slow bots think (the host hands it in, and ends it); None: a slow bot
+        makes one the first time it thinks."""
 
     def _make(self, seed: int, seat: int) -> _Careful:
-        return seated(core_bots.make(self.rules.name, self.kind, seed), seat, self._pool, self._thought)
+        return seated(core_bots.make(self.rules.name, self.kind, seed), seat, self._pool, self._thought,
+                      fallback=lambda: core_bots.make(self.rules.name, core_bots.NORMAL, seed))
 
-    def _pool(self) -> ThreadPoolExecutor:
-        if self._thinker is None:
-            quick_hand_over()  # the loop must not wait 5 ms for the thinker at every send
-            self._thinker = ThreadPoolExecutor(1, thread_name_prefix="quackbox-bot")
-        return self._thinker
+    def _pool(self) -> Thinkers:
+        if self.pool is None:
+            self.pool = Thinkers((self.rules.name,))
+        return self.pool
 
+    def close(self) -> None:
+        """End the workers slow bots think in (the table has closed)."""
+        if self.pool is not None:
+            self.pool.close()
     def _thought(self) -> None:
         self.pending = True
         self.on_thought()
@@ -108,6 +122,8 @@ class BotDriver:
             if seat.kind == BOT
         }
         self.thinkers = {s: thinking for s, bot in self.bots.items() if (thinking := bot.thinking) is not None}
+        if self.thinkers:
+            self._pool().start()  # warm before the first decision needs a worker
         self.stand_ins = {}
         self.standing_in = {}
 
@@ -134,9 +150,9 @@ class BotDriver:
                 self.waiting_since.pop(i, None)
             elif i not in before or i == moved or i not in self.waiting_since:
                 self.waiting_since[i] = now
-        self._think_ahead(state, waiting)
+        self._think_ahead(state, waiting, now)
 
-    def _think_ahead(self, state: Any, waiting: tuple[int, ...]) -> None:
+    def _think_ahead(self, state: Any, waiting: tuple[int, ...], now: float) -> None:
         """Start every slow bot the game now waits for thinking about its view,
         so that its thought runs while the pace does, not after it. (A bot
         seat's own bot only: a stand-in for a person thinks once it is due.)"""
@@ -145,7 +161,7 @@ class BotDriver:
             return
         for seat, view in zip(seats, self.rules.views(state, seats)):
             if view.legal:
-                self.thinkers[seat].think(view)
+                self.thinkers[seat].think(view, now)
 
     def stand_in_due(self, seat: Seat) -> float | None:
         """When a bot may play for this person's seat, if it is their move."""
@@ -162,6 +178,8 @@ class BotDriver:
         """The times at which :meth:`step` or :meth:`timed_out` may have something to do."""
         paced = self._paced(state)
         times = [paced] if self.pending else []
+        # A thought past its deadline is given up at once (the normal bot decides instead).
+        times += [due for thinking in self._thinking() if (due := thinking.deadline()) is not None]
         for s in self.rules.waiting_for(state):
             seat = seats[s]
             if seat.kind != HUMAN:
@@ -196,6 +214,8 @@ class BotDriver:
         one prompt (a response window), and pacing them one by one would only
         make people wait longer.
         """
+        for thinking in self._thinking():
+            thinking.now = now
         if now < self._paced(state):
             return []
         rules = self.rules
@@ -213,6 +233,10 @@ class BotDriver:
             move = core_bots.decide(bot, rules.view(state, s))
             if move is not None:
                 out += self._play(state, s, move, play)
+            elif s in self.thinkers or (s in self.stand_ins and self.stand_ins[s].thinking is not None):
+                # Still thinking: the seats after it wait their turn, so bots answer in seat
+                # order whichever thought ends first (a seeded table replays exactly).
+                break
         if not out:
             self.pending = False
             # Nobody could move. If a stand-in was due, its seat had no legal
@@ -220,6 +244,10 @@ class BotDriver:
             # rather than ask again in a tight loop.
             self.quiet_until = now + QUIET_AFTER_NOTHING
         return out
+
+    def _thinking(self) -> list[_Thinking]:
+        """Every slow bot of the table: the bot seats' and the stand-ins'."""
+        return [*self.thinkers.values(), *(t for bot in self.stand_ins.values() if (t := bot.thinking) is not None)]
 
     def _paced(self, state: Any) -> float:
         """The earliest time a bot may move: a pace after the last change (at once
@@ -254,67 +282,101 @@ class BotDriver:
 
 
 def seated(
-    bot: Bot[Any], seat: int, pool: Callable[[], ThreadPoolExecutor], thought: Callable[[], None]
+    bot: Bot[Any], seat: int, pool: Callable[[], Thinkers], thought: Callable[[], None], *,
+    fallback: Callable[[], Bot[Any]],
 ) -> _Careful:
     """``bot`` playing ``seat`` beside an event loop, as the host's table and a
     bot over the network both run it: a failure is logged, not raised, and a
-    slow bot thinks in ``pool()``'s thread (its ``choose`` gives None until
-    the thought is done, then the move; ``thought()`` is called from that
-    thread when it is)."""
+    slow bot thinks in ``pool()``'s workers (its ``choose`` gives None until
+    the thought is done, then the move; ``thought()`` is called from the pool's
+    thread when it is; ``fallback()`` makes the bot that decides when a worker
+    cannot)."""
     if not bot.slow:
         return _Careful(bot, seat)
-    return _Careful(_Thinking(bot, pool(), thought), seat)
+    return _Careful(_Thinking(bot, pool, thought, fallback, seat), seat)
 
 
 class _Thinking:
-    """A slow bot whose choices are made in ``pool``'s thread.
+    """A slow bot whose choices are made in a worker process.
 
-    ``think(view)`` starts thinking about ``view`` (unless it already is);
+    ``think(view, now)`` starts thinking about ``view`` (unless it already is);
     ``choose(view)`` does too, and returns None until the thought is done,
-    then the move. A view that changed in between starts a new thought, and
-    a thought about an older view still waiting its turn in the thread is
-    dropped. The bot sees only the frozen view, so the thread shares nothing
-    with the table.
+    then the move, and takes the bot the thought left behind. Anything else
+    asked of the bot (to react, to see events) drops a thought under way
+    first: a bot answers one question at a time, in the order asked.
     """
 
-    def __init__(self, bot: Bot[Any], pool: ThreadPoolExecutor, done: Callable[[], None]) -> None:
+    def __init__(self, bot: Bot[Any], pool: Callable[[], Thinkers], done: Callable[[], None],
+                 fallback: Callable[[], Bot[Any]], seat: int) -> None:
         self.bot = bot
         self.pool = pool
         self.done = done
+        self.fallback = fallback
+        self.seat = seat
         self.name = bot.name
         self.reacts = bot.reacts
         self.remembers = bot.remembers
+        self.now = 0.0
+        """The table's time, as last told (a thought's deadline counts from it)."""
         self._view: GameView | None = None
-        self._future: Future[Move] | None = None
+        self._future: Future[tuple[Move, Bot[Any]]] | None = None
+        self._since = 0.0
 
-    def think(self, view: GameView) -> None:
+    def think(self, view: GameView, now: float | None = None) -> None:
+        if now is not None:
+            self.now = now
         if self._future is not None:
             if self._view == view:
                 return
-            self._future.cancel()  # only stops a thought that has not begun
+            self._drop()
         self._view = view
-        self._future = self.pool.submit(self.bot.choose, view)
+        self._since = self.now
+        self._future = self.pool().think(self.bot, view)
         self._future.add_done_callback(self._done)
 
-    def _done(self, future: Future[Move]) -> None:
+    def _done(self, future: Future[tuple[Move, Bot[Any]]]) -> None:
         if not future.cancelled():
             self.done()
+
+    def deadline(self) -> float | None:
+        """When the thought under way is given up, if one is."""
+        return self._since + THINK_DEADLINE if self._future is not None else None
 
     def choose(self, view: GameView) -> Move | None:
         self.think(view)
         future = self._future
-        if future is None or not future.done():
+        if future is None:
+            return None
+        if not future.done():
+            if self.now >= self._since + THINK_DEADLINE:
+                self._drop()
+                log.error("bot %s at seat %d thought for over %g s: the normal bot decided instead",
+                          self.name, self.seat, THINK_DEADLINE)
+                return self.fallback().choose(view)
             return None
         self._future = self._view = None
-        return future.result()
+        try:
+            move, self.bot = future.result()
+        except Exception as exc:
+            self.pool().broken()
+            log.error("bot %s at seat %d could not think (%s): the normal bot decided instead",
+                      self.name, self.seat, type(exc).__name__)
+            return self.fallback().choose(view)
+        return move
 
     def react(self, view: GameView) -> Move | None:
+        self._drop()
         return self.bot.react(view)
 
     def observe(self, events: Sequence[Event], seat: int) -> None:
-        # In the thinking thread, after any thought already queued: the
-        # memory is never changed while a choice reads it.
-        self.pool.submit(self.bot.observe, events, seat)
+        self._drop()
+        self.bot.observe(events, seat)
+
+    def _drop(self) -> None:
+        """Let go of the thought under way: its answer, and the bot it leaves, are never taken."""
+        if self._future is not None:
+            self._future.cancel()  # stops only a thought that has not begun
+        self._future = self._view = None
 
 
 class _Careful:

@@ -19,11 +19,11 @@ first retry within a second) and the host sends a fresh view.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import logging
 import secrets
 from collections import deque
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, AsyncIterator
 
@@ -34,7 +34,8 @@ from quackbox.core import bots as core_bots
 from quackbox.core import games
 from quackbox.core.rules import GameView, Move, Outcome
 from quackbox.net.bot_driver import seated
-from quackbox.net.loops import call_soon_from_thread, quick_hand_over
+from quackbox.net.loops import call_soon_from_thread
+from quackbox.net.thinker import Thinkers
 from quackbox.net.tokens import TokenStore
 from quackbox.net.protocol import (
     HUMAN,
@@ -619,21 +620,20 @@ async def run_network_bot(
     client = await Client.connect(url, name=name, code=code, token=token, tokens=tokens)
     loop = asyncio.get_running_loop()
     thought = asyncio.Event()
-    """Set (from a slow bot's thread) when its thought is done."""
-    threads: list[ThreadPoolExecutor] = []
-
-    def thread() -> ThreadPoolExecutor:
-        quick_hand_over()  # as the host's bot driver does
-        threads.append(ThreadPoolExecutor(1, thread_name_prefix="quackbox-bot"))
-        return threads[-1]
+    """Set (from the pool's thread) when a slow bot's thought is done."""
+    pool = Thinkers((client.game,))
 
     def done() -> None:
         call_soon_from_thread(loop, thought.set)  # the thought may end after this game's loop
 
     try:
-        # As the host runs its bots (net.bot_driver): a failure is logged, and a slow bot thinks in a thread.
-        bot = seated(core_bots.make(client.game, kind, seed if seed is not None else secrets.randbits(32)),
-                     client.seat if client.seat is not None else -1, thread, done)
+        # As the host runs its bots (net.bot_driver): a failure is logged, and a slow bot
+        # thinks in a worker process, never beside this loop.
+        seed = seed if seed is not None else secrets.randbits(32)
+        bot = seated(core_bots.make(client.game, kind, seed), client.seat if client.seat is not None else -1,
+                     lambda: pool, done, fallback=lambda: core_bots.make(client.game, core_bots.NORMAL, seed))
+        if bot.thinking is not None:
+            pool.start()  # warm before the first decision
         await client.ready()
         asked_to_start: Lobby | None = None
         acted_on: int | None = None
@@ -665,17 +665,23 @@ async def run_network_bot(
                 thinking = bot.thinking if view.legal and view.seat in view.waiting_for else None
                 if think > 0:
                     if thinking is not None:
-                        thinking.think(view)
+                        thinking.think(view, loop.time())
                     await asyncio.sleep(think)
                     if client.view is not None and client.view.seq != message.seq:
                         continue
                 thought.clear()
+                if thinking is not None:
+                    thinking.now = loop.time()
                 move = core_bots.decide(bot, view)
                 while move is None and thinking is not None:
-                    # A slow bot thinks in its thread, off the loop (which keeps the connection
-                    # alive): its move once this view's thought is done (an older one may end first).
-                    await thought.wait()
+                    # A slow bot thinks in a worker, off the loop (which keeps the connection
+                    # alive): its move once this view's thought is done, or the normal bot's
+                    # once the thought is past its deadline.
+                    due = thinking.deadline()
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(thought.wait(), None if due is None else max(0.0, due - loop.time()))
                     thought.clear()
+                    thinking.now = loop.time()
                     move = core_bots.decide(bot, view)
                 if move is not None:
                     acted_on = message.seq
@@ -687,8 +693,7 @@ async def run_network_bot(
         return None
     finally:
         await client.close()
-        for running in threads:
-            running.shutdown(wait=False, cancel_futures=True)
+        pool.close()
 
 
 def _should_start(lobby: Lobby, seat: int | None) -> bool:

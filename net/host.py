@@ -240,7 +240,7 @@ class Host:
         if self.config.resume:
             self.table.restart_clock(self._now())
         self.saver.start()
-        # A slow bot thinks in a worker thread; its answer wakes the table here.
+        # A slow bot thinks in a worker process; its answer wakes the table here.
         self.table.bots.on_thought = functools.partial(call_soon_from_thread, asyncio.get_running_loop(), self._on_timer)
         self._reschedule()
 
@@ -264,6 +264,7 @@ class Host:
         except TimeoutError:
             log.error("the game journal did not finish writing in time")
         await self.saver.close(FLUSH_TIMEOUT)
+        self.table.bots.close()
         boxes = list(self._outboxes.values())
         if boxes:
             await asyncio.wait([b.task for b in boxes], timeout=FLUSH_TIMEOUT)

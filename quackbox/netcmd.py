@@ -23,7 +23,7 @@ from quackbox.core import games
 from quackbox.core.rules import BadOptions, Outcome
 from quackbox.net.client import NetError, run_network_bot, table_url
 from quackbox.net.host import Host, HostConfig, HostError, farewell, is_loopback, lan_address
-from quackbox.net import collector, journal, places
+from quackbox.net import journal, places
 from quackbox.net.local import open_door, open_web, ssh_command
 from quackbox.net.protocol import DEFAULT_PORT, DEFAULT_SSH_PORT, DEFAULT_WEB_PORT
 from quackbox.net.door import HOST_KEY_ENV, ROOM_CODE_ENV, VIA_ENV
@@ -345,7 +345,6 @@ async def _serve_headless(
                 ssh = await open_door(ssh_config, host) if ssh_config is not None else None
                 web = await open_web(web_config, host) if web_config is not None else None
                 announce(host, ssh, web)
-                collector.settle()  # what the host made to start lasts as long as it does
                 waits: list[asyncio.Future[Any]] = [stop]
                 if config.once:
                     waits.append(asyncio.ensure_future(host.game_over()))

@@ -150,24 +150,6 @@ def test_a_headless_host_in_the_background_stops_on_a_signal_with_its_journal_wh
     assert command in text, text
 
 
-async def test_a_headless_host_settles_its_collector_once_its_table_is_open(monkeypatch: pytest.MonkeyPatch) -> None:
-    """What a host makes to start is frozen once its table listens and it has said how to join,
-    not before (the table would be left for the collector to walk) and not never."""
-    from quackbox.net.host import HostConfig
-
-    said: list[str] = []
-    monkeypatch.setattr(netcmd.collector, "settle", lambda: said.append("settled"))
-
-    def announce(host: object, ssh: object, web: object) -> None:
-        said.append("announced")
-        os.kill(os.getpid(), signal.SIGTERM)  # caught by the host, which closes its table
-
-    config = HostConfig(game="side-effects", seats=2, headless=True, bind="127.0.0.1", port=0)
-    outcome, stopped_by = await netcmd._serve_headless(config, None, None, announce)
-    assert (outcome, stopped_by) == (None, signal.SIGTERM)
-    assert said == ["announced", "settled"]
-
-
 # --- a host with a seat and an SSH door ----------------------------------------------------
 
 

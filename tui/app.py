@@ -37,7 +37,7 @@ from quackbox.net.client import Disconnected, NetError, NotConnected, Reconnecte
 from quackbox.net.host import HostConfig, HostError, farewell, is_loopback, lan_address
 from quackbox.net.protocol import HUMAN, Bye, ChatLine, Error, ErrorCode, Lobby, Notice, Paused, Started, View, Welcome
 from quackbox.net.tokens import TokenStore
-from quackbox.net import collector, places
+from quackbox.net import places
 from quackbox.tui import rules_text
 from quackbox.tui.clock import WALL, Clock, while_alive
 from quackbox.tui.config import Settings, SettingsStore
@@ -879,7 +879,6 @@ def run_hosted(config: HostConfig, *, name: str | None = None, ssh: Any = None, 
                           home=False)
         app.resume_flags = list(resume_flags)
         app.ssh_host_key = session.host_key
-        collector.settle()  # the table, its doors and the app last as long as the process
         # A host told to stop (kill, or its own terminal hung up) closes the table as q does.
         for signum in HOST_STOP_SIGNALS:
             loop.add_signal_handler(signum, lambda s=signum: app.exit(return_code=128 + s))

@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
-import sys
-import threading
-import time
+import copy
+import os
+from concurrent.futures import Future
+from concurrent.futures.process import BrokenProcessPool
 
 import pytest
 
 from quackbox.core.bots import Bot
-from quackbox.net import loops
-from quackbox.net.bot_driver import BotDriver
+from quackbox.net.bot_driver import THINK_DEADLINE, BotDriver
 from quackbox.net.seats import Seats
 from quackbox.net.config import TableConfig
 from tests.net import fakegame
 from tests.net.fakegame import Draw, Drop, Play, Poke
+from tests.net.workers import WorkerBot
 
 RULES = fakegame.RULES
 
@@ -22,13 +23,14 @@ RULES = fakegame.RULES
 class Game:
     """A Shed game with a driver, the way the table runs one."""
 
-    def __init__(self, *, bots: int, **config) -> None:
+    def __init__(self, *, bots: int, pool=None, **config) -> None:
         config.setdefault("bot_kind", "random")
         config.setdefault("bot_delay", 1.0)
         self.seats = Seats(3, host_name=None, host_token=None, bots=bots)
         for conn in range(3 - bots):
             self.seats.take_open("", conn=conn)
         self.driver = BotDriver(TableConfig(game="shed", seats=3, **config), RULES)
+        self.driver.pool = pool
         self.state = RULES.new_game(seats=3, seed=1)
         self.driver.deal(self.seats, seed=1)
         self.played: list[tuple[int, object]] = []
@@ -168,26 +170,52 @@ def test_nobody_able_to_move_quiets_the_bots_for_a_second():
 
 
 class Slow(Bot):
-    """A slow bot (like the search bot) that notes each view it thinks about,
-    and the thread it thinks in, and thinks until its ``gate`` opens."""
+    """A slow bot (like the search bot): it counts the choices it made, which a thought
+    in a worker changes in the bot it sends back."""
 
     name = "slow"
     reacts = False
+    remembers = True
     slow = True
 
     def __init__(self, seed: int = 0) -> None:
-        self.threads: list[threading.Thread] = []
-        self.views: list = []
-        self.gate = threading.Event()
+        self.seed = seed
+        self.chosen = 0
+        self.seen = 0
 
     def choose(self, view):
-        self.threads.append(threading.current_thread())
-        self.views.append(view)
-        assert self.gate.wait(10), "the test never let the bot finish"
+        self.chosen += 1
         return view.legal[0]
 
-    def react(self, view):
-        return None
+    def observe(self, events, seat):
+        self.seen += 1
+
+
+class Pool:
+    """Thinkers that think nowhere: each decision is a future the test settles."""
+
+    def __init__(self) -> None:
+        self.asked: list[tuple[object, object, Future]] = []
+        self.broke = 0
+
+    def start(self) -> None:
+        pass
+
+    def think(self, bot, view) -> Future:
+        future: Future = Future()
+        self.asked.append((bot, view, future))
+        return future
+
+    def broken(self) -> None:
+        self.broke += 1
+
+    def answer(self, index: int = -1) -> None:
+        """The worker's answer to decision ``index``: the move, and the bot after it."""
+        bot, view, future = self.asked[index]
+        after = copy.deepcopy(bot)
+        move = after.choose(view)
+        future.set_running_or_notify_cancel()
+        future.set_result((move, after))
 
 
 @pytest.fixture
@@ -208,86 +236,117 @@ def slow_bots(monkeypatch) -> list[Slow]:
     return made
 
 
-def until(condition, timeout: float = 5.0) -> bool:
-    end = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > end:
-            return False
-        time.sleep(0.001)
-    return True
+def slow_game(pool: Pool, **config) -> Game:
+    return Game(bots=3, bot_kind="slow", bot_delay=1.0, pool=pool, **config)
 
 
-def test_a_slow_bot_s_thread_makes_python_hand_over_quickly(slow_bots, monkeypatch):
-    """Beside a thinking thread the loop would wait up to Python's 5 ms for the
-    interpreter at every send: the thinker's pool lowers the switch interval."""
-    monkeypatch.setattr(sys, "getswitchinterval", lambda: 0.005)  # Python's default, whatever ran before
-    lowered: list[float] = []
-    monkeypatch.setattr(sys, "setswitchinterval", lowered.append)
-    game = Game(bots=3, bot_kind="slow", bot_delay=1.0)
-    assert until(lambda: slow_bots[0].views)
-    assert lowered == [loops.SWITCH_SECONDS]
-    slow_bots[0].gate.set()
-
-
-def test_a_slow_bot_thinks_off_the_loop_while_the_pace_runs(slow_bots):
-    """The search bot must not freeze a table with people, nor make them wait
-    for the pace and then for its thought: it starts thinking in a worker
-    thread as soon as the game waits for it, and moves once the pace is over."""
-    game = Game(bots=3, bot_kind="slow", bot_delay=1.0)  # the game waits for seat 0 from 0.0
-    bot = slow_bots[0]
-    assert until(lambda: bot.views), "seat 0's bot did not start thinking when the game began waiting for it"
-    assert bot.threads[0] is not threading.main_thread()
-    woken = threading.Event()
-    game.driver.on_thought = woken.set
-    bot.gate.set()
-    assert woken.wait(5)
+def test_a_slow_bot_thinks_in_a_worker_while_the_pace_runs_and_keeps_the_bot_the_thought_left(slow_bots):
+    """The search bot must not make people wait for the pace and then for its thought:
+    it is sent to think as soon as the game waits for it, and moves once the pace is over;
+    the bot its thought sent back is the bot from then on."""
+    pool = Pool()
+    game = slow_game(pool)
+    assert [view.seat for _bot, view, _f in pool.asked] == [0]  # only the seat waited for
+    woken = []
+    game.driver.on_thought = lambda: woken.append(True)
+    pool.answer()
+    assert woken
     assert game.step(0.5) == []  # the thought is ready, the pace is not over
     assert game.step(1.0) == [("moved", 0)]
-    assert len(bot.views) == 1
+    assert game.driver.bots[0].bot.bot.chosen == 1 and slow_bots[0].chosen == 0
+    assert len(pool.asked) == 2  # then seat 1, waited for next
 
 
 def test_a_slow_bot_that_thinks_longer_than_the_pace_moves_when_it_is_done(slow_bots):
-    game = Game(bots=3, bot_kind="slow", bot_delay=1.0)
-    bot = slow_bots[0]
+    pool = Pool()
+    game = slow_game(pool)
     assert game.step(1.0) == []  # the pace is over; the thought is not
-    woken = threading.Event()
-    game.driver.on_thought = woken.set
-    bot.gate.set()
-    assert woken.wait(5)
+    pool.answer(0)
     assert game.step(1.3) == [("moved", 0)]
-    assert len(bot.views) == 1, "the step at the pace started a second thought about the same view"
+    assert [view.seat for _bot, view, _f in pool.asked] == [0, 1], "the step started a second thought"
 
 
-def test_only_the_seats_waited_for_think_ahead(slow_bots):
-    game = Game(bots=3, bot_kind="slow", bot_delay=1.0)
-    assert until(lambda: slow_bots[0].views)
-    time.sleep(0.05)
-    assert [len(b.views) for b in slow_bots] == [1, 0, 0]
-    slow_bots[0].gate.set()
+def test_what_a_bot_is_shown_drops_its_thought_and_its_answer_is_never_taken(slow_bots):
+    """A bot answers one question at a time: events it is shown while it thinks drop the
+    thought (the bot it would have sent back never existed), and it thinks again."""
+    pool = Pool()
+    game = slow_game(pool)
+    _bot, _view, first = pool.asked[0]
+    thinking = game.driver.bots[0].thinking
+    thinking.observe([], 0)
+    assert first.cancelled() and thinking.bot.seen == 1
+    game.driver.changed(0.1, game.state, game.seats, moved=None, before=RULES.waiting_for(game.state))
+    assert len(pool.asked) == 2
+    pool.answer(1)
+    assert game.step(1.1) == [("moved", 0)]
+    assert thinking.bot.seen == 1 and thinking.bot.chosen == 1  # the answer taken is the second's
 
 
-def test_a_view_that_changes_while_a_slow_bot_thinks_starts_a_new_thought():
-    """The thought about the newest view is the one played; one about a view
-    in between that had not begun is dropped, not thought through."""
-    from concurrent.futures import ThreadPoolExecutor
-    from types import SimpleNamespace
+def test_a_thought_past_its_deadline_is_made_by_the_normal_bot_instead(slow_bots, caplog):
+    pool = Pool()
+    game = slow_game(pool)
+    assert THINK_DEADLINE in game.driver.wakeups(game.state, game.seats)
+    assert game.step(THINK_DEADLINE - 0.1) == []
+    assert game.step(THINK_DEADLINE) == [("moved", 0)]
+    assert "normal bot decided instead" in caplog.text
+    assert game.driver.bots[0].thinking.bot.chosen == 0  # the slow bot itself never chose
 
-    from quackbox.net.bot_driver import _Thinking
 
-    bot = Slow()
-    pool = ThreadPoolExecutor(1)
-    thinking = _Thinking(bot, pool, lambda: None)
-    first, between, last = (SimpleNamespace(legal=(f"move {n}",)) for n in range(3))
-    thinking.think(first)
-    assert until(lambda: bot.views == [first])  # thinking about it now
-    thinking.think(between)
-    assert thinking.choose(last) is None
-    bot.gate.set()
-    end = time.monotonic() + 5
-    move = None
-    while move is None and time.monotonic() < end:
-        move = thinking.choose(last)
-        time.sleep(0.001)
-    assert move == "move 2"
-    assert bot.views == [first, last]
-    pool.shutdown()
+def test_a_worker_that_died_is_replaced_by_the_normal_bot_for_that_decision(slow_bots, caplog):
+    pool = Pool()
+    game = slow_game(pool)
+    _bot, _view, future = pool.asked[0]
+    future.set_running_or_notify_cancel()
+    future.set_exception(BrokenProcessPool("a worker died"))
+    assert game.step(1.0) == [("moved", 0)]
+    assert pool.broke == 1 and "could not think (BrokenProcessPool)" in caplog.text
+
+
+# --- real worker processes ------------------------------------------------------------------
+
+
+def test_a_slow_bot_thinks_in_another_process_and_a_dead_worker_is_replaced(caplog):
+    """Over the real pool: the decision is made in a worker (its pid, not ours), a worker
+    that dies costs that decision to the normal bot, and the next decision has a new pool."""
+    from quackbox.net.thinker import Thinkers
+
+    pool = Thinkers(("side-effects",), workers=1)
+    try:
+        from quackbox.core import games
+
+        rules = games.get("side-effects")
+        state = rules.new_game(seats=2, seed=3)
+        seat = rules.waiting_for(state)[0]
+        view = rules.view(state, seat)
+        move, after = pool.think(WorkerBot(), view).result(timeout=60)
+        assert move in view.legal and after.pids and after.pids[0] != os.getpid()
+        with pytest.raises(BrokenProcessPool):
+            pool.think(WorkerBot(die=True), view).result(timeout=60)
+        pool.broken()
+        move, after = pool.think(WorkerBot(), view).result(timeout=60)
+        assert move in view.legal and pool.restarts == 1
+    finally:
+        pool.close()
+
+
+async def test_a_seeded_table_of_hard_bots_replays_exactly(tmp_path):
+    """Same seed, same moves: twice over a real host, its hard bots thinking in worker
+    processes, the journals agree move for move."""
+    import asyncio
+
+    from quackbox.net import journal as jn
+    from quackbox.net.host import Host, HostConfig
+
+    moves = 24
+    played = []
+    for run in range(2):
+        folder = tmp_path / f"run-{run}"
+        config = HostConfig(game="quack", seats=3, bots=3, headless=True, autostart=True, bot_kind="hard",
+                            bot_delay=0.0, seed=11, bind="127.0.0.1", port=0, journal_dir=str(folder))
+        async with asyncio.timeout(120):
+            async with Host(config) as host:
+                while host.table.seq < moves:
+                    await asyncio.sleep(0.02)
+        (path,) = folder.glob("*.qbj")
+        played.append(jn.read(path).moves[:moves])
+    assert len(played[0]) == moves and played[0] == played[1]

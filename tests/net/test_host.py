@@ -11,7 +11,6 @@ import asyncio
 import os
 import random
 import socket
-import threading
 
 import msgpack
 import pytest
@@ -101,48 +100,23 @@ async def test_full_game_with_bot_clients(game, seats):
     assert sorted(names[0]) == sorted(f"Bot{i}" for i in range(seats))
 
 
-class SlowRandom(Bot[GameView]):
-    """A random bot that says it is slow, and notes the threads it chooses and remembers in."""
-
-    name = "slow-random"
-    slow = True
-    remembers = True
-
-    def __init__(self, seed: int) -> None:
-        self.rng = random.Random(seed)
-        self.chose_in: set[int] = set()
-        self.saw_in: set[int] = set()
-
-    def choose(self, view):
-        self.chose_in.add(threading.get_ident())
-        return self.rng.choice(view.legal)
-
-    def observe(self, events, seat):
-        self.saw_in.add(threading.get_ident())
-
-
 @pytest.mark.parametrize("think", [0.0, 0.01])
-async def test_a_slow_bot_over_the_network_thinks_off_the_loop_as_the_hosts_do(monkeypatch, think):
-    """The network bot runs its bot as the host's bot driver does: a slow one
-    chooses in a thread of its own, never on the event loop (with a pace, its
-    thought starts as the pace does), and is shown each move's events in that
-    same thread (its memory is never written while a choice reads it); it
-    plays the game to its end."""
-    made: list[SlowRandom] = []
+async def test_a_slow_bot_over_the_network_thinks_in_a_worker_process_as_the_hosts_do(monkeypatch, tmp_path, think):
+    """The network bot runs its bot as the host's bot driver does: a slow one chooses in a
+    worker process, never beside the event loop (with a pace, its thought starts as the pace
+    does), and is shown each move's events here, between its decisions; it plays the game
+    to its end."""
+    from tests.net.workers import NotingRandom
 
-    def make(seed: int) -> SlowRandom:
-        made.append(SlowRandom(seed))
-        return made[-1]
-
-    monkeypatch.setitem(core_bots._REGISTRY, ("quack", "slow-random"), make)
+    record = tmp_path / "pids"
+    monkeypatch.setitem(core_bots._REGISTRY, ("quack", "noting"), lambda seed: NotingRandom(seed, str(record)))
     cfg = config(game="quack", seats=3, bots=2, autostart=True, options=FAST_OPTIONS["quack"])
     async with asyncio.timeout(60):
         async with Host(cfg) as host:
-            outcome = await run_network_bot(host.url, "Slow", kind="slow-random", seed=1, think=think)
+            outcome = await run_network_bot(host.url, "Slow", kind="noting", seed=1, think=think)
     assert outcome is not None and outcome == host.table.outcome
-    [bot] = made
-    assert bot.chose_in and threading.get_ident() not in bot.chose_in
-    assert bot.saw_in == bot.chose_in
+    chose_in = {int(line) for line in record.read_text().split()}
+    assert chose_in and os.getpid() not in chose_in
 
 
 async def test_bots_fill_open_seats_and_people_and_bots_share_a_table(tmp_path):

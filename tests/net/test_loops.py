@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-import sys
 import threading
 
-import pytest
-
-from quackbox.net.loops import SWITCH_SECONDS, call_soon_from_thread, quick_hand_over
+from quackbox.net.loops import call_soon_from_thread
 
 
 def test_a_callback_from_a_thread_runs_on_the_loop() -> None:
@@ -47,16 +44,3 @@ def test_a_callback_for_a_closed_loop_is_let_go_without_raising() -> None:
     thread.start()
     thread.join()
     assert errors == []
-
-
-def test_quick_hand_over_lowers_the_switch_interval_and_never_raises_it() -> None:
-    before = sys.getswitchinterval()
-    try:
-        sys.setswitchinterval(0.005)
-        quick_hand_over()
-        assert sys.getswitchinterval() == pytest.approx(SWITCH_SECONDS)
-        sys.setswitchinterval(0.0001)  # someone wanted it quicker still
-        quick_hand_over()
-        assert sys.getswitchinterval() == pytest.approx(0.0001)
-    finally:
-        sys.setswitchinterval(before)
