@@ -105,6 +105,7 @@ def farewell(saved: tuple[Path, bool] | None, resume_flags: Sequence[str] = ()) 
     if saved is None:
         return ["No move was made, so no game was saved."]
     path, over = saved
+    path = path.absolute()  # the command works from any folder
     if over:
         return [f"The game is over; it is saved in {path}", f"Watch it again with: quackbox replay {shlex.quote(str(path))}"]
     command = shlex.join(["quackbox", "host", "--resume", str(path), *resume_flags])

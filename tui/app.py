@@ -458,6 +458,11 @@ class QuackboxApp(TerminalApp[int]):
             if self.lobby_screen is not None:
                 self.lobby_screen.receive_chat(item, self.names)
         elif kind is Error:
+            if item.code == ErrorCode.MUTED:  # said in the log, where the chat would have gone
+                for screen in (self.table_screen, self.lobby_screen):
+                    if screen is not None:
+                        screen.notice(item.message)
+                return
             if item.code != ErrorCode.PAUSED:  # the pause is on screen already
                 self.notify(item.message, title="The host says no", severity="error", markup=False)
             if self.table_screen is not None:
@@ -474,7 +479,7 @@ class QuackboxApp(TerminalApp[int]):
                 self.lobby_screen.notice(item.text)
         elif kind is Bye:
             self._table_closed(item.message or f"The host closed the connection ({item.reason}).",
-                               moved=item.reason == "replaced")
+                               moved=item.reason == "replaced", removed=item.reason == "removed")
         elif kind is Disconnected:
             self._set_connection(RECONNECTING)
             self.notify("Lost the host; reconnecting…", severity="warning", markup=False)
@@ -500,17 +505,18 @@ class QuackboxApp(TerminalApp[int]):
             # Nothing on screen to show the news on: go back.
             self.leave_table()
 
-    def _table_closed(self, why: str, moved: bool = False) -> None:
+    def _table_closed(self, why: str, moved: bool = False, removed: bool = False) -> None:
         """The table is gone for this seat (the host said goodbye, or could not be reached
         again), or, ``moved``, the seat is played from a newer connection (the same player
         in another window): the table goes on there."""
         if self.connection == CLOSED:
             return
         self._set_connection(CLOSED)
-        title = "Your seat is played elsewhere now" if moved else "The table has closed"
+        title = ("Your seat is played elsewhere now" if moved else "You were removed from the table" if removed
+                 else "The table has closed")
         self.notify(why, title=title, severity="warning", markup=False, timeout=10)
         if self.table_screen is not None:
-            self.table_screen.table_closed(why, moved=moved)
+            self.table_screen.table_closed(why, moved=moved, removed=removed)
         if self.lobby_screen is not None:
             self.lobby_screen.table_closed(why)
 

@@ -292,13 +292,17 @@ class TableScreen(Screen):
     def notice(self, text: str) -> None:
         self.log_widget.notice(text)
 
-    def table_closed(self, why: str, moved: bool = False) -> None:
+    def table_closed(self, why: str, moved: bool = False, removed: bool = False) -> None:
         """The table has closed (``why``, a sentence), or, ``moved``, this seat is played
-        from a newer connection: say so where the prompt was, and what now."""
+        from a newer connection, or, ``removed``, the host removed this person: say so
+        where the prompt was, and what now."""
         self.connection = CLOSED
         self.log_widget.notice(why, style="italic red")
         if moved:
             self.board.closed = f"{why} The game goes on in the newer window; press q to leave this one."
+            return
+        if removed:
+            self.board.closed = f"{why} You cannot take a seat at this table again. Press q to leave."
             return
         if self.info.mode == "join":
             then = "Press q to leave; if the host opens the table again, join it as before to take your seat back."
