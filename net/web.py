@@ -348,11 +348,8 @@ class WebServer(DoorServer):
 
     async def _socket(self, ws: ServerConnection) -> None:
         sock = _Socket(self, ws)
-        refusal = self.door.arrived(sock, sock.address)
-        if refusal is not None:
-            await ws.close(REFUSED, close_reason(refusal))
-            return
         self._sockets.add(sock)
+        self.door.arrived(sock, sock.address)
         try:
             await sock.run()
         finally:
@@ -417,14 +414,19 @@ class _Socket:
             return
         door = self.server.door
         key = browser_key(hello.id)
+        name = door.name_for(key, hello.name)
+        refusal = await door.identify(self, key, name)
+        if refusal is not None:
+            await self._close(REFUSED, refusal)
+            return
         request = SessionRequest(
-            conn=self, key=key, name=door.name_for(key, hello.name), watch=hello.watch, term=_TERM,
-            size=(hello.cols, hello.rows), client_env=_CLIENT_ENV,
+            conn=self, key=key, name=name, watch=hello.watch, term=_TERM, size=(hello.cols, hello.rows),
+            client_env=_CLIENT_ENV,
         )
         loop = asyncio.get_running_loop()
         self._writer = loop.create_task(self._write())
         session = self.session = door.session(request, self)
-        session.begin()
+        await session.begin()
         # Refused, the session's goodbye is on its way; let in, the page's keys go to its child.
         reader = loop.create_task(self._read(session)) if session.child is not None else None
         try:

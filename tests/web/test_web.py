@@ -35,13 +35,14 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from quackbox.net import web
-from quackbox.net.door import CROWDED, DoorLimits, Launch, no_session_sentence
+from quackbox.net.door import CROWDED, TOO_FAST, DoorLimits, Launch, no_session_sentence
 from quackbox.net.host import Host, HostConfig
 from quackbox.net.limits import SLOW_FREE
 from quackbox.net.protocol import HUMAN
 from quackbox.net.web import WebConfig, WebError, WebServer, browser_key
 from quackbox.net.web_http import CSP
 from tests.net.test_ssh import CHILD_START, _descendants_of, gone, until
+from tests.net.test_ssh_hostile import hold_seat
 
 ROOT = Path(__file__).resolve().parents[2]
 STUB = str(ROOT / "tests" / "net" / "ssh_stub.py")
@@ -471,6 +472,35 @@ async def test_silent_sockets_never_keep_a_newcomer_out(tmp_path: Path) -> None:
         await asyncio.wait_for(silent[0].wait_closed(), 10)
         assert (silent[0].close_code, silent[0].close_reason) == (web.REFUSED, CROWDED)
         for ws in silent[1:]:
+            await ws.close()
+
+
+async def test_a_neighbour_on_the_same_address_never_keeps_a_seated_browser_out(tmp_path: Path) -> None:
+    """On a shared box everyone is 127.0.0.1. A neighbour there leaves sockets open that never say
+    hello and opens pages whose id holds no seat faster than strangers may (refused, with the
+    sentence); ann's browser, which holds a seat, comes back from the same address every time."""
+    limits = {"command": stub(), "connection_burst": 2, "connections_per_second": 0.01,
+              "stranger_connections": 4, "stranger_connections_per_address": 4, "connection_deadline": 60.0}
+    async with table(tmp_path, seats=2, bots=1, door=limits) as (host, server):
+        ann = new_id()
+        await hold_seat(host, server, browser_key(ann), "ann")
+        origin = f"http://127.0.0.1:{server.port}"
+        silent = [await connect(f"ws://127.0.0.1:{server.port}/term", origin=origin) for _ in range(6)]
+        answers = []
+        for _ in range(3):
+            tab = await Tab.open(server, watch=True)
+            with contextlib.suppress(AssertionError):
+                await tab.wait_for("ready", raw=True, timeout=10)
+            answers.append("in" if "ready" in tab.said else (await tab.ended())[1])
+            await tab.ws.close()
+        assert answers == ["in", "in", TOO_FAST]
+        for _ in range(3):
+            tab = await Tab.open(server, page_id=ann, name="ann")
+            await tab.wait_for("ready", raw=True, timeout=10)
+            await tab.ws.close()
+            await tab.ended()
+        assert 0 < len(server.door.keeper.strangers()) <= 4
+        for ws in silent:
             await ws.close()
 
 
