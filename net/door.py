@@ -68,6 +68,7 @@ from quackbox.net.limits import TokenBucket
 from quackbox.net.lobby import LOBBY, OVER
 from quackbox.net.protocol import MAX_NAME, OPEN
 from quackbox.net.pty_child import HANGUP_GRACE, PtyChild
+from quackbox.net.resources import QuietLog
 from quackbox.net.text import clean_name
 from quackbox.net.tokens import FILENAME as TOKENS_FILE, TokenStore
 from quackbox.net.zygote import Zygote
@@ -781,6 +782,8 @@ class Door:
         self._ending: set[asyncio.Task[None]] = set()
         self._timer: asyncio.TimerHandle | None = None
         self._closed = False
+        self._quiet = QuietLog(log)
+        """What a crowd repeats (connections pushed out, refused): a line a minute at most."""
 
     def open(self) -> None:
         """Ready the children's import path and the player folders.
@@ -844,7 +847,7 @@ class Door:
         await self._learn_seats([(key, name)])
         refusal = self.keeper.identified(conn, seated=self._holds_seat(key), now=_now())
         if refusal is not None:
-            log.info("door: refused a connection (%s): %s", key.id, refusal)
+            self._quiet.log(logging.INFO, f"door: refused a connection: {refusal}")
         return refusal
 
     def left(self, conn: Hashable) -> None:
@@ -853,7 +856,7 @@ class Door:
 
     def _make_way(self, evicted: Iterable[Hashable]) -> None:
         for old in evicted:
-            log.info("door: closed a connection that waited longest without a session")
+            self._quiet.log(logging.INFO, "door: closed a connection that waited longest without a session")
             self._disconnect(old, CROWDED)
         self._watch_deadlines()
 

@@ -60,8 +60,10 @@ from websockets.protocol import State
 
 from quackbox.net import places
 from quackbox.net.door import Door, DoorError, DoorLimits, DoorServer, DoorSession, Key, Launch, PlayerFolders, SessionRequest
+from quackbox.net.gate import Gate
 from quackbox.net.limits import SlowDown, TokenBucket
 from quackbox.net.protocol import DEFAULT_WEB_PORT
+from quackbox.net.resources import QuietLog
 from quackbox.net.web_http import Page, allowed_hosts, answer
 
 __all__ = [
@@ -102,6 +104,15 @@ more than this."""
 OUTPUT_BACKLOG = 64 * 1024
 """Bytes of a child's output waiting for a browser that does not keep up
 before the child is no longer read (it then blocks on its terminal)."""
+HTTP_CONNECTIONS = 128
+HTTP_CONNECTIONS_PER_ADDRESS = 32
+"""Connections at once not yet a terminal socket (a request on its way, its answer being
+sent), in all and from one address: a browser opens a few at once for the page, and friends
+behind one router share an address. Past either, the oldest makes way for the newcomer
+(:class:`quackbox.net.gate.Gate`), one whose request is still unfinished first; so half-sent
+requests, however many, hold only these descriptors, and never keep a newcomer out. Each
+has :data:`quackbox.net.door.CONNECTION_DEADLINE` from connecting to its request answered
+or its socket open."""
 GOODBYE_WAIT = 2.0
 """Seconds the last output and the goodbye may take to reach a browser before the socket is cut."""
 KEEPALIVE_INTERVAL = 15.0
@@ -144,6 +155,9 @@ class WebConfig:
     keepalive_timeout: float = KEEPALIVE_TIMEOUT
     command: Callable[[Launch], list[str]] | None = None
     """What a session runs (tests); default the door's ``quackbox join``."""
+    http_connections: int = HTTP_CONNECTIONS
+    http_connections_per_address: int = HTTP_CONNECTIONS_PER_ADDRESS
+    """Connections at once that are not yet a terminal socket, in all and from one address."""
     warm: bool = True
     """Fork each session's child from a warm process (:mod:`quackbox.net.zygote`); False: a fresh Python each."""
 
@@ -260,6 +274,10 @@ class WebServer(DoorServer):
         self._sockets: set[_Socket] = set()
         self._wrong = SlowDown()
         """Wrong room codes, per address."""
+        self._waiting = Gate(total=config.http_connections, per_address=config.http_connections_per_address)
+        """The connections not yet a terminal socket (their deadline is websockets' open_timeout)."""
+        self.quiet = QuietLog(log)
+        """What a crowd repeats: a line a minute at most."""
         players = Path(config.players_dir) if config.players_dir else places.data_dir() / PLAYERS_DIR
         self.door = Door(
             host, config.limits, PlayerFolders(players), disconnect=self._disconnect,
@@ -304,6 +322,7 @@ class WebServer(DoorServer):
                 close_timeout=GOODBYE_WAIT,
                 max_size=MAX_MESSAGE,
                 max_queue=MESSAGE_QUEUE,
+                create_connection=self._counted(),
             )
         except OSError as exc:
             await self.door.close()  # its warm start process, started as it opened
@@ -326,10 +345,35 @@ class WebServer(DoorServer):
             await self._server.wait_closed()
             self._server = None
 
+    # --- connections before they are a socket ------------------------------------------
+
+    def _counted(self) -> type[ServerConnection]:
+        """websockets' connection, counted in :attr:`_waiting` from the moment it is accepted."""
+        web = self
+
+        class Counted(ServerConnection):
+            def connection_made(self, transport: asyncio.BaseTransport) -> None:
+                super().connection_made(transport)
+                web._accepted(self)
+
+            def connection_lost(self, exc: Exception | None) -> None:
+                web._waiting.left(self)
+                super().connection_lost(exc)
+
+        return Counted
+
+    def _accepted(self, connection: ServerConnection) -> None:
+        peer = connection.transport.get_extra_info("peername") or ("",)
+        for old in self._waiting.arrived(connection, str(peer[0]), asyncio.get_running_loop().time()):
+            self.quiet.log(logging.INFO, "web: closed a connection that waited longest without being answered")
+            if isinstance(old, ServerConnection):  # the gate holds nothing else
+                old.transport.abort()
+
     # --- HTTP ---------------------------------------------------------------------------
 
     def _http(self, connection: ServerConnection, request: Request) -> Response | None:
         assert self._page is not None  # started
+        self._waiting.progressed(connection)  # its request is whole: it is being answered
         headers = {}
         for name in ("host", "origin", "accept-encoding", "if-none-match"):
             values = request.headers.get_all(name)
@@ -347,6 +391,7 @@ class WebServer(DoorServer):
     # --- sockets ------------------------------------------------------------------------
 
     async def _socket(self, ws: ServerConnection) -> None:
+        self._waiting.through(ws)  # a socket now: a stranger at the door until it says hello
         sock = _Socket(self, ws)
         self._sockets.add(sock)
         self.door.arrived(sock, sock.address)
@@ -463,7 +508,8 @@ class _Socket:
             self._closing = asyncio.get_running_loop().create_task(self._close(REFUSED, sentence))
 
     async def _close(self, code: int, sentence: str) -> None:
-        log.info("web: closed a socket from %s: %s", self.address, sentence)
+        self.server.quiet.log(logging.INFO, f"web: closed a socket from {self.address}: {sentence}",
+                              kind=("closed", sentence))
         await self.ws.close(code, close_reason(sentence))
 
     # --- the door's Terminal ----------------------------------------------------------

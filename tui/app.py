@@ -36,6 +36,7 @@ from quackbox.core.rules import BadOptions, Move
 from quackbox.net.client import Disconnected, NetError, NotConnected, Reconnected
 from quackbox.net.host import HostConfig, HostError, is_loopback, lan_address
 from quackbox.net.protocol import Bye, ChatLine, Error, Lobby, Started, View, Welcome
+from quackbox.net.resources import quiet_loop_errors
 from quackbox.net.tokens import TokenStore
 from quackbox.net import collector, places
 from quackbox.tui import rules_text
@@ -701,6 +702,7 @@ def run_hosted(config: HostConfig, *, name: str | None = None, ssh: Any = None, 
     lan = "127.0.0.1" if is_loopback(config.bind) else (lan_address() or "127.0.0.1")
 
     loop = asyncio.new_event_loop()
+    quiet_loop_errors(loop)  # a flood's repeated errors: a line a minute, not a traceback each
     try:
         # Open before the app takes the screen: a port in use or an unusable
         # host key is a line on the terminal, not a flash of the table.

@@ -504,6 +504,59 @@ async def test_a_neighbour_on_the_same_address_never_keeps_a_seated_browser_out(
             await ws.close()
 
 
+async def half_sent(port: int, local: str = "127.0.0.1") -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A connection that sent part of a request's head, and no more yet."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(local, 0))
+    writer.write(f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAccept: te".encode())
+    await writer.drain()
+    return reader, writer
+
+
+async def test_half_sent_requests_hold_only_their_budget_and_never_keep_a_friend_out(tmp_path: Path) -> None:
+    """A neighbour leaves requests half sent from the friends' own address: past that address's
+    budget the oldest are closed, another address's request is never pushed out, and the page
+    and a hello still come through at once."""
+    door = {"command": stub(), "http_connections": 8, "http_connections_per_address": 4}
+    async with table(tmp_path, door=door) as (host, server):
+        other = await half_sent(server.port, "127.0.0.2")
+        flood = [await half_sent(server.port) for _ in range(10)]
+        for reader, _ in flood[:6]:  # each pushed out by a newer one of its address
+            assert await asyncio.wait_for(reader.read(), 10) == b""
+        status, _, body = await http_get(server.port, "/")
+        assert status == 200 and body
+        tab = await Tab.open(server)
+        await tab.wait_for("ready", raw=True, timeout=10)
+        # The other address's request was kept: finished now, it is answered.
+        reader, writer = other
+        writer.write(b"xt/html\r\n\r\n")
+        assert (await asyncio.wait_for(reader.read(), 10)).startswith(b"HTTP/1.1 200 ")
+        for _, writer in flood:
+            writer.close()
+
+
+async def test_a_request_dribbled_a_byte_at_a_time_is_closed_at_its_deadline(tmp_path: Path) -> None:
+    async with table(tmp_path, door={"command": stub(), "connection_deadline": 0.5}) as (host, server):
+        reader, writer = await half_sent(server.port)
+
+        async def dribble() -> None:
+            with contextlib.suppress(OSError):
+                while True:
+                    writer.write(b"x")
+                    await writer.drain()
+                    await asyncio.sleep(0.05)
+
+        dribbling = asyncio.get_running_loop().create_task(dribble())
+        try:
+            try:
+                said = await asyncio.wait_for(reader.read(), 10)
+            except ConnectionResetError:  # cut with a byte of ours unread: closed all the same
+                said = b""
+            assert said == b""
+        finally:
+            dribbling.cancel()
+            writer.close()
+
+
 async def test_a_stranger_is_refused_with_a_sentence_that_says_how_to_watch(tmp_path: Path) -> None:
     async with table(tmp_path, seats=2, bots=2, door={"command": stub()}) as (host, server):
         tab = await Tab.open(server)
