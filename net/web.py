@@ -379,13 +379,11 @@ class WebServer(DoorServer):
             values = request.headers.get_all(name)
             # Two Host or Origin headers are someone's trick: as good as none.
             headers[name] = values[0] if len(values) == 1 else ""
-        got = answer(self._page, request.path, headers, self.hosts)
+        got = answer(self._page, request.path, headers, self.hosts, method=request.method)
         if got.upgrade:
             return None
         status = HTTPStatus(got.status)
         extra = [("Date", email.utils.formatdate(usegmt=True)), ("Connection", "close")]
-        if got.status != HTTPStatus.NOT_MODIFIED:
-            extra.append(("Content-Length", str(len(got.body))))
         return Response(status.value, status.phrase, Headers(extra + list(got.headers)), got.body)
 
     # --- sockets ------------------------------------------------------------------------

@@ -145,10 +145,11 @@ class Tab:
         await self.ws.send(json.dumps({"resize": [cols, rows]}))
 
 
-async def http_get(port: int, path: str, host: str | None = None, **headers: str) -> tuple[int, dict[str, str], bytes]:
-    """One GET over a plain socket, as a browser sends it: the status, headers (lower case) and body."""
+async def http_get(port: int, path: str, host: str | None = None, method: str = "GET",
+                   **headers: str) -> tuple[int, dict[str, str], bytes]:
+    """One request over a plain socket, as a browser sends it: the status, headers (lower case) and body."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    lines = [f"GET {path} HTTP/1.1", f"Host: {host or f'127.0.0.1:{port}'}"]
+    lines = [f"{method} {path} HTTP/1.1", f"Host: {host or f'127.0.0.1:{port}'}"]
     lines += [f"{k.replace('_', '-')}: {v}" for k, v in headers.items()]
     writer.write(("\r\n".join(lines) + "\r\n\r\n").encode())
     data = await asyncio.wait_for(reader.read(), 10)
@@ -189,6 +190,17 @@ async def test_the_page_and_everything_it_names_come_from_the_host_with_the_poli
             assert headers["content-security-policy"] == CSP and headers["x-content-type-options"] == "nosniff"
             assert int(headers["content-length"]) == len(body) > 0
         assert "server" not in headers  # no version to fingerprint
+
+
+async def test_head_gets_the_headers_alone_and_other_methods_405(tmp_path: Path) -> None:
+    async with table(tmp_path, door={"command": stub()}) as (host, server):
+        status, headers, body = await http_get(server.port, "/", method="HEAD")
+        assert status == 200 and body == b"" and int(headers["content-length"]) > 0
+        assert headers["x-frame-options"] == "DENY" and "camera=()" in headers["permissions-policy"]
+        for method in ("POST", "OPTIONS", "DELETE"):
+            status, headers, body = await http_get(server.port, "/", method=method, content_length="0")
+            assert status == 405 and headers["allow"] == "GET, HEAD" and int(headers["content-length"]) == len(body)
+        assert server.door.keeper.strangers() == [] and server.children == []
 
 
 async def test_a_host_name_the_table_never_announced_is_refused(tmp_path: Path) -> None:
