@@ -476,8 +476,11 @@ class QuackboxApp(TerminalApp[int]):
         if self.lobby_screen is None:
             from quackbox.tui.lobby import LobbyInfo, LobbyScreen
 
+            # The room code is for those at the table to pass on: someone only watching (a
+            # stranger who came in through a door to look, without being given it) is not shown it.
+            room_code = session.room_code if session.seat is not None else None
             info = LobbyInfo(title=session.title, mode=session.mode, address=session.address,
-                             room_code=session.room_code, seat=session.seat, starter=session.starter,
+                             room_code=room_code, seat=session.seat, starter=session.starter,
                              host_key=self.ssh_host_key, ssh_door=session.ssh_door,
                              web_link=session.web_link)
             self.lobby_screen = LobbyScreen(info)

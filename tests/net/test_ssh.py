@@ -281,8 +281,10 @@ async def test_a_resize_reaches_the_child_and_it_redraws_at_the_new_size(tmp_pat
 
 
 async def test_spectate_watches_the_table_without_a_seat(tmp_path: Path, keys: list) -> None:
-    """``ssh -t HOST spectate``: the lobby on screen, counted as watching, no seat taken."""
-    async with table(tmp_path, seats=3, bots=0) as (host, door):
+    """``ssh -t HOST spectate``: the lobby on screen, counted as watching, no seat taken. The
+    room code (which the door gave both children) is in the seated player's lobby, never in
+    the watcher's."""
+    async with table(tmp_path, seats=3, bots=0, code="KQXZ") as (host, door):
         player = await session(await login(door, keys[0], "alice"))
         await player.wait_for("alice (you)")
         watcher = await session(await login(door, keys[1], "carol"), command="spectate")
@@ -290,6 +292,7 @@ async def test_spectate_watches_the_table_without_a_seat(tmp_path: Path, keys: l
         await player.wait_for("and 1 watching")
         assert [s.name for s in host.table.seats if s.kind == HUMAN] == ["alice"]
         assert "carol" not in watcher.text
+        assert "room code" in player.text and "room code" not in watcher.text
 
 
 @WARM
