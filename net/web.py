@@ -46,7 +46,9 @@ import hashlib
 import hmac
 import json
 import logging
+import os
 import re
+import socket
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from pathlib import Path
@@ -113,6 +115,8 @@ behind one router share an address. Past either, the oldest makes way for the ne
 requests, however many, hold only these descriptors, and never keep a newcomer out. Each
 has :data:`quackbox.net.door.CONNECTION_DEADLINE` from connecting to its request answered
 or its socket open."""
+PEEK = 8192
+"""Bytes of a connection's request looked at as it is accepted (a browser's head is smaller)."""
 GOODBYE_WAIT = 2.0
 """Seconds the last output and the goodbye may take to reach a browser before the socket is cut."""
 KEEPALIVE_INTERVAL = 15.0
@@ -356,6 +360,11 @@ class WebServer(DoorServer):
                 super().connection_made(transport)
                 web._accepted(self)
 
+            def data_received(self, data: bytes) -> None:
+                super().data_received(data)
+                if self.request is not None:
+                    web._waiting.progressed(self)  # its request is whole: it is being answered
+
             def connection_lost(self, exc: Exception | None) -> None:
                 web._waiting.left(self)
                 super().connection_lost(exc)
@@ -363,11 +372,17 @@ class WebServer(DoorServer):
         return Counted
 
     def _accepted(self, connection: ServerConnection) -> None:
-        peer = connection.transport.get_extra_info("peername") or ("",)
+        transport = connection.transport
+        peer = transport.get_extra_info("peername") or ("",)
         for old in self._waiting.arrived(connection, str(peer[0]), asyncio.get_running_loop().time()):
             self.quiet.log(logging.INFO, "web: closed a connection that waited longest without being answered")
             if isinstance(old, ServerConnection):  # the gate holds nothing else
                 old.transport.abort()
+        # A browser sends its request as it connects: when connections crowd in, it is already
+        # here by the time the connection is taken, and the connection counts as one at work
+        # before a crowd taken with it can push it out.
+        if b"\r\n\r\n" in _unread(transport):
+            self._waiting.progressed(connection)
 
     # --- HTTP ---------------------------------------------------------------------------
 
@@ -418,6 +433,18 @@ class WebServer(DoorServer):
 
     def _via(self, request: SessionRequest) -> str:
         return f"http://{self._where(request)}"
+
+
+def _unread(transport: asyncio.BaseTransport) -> bytes:
+    """What the client has sent on ``transport`` that nobody has read yet, left where it is."""
+    sock = transport.get_extra_info("socket")
+    if sock is None:
+        return b""
+    try:
+        with socket.socket(fileno=os.dup(sock.fileno())) as peek:
+            return peek.recv(PEEK, socket.MSG_PEEK | socket.MSG_DONTWAIT)
+    except OSError:  # nothing yet, or no descriptor to spare: it will be read as ever
+        return b""
 
 
 class _Socket:

@@ -20,6 +20,7 @@ import json
 import os
 import re
 import secrets
+import socket
 import struct
 import subprocess
 import sys
@@ -544,6 +545,29 @@ async def test_half_sent_requests_hold_only_their_budget_and_never_keep_a_friend
         assert (await asyncio.wait_for(reader.read(), 10)).startswith(b"HTTP/1.1 200 ")
         for _, writer in flood:
             writer.close()
+
+
+async def test_a_whole_request_taken_in_with_a_crowd_of_half_sent_ones_is_answered(tmp_path: Path) -> None:
+    """A friend's browser sends its request as it connects; a crowd connects right behind it, from
+    its address, before the host has taken any of them. The friend's request is answered: the
+    crowd makes way, though the friend's connection is the oldest."""
+    door = {"command": stub(), "http_connections": 8, "http_connections_per_address": 4}
+    async with table(tmp_path, door=door) as (host, server):
+        # Connected and sent while the host's loop does not run: all are taken in one go.
+        friend = socket.create_connection(("127.0.0.1", server.port))
+        friend.sendall(f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n\r\n".encode())
+        crowd = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(10)]
+        for sock in crowd:
+            sock.sendall(b"GET / HTTP/1.1\r\nHost: 127.0")
+        friend.setblocking(False)
+        loop = asyncio.get_running_loop()
+        answer = b""
+        with contextlib.suppress(ConnectionResetError):
+            while chunk := await asyncio.wait_for(loop.sock_recv(friend, 65536), 10):
+                answer += chunk
+        assert answer.startswith(b"HTTP/1.1 200 "), answer[:80]
+        for sock in [friend, *crowd]:
+            sock.close()
 
 
 async def test_a_request_dribbled_a_byte_at_a_time_is_closed_at_its_deadline(tmp_path: Path) -> None:
