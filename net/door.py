@@ -879,11 +879,15 @@ class Door:
     # --- sessions ---------------------------------------------------------------------
 
     def name_for(self, key: Key, wanted: str) -> str:
-        """The player's name: ``wanted``, cleaned, unless the key already has one at this table."""
-        known = self._names.get(key.id)
-        if known is None:
-            known = self._names[key.id] = clean_name(wanted)[:MAX_NAME].strip() or "Player"
+        """The player's name: ``wanted``, cleaned, unless the key already has one at this table
+        (and from now on it has this one)."""
+        known = self._names[key.id] = self.known_name(key, wanted)
         return known
+
+    def known_name(self, key: Key, wanted: str) -> str:
+        """What :meth:`name_for` would say, remembering nothing: a key that only logs in (and
+        may be refused) costs the door no memory."""
+        return self._names.get(key.id) or clean_name(wanted)[:MAX_NAME].strip() or "Player"
 
     def holds_seat(self, key: Key) -> bool:
         """Whether ``key`` holds a seat at the table now, as far as its token was read (no IO)."""

@@ -263,9 +263,8 @@ class _Connection(asyncssh.SSHServer):
             # asyncssh asks again for the signed attempt, so the last key asked
             # about before logging in is the key that logged in; the door hears of it once.
             self.fingerprint = fingerprint
-            door = self.server.door
-            name = door.name_for(ssh_key(fingerprint), username)
-            refusal = await door.identify(self, ssh_key(fingerprint), name)
+            door, identity = self.server.door, ssh_key(fingerprint)
+            refusal = await door.identify(self, identity, door.known_name(identity, username))
             if refusal is not None:
                 # Closes the connection with the sentence as its reason (OpenSSH prints it).
                 raise asyncssh.DisconnectError(asyncssh.DISC_TOO_MANY_CONNECTIONS, refusal)

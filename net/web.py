@@ -484,14 +484,13 @@ class _Socket:
             return
         door = self.server.door
         key = browser_key(hello.id)
-        name = door.name_for(key, hello.name)
-        refusal = await door.identify(self, key, name)
+        refusal = await door.identify(self, key, door.known_name(key, hello.name))
         if refusal is not None:
             await self._close(REFUSED, refusal)
             return
         request = SessionRequest(
-            conn=self, key=key, name=name, watch=hello.watch, term=_TERM, size=(hello.cols, hello.rows),
-            client_env=_CLIENT_ENV,
+            conn=self, key=key, name=door.name_for(key, hello.name), watch=hello.watch, term=_TERM,
+            size=(hello.cols, hello.rows), client_env=_CLIENT_ENV,
         )
         loop = asyncio.get_running_loop()
         self._writer = loop.create_task(self._write())
