@@ -1,12 +1,16 @@
 """The doors against a hostile neighbour: each attack on a running ``quackbox host --ssh``, with figures.
 
     python -m bench.doors [ATTACK ...] [--flood-bytes 1048576]
+    python bench/doors.py [ATTACK ...]     # the same, importing only the installed quackbox
 
 Prints one JSON object, a key per attack (progress goes to stderr). Every
-attack runs against a real host process (the installed ``quackbox``
-command, headless, loopback only, its data in a fresh temporary folder) as
-another user of the same machine would make it: asyncssh clients from any
-127.x address, raw sockets, OpenSSH's own client. The attacks:
+attack runs against a real host process (the ``quackbox`` command installed
+beside this Python, headless, loopback only, its data in a fresh temporary
+folder) as another user of the same machine would make it: asyncssh clients
+from any 127.x address, raw sockets, OpenSSH's own client, browsers' sockets.
+Run as a script from another folder, the bench imports quackbox only from
+where this Python has it installed, so it can measure another version's host
+with its own clients. The attacks:
 
 - ``planted``: the host is started from a folder that holds a planted
   ``quackbox`` package; does the planted code run at the next login?
@@ -29,6 +33,25 @@ another user of the same machine would make it: asyncssh clients from any
   tracebacks in the host's log, whether the session is still there.
 - ``resize``: 20,000 window changes in 10 s: the host's CPU and its longest
   stall (websocket ping round trips); and a 1000x1000 terminal's first screen.
+- ``descriptors``: 1,100 HTTP requests left half sent on the browser door's
+  port from 127.0.0.1, each dribbling a byte every 2 s and opened again as
+  soon as it is closed, for 30 s, against a host started with a soft limit
+  of 1024 descriptors (``soft_1024``) and with a hard limit of 1024 too
+  (``soft_and_hard_1024``: the host cannot raise it): the host's descriptors
+  at their most, how long a table hello with the right code takes to be
+  welcomed and a fresh page to load (each tried three times during the
+  flood, 10 s at most), whether a browser's session comes in, and how much
+  the host's log grew (accept errors, tracebacks).
+- ``neighbour``: a neighbour on 127.0.0.1 opens a connection every 0.5 s
+  for 20 s to the SSH port (a socket that never speaks) and to the browser
+  door (a terminal socket that never says hello); a friend holding a seat
+  comes back three times over SSH and three times in a browser, from
+  127.0.0.1 too, over the neighbour's last 10 s: how long each takes to be
+  back at the table (its lobby on screen, 5 s at most), or what it was told.
+- ``zygote``: the warm start process is stopped (SIGSTOP) and a new SSH
+  session opens: the host's longest stall while it comes in (websocket ping
+  round trips to the table, every 20 ms), how long the session took to its
+  lobby, and whether its child started fresh.
 """
 
 from __future__ import annotations
@@ -39,7 +62,10 @@ import contextlib
 import json
 import os
 import re
+import resource
+import secrets
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -59,7 +85,8 @@ CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 PAGE = os.sysconf("SC_PAGE_SIZE")
 QUACKBOX = str(Path(sys.executable).with_name("quackbox"))
 """The installed command, as a person would run it (not ``python -m``, which imports from the folder)."""
-ATTACKS = ("planted", "keys", "idle", "squat", "addresses", "folders", "names", "halfclosed", "resize")
+ATTACKS = ("planted", "keys", "idle", "squat", "addresses", "folders", "names", "halfclosed", "resize", "descriptors",
+           "neighbour", "zygote")
 
 
 def log(text: str) -> None:
@@ -86,15 +113,20 @@ def children_of(pid: int) -> list[int]:
 
 
 class HostProcess:
-    """``quackbox host --headless --ssh`` in a process of its own, its output in a log file."""
+    """``quackbox host --headless --ssh`` (and ``--web`` with ``web``) in a process of its own, its
+    output in a log file; ``nofile``: the descriptor limits (soft, hard) it is started with."""
 
-    def __init__(self, work: Path, *args: str, cwd: Path | None = None) -> None:
+    def __init__(self, work: Path, *args: str, cwd: Path | None = None, web: bool = False,
+                 nofile: tuple[int, int] | None = None) -> None:
         self.work = work
-        self.args = args
+        self.args = args + (("--web", "0") if web else ())
         self.cwd = cwd or work
         self.log_path = work / "host.log"
         self.proc: subprocess.Popen[bytes] | None = None
-        self.port = self.ssh_port = 0
+        self.port = self.ssh_port = self.web_port = 0
+        self.code = ""
+        self.web = web
+        self.nofile = nofile
 
     @property
     def pid(self) -> int:
@@ -117,20 +149,33 @@ class HostProcess:
         env = {k: v for k, v in os.environ.items() if not k.startswith("QUACKBOX_")}
         env |= {"QUACKBOX_DATA_DIR": str(self.work / "data"), "QUACKBOX_STATE_DIR": str(self.work / "state"),
                 "QUACKBOX_CONFIG_DIR": str(self.work / "config"), "PYTHONUNBUFFERED": "1"}
+        nofile = self.nofile
+
+        def limits() -> None:
+            if nofile is not None:
+                resource.setrlimit(resource.RLIMIT_NOFILE, nofile)
+
         with open(self.log_path, "wb") as out:
             self.proc = subprocess.Popen(
                 [QUACKBOX, "host", "--headless", "--bind", "127.0.0.1", "--port", "0", "--ssh", "0",
                  "--no-journal", "--again", *self.args],
                 cwd=self.cwd, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+                preexec_fn=limits if nofile is not None else None,
             )
         deadline = time.monotonic() + 30
-        while not self.ssh_port:
+        while not self.ssh_port or (self.web and not self.web_port):
             text = self.output
-            if (m := re.search(r"on port (\d+)\.", text)) and (s := re.search(r"ssh -p (\d+) ", text)):
+            m, s = re.search(r"on port (\d+)\.", text), re.search(r"ssh -p (\d+) ", text)
+            w = re.search(r"Or in a browser: http://127\.0\.0\.1:(\d+)/#(\S+)", text)
+            if m and s and (w or not self.web):
                 self.port, self.ssh_port = int(m.group(1)), int(s.group(1))
+                if w:
+                    self.web_port, self.code = int(w.group(1)), w.group(2)
             elif self.proc.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"the host did not start:\n{text}")
             await asyncio.sleep(0.05)
+        if not self.code and (c := re.search(r"Room code: (\S+)", self.output)):
+            self.code = c.group(1)
         return self
 
     async def __aexit__(self, *exc: object) -> None:
@@ -593,6 +638,345 @@ async def resize(work: Path) -> dict[str, Any]:
                                      "child_rss_mib": round(rss_mib(children[0]), 1) if children else None}
         big.close()
         out["host_tracebacks"] = host.tracebacks()
+    return out
+
+
+# --- descriptors, a neighbour on the same address, a stopped zygote ---------------------------
+
+
+def open_fds(pid: int) -> int:
+    with contextlib.suppress(OSError):
+        return len(os.listdir(f"/proc/{pid}/fd"))
+    return 0
+
+
+def raise_own_limit() -> None:
+    """The bench holds more connections than a soft limit of 1024 allows."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+async def table_hello(host: HostProcess, wait: float = 10.0) -> str | float:
+    """Seconds until a spectator's hello with the right code is welcomed at the table's own port,
+    or what went wrong."""
+    started = time.monotonic()
+    try:
+        client = await asyncio.wait_for(Client.connect(host.url, name="friend", code=host.code or None,
+                                                       spectate=True, reconnect=False), wait)
+    except asyncio.TimeoutError:
+        return f"no welcome within {wait:g} s"
+    except (NetError, OSError) as exc:
+        return f"refused: {exc}"
+    took = time.monotonic() - started
+    await client.close()
+    return round(took, 3)
+
+
+async def http_fetch(port: int, path: str, wait: float) -> bytes:
+    reader, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), wait)
+    try:
+        writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAccept-Encoding: gzip\r\n\r\n".encode())
+        return await asyncio.wait_for(reader.read(), wait)
+    finally:
+        writer.close()
+
+
+async def page_load(port: int, wait: float = 10.0) -> str | float:
+    """Seconds to fetch the page and every file it names, one connection each, as a browser
+    does here (the door closes each after its answer); or what went wrong."""
+    started = time.monotonic()
+    try:
+        for path in ("/", "/door.css", "/vendor/xterm.css", "/vendor/xterm.js", "/vendor/addon-fit.js",
+                     "/door.js", "/favicon.svg"):
+            left = wait - (time.monotonic() - started)
+            answer = await http_fetch(port, path, max(left, 0.01))
+            if not answer.startswith(b"HTTP/1.1 200 "):
+                return f"{path}: {answer[:40]!r}"
+    except asyncio.TimeoutError:
+        return f"not loaded within {wait:g} s"
+    except OSError as exc:
+        return f"failed: {exc}"
+    return round(time.monotonic() - started, 3)
+
+
+class Tab:
+    """A browser's terminal socket at the door, its screen drawn by pyte."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.screen = pyte.Screen(80, 24)
+        self.stream = pyte.ByteStream(self.screen)
+        self.closed = asyncio.Event()
+        self.reader = asyncio.get_running_loop().create_task(self._read())
+
+    @classmethod
+    async def open(cls, port: int, code: str, page_id: str, name: str, *, watch: bool = False) -> Tab:
+        ws = await websockets.connect(f"ws://127.0.0.1:{port}/term", origin=f"http://127.0.0.1:{port}",
+                                      max_size=None)
+        with contextlib.suppress(websockets.ConnectionClosed):  # closed before the hello: said by its close
+            await ws.send(json.dumps({"hello": 1, "code": code, "id": page_id, "name": name, "watch": watch,
+                                      "cols": 80, "rows": 24}))
+        return cls(ws)
+
+    async def _read(self) -> None:
+        with contextlib.suppress(websockets.ConnectionClosed):
+            async for message in self.ws:
+                if isinstance(message, bytes):
+                    self.stream.feed(message)
+        self.closed.set()
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.screen.display)
+
+    async def close(self) -> None:
+        await self.ws.close()
+        self.reader.cancel()
+
+
+async def tab_session(port: int, code: str, page_id: str, name: str, wait: float) -> tuple[str, float]:
+    """Open a tab with ``page_id`` and wait for its lobby: ``in`` (its seat on screen), or what it was told."""
+    started = time.monotonic()
+    try:
+        tab = await asyncio.wait_for(Tab.open(port, code, page_id, name), wait)
+    except (OSError, asyncio.TimeoutError, websockets.InvalidHandshake) as exc:
+        return f"failed: {type(exc).__name__}: {exc}", time.monotonic() - started
+    await until(lambda: "(you)" in tab.text or tab.closed.is_set(), wait)
+    took = time.monotonic() - started
+    if "(you)" in tab.text:
+        await tab.close()
+        return "in", took
+    reason = f"closed {tab.ws.close_code}: {tab.ws.close_reason}" if tab.closed.is_set() else f"not in within {wait:g} s"
+    await tab.close()
+    return reason, took
+
+
+async def descriptors(work: Path) -> dict[str, Any]:
+    raise_own_limit()
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    out: dict[str, Any] = {}
+    for label, nofile in (("soft_1024", (1024, hard)), ("soft_and_hard_1024", (1024, 1024))):
+        folder = work / label
+        folder.mkdir()
+        log(f"  descriptors: {label}")
+        out[label] = await _half_sent_flood(folder, nofile)
+    return out
+
+
+DRIBBLER = """
+import asyncio, json, resource, sys, time
+port, count, seconds = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
+soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+opened = closed_by_host = 0
+async def dribbler(stop):
+    global opened, closed_by_host
+    while time.monotonic() < stop:
+        try:
+            reader, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port),
+                                                    max(0.01, stop - time.monotonic()))
+        except (OSError, asyncio.TimeoutError):
+            await asyncio.sleep(0.5)
+            continue
+        opened += 1
+        try:
+            writer.write(b"GET / HTTP/1.1\\r\\nHost: 127.0.0.1\\r\\nX-Dribble: ")
+            while time.monotonic() < stop:
+                writer.write(b"x")
+                await writer.drain()
+                try:
+                    if not await asyncio.wait_for(reader.read(1024), 2.0):
+                        closed_by_host += 1
+                        break
+                except asyncio.TimeoutError:
+                    continue
+        except OSError:
+            closed_by_host += 1
+        finally:
+            writer.close()
+async def main():
+    stop = time.monotonic() + seconds
+    await asyncio.gather(*(dribbler(stop) for _ in range(count)))
+asyncio.run(main())
+print(json.dumps({"opened": opened, "closed_by_host": closed_by_host}))
+"""
+"""The neighbour's half-sent requests, in a process of its own (as a neighbour's would be): each
+of ``count`` connections sends part of a request's head, then a byte every 2 s, and is opened
+again as soon as the host closes it."""
+
+
+async def _half_sent_flood(work: Path, nofile: tuple[int, int], count: int = 1100,
+                           seconds: float = 30.0) -> dict[str, Any]:
+    async with HostProcess(work, web=True, nofile=nofile) as host:
+        await asyncio.sleep(2)  # the warm start process gets ready
+        log_before = host.log_path.stat().st_size
+        fds_before = open_fds(host.pid)
+        started = time.monotonic()
+        stop = started + seconds
+        flood = await asyncio.create_subprocess_exec(
+            sys.executable, "-c", DRIBBLER, str(host.web_port), str(count), str(seconds),
+            stdout=subprocess.PIPE, start_new_session=True)
+        peak = fds_before
+
+        async def sample() -> None:
+            nonlocal peak
+            while time.monotonic() < stop:
+                peak = max(peak, open_fds(host.pid))
+                await asyncio.sleep(0.25)
+
+        sampler = asyncio.create_task(sample())
+        await asyncio.sleep(5)  # the flood is in place
+        hellos, pages = [], []
+        for _ in range(3):
+            hellos.append(await table_hello(host))
+            pages.append(await page_load(host.web_port))
+            await asyncio.sleep(max(0.0, min(6.0, stop - time.monotonic() - 8)))
+        session, took = await tab_session(host.web_port, host.code, secrets.token_hex(32), "wendy", 10)
+        said, _ = await flood.communicate()
+        await sampler
+        await asyncio.sleep(1)
+        text = host.output
+        grown = host.log_path.stat().st_size - log_before
+        dribbled = json.loads(said or b"{}")
+        result = {
+            "host_soft_limit_started_with": nofile[0],
+            "host_soft_limit_running": _soft_limit(host.pid),
+            "half_sent_requests_held": count,
+            "connections_opened": dribbled.get("opened"),
+            "closed_by_host": dribbled.get("closed_by_host"),
+            "host_fds_before": fds_before,
+            "host_fds_peak": peak,
+            "table_hello_s": hellos,
+            "page_load_s": pages,
+            "browser_session": f"{session} after {took:.2f} s",
+            "log_growth_bytes": grown,
+            "log_errno_24_lines": text.count("[Errno 24]"),
+            "host_tracebacks": host.tracebacks(),
+        }
+    return result
+
+
+def _soft_limit(pid: int) -> int | None:
+    with contextlib.suppress(OSError, StopIteration):
+        line = next(line for line in Path(f"/proc/{pid}/limits").read_text().splitlines()
+                    if line.startswith("Max open files"))
+        return int(line.split()[3])
+    return None
+
+
+async def neighbour(work: Path) -> dict[str, Any]:
+    async with HostProcess(work, "--seats", "3", web=True) as host:
+        [key] = keys(1)
+        page_id = secrets.token_hex(32)
+        # The friend takes a seat both ways, then leaves: the seats wait for them.
+        result, _, conn = await try_session(host.ssh_port, key, "sam")
+        out: dict[str, Any] = {"ssh_seat_taken": result}
+        if conn:
+            conn.close()
+        result, _ = await tab_session(host.web_port, host.code, page_id, "wendy", 60)
+        out["browser_seat_taken"] = result
+        held: list[Any] = []
+        opened = {"ssh": 0, "browser": 0}
+        stop = time.monotonic() + 20.0
+
+        async def neighbourly() -> None:
+            while time.monotonic() < stop:
+                with contextlib.suppress(OSError, asyncio.TimeoutError):
+                    held.append((await asyncio.wait_for(asyncio.open_connection("127.0.0.1", host.ssh_port), 2))[1])
+                    opened["ssh"] += 1
+                with contextlib.suppress(OSError, asyncio.TimeoutError, websockets.InvalidHandshake):
+                    held.append(await asyncio.wait_for(websockets.connect(
+                        f"ws://127.0.0.1:{host.web_port}/term", origin=f"http://127.0.0.1:{host.web_port}"), 2))
+                    opened["browser"] += 1
+                await asyncio.sleep(0.5)
+
+        noise = asyncio.create_task(neighbourly())
+        await asyncio.sleep(10)
+        ssh_tries, browser_tries = [], []
+        for _ in range(3):
+            result, took, conn = await try_session(host.ssh_port, key, "sam", wait=5)
+            ssh_tries.append(f"{result} after {took:.2f} s")
+            if conn:
+                conn.close()
+            result, took = await tab_session(host.web_port, host.code, page_id, "wendy", 5)
+            browser_tries.append(f"{result} after {took:.2f} s")
+            await asyncio.sleep(2.5)  # the tries spread over the neighbour's last 10 s
+        await noise
+        for item in held:
+            with contextlib.suppress(Exception):
+                if isinstance(item, asyncio.StreamWriter):
+                    item.close()
+                else:
+                    await item.close()
+        out |= {"neighbour_connections": opened, "friend_over_ssh": ssh_tries, "friend_in_browser": browser_tries,
+                "ssh_back_within_5s": sum(1 for t in ssh_tries if t.startswith("in ")),
+                "browser_back_within_5s": sum(1 for t in browser_tries if t.startswith("in ")),
+                "host_tracebacks": host.tracebacks()}
+    return out
+
+
+def cmdline(pid: int) -> str:
+    with contextlib.suppress(OSError):
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    return ""
+
+
+def parent_of(pid: int) -> int | None:
+    with contextlib.suppress(OSError, IndexError, ValueError):
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    return None
+
+
+async def zygote(work: Path) -> dict[str, Any]:
+    async with HostProcess(work, "--seats", "3") as host:
+        if not await until(lambda: re.search(r"warm start process \d+ ready", host.output), 60):
+            return {"skipped": "no warm start process got ready"}
+        [stuck] = [pid for pid in children_of(host.pid) if "quackbox.net.zygote" in cmdline(pid)]
+        [key] = keys(1)
+        stalls: list[float] = []
+        async with websockets.connect(host.url) as ws:
+            await ws.send(Wire(None).encode(Hello(PROTOCOL_VERSION, "pinger", spectate=True)))
+            done = asyncio.Event()
+
+            async def drain() -> None:
+                with contextlib.suppress(websockets.ConnectionClosed):
+                    async for _ in ws:
+                        pass
+
+            async def ping() -> None:
+                while not done.is_set():
+                    t = time.monotonic()
+                    await (await ws.ping())
+                    stalls.append(time.monotonic() - t)
+                    await asyncio.sleep(0.02)
+
+            drainer, pinger = asyncio.create_task(drain()), asyncio.create_task(ping())
+            await asyncio.sleep(1)
+            quiet = max(stalls) if stalls else 0.0
+            stalls.clear()
+            os.kill(stuck, signal.SIGSTOP)
+            result, took, conn = await try_session(host.ssh_port, key, "late", wait=30)
+            await asyncio.sleep(0.5)
+            done.set()
+            await pinger
+            drainer.cancel()
+        children = [pid for pid in children_of(host.pid) if "quackbox.net.zygote" not in cmdline(pid)]
+        grandchildren = children_of(stuck)
+        started = "fresh" if children else ("warm (forked by the stopped process)" if grandchildren else "none")
+        out = {
+            "session": result,
+            "session_in_s": round(took, 2),
+            "child_started": started,
+            "loop_longest_stall_s": round(max(stalls), 3) if stalls else None,
+            "loop_longest_stall_quiet_s": round(quiet, 3),
+            "stopped_process_given_up": not Path(f"/proc/{stuck}").exists() or parent_of(stuck) != host.pid,
+            "host_tracebacks": host.tracebacks(),
+        }
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(stuck, signal.SIGCONT)
+        if conn:
+            conn.close()
     return out
 
 

@@ -333,17 +333,17 @@ class Stalls:
 
 
 class Launches:
-    """How long the host's loop spends starting each session's child (``Door.launch`` blocks it:
-    a fresh start spawns a process, a warm one waits for the zygote's fork)."""
+    """How long each session's child takes to start (``Door.launch``: a fresh start spawns a
+    process, a warm one awaits the zygote's fork while the loop goes on)."""
 
     def __init__(self, door: Any) -> None:
         self.seconds: list[float] = []
         launch = door.launch
 
-        def timed(session: Any) -> Any:
+        async def timed(session: Any) -> Any:
             started = time.perf_counter()
             try:
-                return launch(session)
+                return await launch(session)
             finally:
                 self.seconds.append(time.perf_counter() - started)
 

@@ -18,9 +18,15 @@ fingerprint, a browser's random id):
   every session), else a fresh Python, with the same rules either way.
 - **Who may come in** (:class:`Doorkeeper`, :func:`admission`): a key that
   holds a seat always gets back to it; strangers (connections and sessions
-  without a seat) have budgets and deadlines of their own, counted per
-  stranger, never per address (on a shared box everyone is 127.0.0.1, and
-  friends behind one router share an address).
+  without a seat) have budgets and deadlines of their own. Nothing keyed by
+  address ever refuses a person who holds a seat (on a shared box everyone is
+  127.0.0.1, and friends behind one router share an address): before a
+  connection says whose it is, its address only decides which waiting
+  connection makes way for a newcomer (:class:`quackbox.net.gate.Gate`);
+  the rate of new connections per address counts only those whose key turned
+  out to hold no seat. Who holds a seat is known without reading files on
+  the event loop: each key's seat token is read once, in a thread, as its
+  connection says whose it is, and the table's seats are asked for it.
 - **A session's traffic** (:class:`DoorSession`): keys pass on to the child
   at most as fast as a person could type (the rest waits in the player's own
   client, by the transport's flow control), window sizes are clamped and
@@ -57,10 +63,13 @@ from pathlib import Path
 from typing import Any, Callable, Hashable, Iterable, Mapping, Protocol, Self, Sequence
 
 from quackbox.net import places
+from quackbox.net.gate import Gate
+from quackbox.net.journal import token_hash
 from quackbox.net.limits import TokenBucket
 from quackbox.net.lobby import LOBBY, OVER
 from quackbox.net.protocol import MAX_NAME, OPEN
 from quackbox.net.pty_child import HANGUP_GRACE, PtyChild
+from quackbox.net.resources import QuietLog
 from quackbox.net.text import clean_name
 from quackbox.net.tokens import FILENAME as TOKENS_FILE, TokenStore
 from quackbox.net.zygote import Zygote
@@ -99,18 +108,23 @@ log = logging.getLogger("quackbox.door")
 # --- limits ---------------------------------------------------------------------------------
 
 STRANGER_CONNECTIONS = 32
-"""Connections at once without a session (logging in, or logged in and not
-yet asking for a terminal). Their own budget, apart from the sessions: when
-one more opens, the oldest of them is closed, so a crowd of silent or idle
-connections never keeps out a person who comes in right after connecting."""
+STRANGER_CONNECTIONS_PER_ADDRESS = 16
+"""Connections at once without a session or a seat (connecting, logging in,
+or logged in with a key that holds no seat and not yet asking for a
+terminal), in all and from one address. Their own budget, apart from the
+sessions: when one more opens, one of them is closed (the oldest of its
+address, or of the address holding the most: :class:`quackbox.net.gate.Gate`),
+so a crowd of silent or idle connections never keeps out a person who comes
+in right after connecting."""
 CONNECTION_DEADLINE = 10.0
 """Seconds from connecting to having a session; a connection without one
 after that is closed (and one whose sessions all ended, that long after)."""
 CONNECTION_BURST = 10
 CONNECTIONS_PER_SECOND = 1.0
-"""New connections one address may open: a burst, then so many a second.
-Refused before any cryptography is done, so a storm of logins costs the host
-little; a person reconnecting never comes near it."""
+"""New connections one address may open whose key holds no seat: a burst,
+then so many a second. Counted once a connection says whose it is (an SSH
+key, a browser's id with the room code), so a seat holder is never refused
+for what others do from its address; a person reconnecting never comes near it."""
 ADDRESSES_REMEMBERED = 1024
 """Addresses whose connection rate is kept; past this the oldest are forgotten."""
 SPECTATORS = 4
@@ -172,6 +186,7 @@ class DoorLimits:
     spectators: int = SPECTATORS
     per_key: int = PER_KEY
     stranger_connections: int = STRANGER_CONNECTIONS
+    stranger_connections_per_address: int = STRANGER_CONNECTIONS_PER_ADDRESS
     connection_deadline: float = CONNECTION_DEADLINE
     connection_burst: int = CONNECTION_BURST
     connections_per_second: float = CONNECTIONS_PER_SECOND
@@ -205,6 +220,7 @@ COMING_IN = "Someone is taking the last open seat right now; try again in a mome
 WATCHERS_FULL = "This table has all the watchers it can take; try again later."
 CANNOT_START = "The table could not start your session; tell the host."
 TABLE_CLOSED = "The table has closed."
+REMOVED = "The host removed you from this table; you may still watch it."
 INPUT_CLOSED = "Your input closed, so the session ended."
 REPLACED = "This key opened another session at this table; this one was closed."
 TOO_FAST = "Too many new connections from your address; wait a few seconds and try again."
@@ -230,82 +246,116 @@ def idle_sentence(seconds: float) -> str:
 @dataclass
 class _Connection:
     address: str
-    opened: float
-    """When it opened, or when its last session ended: its deadline counts from here."""
     sessions: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class Arrival:
-    """What to do with a new connection: refuse it (``refusal``, a sentence), and which
-    waiting connections to close to make room for it (``evict``)."""
-
-    refusal: str | None = None
-    evict: tuple[Hashable, ...] = ()
+    seated: bool = False
+    """Its key holds a seat: it is no stranger."""
 
 
 class Doorkeeper:
-    """The connections at a door: how fast each address opens them, and the
-    strangers among them (no session yet), with their budget and deadline.
-    No IO, no clock: every call takes the time it happens."""
+    """The connections at a door: the strangers among them (without a session or a seat), with
+    their budget and deadline, and how fast each address opens connections whose key holds no seat.
+    No IO, no clock: every call takes the time it happens.
+
+    A connection is a stranger from the moment it opens until it says whose it is
+    (:meth:`identified`) with a key that holds a seat, or until its first session begins. Strangers
+    wait in a :class:`~quackbox.net.gate.Gate`: within a budget, in all and per address, the oldest
+    making way for a newcomer, each closed at its deadline. A seat holder's connection without a
+    session has the same deadline, but never makes way.
+    """
 
     def __init__(self, limits: DoorLimits) -> None:
         self.limits = limits
-        self._connections: OrderedDict[Hashable, _Connection] = OrderedDict()
+        self._connections: dict[Hashable, _Connection] = {}
+        self._strangers = Gate(total=limits.stranger_connections, per_address=limits.stranger_connections_per_address,
+                               deadline=limits.connection_deadline)
+        self._seated_waiting: dict[Hashable, float] = {}
+        """Seat holders' connections without a session, and since when."""
         self._rates: OrderedDict[str, TokenBucket] = OrderedDict()
 
     def __len__(self) -> int:
         return len(self._connections)
 
     def strangers(self) -> list[Hashable]:
-        """The connections without a session, the longest waiting first."""
-        waiting = [(c.opened, i, conn) for i, (conn, c) in enumerate(self._connections.items()) if not c.sessions]
-        return [conn for _, _, conn in sorted(waiting)]
+        """The connections without a session or a seat, the longest waiting first."""
+        return list(self._strangers)
 
-    def arrived(self, conn: Hashable, address: str, now: float) -> Arrival:
-        """Connection ``conn`` from ``address`` opened at ``now``."""
-        rate = self._rates.pop(address, None)
+    def arrived(self, conn: Hashable, address: str, now: float) -> tuple[Hashable, ...]:
+        """Connection ``conn`` from ``address`` opened at ``now``: the waiting connections
+        that make way for it (forgotten here: close them). A newcomer is never refused."""
+        self._connections[conn] = _Connection(address)
+        return self._forget(self._strangers.arrived(conn, address, now))
+
+    def progressed(self, conn: Hashable) -> None:
+        """``conn`` showed it is a client at work (its key exchange is done): it makes way
+        only after the strangers of its crowd that have not."""
+        self._strangers.progressed(conn)
+
+    def identified(self, conn: Hashable, *, seated: bool, now: float) -> str | None:
+        """``conn`` said whose it is at ``now``; ``seated``: its key holds a seat. None if it may
+        stay, else the sentence to close it with: a key without a seat from an address that
+        opens such connections too fast. A seat holder is never refused."""
+        held = self._connections.get(conn)
+        if held is None:
+            return None  # closed meanwhile
+        if seated:
+            if not held.seated and not held.sessions:
+                self._strangers.through(conn)
+                self._seated_waiting[conn] = now
+            held.seated = True
+            return None
+        rate = self._rates.pop(held.address, None)
         if rate is None:
             rate = TokenBucket(self.limits.connection_burst, self.limits.connections_per_second, now)
             while len(self._rates) >= ADDRESSES_REMEMBERED:
                 self._rates.popitem(last=False)
-        self._rates[address] = rate  # the most recent last
-        if not rate.take(now):
-            return Arrival(TOO_FAST)
-        waiting = self.strangers()
-        evict = tuple(waiting[: max(0, len(waiting) + 1 - self.limits.stranger_connections)])
-        for old in evict:
-            del self._connections[old]
-        self._connections[conn] = _Connection(address, now)
-        return Arrival(evict=evict)
+        self._rates[held.address] = rate  # the most recent last
+        return None if rate.take(now) else TOO_FAST
 
     def left(self, conn: Hashable) -> None:
         self._connections.pop(conn, None)
+        self._strangers.left(conn)
+        self._seated_waiting.pop(conn, None)
 
     def session_began(self, conn: Hashable) -> None:
-        if conn in self._connections:
-            self._connections[conn].sessions += 1
-
-    def session_ended(self, conn: Hashable, now: float) -> None:
-        """A session of ``conn`` ended at ``now``: with none left it is a stranger again."""
         held = self._connections.get(conn)
-        if held is not None and held.sessions:
-            held.sessions -= 1
-            if not held.sessions:
-                held.opened = now
+        if held is not None:
+            held.sessions += 1
+            self._strangers.through(conn)
+            self._seated_waiting.pop(conn, None)
+
+    def session_ended(self, conn: Hashable, now: float) -> tuple[Hashable, ...]:
+        """A session of ``conn`` ended at ``now``: with none left it waits again, from now (a
+        stranger again unless its key holds a seat); the connections that make way for it."""
+        held = self._connections.get(conn)
+        if held is None or not held.sessions:
+            return ()
+        held.sessions -= 1
+        if held.sessions:
+            return ()
+        if held.seated:
+            self._seated_waiting[conn] = now
+            return ()
+        return self._forget(self._strangers.arrived(conn, held.address, now))
 
     def overdue(self, now: float) -> list[Hashable]:
-        """The strangers past their deadline at ``now`` (forgotten here: close them)."""
-        late = [c for c in self.strangers() if now >= self._connections[c].opened + self.limits.connection_deadline]
+        """The connections without a session past their deadline at ``now`` (forgotten here: close them)."""
+        deadline = self.limits.connection_deadline
+        late = self._strangers.overdue(now)
+        late += [conn for conn, since in self._seated_waiting.items() if now >= since + deadline]
         for conn in late:
-            del self._connections[conn]
+            self.left(conn)
         return late
 
     def next_deadline(self) -> float | None:
-        waiting = self.strangers()
-        if not waiting:
-            return None
-        return self._connections[waiting[0]].opened + self.limits.connection_deadline
+        due = [at for at in (self._strangers.next_deadline(),) if at is not None]
+        if self._seated_waiting:
+            due.append(min(self._seated_waiting.values()) + self.limits.connection_deadline)
+        return min(due, default=None)
+
+    def _forget(self, evicted: tuple[Hashable, ...]) -> tuple[Hashable, ...]:
+        for old in evicted:
+            self._connections.pop(old, None)
+        return evicted
 
 
 class Admission(enum.Enum):
@@ -729,8 +779,13 @@ class Door:
         self._import_path: list[str] = []
         self._names: dict[str, str] = {}
         """The name each key first used at this table."""
+        self._tokens: dict[str, str] = {}
+        """The seat token each key was last found to hold (read from its folder in a thread)."""
         self._ending: set[asyncio.Task[None]] = set()
         self._timer: asyncio.TimerHandle | None = None
+        self._closed = False
+        self._quiet = QuietLog(log)
+        """What a crowd repeats (connections pushed out, refused): a line a minute at most."""
 
     def open(self) -> None:
         """Ready the children's import path and the player folders.
@@ -753,8 +808,14 @@ class Door:
         """Until the children are forked warm (True), or will not be (False)."""
         return self.zygote is not None and await self.zygote.wait_warm()
 
+    @property
+    def closed(self) -> bool:
+        """Whether the door has closed (or is closing): nobody more comes in."""
+        return self._closed
+
     async def close(self) -> None:
         """End every session (its child hung up and reaped), telling each the table has closed."""
+        self._closed = True
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
@@ -773,19 +834,32 @@ class Door:
 
     # --- connections ------------------------------------------------------------------
 
-    def arrived(self, conn: Hashable, address: str) -> str | None:
-        """A new connection: None if it may stay, else the sentence to close it with."""
-        arrival = self.keeper.arrived(conn, address, _now())
-        for old in arrival.evict:
-            log.info("door: closed a connection that waited longest without a session")
-            self._disconnect(old, CROWDED)
-        if arrival.refusal is not None:
-            log.info("door: refused a connection from %s: %s", address, arrival.refusal)
-        self._watch_deadlines()
-        return arrival.refusal
+    def arrived(self, conn: Hashable, address: str) -> None:
+        """A new connection: counted among the strangers (which may close others: never this one)."""
+        self._make_way(self.keeper.arrived(conn, address, _now()))
+
+    def progressed(self, conn: Hashable) -> None:
+        """The connection's client is at work (its key exchange is done)."""
+        self.keeper.progressed(conn)
+
+    async def identify(self, conn: Hashable, key: Key, name: str) -> str | None:
+        """Connection ``conn`` says it is ``key``'s, under ``name``: None if it may stay, else the
+        sentence to close it with (a key that holds no seat, from an address opening such
+        connections too fast). Its seat token is read in a thread, once."""
+        await self._learn_seats([(key, name)])
+        refusal = self.keeper.identified(conn, seated=self._holds_seat(key), now=_now())
+        if refusal is not None:
+            self._quiet.log(logging.INFO, f"door: refused a connection: {refusal}")
+        return refusal
 
     def left(self, conn: Hashable) -> None:
         self.keeper.left(conn)
+        self._watch_deadlines()
+
+    def _make_way(self, evicted: Iterable[Hashable]) -> None:
+        for old in evicted:
+            self._quiet.log(logging.INFO, "door: closed a connection that waited longest without a session")
+            self._disconnect(old, CROWDED)
         self._watch_deadlines()
 
     def _watch_deadlines(self) -> None:
@@ -807,39 +881,72 @@ class Door:
     # --- sessions ---------------------------------------------------------------------
 
     def name_for(self, key: Key, wanted: str) -> str:
-        """The player's name: ``wanted``, cleaned, unless the key already has one at this table."""
-        known = self._names.get(key.id)
-        if known is None:
-            known = self._names[key.id] = clean_name(wanted)[:MAX_NAME].strip() or "Player"
+        """The player's name: ``wanted``, cleaned, unless the key already has one at this table
+        (and from now on it has this one)."""
+        known = self._names[key.id] = self.known_name(key, wanted)
         return known
 
-    def holds_seat(self, key: Key, name: str) -> bool:
-        """Whether ``key`` holds a seat at the table now (its child will reclaim it)."""
-        token = self.folders.tokens(key).recall(self.host.url, name)
+    def known_name(self, key: Key, wanted: str) -> str:
+        """What :meth:`name_for` would say, remembering nothing: a key that only logs in (and
+        may be refused) costs the door no memory."""
+        return self._names.get(key.id) or clean_name(wanted)[:MAX_NAME].strip() or "Player"
+
+    def holds_seat(self, key: Key) -> bool:
+        """Whether ``key`` holds a seat at the table now, as far as its token was read (no IO)."""
+        return self._holds_seat(key)
+
+    def _holds_seat(self, key: Key) -> bool:
+        token = self._tokens.get(key.id)
         return token is not None and self.host.table.seats.by_token(token) is not None
 
+    async def _learn_seats(self, keys: Iterable[tuple[Key, str]], *, seen: Key | None = None) -> None:
+        """Read, in a thread, the seat tokens of ``keys`` (each with its name) not known to hold a
+        seat now; and with ``seen``, count that key's folder as seen now."""
+        unknown = {key.id: (key, name) for key, name in keys if not self._holds_seat(key)}
+        if not unknown and seen is None:
+            return
+        url, folders = self.host.url, self.folders
+
+        def read() -> dict[str, str | None]:
+            if seen is not None:
+                folders.seen(seen)
+            return {key.id: folders.tokens(key).recall(url, name) for key, name in unknown.values()}
+
+        for key_id, token in (await asyncio.to_thread(read)).items():
+            if token is None:
+                self._tokens.pop(key_id, None)
+            else:
+                self._tokens[key_id] = token
+
     def session(self, request: SessionRequest, terminal: Terminal) -> DoorSession:
-        """A session asks to come in: let in (its child started) or told why not; either way a
-        :class:`DoorSession` to hand the transport's events to."""
+        """A session asks to come in: a :class:`DoorSession` to hand the transport's events to;
+        its :meth:`DoorSession.begin` lets it in (its child started) or tells it why not."""
         return DoorSession(self, request, terminal)
 
-    def admit(self, session: DoorSession) -> Admission | str:
+    async def admit(self, session: DoorSession) -> Admission | str:
+        """Whether ``session`` may come in. What is read from files to know it (the seat tokens of
+        its key and of the sessions in that may have sat since) is read in a thread."""
         request = session.request
+        players = [(s.request.key, s.request.name) for s in self.sessions if not s.request.watch]
+        await self._learn_seats([(request.key, request.name), *players], seen=request.key)
+        if self._closed:
+            return TABLE_CLOSED
         table = self.host.table
-        seated = self.holds_seat(request.key, request.name)
-        present = [Present(s.request.key.id, s.request.watch, self.holds_seat(s.request.key, s.request.name))
-                   for s in self.sessions]
+        token = self._tokens.get(request.key.id)
+        if not request.watch and token is not None and token_hash(token) in table.lobby.removed:
+            return REMOVED
+        present = [Present(s.request.key.id, s.request.watch, self._holds_seat(s.request.key)) for s in self.sessions]
         return admission(
-            key=request.key.id, watch=request.watch, seated=seated, present=present, phase=table.phase,
-            open_seats=sum(1 for seat in table.seats if seat.kind == OPEN), limits=self.limits,
+            key=request.key.id, watch=request.watch, seated=self._holds_seat(request.key), present=present,
+            phase=table.phase, open_seats=sum(1 for seat in table.seats if seat.kind == OPEN), limits=self.limits,
             watch_how=self._watch_how(request),
         )
 
-    def launch(self, session: DoorSession) -> PtyChild:
-        """Start the session's child: forked from the zygote when it is warm, else a fresh
-        Python, either way on a PTY of its own (OSError if it cannot be started)."""
+    async def launch(self, session: DoorSession) -> PtyChild:
+        """Start the session's child: forked from the zygote when it is warm (the loop goes on
+        while it forks), else a fresh Python, either way on a PTY of its own (OSError if it
+        cannot be started)."""
         request = session.request
-        self.folders.seen(request.key)
         launch = Launch(
             url=self.host.url, name=request.name, spectate=request.watch, folder=self.folders.of(request.key),
             workdir=self.folders.root, term=request.term, code=self.host.code, client_env=request.client_env,
@@ -849,7 +956,7 @@ class Door:
         env = child_environment(launch, self._import_path)
         cols, rows = session.window.size
         if self.zygote is not None:
-            child = self.zygote.spawn(argv, env, cols=cols, rows=rows)
+            child = await self.zygote.spawn(argv, env, cols=cols, rows=rows)
             if child is not None:
                 return child
         return PtyChild.spawn(argv, env, cols=cols, rows=rows)
@@ -866,13 +973,12 @@ class Door:
     def ended(self, session: DoorSession, task: asyncio.Task[None] | None) -> None:
         if session in self.sessions:
             self.sessions.remove(session)
-            self.keeper.session_ended(session.request.conn, _now())
-            self._watch_deadlines()
+            self._make_way(self.keeper.session_ended(session.request.conn, _now()))
         if task is not None:
             self.track(task)
 
     def track(self, task: asyncio.Task[None]) -> None:
-        """A session's ending, which :meth:`close` waits for."""
+        """A session's beginning or ending, which :meth:`close` waits for."""
         self._ending.add(task)
         task.add_done_callback(self._ending.discard)
 
@@ -933,7 +1039,8 @@ class DoorSession:
         """Input the child may not have yet (the transport is paused meanwhile)."""
         self._release: asyncio.TimerHandle | None = None
         self._paused: set[str] = set()
-        """Why the transport's input is paused: "typing" (too fast), "child" (not read yet)."""
+        """Why the transport's input is paused: "typing" (too fast), "child" (not read yet),
+        "starting" (no child yet)."""
         self._resize: asyncio.TimerHandle | None = None
         self._idle: asyncio.TimerHandle | None = None
         self._last_key = 0.0
@@ -943,24 +1050,49 @@ class DoorSession:
     def name(self) -> str:
         return self.request.name
 
-    def begin(self) -> None:
-        """Let the session in and start its child, or tell it why not and end it."""
+    async def begin(self) -> None:
+        """Let the session in and start its child, or tell it why not and end it.
+
+        Neither step holds up the event loop: what is read from files is read in a thread,
+        and a child forked from the zygote is awaited. Meanwhile the session may end (its
+        connection gone, the door closed): then nothing starts, or what started is ended.
+        """
         door = self.door
-        verdict = door.admit(self)
+        verdict = await door.admit(self)
+        if self._gone():
+            return
+        if door.closed:
+            verdict = TABLE_CLOSED
         if isinstance(verdict, str):
             self.refuse(verdict)
             return
+        door.admitted(self, verdict)  # counted from now: nobody takes its place while it starts
+        launched_at = self.window.size
         try:
-            self.child = door.launch(self)
+            child = await door.launch(self)
         except OSError as exc:
             log.error("door: cannot start a session's child: %s", exc)
+            door.ended(self, None)
             self.refuse(CANNOT_START)
             return
-        door.admitted(self, verdict)
-        log.info("door: %s (%s) came in: child %d", self.name, self.request.key.id, self.child.pid)
-        self.child.start(self._output, self._child_backlog)
+        if self._gone():
+            # Gone while its child started: the child goes too.
+            door.track(asyncio.get_running_loop().create_task(self._reap(child)))
+            return
+        self.child = child
+        log.info("door: %s (%s) came in: child %d", self.name, self.request.key.id, child.pid)
+        child.start(self._output, self._child_backlog)
         asyncio.get_running_loop().create_task(self._watch_child())
+        if self.window.size != launched_at:
+            child.resize(*self.window.size)
         self._key_pressed()
+        self._unpause("starting")
+        if self._held:
+            self._pass_on()
+
+    def _gone(self) -> bool:
+        """Whether the session has ended (asked after an await: it may have, meanwhile)."""
+        return self._done
 
     def refuse(self, sentence: str) -> None:
         """Tell the player ``sentence`` and end the session (exit status 1)."""
@@ -977,11 +1109,15 @@ class DoorSession:
 
     def typed(self, data: bytes) -> None:
         """Keys typed: on to the child at most as fast as a person types; the
-        rest waits, with the transport paused, until it may go."""
-        if self.child is None or self._done:
+        rest waits, with the transport paused, until it may go (and all of it
+        until the child has started)."""
+        if self._done:
+            return
+        self._held += data
+        if self.child is None:
+            self._pause("starting")
             return
         self._key_pressed()
-        self._held += data
         self._pass_on()
 
     def _pass_on(self) -> None:

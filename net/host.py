@@ -49,6 +49,7 @@ from websockets.exceptions import ConnectionClosed
 from quackbox.core.rules import Outcome
 from quackbox.net.protocol import DEFAULT_PORT, MAX_FRAME, Error, ErrorCode
 from quackbox.net import journal as jn
+from quackbox.net.gate import Gate
 from quackbox.net.journal_writer import DISK, Disk, JournalWriter
 from quackbox.net.loops import call_soon_from_thread
 from quackbox.net.lobby import HELLO_TIMEOUT
@@ -66,6 +67,10 @@ HARD_MAX_SIZE = 16 * MAX_FRAME
 bigger ones are cut off by websockets itself (close code 1009)."""
 SEND_BACKLOG = 2 * 1024 * 1024
 """Bytes queued for one connection before it counts as never reading."""
+WAITING = 128
+WAITING_PER_ADDRESS = 32
+"""Connections a table's port holds before their handshake is through, in all and from one
+address; past it the oldest of the most crowded address makes way (:class:`Gate`)."""
 FLUSH_TIMEOUT = 2.0
 """Seconds to let goodbyes reach every client when the host stops."""
 
@@ -166,6 +171,8 @@ class Host:
                            disk=disk, sync=config.journal_sync)
         """Puts the journal on disk; says when it cannot."""
         self._journalling = config.journal_dir is not None or writer is not None
+        self.waiting = Gate(total=WAITING, per_address=WAITING_PER_ADDRESS)
+        """The connections accepted and not yet through their handshake (which has its deadline)."""
         self.origins: set[str] = set()
         """The web origins whose pages may open the table's socket: the host's own browser
         door's (it adds them as it opens). Any other page is refused."""
@@ -234,6 +241,7 @@ class Host:
                 # it must then say hello, or it holds a socket for nothing.
                 open_timeout=HELLO_TIMEOUT,
                 process_request=self._check_origin,
+                create_connection=self._counted(),
             )
         except OSError as exc:
             raise HostError(_explain(exc, self.config.bind, self.config.port)) from None
@@ -277,6 +285,30 @@ class Host:
         if self._over is not None and not self._over.done():
             self._over.cancel()
 
+    def _counted(self) -> type[ServerConnection]:
+        """websockets' connection, held in :attr:`waiting` from the moment it is accepted until
+        its handshake is through: a crowd of half-open connections never takes every descriptor."""
+        host = self
+
+        class Counted(ServerConnection):
+            def connection_made(self, transport: asyncio.BaseTransport) -> None:
+                super().connection_made(transport)
+                peer = transport.get_extra_info("peername") or ("",)
+                for old in host.waiting.arrived(self, str(peer[0]), asyncio.get_running_loop().time()):
+                    if isinstance(old, ServerConnection) and old.transport is not None:
+                        old.transport.abort()  # waited longest at the most crowded address
+
+            def data_received(self, data: bytes) -> None:
+                super().data_received(data)
+                if self.request is not None:
+                    host.waiting.progressed(self)  # its request is whole: it is being answered
+
+            def connection_lost(self, exc: Exception | None) -> None:
+                host.waiting.left(self)
+                super().connection_lost(exc)
+
+        return Counted
+
     def _check_origin(self, connection: ServerConnection, request: Request) -> Response | None:
         """Refuse a handshake from a web page, unless it is the host's own browser door's.
 
@@ -298,6 +330,7 @@ class Host:
     # --- the connection handler ---------------------------------------------------
 
     async def _serve(self, ws: ServerConnection) -> None:
+        self.waiting.through(ws)  # through its handshake: the lobby counts it now, until its hello
         conn = next(self._ids)
         box = _Outbox(ws, self.config.send_backlog)
         self._outboxes[conn] = box

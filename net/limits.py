@@ -1,5 +1,6 @@
-"""Rate limits: how fast one connection may talk, how much one seat may do in a turn, and how
-quickly one address hears that a room code or a seat token was wrong.
+"""Rate limits: how fast one connection may talk, how much one seat may do in a turn, how
+quickly one address hears that a room code or a seat token was wrong, and how often the same
+error is written to the log.
 
 No IO and no clock: every call takes the time it happens. The table asks
 these and turns their answers into replies; what the answers mean on the wire
@@ -13,6 +14,7 @@ import enum
 import math
 from collections import deque
 from dataclasses import dataclass
+from typing import Hashable
 
 __all__ = [
     "CHAT_BURST",
@@ -27,7 +29,9 @@ __all__ = [
     "SLOW_STEP",
     "SLOW_WINDOW",
     "MessageLimits",
+    "REPEAT_INTERVAL",
     "Rate",
+    "Repeats",
     "SlowDown",
     "TokenBucket",
     "TurnBudget",
@@ -62,6 +66,10 @@ SLOW_MAX = 10.0
 SLOW_WINDOW = 60.0
 SLOW_ADDRESSES = 1024
 """Addresses remembered; past this all but the latest are forgotten."""
+REPEAT_INTERVAL = 60.0
+"""Seconds between two log lines of one kind (see :class:`Repeats`)."""
+REPEAT_KINDS = 256
+"""Kinds of log lines remembered; past this the one logged longest ago is forgotten."""
 
 
 class TokenBucket:
@@ -187,3 +195,49 @@ class SlowDown:
         if len(failures) > self.free + self.most / self.step:
             failures.popleft()  # the delay is at its cap: older tries no longer matter
         return min(self.most, self.step * max(0, len(failures) - self.free))
+
+
+@dataclass(slots=True)
+class _Repeat:
+    logged: float
+    held: int = 0
+
+
+class Repeats:
+    """How often a kind of log line is written: its first time, then at most once each
+    ``interval`` seconds, saying how many came meanwhile. A flood of one error (a process out of
+    descriptors fails every accept, a crowd of connections is pushed out one by one) is then a
+    line a minute, not a line or a traceback each time."""
+
+    def __init__(self, interval: float = REPEAT_INTERVAL) -> None:
+        self.interval = interval
+        self._kinds: dict[Hashable, _Repeat] = {}
+
+    def seen(self, kind: Hashable, now: float) -> int | None:
+        """One more line of ``kind`` at ``now``: how many to write of now (this one and those held
+        back since the last), or None to hold it back."""
+        repeat = self._kinds.get(kind)
+        if repeat is not None and now < repeat.logged + self.interval:
+            repeat.held += 1
+            return None
+        count = 1 + (repeat.held if repeat is not None else 0)
+        self._kinds.pop(kind, None)
+        while len(self._kinds) >= REPEAT_KINDS:
+            del self._kinds[next(iter(self._kinds))]
+        self._kinds[kind] = _Repeat(now)  # the most recently logged last
+        return count
+
+    def due(self, now: float) -> list[tuple[Hashable, int]]:
+        """The kinds with lines held back whose interval is over at ``now``, and how many each:
+        written now, they count as logged now."""
+        found = [(kind, repeat.held) for kind, repeat in self._kinds.items()
+                 if repeat.held and now >= repeat.logged + self.interval]
+        for kind, _ in found:
+            self._kinds.pop(kind)
+            self._kinds[kind] = _Repeat(now)
+        return found
+
+    def next_due(self) -> float | None:
+        """When the next held-back lines are due; None if none are held back."""
+        held = [repeat.logged + self.interval for repeat in self._kinds.values() if repeat.held]
+        return min(held, default=None)

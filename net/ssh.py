@@ -166,11 +166,9 @@ class SshServer(DoorServer):
 
     # --- connections ---------------------------------------------------------------------
 
-    def _arrived(self, conn: _Connection) -> str | None:
-        refusal = self.door.arrived(conn, conn.address)
-        if refusal is None:
-            self._connections.append(conn)
-        return refusal
+    def _arrived(self, conn: _Connection) -> None:
+        self._connections.append(conn)
+        self.door.arrived(conn, conn.address)
 
     def _left(self, conn: _Connection) -> None:
         if conn in self._connections:
@@ -229,9 +227,7 @@ class _Connection(asyncssh.SSHServer):
         self.address = str(peer[0])
         local = conn.get_extra_info("sockname") or ("",)
         self.server_address = str(local[0])
-        refusal = self.server._arrived(self)
-        if refusal is not None:
-            asyncio.get_running_loop().call_soon(self.disconnect, refusal)
+        self.server._arrived(self)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.server._left(self)
@@ -246,6 +242,8 @@ class _Connection(asyncssh.SSHServer):
             self.conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, sentence)
 
     def begin_auth(self, username: str) -> bool:
+        # The key exchange is done: a client at work, not a socket left open.
+        self.server.door.progressed(self)
         return True  # always: the key is the identity
 
     def password_auth_supported(self) -> bool:
@@ -257,12 +255,19 @@ class _Connection(asyncssh.SSHServer):
     def public_key_auth_supported(self) -> bool:
         return True
 
-    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+    async def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
         if not self.server.allows_key(key, self.address):
             return False
-        # asyncssh asks again for the signed attempt, so the last key asked
-        # about before logging in is the key that logged in.
-        self.fingerprint = key.get_fingerprint("sha256")
+        fingerprint = key.get_fingerprint("sha256")
+        if fingerprint != self.fingerprint:
+            # asyncssh asks again for the signed attempt, so the last key asked
+            # about before logging in is the key that logged in; the door hears of it once.
+            self.fingerprint = fingerprint
+            door, identity = self.server.door, ssh_key(fingerprint)
+            refusal = await door.identify(self, identity, door.known_name(identity, username))
+            if refusal is not None:
+                # Closes the connection with the sentence as its reason (OpenSSH prints it).
+                raise asyncssh.DisconnectError(asyncssh.DISC_TOO_MANY_CONNECTIONS, refusal)
         return True
 
     def session_requested(self) -> _Session:
@@ -332,7 +337,7 @@ class _Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         if refusal is not None:
             self.door.refuse(refusal)
             return
-        self.door.begin()
+        server.door.track(asyncio.get_running_loop().create_task(self.door.begin()))
 
     def data_received(self, data: bytes, datatype: Any) -> None:
         if self.door is not None:

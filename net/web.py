@@ -46,7 +46,9 @@ import hashlib
 import hmac
 import json
 import logging
+import os
 import re
+import socket
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from pathlib import Path
@@ -60,8 +62,10 @@ from websockets.protocol import State
 
 from quackbox.net import places
 from quackbox.net.door import Door, DoorError, DoorLimits, DoorServer, DoorSession, Key, Launch, PlayerFolders, SessionRequest
+from quackbox.net.gate import Gate
 from quackbox.net.limits import SlowDown, TokenBucket
 from quackbox.net.protocol import DEFAULT_WEB_PORT
+from quackbox.net.resources import QuietLog
 from quackbox.net.web_http import Page, allowed_hosts, answer
 
 __all__ = [
@@ -102,6 +106,17 @@ more than this."""
 OUTPUT_BACKLOG = 64 * 1024
 """Bytes of a child's output waiting for a browser that does not keep up
 before the child is no longer read (it then blocks on its terminal)."""
+HTTP_CONNECTIONS = 128
+HTTP_CONNECTIONS_PER_ADDRESS = 32
+"""Connections at once not yet a terminal socket (a request on its way, its answer being
+sent), in all and from one address: a browser opens a few at once for the page, and friends
+behind one router share an address. Past either, the oldest makes way for the newcomer
+(:class:`quackbox.net.gate.Gate`), one whose request is still unfinished first; so half-sent
+requests, however many, hold only these descriptors, and never keep a newcomer out. Each
+has :data:`quackbox.net.door.CONNECTION_DEADLINE` from connecting to its request answered
+or its socket open."""
+PEEK = 8192
+"""Bytes of a connection's request looked at as it is accepted (a browser's head is smaller)."""
 GOODBYE_WAIT = 2.0
 """Seconds the last output and the goodbye may take to reach a browser before the socket is cut."""
 KEEPALIVE_INTERVAL = 15.0
@@ -144,6 +159,9 @@ class WebConfig:
     keepalive_timeout: float = KEEPALIVE_TIMEOUT
     command: Callable[[Launch], list[str]] | None = None
     """What a session runs (tests); default the door's ``quackbox join``."""
+    http_connections: int = HTTP_CONNECTIONS
+    http_connections_per_address: int = HTTP_CONNECTIONS_PER_ADDRESS
+    """Connections at once that are not yet a terminal socket, in all and from one address."""
     warm: bool = True
     """Fork each session's child from a warm process (:mod:`quackbox.net.zygote`); False: a fresh Python each."""
 
@@ -260,6 +278,10 @@ class WebServer(DoorServer):
         self._sockets: set[_Socket] = set()
         self._wrong = SlowDown()
         """Wrong room codes, per address."""
+        self._waiting = Gate(total=config.http_connections, per_address=config.http_connections_per_address)
+        """The connections not yet a terminal socket (their deadline is websockets' open_timeout)."""
+        self.quiet = QuietLog(log)
+        """What a crowd repeats: a line a minute at most."""
         players = Path(config.players_dir) if config.players_dir else places.data_dir() / PLAYERS_DIR
         self.door = Door(
             host, config.limits, PlayerFolders(players), disconnect=self._disconnect,
@@ -304,6 +326,7 @@ class WebServer(DoorServer):
                 close_timeout=GOODBYE_WAIT,
                 max_size=MAX_MESSAGE,
                 max_queue=MESSAGE_QUEUE,
+                create_connection=self._counted(),
             )
         except OSError as exc:
             await self.door.close()  # its warm start process, started as it opened
@@ -326,33 +349,65 @@ class WebServer(DoorServer):
             await self._server.wait_closed()
             self._server = None
 
+    # --- connections before they are a socket ------------------------------------------
+
+    def _counted(self) -> type[ServerConnection]:
+        """websockets' connection, counted in :attr:`_waiting` from the moment it is accepted."""
+        web = self
+
+        class Counted(ServerConnection):
+            def connection_made(self, transport: asyncio.BaseTransport) -> None:
+                super().connection_made(transport)
+                web._accepted(self)
+
+            def data_received(self, data: bytes) -> None:
+                super().data_received(data)
+                if self.request is not None:
+                    web._waiting.progressed(self)  # its request is whole: it is being answered
+
+            def connection_lost(self, exc: Exception | None) -> None:
+                web._waiting.left(self)
+                super().connection_lost(exc)
+
+        return Counted
+
+    def _accepted(self, connection: ServerConnection) -> None:
+        transport = connection.transport
+        peer = transport.get_extra_info("peername") or ("",)
+        for old in self._waiting.arrived(connection, str(peer[0]), asyncio.get_running_loop().time()):
+            self.quiet.log(logging.INFO, "web: closed a connection that waited longest without being answered")
+            if isinstance(old, ServerConnection):  # the gate holds nothing else
+                old.transport.abort()
+        # A browser sends its request as it connects: when connections crowd in, it is already
+        # here by the time the connection is taken, and the connection counts as one at work
+        # before a crowd taken with it can push it out.
+        if b"\r\n\r\n" in _unread(transport):
+            self._waiting.progressed(connection)
+
     # --- HTTP ---------------------------------------------------------------------------
 
     def _http(self, connection: ServerConnection, request: Request) -> Response | None:
         assert self._page is not None  # started
+        self._waiting.progressed(connection)  # its request is whole: it is being answered
         headers = {}
         for name in ("host", "origin", "accept-encoding", "if-none-match"):
             values = request.headers.get_all(name)
             # Two Host or Origin headers are someone's trick: as good as none.
             headers[name] = values[0] if len(values) == 1 else ""
-        got = answer(self._page, request.path, headers, self.hosts)
+        got = answer(self._page, request.path, headers, self.hosts, method=request.method)
         if got.upgrade:
             return None
         status = HTTPStatus(got.status)
         extra = [("Date", email.utils.formatdate(usegmt=True)), ("Connection", "close")]
-        if got.status != HTTPStatus.NOT_MODIFIED:
-            extra.append(("Content-Length", str(len(got.body))))
         return Response(status.value, status.phrase, Headers(extra + list(got.headers)), got.body)
 
     # --- sockets ------------------------------------------------------------------------
 
     async def _socket(self, ws: ServerConnection) -> None:
+        self._waiting.through(ws)  # a socket now: a stranger at the door until it says hello
         sock = _Socket(self, ws)
-        refusal = self.door.arrived(sock, sock.address)
-        if refusal is not None:
-            await ws.close(REFUSED, close_reason(refusal))
-            return
         self._sockets.add(sock)
+        self.door.arrived(sock, sock.address)
         try:
             await sock.run()
         finally:
@@ -378,6 +433,18 @@ class WebServer(DoorServer):
 
     def _via(self, request: SessionRequest) -> str:
         return f"http://{self._where(request)}"
+
+
+def _unread(transport: asyncio.BaseTransport) -> bytes:
+    """What the client has sent on ``transport`` that nobody has read yet, left where it is."""
+    sock = transport.get_extra_info("socket")
+    if sock is None:
+        return b""
+    try:
+        with socket.socket(fileno=os.dup(sock.fileno())) as peek:
+            return peek.recv(PEEK, socket.MSG_PEEK | socket.MSG_DONTWAIT)
+    except OSError:  # nothing yet, or no descriptor to spare: it will be read as ever
+        return b""
 
 
 class _Socket:
@@ -417,6 +484,10 @@ class _Socket:
             return
         door = self.server.door
         key = browser_key(hello.id)
+        refusal = await door.identify(self, key, door.known_name(key, hello.name))
+        if refusal is not None:
+            await self._close(REFUSED, refusal)
+            return
         request = SessionRequest(
             conn=self, key=key, name=door.name_for(key, hello.name), watch=hello.watch, term=_TERM,
             size=(hello.cols, hello.rows), client_env=_CLIENT_ENV,
@@ -424,7 +495,7 @@ class _Socket:
         loop = asyncio.get_running_loop()
         self._writer = loop.create_task(self._write())
         session = self.session = door.session(request, self)
-        session.begin()
+        await session.begin()
         # Refused, the session's goodbye is on its way; let in, the page's keys go to its child.
         reader = loop.create_task(self._read(session)) if session.child is not None else None
         try:
@@ -461,7 +532,8 @@ class _Socket:
             self._closing = asyncio.get_running_loop().create_task(self._close(REFUSED, sentence))
 
     async def _close(self, code: int, sentence: str) -> None:
-        log.info("web: closed a socket from %s: %s", self.address, sentence)
+        self.server.quiet.log(logging.INFO, f"web: closed a socket from {self.address}: {sentence}",
+                              kind=("closed", sentence))
         await self.ws.close(code, close_reason(sentence))
 
     # --- the door's Terminal ----------------------------------------------------------

@@ -1,15 +1,21 @@
 """The browser door's HTTP side: the page, its assets, and who may ask for them.
 
-No socket here: :func:`answer` takes a request's method-free parts (path and
-headers) and says what to send back, so every rule is tested without a
-network. :mod:`quackbox.net.web` calls it from websockets' ``process_request``.
+No socket here: :func:`answer` takes a request's method, path and headers and
+says what to send back, so every rule is tested without a network.
+:mod:`quackbox.net.web` calls it from websockets' ``process_request``.
 
 The rules:
 
 - Only the files of the page are served, from memory, each with a
   Content-Security-Policy of ``default-src 'self'`` (nothing is fetched from
   anywhere but the host: no web font, no script from elsewhere), and gzipped
-  when the browser takes gzip.
+  when the browser takes gzip. No other site may frame them (the policy's
+  ``frame-ancestors 'none'``, and ``X-Frame-Options`` for browsers that
+  know only that), and a Permissions-Policy denies them every device and
+  power a page may ask for (camera, microphone, location...) but the
+  clipboard.
+- GET and HEAD are answered (HEAD as GET, without the body); any other
+  method gets ``405``.
 - The ``Host`` header must name an address or name the host announced:
   a page of another site whose name was made to point here (DNS rebinding)
   asks with that site's name and is refused. Its port may be any (a router
@@ -28,13 +34,22 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Iterable, Mapping
 
-__all__ = ["CSP", "SOCKET_PATH", "Answer", "Page", "allowed_hosts", "answer", "host_name"]
+__all__ = ["CSP", "METHODS", "PERMISSIONS", "SOCKET_PATH", "Answer", "Page", "allowed_hosts", "answer", "host_name"]
 
 SOCKET_PATH = "/term"
 """Where the page opens its terminal socket."""
 CSP = "default-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 """The page's Content-Security-Policy: everything from the host, nothing inline,
 never framed by another site."""
+PERMISSIONS = ", ".join(f"{feature}=()" for feature in (
+    "accelerometer", "autoplay", "camera", "display-capture", "encrypted-media", "fullscreen", "geolocation",
+    "gyroscope", "hid", "idle-detection", "magnetometer", "microphone", "midi", "payment",
+    "publickey-credentials-get", "screen-wake-lock", "serial", "usb", "xr-spatial-tracking",
+)) + ", clipboard-read=(self), clipboard-write=(self)"
+"""The page's Permissions-Policy: no device or power a page may ask the browser for (a
+terminal needs none), but the clipboard (xterm.js copies and pastes with it)."""
+METHODS = ("GET", "HEAD")
+"""The methods answered; HEAD is answered as GET, without the body."""
 
 # The files of the page: URL path -> (file under web_page/, content type).
 FILES: Mapping[str, tuple[str, str]] = {
@@ -49,6 +64,8 @@ FILES: Mapping[str, tuple[str, str]] = {
 }
 _COMMON_HEADERS = (
     ("Content-Security-Policy", CSP),
+    ("X-Frame-Options", "DENY"),
+    ("Permissions-Policy", PERMISSIONS),
     ("X-Content-Type-Options", "nosniff"),
     ("Referrer-Policy", "no-referrer"),
     ("Cross-Origin-Opener-Policy", "same-origin"),
@@ -83,7 +100,8 @@ class Page:
 
 @dataclass(frozen=True)
 class Answer:
-    """What to send back: a status, headers and a body; or ``upgrade`` to open the socket."""
+    """What to send back: a status, headers (with the Content-Length the body has, or would
+    have for a HEAD) and a body; or ``upgrade`` to open the socket."""
 
     status: int
     headers: tuple[tuple[str, str], ...] = ()
@@ -116,9 +134,24 @@ def host_name(host: str) -> str:
     return name
 
 
-def answer(page: Page, path: str, headers: Mapping[str, str], hosts: frozenset[str]) -> Answer:
-    """What the door answers a GET of ``path`` with ``headers`` (names lower case),
-    answering only for the names in ``hosts`` (:func:`allowed_hosts`)."""
+def answer(page: Page, path: str, headers: Mapping[str, str], hosts: frozenset[str], *,
+           method: str = "GET") -> Answer:
+    """What the door answers a request of ``method`` for ``path`` with ``headers`` (names
+    lower case), answering only for the names in ``hosts`` (:func:`allowed_hosts`)."""
+    got = _answer_get(page, path, headers, hosts)
+    if got.status != 421 and method not in METHODS:
+        got = _text(405, "This table's page can only be read here: open the link the host shared.",
+                    extra=(("Allow", ", ".join(METHODS)),))
+    if got.upgrade:
+        if method == "GET":
+            return got
+        got = _text(405, "The table's terminal opens only for its page.", extra=(("Allow", "GET"),))
+    if got.status != 304:
+        got = Answer(got.status, got.headers + (("Content-Length", str(len(got.body))),), got.body)
+    return Answer(got.status, got.headers) if method == "HEAD" else got
+
+
+def _answer_get(page: Page, path: str, headers: Mapping[str, str], hosts: frozenset[str]) -> Answer:
     host = headers.get("host", "").strip().lower()
     if host_name(host) not in hosts:
         return _text(421, "This table answers only at the address it gave: open the link the host shared.")
@@ -141,6 +174,6 @@ def answer(page: Page, path: str, headers: Mapping[str, str], hosts: frozenset[s
     return Answer(200, common + (("Content-Type", asset.content_type),), asset.body)
 
 
-def _text(status: int, sentence: str) -> Answer:
-    return Answer(status, _COMMON_HEADERS + (("Content-Type", "text/plain; charset=utf-8"),),
+def _text(status: int, sentence: str, *, extra: tuple[tuple[str, str], ...] = ()) -> Answer:
+    return Answer(status, _COMMON_HEADERS + (("Content-Type", "text/plain; charset=utf-8"),) + extra,
                   (sentence + "\n").encode("utf-8"))

@@ -15,7 +15,10 @@ child alone is to know: its command line and environment (the room code,
 the player's name and folder). The zygote is handed both, forks, and answers
 with the child's pid. It never reads the pipe: nothing of a session passes
 through it, so no child can find another session's secrets in the memory it
-was forked from.
+was forked from. The host never waits for the answer: the session awaits it
+while the event loop goes on, and a zygote that does not answer within
+:data:`SPAWN_TIMEOUT` (stopped, stuck) is killed and started again while the
+session starts fresh.
 
 In the child, before anything of its session runs: nothing of the zygote's
 (its socket and its watch on the other children closed), a session of its
@@ -54,7 +57,6 @@ import json
 import logging
 import os
 import runpy
-import select
 import selectors
 import signal
 import socket
@@ -65,13 +67,14 @@ import threading
 import time
 import traceback
 import weakref
+from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Collection, Mapping, NoReturn, Sequence
 
 from quackbox.net.pty_child import DEFAULT_SIGNALS, PtyChild, inherited_fds, open_pty
 
-__all__ = ["RESTART_INTERVAL", "SPAWN_TIMEOUT", "WARM_MODULES", "Zygote", "entry"]
+__all__ = ["RESTART_INTERVAL", "SPAWN_TIMEOUT", "STOP_TIMEOUT", "WARM_MODULES", "Zygote", "entry"]
 
 log = logging.getLogger("quackbox.door")
 
@@ -96,9 +99,13 @@ WARM_MODULES = (
 loads up to a table's lobby and first game screen, for either game, and call
 the ``module:function`` named (with no argument). A module named here that
 does not exist is skipped (a renamed one costs warmth, never a start)."""
-SPAWN_TIMEOUT = 2.0
-"""Seconds the host waits for the zygote to fork (a few milliseconds as a rule);
-past it the zygote is taken for broken, and the session starts fresh."""
+SPAWN_TIMEOUT = 1.0
+"""Seconds a session waits for the zygote to fork its child (a few milliseconds as
+a rule; the event loop goes on meanwhile). Past it the zygote is taken for
+broken (stopped, stuck): it is killed and started again, and the session
+starts fresh."""
+STOP_TIMEOUT = 2.0
+"""Seconds a zygote told to stop has to exit before it is killed."""
 RESTART_INTERVAL = 10.0
 """Seconds between two starts of a zygote: one that ends is started again, at most this often."""
 START_ATTEMPTS = 3
@@ -188,6 +195,9 @@ class Zygote:
         self._restart: asyncio.TimerHandle | None = None
         self._stopping = False
         self._ended: asyncio.Future[int] | None = None
+        self._asked: deque[asyncio.Future[int | str]] = deque()
+        """The forks asked for and not yet answered, in order: each gets the zygote's next
+        answer, a pid (forked) or why not."""
         self._warmed = asyncio.Event()
         """Set while the zygote is warm, and once it will not be (stopped, or given up)."""
         self._warm_once = False
@@ -290,7 +300,7 @@ class Zygote:
             self._kill()  # one still warming would hear it only once warm
         if self.pid is not None and self._ended is not None:
             try:
-                async with asyncio.timeout(SPAWN_TIMEOUT):
+                async with asyncio.timeout(STOP_TIMEOUT):
                     await asyncio.shield(self._ended)
             except TimeoutError:
                 with contextlib.suppress(ProcessLookupError):
@@ -300,10 +310,11 @@ class Zygote:
 
     # --- children ---------------------------------------------------------------------
 
-    def spawn(self, argv: Sequence[str], env: Mapping[str, str], *, cols: int, rows: int) -> PtyChild | None:
+    async def spawn(self, argv: Sequence[str], env: Mapping[str, str], *, cols: int, rows: int) -> PtyChild | None:
         """Fork a child that runs ``argv`` with ``env`` on a fresh PTY of ``cols`` x ``rows``;
         None if this zygote cannot (not warm, another program, another interpreter's
-        environment, or it failed: then it is started again, and the reason logged)."""
+        environment, or it failed or gave no answer within :data:`SPAWN_TIMEOUT`: then it is
+        started again, and the reason logged). The event loop goes on while the zygote forks."""
         if not self.ready or entry(argv) is None:
             return None
         if self._interpreter(env) != self._interpreter(self.env):
@@ -313,14 +324,20 @@ class Zygote:
             return None
         master, slave = open_pty(cols, rows)
         try:
-            pid = self._fork(request, slave)
-        except (OSError, _Trouble) as exc:
+            try:
+                answer = self._ask(request, slave)
+            finally:
+                os.close(slave)
+            pid = await self._answered(answer)
+        except _Trouble as exc:
             os.close(master)
             log.warning("door: the warm start process failed (%s); this session starts fresh", exc)
             self._kill()
             return None
-        finally:
-            os.close(slave)
+        except BaseException:
+            # The session went while its child was asked for: the child, if forked, hangs up.
+            os.close(master)
+            raise
         return PtyChild(pid, master, exits=self)
 
     def watch(self, pid: int, on_exit: Callable[[int], None]) -> None:
@@ -345,7 +362,8 @@ class Zygote:
         """What of ``env`` is the same for every session: how Python and the warm modules start."""
         return {k: v for k, v in env.items() if k not in self.session_env}
 
-    def _fork(self, request: bytes, slave: int) -> int:
+    def _ask(self, request: bytes, slave: int) -> asyncio.Future[int | str]:
+        """Ask the zygote to fork a child on ``slave`` for ``request``: the answer to await."""
         if self._sock is None:
             raise _Trouble("it has ended")
         read, write = os.pipe2(os.O_CLOEXEC)
@@ -353,36 +371,28 @@ class Zygote:
             os.write(write, request)  # fits the pipe (MAX_REQUEST): nobody reads it before the child
             os.close(write)
             write = -1
+            # The socket does not block: a zygote that reads nothing more fills it, and that is an answer too.
             self._sock.sendmsg([b"S"], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [slave, read]))])
+        except OSError as exc:
+            raise _Trouble(str(exc)) from None
         finally:
             os.close(read)
             if write >= 0:
                 os.close(write)
-        deadline = time.monotonic() + SPAWN_TIMEOUT
-        while True:
-            # The host waits here, a few milliseconds as a rule: the fork's answer comes first.
-            left = deadline - time.monotonic()
-            if left <= 0 or not select.select([self._sock], [], [], left)[0]:
-                raise _Trouble(f"no answer within {SPAWN_TIMEOUT:g} s")
-            answer: int | str | None = None
-            for message in self._receive():
-                kind, body = message[:1], message[1:]
-                if answer is None and kind == b"P":
-                    pid: int = _PID.unpack(body)[0]
-                    answer = pid
-                    # Unreaped whatever it does meanwhile (the zygote waits for our word), so the
-                    # pid is its own until then.
-                    self._children[pid] = _Child(os.pidfd_open(pid))
-                elif answer is None and kind == b"F":
-                    answer = body.decode("utf-8", "replace")
-                else:
-                    self._handle(message)
-            if isinstance(answer, int):
-                return answer
-            if answer is not None:
-                raise _Trouble(answer)
-            if self._sock is None:
-                raise _Trouble("it ended")
+        answer: asyncio.Future[int | str] = self._loop.create_future()
+        self._asked.append(answer)
+        return answer
+
+    async def _answered(self, answer: asyncio.Future[int | str]) -> int:
+        """The pid the zygote answered with (_Trouble: why not, or no answer in time)."""
+        try:
+            async with asyncio.timeout(SPAWN_TIMEOUT):
+                got = await answer
+        except TimeoutError:
+            raise _Trouble(f"no answer within {SPAWN_TIMEOUT:g} s") from None
+        if isinstance(got, str):
+            raise _Trouble(got)
+        return got
 
     def _receive(self) -> list[bytes]:
         """The messages waiting on the socket (none once it has closed)."""
@@ -406,7 +416,23 @@ class Zygote:
 
     def _handle(self, message: bytes) -> None:
         kind, body = message[:1], message[1:]
-        if kind == b"X":
+        if kind == b"P":
+            pid: int = _PID.unpack(body)[0]
+            # Unreaped whatever it does meanwhile (the zygote waits for our word), so the
+            # pid is its own until then.
+            forked = self._children[pid] = _Child(os.pidfd_open(pid))
+            answer = self._asked.popleft() if self._asked else None
+            if answer is None or answer.done():
+                # Nobody waits for it any more (its session went): its terminal is gone, so it
+                # ends by itself, and is reaped once it has.
+                forked.on_exit = _nobody
+            else:
+                answer.set_result(pid)
+        elif kind == b"F":
+            answer = self._asked.popleft() if self._asked else None
+            if answer is not None and not answer.done():
+                answer.set_result(body.decode("utf-8", "replace"))
+        elif kind == b"X":
             pid, status = _EXIT.unpack(body)
             child = self._children.get(pid)
             if child is None:
@@ -440,6 +466,10 @@ class Zygote:
         if sock is not None:
             self._loop.remove_reader(sock.fileno())
             sock.close()
+        while self._asked:
+            answer = self._asked.popleft()
+            if not answer.done():
+                answer.set_result("it ended")
 
     def _kill(self) -> None:
         """A zygote that misbehaves is ended; its end starts another."""
@@ -508,6 +538,10 @@ class Zygote:
 
 class _Trouble(Exception):
     """The zygote did not fork as asked."""
+
+
+def _nobody(status: int) -> None:
+    """Hears the end of a child whose session went before it was forked."""
 
 
 _SHARED: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[frozenset[tuple[str, str]], Zygote]] = (

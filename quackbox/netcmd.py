@@ -26,6 +26,7 @@ from quackbox.net.host import Host, HostConfig, HostError, farewell, is_loopback
 from quackbox.net import journal, places
 from quackbox.net.local import open_door, open_web, ssh_command
 from quackbox.net.protocol import DEFAULT_PORT, DEFAULT_SSH_PORT, DEFAULT_WEB_PORT
+from quackbox.net.resources import quiet_loop_errors, raise_descriptor_limit
 from quackbox.net.door import HOST_KEY_ENV, ROOM_CODE_ENV, VIA_ENV
 from quackbox.net.table import new_room_code
 from quackbox.net.tokens import TokenStore
@@ -195,6 +196,9 @@ def host_main(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"quackbox host: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    # Every connection and session holds descriptors: the table's and the doors' own budgets
+    # keep a crowd back, not the 1024 a login session usually starts a process with.
+    raise_descriptor_limit()
     journal_dir = None if args.no_journal else (args.journal_dir or str(places.games_dir()))
     saved = None
     if args.resume:
@@ -335,6 +339,7 @@ async def _serve_headless(
     goodbye to everyone and closes the journal whole.
     """
     loop = asyncio.get_running_loop()
+    quiet_loop_errors(loop)  # a flood's repeated errors: a line a minute, not a traceback each
     stop: asyncio.Future[int] = loop.create_future()
     for signum in STOP_SIGNALS:
         loop.add_signal_handler(signum, lambda s=signum: stop.done() or stop.set_result(s))

@@ -36,6 +36,7 @@ from quackbox.core.rules import BadOptions, Move
 from quackbox.net.client import Disconnected, NetError, NotConnected, Reconnected
 from quackbox.net.host import HostConfig, HostError, farewell, is_loopback, lan_address
 from quackbox.net.protocol import HUMAN, Bye, ChatLine, Error, ErrorCode, Lobby, Notice, Paused, Started, View, Welcome
+from quackbox.net.resources import quiet_loop_errors
 from quackbox.net.tokens import TokenStore
 from quackbox.net import places
 from quackbox.tui import rules_text
@@ -542,8 +543,11 @@ class QuackboxApp(TerminalApp[int]):
     def _lobby_info(self, session: Session) -> Any:
         from quackbox.tui.lobby import LobbyInfo
 
+        # The room code is for those at the table to pass on: someone only watching (a
+        # stranger who came in through a door to look, without being given it) is not shown it.
+        room_code = session.room_code if session.seat is not None else None
         return LobbyInfo(title=session.title, mode=session.mode, address=session.address,
-                         room_code=session.room_code, seat=session.seat, starter=session.starter,
+                         room_code=room_code, seat=session.seat, starter=session.starter,
                          host_key=self.ssh_host_key, ssh_door=session.ssh_door, web_link=session.web_link)
 
     def show_how_to_join(self, *, resumed: bool = False) -> None:
@@ -867,6 +871,7 @@ def run_hosted(config: HostConfig, *, name: str | None = None, ssh: Any = None, 
     lan = "127.0.0.1" if is_loopback(config.bind) else (lan_address() or "127.0.0.1")
 
     loop = asyncio.new_event_loop()
+    quiet_loop_errors(loop)  # a flood's repeated errors: a line a minute, not a traceback each
     try:
         # Open before the app takes the screen: a port in use or an unusable
         # host key is a line on the terminal, not a flash of the table.

@@ -71,6 +71,7 @@ class LobbyInfo:
     mode: str
     address: str
     room_code: str | None
+    """Shown in block letters: None for someone who only watches (see QuackboxApp._show_lobby)."""
     seat: int | None
     starter: bool
     host_key: str | None = None

@@ -32,12 +32,37 @@ REPORT = str(Path(__file__).with_name("child_report.py"))
 # --- connections --------------------------------------------------------------------------------
 
 
-def test_one_address_opens_a_burst_of_connections_then_so_many_a_second():
+def test_one_address_opens_a_burst_of_stranger_connections_then_so_many_a_second():
+    """The rate counts connections whose key holds no seat, once they said whose they are."""
     keeper = Doorkeeper(LIMITS)
-    answers = [keeper.arrived(("a", i), "127.0.0.2", 10.0).refusal for i in range(LIMITS.connection_burst + 1)]
+    answers = []
+    for i in range(LIMITS.connection_burst + 1):
+        assert keeper.arrived(("a", i), "127.0.0.2", 10.0) == ()  # nobody is refused for connecting
+        answers.append(keeper.identified(("a", i), seated=False, now=10.0))
     assert answers[:-1] == [None] * LIMITS.connection_burst and answers[-1] == TOO_FAST
-    assert keeper.arrived("other", "127.0.0.3", 10.0).refusal is None  # other addresses are not held up
-    assert keeper.arrived("later", "127.0.0.2", 10.0 + 1 / LIMITS.connections_per_second).refusal is None
+    keeper.arrived("other", "127.0.0.3", 10.0)
+    assert keeper.identified("other", seated=False, now=10.0) is None  # other addresses are not held up
+    keeper.arrived("later", "127.0.0.2", 11.0)
+    assert keeper.identified("later", seated=False, now=10.0 + 1 / LIMITS.connections_per_second) is None
+
+
+def test_a_seat_holder_is_never_refused_whatever_its_address_did():
+    """On a shared box everyone is 127.0.0.1: a neighbour's connections, however many and however
+    fast, never refuse the key that holds a seat, nor push its connection out."""
+    keeper = Doorkeeper(DoorLimits(stranger_connections=4, stranger_connections_per_address=4))
+    for i in range(100):
+        keeper.arrived(("neighbour", i), "127.0.0.1", 1.0 + i / 100)
+        keeper.identified(("neighbour", i), seated=False, now=1.0 + i / 100)
+    keeper.arrived("friend", "127.0.0.1", 2.0)
+    assert keeper.identified("friend", seated=True, now=2.0) is None
+    for i in range(100, 200):
+        evicted = keeper.arrived(("neighbour", i), "127.0.0.1", 2.0 + i / 100)
+        assert "friend" not in evicted
+    assert "friend" not in keeper.strangers() and len(keeper.strangers()) == 4
+    keeper.session_began("friend")
+    keeper.session_ended("friend", 5.0)  # its session ended: it waits for another, still no stranger
+    assert keeper.arrived(("neighbour", 200), "127.0.0.1", 5.0) != () and "friend" not in keeper.strangers()
+    assert "friend" not in keeper.overdue(14.9) and "friend" in keeper.overdue(15.0)  # the same deadline
 
 
 def test_strangers_have_a_budget_of_their_own_the_oldest_make_way():
@@ -46,11 +71,24 @@ def test_strangers_have_a_budget_of_their_own_the_oldest_make_way():
     limits = DoorLimits(stranger_connections=3, connection_burst=100)
     keeper = Doorkeeper(limits)
     for i in range(3):
-        assert keeper.arrived(i, f"127.0.0.{i}", float(i)) == door.Arrival()
+        assert keeper.arrived(i, f"127.0.0.{i}", float(i)) == ()
     keeper.session_began(0)  # connection 0 is a player now
-    assert keeper.arrived(3, "127.0.0.9", 5.0).evict == ()
-    assert keeper.arrived(4, "127.0.0.9", 6.0).evict == (1,)
+    assert keeper.arrived(3, "127.0.0.9", 5.0) == ()
+    assert keeper.arrived(4, "127.0.0.9", 6.0) == (1,)
     assert keeper.strangers() == [2, 3, 4] and len(keeper) == 4
+
+
+def test_one_address_crowds_out_only_itself_and_silent_connections_go_first():
+    limits = DoorLimits(stranger_connections=32, stranger_connections_per_address=3)
+    keeper = Doorkeeper(limits)
+    keeper.arrived("friend", "127.0.0.5", 0.0)
+    keeper.arrived("friend-logging-in", "127.0.0.1", 0.5)
+    keeper.progressed("friend-logging-in")  # its key exchange is done
+    for i in range(2):
+        keeper.arrived(("silent", i), "127.0.0.1", 1.0 + i)
+    assert keeper.arrived(("silent", 2), "127.0.0.1", 3.0) == (("silent", 0),)
+    assert keeper.arrived(("silent", 3), "127.0.0.1", 4.0) == (("silent", 1),)
+    assert "friend" in keeper.strangers() and "friend-logging-in" in keeper.strangers()
 
 
 def test_a_connection_without_a_session_is_closed_at_its_deadline():
@@ -59,9 +97,12 @@ def test_a_connection_without_a_session_is_closed_at_its_deadline():
     keeper.arrived("idle", "127.0.0.2", 0.0)
     keeper.arrived("player", "127.0.0.3", 1.0)
     keeper.session_began("player")
+    keeper.arrived("seated", "127.0.0.4", 2.0)
+    keeper.identified("seated", seated=True, now=2.5)  # a seat holder's connection waits as long
     assert keeper.next_deadline() == 10.0
     assert keeper.overdue(9.9) == []
-    assert keeper.overdue(10.0) == ["idle"] and keeper.next_deadline() is None
+    assert keeper.overdue(10.0) == ["idle"] and keeper.next_deadline() == 12.5
+    assert keeper.overdue(12.5) == ["seated"] and keeper.next_deadline() is None
     keeper.session_ended("player", 30.0)  # its last session ended: a stranger again, from now
     assert keeper.next_deadline() == 40.0 and keeper.overdue(39.0) == []
     assert keeper.overdue(40.0) == ["player"]
@@ -71,6 +112,7 @@ def test_the_addresses_remembered_are_bounded():
     keeper = Doorkeeper(DoorLimits(stranger_connections=1))
     for i in range(door.ADDRESSES_REMEMBERED + 50):
         keeper.arrived(i, f"10.{i // 65536}.{i // 256 % 256}.{i % 256}", 0.0)
+        keeper.identified(i, seated=False, now=0.0)
     assert len(keeper._rates) == door.ADDRESSES_REMEMBERED and len(keeper) == 1
 
 

@@ -420,3 +420,34 @@ async def test_a_web_page_of_another_site_cannot_open_the_table_s_socket():
             async with connect(host.url, origin="http://127.0.0.1:7118") as ws:
                 await ws.send(Wire(None).encode(Hello(PROTOCOL_VERSION, "Page")))
                 assert isinstance(Wire(None).decode_from_host(await ws.recv()), Welcome)
+
+
+async def test_half_open_connections_never_crowd_the_table_s_port_past_its_budget():
+    """Connections that never finish their handshake are held within the port's budget (the
+    oldest of the crowded address makes way), and a friend's hello gets in all the same."""
+    from quackbox.net import host as host_module
+    from quackbox.net.host import HostConfig
+
+    cfg = HostConfig(game="side-effects", seats=2, headless=True, bind="127.0.0.1", port=0, seed=1)
+    async with asyncio.timeout(30):
+        async with Host(cfg) as host:
+            held = []
+            for _ in range(host_module.WAITING_PER_ADDRESS + 20):
+                reader, writer = await asyncio.open_connection("127.0.0.1", host.port)
+                writer.write(b"GET / HTTP/1.1\r\nHost: x\r\n")  # and never the end of the head
+                held.append((reader, writer))
+            while len(host.waiting) > host_module.WAITING_PER_ADDRESS:
+                await asyncio.sleep(0.01)
+            closed = 0
+            for reader, _writer in held:
+                try:
+                    if await asyncio.wait_for(reader.read(1), 0.01) == b"":
+                        closed += 1
+                except TimeoutError:
+                    pass
+            assert closed >= 20  # the oldest made way
+            friend = await Client.connect(host.url, name="Ann")
+            assert friend.seat is not None
+            await friend.close()
+            for _reader, writer in held:
+                writer.close()

@@ -281,8 +281,10 @@ async def test_a_resize_reaches_the_child_and_it_redraws_at_the_new_size(tmp_pat
 
 
 async def test_spectate_watches_the_table_without_a_seat(tmp_path: Path, keys: list) -> None:
-    """``ssh -t HOST spectate``: the lobby on screen, counted as watching, no seat taken."""
-    async with table(tmp_path, seats=3, bots=0) as (host, door):
+    """``ssh -t HOST spectate``: the lobby on screen, counted as watching, no seat taken. The
+    room code (which the door gave both children) is in the seated player's lobby, never in
+    the watcher's."""
+    async with table(tmp_path, seats=3, bots=0, code="KQXZ") as (host, door):
         player = await session(await login(door, keys[0], "alice"))
         await player.wait_for("alice (you)")
         watcher = await session(await login(door, keys[1], "carol"), command="spectate")
@@ -290,6 +292,7 @@ async def test_spectate_watches_the_table_without_a_seat(tmp_path: Path, keys: l
         await player.wait_for("and 1 watching")
         assert [s.name for s in host.table.seats if s.kind == HUMAN] == ["alice"]
         assert "carol" not in watcher.text
+        assert "room code" in player.text and "room code" not in watcher.text
 
 
 @WARM
@@ -684,3 +687,24 @@ def _children_of(pid: int) -> list[int]:
             if int(fields[1]) == pid:
                 found.append(int(entry.name))
     return found
+
+
+async def test_a_key_the_host_removed_is_told_so_at_the_door_and_may_only_watch(tmp_path: Path, keys: list) -> None:
+    """The host removed the person holding a seat: their key comes back and is told why at the
+    door, before any child starts; it may still watch."""
+    async with table(tmp_path, seats=3, bots=0) as (host, door):
+        alice = await login(door, keys[0], "alice")
+        screen = await session(alice)
+        await screen.wait_for("alice (you)")
+        seat = host.table.seats[seat_of(host, "alice")]
+        alice.close()
+        await until(lambda: seat.conn is None, timeout=10, what="the seat to be left")
+        host.table.lobby.removed.add(seat.token_hash)  # as the host's remove does
+        host.table.seats.free(seat)
+        back = await session(await login(door, keys[0], "alice"))
+        await back.closed.wait()
+        assert back.status == 1 and "The host removed you from this table" in back.said
+        assert not door.sessions
+        watching = await session(await login(door, keys[0], "alice"), command="spectate")
+        await watching.wait_for("Seats")
+        assert door.sessions

@@ -16,6 +16,7 @@ import os
 import re
 import shutil
 import subprocess
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,7 @@ from quackbox.net.client import Client
 from quackbox.net.door import CROWDED, INPUT_CLOSED, REPLACED, TOO_FAST, no_session_sentence
 from quackbox.net.protocol import HUMAN, PROTOCOL_VERSION, Hello, Wire
 from quackbox.net.ssh import ssh_key
+from quackbox.net.tokens import TokenStore
 from tests.net.test_ssh import WARM, forked_warm, keys, login, session, stub, table, until  # noqa: F401 (keys: a fixture)
 
 PAGE = os.sysconf("SC_PAGE_SIZE")
@@ -194,18 +196,24 @@ async def test_one_address_opening_connections_too_fast_is_refused_with_a_senten
 # --- 5. a seat holder always gets back -----------------------------------------------------------
 
 
+async def hold_seat(host: Any, door: Any, key: Any, name: str) -> None:
+    """``key`` holds seat 1 of ``host``'s table, away: its child took the seat and saved its token
+    in the key's folder, then its connection dropped, so the seat waits for it."""
+    async with websockets.connect(host.url) as ws:
+        wire = Wire(host.table.rules)
+        await ws.send(wire.encode(Hello(PROTOCOL_VERSION, name, code=host.code)))
+        welcome = wire.decode_from_host(await ws.recv())
+        door.door.folders.tokens(key).remember(host.url, welcome.token, name=name)
+        ws.transport.abort()
+    await until(lambda: host.table.seats[0].conn is None and host.table.seats[0].kind == HUMAN)
+
+
 async def test_a_seated_key_comes_back_whatever_other_sessions_its_address_has(tmp_path: Path, keys: list) -> None:
     """Alice holds a seat at a table with no open seat; friends watch from her address. Her key
     comes back beside them, and past its two sessions its oldest makes way; a stranger is refused."""
     async with table(tmp_path, seats=2, bots=1, ssh={"command": stub()}) as (host, door):
         alice = ssh_key(keys[0].get_fingerprint("sha256"))
-        async with websockets.connect(host.url) as ws:  # her child took the seat and saved its token...
-            wire = Wire(host.table.rules)
-            await ws.send(wire.encode(Hello(PROTOCOL_VERSION, "alice")))
-            welcome = wire.decode_from_host(await ws.recv())
-            door.door.folders.tokens(alice).remember(host.url, welcome.token, name="alice")
-            ws.transport.abort()  # ...and her connection dropped: the seat waits for her
-        await until(lambda: host.table.seats[0].conn is None and host.table.seats[0].kind == HUMAN)
+        await hold_seat(host, door, alice, "alice")
         for key, name in ((keys[1], "bob"), (keys[2], "carol")):
             await (await session(await login(door, key, name), command="spectate")).wait_for("ready", raw=True)
         stranger = await session(await login(door, keys[3], "dan"))
@@ -220,6 +228,63 @@ async def test_a_seated_key_comes_back_whatever_other_sessions_its_address_has(t
         await asyncio.wait_for(first.closed.wait(), 10)
         assert REPLACED in first.said
         assert sum(1 for s in door.sessions if s.request.key == alice) == 2
+
+
+async def test_a_neighbour_on_the_same_address_never_keeps_a_seat_holder_out(tmp_path: Path, keys: list) -> None:
+    """On a shared box everyone is 127.0.0.1. A neighbour there leaves sockets open that never speak
+    and logs in with a key that holds no seat faster than strangers may (refused, with the
+    sentence); alice, who holds a seat, comes back from the same address every time."""
+    limits = {"command": stub(), "connection_burst": 2, "connections_per_second": 0.01,
+              "stranger_connections": 4, "stranger_connections_per_address": 4, "connection_deadline": 60.0}
+    async with table(tmp_path, seats=2, bots=1, ssh=limits) as (host, door):
+        alice = ssh_key(keys[0].get_fingerprint("sha256"))
+        await hold_seat(host, door, alice, "alice")
+        silent = [await asyncio.open_connection("127.0.0.1", door.port) for _ in range(6)]
+        answers = []
+        for _ in range(3):
+            try:
+                conn, _ = await watched_login(door, keys[1])
+                conn.close()
+                answers.append("in")
+            except asyncssh.DisconnectError as exc:
+                answers.append(reason(exc))
+        assert answers[:2] == ["in", "in"] and TOO_FAST in answers[2]
+        # Logins that opened no session leave nothing in the door's memory (a storm of keys costs none).
+        assert ssh_key(keys[1].get_fingerprint("sha256")).id not in door.door._names
+        for _ in range(3):
+            conn = await login(door, keys[0], "alice")
+            screen = await session(conn)
+            await screen.wait_for("ready", raw=True, timeout=10)
+            conn.close()
+            await screen.closed.wait()
+        assert door.door.keeper.strangers() and len(door.door.keeper.strangers()) <= 4
+        for _, writer in silent:
+            writer.close()
+
+
+async def test_who_holds_a_seat_is_read_in_a_thread_once_per_key(tmp_path: Path, keys: list, monkeypatch) -> None:
+    """Admission reads no file on the event loop: a key's seat token is read in a thread as it comes
+    in, and the token of a session already in whose key holds a seat is not read again for
+    each newcomer."""
+    loop_thread = threading.get_ident()
+    reads: list[tuple[str, bool]] = []
+    recall = TokenStore.recall
+
+    def counted(store: TokenStore, url: str, name: str = "") -> str | None:
+        reads.append((store.path.parent.parent.name, threading.get_ident() == loop_thread))
+        return recall(store, url, name)
+
+    monkeypatch.setattr(TokenStore, "recall", counted)
+    async with table(tmp_path, seats=2, bots=1, ssh={"command": stub()}) as (host, door):
+        alice = ssh_key(keys[0].get_fingerprint("sha256"))
+        await hold_seat(host, door, alice, "alice")
+        conn = await login(door, keys[0], "alice")
+        await (await session(conn)).wait_for("ready", raw=True)
+        for key, name in ((keys[1], "bob"), (keys[2], "carol"), (keys[3], "dan")):
+            await (await session(await login(door, key, name), command="spectate")).wait_for("ready", raw=True)
+        assert len(door.sessions) == 4 and reads
+        assert not [folder for folder, on_loop in reads if on_loop], "a token was read on the event loop"
+        assert sum(1 for folder, _ in reads if folder == alice.folder) == 1
 
 
 # --- 6. nothing on disk for strangers ------------------------------------------------------------

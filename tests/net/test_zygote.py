@@ -80,8 +80,8 @@ class Screen:
         return json.loads(self.text.split("\r\n")[0])
 
 
-def spawn(zygote: Zygote, env: dict[str, str], *args: str) -> PtyChild:
-    child = zygote.spawn([sys.executable, REPORT, *(args or ("report",))], env, cols=91, rows=27)
+async def spawn(zygote: Zygote, env: dict[str, str], *args: str) -> PtyChild:
+    child = await zygote.spawn([sys.executable, REPORT, *(args or ("report",))], env, cols=91, rows=27)
     assert child is not None, "the zygote did not fork"
     return child
 
@@ -138,7 +138,7 @@ async def test_a_warm_child_is_started_as_a_fresh_one_is(tmp_path: Path) -> None
     standard streams on the terminal, run as ``__main__``; the same as a child started afresh."""
     env = env_of(tmp_path)
     async with warm(tmp_path) as zygote:
-        warm_child = spawn(zygote, env)
+        warm_child = await spawn(zygote, env)
         got = await Screen(warm_child).report()
         fresh_child = PtyChild.spawn([sys.executable, REPORT, "report"], env, cols=91, rows=27)
         fresh = await Screen(fresh_child).report()
@@ -170,7 +170,7 @@ async def test_signals_the_host_blocks_are_blocked_in_neither_the_zygote_nor_a_c
             assert zygote.pid is not None
             status = Path(f"/proc/{zygote.pid}/status").read_text()
             assert re.search(r"^SigBlk:\s*0+$", status, re.M), status
-            warm_child = spawn(zygote, env)
+            warm_child = await spawn(zygote, env)
             fresh_child = PtyChild.spawn([sys.executable, REPORT, "report"], env, cols=80, rows=24)
             for child in (warm_child, fresh_child):
                 assert (await Screen(child).report())["blocked"] == []
@@ -192,7 +192,7 @@ async def test_the_zygote_imports_nothing_from_the_folder_the_host_was_started_i
         (shared / name).write_text(f"open({str(marker)!r}, 'a').write({name!r})\n")
     monkeypatch.chdir(shared)
     async with warm(tmp_path) as zygote:
-        child = spawn(zygote, env_of(tmp_path))
+        child = await spawn(zygote, env_of(tmp_path))
         await Screen(child).report()
         await child.end(1.0)
     assert not marker.exists(), marker.read_text()
@@ -213,9 +213,9 @@ async def test_nothing_of_a_session_passes_through_the_zygote(tmp_path: Path) ->
     memory, so a child forked after it cannot find it in the memory it was forked from."""
     first, second = (f"QBSECRET{os.urandom(8).hex()}" for _ in range(2))
     async with warm(tmp_path) as zygote:
-        one = spawn(zygote, env_of(tmp_path, code=first, name=first))
+        one = await spawn(zygote, env_of(tmp_path, code=first, name=first))
         assert (await Screen(one).report())["env"]["QUACKBOX_ROOM_CODE"] == first
-        two = spawn(zygote, env_of(tmp_path, code=second, name=second))
+        two = await spawn(zygote, env_of(tmp_path, code=second, name=second))
         await Screen(two).report()
         assert memory_holds(one.pid, first.encode())  # the check can see a secret where there is one
         assert zygote.pid is not None and not memory_holds(zygote.pid, first.encode())
@@ -227,10 +227,10 @@ async def test_nothing_of_a_session_passes_through_the_zygote(tmp_path: Path) ->
 
 async def test_a_childs_end_is_heard_with_its_status_and_it_is_reaped(tmp_path: Path) -> None:
     async with warm(tmp_path) as zygote:
-        done = spawn(zygote, env_of(tmp_path), "exit", "3")
+        done = await spawn(zygote, env_of(tmp_path), "exit", "3")
         assert await asyncio.wait_for(done.wait(), START) == 3
         await until(lambda: reaped(done.pid), 10, "the zygote to reap its child")
-        held = spawn(zygote, env_of(tmp_path))
+        held = await spawn(zygote, env_of(tmp_path))
         await Screen(held).report()
         assert await held.end(5.0) == -signal.SIGHUP  # the hangup, as for a fresh child
         await until(lambda: reaped(held.pid), 10, "the zygote to reap its child")
@@ -246,19 +246,19 @@ async def test_a_killed_zygote_leaves_its_children_playing_and_is_started_again(
     monkeypatch.setattr(zygote_module, "RESTART_INTERVAL", 0.5)
     caplog.set_level(logging.INFO, "quackbox.door")
     async with warm(tmp_path) as zygote:
-        child = spawn(zygote, env_of(tmp_path))
+        child = await spawn(zygote, env_of(tmp_path))
         screen = Screen(child)
         await screen.report()
         first = zygote.pid
         assert first is not None
         os.kill(first, signal.SIGKILL)
         await until(lambda: zygote.pid != first, 10, "the zygote's end to be heard")
-        assert zygote.spawn([sys.executable, REPORT], env_of(tmp_path), cols=80, rows=24) is None  # start it fresh
+        assert await zygote.spawn([sys.executable, REPORT], env_of(tmp_path), cols=80, rows=24) is None  # start it fresh
         assert re.search(rf"warm start process {first} was killed by signal 9; sessions start fresh", caplog.text)
         child.write(b"still here\r")
         await screen.wait_for("got still here")
         assert await asyncio.wait_for(zygote.wait_warm(), START) and zygote.pid not in (None, first)
-        again = spawn(zygote, env_of(tmp_path))
+        again = await spawn(zygote, env_of(tmp_path))
         assert (await Screen(again).report())["ppid"] == zygote.pid
         # The orphan's end is still heard (its status went to whoever adopted it).
         assert await child.end(5.0) == 0 and not child.running
@@ -268,17 +268,28 @@ async def test_a_killed_zygote_leaves_its_children_playing_and_is_started_again(
 async def test_a_zygote_that_does_not_answer_is_replaced_and_the_session_starts_fresh(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
+    """A stopped zygote holds up only the session that asked it: the event loop runs on while
+    it waits, and past SPAWN_TIMEOUT the zygote is killed and started again."""
     monkeypatch.setattr(zygote_module, "SPAWN_TIMEOUT", 0.3)
     monkeypatch.setattr(zygote_module, "RESTART_INTERVAL", 0.1)
     async with warm(tmp_path) as zygote:
         stuck = zygote.pid
         assert stuck is not None
         os.kill(stuck, signal.SIGSTOP)
-        assert zygote.spawn([sys.executable, REPORT], env_of(tmp_path), cols=80, rows=24) is None
+        loop = asyncio.get_running_loop()
+        asking = loop.create_task(zygote.spawn([sys.executable, REPORT], env_of(tmp_path), cols=80, rows=24))
+        ticked = asyncio.Event()
+        # Runs right after the asking task's first step: a spawn that waited on the zygote there
+        # would have finished (given up) before this ever ran.
+        loop.call_soon(lambda: ticked.set() if not asking.done() else None)
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        assert ticked.is_set(), "the loop waited for the zygote"
+        assert await asking is None
         assert "failed (no answer within 0.3 s); this session starts fresh" in caplog.text
         await until(lambda: reaped(stuck), 10, "the stuck zygote to be killed and reaped")
         assert await asyncio.wait_for(zygote.wait_warm(), START)
-        child = spawn(zygote, env_of(tmp_path))
+        child = await spawn(zygote, env_of(tmp_path))
         await Screen(child).report()
         await child.end(1.0)
 
@@ -317,7 +328,7 @@ async def test_a_zygote_that_cannot_warm_is_given_up_after_a_few_tries(
         assert not zygote.ready and zygote.pid is None
         assert said in caplog.text
         assert caplog.text.count("cannot warm") == zygote_module.START_ATTEMPTS
-        assert zygote.spawn([sys.executable, REPORT], env_of(tmp_path, import_path=(str(modules),)), cols=80,
+        assert await zygote.spawn([sys.executable, REPORT], env_of(tmp_path, import_path=(str(modules),)), cols=80,
                             rows=24) is None
     finally:
         await zygote.stop()
@@ -336,11 +347,11 @@ async def test_the_zygote_ends_when_the_hosts_end_of_its_socket_closes(tmp_path:
 async def test_a_child_the_zygote_cannot_run_as_python_would_is_left_to_a_fresh_start(tmp_path: Path) -> None:
     env = env_of(tmp_path)
     async with warm(tmp_path) as zygote:
-        assert zygote.spawn([sys.executable, "-c", "print(1)"], env, cols=80, rows=24) is None
-        assert zygote.spawn(["/bin/sh", REPORT], env, cols=80, rows=24) is None
+        assert await zygote.spawn([sys.executable, "-c", "print(1)"], env, cols=80, rows=24) is None
+        assert await zygote.spawn(["/bin/sh", REPORT], env, cols=80, rows=24) is None
         # Another interpreter's environment (another import path): its imports would differ.
         other = env_of(tmp_path, import_path=(str(tmp_path),))
-        assert zygote.spawn([sys.executable, REPORT], other, cols=80, rows=24) is None
+        assert await zygote.spawn([sys.executable, REPORT], other, cols=80, rows=24) is None
         assert zygote.children == []
 
 

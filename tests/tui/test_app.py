@@ -239,6 +239,20 @@ async def test_lobby_typing_is_chat_and_the_keys_are_not_letters(app_for):
         assert not session.closed
 
 
+async def test_the_room_code_is_shown_to_a_seat_never_to_someone_watching(app_for):
+    """Issue 40, item 8: a door's child knows the room code (it joined with it); its lobby shows it
+    to a player who holds a seat, never to a spectator."""
+    for seat, shown in ((1, True), (None, False)):
+        session = FakeSession("quack", mode="join", seat=seat, room_code="KQXZ", address="ssh -p 2222 10.0.0.5")
+        app = app_for(session)
+        async with app.run_test(size=SIZE) as pilot:
+            session.push(lobby_of(["Hana", "Ann", ""], started=False, kinds=["human", "human", "open"]))
+            await wait_for(pilot, lambda: app.lobby_screen is not None, what="the lobby")
+            await pilot.pause()
+            assert ("room code" in screen_text(app)) is shown, screen_text(app)
+            assert bool(app.lobby_screen.query("#code")) is shown
+
+
 async def test_play_again_after_a_local_game(app_for):
     """The summary of a game against bots offers another; choosing it asks the host to deal."""
     from quackbox.core.quack import RULES as QUACK

@@ -138,6 +138,9 @@ async def test_a_link_opens_the_table_keys_play_resize_follows_and_a_reload_give
         assert {"Document", "Script", "Stylesheet", "WebSocket"} <= kinds
         assert await page.evaluate("window.cspViolations") == []
         assert page.console == []
+        # The browser read the page's Permissions-Policy: no device, but the clipboard.
+        assert await page.evaluate("['camera', 'microphone', 'geolocation', 'clipboard-write']"
+                                   ".map(f => document.featurePolicy.allowsFeature(f))") == [False, False, False, True]
     finally:
         await close_table(host, server)
 

@@ -11,7 +11,7 @@ from importlib import resources
 import pytest
 
 from quackbox.net import web_http
-from quackbox.net.web_http import CSP, SOCKET_PATH, Page, allowed_hosts, answer, host_name
+from quackbox.net.web_http import CSP, PERMISSIONS, SOCKET_PATH, Page, allowed_hosts, answer, host_name
 
 HOSTS = allowed_hosts(["127.0.0.1", "localhost", "10.0.0.5", "::1"])
 
@@ -21,8 +21,9 @@ def page() -> Page:
     return Page()
 
 
-def _get(page: Page, path: str, **headers: str):
-    return answer(page, path, {"host": "10.0.0.5:7118", **{k.replace("_", "-"): v for k, v in headers.items()}}, HOSTS)
+def _get(page: Page, path: str, method: str = "GET", **headers: str):
+    return answer(page, path, {"host": "10.0.0.5:7118", **{k.replace("_", "-"): v for k, v in headers.items()}}, HOSTS,
+                  method=method)
 
 
 class _Links(HTMLParser):
@@ -72,6 +73,46 @@ def test_every_file_carries_the_policy(page: Page) -> None:
         assert headers["X-Content-Type-Options"] == "nosniff"
         assert headers["Referrer-Policy"] == "no-referrer"
         assert got.body == page.assets[path].body
+
+
+def test_no_other_site_may_frame_the_page_and_it_may_ask_for_no_device(page: Page) -> None:
+    """Every answer, a refusal too: framing is refused both ways browsers know, and the page may
+    use no camera, microphone, location... but the clipboard."""
+    for path in ("/", "/door.js", "/nothing-here", SOCKET_PATH):
+        headers = dict(_get(page, path).headers)
+        assert "frame-ancestors 'none'" in headers["Content-Security-Policy"]
+        assert headers["X-Frame-Options"] == "DENY"
+        assert headers["Permissions-Policy"] == PERMISSIONS
+    policy = dict(part.split("=") for part in PERMISSIONS.split(", "))
+    assert policy["camera"] == policy["microphone"] == policy["geolocation"] == policy["payment"] == "()"
+    assert policy["clipboard-write"] == "(self)"
+
+
+def test_head_is_answered_as_get_without_the_body(page: Page) -> None:
+    for path, headers in (("/", {}), ("/vendor/xterm.js", {"accept_encoding": "gzip"}), ("/nothing-here", {})):
+        get, head = _get(page, path, **headers), _get(page, path, "HEAD", **headers)
+        assert head.status == get.status and head.body == b"" and get.body
+        assert head.headers == get.headers
+        assert dict(head.headers)["Content-Length"] == str(len(get.body))
+    etag = dict(_get(page, "/").headers)["ETag"]
+    assert _get(page, "/", "HEAD", if_none_match=etag).status == 304
+
+
+@pytest.mark.parametrize("method", ["POST", "PUT", "DELETE", "OPTIONS", "PATCH", "TRACE", "CONNECT", "get"])
+def test_other_methods_are_not_allowed(page: Page, method: str) -> None:
+    for path in ("/", "/door.js", "/nothing-here"):
+        got = _get(page, path, method)
+        assert got.status == 405 and dict(got.headers)["Allow"] == "GET, HEAD" and got.body.endswith(b".\n")
+    # The terminal opens only for a GET; a name never announced is refused before the method is looked at.
+    socket = answer(page, SOCKET_PATH, {"host": "10.0.0.5:7118", "origin": "http://10.0.0.5:7118"}, HOSTS,
+                    method=method)
+    assert socket.status == 405 and not socket.upgrade
+    assert answer(page, "/", {"host": "evil.example"}, HOSTS, method=method).status == 421
+
+
+def test_the_terminal_is_not_opened_by_a_head(page: Page) -> None:
+    got = answer(page, SOCKET_PATH, {"host": "10.0.0.5:7118", "origin": "http://10.0.0.5:7118"}, HOSTS, method="HEAD")
+    assert got.status == 405 and not got.upgrade and got.body == b""
 
 
 def test_a_browser_that_takes_gzip_gets_it_and_a_known_file_is_not_sent_again(page: Page) -> None:

@@ -20,6 +20,7 @@ import json
 import os
 import re
 import secrets
+import socket
 import struct
 import subprocess
 import sys
@@ -35,13 +36,14 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from quackbox.net import web
-from quackbox.net.door import CROWDED, DoorLimits, Launch, no_session_sentence
+from quackbox.net.door import CROWDED, TOO_FAST, DoorLimits, Launch, no_session_sentence
 from quackbox.net.host import Host, HostConfig
 from quackbox.net.limits import SLOW_FREE
 from quackbox.net.protocol import HUMAN
 from quackbox.net.web import WebConfig, WebError, WebServer, browser_key
 from quackbox.net.web_http import CSP
 from tests.net.test_ssh import CHILD_START, _descendants_of, gone, until
+from tests.net.test_ssh_hostile import hold_seat
 
 ROOT = Path(__file__).resolve().parents[2]
 STUB = str(ROOT / "tests" / "net" / "ssh_stub.py")
@@ -144,10 +146,11 @@ class Tab:
         await self.ws.send(json.dumps({"resize": [cols, rows]}))
 
 
-async def http_get(port: int, path: str, host: str | None = None, **headers: str) -> tuple[int, dict[str, str], bytes]:
-    """One GET over a plain socket, as a browser sends it: the status, headers (lower case) and body."""
+async def http_get(port: int, path: str, host: str | None = None, method: str = "GET",
+                   **headers: str) -> tuple[int, dict[str, str], bytes]:
+    """One request over a plain socket, as a browser sends it: the status, headers (lower case) and body."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    lines = [f"GET {path} HTTP/1.1", f"Host: {host or f'127.0.0.1:{port}'}"]
+    lines = [f"{method} {path} HTTP/1.1", f"Host: {host or f'127.0.0.1:{port}'}"]
     lines += [f"{k.replace('_', '-')}: {v}" for k, v in headers.items()]
     writer.write(("\r\n".join(lines) + "\r\n\r\n").encode())
     data = await asyncio.wait_for(reader.read(), 10)
@@ -188,6 +191,17 @@ async def test_the_page_and_everything_it_names_come_from_the_host_with_the_poli
             assert headers["content-security-policy"] == CSP and headers["x-content-type-options"] == "nosniff"
             assert int(headers["content-length"]) == len(body) > 0
         assert "server" not in headers  # no version to fingerprint
+
+
+async def test_head_gets_the_headers_alone_and_other_methods_405(tmp_path: Path) -> None:
+    async with table(tmp_path, door={"command": stub()}) as (host, server):
+        status, headers, body = await http_get(server.port, "/", method="HEAD")
+        assert status == 200 and body == b"" and int(headers["content-length"]) > 0
+        assert headers["x-frame-options"] == "DENY" and "camera=()" in headers["permissions-policy"]
+        for method in ("POST", "OPTIONS", "DELETE"):
+            status, headers, body = await http_get(server.port, "/", method=method, content_length="0")
+            assert status == 405 and headers["allow"] == "GET, HEAD" and int(headers["content-length"]) == len(body)
+        assert server.door.keeper.strangers() == [] and server.children == []
 
 
 async def test_a_host_name_the_table_never_announced_is_refused(tmp_path: Path) -> None:
@@ -472,6 +486,111 @@ async def test_silent_sockets_never_keep_a_newcomer_out(tmp_path: Path) -> None:
         assert (silent[0].close_code, silent[0].close_reason) == (web.REFUSED, CROWDED)
         for ws in silent[1:]:
             await ws.close()
+
+
+async def test_a_neighbour_on_the_same_address_never_keeps_a_seated_browser_out(tmp_path: Path) -> None:
+    """On a shared box everyone is 127.0.0.1. A neighbour there leaves sockets open that never say
+    hello and opens pages whose id holds no seat faster than strangers may (refused, with the
+    sentence); ann's browser, which holds a seat, comes back from the same address every time."""
+    limits = {"command": stub(), "connection_burst": 2, "connections_per_second": 0.01,
+              "stranger_connections": 4, "stranger_connections_per_address": 4, "connection_deadline": 60.0}
+    async with table(tmp_path, seats=2, bots=1, door=limits) as (host, server):
+        ann = new_id()
+        await hold_seat(host, server, browser_key(ann), "ann")
+        origin = f"http://127.0.0.1:{server.port}"
+        silent = [await connect(f"ws://127.0.0.1:{server.port}/term", origin=origin) for _ in range(6)]
+        answers = []
+        for _ in range(3):
+            tab = await Tab.open(server, watch=True)
+            with contextlib.suppress(AssertionError):
+                await tab.wait_for("ready", raw=True, timeout=10)
+            answers.append("in" if "ready" in tab.said else (await tab.ended())[1])
+            await tab.ws.close()
+        assert answers == ["in", "in", TOO_FAST]
+        for _ in range(3):
+            tab = await Tab.open(server, page_id=ann, name="ann")
+            await tab.wait_for("ready", raw=True, timeout=10)
+            await tab.ws.close()
+            await tab.ended()
+        assert 0 < len(server.door.keeper.strangers()) <= 4
+        for ws in silent:
+            await ws.close()
+
+
+async def half_sent(port: int, local: str = "127.0.0.1") -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A connection that sent part of a request's head, and no more yet."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(local, 0))
+    writer.write(f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAccept: te".encode())
+    await writer.drain()
+    return reader, writer
+
+
+async def test_half_sent_requests_hold_only_their_budget_and_never_keep_a_friend_out(tmp_path: Path) -> None:
+    """A neighbour leaves requests half sent from the friends' own address: past that address's
+    budget the oldest are closed, another address's request is never pushed out, and the page
+    and a hello still come through at once."""
+    door = {"command": stub(), "http_connections": 8, "http_connections_per_address": 4}
+    async with table(tmp_path, door=door) as (host, server):
+        other = await half_sent(server.port, "127.0.0.2")
+        flood = [await half_sent(server.port) for _ in range(10)]
+        for reader, _ in flood[:6]:  # each pushed out by a newer one of its address
+            assert await asyncio.wait_for(reader.read(), 10) == b""
+        status, _, body = await http_get(server.port, "/")
+        assert status == 200 and body
+        tab = await Tab.open(server)
+        await tab.wait_for("ready", raw=True, timeout=10)
+        # The other address's request was kept: finished now, it is answered.
+        reader, writer = other
+        writer.write(b"xt/html\r\n\r\n")
+        assert (await asyncio.wait_for(reader.read(), 10)).startswith(b"HTTP/1.1 200 ")
+        for _, writer in flood:
+            writer.close()
+
+
+async def test_a_whole_request_taken_in_with_a_crowd_of_half_sent_ones_is_answered(tmp_path: Path) -> None:
+    """A friend's browser sends its request as it connects; a crowd connects right behind it, from
+    its address, before the host has taken any of them. The friend's request is answered: the
+    crowd makes way, though the friend's connection is the oldest."""
+    door = {"command": stub(), "http_connections": 8, "http_connections_per_address": 4}
+    async with table(tmp_path, door=door) as (host, server):
+        # Connected and sent while the host's loop does not run: all are taken in one go.
+        friend = socket.create_connection(("127.0.0.1", server.port))
+        friend.sendall(f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n\r\n".encode())
+        crowd = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(10)]
+        for sock in crowd:
+            sock.sendall(b"GET / HTTP/1.1\r\nHost: 127.0")
+        friend.setblocking(False)
+        loop = asyncio.get_running_loop()
+        answer = b""
+        with contextlib.suppress(ConnectionResetError):
+            while chunk := await asyncio.wait_for(loop.sock_recv(friend, 65536), 10):
+                answer += chunk
+        assert answer.startswith(b"HTTP/1.1 200 "), answer[:80]
+        for sock in [friend, *crowd]:
+            sock.close()
+
+
+async def test_a_request_dribbled_a_byte_at_a_time_is_closed_at_its_deadline(tmp_path: Path) -> None:
+    async with table(tmp_path, door={"command": stub(), "connection_deadline": 0.5}) as (host, server):
+        reader, writer = await half_sent(server.port)
+
+        async def dribble() -> None:
+            with contextlib.suppress(OSError):
+                while True:
+                    writer.write(b"x")
+                    await writer.drain()
+                    await asyncio.sleep(0.05)
+
+        dribbling = asyncio.get_running_loop().create_task(dribble())
+        try:
+            try:
+                said = await asyncio.wait_for(reader.read(), 10)
+            except ConnectionResetError:  # cut with a byte of ours unread: closed all the same
+                said = b""
+            assert said == b""
+        finally:
+            dribbling.cancel()
+            writer.close()
 
 
 async def test_a_stranger_is_refused_with_a_sentence_that_says_how_to_watch(tmp_path: Path) -> None:
