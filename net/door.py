@@ -727,8 +727,9 @@ class Door:
         self.zygote: Zygote | None = None
         """Where the children are forked from, while the door is open (None: they start fresh)."""
         self._import_path: list[str] = []
-        self._names: dict[str, str] = {}
-        """The name each key first used at this table."""
+        self._names: dict[str, tuple[Key, str]] = {}
+        """The name each key came in under, kept while it has a session here or holds a seat
+        (a stranger's is forgotten as its last session ends, so the map stays as small as the table)."""
         self._ending: set[asyncio.Task[None]] = set()
         self._timer: asyncio.TimerHandle | None = None
 
@@ -807,11 +808,12 @@ class Door:
     # --- sessions ---------------------------------------------------------------------
 
     def name_for(self, key: Key, wanted: str) -> str:
-        """The player's name: ``wanted``, cleaned, unless the key already has one at this table."""
+        """The player's name: ``wanted``, cleaned, unless the key came in under another name
+        and still has a session here or holds a seat (its seat token is filed under that name)."""
         known = self._names.get(key.id)
-        if known is None:
-            known = self._names[key.id] = clean_name(wanted)[:MAX_NAME].strip() or "Player"
-        return known
+        if known is not None:
+            return known[1]
+        return clean_name(wanted)[:MAX_NAME].strip() or "Player"
 
     def holds_seat(self, key: Key, name: str) -> bool:
         """Whether ``key`` holds a seat at the table now (its child will reclaim it)."""
@@ -860,6 +862,7 @@ class Door:
             if mine:
                 mine[0].close(REPLACED, status=1)
         self.sessions.append(session)
+        self._names.setdefault(session.request.key.id, (session.request.key, session.request.name))
         self.keeper.session_began(session.request.conn)
         self._watch_deadlines()
 
@@ -868,8 +871,16 @@ class Door:
             self.sessions.remove(session)
             self.keeper.session_ended(session.request.conn, _now())
             self._watch_deadlines()
+            self._forget_names()
         if task is not None:
             self.track(task)
+
+    def _forget_names(self) -> None:
+        """Forget the names of keys with no session here that hold no seat (any more)."""
+        present = {s.request.key.id for s in self.sessions}
+        for key_id, (key, name) in list(self._names.items()):
+            if key_id not in present and not self.holds_seat(key, name):
+                del self._names[key_id]
 
     def track(self, task: asyncio.Task[None]) -> None:
         """A session's ending, which :meth:`close` waits for."""

@@ -399,6 +399,7 @@ class _Socket:
         self._ending: tuple[int, str] | None = None
         self._writer: asyncio.Task[None] | None = None
         self._closing: asyncio.Task[None] | None = None
+        self._cutting: asyncio.TimerHandle | None = None
 
     # --- the socket's life ------------------------------------------------------------
 
@@ -436,6 +437,10 @@ class _Socket:
             if self._closing is not None:
                 await self._closing
             self._writer.cancel()
+            # Closed: the cut-off timer would keep the socket, and all it holds, for seconds more.
+            if self._cutting is not None:
+                self._cutting.cancel()
+                self._cutting = None
 
     async def _read(self, session: DoorSession) -> None:
         """The page's keys and sizes, on to the session; never faster than :data:`MESSAGES_PER_SECOND`."""
@@ -486,9 +491,10 @@ class _Socket:
             self._ending = (LEFT, sentence or LEFT_SENTENCE) if status == 0 else (REFUSED, sentence or ENDED)
             self._pending.set()
             # A page that reads nothing never takes the goodbye: the socket is cut all the same.
-            asyncio.get_running_loop().call_later(2 * GOODBYE_WAIT + 1, self._cut)
+            self._cutting = asyncio.get_running_loop().call_later(2 * GOODBYE_WAIT + 1, self._cut)
 
     def _cut(self) -> None:
+        self._cutting = None
         if self.ws.state is not State.CLOSED and self.ws.transport is not None:
             log.info("web: cut a socket from %s that took no goodbye", self.address)
             self.ws.transport.abort()
