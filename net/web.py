@@ -293,11 +293,13 @@ class WebServer(DoorServer):
                 config.port,
                 process_request=self._http,
                 server_header=None,
-                # Terminal output is escape sequences and the same cells over and over:
-                # permessage-deflate (every browser offers it; websockets' default settings,
-                # made for small memory) sends a move's screen changes in a seventh of the
-                # bytes for about 0.25 ms of the host's CPU per session (python -m bench.web).
-                compression="deflate",
+                # No permessage-deflate. A move's screen changes are a few kilobytes, nothing
+                # to any network; zlib's contexts, though, are made at the handshake, before the
+                # room code is checked, so every stranger's socket has them, and a closed one's
+                # go only when Python's collector (which does not count them) reaches it: a
+                # churn of sockets piles them up, and the allocator keeps what they took
+                # (python -m bench.churn).
+                compression=None,
                 open_timeout=config.limits.connection_deadline,
                 ping_interval=config.keepalive_interval,
                 ping_timeout=config.keepalive_timeout,
