@@ -156,8 +156,10 @@ DRIVER_ENV = "TEXTUAL_DRIVER"
 """Textual's own setting for the terminal driver: a door's child reads its
 keys through :data:`CHILD_DRIVER`, which drops what no person could type."""
 CHILD_DRIVER = "quackbox.tui.driver:DoorDriver"
-PASSED_ENV = ("COLORTERM", "NO_COLOR")
-"""What a client may send (SSH's SendEnv/SetEnv) that reaches the child."""
+PASSED_ENV = ("COLORTERM", "NO_COLOR", "UNICODE_VERSION")
+"""What a client may send (SSH's SendEnv/SetEnv) that reaches the child. UNICODE_VERSION
+is Rich's: the Unicode version whose character widths the child counts by, for a
+terminal that counts by an older one (the browser door's page says its own)."""
 SESSION_ENV = frozenset({"HOME", "TERM", "QUACKBOX_CONFIG_DIR", "QUACKBOX_STATE_DIR", "QUACKBOX_DATA_DIR",
                          ROOM_CODE_ENV, VIA_ENV, HOST_KEY_ENV, *PASSED_ENV})
 """What of a child's environment is its session's own; the rest (:func:`interpreter_environment`)

@@ -111,9 +111,15 @@ KEEPALIVE_TIMEOUT = 30.0
 PLAYERS_DIR = "web-players"
 """Each browser's folder, in the user data directory, named by its id's SHA-256."""
 _HEX_ID = re.compile(r"[0-9a-f]{32,128}")
+UNICODE_WIDTHS = "12.1.0"
+"""The Unicode version whose character widths a browser's child counts by (Rich's
+tables, through UNICODE_VERSION): the one whose wide characters (emoji, CJK) are
+those of the page's width addon for xterm.js. That addon is named for Unicode 11,
+but its table makes wide what Unicode 12.1 does; the newest Unicode, a terminal's
+child's default, makes more emoji wide than xterm.js would draw wide."""
 _TERM = "xterm-256color"
-_CLIENT_ENV = {"COLORTERM": "truecolor"}
-"""What xterm.js is: the child draws for it as for any modern terminal."""
+_CLIENT_ENV = {"COLORTERM": "truecolor", "UNICODE_VERSION": UNICODE_WIDTHS}
+"""What xterm.js is: the child draws for it as for any modern terminal, counting widths as it does."""
 
 BAD_HELLO = "This page does not speak this table's language; reload it."
 NO_CODE = "This link has no room code; ask the host for the whole link."

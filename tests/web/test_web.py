@@ -37,7 +37,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from quackbox.net import web
-from quackbox.net.door import COMING_IN, CROWDED, DoorLimits, Launch, no_session_sentence
+from quackbox.net.door import COMING_IN, CROWDED, DoorLimits, Launch, child_environment, no_session_sentence
 from quackbox.net.host import Host, HostConfig
 from quackbox.net.limits import SLOW_FREE
 from quackbox.net.protocol import HUMAN
@@ -328,7 +328,10 @@ async def test_the_child_gets_a_terminal_its_size_and_the_keys(tmp_path: Path) -
         await tab.wait_for("got hello", raw=True)
         [launch] = launches
         assert launch.name == "Ann of Green Gables Farm" and launch.url == host.url and not launch.spectate
-        assert launch.client_env == {"COLORTERM": "truecolor"} and launch.via == f"http://127.0.0.1:{server.port}"
+        assert launch.via == f"http://127.0.0.1:{server.port}"
+        # xterm.js, counting the widths of characters as its width addon does.
+        env = child_environment(launch)
+        assert env["COLORTERM"] == "truecolor" and env["UNICODE_VERSION"] == web.UNICODE_WIDTHS
         assert launch.workdir == tmp_path / "players" and not launch.folder.exists()
 
 
