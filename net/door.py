@@ -170,8 +170,10 @@ DRIVER_ENV = "TEXTUAL_DRIVER"
 """Textual's own setting for the terminal driver: a door's child reads its
 keys through :data:`CHILD_DRIVER`, which drops what no person could type."""
 CHILD_DRIVER = "quackbox.tui.driver:DoorDriver"
-PASSED_ENV = ("COLORTERM", "NO_COLOR")
-"""What a client may send (SSH's SendEnv/SetEnv) that reaches the child."""
+PASSED_ENV = ("COLORTERM", "NO_COLOR", "UNICODE_VERSION")
+"""What a client may send (SSH's SendEnv/SetEnv) that reaches the child. UNICODE_VERSION
+is Rich's: the Unicode version whose character widths the child counts by, for a
+terminal that counts by an older one (the browser door's page says its own)."""
 SESSION_ENV = frozenset({"HOME", "TERM", "QUACKBOX_CONFIG_DIR", "QUACKBOX_STATE_DIR", "QUACKBOX_DATA_DIR",
                          ROOM_CODE_ENV, VIA_ENV, HOST_KEY_ENV, *PASSED_ENV})
 """What of a child's environment is its session's own; the rest (:func:`interpreter_environment`)
@@ -777,8 +779,9 @@ class Door:
         self.zygote: Zygote | None = None
         """Where the children are forked from, while the door is open (None: they start fresh)."""
         self._import_path: list[str] = []
-        self._names: dict[str, str] = {}
-        """The name each key first used at this table."""
+        self._names: dict[str, tuple[Key, str]] = {}
+        """The name each key came in under, kept while it has a session here or holds a seat
+        (a stranger's is forgotten as its last session ends, so the map stays as small as the table)."""
         self._tokens: dict[str, str] = {}
         """The seat token each key was last found to hold (read from its folder in a thread)."""
         self._ending: set[asyncio.Task[None]] = set()
@@ -881,15 +884,18 @@ class Door:
     # --- sessions ---------------------------------------------------------------------
 
     def name_for(self, key: Key, wanted: str) -> str:
-        """The player's name: ``wanted``, cleaned, unless the key already has one at this table
-        (and from now on it has this one)."""
-        known = self._names[key.id] = self.known_name(key, wanted)
-        return known
+        """The player's name: ``wanted``, cleaned, unless the key came in under another name
+        and still has a session here or holds a seat (its seat token is filed under that name).
+        Nothing is remembered here: a key that only logs in (and may be refused) costs the door
+        no memory; a session let in is remembered as it comes in."""
+        known = self._names.get(key.id)
+        if known is not None:
+            return known[1]
+        return clean_name(wanted)[:MAX_NAME].strip() or "Player"
 
     def known_name(self, key: Key, wanted: str) -> str:
-        """What :meth:`name_for` would say, remembering nothing: a key that only logs in (and
-        may be refused) costs the door no memory."""
-        return self._names.get(key.id) or clean_name(wanted)[:MAX_NAME].strip() or "Player"
+        """The same as :meth:`name_for`."""
+        return self.name_for(key, wanted)
 
     def holds_seat(self, key: Key) -> bool:
         """Whether ``key`` holds a seat at the table now, as far as its token was read (no IO)."""
@@ -967,6 +973,7 @@ class Door:
             if mine:
                 mine[0].close(REPLACED, status=1)
         self.sessions.append(session)
+        self._names.setdefault(session.request.key.id, (session.request.key, session.request.name))
         self.keeper.session_began(session.request.conn)
         self._watch_deadlines()
 
@@ -974,8 +981,19 @@ class Door:
         if session in self.sessions:
             self.sessions.remove(session)
             self._make_way(self.keeper.session_ended(session.request.conn, _now()))
+            self.track(asyncio.get_running_loop().create_task(self._forget_names()))
         if task is not None:
             self.track(task)
+
+    async def _forget_names(self) -> None:
+        """Forget the names of keys with no session here that hold no seat (any more): their
+        seat tokens are read again first, in a thread (one may have sat since it came in)."""
+        present = {s.request.key.id for s in self.sessions}
+        await self._learn_seats([entry for key_id, entry in self._names.items() if key_id not in present])
+        present = {s.request.key.id for s in self.sessions}
+        for key_id, (key, _name) in list(self._names.items()):
+            if key_id not in present and not self.holds_seat(key):
+                del self._names[key_id]
 
     def track(self, task: asyncio.Task[None]) -> None:
         """A session's beginning or ending, which :meth:`close` waits for."""

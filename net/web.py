@@ -126,9 +126,15 @@ KEEPALIVE_TIMEOUT = 30.0
 PLAYERS_DIR = "web-players"
 """Each browser's folder, in the user data directory, named by its id's SHA-256."""
 _HEX_ID = re.compile(r"[0-9a-f]{32,128}")
+UNICODE_WIDTHS = "12.1.0"
+"""The Unicode version whose character widths a browser's child counts by (Rich's
+tables, through UNICODE_VERSION): the one whose wide characters (emoji, CJK) are
+those of the page's width addon for xterm.js. That addon is named for Unicode 11,
+but its table makes wide what Unicode 12.1 does; the newest Unicode, a terminal's
+child's default, makes more emoji wide than xterm.js would draw wide."""
 _TERM = "xterm-256color"
-_CLIENT_ENV = {"COLORTERM": "truecolor"}
-"""What xterm.js is: the child draws for it as for any modern terminal."""
+_CLIENT_ENV = {"COLORTERM": "truecolor", "UNICODE_VERSION": UNICODE_WIDTHS}
+"""What xterm.js is: the child draws for it as for any modern terminal, counting widths as it does."""
 
 BAD_HELLO = "This page does not speak this table's language; reload it."
 NO_CODE = "This link has no room code; ask the host for the whole link."
@@ -315,11 +321,13 @@ class WebServer(DoorServer):
                 config.port,
                 process_request=self._http,
                 server_header=None,
-                # Terminal output is escape sequences and the same cells over and over:
-                # permessage-deflate (every browser offers it; websockets' default settings,
-                # made for small memory) sends a move's screen changes in a seventh of the
-                # bytes for about 0.25 ms of the host's CPU per session (python -m bench.web).
-                compression="deflate",
+                # No permessage-deflate. A move's screen changes are a few kilobytes, nothing
+                # to any network; zlib's contexts, though, are made at the handshake, before the
+                # room code is checked, so every stranger's socket has them, and a closed one's
+                # go only when Python's collector (which does not count them) reaches it: a
+                # churn of sockets piles them up, and the allocator keeps what they took
+                # (python -m bench.churn).
+                compression=None,
                 open_timeout=config.limits.connection_deadline,
                 ping_interval=config.keepalive_interval,
                 ping_timeout=config.keepalive_timeout,
@@ -466,6 +474,7 @@ class _Socket:
         self._ending: tuple[int, str] | None = None
         self._writer: asyncio.Task[None] | None = None
         self._closing: asyncio.Task[None] | None = None
+        self._cutting: asyncio.TimerHandle | None = None
 
     # --- the socket's life ------------------------------------------------------------
 
@@ -507,6 +516,10 @@ class _Socket:
             if self._closing is not None:
                 await self._closing
             self._writer.cancel()
+            # Closed: the cut-off timer would keep the socket, and all it holds, for seconds more.
+            if self._cutting is not None:
+                self._cutting.cancel()
+                self._cutting = None
 
     async def _read(self, session: DoorSession) -> None:
         """The page's keys and sizes, on to the session; never faster than :data:`MESSAGES_PER_SECOND`."""
@@ -558,9 +571,10 @@ class _Socket:
             self._ending = (LEFT, sentence or LEFT_SENTENCE) if status == 0 else (REFUSED, sentence or ENDED)
             self._pending.set()
             # A page that reads nothing never takes the goodbye: the socket is cut all the same.
-            asyncio.get_running_loop().call_later(2 * GOODBYE_WAIT + 1, self._cut)
+            self._cutting = asyncio.get_running_loop().call_later(2 * GOODBYE_WAIT + 1, self._cut)
 
     def _cut(self) -> None:
+        self._cutting = None
         if self.ws.state is not State.CLOSED and self.ws.transport is not None:
             log.info("web: cut a socket from %s that took no goodbye", self.address)
             self.ws.transport.abort()

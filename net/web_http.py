@@ -61,6 +61,7 @@ FILES: Mapping[str, tuple[str, str]] = {
     "/vendor/xterm.js": ("vendor/xterm.js", "text/javascript; charset=utf-8"),
     "/vendor/xterm.css": ("vendor/xterm.css", "text/css; charset=utf-8"),
     "/vendor/addon-fit.js": ("vendor/addon-fit.js", "text/javascript; charset=utf-8"),
+    "/vendor/addon-unicode11.js": ("vendor/addon-unicode11.js", "text/javascript; charset=utf-8"),
 }
 _COMMON_HEADERS = (
     ("Content-Security-Policy", CSP),

@@ -128,9 +128,15 @@ function openTerminal() {
     cursorBlink: false,
     scrollback: 0,
     screenReaderMode: page.reader.checked,
+    allowProposedApi: true, // term.unicode, where the width addon's table is chosen, is proposed API in xterm.js 6
   });
   fit = new FitAddon.FitAddon();
   term.loadAddon(fit);
+  // Emoji and other wide characters take the cells the table's child gave them:
+  // the child counts widths by the same Unicode table (see WEB.md), where
+  // xterm.js's own older one would shift the rest of their row.
+  term.loadAddon(new Unicode11Addon.Unicode11Addon());
+  term.unicode.activeVersion = "11";
   term.open(page.terminal);
   fit.fit();
   const encoder = new TextEncoder();

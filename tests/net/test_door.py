@@ -305,7 +305,7 @@ def test_what_differs_between_sessions_is_named_the_rest_is_every_childs(tmp_pat
     """A zygote is started with every child's part of the environment: each variable a session
     sets must be named in SESSION_ENV, or a child would be forked with the zygote's value."""
     full = launch(tmp_path, code="KQXZ", term="xterm-256color", via="ssh -p 2222 host", host_key="SHA256:x",
-                  client_env={"COLORTERM": "truecolor", "NO_COLOR": "1"})
+                  client_env={"COLORTERM": "truecolor", "NO_COLOR": "1", "UNICODE_VERSION": "12.1.0"})
     env = child_environment(full, ["/opt/qb"])
     assert {k: v for k, v in env.items() if k not in door.SESSION_ENV} == door.interpreter_environment(["/opt/qb"])
     assert set(env) - set(door.interpreter_environment(["/opt/qb"])) == set(door.SESSION_ENV)

@@ -185,6 +185,8 @@ class Page:
         """Every request the page made, in order (the page, its assets, its websockets)."""
         self.console: list[str] = []
         """What the page wrote to its console, and uncaught errors."""
+        self.received = bytearray()
+        """Every binary message the page's websockets received, one after another."""
         self._loaded = asyncio.Event()
 
     async def send(self, method: str, params: dict[str, Any] | None = None) -> Any:
@@ -273,6 +275,8 @@ class Page:
             self.requests.append(Request(params["request"]["url"], params.get("type", "")))
         elif method == "Network.webSocketCreated":
             self.requests.append(Request(params["url"], "WebSocket"))
+        elif method == "Network.webSocketFrameReceived" and params["response"]["opcode"] == 2:
+            self.received += base64.b64decode(params["response"]["payloadData"])
         elif method == "Runtime.consoleAPICalled":
             self.console.append(" ".join(str(a.get("value", a.get("description", ""))) for a in params["args"]))
         elif method == "Runtime.exceptionThrown":

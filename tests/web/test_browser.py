@@ -10,18 +10,23 @@ it (``.ci/run``), so there a missing browser fails them instead.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import time
 from pathlib import Path
 from typing import Any, AsyncIterator
 
+import pyte
 import pytest
 import pytest_asyncio
+from rich.cells import cell_len, get_character_cell_size
 
 from quackbox.net.host import Host, HostConfig
 from quackbox.net.protocol import HUMAN
+from quackbox.net.text import clean_text
 from tests.web.cdp import Browser, Page, find_chromium
 from tests.web.test_web import CODE, gone, until, web_config
+from quackbox.net import web
 from quackbox.net.web import WebServer
 
 if find_chromium() is None and not os.environ.get("QUACKBOX_REQUIRE_BROWSER"):
@@ -46,13 +51,13 @@ async def browser() -> AsyncIterator[Browser]:
         yield running
 
 
-async def open_table(tmp_path: Any, **host: Any) -> tuple[Host, WebServer]:
+async def open_table(tmp_path: Any, door: dict[str, Any] | None = None, **host: Any) -> tuple[Host, WebServer]:
     config = HostConfig(**{"game": "side-effects", "seats": 2, "bots": 1, "headless": True, "bind": "127.0.0.1",
                            "port": 0, "once": False, "bot_delay": 0.0, "away_grace": None, "seed": 3, "code": CODE,
                            **host})
     running = Host(config)
     await running.start()
-    server = WebServer(web_config(tmp_path), running)
+    server = WebServer(web_config(tmp_path, **(door or {})), running)
     await server.start()
     return running, server
 
@@ -173,3 +178,134 @@ async def test_the_browser_the_tests_drive_leaves_nothing_behind_in_the_temporar
         socket_folder = Path(os.readlink(profile / "SingletonSocket")).parent
         assert socket_folder.is_dir() and profile.is_dir()
     assert not socket_folder.exists() and not profile.exists()
+
+
+async def test_wide_characters_take_the_cells_the_child_gave_them(
+    browser: Browser, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A name with emoji and a chat line in Chinese, one emoji (U+1F972) being one the newest
+    Unicode makes wide and the page's width table does not. Every character the browser shows
+    sits in the column a terminal that counts widths as the child does puts it (pyte, fed the
+    same bytes, counting by Rich's table at the Unicode version the child was given): nothing
+    after a wide character shifts and no stale text stays."""
+    host, server = await open_table(tmp_path, door={"warm": True}, seats=3)
+    try:
+        assert await asyncio.wait_for(server.door.wait_warm(), SCREEN)
+        zygote = server.door.zygote
+        assert zygote is not None
+        given: list[dict[str, str]] = []  # the child's environment, as the door forks it
+        spawn = zygote.spawn
+
+        def spawn_and_tell(argv: Any, env: Any, **size: int) -> Any:
+            given.append(dict(env))
+            return spawn(argv, env, **size)
+
+        monkeypatch.setattr(zygote, "spawn", spawn_and_tell)
+        newer = "\U0001f972"
+        name, said = f"\U0001f986 Ann {newer}", f"\u4f60\u597d \u4e16\u754c ok {newer} fine"
+        page = await browser.new_page(900, 600)
+        await page.before_each_load(f"localStorage.setItem('quackbox-name', {json.dumps(name)});")
+        await page.open(server.link())
+        await shows(page, "(you)")
+        await page.send("Input.insertText", {"text": said})  # into the lobby's chat, as a keyboard's IME would
+        await page.press("Enter")
+        await shows(page, "fine")
+        cols, rows = await page.evaluate("[term.cols, term.rows]")
+        [session] = server.sessions
+        assert session.window.size == (cols, rows)
+        [env] = given
+        counts = env.get("UNICODE_VERSION", "latest")  # Rich's own default: the newest
+        assert cell_len(newer, "latest") == 2  # the newest Unicode makes it wide
+
+        def width(char: str) -> int:
+            return get_character_cell_size(char, counts) if char else 0
+
+        monkeypatch.setattr(pyte.screens, "wcwidth", width)
+
+        def child_drew() -> list[list[tuple[int, str]]]:
+            """Each row's characters but spaces, with the column each starts at."""
+            screen = pyte.Screen(cols, rows)
+            pyte.ByteStream(screen).feed(bytes(page.received))
+            return [[(x, screen.buffer[y][x].data) for x in range(cols) if screen.buffer[y][x].data.strip()]
+                    for y in range(rows)]
+
+        async def browser_drew() -> list[list[tuple[int, str]]]:
+            return [[(x, char) for x, char in row] for row in await page.evaluate("""
+              Array.from({length: term.rows}, (_, y) => {
+                const line = term.buffer.active.getLine(y), cells = [];
+                for (let x = 0; x < term.cols; x++) {
+                  const char = line.getCell(x).getChars();
+                  if (char.trim()) cells.push([x, char]);
+                }
+                return cells;
+              })""")]
+
+        def shown(row: list[tuple[int, str]]) -> str:
+            line = [" "] * cols
+            for x, char in row:
+                line[x] = char
+            return "".join(line).rstrip()
+
+        deadline = time.monotonic() + 20
+        while True:
+            drawn, meant = await browser_drew(), child_drew()
+            if drawn == meant:
+                break
+            if time.monotonic() > deadline:
+                apart = [f"{y}: {shown(a)!r}\n{y}: {shown(b)!r}" for y, (a, b) in enumerate(zip(drawn, meant))
+                         if a != b]
+                raise AssertionError(f"the browser's rows differ from the child's (counting by {counts}):\n"
+                                     + "\n".join(apart))
+            await asyncio.sleep(0.1)
+
+        def column(needle: str) -> int:
+            """The column ``needle`` (no spaces in it) starts at in the browser."""
+            for row in drawn:
+                chars = [char for _, char in row]
+                for i in range(len(chars)):
+                    if "".join(chars[i:i + len(needle)]) == needle:
+                        return row[i][0]
+            raise AssertionError(f"{needle!r} is not shown")
+
+        assert column("Ann") == column("\U0001f986") + cell_len("\U0001f986 ", counts)
+        for after in ("ok", "fine"):
+            assert column(after) == column("\u4f60\u597d") + cell_len(said[: said.index(after)], counts), after
+    finally:
+        await close_table(host, server)
+
+
+async def test_the_page_counts_every_character_the_child_gives_cells_as_the_child_does(
+    browser: Browser, tmp_path: Any
+) -> None:
+    """The width table the page draws with (its vendored addon's) against Rich's at the Unicode
+    version a browser's child counts by, for every character a name or a chat line can hold:
+    each one the child gives one or two cells takes as many in the browser. (The child gives
+    none to marks that join the letter before them, and xterm.js gives some of those a cell:
+    WEB.md says which.)"""
+    host, server = await open_table(tmp_path)
+    try:
+        page = await browser.new_page()
+        await page.open(server.link())
+        # The addon hands its table to the terminal it is loaded in: here, a stand-in that keeps it.
+        ranges = await page.evaluate("""(() => {
+            let table = null;
+            new Unicode11Addon.Unicode11Addon().activate({ unicode: { register: (t) => { table = t; } } });
+            const ranges = [];
+            for (let cp = 0; cp <= 0x10ffff; cp++) {
+              const width = table.wcwidth(cp), last = ranges[ranges.length - 1];
+              if (last && last[2] === width && last[1] === cp - 1) last[1] = cp;
+              else ranges.push([cp, cp, width]);
+            }
+            return ranges;
+          })()""")
+        page_width = {}
+        for first, last, width in ranges:
+            page_width.update(dict.fromkeys(range(first, last + 1), width))
+        kept = [chr(cp) for cp in range(0x20, 0x110000) if not 0xD800 <= cp <= 0xDFFF
+                and clean_text(chr(cp) + "x") == chr(cp) + "x"]
+        apart = [f"U+{ord(ch):04X} {width} {page_width[ord(ch)]}" for ch in kept
+                 if (width := get_character_cell_size(ch, web.UNICODE_WIDTHS)) and width != page_width[ord(ch)]]
+        assert len(kept) > 100_000 and apart == []
+        assert page_width[0x1F986] == 2 and page_width[0x4F60] == 2  # the duck and the Chinese: wide
+    finally:
+        await close_table(host, server)

@@ -50,7 +50,7 @@ def test_every_link_of_the_page_is_relative(page: Page) -> None:
     parser = _Links()
     parser.feed(html)
     assert sorted(parser.links) == ["door.css", "door.js", "favicon.svg", "vendor/addon-fit.js",
-                                    "vendor/xterm.css", "vendor/xterm.js"]
+                                    "vendor/addon-unicode11.js", "vendor/xterm.css", "vendor/xterm.js"]
     assert all("/" + link in page.assets for link in parser.links)
     assert parser.inline == []
 
@@ -126,14 +126,15 @@ def test_a_browser_that_takes_gzip_gets_it_and_a_known_file_is_not_sent_again(pa
 
 
 def test_the_vendored_files_are_the_published_ones() -> None:
-    """xterm.js and its fit addon are byte for byte the versions VENDORED.md names."""
+    """xterm.js and its addons are byte for byte the versions VENDORED.md names, each beside its licence."""
     vendor = resources.files("quackbox.net").joinpath("web_page", "vendor")
     listed = re.findall(r"^\s+([0-9a-f]{64})\s+(\S+)$", vendor.joinpath("VENDORED.md").read_text(), re.M)
-    assert {name for _, name in listed} == {"xterm.js", "xterm.css", "addon-fit.js"}
+    assert {name for _, name in listed} == {"xterm.js", "xterm.css", "addon-fit.js", "addon-unicode11.js"}
     for digest, name in listed:
         assert hashlib.sha256(vendor.joinpath(name).read_bytes()).hexdigest() == digest, name
-    assert "MIT" in vendor.joinpath("LICENSE-xterm.txt").read_text()
-    assert "MIT" in vendor.joinpath("LICENSE-addon-fit.txt").read_text()
+    for licence in ("LICENSE-xterm.txt", "LICENSE-addon-fit.txt", "LICENSE-addon-unicode11.txt"):
+        # The MIT licence's grant (its name is not in the text the packages ship).
+        assert "Permission is hereby granted, free of charge" in vendor.joinpath(licence).read_text(), licence
 
 
 @pytest.mark.parametrize("host", ["evil.example:7118", "evil.example", "", "127.0.0.2:7118", "10.0.0.5.evil.example",

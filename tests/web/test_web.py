@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import dataclasses
 import fcntl
+import gc
 import gzip
 import hashlib
 import json
@@ -26,6 +27,7 @@ import subprocess
 import sys
 import termios
 import time
+import weakref
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any, AsyncIterator, Callable
@@ -36,7 +38,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from quackbox.net import web
-from quackbox.net.door import CROWDED, TOO_FAST, DoorLimits, Launch, no_session_sentence
+from quackbox.net.door import COMING_IN, CROWDED, TOO_FAST, DoorLimits, Launch, child_environment, no_session_sentence
 from quackbox.net.host import Host, HostConfig
 from quackbox.net.limits import SLOW_FREE
 from quackbox.net.protocol import HUMAN
@@ -340,7 +342,10 @@ async def test_the_child_gets_a_terminal_its_size_and_the_keys(tmp_path: Path) -
         await tab.wait_for("got hello", raw=True)
         [launch] = launches
         assert launch.name == "Ann of Green Gables Farm" and launch.url == host.url and not launch.spectate
-        assert launch.client_env == {"COLORTERM": "truecolor"} and launch.via == f"http://127.0.0.1:{server.port}"
+        assert launch.via == f"http://127.0.0.1:{server.port}"
+        # xterm.js, counting the widths of characters as its width addon does.
+        env = child_environment(launch)
+        assert env["COLORTERM"] == "truecolor" and env["UNICODE_VERSION"] == web.UNICODE_WIDTHS
         assert launch.workdir == tmp_path / "players" and not launch.folder.exists()
 
 
@@ -603,6 +608,36 @@ async def test_a_stranger_is_refused_with_a_sentence_that_says_how_to_watch(tmp_
         watcher = await Tab.open(server, watch=True)
         await watcher.wait_for("ready", raw=True, timeout=10)
         assert list((tmp_path / "players").iterdir()) == []
+
+
+async def test_sessions_that_closed_leave_nothing_in_the_door(tmp_path: Path) -> None:
+    """Sessions let in and sessions refused, each a new browser from an address of its own, all
+    closed: the door keeps no name, connection or socket of theirs, and nothing of a session
+    (its socket, with what it buffered) outlives it, so a churn of strangers costs nothing after."""
+    async with table(tmp_path, door={"command": stub()}) as (host, server):
+        door = server.door
+        made: list[weakref.ref[Any]] = []
+        session_of = door.session
+
+        def session(request: Any, terminal: Any) -> Any:
+            made.append(weakref.ref(terminal))
+            made.append(weakref.ref(made_session := session_of(request, terminal)))
+            return made_session
+
+        door.session = session  # type: ignore[method-assign]
+        # One open seat (the other is a bot's): one newcomer plays, the next is refused for it.
+        tabs = [await Tab.open(server, name=f"p{i}", watch=i >= 2, local=f"127.0.3.{i + 1}") for i in range(5)]
+        await until(lambda: len(server.sessions) == 4, timeout=10, what="four sessions in")
+        assert await tabs[1].ended() == (web.REFUSED, COMING_IN)
+        assert len(made) == 10
+        pids = list(server.children)
+        for tab in tabs:
+            await tab.ws.close()
+        await until(lambda: not server.sessions and not server._sockets and all(gone(p) for p in pids),
+                    timeout=10, what="every session ended and its child gone")
+        assert door._names == {} and len(door.keeper) == 0
+        gc.collect()
+        assert [ref() for ref in made if ref() is not None] == []
 
 
 def test_close_reasons_fit_in_a_close_frame() -> None:
