@@ -50,7 +50,8 @@ def default_name() -> str:
     except Exception:  # no login name in some containers
         name = ""
     name = "".join(ch for ch in name if ch.isprintable()).strip()
-    return (name[:1].upper() + name[1:])[:MAX_NAME] if name else "Player"
+    # As its owner wrote it: a name is never re-cased on any screen.
+    return name[:MAX_NAME] if name else "Player"
 
 
 @dataclass

@@ -192,8 +192,8 @@ class SideEffectsUI:
             table.told.clear()
         for offer in view.offers:
             if offer.id not in seen and offer.to == view.seat:
-                text = offer_text(view, offer, table.names)
-                table.tell(text[:1].upper() + text[1:] + ". Press o to answer.", title="Trade offer", timeout=8)
+                text = offer_text(view, offer, table.names, opening=True)
+                table.tell(text + ". Press o to answer.", title="Trade offer", timeout=8)
                 table.told.add(offer.id)
             seen.add(offer.id)
 

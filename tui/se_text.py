@@ -233,16 +233,18 @@ def describe_move(view: se.SEView, move: Move, names: Sequence[str]) -> str:
     return type(move).__name__
 
 
-def offer_text(view: se.SEView, offer: se.Offer, names: Sequence[str]) -> str:
-    """``offer`` as a person would say it, from this seat's side ("Ann offers you Lorazepam as a gift")."""
+def offer_text(view: se.SEView, offer: se.Offer, names: Sequence[str], *, opening: bool = False) -> str:
+    """``offer`` as a person would say it, from this seat's side ("Ann offers you Lorazepam as a
+    gift"); ``opening`` a sentence, "you" is "You" (a name is always as its owner wrote it)."""
     me = view.seat
     give = _listed([c.name for c in offer.give])
     want = _listed(list(offer.want))
     if offer.seat == me:
         to = name_of(names, offer.to, me)
+        you = "You" if opening else "you"
         if not offer.give:
-            return f"you ask {to} for {want} as a gift"
-        return f"you offer {to} {give} " + (f"for their {want}" if offer.want else "as a gift")
+            return f"{you} ask {to} for {want} as a gift"
+        return f"{you} offer {to} {give} " + (f"for their {want}" if offer.want else "as a gift")
     who = name_of(names, offer.seat, me)
     if not offer.give:
         return f"{who} asks you for {want} as a gift"

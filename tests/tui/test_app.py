@@ -41,6 +41,15 @@ def test_bad_settings_files_give_defaults(tmp_path):
     assert loaded.game == "quack" and loaded.players == 4 and loaded.options == {}
 
 
+def test_the_default_name_is_the_login_name_as_written(monkeypatch):
+    """Names are never re-cased: a login name "root" is "root" at the table, not "Root"."""
+    from quackbox.tui import config
+
+    monkeypatch.setattr(config.getpass, "getuser", lambda: "root")
+    assert config.default_name() == "root"
+    assert Settings().name == "root"
+
+
 def test_unwritable_settings_are_skipped(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("x")
