@@ -10,11 +10,12 @@ from rich.console import RenderableType
 from rich.text import Text
 
 from quackbox.core import side_effects as se
+from quackbox.core.rules import Move
 from quackbox.tui import rules_text
 from quackbox.tui.games import GameAction, Table
 from quackbox.tui.modals import ChoiceScreen
 from quackbox.tui.names import seat_name
-from quackbox.tui.se_text import describe_move, offer_text
+from quackbox.tui.se_text import cannot_accept, describe_move, offer_text
 
 if TYPE_CHECKING:
     from quackbox.tui.clock import Clock
@@ -171,13 +172,26 @@ class SideEffectsUI:
             else:
                 table.tell("No open trade offers.")
             return
-        labels = [Text(describe_move(view, m, names)) for m in answers]
+        labels: list[Text] = []
+        moves: list[Move | None] = []
+        for offer in view.offers:
+            mine = [m for m in answers if m.offer == offer.id]
+            if offer.to == view.seat and mine and se.AcceptTrade(offer.id) not in mine:
+                # The rules list no Accept: say why where the Accept would be.
+                labels.append(Text(f"Cannot accept {offer_text(view, offer, names)}: "
+                                   f"{cannot_accept(view, offer)}.", style="italic"))
+                moves.append(None)
+            for move in mine:
+                labels.append(Text(describe_move(view, move, names)))
+                moves.append(move)
 
         def chosen(index: int | None) -> None:
-            if index is not None:
-                table.send(answers[index])
+            move = moves[index] if index is not None else None
+            if move is not None:
+                table.send(move)
 
-        table.show(ChoiceScreen(Text("Trade offers"), labels), chosen)
+        notes = [i for i, m in enumerate(moves) if m is None]
+        table.show(ChoiceScreen(Text("Trade offers"), labels, notes=notes), chosen)
 
     def announce(self, table: Table, message: View) -> None:
         view = message.view
