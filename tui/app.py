@@ -10,7 +10,8 @@ that returns a fake session, a clock). The app owns the :class:`Session`:
 one worker reads the host's messages and posts them to the app, which hands
 them to the screen showing the table (attributes down); screens post moves
 up, and the app sends them from a worker. Nothing here raises to the
-terminal: refusals, lost connections and host goodbyes become notifications.
+terminal: refusals, lost connections and host goodbyes become sentences on screen (at a table,
+notices held in its log: :meth:`QuackboxApp.notify`).
 """
 
 from __future__ import annotations
@@ -245,6 +246,23 @@ class QuackboxApp(TerminalApp[int]):
     def save_settings(self) -> None:
         self.store.save(self.settings)
 
+    def notify(self, message: str, *, title: str = "", severity: Any = "information", timeout: float | None = None,
+               markup: bool = True) -> None:
+        """At a table a notice is a line of its log, held below the newest lines until read
+        (:meth:`TableScreen.tell`): a toast would sit on the log and cut its lines. Elsewhere
+        (home, lobby) Textual's toast."""
+        table = self.table_screen
+        if table is None or table not in self.screen_stack or not table.ready:
+            super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+            return
+        text = str(message)
+        if markup:
+            try:
+                text = Text.from_markup(text).plain
+            except Exception:  # not markup after all: shown as it is
+                pass
+        table.tell(text, title=title, severity=str(severity))
+
     # --- the home screen's choices --------------------------------------------------------
 
     # The home screen's messages are handled by name, so that a game started from the
@@ -456,10 +474,10 @@ class QuackboxApp(TerminalApp[int]):
             if self.lobby_screen is not None:
                 self.lobby_screen.receive_chat(item, self.names)
         elif kind is Error:
-            if item.code != ErrorCode.PAUSED:  # the pause is on screen already
-                self.notify(item.message, title="The host says no", severity="error", markup=False)
             if self.table_screen is not None:
-                self.table_screen.receive_error(item)
+                self.table_screen.receive_error(item)  # which tells it, until read
+            elif item.code != ErrorCode.PAUSED:  # the pause is on screen already
+                self.notify(item.message, title="The host says no", severity="error", markup=False)
         elif kind is Paused:
             if self.table_screen is not None:
                 self.table_screen.receive_paused(item.reason)
@@ -471,14 +489,13 @@ class QuackboxApp(TerminalApp[int]):
         elif kind is Disconnected:
             self._set_connection(RECONNECTING)
             self.notify("Lost the host; reconnecting…", severity="warning", markup=False)
-            if self.table_screen is not None:
-                self.table_screen.notice("Connection lost; reconnecting…")
         elif kind is Reconnected:
             self._resent = Resent([(c.seat, c.name, c.text) for c in self.chat_lines])
             self._set_connection(ONLINE)
-            self.notify("Back at the table.", markup=False)
             if self.table_screen is not None:
                 self.table_screen.reconnected()
+            else:
+                self.notify("Back at the table.", markup=False)
         elif kind is Welcome:
             pass  # the client keeps it; the seat and game do not change on a reconnect
 
@@ -501,7 +518,8 @@ class QuackboxApp(TerminalApp[int]):
             return
         self._set_connection(CLOSED)
         title = "Your seat is played elsewhere now" if moved else "The table has closed"
-        self.notify(why, title=title, severity="warning", markup=False, timeout=10)
+        if self.table_screen is None:  # a table says it in its log and its prompt
+            self.notify(why, title=title, severity="warning", markup=False, timeout=10)
         if self.table_screen is not None:
             self.table_screen.table_closed(why, moved=moved)
         if self.lobby_screen is not None:

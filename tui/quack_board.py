@@ -38,11 +38,9 @@ ROOMY_HEIGHT = 32
 """From this many rows the hand may show each card's whole text..."""
 LOG_ROWS = 8
 """...if the log keeps this many rows."""
-NOTICE_SECONDS = 8
-"""How long the notification of an Anytime card played on you stays up."""
 CONSEQUENCES = (q.MoneyLost, q.InfamyChanged, q.PatientDied, q.PatientCured, q.TreatmentsOwedChanged,
                 q.DoctorMobbed)
-"""Events that may follow an Anytime card as its result: its notification tells those about you too."""
+"""Events that may follow an Anytime card as its result: its notice tells those about you too."""
 
 
 def bar(points: int, total: int, cells: int, fill_style: str) -> Text:
@@ -433,8 +431,8 @@ class QuackBoard(Board):
     # --- Anytime cards played on you ----------------------------------------------------
 
     def receive_events(self, events: tuple[Any, ...], log: tuple[LogLine, ...]) -> None:
-        """An Anytime card someone else aimed at you (or your Patient) shows a
-        notification: the log's own lines for it, and for what it did to you."""
+        """An Anytime card someone else aimed at you (or your Patient) is a notice: the
+        log's own lines for it, and for what it did to you."""
         me = self.me
         if me is None:
             return
@@ -450,8 +448,9 @@ class QuackBoard(Board):
                     lines.append(told[j])
             card = q.RULES.cards[event.card] if 0 <= event.card < len(q.RULES.cards) else None
             harmful = isinstance(card, Anytime) and card.effect in q.HARMFUL
+            # At the table a notice is held below the log until the person's next key.
             self.app.notify(" ".join(lines), title=card.name if card is not None else "Anytime card",
-                            severity="warning" if harmful else "information", timeout=NOTICE_SECONDS, markup=False)
+                            severity="warning" if harmful else "information", markup=False)
 
     # --- passing response windows by themselves ----------------------------------------
 

@@ -199,17 +199,18 @@ class SideEffectsUI:
             return
         seen = table.announced
         open_now = {offer.id for offer in view.offers}
-        if table.told - open_now:
-            # An offer told in a notification was answered (or withdrawn): the notification
-            # would go on asking to answer it.
-            table.untell()
-            table.told.clear()
+        for offer_id in seen - open_now:
+            # Answered, withdrawn or lapsed: its notice would go on asking to answer it.
+            table.untell(f"offer {offer_id}")
         for offer in view.offers:
             if offer.id not in seen and offer.to == view.seat:
                 text = offer_text(view, offer, table.names, opening=True)
-                table.tell(text + ". Press o to answer.", title="Trade offer", timeout=8)
-                table.told.add(offer.id)
+                if se.AcceptTrade(offer.id) not in view.legal and se.DeclineTrade(offer.id) in view.legal:
+                    text += f" ({cannot_accept(view, offer)})"
+                # It matters: held below the log until it is answered, not until the next key.
+                table.tell(text + ". Press o to answer.", title="Trade offer", until=f"offer {offer.id}")
             seen.add(offer.id)
+        seen &= open_now
 
     def summary(self, view: se.SEView, names: Sequence[str], record: Any) -> list[tuple[str, RenderableType]]:
         from quackbox.tui.summary import standings

@@ -9,7 +9,7 @@ from quackbox.net.client import ConnectionLost, Disconnected, Reconnected
 from quackbox.net.protocol import Bye, ChatLine, Error
 from tests.core.se_helpers import table
 from tests.tui.conftest import SIZE
-from tests.tui.fakes import FakeSession, RulesTable, at_table, flat, lobby_of, opened, screen_text, wait_for
+from tests.tui.fakes import FakeSession, RulesTable, at_table, flat, lobby_of, notices, opened, screen_text, wait_for
 from quackbox.net.tokens import TokenStore
 from quackbox.tui.app import make_app
 from quackbox.tui.config import ENV_DIR, Settings, SettingsStore, config_dir
@@ -127,7 +127,8 @@ async def test_lost_connection_is_shown_and_recovered(app_for):
         await wait_for(pilot, lambda: "● online" in screen_text(app).split("\n")[0], what="online again")
         session.push(ConnectionLost("Lost the host and could not reconnect."))
         await wait_for(pilot, lambda: "table closed" in screen_text(app).split("\n")[0], what="closed")
-        assert any("could not reconnect" in str(n.message) for n in app._notifications)
+        assert any("could not reconnect" in line for line in app.table_screen.log_lines + notices(app)
+                   + [e.plain for e in app.table_screen.log_widget._entries])
         assert app.table_screen is not None  # the last table stays on screen to look at
 
 
@@ -138,8 +139,9 @@ async def test_host_goodbye_and_errors_are_sentences(app_for):
         session.push(Error(code="rate_limited", message="You are chatting too fast.", refused="chat"))
         session.push(Bye(reason="shutdown", message="The host closed the table."))
         await wait_for(pilot, lambda: "table closed" in screen_text(app).split("\n")[0], what="closed")
-        messages = [str(n.message) for n in app._notifications]
-        assert "You are chatting too fast." in messages and "The host closed the table." in messages
+        said = [e.plain for e in app.table_screen.log_widget._entries]
+        assert "The host refused: You are chatting too fast." in said and "The host closed the table." in said
+        assert not app._notifications  # at the table, nothing is a toast over the log
 
 
 async def test_player_text_is_never_markup(app_for):
