@@ -42,6 +42,7 @@ from quackbox.net import collector, places
 from quackbox.tui import rules_text
 from quackbox.tui.clock import WALL, Clock, while_alive
 from quackbox.tui.config import Settings, SettingsStore
+from quackbox.tui.first_games import BotGame, HowToPlayScreen, dealt, needs_card
 from quackbox.tui.games import rules_screen
 from quackbox.tui.looks import Ascii, NoDim, Plain, wants_ascii
 from quackbox.tui.modals import ReadingScreen
@@ -177,6 +178,13 @@ class QuackboxApp(TerminalApp[int]):
         """The name given to ``quackbox join --name`` (tokens are remembered under it)."""
         self.ssh_host_key: str | None = None
         """The SSH host key's fingerprint, for the lobby of a player who came in over SSH."""
+        self.bot_game: BotGame | None = None
+        """The game against bots the person asked for (``quackbox play``, Play vs bots): dealt
+        when the app starts, if set before, and dealt again by Play again."""
+        self._bot_options: dict[str, Any] | None = None
+        """The options the open game against bots deals with."""
+        self._deals = 0
+        """Games dealt at the open table."""
         """A sentence to print after the app closes (why it could not open the table)."""
 
     # --- start ---------------------------------------------------------------------------
@@ -191,6 +199,8 @@ class QuackboxApp(TerminalApp[int]):
             # Opened before the app took the screen (``quackbox join``): straight to its lobby,
             # no screen saying it is joining for the few milliseconds until the lobby comes.
             self.post_message(SessionOpened(self._first_session))
+        elif self.bot_game is not None:
+            self.play_bot_game(self.bot_game)
         elif self._first_opener is not None:
             self.open_session(self._first_opener, self._first_opening)
 
@@ -270,14 +280,31 @@ class QuackboxApp(TerminalApp[int]):
 
     def on_home_screen_play_chosen(self) -> None:
         s = self.settings
-        options = s.options.get(s.game, {})
-        title = games.title(s.game)
+        self.play_bot_game(BotGame(s.game, s.players, dict(s.options.get(s.game, {})), s.name, None,
+                                   s.bot_delay, s.bot_level))
+
+    def play_bot_game(self, game: BotGame, *, seed: int | None = None) -> None:
+        """Deal ``game`` against bots (``seed``: instead of the game's own): the first time
+        the person plays it, its how-to-play card comes first, and the game is dealt only
+        once it is read, so no bot moves while it is open (tui.first_games)."""
+        self.bot_game = game
+        if needs_card(self.settings, game.game):
+
+            def read(_closed: None) -> None:
+                self.settings.introduced[game.game] = 1
+                self.save_settings()
+                self.play_bot_game(game, seed=seed)
+
+            self.push_screen(HowToPlayScreen(game.game), read)
+            return
+        options = self._bot_options = game.options_now(self.settings)
+        dealt_seed = game.seed if seed is None else seed
 
         async def opener() -> Session:
-            return await open_local(s.game, players=s.players, options=options, name=s.name, seed=None,
-                                    bot_delay=s.bot_delay, bot_kind=s.bot_level)
+            return await open_local(game.game, players=game.players, options=options, name=game.name,
+                                    seed=dealt_seed, bot_delay=game.bot_delay, bot_kind=game.level)
 
-        self.open_session(opener, f"Dealing {title} for {s.players}…")
+        self.open_session(opener, f"Dealing {games.title(game.game)} for {game.players}…")
 
     def on_home_screen_host_chosen(self, message: Any) -> None:
         s = self.settings
@@ -350,6 +377,7 @@ class QuackboxApp(TerminalApp[int]):
         self.table_screen = None
         self.lobby_screen = None
         self.connection = ONLINE
+        self._deals = 0
         self._listen(session)
 
     @work(exclusive=True, group="listen", exit_on_error=False)
@@ -465,6 +493,10 @@ class QuackboxApp(TerminalApp[int]):
         elif kind is Started:
             self.names = tuple(item.names)
             self._new_table()
+            self._deals += 1
+            if self.bot_game is not None and self.session is not None and self.session.mode == LOCAL:
+                dealt(self.settings, self.bot_game.game)
+                self.save_settings()
         elif kind is ChatLine:
             if not self._resent.is_new((item.seat, item.name, item.text)):
                 return  # the host's backlog after a reconnection: shown already
@@ -649,6 +681,17 @@ class QuackboxApp(TerminalApp[int]):
         return session is not None and session.mode != LOCAL and self.connection == ONLINE
 
     def play_again(self) -> None:
+        game = self.bot_game
+        session = self.session
+        if (game is not None and session is not None and session.mode == LOCAL
+                and game.options_now(self.settings) != self._bot_options):
+            # The person's first games are over: from now on the seats fall as the rules deal
+            # them, which the open table cannot (its options are fixed), so a new one is dealt.
+            self.session = self.table_screen = self.lobby_screen = None
+            self.workers.cancel_group(self, "listen")
+            self._close(session)
+            self.play_bot_game(game, seed=None if game.seed is None else game.seed + self._deals)
+            return
         self.send_start()
 
     def back_to_lobby(self) -> None:
@@ -726,18 +769,15 @@ def run_home() -> int:
 
 def run_local_game(game: str, *, players: int, options: Mapping[str, Any] | None, name: str | None,
                    seed: int | None, bot_delay: float | None = None, level: str | None = None) -> int:
-    """``quackbox play GAME``: a game against bots, straight away."""
+    """``quackbox play GAME``: a game against bots, straight away (the first time, after
+    the card that says how to play it)."""
     store = SettingsStore()
     settings = store.load()
     who = (name or settings.name).strip() or "Player"
     delay = settings.bot_delay if bot_delay is None else bot_delay
-    title = games.title(game)
-
-    async def opener() -> Session:
-        return await open_local(game, players=players, options=dict(options or {}), name=who, seed=seed,
-                                bot_delay=delay, bot_kind=level or settings.bot_level)
-
-    return _run(QuackboxApp(store=store, opener=opener, opening=f"Dealing {title} for {players}…", home=False))
+    app = QuackboxApp(store=store, home=False)
+    app.bot_game = BotGame(game, players, dict(options or {}), who, seed, delay, level or settings.bot_level)
+    return _run(app)
 
 
 def run_join(address: str, *, port: int | None = None, code: str | None, name: str | None,

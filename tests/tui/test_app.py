@@ -13,6 +13,7 @@ from tests.tui.fakes import FakeSession, RulesTable, at_table, flat, lobby_of, n
 from quackbox.net.tokens import TokenStore
 from quackbox.tui.app import make_app
 from quackbox.tui.config import ENV_DIR, Settings, SettingsStore, config_dir
+from quackbox.tui.first_games import HowToPlayScreen
 from quackbox.tui.home import HomeScreen
 from quackbox.tui.modals import ConfirmScreen
 
@@ -89,8 +90,13 @@ async def test_home_remembers_choices_and_plays(tmp_path, monkeypatch):
         await pilot.pause()
         app.screen.query_one("#play").focus()
         await pilot.press("enter")
+        # A first game of Quack: the card that says how to play it, then the game.
+        await wait_for(pilot, lambda: isinstance(app.screen, HowToPlayScreen), what="the how-to-play card")
+        assert opened == []
+        await pilot.press("enter")
         await wait_for(pilot, lambda: opened, what="the game to open")
     assert opened[0][0] == "quack" and opened[0][1]["name"] == "Zed"
+    assert opened[0][1]["options"] == {"first_seat": 0}  # a first game: the person sits first
     saved = SettingsStore(tmp_path / "config").load()
     assert saved.name == "Zed" and saved.game == "quack"
 
