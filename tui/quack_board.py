@@ -567,9 +567,12 @@ class QuackBoard(Board):
         if view is None:
             return text
         if view.outcome is not None:
-            text.append("Game over. ", style="bold")
-            text.append("Press g for the summary, q to leave.")
+            text.append("Game over.", style="bold")
+            if not self.watch_only:
+                text.append(" Press g for the summary, q to leave.")
             return text
+        if self.watch_only:
+            return self._watched(text)
         me = view.seat
         if self.selected is not None:
             return self._with_selection(text)
@@ -616,6 +619,25 @@ class QuackBoard(Board):
         text.append(f"{self.seat_name(view.current)}'s turn.")
         if any(isinstance(m, q.PlayAnytime) for m in view.legal):
             text.append(f" Your Anytime cards work now too ({self._keys(q.PlayAnytime)}).", style="dim")
+        return text
+
+    def _watched(self, text: Text) -> Text:
+        """What the table waits for, told to someone who only watches (a replay): seats by
+        name, no keys to press."""
+        view = self.view
+        who = self.seat_name(view.current)
+        if view.phase == q.WINDOW and view.window_seats:
+            seats = ", ".join(self.seat_name(s) for s in view.window_seats)
+            text.append(f"{who}'s turn: {seats} may play an Anytime card now.")
+        elif view.phase == q.FLEE:
+            text.append(f"{who}'s turn: stay and practise, or flee to Switzerland.")
+        elif view.phase == q.TREAT:
+            n = view.owed
+            text.append(f"{who}'s turn: {n} more Treatment{'s' if n != 1 else ''} owed.")
+        elif view.phase == q.SHORT_HAND:
+            text.append(f"{who}'s turn: out of Treatments, an Anytime card to play or throw away.")
+        else:
+            text.append(f"{who}'s turn.")
         return text
 
     def _keys(self, kind: type) -> str:

@@ -730,8 +730,9 @@ class SEBoard(Board):
         if view is None:
             return text
         if view.outcome is not None:
-            text.append("Game over. ", style="bold")
-            text.append("Press g for the summary, q to leave.")
+            text.append("Game over.", style="bold")
+            if not self.watch_only:
+                text.append(" Press g for the summary, q to leave.")
             return text
         me = view.seat
         prompt = view.prompt
@@ -810,6 +811,8 @@ class SEBoard(Board):
 
     def _offers_tail(self, text: Text) -> Text:
         view = self.view
+        if self.watch_only:
+            return text  # nobody watching answers offers
         to_me = [o for o in view.offers if o.to == view.seat]
         if to_me:
             text.append("  ")
