@@ -305,6 +305,41 @@ def test_games_says_how_far_each_saved_game_got(tmp_path, capsys) -> None:
     assert "dealt; no move was made" in out and "unfinished after 6 moves" in out and "at move" not in out
 
 
+def test_games_lists_this_users_games_newest_played_first(tmp_path, capsys, monkeypatch) -> None:
+    """Issue 41, item 8: newest first by when each game was played (its journal's `created`),
+    not by the file's time (a copy or a touch moves that); only the games of this user's data
+    folder, files it will not use after them."""
+    import os
+
+    from quackbox import savecmd
+    from quackbox.net import journal as jn, places
+    from quackbox.net.journal_writer import JournalWriter
+
+    monkeypatch.setenv("QUACKBOX_DATA_DIR", str(tmp_path / "data"))
+    folder = places.private_dir(places.games_dir())
+
+    def saved(name: str, created: float, names: tuple[str, ...], touched: float) -> None:
+        header = jn.Header(game="side-effects", seed=1, seats=2, names=names, created=created)
+        path = folder / f"{name}.qbj"
+        JournalWriter.create(path, header, sync=False).close()
+        os.utime(path, (touched, touched))
+
+    saved("a", created=1_700_000_000.0, names=("old", "x"), touched=1_800_000_300.0)
+    saved("b", created=1_700_000_200.0, names=("newest", "x"), touched=1_800_000_100.0)
+    saved("c", created=1_700_000_100.0, names=("middle", "x"), touched=1_800_000_200.0)
+    (folder / "d.qbj").write_bytes(b"not a journal")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    JournalWriter.create(elsewhere / "e.qbj", jn.Header(game="quack", seed=1, seats=2, names=("stranger", "x"),
+                                                        created=1_700_000_300.0), sync=False).close()
+    assert savecmd.games_main(argparse.Namespace(dir=None)) == savecmd.EXIT_OK
+    out = capsys.readouterr().out
+    assert f"Saved games in {folder}" in out
+    order = [out.index(name) for name in ("newest", "middle", "old", "is not a quackbox journal")]
+    assert order == sorted(order), out
+    assert "stranger" not in out
+
+
 def test_sim_figures_read_as_figures() -> None:
     """Issue 25, item 9: "money median 12975.0" reads 12,975; fractions keep their digits."""
     from quackbox.__main__ import figure
