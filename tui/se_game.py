@@ -85,27 +85,27 @@ def ranked(view: se.SEView) -> list[tuple[int, int]]:
 
 
 def progress(view: se.SEView, seat: int) -> Text:
-    """How far a player got: their Psyche at the end."""
+    """How far a player got: their Psyche at the end, the label before the figure as in
+    the figures beneath ("Disorders treated 1/3")."""
     player = view.players[seat]
-    left = untreated(player)
     if not player.psyche:
         return Text("Psyche emptied")
-    text = Text(f"{len(player.psyche) - left}/{len(player.psyche)} Disorders treated")
-    if left:
-        text.append(f", {left} untreated")
-    return text
+    return Text(f"Disorders treated {len(player.psyche) - untreated(player)}/{len(player.psyche)}")
 
 
 def figures_table(view: se.SEView, names: Sequence[str], record: SERecord) -> Text:
-    """Each seat's Disorders and Episodes over the game, as columns."""
+    """What each seat did over the game, as columns: Drugs played (a Disorder treated, which a
+    later Madness may undo, so not the standings' figure), Disorders received, Episodes
+    played and suffered; seats named as the standings name them."""
     out = Text(no_wrap=True, overflow="ellipsis")
-    out.append(f"{f'Over {record.turns} turns':<24}{'Disorders':<20}Episodes\n", style="bold")
-    out.append(f"{'':<24}{'treated':>8}{'received':>10}  {'played':>8}{'suffered':>10}", style="dim")
+    out.append(f"{f'Over {record.turns} turns':<24}{'Drugs':>8}{'Disorders':>11}  {'Episodes':>8}{'Episodes':>10}\n",
+               style="bold")
+    out.append(f"{'':<24}{'played':>8}{'received':>11}  {'played':>8}{'suffered':>10}", style="dim")
     for _place, seat in ranked(view):
-        name = "You" if seat == view.seat else seat_name(names, seat)
+        name = seat_name(names, seat)[:22] + (" (you)" if seat == view.seat else "")
         out.append("\n")
-        out.append(f"{name[:22]:<24}")
-        out.append(f"{record.treated.get(seat, 0):>8}{record.received.get(seat, 0):>10}  "
+        out.append(f"{name[:23]:<24}")
+        out.append(f"{record.treated.get(seat, 0):>8}{record.received.get(seat, 0):>11}  "
                    f"{record.played.get(seat, 0):>8}{record.suffered.get(seat, 0):>10}")
     return out
 

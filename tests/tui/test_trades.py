@@ -108,3 +108,31 @@ def test_the_treat_preview_warns_only_of_what_is_new():
     view = RULES.view(state, 0)
     treat = se.Treat(drug=card_id(state, 0, "Lorazepam"), disorder=disorder_id(state, 0, "Anxiety"))
     assert describe_move(view, treat, NAMES) == "Treat your Anxiety with Lorazepam."
+
+
+def test_the_summary_labels_each_figure_one_way():
+    """Issue 41, item 8: the standings said "1/6 Disorders treated" while the figures beneath
+    had a "Disorders treated" column counting something else (Drugs played, which Madness may
+    undo). The standings put the label first ("Disorders treated 1/6"), the column is "Drugs
+    played", and both name the seats alike ("ann (you)")."""
+    import re
+
+    from quackbox.core import bots as core_bots
+    from quackbox.core.play import next_move
+    from quackbox.net.protocol import View
+    from quackbox.tui.se_game import SERecord, figures_table, progress, ranked
+
+    state = RULES.new_game(seats=4, seed=11)
+    players = [core_bots.make(RULES.name, "heuristic", 11 + s) for s in range(4)]
+    record = SERecord()
+    while RULES.outcome(state) is None:
+        seat, move = next_move(RULES, state, players)
+        events = RULES.apply(state, seat, move)
+        record.see(View(0, RULES.view(state, 0), tuple(events), (), None))
+    view = RULES.view(state, 0)
+    names = ("ann", "bob", "cy", "dee")
+    standings = [progress(view, seat).plain for _place, seat in ranked(view)]
+    assert all(re.fullmatch(r"Disorders treated \d+/\d+|Psyche emptied", line) for line in standings), standings
+    table = figures_table(view, names, record).plain
+    assert "treated" not in table and "Drugs" in table and "played" in table
+    assert "ann (you)" in table and "You " not in table
