@@ -24,7 +24,7 @@ from quackbox.net.protocol import LogLine
 from quackbox.tui import quack_text as qt
 from quackbox.tui.modals import ConfirmScreen
 from quackbox.tui.board import Board
-from quackbox.tui.widgets import AutoPassToggled, ClickableText, PaintChanges, PromptBar, click, refresh_keys
+from quackbox.tui.widgets import AutoPassToggled, ClickableText, PaintChanges, PromptBar, click, fitted, refresh_keys
 from quackbox.tui.names import seat_name
 from quackbox.tui.clock import WALL, Clock
 
@@ -371,7 +371,17 @@ class QuackBoard(Board):
         return [m for m in self.view.legal
                 if isinstance(m, (q.PlayTreatment, q.PlayAnytime)) and m.card == card]
 
-    def status_text(self) -> Text:
+    STATUS_DETAILS = 6
+    """How many ways the status line can be said, from the fullest: without the deck, without
+    the Mob's threshold (the pips show it), the window's doctors counted, the die left out
+    (the owed Treatments stay), names cut."""
+
+    def status_text(self, room: int | None = None) -> Text:
+        """The round, whose turn, an open window, the die, the Mob's threshold and the deck,
+        said as fully as ``room`` cells allow (the header fits 80 columns whatever the names)."""
+        return fitted([self._status(detail) for detail in range(self.STATUS_DETAILS)], room)
+
+    def _status(self, detail: int) -> Text:
         view = self.view
         text = Text(no_wrap=True, overflow="ellipsis")
         # On a narrow screen the table itself says which game it is.
@@ -379,6 +389,11 @@ class QuackBoard(Board):
             text.append("Quack in the Box · ", style="bold")
         if view is None:
             return text
+
+        def name(seat: int) -> str:
+            whole = self.seat_name(seat)
+            return whole if detail < 5 or len(whole) <= 10 else whole[:9] + "…"
+
         limit = view.options.round_limit
         if view.outcome is not None:
             text.append(f"Game over after round {view.round}", style="bold")
@@ -388,18 +403,28 @@ class QuackBoard(Board):
         else:
             text.append(f"Round {view.round}/{limit}", style="bold")
         if view.outcome is None:
-            whose = "your" if view.current == view.seat else f"{self.seat_name(view.current)}'s"
+            whose = "your" if view.current == view.seat else f"{name(view.current)}'s"
             text.append(f" · {whose} turn")
             if view.phase == q.WINDOW and view.window_seats:
                 # An open response window is told here while it lasts, not in the log.
-                who = ", ".join("you" if s == view.seat else self.seat_name(s) for s in view.window_seats)
-                text.append(f" · Anytime: {who}", style="bold yellow" if view.seat in view.window_seats else "yellow")
+                style = "bold yellow" if view.seat in view.window_seats else "yellow"
+                mine = view.seat in view.window_seats
+                others = len(view.window_seats) - mine
+                if detail < 3:
+                    who = ", ".join("you" if s == view.seat else name(s) for s in view.window_seats)
+                elif mine:
+                    who = "you" + (f" +{others}" if others else "")
+                else:
+                    who = f"{others} doctor{'s' if others != 1 else ''}"
+                text.append(f" · Anytime: {who}", style=style)
             if view.die:
-                text.append(f" · die {view.die}, {view.owed} owed")
+                text.append(f" · die {view.die}, {view.owed} owed" if detail < 4 else f" · {view.owed} owed")
             if view.endgame:
                 text.append(" · endgame", style="bold magenta")
-        text.append(f" · mob at {view.threshold}")
-        text.append(f" · deck {view.doc_deck_count}", style="dim")
+        if detail < 2:
+            text.append(f" · mob at {view.threshold}")
+        if detail < 1:
+            text.append(f" · deck {view.doc_deck_count}", style="dim")
         return text
 
     # --- reacting ------------------------------------------------------------------------

@@ -235,6 +235,8 @@ class TableScreen(Screen):
     def on_resize(self) -> None:
         self.set_class(self.size.width >= WIDE, "-wide")
         self.log_widget.action_read_from(-1)
+        if self._ready:
+            self._update_status()  # said as fully as the new width allows
 
     # --- what the host says -------------------------------------------------------------
 
@@ -349,12 +351,14 @@ class TableScreen(Screen):
 
     def _update_status(self) -> None:
         status = self.query_one("#status", StatusBar)
-        text = self.board.status_text() if self.view is not None else Text(self.ui.title)
         state = {ONLINE: ("● online", "green"), RECONNECTING: ("◌ reconnecting…", "bold yellow"),
                  CLOSED: ("✗ table closed", "bold red"), CONNECTING: ("◌ connecting…", "yellow")}
         label, style = state.get(self.connection, (self.connection, ""))
         if self.paused and self.connection == ONLINE:
             label, style = "⏸ paused: cannot save", "bold yellow"
+        # The line's width less its padding, the connection and a space: what the game may say.
+        room = self.size.width - 2 - len(label) - 1
+        text = self.board.status_text(room) if self.view is not None else Text(self.ui.title)
         status.update(text, Text(label, style=style))
 
     # --- moves ---------------------------------------------------------------------------

@@ -117,6 +117,14 @@ class PaintChanges:
         widget.refresh(layout=len(lines) != len(self._drawn))
 
 
+def fitted(versions: Sequence[Text], room: int | None) -> Text:
+    """The first of ``versions`` (the fullest first) that fits ``room`` cells; else the last
+    (None: the first)."""
+    if room is None or not versions:
+        return versions[0] if versions else Text()
+    return next((v for v in versions if v.cell_len <= room), versions[-1])
+
+
 class StatusBar(PaintChanges, Widget):
     """The top line: the game, the turn, the piles on the left; the connection on the right."""
 
