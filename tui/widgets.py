@@ -346,7 +346,8 @@ class GameLog(Widget, can_focus=True):
     """
 
     BINDINGS = [
-        Binding("up", "read(-1)", "back", key_display="↑↓", show=False),
+        Binding("escape", "done_reading", "back to the table"),
+        Binding("up", "read(-1)", "read back", key_display="↑↓"),
         Binding("down", "read(1)", show=False),
         Binding("pageup", "read(-0.5)", show=False),
         Binding("pagedown", "read(0.5)", show=False),
@@ -473,6 +474,16 @@ class GameLog(Widget, can_focus=True):
         out = Text("\n").join(self.page())
         out.no_wrap = True
         return out
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Read over the whole screen, Esc returns (and the keys say so); otherwise Esc is the
+        # screen's, as if the log had no key of its own.
+        if action == "done_reading":
+            return self.is_attached and self.screen.maximized is self
+        return True
+
+    def action_done_reading(self) -> None:
+        self.screen.minimize()
 
     def action_read(self, pages: float) -> None:
         height = max(1, self._rows())

@@ -368,3 +368,22 @@ async def test_a_pause_is_said_in_the_log_and_the_status_line_and_a_move_waits_f
         await pilot.press("e")
         await wait_for(pilot, lambda: session.moves, what="the move sent")
         assert session.moves == [se.EndTurn()]
+
+
+async def test_the_log_read_over_the_screen_shows_esc_in_its_keys(app_for):
+    """Issue 41, item 8: reading the log (l), the keys at the bottom named no way back; they
+    show Esc, which returns to the table (and does not ask to leave it)."""
+    session = RulesTable(RULES, tall_table())
+    app = app_for(session)
+    async with at_table(app, session, SIZE) as (pilot, board):
+        keys = screen_text(app).split("\n")[-1]
+        assert "back to the table" not in keys
+        await pilot.press("l")
+        await wait_for(pilot, lambda: "esc back to the table" in screen_text(app).split("\n")[-1],
+                       what="Esc among the keys")
+        assert "↑↓ read back" in screen_text(app).split("\n")[-1]
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.table_screen.maximized is None, what="back at the table")
+        await pilot.pause()
+        assert app.screen is app.table_screen and board.has_focus  # no leave question
+        assert "back to the table" not in screen_text(app).split("\n")[-1]
