@@ -364,3 +364,21 @@ def test_a_host_s_farewell_says_where_the_game_is_and_how_to_resume_it(tmp_path:
         f"The game is saved in {path}", f"Resume it with: quackbox host --resume '{path}' --ssh 2222"]
     assert farewell((path, True))[0] == f"The game is over; it is saved in {path}"
     assert farewell(None) == ["No move was made, so no game was saved."]
+
+
+def test_the_docs_room_codes_look_like_real_ones() -> None:
+    """Issue 41, item 8: README showed "--code KQXZ", which no table ever makes. Every room code
+    the README and docs show (after --code, or a link's #) is one a table could make."""
+    import re
+
+    from quackbox.net.table import ROOM_CODE_GROUP, ROOM_CODE_LENGTH, ROOM_CODE_LETTERS
+
+    root = Path(__file__).resolve().parents[1]
+    shown = []
+    for page in [root / "README.md", *sorted((root / "docs").glob("*.md"))]:
+        for code in re.findall(r"(?:--code |/#)([A-Z][A-Z.-]*)", page.read_text()):
+            shown.append((page.name, code))
+    assert any(name == "README.md" for name, _code in shown)
+    group = f"[{ROOM_CODE_LETTERS}]{{{ROOM_CODE_GROUP}}}"
+    real = re.compile("-".join([group] * (ROOM_CODE_LENGTH // ROOM_CODE_GROUP)))
+    assert [(name, code) for name, code in shown if not real.fullmatch(code)] == []
