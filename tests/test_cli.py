@@ -340,6 +340,23 @@ def test_games_lists_this_users_games_newest_played_first(tmp_path, capsys, monk
     assert "stranger" not in out
 
 
+def test_sim_says_seconds_per_decision_readably() -> None:
+    """Issue 41, item 8: "seconds per decision by bot heuristic 0": a fast bot's mean was
+    rounded to four decimal places. The JSON keeps three significant figures, the table a unit."""
+    from quackbox.__main__ import format_sim, seconds
+    from quackbox.core import sim
+
+    assert sim.significant(0.0000412345) == 0.0000412 and sim.significant(1.23456) == 1.23
+    assert seconds(0.0000412) == "41 µs" and seconds(0.000274) == "274 µs" and seconds(0.0000027) == "2.7 µs"
+    assert seconds(0.0013) == "1.3 ms" and seconds(0.85) == "0.85 s" and seconds(12.5) == "12.5 s"
+    assert seconds(0.0) == "under 1 µs"
+    data = sim.run("side-effects", players=2, games_count=2, seed=1, think_clock=__import__("time").process_time)
+    data = data.as_json()
+    assert 0 < data["seconds_per_decision_by_bot"]["heuristic"]
+    shown = [line for line in format_sim(data).splitlines() if "per decision" in line]
+    assert len(shown) == 2 and all(line.rstrip().endswith("s") for line in shown), shown
+
+
 def test_sim_figures_read_as_figures() -> None:
     """Issue 25, item 9: "money median 12975.0" reads 12,975; fractions keep their digits."""
     from quackbox.__main__ import figure
