@@ -340,6 +340,19 @@ def test_games_lists_this_users_games_newest_played_first(tmp_path, capsys, monk
     assert "stranger" not in out
 
 
+def test_an_unknown_game_is_refused_in_the_same_words_everywhere(capsys) -> None:
+    """Issue 41, item 8: `host --game chess` and `play chess` refused in different words."""
+    from quackbox.__main__ import main
+
+    said = []
+    for argv in (["host", "--game", "chess"], ["play", "chess"], ["sim", "--game", "chess"]):
+        assert main(argv) == 2
+        out = capsys.readouterr()
+        said.append(out.err)
+        assert out.out == ""
+    assert said == ["quackbox: unknown game 'chess'; choose from quack, side-effects\n"] * 3
+
+
 def test_sim_says_seconds_per_decision_readably() -> None:
     """Issue 41, item 8: "seconds per decision by bot heuristic 0": a fast bot's mean was
     rounded to four decimal places. The JSON keeps three significant figures, the table a unit."""
