@@ -185,6 +185,8 @@ class QuackboxApp(TerminalApp[int]):
         """The options the open game against bots deals with."""
         self._deals = 0
         """Games dealt at the open table."""
+        self._join_again: Any = None
+        """The home screen's Join being tried: if it fails, its dialog opens again."""
         """A sentence to print after the app closes (why it could not open the table)."""
 
     # --- start ---------------------------------------------------------------------------
@@ -326,10 +328,12 @@ class QuackboxApp(TerminalApp[int]):
                                      spectate=message.spectate, tokens=TokenStore())
 
         self.open_session(opener, f"Joining the table at {message.address}…")
+        self._join_again = message
 
     # --- opening and closing a session ----------------------------------------------------
 
     def open_session(self, opener: Opener, label: str) -> None:
+        self._join_again = None
         self.connection = "connecting"
         self._show(ConnectingScreen(label or "Connecting…"))
         self._open(opener)
@@ -359,7 +363,12 @@ class QuackboxApp(TerminalApp[int]):
     @on(SessionFailed)
     def _failed(self, message: SessionFailed) -> None:
         self.connection = "offline"
-        if self.home:
+        join, self._join_again = self._join_again, None
+        if self.home and join is not None and isinstance(self.screen_stack[self.base_depth - 1], _home_type()):
+            # The Join dialog opens again with what was typed, saying why it failed.
+            self._after_table()
+            self.screen_stack[self.base_depth - 1].action_join(message.error, join.spectate)
+        elif self.home:
             self.notify(message.error, title="Could not open the table", severity="error", markup=False, timeout=10)
             self._after_table()
         else:
@@ -370,6 +379,7 @@ class QuackboxApp(TerminalApp[int]):
     def _opened(self, message: SessionOpened) -> None:
         session = message.session
         self.session = session
+        self._join_again = None
         self.lobby = None
         self.names = ()
         self.chat_lines = []
@@ -732,6 +742,12 @@ class QuackboxApp(TerminalApp[int]):
             yield SystemCommand("Host a table", "Open a table friends can join", screen.action_host)
             yield SystemCommand("Join a table", "Take a seat at a friend's table", screen.action_join)
             yield SystemCommand("Game options", "Variants and house rules", screen.action_options)
+
+
+def _home_type() -> type:
+    from quackbox.tui.home import HomeScreen
+
+    return HomeScreen
 
 
 # --- factory and entry points -----------------------------------------------------------------

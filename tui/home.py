@@ -180,20 +180,25 @@ class JoinScreen(ModalScreen[tuple[str, str, bool] | None]):
     JoinScreen .row { height: 3; }
     JoinScreen .row Label { width: 14; padding: 1 1 0 0; }
     JoinScreen .row Input { width: 1fr; }
+    JoinScreen #why { height: auto; }
     JoinScreen #buttons { height: 3; align-horizontal: right; }
     JoinScreen Button { margin-left: 2; }
     """
 
     BINDINGS = [Binding("escape", "cancel", "cancel")]
 
-    def __init__(self, address: str, code: str) -> None:
+    def __init__(self, address: str, code: str, *, spectate: bool = False, why: str = "") -> None:
         super().__init__()
         self.address = address
         self.code = code
+        self.spectate = spectate
+        self.why = why
+        """Why the last try failed (the dialog opens again with what was typed)."""
 
     def compose(self) -> ComposeResult:
         with Vertical() as box:
             box.border_title = Text("Join a table")
+            yield Static(Text(self.why, style="bold red"), id="why")
             with Horizontal(classes="row"):
                 yield Label("Host address")
                 yield Input(self.address, placeholder="10.0.0.5 or 10.0.0.5:7117", id="address")
@@ -202,7 +207,7 @@ class JoinScreen(ModalScreen[tuple[str, str, bool] | None]):
                 yield Input(self.code, placeholder="the host shows it (e.g. KQXZ-BDFG-HJKL)", id="code", max_length=16)
             with Horizontal(classes="row"):
                 yield Label("Just watch")
-                yield Switch(False, id="spectate")
+                yield Switch(self.spectate, id="spectate")
             with Horizontal(id="buttons"):
                 yield Button("Cancel", id="cancel")
                 yield Button("Join", id="join", variant="primary")
@@ -225,7 +230,8 @@ class JoinScreen(ModalScreen[tuple[str, str, bool] | None]):
     def _join(self) -> None:
         address = self.query_one("#address", Input).value.strip()
         if not address:
-            self.app.notify("Type the host's address (the host's screen shows it).", severity="warning")
+            self.query_one("#why", Static).update(Text("Type the host's address (the host's screen shows it).",
+                                                       style="bold yellow"))
             self.query_one("#address", Input).focus()
             return
         code = self.query_one("#code", Input).value.strip().upper()
@@ -555,7 +561,9 @@ class HomeScreen(Screen):
         self.app.push_screen(HostScreen(s.host_port, s.host_bind != "127.0.0.1", summary,
                                         title=f"A table of {games.title(s.game)}", address=address), chosen)
 
-    def action_join(self) -> None:
+    def action_join(self, why: str = "", spectate: bool = False) -> None:
+        """The Join dialog with the address and code last typed (``why``: a try that failed,
+        said in the dialog, which opens again for it)."""
         if not self._ready_name():
             return
         s = self.settings
@@ -567,7 +575,7 @@ class HomeScreen(Screen):
                 self._save()
                 self.post_message(self.JoinChosen(address, code, spectate))
 
-        self.app.push_screen(JoinScreen(s.join_address, s.join_code), chosen)
+        self.app.push_screen(JoinScreen(s.join_address, s.join_code, spectate=spectate, why=why), chosen)
 
     def action_rules(self) -> None:
         game = self.settings.game

@@ -131,3 +131,30 @@ async def test_a_table_for_this_machine_only_opens_without_the_question(tmp_path
         await pilot.press("tab", "enter")
         await wait_for(pilot, lambda: app.chosen, what="the choice")
         assert app.chosen == [("host", 7117, False)]
+
+
+async def test_a_failed_join_opens_its_dialog_again_with_what_was_typed(tmp_path):
+    """Issue 41, item 8: the address and code typed stay, in the dialog opened again, with
+    why the join failed said there (not as a toast the dialog would hide)."""
+    from quackbox.tui.app import make_app
+    from quackbox.tui.home import JoinScreen
+
+    app = make_app(config_dir=tmp_path / "config", home=True, cursor_blink=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("f3")
+        await wait_for(pilot, lambda: isinstance(app.screen, JoinScreen), what="the join dialog")
+        await pilot.press(*"127.0.0.1:1", "tab", *"kqxz-bdfg-hjkl", "tab", "space")  # and "just watch"
+        await pilot.press("shift+tab", "enter")  # Enter in the code's field joins
+        await wait_for(pilot, lambda: isinstance(app.screen, JoinScreen) and app.screen.why,
+                       what="the dialog again")
+        await pilot.pause()
+        dialog = app.screen
+        assert dialog.query_one("#address").value == "127.0.0.1:1"
+        assert dialog.query_one("#code").value == "KQXZ-BDFG-HJKL"
+        assert dialog.query_one("#spectate").value is True
+        assert "No quackbox host answered at ws://127.0.0.1:1" in str(dialog.query_one("#why").render())
+        assert not app._notifications
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
