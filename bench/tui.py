@@ -94,9 +94,12 @@ def time_to_screen(argv: list[str], needles: tuple[str, ...], env: dict[str, str
 
 
 def startup(runs: int, config: str) -> dict:
-    Path(config, "settings.json").write_text(json.dumps({"name": "Bench", "bot_delay": 0}))
-    env = dict(os.environ, TERM="xterm-256color", QUACKBOX_CONFIG_DIR=config, COLUMNS="80", LINES="24",
-               PYTHONPATH=str(ROOT))
+    # The how-to-play card of a first game read already: the start-up timed is the table's.
+    Path(config, "settings.json").write_text(json.dumps({"name": "Bench", "bot_delay": 0,
+                                                         "introduced": {"side-effects": 1}}))
+    # Its games are kept in the throwaway folder too, not among the person's own.
+    env = dict(os.environ, TERM="xterm-256color", QUACKBOX_CONFIG_DIR=config, QUACKBOX_DATA_DIR=config,
+               QUACKBOX_STATE_DIR=config, COLUMNS="80", LINES="24", PYTHONPATH=str(ROOT))
     quackbox = [sys.executable, "-m", "quackbox", "play", "side-effects", "--seed", "3", "--name", "Bench"]
     bare = [sys.executable, "-c", BARE_APP]
     ours, theirs = [], []
@@ -218,6 +221,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     sys.path.insert(0, str(ROOT))
     with tempfile.TemporaryDirectory(prefix="quackbox-bench-") as config:  # the apps' settings, thrown away
+        # The local tables' saved games too: `quackbox games` lists the person's own games.
+        os.environ["QUACKBOX_DATA_DIR"] = os.environ["QUACKBOX_STATE_DIR"] = config
         result = {
             "bench": "tui",
             "python": platform.python_version(),

@@ -67,9 +67,16 @@ class SimResult:
             "fair_share_pct_by_bot": fair,
             "decisions": self.decisions,
             "decisions_per_second": round(self.decisions / self.seconds) if self.seconds > 0 else None,
-            "seconds_per_decision_by_bot": {k: round(t[1] / t[0], 4) for k, t in self.thinking.items() if t[0]},
-            "max_seconds_per_decision_by_bot": {k: round(t[2], 3) for k, t in self.thinking.items() if t[0]},
+            # Three significant figures, not decimal places: a fast bot's tens of microseconds
+            # rounded to four places were 0.
+            "seconds_per_decision_by_bot": {k: significant(t[1] / t[0]) for k, t in self.thinking.items() if t[0]},
+            "max_seconds_per_decision_by_bot": {k: significant(t[2]) for k, t in self.thinking.items() if t[0]},
         }
+
+
+def significant(value: float, figures: int = 3) -> float:
+    """``value`` to ``figures`` significant figures (0.0000412, not 0.0)."""
+    return float(f"{value:.{figures}g}")
 
 
 def lineup_for(game: str, players: int, bots: Sequence[str] | None) -> tuple[str, ...]:

@@ -12,7 +12,7 @@ from typing import Any, Callable, Protocol, Sequence, TypeVar, cast
 
 from quackbox.core.rules import Event, LineKind
 
-__all__ = ["Named", "Sentences", "Teller", "capitalized", "counted", "joined"]
+__all__ = ["Named", "Sentences", "Teller", "counted", "joined"]
 
 
 class Named(Protocol):
@@ -32,11 +32,6 @@ def joined(words: Sequence[str]) -> str:
 def counted(count: int, word: str) -> str:
     """``count`` of ``word``: "1 card", "2 cards", "0 cards"."""
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
-def capitalized(text: str) -> str:
-    """``text`` with its first letter made upper case (the rest as it is)."""
-    return text[:1].upper() + text[1:]
 
 
 class Teller:
@@ -75,6 +70,11 @@ class Teller:
     def poss(self, seat: int) -> str:
         """Whose: "your", "Ana's"."""
         return "your" if seat == self.reader else f"{self.name(seat)}'s"
+
+    def poss_first(self, seat: int) -> str:
+        """Whose, opening a sentence: "Your", "Ana's", "bob's" (a name stays as its owner
+        wrote it: only the reader's own word is made upper case)."""
+        return "Your" if seat == self.reader else self.poss(seat)
 
     def their(self, seat: int) -> str:
         """Whose, of a seat already named in the sentence: "your", "their"."""

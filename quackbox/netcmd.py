@@ -191,11 +191,8 @@ def _describe_outcome(outcome: Outcome | None, names: tuple[str, ...]) -> str:
 def host_main(args: argparse.Namespace) -> int:
     """``quackbox host``: run a table until its game ends (or Ctrl-C); without
     --headless the person at this terminal plays seat 0 in the table screen."""
-    try:
-        games.get(args.game)
-    except ValueError as exc:
-        print(f"quackbox host: {exc}", file=sys.stderr)
-        return EXIT_USAGE
+    # An unknown game: ValueError, which the command line says in the words of `quackbox play`'s.
+    games.get(args.game)
     # Every connection and session holds descriptors: the table's and the doors' own budgets
     # keep a crowd back, not the 1024 a login session usually starts a process with.
     raise_descriptor_limit()

@@ -23,17 +23,30 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     replay.set_defaults(func=replay_main)
 
 
+def played_at(path: Path, record: journal.Journal) -> float:
+    """When the game was played: its journal's ``created`` (a file's time changes when the
+    file is copied or touched; the header's does not), else the file's time."""
+    if record.header.created:
+        return record.header.created
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
 def games_main(args: argparse.Namespace) -> int:
+    """The games saved in this user's data folder (``--dir``: another), newest played first;
+    after them, the files there quackbox will not use, and why."""
     folder = Path(args.dir) if args.dir else places.games_dir()
     found = journal.summaries(folder)
     if not found:
         print(f"No saved games in {folder}.")
         return EXIT_OK
-    print(f"Saved games in {folder}, newest first:\n")
-    for path, item in found:
-        if isinstance(item, journal.JournalError):
-            print(f"  {'(not used)':<19} {item.problem}\n    {path}")
-            continue
+    games = sorted(((path, item) for path, item in found if not isinstance(item, journal.JournalError)),
+                   key=lambda found_game: played_at(*found_game), reverse=True)
+    unused = [(path, item) for path, item in found if isinstance(item, journal.JournalError)]
+    print(f"Saved games in {folder}, newest first:\n" if games else f"No saved games in {folder}.")
+    for path, item in games:
         header = item.header
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(header.created)) if header.created else "?"
         title = known_games.get(header.game).title
@@ -45,6 +58,10 @@ def games_main(args: argparse.Namespace) -> int:
         else:
             state = f"unfinished after {len(item.moves)} moves" + (" (torn last record)" if item.dropped else "")
         print(f"  {when}  {title}: {', '.join(header.names)}\n    {state}\n    {path}")
+    if unused:
+        print(f"\n{'Also there' if games else 'There'}, not used:\n")
+    for path, problem in unused:
+        print(f"  {problem.problem}\n    {path}")
     return EXIT_OK
 
 

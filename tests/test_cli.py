@@ -287,6 +287,71 @@ def test_games_says_how_far_each_saved_game_got(tmp_path, capsys) -> None:
     assert "dealt; no move was made" in out and "unfinished after 6 moves" in out and "at move" not in out
 
 
+def test_games_lists_this_users_games_newest_played_first(tmp_path, capsys, monkeypatch) -> None:
+    """Issue 41, item 8: newest first by when each game was played (its journal's `created`),
+    not by the file's time (a copy or a touch moves that); only the games of this user's data
+    folder, files it will not use after them."""
+    import os
+
+    from quackbox import savecmd
+    from quackbox.net import journal as jn, places
+    from quackbox.net.journal_writer import JournalWriter
+
+    monkeypatch.setenv("QUACKBOX_DATA_DIR", str(tmp_path / "data"))
+    folder = places.private_dir(places.games_dir())
+
+    def saved(name: str, created: float, names: tuple[str, ...], touched: float) -> None:
+        header = jn.Header(game="side-effects", seed=1, seats=2, names=names, created=created)
+        path = folder / f"{name}.qbj"
+        JournalWriter.create(path, header, sync=False).close()
+        os.utime(path, (touched, touched))
+
+    saved("a", created=1_700_000_000.0, names=("old", "x"), touched=1_800_000_300.0)
+    saved("b", created=1_700_000_200.0, names=("newest", "x"), touched=1_800_000_100.0)
+    saved("c", created=1_700_000_100.0, names=("middle", "x"), touched=1_800_000_200.0)
+    (folder / "d.qbj").write_bytes(b"not a journal")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    JournalWriter.create(elsewhere / "e.qbj", jn.Header(game="quack", seed=1, seats=2, names=("stranger", "x"),
+                                                        created=1_700_000_300.0), sync=False).close()
+    assert savecmd.games_main(argparse.Namespace(dir=None)) == savecmd.EXIT_OK
+    out = capsys.readouterr().out
+    assert f"Saved games in {folder}" in out
+    order = [out.index(name) for name in ("newest", "middle", "old", "is not a quackbox journal")]
+    assert order == sorted(order), out
+    assert "stranger" not in out
+
+
+def test_an_unknown_game_is_refused_in_the_same_words_everywhere(capsys) -> None:
+    """Issue 41, item 8: `host --game chess` and `play chess` refused in different words."""
+    from quackbox.__main__ import main
+
+    said = []
+    for argv in (["host", "--game", "chess"], ["play", "chess"], ["sim", "--game", "chess"]):
+        assert main(argv) == 2
+        out = capsys.readouterr()
+        said.append(out.err)
+        assert out.out == ""
+    assert said == ["quackbox: unknown game 'chess'; choose from quack, side-effects\n"] * 3
+
+
+def test_sim_says_seconds_per_decision_readably() -> None:
+    """Issue 41, item 8: "seconds per decision by bot heuristic 0": a fast bot's mean was
+    rounded to four decimal places. The JSON keeps three significant figures, the table a unit."""
+    from quackbox.__main__ import format_sim, seconds
+    from quackbox.core import sim
+
+    assert sim.significant(0.0000412345) == 0.0000412 and sim.significant(1.23456) == 1.23
+    assert seconds(0.0000412) == "41 µs" and seconds(0.000274) == "274 µs" and seconds(0.0000027) == "2.7 µs"
+    assert seconds(0.0013) == "1.3 ms" and seconds(0.85) == "0.85 s" and seconds(12.5) == "12.5 s"
+    assert seconds(0.0) == "under 1 µs"
+    data = sim.run("side-effects", players=2, games_count=2, seed=1, think_clock=__import__("time").process_time)
+    data = data.as_json()
+    assert 0 < data["seconds_per_decision_by_bot"]["heuristic"]
+    shown = [line for line in format_sim(data).splitlines() if "per decision" in line]
+    assert len(shown) == 2 and all(line.rstrip().endswith("s") for line in shown), shown
+
+
 def test_sim_figures_read_as_figures() -> None:
     """Issue 25, item 9: "money median 12975.0" reads 12,975; fractions keep their digits."""
     from quackbox.__main__ import figure
@@ -311,3 +376,21 @@ def test_a_host_s_farewell_says_where_the_game_is_and_how_to_resume_it(tmp_path:
         f"The game is saved in {path}", f"Resume it with: quackbox host --resume '{path}' --ssh 2222"]
     assert farewell((path, True))[0] == f"The game is over; it is saved in {path}"
     assert farewell(None) == ["No move was made, so no game was saved."]
+
+
+def test_the_docs_room_codes_look_like_real_ones() -> None:
+    """Issue 41, item 8: README showed "--code KQXZ", which no table ever makes. Every room code
+    the README and docs show (after --code, or a link's #) is one a table could make."""
+    import re
+
+    from quackbox.net.table import ROOM_CODE_GROUP, ROOM_CODE_LENGTH, ROOM_CODE_LETTERS
+
+    root = Path(__file__).resolve().parents[1]
+    shown = []
+    for page in [root / "README.md", *sorted((root / "docs").glob("*.md"))]:
+        for code in re.findall(r"(?:--code |/#)([A-Z][A-Z.-]*)", page.read_text()):
+            shown.append((page.name, code))
+    assert any(name == "README.md" for name, _code in shown)
+    group = f"[{ROOM_CODE_LETTERS}]{{{ROOM_CODE_GROUP}}}"
+    real = re.compile("-".join([group] * (ROOM_CODE_LENGTH // ROOM_CODE_GROUP)))
+    assert [(name, code) for name, code in shown if not real.fullmatch(code)] == []

@@ -10,7 +10,8 @@ that returns a fake session, a clock). The app owns the :class:`Session`:
 one worker reads the host's messages and posts them to the app, which hands
 them to the screen showing the table (attributes down); screens post moves
 up, and the app sends them from a worker. Nothing here raises to the
-terminal: refusals, lost connections and host goodbyes become notifications.
+terminal: refusals, lost connections and host goodbyes become sentences on screen (at a table,
+notices held in its log: :meth:`QuackboxApp.notify`).
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from quackbox.net import places
 from quackbox.tui import rules_text
 from quackbox.tui.clock import WALL, Clock, while_alive
 from quackbox.tui.config import Settings, SettingsStore
+from quackbox.tui.first_games import BotGame, HowToPlayScreen, dealt, needs_card
 from quackbox.tui.games import rules_screen
 from quackbox.tui.looks import Ascii, NoDim, Plain, wants_ascii
 from quackbox.tui.modals import ChoiceScreen, ConfirmScreen, ReadingScreen
@@ -179,6 +181,15 @@ class QuackboxApp(TerminalApp[int]):
         """The name given to ``quackbox join --name`` (tokens are remembered under it)."""
         self.ssh_host_key: str | None = None
         """The SSH host key's fingerprint, for the lobby of a player who came in over SSH."""
+        self.bot_game: BotGame | None = None
+        """The game against bots the person asked for (``quackbox play``, Play vs bots): dealt
+        when the app starts, if set before, and dealt again by Play again."""
+        self._bot_options: dict[str, Any] | None = None
+        """The options the open game against bots deals with."""
+        self._deals = 0
+        """Games dealt at the open table."""
+        self._join_again: Any = None
+        """The home screen's Join being tried: if it fails, its dialog opens again."""
         """A sentence to print after the app closes (why it could not open the table)."""
 
     # --- start ---------------------------------------------------------------------------
@@ -193,6 +204,8 @@ class QuackboxApp(TerminalApp[int]):
             # Opened before the app took the screen (``quackbox join``): straight to its lobby,
             # no screen saying it is joining for the few milliseconds until the lobby comes.
             self.post_message(SessionOpened(self._first_session))
+        elif self.bot_game is not None:
+            self.play_bot_game(self.bot_game)
         elif self._first_opener is not None:
             self.open_session(self._first_opener, self._first_opening)
 
@@ -248,6 +261,23 @@ class QuackboxApp(TerminalApp[int]):
     def save_settings(self) -> None:
         self.store.save(self.settings)
 
+    def notify(self, message: str, *, title: str = "", severity: Any = "information", timeout: float | None = None,
+               markup: bool = True) -> None:
+        """At a table a notice is a line of its log, held below the newest lines until read
+        (:meth:`TableScreen.tell`): a toast would sit on the log and cut its lines. Elsewhere
+        (home, lobby) Textual's toast."""
+        table = self.table_screen
+        if table is None or table not in self.screen_stack or not table.ready:
+            super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+            return
+        text = str(message)
+        if markup:
+            try:
+                text = Text.from_markup(text).plain
+            except Exception:  # not markup after all: shown as it is
+                pass
+        table.tell(text, title=title, severity=str(severity))
+
     # --- the home screen's choices --------------------------------------------------------
 
     # The home screen's messages are handled by name, so that a game started from the
@@ -255,14 +285,31 @@ class QuackboxApp(TerminalApp[int]):
 
     def on_home_screen_play_chosen(self) -> None:
         s = self.settings
-        options = s.options.get(s.game, {})
-        title = games.title(s.game)
+        self.play_bot_game(BotGame(s.game, s.players, dict(s.options.get(s.game, {})), s.name, None,
+                                   s.bot_delay, s.bot_level))
+
+    def play_bot_game(self, game: BotGame, *, seed: int | None = None) -> None:
+        """Deal ``game`` against bots (``seed``: instead of the game's own): the first time
+        the person plays it, its how-to-play card comes first, and the game is dealt only
+        once it is read, so no bot moves while it is open (tui.first_games)."""
+        self.bot_game = game
+        if needs_card(self.settings, game.game):
+
+            def read(_closed: None) -> None:
+                self.settings.introduced[game.game] = 1
+                self.save_settings()
+                self.play_bot_game(game, seed=seed)
+
+            self.push_screen(HowToPlayScreen(game.game), read)
+            return
+        options = self._bot_options = game.options_now(self.settings)
+        dealt_seed = game.seed if seed is None else seed
 
         async def opener() -> Session:
-            return await open_local(s.game, players=s.players, options=options, name=s.name, seed=None,
-                                    bot_delay=s.bot_delay, bot_kind=s.bot_level)
+            return await open_local(game.game, players=game.players, options=options, name=game.name,
+                                    seed=dealt_seed, bot_delay=game.bot_delay, bot_kind=game.level)
 
-        self.open_session(opener, f"Dealing {title} for {s.players}…")
+        self.open_session(opener, f"Dealing {games.title(game.game)} for {game.players}…")
 
     def on_home_screen_host_chosen(self, message: Any) -> None:
         s = self.settings
@@ -284,10 +331,12 @@ class QuackboxApp(TerminalApp[int]):
                                      spectate=message.spectate, tokens=TokenStore())
 
         self.open_session(opener, f"Joining the table at {message.address}…")
+        self._join_again = message
 
     # --- opening and closing a session ----------------------------------------------------
 
     def open_session(self, opener: Opener, label: str) -> None:
+        self._join_again = None
         self.connection = "connecting"
         self._show(ConnectingScreen(label or "Connecting…"))
         self._open(opener)
@@ -317,7 +366,12 @@ class QuackboxApp(TerminalApp[int]):
     @on(SessionFailed)
     def _failed(self, message: SessionFailed) -> None:
         self.connection = "offline"
-        if self.home:
+        join, self._join_again = self._join_again, None
+        if self.home and join is not None and isinstance(self.screen_stack[self.base_depth - 1], _home_type()):
+            # The Join dialog opens again with what was typed, saying why it failed.
+            self._after_table()
+            self.screen_stack[self.base_depth - 1].action_join(message.error, join.spectate)
+        elif self.home:
             self.notify(message.error, title="Could not open the table", severity="error", markup=False, timeout=10)
             self._after_table()
         else:
@@ -328,6 +382,7 @@ class QuackboxApp(TerminalApp[int]):
     def _opened(self, message: SessionOpened) -> None:
         session = message.session
         self.session = session
+        self._join_again = None
         self.lobby = None
         self.names = ()
         self.chat_lines = []
@@ -335,6 +390,7 @@ class QuackboxApp(TerminalApp[int]):
         self.table_screen = None
         self.lobby_screen = None
         self.connection = ONLINE
+        self._deals = 0
         self._listen(session)
 
     @work(exclusive=True, group="listen", exit_on_error=False)
@@ -450,6 +506,10 @@ class QuackboxApp(TerminalApp[int]):
         elif kind is Started:
             self.names = tuple(item.names)
             self._new_table()
+            self._deals += 1
+            if self.bot_game is not None and self.session is not None and self.session.mode == LOCAL:
+                dealt(self.settings, self.bot_game.game)
+                self.save_settings()
         elif kind is ChatLine:
             if not self._resent.is_new((item.seat, item.name, item.text)):
                 return  # the host's backlog after a reconnection: shown already
@@ -464,10 +524,10 @@ class QuackboxApp(TerminalApp[int]):
                     if screen is not None:
                         screen.notice(item.message)
                 return
-            if item.code != ErrorCode.PAUSED:  # the pause is on screen already
-                self.notify(item.message, title="The host says no", severity="error", markup=False)
             if self.table_screen is not None:
-                self.table_screen.receive_error(item)
+                self.table_screen.receive_error(item)  # which tells it, until read
+            elif item.code != ErrorCode.PAUSED:  # the pause is on screen already
+                self.notify(item.message, title="The host says no", severity="error", markup=False)
         elif kind is Paused:
             if self.table_screen is not None:
                 self.table_screen.receive_paused(item.reason)
@@ -484,14 +544,13 @@ class QuackboxApp(TerminalApp[int]):
         elif kind is Disconnected:
             self._set_connection(RECONNECTING)
             self.notify("Lost the host; reconnecting…", severity="warning", markup=False)
-            if self.table_screen is not None:
-                self.table_screen.notice("Connection lost; reconnecting…")
         elif kind is Reconnected:
             self._resent = Resent([(c.seat, c.name, c.text) for c in self.chat_lines])
             self._set_connection(ONLINE)
-            self.notify("Back at the table.", markup=False)
             if self.table_screen is not None:
                 self.table_screen.reconnected()
+            else:
+                self.notify("Back at the table.", markup=False)
         elif kind is Welcome:
             pass  # the client keeps it; the seat and game do not change on a reconnect
 
@@ -515,7 +574,8 @@ class QuackboxApp(TerminalApp[int]):
         self._set_connection(CLOSED)
         title = ("Your seat is played elsewhere now" if moved else "You were removed from the table" if removed
                  else "The table has closed")
-        self.notify(why, title=title, severity="warning", markup=False, timeout=10)
+        if self.table_screen is None:  # a table says it in its log and its prompt
+            self.notify(why, title=title, severity="warning", markup=False, timeout=10)
         if self.table_screen is not None:
             self.table_screen.table_closed(why, moved=moved, removed=removed)
         if self.lobby_screen is not None:
@@ -648,6 +708,17 @@ class QuackboxApp(TerminalApp[int]):
         return session is not None and session.mode != LOCAL and self.connection == ONLINE
 
     def play_again(self) -> None:
+        game = self.bot_game
+        session = self.session
+        if (game is not None and session is not None and session.mode == LOCAL
+                and game.options_now(self.settings) != self._bot_options):
+            # The person's first games are over: from now on the seats fall as the rules deal
+            # them, which the open table cannot (its options are fixed), so a new one is dealt.
+            self.session = self.table_screen = self.lobby_screen = None
+            self.workers.cancel_group(self, "listen")
+            self._close(session)
+            self.play_bot_game(game, seed=None if game.seed is None else game.seed + self._deals)
+            return
         self.send_start()
 
     def back_to_lobby(self) -> None:
@@ -760,6 +831,12 @@ class QuackboxApp(TerminalApp[int]):
             yield SystemCommand("Game options", "Variants and house rules", screen.action_options)
 
 
+def _home_type() -> type:
+    from quackbox.tui.home import HomeScreen
+
+    return HomeScreen
+
+
 # --- factory and entry points -----------------------------------------------------------------
 
 
@@ -795,18 +872,15 @@ def run_home() -> int:
 
 def run_local_game(game: str, *, players: int, options: Mapping[str, Any] | None, name: str | None,
                    seed: int | None, bot_delay: float | None = None, level: str | None = None) -> int:
-    """``quackbox play GAME``: a game against bots, straight away."""
+    """``quackbox play GAME``: a game against bots, straight away (the first time, after
+    the card that says how to play it)."""
     store = SettingsStore()
     settings = store.load()
     who = (name or settings.name).strip() or "Player"
     delay = settings.bot_delay if bot_delay is None else bot_delay
-    title = games.title(game)
-
-    async def opener() -> Session:
-        return await open_local(game, players=players, options=dict(options or {}), name=who, seed=seed,
-                                bot_delay=delay, bot_kind=level or settings.bot_level)
-
-    return _run(QuackboxApp(store=store, opener=opener, opening=f"Dealing {title} for {players}…", home=False))
+    app = QuackboxApp(store=store, home=False)
+    app.bot_game = BotGame(game, players, dict(options or {}), who, seed, delay, level or settings.bot_level)
+    return _run(app)
 
 
 def run_join(address: str, *, port: int | None = None, code: str | None, name: str | None,

@@ -75,7 +75,7 @@ class Board(Vertical, can_focus=True):
     def receive_events(self, events: tuple[Any, ...], log: tuple[LogLine, ...]) -> None:
         """The events (redacted for this seat) that came with the next view, and
         the host's lines for them, for a board that tells the person about some
-        of them (a notification)."""
+        of them (a notice)."""
 
     # --- derived facts ---------------------------------------------------------------
 

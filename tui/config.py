@@ -50,7 +50,8 @@ def default_name() -> str:
     except Exception:  # no login name in some containers
         name = ""
     name = "".join(ch for ch in name if ch.isprintable()).strip()
-    return (name[:1].upper() + name[1:])[:MAX_NAME] if name else "Player"
+    # As its owner wrote it: a name is never re-cased on any screen.
+    return name[:MAX_NAME] if name else "Player"
 
 
 @dataclass
@@ -78,6 +79,10 @@ class Settings:
     """1 to ring the terminal bell when a prompt with a short countdown opens for you (Tremors)."""
     ascii: int = 0
     """1 to draw the table without box drawing, check marks and other glyphs a plain terminal may lack."""
+    played: dict[str, int] = field(default_factory=dict)
+    """Games against bots dealt to the person, by game: the first few they sit first (tui.first_games)."""
+    introduced: dict[str, int] = field(default_factory=dict)
+    """1 for each game whose how-to-play card the person has seen (it opens once)."""
 
     @classmethod
     def from_dict(cls, data: Any) -> Settings:
@@ -105,6 +110,8 @@ class Settings:
         if not 0 <= out.bot_delay <= MAX_BOT_DELAY:
             out.bot_delay = 0.8
         out.options = {k: v for k, v in out.options.items() if isinstance(v, dict)}
+        out.played = {k: v for k, v in out.played.items() if type(v) is int and v >= 0}
+        out.introduced = {k: v for k, v in out.introduced.items() if type(v) is int}
         return out
 
 

@@ -79,10 +79,6 @@ class Table(Protocol):
         """What the table keeps of this game (the game's own :class:`Record`)."""
 
     @property
-    def told(self) -> set[int]:
-        """Things a game told in a notification (trade offers, by id), which it may forget."""
-
-    @property
     def announced(self) -> set[int]:
         """Things a game's announcements have told already (trade offers, by id)."""
 
@@ -92,11 +88,12 @@ class Table(Protocol):
     def show(self, screen: Screen[Any], then: Callable[[Any], None] | None = None) -> None:
         """Open ``screen`` over the table; ``then`` gets what it closes with."""
 
-    def tell(self, text: str, *, title: str = "", severity: str = "information", timeout: float | None = None) -> None:
-        """A notification (plain text; ``timeout``: seconds shown, else the app's default)."""
+    def tell(self, text: str, *, title: str = "", severity: str = "information", until: str = "") -> None:
+        """A notice (plain text), held below the log's newest lines until the person's next
+        key, or, named ``until``, until :meth:`untell` with that name."""
 
-    def untell(self) -> None:
-        """Take every notification away."""
+    def untell(self, until: str) -> None:
+        """The notice named ``until`` is read, or no longer true: it joins the other lines."""
 
 
 class GameUI(Protocol):

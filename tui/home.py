@@ -22,6 +22,7 @@ from textual.widgets import Button, Footer, Input, Label, Select, Static, Switch
 from quackbox.core import games
 from quackbox.core.rules import BadOptions
 from quackbox.core.bots import LEVELS, NORMAL
+from quackbox.net.host import lan_address
 from quackbox.tui.config import BOT_SPEEDS, MAX_NAME, Settings
 from quackbox.tui.games import rules_screen
 
@@ -179,20 +180,25 @@ class JoinScreen(ModalScreen[tuple[str, str, bool] | None]):
     JoinScreen .row { height: 3; }
     JoinScreen .row Label { width: 14; padding: 1 1 0 0; }
     JoinScreen .row Input { width: 1fr; }
+    JoinScreen #why { height: auto; }
     JoinScreen #buttons { height: 3; align-horizontal: right; }
     JoinScreen Button { margin-left: 2; }
     """
 
     BINDINGS = [Binding("escape", "cancel", "cancel")]
 
-    def __init__(self, address: str, code: str) -> None:
+    def __init__(self, address: str, code: str, *, spectate: bool = False, why: str = "") -> None:
         super().__init__()
         self.address = address
         self.code = code
+        self.spectate = spectate
+        self.why = why
+        """Why the last try failed (the dialog opens again with what was typed)."""
 
     def compose(self) -> ComposeResult:
         with Vertical() as box:
             box.border_title = Text("Join a table")
+            yield Static(Text(self.why, style="bold red"), id="why")
             with Horizontal(classes="row"):
                 yield Label("Host address")
                 yield Input(self.address, placeholder="10.0.0.5 or 10.0.0.5:7117", id="address")
@@ -201,7 +207,7 @@ class JoinScreen(ModalScreen[tuple[str, str, bool] | None]):
                 yield Input(self.code, placeholder="the host shows it (e.g. KQXZ-BDFG-HJKL)", id="code", max_length=16)
             with Horizontal(classes="row"):
                 yield Label("Just watch")
-                yield Switch(False, id="spectate")
+                yield Switch(self.spectate, id="spectate")
             with Horizontal(id="buttons"):
                 yield Button("Cancel", id="cancel")
                 yield Button("Join", id="join", variant="primary")
@@ -224,7 +230,8 @@ class JoinScreen(ModalScreen[tuple[str, str, bool] | None]):
     def _join(self) -> None:
         address = self.query_one("#address", Input).value.strip()
         if not address:
-            self.app.notify("Type the host's address (the host's screen shows it).", severity="warning")
+            self.query_one("#why", Static).update(Text("Type the host's address (the host's screen shows it).",
+                                                       style="bold yellow"))
             self.query_one("#address", Input).focus()
             return
         code = self.query_one("#code", Input).value.strip().upper()
@@ -234,8 +241,64 @@ class JoinScreen(ModalScreen[tuple[str, str, bool] | None]):
         self.dismiss(None)
 
 
+class OpenToNetworkScreen(ModalScreen[bool]):
+    """Before a table opens to the network: who can join it, and how. Dismisses with True
+    only for the explicit choice (its key, or a click): its button takes no focus, so no
+    Tab, arrow or Enter meant for a field reaches it; Enter goes back."""
+
+    DEFAULT_CSS = """
+    OpenToNetworkScreen { align: center middle; }
+    OpenToNetworkScreen > Vertical { width: 70; max-width: 100%; height: auto; max-height: 100%;
+                                     border: thick $warning; background: $panel; padding: 0 1; }
+    OpenToNetworkScreen #who { width: 1fr; margin: 1 0; }
+    OpenToNetworkScreen #buttons { height: 3; align-horizontal: right; }
+    OpenToNetworkScreen Button { margin-left: 2; }
+    """
+
+    BINDINGS = [
+        Binding("escape", "answer(False)", "back"),
+        Binding("o", "answer(True)", "open it to the network"),
+    ]
+
+    def __init__(self, what: str, address: str, port: int) -> None:
+        super().__init__()
+        self.what = what
+        self.address = address
+        self.port = port
+
+    def compose(self) -> ComposeResult:
+        where = f"{self.address}:{self.port}" if self.port else f"{self.address} (on a free port)"
+        text = Text()
+        text.append(f"{self.what} will be open to the network.\n\n", style="bold")
+        text.append(f"Anyone who can reach this machine at {where} and is given the room code can join: "
+                    "the code is made when the table opens and shown in its lobby, and nobody gets in "
+                    "without it. Free seats go to whoever joins first; anyone with the code may watch.\n\n")
+        text.append("Press o to open it to the network, or Esc to go back "
+                    "(turn off \"Open to the network\" to keep it to this machine).")
+        with Vertical() as box:
+            box.border_title = Text("Open to the network?")
+            yield Static(text, id="who")
+            with Horizontal(id="buttons"):
+                yield Button("Back", id="back")
+                opening = Button("Open to the network (o)", id="open", variant="warning")
+                opening.can_focus = False
+                yield opening
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#back", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.id == "open")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+
 class HostScreen(ModalScreen[tuple[int, bool] | None]):
-    """Hosting: the port and whether the table is open to the network. Dismisses with (port, lan)."""
+    """Hosting: the port and whether the table is open to the network. Dismisses with (port, lan);
+    a table open to the network only once :class:`OpenToNetworkScreen` has been answered yes."""
 
     DEFAULT_CSS = """
     HostScreen { align: center middle; }
@@ -251,11 +314,15 @@ class HostScreen(ModalScreen[tuple[int, bool] | None]):
 
     BINDINGS = [Binding("escape", "cancel", "cancel")]
 
-    def __init__(self, port: int, lan: bool, summary: str) -> None:
+    def __init__(self, port: int, lan: bool, summary: str, *, title: str = "The table", address: str = "") -> None:
         super().__init__()
         self.port = port
         self.lan = lan
         self.summary = summary
+        self.what = title
+        """The table, as the question before opening it to the network names it."""
+        self.address = address or "this machine's address"
+        """What friends would type to reach this machine."""
 
     def compose(self) -> ComposeResult:
         with Vertical() as box:
@@ -273,7 +340,8 @@ class HostScreen(ModalScreen[tuple[int, bool] | None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#host", Button).focus()
+        # On Cancel: Enter, pressed by habit or to reach a field, opens nothing.
+        self.query_one("#cancel", Button).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -285,9 +353,18 @@ class HostScreen(ModalScreen[tuple[int, bool] | None]):
         except ValueError:
             port = -1
         if not 0 <= port <= 65535:
-            self.app.notify("A port is a number from 1 to 65535 (0 picks a free one).", severity="warning")
+            self.query_one("#note", Static).update(
+                Text("A port is a number from 1 to 65535 (0 picks a free one).", style="bold yellow"))
             return
-        self.dismiss((port, self.query_one("#lan", Switch).value))
+        if not self.query_one("#lan", Switch).value:
+            self.dismiss((port, False))
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.dismiss((port, True))
+
+        self.app.push_screen(OpenToNetworkScreen(self.what, self.address, port), answered)
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -480,9 +557,13 @@ class HomeScreen(Screen):
                 self._save()
                 self.post_message(self.HostChosen(port, lan))
 
-        self.app.push_screen(HostScreen(s.host_port, s.host_bind != "127.0.0.1", summary), chosen)
+        address = getattr(self.app, "lan_address", None) or lan_address() or ""
+        self.app.push_screen(HostScreen(s.host_port, s.host_bind != "127.0.0.1", summary,
+                                        title=f"A table of {games.title(s.game)}", address=address), chosen)
 
-    def action_join(self) -> None:
+    def action_join(self, why: str = "", spectate: bool = False) -> None:
+        """The Join dialog with the address and code last typed (``why``: a try that failed,
+        said in the dialog, which opens again for it)."""
         if not self._ready_name():
             return
         s = self.settings
@@ -494,7 +575,7 @@ class HomeScreen(Screen):
                 self._save()
                 self.post_message(self.JoinChosen(address, code, spectate))
 
-        self.app.push_screen(JoinScreen(s.join_address, s.join_code), chosen)
+        self.app.push_screen(JoinScreen(s.join_address, s.join_code, spectate=spectate, why=why), chosen)
 
     def action_rules(self) -> None:
         game = self.settings.game

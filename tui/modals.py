@@ -6,7 +6,7 @@ reading screens (help, rules) that only close.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Collection, Sequence
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -60,7 +60,9 @@ class ConfirmScreen(ModalScreen[bool]):
 
 
 class ChoiceScreen(ModalScreen[int | None]):
-    """Pick one of several labelled choices; dismisses with its index, or None on Escape."""
+    """Pick one of several labelled choices; dismisses with its index, or None on Escape.
+    Choices listed in ``notes`` are lines to read between them (why a choice is missing),
+    never picked."""
 
     DEFAULT_CSS = """
     ChoiceScreen { align: center middle; }
@@ -73,23 +75,27 @@ class ChoiceScreen(ModalScreen[int | None]):
 
     BINDINGS = [Binding("escape", "cancel", "cancel")]
 
-    def __init__(self, title: Text | str, choices: Sequence[Text | str], *, start: int = 0) -> None:
+    def __init__(self, title: Text | str, choices: Sequence[Text | str], *, start: int = 0,
+                 notes: Collection[int] = ()) -> None:
         super().__init__()
         self.title_text = title if isinstance(title, Text) else Text(title)
         self.choices = [c if isinstance(c, Text) else Text(c) for c in choices]
         self.start = start
+        self.notes = frozenset(notes)
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(self.title_text, id="title")
-            yield OptionList(*[Option(label, id=str(i)) for i, label in enumerate(self.choices)], id="choices")
+            yield OptionList(*[Option(label, id=str(i), disabled=i in self.notes)
+                               for i, label in enumerate(self.choices)], id="choices")
             yield Static("↑↓ choose · Enter pick · Esc cancel", id="hint")
 
     def on_mount(self) -> None:
         options = self.query_one(OptionList)
         options.focus()
-        if self.choices:
-            options.highlighted = min(max(0, self.start), len(self.choices) - 1)
+        choosable = [i for i in range(len(self.choices)) if i not in self.notes]
+        if choosable:
+            options.highlighted = min(choosable, key=lambda i: (i < self.start, abs(i - self.start)))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()

@@ -24,7 +24,7 @@ from quackbox.net.protocol import LogLine
 from quackbox.tui import quack_text as qt
 from quackbox.tui.modals import ConfirmScreen
 from quackbox.tui.board import Board
-from quackbox.tui.widgets import AutoPassToggled, ClickableText, PaintChanges, PromptBar, click, refresh_keys
+from quackbox.tui.widgets import AutoPassToggled, ClickableText, PaintChanges, PromptBar, click, fitted, refresh_keys
 from quackbox.tui.names import seat_name
 from quackbox.tui.clock import WALL, Clock
 
@@ -38,11 +38,9 @@ ROOMY_HEIGHT = 32
 """From this many rows the hand may show each card's whole text..."""
 LOG_ROWS = 8
 """...if the log keeps this many rows."""
-NOTICE_SECONDS = 8
-"""How long the notification of an Anytime card played on you stays up."""
 CONSEQUENCES = (q.MoneyLost, q.InfamyChanged, q.PatientDied, q.PatientCured, q.TreatmentsOwedChanged,
                 q.DoctorMobbed)
-"""Events that may follow an Anytime card as its result: its notification tells those about you too."""
+"""Events that may follow an Anytime card as its result: its notice tells those about you too."""
 
 
 def bar(points: int, total: int, cells: int, fill_style: str) -> Text:
@@ -373,7 +371,17 @@ class QuackBoard(Board):
         return [m for m in self.view.legal
                 if isinstance(m, (q.PlayTreatment, q.PlayAnytime)) and m.card == card]
 
-    def status_text(self) -> Text:
+    STATUS_DETAILS = 6
+    """How many ways the status line can be said, from the fullest: without the deck, without
+    the Mob's threshold (the pips show it), the window's doctors counted, the die left out
+    (the owed Treatments stay), names cut."""
+
+    def status_text(self, room: int | None = None) -> Text:
+        """The round, whose turn, an open window, the die, the Mob's threshold and the deck,
+        said as fully as ``room`` cells allow (the header fits 80 columns whatever the names)."""
+        return fitted([self._status(detail) for detail in range(self.STATUS_DETAILS)], room)
+
+    def _status(self, detail: int) -> Text:
         view = self.view
         text = Text(no_wrap=True, overflow="ellipsis")
         # On a narrow screen the table itself says which game it is.
@@ -381,6 +389,11 @@ class QuackBoard(Board):
             text.append("Quack in the Box · ", style="bold")
         if view is None:
             return text
+
+        def name(seat: int) -> str:
+            whole = self.seat_name(seat)
+            return whole if detail < 5 or len(whole) <= 10 else whole[:9] + "…"
+
         limit = view.options.round_limit
         if view.outcome is not None:
             text.append(f"Game over after round {view.round}", style="bold")
@@ -390,18 +403,28 @@ class QuackBoard(Board):
         else:
             text.append(f"Round {view.round}/{limit}", style="bold")
         if view.outcome is None:
-            whose = "your" if view.current == view.seat else f"{self.seat_name(view.current)}'s"
+            whose = "your" if view.current == view.seat else f"{name(view.current)}'s"
             text.append(f" · {whose} turn")
             if view.phase == q.WINDOW and view.window_seats:
                 # An open response window is told here while it lasts, not in the log.
-                who = ", ".join("you" if s == view.seat else self.seat_name(s) for s in view.window_seats)
-                text.append(f" · Anytime: {who}", style="bold yellow" if view.seat in view.window_seats else "yellow")
+                style = "bold yellow" if view.seat in view.window_seats else "yellow"
+                mine = view.seat in view.window_seats
+                others = len(view.window_seats) - mine
+                if detail < 3:
+                    who = ", ".join("you" if s == view.seat else name(s) for s in view.window_seats)
+                elif mine:
+                    who = "you" + (f" +{others}" if others else "")
+                else:
+                    who = f"{others} doctor{'s' if others != 1 else ''}"
+                text.append(f" · Anytime: {who}", style=style)
             if view.die:
-                text.append(f" · die {view.die}, {view.owed} owed")
+                text.append(f" · die {view.die}, {view.owed} owed" if detail < 4 else f" · {view.owed} owed")
             if view.endgame:
                 text.append(" · endgame", style="bold magenta")
-        text.append(f" · mob at {view.threshold}")
-        text.append(f" · deck {view.doc_deck_count}", style="dim")
+        if detail < 2:
+            text.append(f" · mob at {view.threshold}")
+        if detail < 1:
+            text.append(f" · deck {view.doc_deck_count}", style="dim")
         return text
 
     # --- reacting ------------------------------------------------------------------------
@@ -433,8 +456,8 @@ class QuackBoard(Board):
     # --- Anytime cards played on you ----------------------------------------------------
 
     def receive_events(self, events: tuple[Any, ...], log: tuple[LogLine, ...]) -> None:
-        """An Anytime card someone else aimed at you (or your Patient) shows a
-        notification: the log's own lines for it, and for what it did to you."""
+        """An Anytime card someone else aimed at you (or your Patient) is a notice: the
+        log's own lines for it, and for what it did to you."""
         me = self.me
         if me is None:
             return
@@ -450,8 +473,9 @@ class QuackBoard(Board):
                     lines.append(told[j])
             card = q.RULES.cards[event.card] if 0 <= event.card < len(q.RULES.cards) else None
             harmful = isinstance(card, Anytime) and card.effect in q.HARMFUL
+            # At the table a notice is held below the log until the person's next key.
             self.app.notify(" ".join(lines), title=card.name if card is not None else "Anytime card",
-                            severity="warning" if harmful else "information", timeout=NOTICE_SECONDS, markup=False)
+                            severity="warning" if harmful else "information", markup=False)
 
     # --- passing response windows by themselves ----------------------------------------
 
@@ -568,9 +592,12 @@ class QuackBoard(Board):
         if view is None:
             return text
         if view.outcome is not None:
-            text.append("Game over. ", style="bold")
-            text.append("Press g for the summary, q to leave.")
+            text.append("Game over.", style="bold")
+            if not self.watch_only:
+                text.append(" Press g for the summary, q to leave.")
             return text
+        if self.watch_only:
+            return self._watched(text)
         me = view.seat
         if self.selected is not None:
             return self._with_selection(text)
@@ -617,6 +644,25 @@ class QuackBoard(Board):
         text.append(f"{self.seat_name(view.current)}'s turn.")
         if any(isinstance(m, q.PlayAnytime) for m in view.legal):
             text.append(f" Your Anytime cards work now too ({self._keys(q.PlayAnytime)}).", style="dim")
+        return text
+
+    def _watched(self, text: Text) -> Text:
+        """What the table waits for, told to someone who only watches (a replay): seats by
+        name, no keys to press."""
+        view = self.view
+        who = self.seat_name(view.current)
+        if view.phase == q.WINDOW and view.window_seats:
+            seats = ", ".join(self.seat_name(s) for s in view.window_seats)
+            text.append(f"{who}'s turn: {seats} may play an Anytime card now.")
+        elif view.phase == q.FLEE:
+            text.append(f"{who}'s turn: stay and practise, or flee to Switzerland.")
+        elif view.phase == q.TREAT:
+            n = view.owed
+            text.append(f"{who}'s turn: {n} more Treatment{'s' if n != 1 else ''} owed.")
+        elif view.phase == q.SHORT_HAND:
+            text.append(f"{who}'s turn: out of Treatments, an Anytime card to play or throw away.")
+        else:
+            text.append(f"{who}'s turn.")
         return text
 
     def _keys(self, kind: type) -> str:

@@ -25,6 +25,7 @@ from textual.widgets import Input, Static
 from quackbox.core import games
 from quackbox.net import journal as jn
 from quackbox.tui.games import ui_for
+from quackbox.tui.modals import ReadingScreen
 from quackbox.tui.widgets import GameLog, MovePicked, StatusBar
 from quackbox.tui.clock import WALL, while_alive
 
@@ -119,8 +120,11 @@ class ReplayScreen(Screen):
         Binding("end", "go_end", "end", show=False),
         Binding("g", "jump", "go to turn"),
         Binding("v", "viewpoint", "seat"),
+        Binding("question_mark", "help", "keys", key_display="?"),
         Binding("q", "quit_replay", "quit"),
     ]
+
+    KEYS_LINE = " ← → move · ↑ ↓ turn · g go to turn · v seat · ? keys · q quit"
 
     position: reactive[int] = reactive(0)
     """How many moves of the journal have been played."""
@@ -140,7 +144,7 @@ class ReplayScreen(Screen):
                 yield GameLog(id="log")
         # Disabled while hidden, so it never holds the focus the arrows need.
         yield Input(placeholder="Go to turn (Enter goes, Esc cancels)", id="jump", type="integer", disabled=True)
-        yield Static(" ← → move · ↑ ↓ turn · g go to turn · v seat · q quit", id="keys")
+        yield Static(self.KEYS_LINE, id="keys")
 
     @property
     def board(self) -> Any:
@@ -151,6 +155,9 @@ class ReplayScreen(Screen):
         # The arrows step through the game; the board only shows it.
         board.can_focus = False
         board.watch_only = True
+        # Nothing here plays: no window passes by itself, no bell rings for a Tremors replayed.
+        board.auto_pass = False
+        board.bell = False
         self.query_one("#log", GameLog).can_focus = False
         board.names = self.replay.names
         self.set_focus(None)
@@ -237,10 +244,10 @@ class ReplayScreen(Screen):
         try:
             turn = int(event.value)
         except ValueError:
-            self.notify("Type a turn number.", severity="warning")
+            self.tell("Type a turn number.")
             return
         if not 1 <= turn <= self.replay.turns:
-            self.notify(f"This game has turns 1 to {self.replay.turns}.", severity="warning")
+            self.tell(f"This game has turns 1 to {self.replay.turns}.")
             return
         self.position = self.replay.start_of(turn)
 
@@ -258,16 +265,47 @@ class ReplayScreen(Screen):
     def _no_moves(self, event: MovePicked) -> None:
         # The board offers the viewpoint seat's moves; a replay makes none.
         event.stop()
-        self.notify("This is a replay: ← → step through it, g goes to a turn.", severity="information")
+        self.tell("This is a replay: ← → step through it, g goes to a turn.")
+
+    def tell(self, text: str) -> None:
+        """A notice, in the keys line until the next key (a toast would sit on the log)."""
+        self.query_one("#keys", Static).update(Text(f" {text}", style="bold"))
+
+    def on_key(self) -> None:
+        self.query_one("#keys", Static).update(self.KEYS_LINE)
+
+    def action_help(self) -> None:
+        self.app.push_screen(ReadingScreen("Replay keys", REPLAY_KEYS))
 
     def action_quit_replay(self) -> None:
         self.app.exit(0)
+
+
+REPLAY_KEYS = """\
+A saved game, one move at a time, with every hand shown. Nothing here plays a card.
+
+- **→** or **l** the next move · **←** or **h** the move before
+- **↓** or **n** the next turn · **↑** or **p** back to the start of this turn, or the one before
+- **Home** the deal · **End** the last move
+- **g** go to a turn (type its number, Enter goes, Esc cancels)
+- **v** see the table from the next seat
+- **?** these keys · **q** quit
+"""
 
 
 class ReplayApp(App[int]):
     """The replay viewer on its own."""
 
     TITLE = "quackbox replay"
+
+    def notify(self, message: str, *, title: str = "", severity: Any = "information", timeout: float | None = None,
+               markup: bool = True) -> None:
+        """Said in the replay's keys line, not as a toast over its log."""
+        screen = self.screen
+        if isinstance(screen, ReplayScreen):
+            screen.tell(f"{title}: {message}" if title else str(message))
+        else:
+            super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     def __init__(self, record: jn.Journal) -> None:
         super().__init__()

@@ -30,8 +30,8 @@ from quackbox.tui.clock import while_alive
 from quackbox.tui.modals import ChoiceScreen, ConfirmScreen
 from quackbox.tui.board import Board
 from quackbox.tui.clock import WALL, Clock
-from quackbox.tui.widgets import (CardFace, ClickableText, MovePicked, PaintChanges, PromptBar, card_row, click, framed,
-                         refresh_keys, top_rule)
+from quackbox.tui.widgets import (CardFace, ClickableText, MovePicked, PaintChanges, PromptBar, card_row, click, fitted,
+                         framed, refresh_keys, top_rule)
 
 NARROW_CARD = 18
 WIDE_CARD = 26
@@ -494,7 +494,12 @@ class SEBoard(Board):
             return None
         return view.prompt
 
-    def status_text(self) -> Text:
+    def status_text(self, room: int | None = None) -> Text:
+        """The turn, whose it is and the piles, said as fully as ``room`` cells allow."""
+        return fitted([self._status(detail) for detail in range(3)], room)
+
+    def _status(self, detail: int) -> Text:
+        """The status line, fullest at ``detail`` 0; then without the piles, then names cut."""
         view = self.view
         text = Text(no_wrap=True, overflow="ellipsis")
         # On a narrow screen the table itself says which game it is.
@@ -507,11 +512,13 @@ class SEBoard(Board):
             text.append(" · game over", style="bold")
         else:
             mine = view.current == view.seat
-            text.append(" · your turn" if mine else f" · {self.seat_name(view.current)}'s turn",
-                        style="bold green" if mine else "")
+            who = self.seat_name(view.current)
+            who = who if detail < 2 or len(who) <= 10 else who[:9] + "…"
+            text.append(" · your turn" if mine else f" · {who}'s turn", style="bold green" if mine else "")
             if view.phase == se.PLAY:
                 text.append(f", {view.plays_left} play{'s' if view.plays_left != 1 else ''} left")
-        text.append(f" · deck {view.draw_count} · discards {view.discard_count}", style="dim")
+        if detail < 1:
+            text.append(f" · deck {view.draw_count} · discards {view.discard_count}", style="dim")
         return text
 
     def watch_deadline_at(self, at: float | None) -> None:
@@ -730,8 +737,9 @@ class SEBoard(Board):
         if view is None:
             return text
         if view.outcome is not None:
-            text.append("Game over. ", style="bold")
-            text.append("Press g for the summary, q to leave.")
+            text.append("Game over.", style="bold")
+            if not self.watch_only:
+                text.append(" Press g for the summary, q to leave.")
             return text
         me = view.seat
         prompt = view.prompt
@@ -810,6 +818,8 @@ class SEBoard(Board):
 
     def _offers_tail(self, text: Text) -> Text:
         view = self.view
+        if self.watch_only:
+            return text  # nobody watching answers offers
         to_me = [o for o in view.offers if o.to == view.seat]
         if to_me:
             text.append("  ")

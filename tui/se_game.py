@@ -10,11 +10,12 @@ from rich.console import RenderableType
 from rich.text import Text
 
 from quackbox.core import side_effects as se
+from quackbox.core.rules import Move
 from quackbox.tui import rules_text
 from quackbox.tui.games import GameAction, Table
 from quackbox.tui.modals import ChoiceScreen
 from quackbox.tui.names import seat_name
-from quackbox.tui.se_text import describe_move, offer_text
+from quackbox.tui.se_text import cannot_accept, describe_move, offer_text
 
 if TYPE_CHECKING:
     from quackbox.tui.clock import Clock
@@ -84,27 +85,27 @@ def ranked(view: se.SEView) -> list[tuple[int, int]]:
 
 
 def progress(view: se.SEView, seat: int) -> Text:
-    """How far a player got: their Psyche at the end."""
+    """How far a player got: their Psyche at the end, the label before the figure as in
+    the figures beneath ("Disorders treated 1/3")."""
     player = view.players[seat]
-    left = untreated(player)
     if not player.psyche:
         return Text("Psyche emptied")
-    text = Text(f"{len(player.psyche) - left}/{len(player.psyche)} Disorders treated")
-    if left:
-        text.append(f", {left} untreated")
-    return text
+    return Text(f"Disorders treated {len(player.psyche) - untreated(player)}/{len(player.psyche)}")
 
 
 def figures_table(view: se.SEView, names: Sequence[str], record: SERecord) -> Text:
-    """Each seat's Disorders and Episodes over the game, as columns."""
+    """What each seat did over the game, as columns: Drugs played (a Disorder treated, which a
+    later Madness may undo, so not the standings' figure), Disorders received, Episodes
+    played and suffered; seats named as the standings name them."""
     out = Text(no_wrap=True, overflow="ellipsis")
-    out.append(f"{f'Over {record.turns} turns':<24}{'Disorders':<20}Episodes\n", style="bold")
-    out.append(f"{'':<24}{'treated':>8}{'received':>10}  {'played':>8}{'suffered':>10}", style="dim")
+    out.append(f"{f'Over {record.turns} turns':<24}{'Drugs':>8}{'Disorders':>11}  {'Episodes':>8}{'Episodes':>10}\n",
+               style="bold")
+    out.append(f"{'':<24}{'played':>8}{'received':>11}  {'played':>8}{'suffered':>10}", style="dim")
     for _place, seat in ranked(view):
-        name = "You" if seat == view.seat else seat_name(names, seat)
+        name = seat_name(names, seat)[:22] + (" (you)" if seat == view.seat else "")
         out.append("\n")
-        out.append(f"{name[:22]:<24}")
-        out.append(f"{record.treated.get(seat, 0):>8}{record.received.get(seat, 0):>10}  "
+        out.append(f"{name[:23]:<24}")
+        out.append(f"{record.treated.get(seat, 0):>8}{record.received.get(seat, 0):>11}  "
                    f"{record.played.get(seat, 0):>8}{record.suffered.get(seat, 0):>10}")
     return out
 
@@ -171,13 +172,26 @@ class SideEffectsUI:
             else:
                 table.tell("No open trade offers.")
             return
-        labels = [Text(describe_move(view, m, names)) for m in answers]
+        labels: list[Text] = []
+        moves: list[Move | None] = []
+        for offer in view.offers:
+            mine = [m for m in answers if m.offer == offer.id]
+            if offer.to == view.seat and mine and se.AcceptTrade(offer.id) not in mine:
+                # The rules list no Accept: say why where the Accept would be.
+                labels.append(Text(f"Cannot accept {offer_text(view, offer, names)}: "
+                                   f"{cannot_accept(view, offer)}.", style="italic"))
+                moves.append(None)
+            for move in mine:
+                labels.append(Text(describe_move(view, move, names)))
+                moves.append(move)
 
         def chosen(index: int | None) -> None:
-            if index is not None:
-                table.send(answers[index])
+            move = moves[index] if index is not None else None
+            if move is not None:
+                table.send(move)
 
-        table.show(ChoiceScreen(Text("Trade offers"), labels), chosen)
+        notes = [i for i, m in enumerate(moves) if m is None]
+        table.show(ChoiceScreen(Text("Trade offers"), labels, notes=notes), chosen)
 
     def announce(self, table: Table, message: View) -> None:
         view = message.view
@@ -185,17 +199,18 @@ class SideEffectsUI:
             return
         seen = table.announced
         open_now = {offer.id for offer in view.offers}
-        if table.told - open_now:
-            # An offer told in a notification was answered (or withdrawn): the notification
-            # would go on asking to answer it.
-            table.untell()
-            table.told.clear()
+        for offer_id in seen - open_now:
+            # Answered, withdrawn or lapsed: its notice would go on asking to answer it.
+            table.untell(f"offer {offer_id}")
         for offer in view.offers:
             if offer.id not in seen and offer.to == view.seat:
-                text = offer_text(view, offer, table.names)
-                table.tell(text[:1].upper() + text[1:] + ". Press o to answer.", title="Trade offer", timeout=8)
-                table.told.add(offer.id)
+                text = offer_text(view, offer, table.names, opening=True)
+                if se.AcceptTrade(offer.id) not in view.legal and se.DeclineTrade(offer.id) in view.legal:
+                    text += f" ({cannot_accept(view, offer)})"
+                # It matters: held below the log until it is answered, not until the next key.
+                table.tell(text + ". Press o to answer.", title="Trade offer", until=f"offer {offer.id}")
             seen.add(offer.id)
+        seen &= open_now
 
     def summary(self, view: se.SEView, names: Sequence[str], record: Any) -> list[tuple[str, RenderableType]]:
         from quackbox.tui.summary import standings

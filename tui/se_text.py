@@ -188,8 +188,12 @@ def describe_move(view: se.SEView, move: Move, names: Sequence[str]) -> str:
     if isinstance(move, se.Treat):
         owner = owner_of_disorder(view, move.disorder)
         whose = possessive(names, owner, me) if owner is not None else "the"
-        side = cards.get(move.drug)
-        causes = f"; you become open to {', '.join(side.side_effects)}" if side and side.side_effects else ""
+        drug = cards.get(move.drug)
+        opened = newly_open(view, owner, drug) if owner is not None and drug is not None else ()
+        causes = ""
+        if opened and owner is not None:
+            who = name_of(names, owner, me)
+            causes = f"; {who} {'become' if owner == me else 'becomes'} open to {', '.join(opened)}"
         return f"Treat {whose} {card(move.disorder)} with {card(move.drug)}{causes}."
     if isinstance(move, se.GiveDisorder):
         return f"Give {name_of(names, move.target, me)} {card(move.card)}."
@@ -233,16 +237,47 @@ def describe_move(view: se.SEView, move: Move, names: Sequence[str]) -> str:
     return type(move).__name__
 
 
-def offer_text(view: se.SEView, offer: se.Offer, names: Sequence[str]) -> str:
-    """``offer`` as a person would say it, from this seat's side ("Ann offers you Lorazepam as a gift")."""
+def newly_open(view: se.SEView, seat: int, drug: SECard) -> tuple[str, ...]:
+    """The Disorders ``seat`` would be open to once ``drug`` lies on its Psyche and is not
+    open to now (SE6): a side effect the seat's Drugs already cause, or a Disorder it holds
+    and may not be given twice, is no news. The rules' own words for it (``se.vulnerability``,
+    ``se.open_to``), asked with the public Psyche."""
+    psyche = view.players[seat].psyche
+    before = se.vulnerability(slot.drug.side_effects for slot in psyche if slot.drug is not None)
+    after = se.vulnerability([*(slot.drug.side_effects for slot in psyche if slot.drug is not None),
+                              drug.side_effects])
+    holding = {slot.disorder.name for slot in psyche}
+    duplicates = view.options.duplicate_disorders
+    now = se.open_to(before, holding, duplicates=duplicates)
+    return tuple(name for name in se.open_to(after, holding, duplicates=duplicates) if name not in now)
+
+
+def cannot_accept(view: se.SEView, offer: se.Offer) -> str:
+    """Why this seat cannot accept ``offer`` (made to it, with no Accept among its legal
+    moves): the cards asked for that its own hand lacks. Said from this seat's hand alone,
+    so it tells nobody anything of anyone else's."""
+    lacking = se.cards_lacking([c.name for c in view.hand], offer.want)
+    if not lacking:
+        return "the rules do not allow it now"
+    words = []
+    for name in dict.fromkeys(lacking):
+        asked, short = offer.want.count(name), lacking.count(name)
+        words.append(name if short == asked else f"{asked} {name} (you hold {asked - short})")
+    return "you do not hold " + " or ".join(words)
+
+
+def offer_text(view: se.SEView, offer: se.Offer, names: Sequence[str], *, opening: bool = False) -> str:
+    """``offer`` as a person would say it, from this seat's side ("Ann offers you Lorazepam as a
+    gift"); ``opening`` a sentence, "you" is "You" (a name is always as its owner wrote it)."""
     me = view.seat
     give = _listed([c.name for c in offer.give])
     want = _listed(list(offer.want))
     if offer.seat == me:
         to = name_of(names, offer.to, me)
+        you = "You" if opening else "you"
         if not offer.give:
-            return f"you ask {to} for {want} as a gift"
-        return f"you offer {to} {give} " + (f"for their {want}" if offer.want else "as a gift")
+            return f"{you} ask {to} for {want} as a gift"
+        return f"{you} offer {to} {give} " + (f"for their {want}" if offer.want else "as a gift")
     who = name_of(names, offer.seat, me)
     if not offer.give:
         return f"{who} asks you for {want} as a gift"

@@ -101,10 +101,6 @@ class AtTable:
         return self._screen.record
 
     @property
-    def told(self) -> set[int]:
-        return self._screen.told
-
-    @property
     def announced(self) -> set[int]:
         return self._screen.announced
 
@@ -114,11 +110,11 @@ class AtTable:
     def show(self, screen: Screen[Any], then: Callable[[Any], None] | None = None) -> None:
         self._screen.app.push_screen(screen, then)
 
-    def tell(self, text: str, *, title: str = "", severity: str = "information", timeout: float | None = None) -> None:
-        self._screen.app.notify(text, title=title, severity=severity, timeout=timeout, markup=False)
+    def tell(self, text: str, *, title: str = "", severity: str = "information", until: str = "") -> None:
+        self._screen.tell(text, title=title, severity=severity, until=until)
 
-    def untell(self) -> None:
-        self._screen.app.clear_notifications()
+    def untell(self, until: str) -> None:
+        self._screen.untell(until)
 
 
 @dataclass
@@ -188,8 +184,8 @@ class TableScreen(Screen):
         """What the summary tells of this game, kept from every view."""
         self.announced: set[int] = set()
         """Things the game's announcements have told already (trade offers, by id)."""
-        self.told: set[int] = set()
-        """Of those, the ones told in a notification (which goes once they are answered)."""
+        self.notices: list[tuple[str, str, str]] = []
+        """Every notice told at this table: (title, text, severity)."""
         self.KEY_ACTIONS = (("summary", ()), *(("game", (a.name,)) for a in self.ui.actions if a.key))
         """Actions (and their parameters) whose keys come and go with the view (see tui.widgets.refresh_keys)."""
         self._summary_shown = False
@@ -240,6 +236,8 @@ class TableScreen(Screen):
     def on_resize(self) -> None:
         self.set_class(self.size.width >= WIDE, "-wide")
         self.log_widget.action_read_from(-1)
+        if self._ready:
+            self._update_status()  # said as fully as the new width allows
 
     # --- what the host says -------------------------------------------------------------
 
@@ -275,7 +273,7 @@ class TableScreen(Screen):
 
     def receive_error(self, error: Error) -> None:
         if error.code != ErrorCode.PAUSED:  # the pause said so already, once
-            self.log_widget.notice(f"The host refused: {error.message}", style="italic red")
+            self.tell(error.message, title="The host refused", severity="error")
         self.board.pending = frozenset()
 
     def receive_paused(self, reason: str) -> None:
@@ -291,6 +289,31 @@ class TableScreen(Screen):
 
     def notice(self, text: str) -> None:
         self.log_widget.notice(text)
+
+    # --- notices for the person ----------------------------------------------------------
+
+    NOTICE_STYLES = {"information": "italic", "warning": "bold yellow", "error": "bold red"}
+    """How a notice looks, by its severity."""
+
+    def tell(self, text: str, *, title: str = "", severity: str = "information", until: str = "") -> None:
+        """A notice for the person at this table: a line of the log, held below its newest
+        lines until it is read, that is until the next key pressed here, or, named ``until``,
+        until :meth:`untell` with that name (a trade offer, until it is answered). A toast
+        would sit on the log and cut its lines (at 80x24 it covers half of them)."""
+        self.notices.append((title, text, severity))
+        line = Text(f"{title}: " if title else "", style="bold")
+        line.append(text)
+        line.stylize(self.NOTICE_STYLES.get(severity, ""))
+        self.log_widget.hold(line, until)
+
+    def untell(self, until: str) -> None:
+        """The notice held under ``until`` has been read (or is no longer true): it takes its
+        place among the other lines."""
+        self.log_widget.release(until)
+
+    def on_key(self) -> None:
+        # A key pressed here means the person is looking: the notices told until then are read.
+        self.log_widget.release()
 
     def table_closed(self, why: str, moved: bool = False, removed: bool = False) -> None:
         """The table has closed (``why``, a sentence), or, ``moved``, this seat is played
@@ -333,12 +356,14 @@ class TableScreen(Screen):
 
     def _update_status(self) -> None:
         status = self.query_one("#status", StatusBar)
-        text = self.board.status_text() if self.view is not None else Text(self.ui.title)
         state = {ONLINE: ("● online", "green"), RECONNECTING: ("◌ reconnecting…", "bold yellow"),
                  CLOSED: ("✗ table closed", "bold red"), CONNECTING: ("◌ connecting…", "yellow")}
         label, style = state.get(self.connection, (self.connection, ""))
         if self.paused and self.connection == ONLINE:
             label, style = "⏸ paused: cannot save", "bold yellow"
+        # The line's width less its padding, the connection and a space: what the game may say.
+        room = self.size.width - 2 - len(label) - 1
+        text = self.board.status_text(room) if self.view is not None else Text(self.ui.title)
         status.update(text, Text(label, style=style))
 
     # --- moves ---------------------------------------------------------------------------
@@ -347,12 +372,11 @@ class TableScreen(Screen):
     def send_move(self, message: MovePicked) -> None:
         message.stop()
         if self.connection == CLOSED:
-            self.app.notify("The table has closed: press q to leave.", severity="warning", markup=False)
+            self.tell("The table has closed: press q to leave.", severity="warning")
             self.board.pending = frozenset()
             return
         if self.connection != ONLINE:
-            self.app.notify("Not connected to the host right now; try again in a moment.",
-                            severity="warning", markup=False)
+            self.tell("Not connected to the host right now; try again in a moment.", severity="warning")
             self.board.pending = frozenset()
             return
         if self.paused:

@@ -137,13 +137,17 @@ class TradeScreen(ModalScreen[se.OfferTrade | None]):
         to = self.query_one("#to", Select).value
         give = tuple(self.query_one("#give", SelectionList).selected)
         want = tuple(self.query_one("#want", SelectionList).selected)
+        # Said in the form itself: a notice would go to the table's log, behind the form.
         if not isinstance(to, int):
-            self.app.notify("Choose who the offer is for.", severity="warning")
+            self._say("Choose who the offer is for.")
             return
         if not give and not want:
-            self.app.notify("Tick at least one card to give or to ask for.", severity="warning")
+            self._say("Tick at least one card to give or to ask for.")
             return
         self.dismiss(se.OfferTrade(to=to, give=give, want=want))
+
+    def _say(self, why: str) -> None:
+        self.query_one("#summary", Static).update(Text(why, style="bold yellow"))
 
     def action_cancel(self) -> None:
         self.dismiss(None)

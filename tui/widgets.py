@@ -117,6 +117,14 @@ class PaintChanges:
         widget.refresh(layout=len(lines) != len(self._drawn))
 
 
+def fitted(versions: Sequence[Text], room: int | None) -> Text:
+    """The first of ``versions`` (the fullest first) that fits ``room`` cells; else the last
+    (None: the first)."""
+    if room is None or not versions:
+        return versions[0] if versions else Text()
+    return next((v for v in versions if v.cell_len <= room), versions[-1])
+
+
 class StatusBar(PaintChanges, Widget):
     """The top line: the game, the turn, the piles on the left; the connection on the right."""
 
@@ -320,6 +328,12 @@ class GameLog(Widget, can_focus=True):
     Home and End read back through the last :attr:`MAX_LINES` entries; a
     page read back stays put while new lines arrive, End follows them again.
 
+    A notice for the person (:meth:`hold`) is an entry of the log like any
+    other, held below the newest lines, in reverse, until it is read
+    (:meth:`release`); then it takes its place among the rest. So a notice
+    hides no line and cuts none: it takes rows of the log's own, as a
+    terminal's message line does.
+
     What it shows is worked out from its entries, its size and the line read
     from, every time it is drawn; the terminal writer sends only the cells
     that changed (:mod:`quackbox.tui.terminal`).
@@ -332,7 +346,8 @@ class GameLog(Widget, can_focus=True):
     """
 
     BINDINGS = [
-        Binding("up", "read(-1)", "back", key_display="↑↓", show=False),
+        Binding("escape", "done_reading", "back to the table"),
+        Binding("up", "read(-1)", "read back", key_display="↑↓"),
         Binding("down", "read(1)", show=False),
         Binding("pageup", "read(-0.5)", show=False),
         Binding("pagedown", "read(0.5)", show=False),
@@ -342,15 +357,20 @@ class GameLog(Widget, can_focus=True):
 
     MAX_LINES = 1000
     """Entries kept for reading back."""
+    MAX_HELD = 2
+    """Notices held below the newest lines at once (a newer one lets the oldest go)."""
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._entries: list[Text] = []
         self._lines: list[Text] = []
-        """The entries wrapped to :attr:`_width`."""
+        """The entries not held, wrapped to :attr:`_width`."""
         self._width = -1
         self._top: int | None = None
         """The first of :attr:`_lines` shown while reading back; None: the newest are shown."""
+        self._held: list[tuple[str, Text]] = []
+        """Notices held below the newest lines, oldest first, each with the name it is
+        released by ("" for one read at the person's next key)."""
 
     def write(self, text: Text) -> None:
         """Add ``text`` to the log."""
@@ -360,37 +380,92 @@ class GameLog(Widget, can_focus=True):
             del self._entries[: len(gone)]
             if self._top is not None and self._width > 0:
                 self._top = max(0, self._top - sum(len(e.wrap(self.app.console, self._width)) for e in gone))
+            self._held = [(name, entry) for name, entry in self._held if any(entry is e for e in self._entries)]
             self._width = -1  # wrapped afresh when next drawn
-        elif self._width > 0:
+        elif self._width > 0 and not self._is_held(text):
             self._lines.extend(text.wrap(self.app.console, self._width))
-        if self._top is None:
+        if self._top is None or self._held:
             self.refresh()
 
     def clear(self) -> None:
         self._entries.clear()
         self._lines.clear()
+        self._held.clear()
         self._top = None
         self.refresh()
 
+    # --- notices held until read ---------------------------------------------------------
+
+    def hold(self, text: Text, name: str = "") -> None:
+        """Add ``text`` to the log, held below the newest lines until :meth:`release` with
+        ``name`` lets it go (a notice held under the same name goes first)."""
+        if name:
+            self.release(name)
+        self._held.append((name, text))
+        if len(self._held) > self.MAX_HELD:
+            self._let_go(self._held[: len(self._held) - self.MAX_HELD])
+        self.write(text)
+
+    def release(self, name: str = "") -> None:
+        """Let the notices held under ``name`` go to their places among the other lines."""
+        self._let_go([held for held in self._held if held[0] == name])
+
+    @property
+    def held(self) -> tuple[str, ...]:
+        """The notices held now, oldest first, as plain text."""
+        return tuple(entry.plain for _name, entry in self._held)
+
+    def _let_go(self, going: list[tuple[str, Text]]) -> None:
+        if not going:
+            return
+        self._held = [held for held in self._held if not any(held is g for g in going)]
+        self._width = -1  # the lines are wrapped afresh, the released ones in their places
+        self.refresh()
+
+    def _is_held(self, entry: Text) -> bool:
+        return any(entry is held for _name, held in self._held)
+
+    def _held_lines(self, width: int, rows: int) -> list[Text]:
+        """The held notices as the bottom rows: reversed across the whole width, as many as
+        leave at least one row for the other lines."""
+        lines: list[Text] = []
+        for _name, entry in self._held:
+            for line in entry.wrap(self.app.console, width):
+                line.stylize("reverse")
+                line.append(" " * max(0, width - line.cell_len), style="reverse")
+                lines.append(line)
+        return lines[-(rows - 1):] if rows > 1 else []
+
+    # --- what is shown ---------------------------------------------------------------------
+
     def _wrapped(self) -> list[Text]:
-        """Every entry wrapped to the width there is."""
+        """Every entry not held, wrapped to the width there is."""
         width = self.content_size.width
         if width != self._width and width > 0:
             self._width = width
             console = self.app.console
-            self._lines = [line for entry in self._entries for line in entry.wrap(console, width)]
+            self._lines = [line for entry in self._entries if not self._is_held(entry)
+                           for line in entry.wrap(console, width)]
         return self._lines
+
+    def _rows(self) -> int:
+        """The rows for the lines not held."""
+        height = self.content_size.height
+        return height - len(self._held_lines(max(1, self.content_size.width), height)) if self._held else height
 
     def first_shown(self) -> int:
         """The first line on the page: the newest page's, or the one read back to."""
-        lines, height = self._wrapped(), self.content_size.height
+        lines, height = self._wrapped(), self._rows()
         last = max(0, len(lines) - height)
         return last if self._top is None else min(self._top, last)
 
     def page(self) -> list[Text]:
-        """The lines shown, top to bottom."""
-        top = self.first_shown()
-        return self._wrapped()[top:top + self.content_size.height]
+        """The lines shown, top to bottom (the held notices last)."""
+        top, rows = self.first_shown(), self._rows()
+        shown = self._wrapped()[top:top + rows]
+        if self._held:
+            shown += self._held_lines(max(1, self.content_size.width), self.content_size.height)
+        return shown
 
     def on_resize(self) -> None:
         self.refresh()
@@ -400,14 +475,24 @@ class GameLog(Widget, can_focus=True):
         out.no_wrap = True
         return out
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Read over the whole screen, Esc returns (and the keys say so); otherwise Esc is the
+        # screen's, as if the log had no key of its own.
+        if action == "done_reading":
+            return self.is_attached and self.screen.maximized is self
+        return True
+
+    def action_done_reading(self) -> None:
+        self.screen.minimize()
+
     def action_read(self, pages: float) -> None:
-        height = max(1, self.content_size.height)
+        height = max(1, self._rows())
         step = int(pages) if abs(pages) >= 1 else round(pages * height)
         self.action_read_from(self.first_shown() + step)
 
     def action_read_from(self, top: int) -> None:
         """Show the log from line ``top`` (-1: the newest lines, followed as they come)."""
-        last = max(0, len(self._wrapped()) - self.content_size.height)
+        last = max(0, len(self._wrapped()) - self._rows())
         self._top = None if top < 0 or top >= last else max(0, top)
         self.refresh()
 

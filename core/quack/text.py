@@ -42,7 +42,7 @@ from quackbox.core.quack.moves import (
     WindowOpened,
 )
 from quackbox.core.rules import NONE, Event
-from quackbox.core.text import Named, Sentences, Teller, capitalized, counted
+from quackbox.core.text import Named, Sentences, Teller, counted
 
 __all__ = ["describe", "money"]
 
@@ -117,7 +117,7 @@ def _patient_admitted(e: PatientAdmitted, t: Teller) -> str:
 
 @LOG.of(PatientRevealed)
 def _patient_revealed(e: PatientRevealed, t: Teller) -> str:
-    return f"{capitalized(t.poss(e.seat))} face-down Patient is revealed: {t.card(e.patient)}."
+    return f"{t.poss_first(e.seat)} face-down Patient is revealed: {t.card(e.patient)}."
 
 
 @LOG.of(MoneyPaid)

@@ -16,7 +16,7 @@ The names other layers use are re-exported here, so
 """
 
 from quackbox.core.side_effects.cards import Punishment
-from quackbox.core.side_effects.legal import trade_partners, vulnerable_to
+from quackbox.core.side_effects.legal import cards_lacking, open_to, trade_partners, vulnerability, vulnerable_to
 from quackbox.core.side_effects.moves import (
     EVENT_TYPES,
     MOVE_TYPES,
@@ -106,7 +106,7 @@ __all__ = [
     "DRAW_PER_TURN", "GAME", "HAND_LIMIT", "HAND_SIZE", "MAX_OPEN_OFFERS", "PLAYS_PER_TURN", "PSYCHE_SIZE",
     "SMALL_PSYCHE_FROM", "SMALL_TABLE_PSYCHE", "STEAL_CARDS", "TREMORS_CARDS",
     "RULES", "SideEffects", "SEOptions", "SEState", "OpenOffer", "PsycheSlot", "clone", "sample", "Memory", "parse_options", "episode_bites",
-    "trade_partners", "vulnerable_to",
+    "trade_partners", "vulnerable_to", "vulnerability", "open_to", "cards_lacking",
     "Punishment", "DiscardReason", "HandDiscardReason", "Taking", "TradeEnd",
     "MOVE_TYPES", "PLAY_TYPES", "TRADE_ANSWERS", "EVENT_TYPES",
     "Treat", "GiveDisorder", "PlayTherapy", "PlayEpisode", "PlayMisdiagnosis", "PlayHighTolerance", "Discard",

@@ -30,7 +30,7 @@ pairs each verifier with the ``do_*`` function that makes the move.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Collection, Iterable, Sequence
 
 from quackbox.cards import side_effects as se_cards
 from quackbox.cards.side_effects import SECard
@@ -97,27 +97,39 @@ def may_hold_another(state: SEState, seat: int, name: str) -> bool:
     return state.options.duplicate_disorders or not holds(state, seat, name)
 
 
+def vulnerability(side_effects: Iterable[Sequence[str]]) -> list[str]:
+    """SE6 Vulnerability of a Psyche whose Drugs have these ``side_effects`` (one list
+    per Drug): every side effect once, in the order the Drugs list them."""
+    names: list[str] = []
+    for listed in side_effects:
+        for name in listed:
+            if name not in names:
+                names.append(name)
+    return names
+
+
+def open_to(vulnerable: Sequence[str], holding: Collection[str], *, duplicates: bool) -> tuple[str, ...]:
+    """The Disorders a seat can be given: its vulnerability ``vulnerable``, less those on its
+    Psyche (``holding``), which it may not hold twice unless SE11's duplicate Disorders."""
+    if duplicates:
+        return tuple(vulnerable)
+    return tuple([name for name in vulnerable if name not in holding])
+
+
 def side_effects_on(state: SEState, seat: int) -> list[str]:
     """SE6 Vulnerability: the side effects of the Drugs on ``seat``'s Psyche now,
     each once, in the order the Drugs list them."""
     cards = state.cards
-    names: list[str] = []
-    for slot in state.psyche[seat]:
-        if slot.drug != NONE:
-            for name in cards[slot.drug].side_effects:
-                if name not in names:
-                    names.append(name)
-    return names
+    return vulnerability(cards[slot.drug].side_effects for slot in state.psyche[seat] if slot.drug != NONE)
 
 
 def vulnerable_to(state: SEState, seat: int) -> tuple[str, ...]:
     """The Disorders ``seat`` can be given now: its vulnerability, less those
     it may not hold twice (:func:`may_hold_another`)."""
     names = side_effects_on(state, seat)
-    if state.options.duplicate_disorders or not names:
-        return tuple(names)
-    holding = held(state, seat)
-    return tuple([name for name in names if name not in holding])
+    if not names:
+        return ()
+    return open_to(names, held(state, seat), duplicates=state.options.duplicate_disorders)
 
 
 def swap_allowed(state: SEState, seat: int, mine: int, target: int, theirs: int) -> bool:
@@ -133,14 +145,23 @@ def opponents(state: SEState, seat: int) -> list[int]:
     return [t for t in range(state.seats) if t != seat and state.places[t] == 0]
 
 
+def cards_lacking(hand: Sequence[str], want: Sequence[str]) -> tuple[str, ...]:
+    """SE10: the names in ``want`` that a hand of cards called ``hand`` cannot give (copies
+    counted: a second Lithium asked for needs a second in hand). An offer can be accepted
+    only when none lack; a table may say which from its own hand, before anyone tries."""
+    pool = list(hand)
+    lacking: list[str] = []
+    for name in want:
+        if name in pool:
+            pool.remove(name)
+        else:
+            lacking.append(name)
+    return tuple(lacking)
+
+
 def has_cards_named(state: SEState, seat: int, want: tuple[str, ...]) -> bool:
     """Whether ``seat``'s hand holds a card for every name in ``want`` (copies counted)."""
-    pool = [state.cards[c].name for c in state.hands[seat]]
-    for name in want:
-        if name not in pool:
-            return False
-        pool.remove(name)
-    return True
+    return not cards_lacking([state.cards[c].name for c in state.hands[seat]], want)
 
 
 def open_offers(state: SEState, seat: int) -> int:

@@ -17,7 +17,7 @@ from quackbox.core.side_effects import moves as se
 from quackbox.core.side_effects.cards import Punishment
 from quackbox.core.side_effects.moves import DiscardReason, HandDiscardReason, Taking, TradeEnd
 from quackbox.core.side_effects.state import STEAL_CARDS, TREMORS_CARDS
-from quackbox.core.text import Named, Sentences, Teller, capitalized, counted
+from quackbox.core.text import Named, Sentences, Teller, counted
 
 __all__ = ["PUNISHMENTS", "describe", "punishment_text"]
 
@@ -134,7 +134,7 @@ def _episode_played(e: se.EpisodePlayed, t: Teller) -> str:
                            inflictor=t.name(e.seat), inflictor_object=t.obj(e.seat),
                            target_plural=e.target == t.reader, inflictor_plural=e.seat == t.reader)
     nothing = "" if e.effective else " It does nothing."
-    return f"{t.name(e.seat)} played an Episode on {t.poss(e.target)} {t.card(e.disorder)}: {capitalized(line)}.{nothing}"
+    return f"{t.name(e.seat)} played an Episode on {t.poss(e.target)} {t.card(e.disorder)}: {line}.{nothing}"
 
 
 @LOG.of(se.DrugsDiscarded)
@@ -184,7 +184,7 @@ def _cards_taken(e: se.CardsTaken, t: Teller) -> str:
 @LOG.of(se.HandShown)
 def _hand_shown(e: se.HandShown, t: Teller) -> str:
     if e.cards:
-        return f"{capitalized(t.poss(e.target))} hand: {t.cards(e.cards)}."
+        return f"{t.poss_first(e.target)} hand: {t.cards(e.cards)}."
     if e.count == 0:
         return f"{t.name(e.target)} had no cards to show."
     return f"{t.name(e.target)} showed {t.their(e.target)} hand to {t.obj(e.seat)}."

@@ -222,6 +222,12 @@ def screen_text(app: Any) -> str:
     return "\n".join(line.rstrip() for line in lines)
 
 
+def notices(app: Any) -> list[str]:
+    """The notices told at the table so far, as "title: text" (a line of its log, held until read)."""
+    screen = app.table_screen
+    return [f"{title}: {text}" if title else text for title, text, _severity in (screen.notices if screen else [])]
+
+
 def flat(text: str) -> str:
     """``text`` with its line breaks and runs of spaces made single spaces (for wrapped sentences)."""
     return " ".join(text.split())

@@ -9,10 +9,11 @@ from quackbox.net.client import ConnectionLost, Disconnected, Reconnected
 from quackbox.net.protocol import Bye, ChatLine, Error, Notice
 from tests.core.se_helpers import table
 from tests.tui.conftest import SIZE
-from tests.tui.fakes import FakeSession, RulesTable, at_table, flat, lobby_of, opened, screen_text, wait_for
+from tests.tui.fakes import FakeSession, RulesTable, at_table, flat, lobby_of, notices, opened, screen_text, wait_for
 from quackbox.net.tokens import TokenStore
 from quackbox.tui.app import make_app
 from quackbox.tui.config import ENV_DIR, Settings, SettingsStore, config_dir
+from quackbox.tui.first_games import HowToPlayScreen
 from quackbox.tui.home import HomeScreen
 from quackbox.tui.modals import ConfirmScreen
 
@@ -39,6 +40,15 @@ def test_bad_settings_files_give_defaults(tmp_path):
     (tmp_path / "settings.json").write_text(json.dumps({"name": 7, "players": 99, "game": "quack", "options": []}))
     loaded = store.load()
     assert loaded.game == "quack" and loaded.players == 4 and loaded.options == {}
+
+
+def test_the_default_name_is_the_login_name_as_written(monkeypatch):
+    """Names are never re-cased: a login name "root" is "root" at the table, not "Root"."""
+    from quackbox.tui import config
+
+    monkeypatch.setattr(config.getpass, "getuser", lambda: "root")
+    assert config.default_name() == "root"
+    assert Settings().name == "root"
 
 
 def test_unwritable_settings_are_skipped(tmp_path):
@@ -80,8 +90,13 @@ async def test_home_remembers_choices_and_plays(tmp_path, monkeypatch):
         await pilot.pause()
         app.screen.query_one("#play").focus()
         await pilot.press("enter")
+        # A first game of Quack: the card that says how to play it, then the game.
+        await wait_for(pilot, lambda: isinstance(app.screen, HowToPlayScreen), what="the how-to-play card")
+        assert opened == []
+        await pilot.press("enter")
         await wait_for(pilot, lambda: opened, what="the game to open")
     assert opened[0][0] == "quack" and opened[0][1]["name"] == "Zed"
+    assert opened[0][1]["options"] == {"first_seat": 0}  # a first game: the person sits first
     saved = SettingsStore(tmp_path / "config").load()
     assert saved.name == "Zed" and saved.game == "quack"
 
@@ -118,7 +133,8 @@ async def test_lost_connection_is_shown_and_recovered(app_for):
         await wait_for(pilot, lambda: "● online" in screen_text(app).split("\n")[0], what="online again")
         session.push(ConnectionLost("Lost the host and could not reconnect."))
         await wait_for(pilot, lambda: "table closed" in screen_text(app).split("\n")[0], what="closed")
-        assert any("could not reconnect" in str(n.message) for n in app._notifications)
+        assert any("could not reconnect" in line for line in app.table_screen.log_lines + notices(app)
+                   + [e.plain for e in app.table_screen.log_widget._entries])
         assert app.table_screen is not None  # the last table stays on screen to look at
 
 
@@ -129,8 +145,9 @@ async def test_host_goodbye_and_errors_are_sentences(app_for):
         session.push(Error(code="rate_limited", message="You are chatting too fast.", refused="chat"))
         session.push(Bye(reason="shutdown", message="The host closed the table."))
         await wait_for(pilot, lambda: "table closed" in screen_text(app).split("\n")[0], what="closed")
-        messages = [str(n.message) for n in app._notifications]
-        assert "You are chatting too fast." in messages and "The host closed the table." in messages
+        said = [e.plain for e in app.table_screen.log_widget._entries]
+        assert "The host refused: You are chatting too fast." in said and "The host closed the table." in said
+        assert not app._notifications  # at the table, nothing is a toast over the log
 
 
 async def test_player_text_is_never_markup(app_for):

@@ -11,7 +11,7 @@ from quackbox.core.quack import RULES as QUACK
 from quackbox.core.side_effects import RULES as SE
 from tests.tui.conftest import SIZE
 from tests.tui.fakes import FakeSession, RulesTable, advance, at_table, clipped_widgets, lobby_of, screen_text, wait_for
-from quackbox.tui.home import HostScreen, JoinScreen, OptionsScreen
+from quackbox.tui.home import HostScreen, JoinScreen, OpenToNetworkScreen, OptionsScreen
 from quackbox.tui.modals import ChoiceScreen, ConfirmScreen, ReadingScreen
 from quackbox.tui import rules_text
 from quackbox.tui.games import rules_screen
@@ -71,7 +71,8 @@ async def test_home_and_its_dialogs_fit(app_for):
         text = assert_fits(app)
         assert "Play vs bots" in text and "Join" in text and "Host" in text and "Quit" in text
         for screen in (OptionsScreen("side-effects", {}), OptionsScreen("quack", {}), JoinScreen("", ""),
-                       HostScreen(7117, True, "Side Effects for 4 players.")):
+                       HostScreen(7117, True, "Side Effects for 4 players."),
+                       OpenToNetworkScreen("A table of Side Effects", "192.168.100.200", 7117)):
             app.push_screen(screen)
             await pilot.pause()
             assert_fits(app)

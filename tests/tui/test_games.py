@@ -10,7 +10,7 @@ import pytest
 from quackbox.core import games
 from quackbox.core.side_effects import RULES as SE
 from tests.tui.conftest import SIZE
-from tests.tui.fakes import RulesTable, at_table
+from tests.tui.fakes import RulesTable, at_table, notices
 from quackbox.tui.games import action_bindings, ui_for
 
 TUI = Path(__file__).resolve().parents[2] / "tui"
@@ -109,7 +109,7 @@ async def test_a_games_own_move_goes_through_the_tables_checks(app_for):
         screen.at_table.send(se.EndTurn())
         await pilot.pause()
         assert session.moves == []
-        assert any("Not connected" in n.message for n in app._notifications)
+        assert any("Not connected" in n for n in notices(app))
         screen.connection = ONLINE
         screen.at_table.send(se.EndTurn())
         await pilot.pause()

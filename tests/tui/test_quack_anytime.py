@@ -1,6 +1,6 @@
 """Issue 14, items 8 and 10: Anytime cards at the Quack table, at 80x24.
 
-Played on you, a card is explained (a notification, and log lines with the
+Played on you, a card is explained (a notice held below the log, and log lines with the
 numbers); played by you, it is pick, aim, Enter, a harmful card aimed at a
 rival first, with prompts that name the real keys and a countdown that
 redraws at most four times a second.
@@ -14,14 +14,10 @@ from quackbox.cards.quack import Treatment
 from quackbox.core import quack as q
 from quackbox.core.quack import RULES
 from tests.tui.conftest import SIZE
-from tests.tui.fakes import ManualClock, RulesTable, at_table, flat, press_card, quack_table, screen_text, wait_for
+from tests.tui.fakes import ManualClock, RulesTable, at_table, flat, notices, press_card, quack_table, screen_text, wait_for
 from tests.tui.test_quack_table import hand_id
 from quackbox.tui import quack_text as qt
 from quackbox.tui.widgets import TICKS_PER_SECOND, PromptBar
-
-
-def notices(app) -> list[str]:
-    return [f"{n.title}: {n.message}" for n in app._notifications]
 
 
 TREATMENTS = ["Walk It Off", "Yoga", "Drink More Water", "Get Some Rest", "Aspirin", "Stitches"]
@@ -37,7 +33,7 @@ async def test_claim_denied_on_you_is_notified_and_payday_gives_both_figures(app
         session.act(1, q.PlayAnytime(hand_id(state, 1, "Claim Denied"), 0))
         wanted = "Claim Denied: Bot 2 played Claim Denied on you: your next pay for Treatments is cancelled."
         await wait_for(pilot, lambda: wanted in notices(app), what="the notification")
-        assert [n.severity for n in app._notifications] == ["warning"]  # it hurts: core says so
+        assert [n[2] for n in app.table_screen.notices] == ["warning"]  # it hurts: core says so
         assert "⚑ Claim Denied" in screen_text(app)  # the reminder waits beside us
         await pilot.press("s")
         await wait_for(pilot, lambda: board.view.phase == q.TREAT, what="the treatment phase")
@@ -61,7 +57,7 @@ async def test_nurse_night_off_on_your_patient_tells_the_harm_and_the_death(app_
     app = app_for(session)
     async with at_table(app, session, SIZE) as (pilot, _board):
         session.act(1, q.PlayAnytime(hand_id(state, 1, "Nurse Has the Night Off"), 0))
-        await wait_for(pilot, lambda: app._notifications, what="the notification")
+        await wait_for(pilot, lambda: notices(app), what="the notification")
         (notice,) = notices(app)
         assert notice == ("Nurse Has the Night Off: Bot 2 played Nurse Has the Night Off on your Patient: "
                           "+2 Harm (now 0 Cure, 6 Harm). Weekend Warrior died in your office of the Harm (Kill 6). "

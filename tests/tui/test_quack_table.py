@@ -163,3 +163,28 @@ async def test_status_after_the_round_limit_never_reads_past_the_limit(app_for):
         await wait_for(pilot, lambda: board.view.outcome is not None, what="the end")
         assert board.status_text().plain.startswith(f"Game over after round {state.round} ·")
         assert "/2" not in board.status_text().plain
+
+
+async def test_the_header_fits_80_columns_whatever_the_names(app_for):
+    """Issue 41, item 8: with long names and a window open to several doctors the header ran
+    past 80 columns and was cut ("die 3…"); it now says as much as fits, whole, and the
+    connection keeps its place at the right edge."""
+    from quackbox.core import bots as core_bots
+    from quackbox.core.play import next_move
+
+    state = RULES.new_game(seats=5, seed=3)
+    session = RulesTable(RULES, state, names=["Ann", "Bartholomew-Smythe", "Cy", "Dee", "Evangelina Long"])
+    app = app_for(session)
+    players = [core_bots.make(RULES.name, "heuristic", 11 + s) for s in range(5)]
+    headers = set()
+    async with at_table(app, session, SIZE) as (pilot, _board):
+        for _ in range(90):
+            if RULES.outcome(state) is not None:
+                break
+            session.act(*next_move(RULES, state, players))
+            await pilot.pause()
+            header = screen_text(app).split("\n")[0]
+            headers.add(header)
+            assert "…" not in header.replace("Bartholom…", "").replace("Evangelin…", ""), header
+            assert header.endswith("● online"), header
+    assert any("Anytime:" in h for h in headers)  # windows were met (else this proves little)

@@ -96,3 +96,59 @@ def test_replay_command_prints_the_log_and_refuses_damage(tmp_path: Path) -> Non
     bad.write_bytes(b"hello")
     out = subprocess.run([sys.executable, "-m", "quackbox", "replay", str(bad)], capture_output=True, text=True)
     assert out.returncode == 1 and "bad.qbj" in out.stderr and "Traceback" not in out.stderr
+
+
+LIVE_WORDS = ("Your turn", "Your chance", "press", "Press", "space", "Enter", "o to answer", "s stay",
+              "f flee", "pick a card", "TREMORS!")
+"""Words of the prompts that ask the person at a live table to act."""
+
+
+@pytest.mark.parametrize("game", ["side-effects", "quack"])
+async def test_a_replay_shows_no_live_prompts(tmp_path: Path, game: str) -> None:
+    """Issue 41, item 8: the replay said "Your turn: s stay..." as if a key would play; at
+    every point of a whole game, from every seat, its prompt names what the table waits
+    for and no key to press."""
+    record = jn.read(_journal(tmp_path, game))
+    app = ReplayApp(record)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        said = set()
+        for seat in range(record.header.seats):
+            screen.viewpoint = seat
+            for position in range(len(record.moves) + 1):
+                screen.position = position
+                prompt = screen.board.prompt().plain
+                said.add(prompt)
+                assert not [w for w in LIVE_WORDS if w in prompt], (position, seat, prompt)
+        assert "Game over." in said and len(said) > 5
+
+
+async def test_question_mark_shows_the_replays_keys(tmp_path: Path) -> None:
+    from quackbox.tui.modals import ReadingScreen
+
+    app = ReplayApp(jn.read(_journal(tmp_path, "quack")))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert "? keys" in str(app.screen.query_one("#keys").render())
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, ReadingScreen) and app.screen.page_title == "Replay keys"
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("right")
+        assert app.screen.position == 1
+
+
+async def test_a_replays_notices_are_not_toasts(tmp_path: Path) -> None:
+    """Said in the keys line until the next key, not over the log."""
+    app = ReplayApp(jn.read(_journal(tmp_path, "side-effects")))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("g", "9", "9", "9", "enter")
+        await pilot.pause()
+        keys = str(app.screen.query_one("#keys").render())
+        assert "This game has turns 1 to" in keys and not app._notifications
+        await pilot.press("right")
+        await pilot.pause()
+        assert "? keys" in str(app.screen.query_one("#keys").render())

@@ -10,7 +10,7 @@ from quackbox.core import side_effects as se
 from quackbox.core.side_effects import RULES
 from tests.core.se_helpers import card_id, disorder_id, hand_names, options, table
 from tests.tui.conftest import SIZE
-from tests.tui.fakes import RulesTable, at_table, flat, opened, press_card, screen_text, wait_for
+from tests.tui.fakes import RulesTable, at_table, flat, notices, opened, press_card, screen_text, wait_for
 from quackbox.tui.modals import ChoiceScreen, ConfirmScreen
 from quackbox.tui.se_board import SEBoard
 from quackbox.tui.trade import TradeScreen
@@ -125,7 +125,7 @@ async def test_an_episode_that_would_do_nothing_asks_first(app_for):
 
 
 async def test_a_refused_move_shows_the_hosts_reason(app_for):
-    """When the host refuses a move, its plain sentence is shown (a notification and the log)."""
+    """When the host refuses a move, its plain sentence is shown (a line of the log, held until read)."""
     state = stacked()
     session = RulesTable(RULES, state)
     app = app_for(session)
@@ -136,8 +136,8 @@ async def test_a_refused_move_shows_the_hosts_reason(app_for):
         state.hands[0].remove(lithium)
         state.discard.append(lithium)
         await pilot.press("d")
-        await wait_for(pilot, lambda: any("not in your hand" in str(n.message) for n in app._notifications),
-                       what="the refusal")
+        await wait_for(pilot, lambda: any("not in your hand" in n for n in notices(app)), what="the refusal")
+        await pilot.pause()
         assert "The host refused: Lithium" in screen_text(app)
 
 
