@@ -68,6 +68,7 @@ from typing import Any, Callable
 import asyncssh
 import pyte
 
+from quackbox.door_child import join_program
 from quackbox.net.door import DoorLimits
 from quackbox.net.host import Host, HostConfig
 from quackbox.net.ssh import SshConfig, SshServer
@@ -433,7 +434,8 @@ async def _measure(work: Path, game: str, sessions: int, pace: float, warm: bool
     config = HostConfig(game=game, seats=sessions, bots=0, headless=True, bind="127.0.0.1", port=0, once=False,
                         bot_delay=pace, turn_timer=pace, away_grace=None, seed=7)
     ssh_config = SshConfig(port=0, bind="127.0.0.1", host_key=str(work / "host_key"),
-                           players_dir=str(work / "players"), limits=DoorLimits(idle_timeout=None), warm=warm)
+                           players_dir=str(work / "players"), limits=DoorLimits(idle_timeout=None), warm=warm,
+                           program=join_program())
     keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(sessions + tries)]
     out: dict[str, Any] = {}
     launch = "warm" if warm else "fresh"

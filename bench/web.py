@@ -66,6 +66,7 @@ from websockets.asyncio.client import connect
 from bench.doors import log
 from bench.ssh import (LAUNCHES, Drawer, DrawnElsewhere, Launches, Stalls, Wire, cpu_seconds, load_average, memory,
                        rss_mib, start_game, until, uss_mib)
+from quackbox.door_child import join_program
 from quackbox.net.door import DoorLimits
 from quackbox.net.host import Host, HostConfig
 from quackbox.net.web import WebConfig, WebServer
@@ -79,7 +80,7 @@ class Table:
                                  bot_delay=pace, turn_timer=pace, away_grace=None, seed=7, autostart=autostart,
                                  code="BNCH-WEBB")
         self.web_config = WebConfig(port=0, bind="127.0.0.1", players_dir=str(work / "players"),
-                                    limits=DoorLimits(idle_timeout=None), warm=warm)
+                                    limits=DoorLimits(idle_timeout=None), warm=warm, program=join_program())
         self.host = Host(self.config)
         self.web = WebServer(self.web_config, self.host)
 

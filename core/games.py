@@ -53,6 +53,11 @@ class _Games(Mapping[str, AnyRules]):
 GAMES: Mapping[str, AnyRules] = _Games()
 
 
+def modules(name: str) -> tuple[str, ...]:
+    """The modules a game loads (its rules, its bots), for whoever imports them ahead."""
+    return _MODULES[name]
+
+
 def get(name: str) -> AnyRules:
     """The rules called ``name``; ValueError listing the games otherwise."""
     try:

@@ -40,8 +40,9 @@ fingerprint, a browser's random id):
 The pure parts (:class:`Doorkeeper`, :func:`admission`, :class:`WindowSize`,
 :func:`stale_folders`) do no IO and read no clock: every call takes the time.
 
-The child's first step is :mod:`quackbox.net.door_child`: private files
-(umask 077), the working folder, then ``quackbox join``.
+What the child runs is the command's to say (:class:`ChildProgram`, given by
+the wiring layer, ``quackbox.door_child``): its first step makes its files
+private (umask 077), moves to the working folder, then runs ``quackbox join``.
 """
 
 from __future__ import annotations
@@ -95,6 +96,7 @@ __all__ = [
     "Terminal",
     "WindowSize",
     "admission",
+    "ChildProgram",
     "child_command",
     "child_environment",
     "child_import_path",
@@ -148,7 +150,7 @@ CHILD_EVENTS_PER_SECOND = 60.0
 """Input events (keys, mouse reports, pastes) a door's child turns into
 events for its screen: a burst, then so many a second, more than key repeat
 or a mouse swept across the table make; the rest are dropped as they are
-read, never queued (see ``quackbox.tui.driver``)."""
+read, never queued (by the terminal driver of the child's program)."""
 RESIZE_INTERVAL = 0.25
 """Seconds between two window sizes given to a child: a flood of window
 changes reaches it as at most four a second, the last one always."""
@@ -167,9 +169,9 @@ VIA_ENV = "QUACKBOX_DOOR_VIA"
 HOST_KEY_ENV = "QUACKBOX_SSH_HOST_KEY"
 """The SSH host key's fingerprint, shown in the lobby so players can check it."""
 DRIVER_ENV = "TEXTUAL_DRIVER"
-"""Textual's own setting for the terminal driver: a door's child reads its
-keys through :data:`CHILD_DRIVER`, which drops what no person could type."""
-CHILD_DRIVER = "quackbox.tui.driver:DoorDriver"
+"""Textual's own setting for the terminal driver: a door's child reads its keys
+through its program's driver (:attr:`ChildProgram.driver`), which drops what no
+person could type."""
 PASSED_ENV = ("COLORTERM", "NO_COLOR", "UNICODE_VERSION")
 """What a client may send (SSH's SendEnv/SetEnv) that reaches the child. UNICODE_VERSION
 is Rich's: the Unicode version whose character widths the child counts by, for a
@@ -559,21 +561,36 @@ def safe_value(text: str) -> bool:
     return 0 < len(text) <= 64 and all(ch in _SAFE_VALUE for ch in text)
 
 
-def child_command(launch: Launch) -> list[str]:
-    """``python -P -m quackbox.net.door_child WORKDIR join URL --name=NAME [--spectate]`` with the host's own Python.
+@dataclass(frozen=True)
+class ChildProgram:
+    """What a door's child runs, as the layer above says (net/ names nothing above it):
+    ``python -P -m MODULE WORKDIR join ...``, its terminal driver, and what a warm
+    start imports before its first fork."""
+
+    module: str
+    """The module run with ``-m``: it makes its files private, moves to WORKDIR and runs
+    ``quackbox`` with the rest of the command line."""
+    driver: str
+    """Textual's terminal driver for the child (``module:Class``)."""
+    warm: tuple[str, ...] = ()
+    """What the zygote imports (or, ``module:function``, calls) before its first fork."""
+
+
+def child_command(launch: Launch, program: ChildProgram) -> list[str]:
+    """``python -P -m MODULE WORKDIR join URL --name=NAME [--spectate]`` with the host's own Python.
 
     ``-P``: the folder the child starts in is not on its import path. The
     name goes in the same argument as its flag: an SSH user name such as
     ``--spectate`` or ``-x`` is a name, never an option.
     """
-    argv = [sys.executable, "-P", "-m", "quackbox.net.door_child", str(launch.workdir), "join", launch.url,
+    argv = [sys.executable, "-P", "-m", program.module, str(launch.workdir), "join", launch.url,
             f"--name={launch.name}"]
     return argv + ["--spectate"] if launch.spectate else argv
 
 
-def interpreter_environment(import_path: Sequence[str] = ()) -> dict[str, str]:
+def interpreter_environment(import_path: Sequence[str] = (), program: ChildProgram | None = None) -> dict[str, str]:
     """What every child's environment holds, whatever its session: how to run Python
-    (``import_path``: what :func:`child_import_path` found it needs) and the table's driver.
+    (``import_path``: what :func:`child_import_path` found it needs) and its program's driver.
     A zygote's environment too (with a HOME of its own): what is read as Python starts
     and as the warm modules are imported must be what a child would have read."""
     env = {
@@ -582,8 +599,9 @@ def interpreter_environment(import_path: Sequence[str] = ()) -> dict[str, str]:
         "LC_CTYPE": "C.UTF-8",
         "PYTHONIOENCODING": "utf-8",
         "PYTHONSAFEPATH": "1",
-        DRIVER_ENV: CHILD_DRIVER,
     }
+    if program is not None:
+        env[DRIVER_ENV] = program.driver
     if import_path:
         env["PYTHONPATH"] = os.pathsep.join(import_path)
     if site.ENABLE_USER_SITE and site.USER_BASE:
@@ -592,11 +610,12 @@ def interpreter_environment(import_path: Sequence[str] = ()) -> dict[str, str]:
     return env
 
 
-def child_environment(launch: Launch, import_path: Sequence[str] = ()) -> dict[str, str]:
+def child_environment(launch: Launch, import_path: Sequence[str] = (), program: ChildProgram | None = None
+                      ) -> dict[str, str]:
     """The child's whole environment: nothing of the host's but how to run Python
     (:func:`interpreter_environment`), then what is its session's own (:data:`SESSION_ENV`)."""
     folder = launch.folder
-    env = interpreter_environment(import_path)
+    env = interpreter_environment(import_path, program)
     env.update({
         "HOME": str(folder),
         "TERM": launch.term,
@@ -750,7 +769,8 @@ class Door:
         disconnect: closes one of the transport's connections with a sentence.
         watch_how: what a person types to watch this table through this door.
         via: how the table is named on the child's screen (``ssh -p 2222 HOST``).
-        command: what a session runs (tests); default :func:`child_command`.
+        program: what a session's child runs (``quackbox join``, as the command says).
+        command: what a session runs instead (tests).
         warm: fork the children from a zygote (:mod:`quackbox.net.zygote`), shared with
             the host's other door, once it is warm; False: every child is a fresh Python.
     """
@@ -761,6 +781,7 @@ class Door:
         watch_how: Callable[[SessionRequest], str] = lambda request: "",
         via: Callable[[SessionRequest], str] = lambda request: "",
         host_key: str = "",
+        program: ChildProgram | None = None,
         command: Callable[[Launch], list[str]] | None = None,
         warm: bool = True,
     ) -> None:
@@ -774,6 +795,7 @@ class Door:
         self._disconnect = disconnect
         self._watch_how = watch_how
         self._via = via
+        self._program = program
         self._command = command
         self._warm = warm
         self.zygote: Zygote | None = None
@@ -804,8 +826,9 @@ class Door:
         if removed:
             log.info("door: removed %d player folders unseen for %g days", removed, FOLDER_MAX_AGE / 86400)
         if self._warm and Zygote.available():
-            env = interpreter_environment(self._import_path) | {"HOME": str(self.folders.root)}
-            self.zygote = Zygote.shared(env, self.folders.root, session_env=SESSION_ENV)
+            env = interpreter_environment(self._import_path, self._program) | {"HOME": str(self.folders.root)}
+            warm = self._program.warm if self._program is not None else ()
+            self.zygote = Zygote.shared(env, self.folders.root, session_env=SESSION_ENV, warm=warm)
 
     async def wait_warm(self) -> bool:
         """Until the children are forked warm (True), or will not be (False)."""
@@ -958,8 +981,13 @@ class Door:
             workdir=self.folders.root, term=request.term, code=self.host.code, client_env=request.client_env,
             via=self._via(request), host_key=self.host_key,
         )
-        argv = (self._command or child_command)(launch)
-        env = child_environment(launch, self._import_path)
+        if self._command is not None:
+            argv = self._command(launch)
+        elif self._program is not None:
+            argv = child_command(launch, self._program)
+        else:
+            raise OSError("this door was given no program for its children")
+        env = child_environment(launch, self._import_path, self._program)
         cols, rows = session.window.size
         if self.zygote is not None:
             child = await self.zygote.spawn(argv, env, cols=cols, rows=rows)

@@ -31,7 +31,8 @@ from typing import Any, Callable, Hashable
 import asyncssh
 
 from quackbox.net.door import (
-    PASSED_ENV, Door, DoorError, DoorLimits, DoorServer, DoorSession, Key, Launch, PlayerFolders, SessionRequest,
+    PASSED_ENV, ChildProgram, Door, DoorError, DoorLimits, DoorServer, DoorSession, Key, Launch, PlayerFolders,
+    SessionRequest,
     safe_value,
 )
 from quackbox.net.protocol import DEFAULT_SSH_PORT
@@ -71,6 +72,8 @@ class SshConfig:
     keepalive_interval: float = 15.0
     keepalive_count: int = 3
     """Keepalives unanswered before the connection is dropped (3 x 15 s: 45 s of silence)."""
+    program: ChildProgram | None = None
+    """What a session's child runs (the command gives ``quackbox join``'s: quackbox.door_child)."""
     command: Callable[[Launch], list[str]] | None = None
     """What a session runs (tests); default the door's ``quackbox join`` (:func:`quackbox.net.door.child_command`)."""
     warm: bool = True
@@ -107,7 +110,7 @@ class SshServer(DoorServer):
         self._connections: list[_Connection] = []
         self.door = Door(
             host, config.limits, PlayerFolders(players_dir(config.players_dir)),
-            disconnect=self._disconnect, watch_how=self._watch_how, via=self._via, command=config.command,
+            disconnect=self._disconnect, watch_how=self._watch_how, via=self._via, program=config.program, command=config.command,
             warm=config.warm,
         )
 

@@ -61,7 +61,8 @@ from websockets.http11 import Request, Response
 from websockets.protocol import State
 
 from quackbox.net import places
-from quackbox.net.door import Door, DoorError, DoorLimits, DoorServer, DoorSession, Key, Launch, PlayerFolders, SessionRequest
+from quackbox.net.door import (ChildProgram, Door, DoorError, DoorLimits, DoorServer, DoorSession, Key, Launch,
+                               PlayerFolders, SessionRequest)
 from quackbox.net.gate import Gate
 from quackbox.net.limits import SlowDown, TokenBucket
 from quackbox.net.protocol import DEFAULT_WEB_PORT
@@ -163,6 +164,8 @@ class WebConfig:
     """The door's limits (sessions, strangers, deadlines, typing, window sizes)."""
     keepalive_interval: float = KEEPALIVE_INTERVAL
     keepalive_timeout: float = KEEPALIVE_TIMEOUT
+    program: ChildProgram | None = None
+    """What a session's child runs (the command gives ``quackbox join``'s: quackbox.door_child)."""
     command: Callable[[Launch], list[str]] | None = None
     """What a session runs (tests); default the door's ``quackbox join``."""
     http_connections: int = HTTP_CONNECTIONS
@@ -291,7 +294,7 @@ class WebServer(DoorServer):
         players = Path(config.players_dir) if config.players_dir else places.data_dir() / PLAYERS_DIR
         self.door = Door(
             host, config.limits, PlayerFolders(players), disconnect=self._disconnect,
-            watch_how=self._watch_how, via=self._via, command=config.command, warm=config.warm,
+            watch_how=self._watch_how, via=self._via, program=config.program, command=config.command, warm=config.warm,
         )
 
     def link(self, address: str | None = None) -> str:

@@ -1,11 +1,11 @@
 """A warm start for a door's children: one process imports the table once, and forks a child per session.
 
-A fresh ``python -m quackbox.net.door ... join`` spends most of its first
+A fresh ``quackbox join`` of a door spends most of its first
 half second importing Textual and quackbox, and holds some 35 MB of its own.
 The zygote does that once. The door starts it as it starts a child (the
 host's Python in safe-path mode, in a folder of its own, an environment
 made from scratch, every signal at its default) and in a session of its
-own with no terminal; it imports the join path (:data:`WARM_MODULES`), freezes
+own with no terminal; it imports the join path (what its door's program names), freezes
 its garbage collector (the objects it made are never scanned again, so the
 pages that hold them stay shared with every child) and waits, with no
 thread and no event loop, for the host to ask for a child.
@@ -74,31 +74,10 @@ from typing import Any, Callable, Collection, Mapping, NoReturn, Sequence
 
 from quackbox.net.pty_child import DEFAULT_SIGNALS, PtyChild, inherited_fds, open_pty
 
-__all__ = ["RESTART_INTERVAL", "SPAWN_TIMEOUT", "STOP_TIMEOUT", "WARM_MODULES", "Zygote", "entry"]
+__all__ = ["RESTART_INTERVAL", "SPAWN_TIMEOUT", "STOP_TIMEOUT", "Zygote", "entry", "read_the_wire"]
 
 log = logging.getLogger("quackbox.door")
 
-WARM_MODULES = (
-    "quackbox.__main__",
-    "quackbox.netcmd",
-    "quackbox.savecmd",
-    "quackbox.tui.app",
-    "quackbox.tui.lobby",
-    "quackbox.tui.driver",
-    "quackbox.tui.se_game",
-    "quackbox.tui.quack_game",
-    "quackbox.core.side_effects.bot",
-    "quackbox.core.quack.bot",
-    "textual.layouts.factory",
-    "textual.scrollbar",
-    "textual.pilot",
-    "textual.drivers.headless_driver",
-    "quackbox.net.zygote:read_the_wire",
-)
-"""What the zygote does before its first fork: import what ``quackbox join``
-loads up to a table's lobby and first game screen, for either game, and call
-the ``module:function`` named (with no argument). A module named here that
-does not exist is skipped (a renamed one costs warmth, never a start)."""
 SPAWN_TIMEOUT = 1.0
 """Seconds a session waits for the zygote to fork its child (a few milliseconds as
 a rule; the event loop goes on meanwhile). Past it the zygote is taken for
@@ -173,14 +152,17 @@ class Zygote:
             start must be what the child would have read.
         workdir: the zygote's working folder (the door's own).
         session_env: the variables that differ from one session to the next.
+        warm: what it does before its first fork: import each module named, or call
+            each ``module:function`` named (with no argument). A module named that
+            does not exist is skipped (a renamed one costs warmth, never a start).
     """
 
     def __init__(self, env: Mapping[str, str], workdir: Path, *, session_env: Collection[str],
-                 warm: Sequence[str] | None = None) -> None:
+                 warm: Sequence[str] = ()) -> None:
         self.env = dict(env)
         self.workdir = workdir
         self.session_env = frozenset(session_env)
-        self.warm_modules = tuple(WARM_MODULES if warm is None else warm)
+        self.warm_modules = tuple(warm)
         self.pid: int | None = None
         self.ready = False
         """Warm: a child asked for now is forked."""
@@ -205,7 +187,8 @@ class Zygote:
         self._users = 0
 
     @classmethod
-    def shared(cls, env: Mapping[str, str], workdir: Path, *, session_env: Collection[str]) -> Zygote:
+    def shared(cls, env: Mapping[str, str], workdir: Path, *, session_env: Collection[str],
+               warm: Sequence[str] = ()) -> Zygote:
         """The zygote for children whose environment is ``env`` but for ``session_env``,
         started if there is none yet: one for each event loop and interpreter, so the SSH
         and browser doors of one host share theirs. Each door gives it back with :meth:`release`."""
@@ -213,7 +196,7 @@ class Zygote:
         key = frozenset((k, v) for k, v in env.items() if k not in session_env)
         zygote = shared.get(key)
         if zygote is None:
-            zygote = shared[key] = cls(env, workdir, session_env=session_env)
+            zygote = shared[key] = cls(env, workdir, session_env=session_env, warm=warm)
             zygote.start()
         zygote._users += 1
         return zygote

@@ -22,6 +22,7 @@ from typing import Any
 from quackbox.core import games
 from quackbox.core.rules import BadOptions, Outcome
 from quackbox.net.client import NetError, run_network_bot, table_url
+from quackbox.door_child import join_program
 from quackbox.net.host import Host, HostConfig, HostError, farewell, is_loopback, lan_address
 from quackbox.net import journal, places
 from quackbox.net.local import open_door, open_web, ssh_command
@@ -235,7 +236,7 @@ def host_main(args: argparse.Namespace) -> int:
     if args.ssh is not None:
         from quackbox.net.ssh import SshConfig
 
-        ssh_config = SshConfig(port=args.ssh, bind=args.bind, allow=args.ssh_allow)
+        ssh_config = SshConfig(port=args.ssh, bind=args.bind, allow=args.ssh_allow, program=join_program())
     elif args.ssh_allow:
         print("quackbox host: --ssh-allow goes with --ssh.", file=sys.stderr)
         return EXIT_USAGE
@@ -248,7 +249,7 @@ def host_main(args: argparse.Namespace) -> int:
         # it always has one, even on loopback, where a table may otherwise go without.
         config.code = config.code or new_room_code()
         names = tuple(dict.fromkeys([*args.web_name, *([address] if address else [])]))
-        web_config = WebConfig(port=args.web, bind=args.bind, names=names)
+        web_config = WebConfig(port=args.web, bind=args.bind, names=names, program=join_program())
     elif args.web_name:
         print("quackbox host: --web-name goes with --web.", file=sys.stderr)
         return EXIT_USAGE

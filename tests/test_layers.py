@@ -98,3 +98,64 @@ def test_game_titles_are_known_without_loading_the_games() -> None:
         assert games.title(name) == games.get(name).title
     with pytest.raises(ValueError, match="unknown game 'chess'"):
         games.title("chess")
+
+
+LAYERS = {
+    "quackbox.cards": (),
+    "quackbox.core": ("quackbox.cards",),
+    "quackbox.net": ("quackbox.core", "quackbox.cards"),
+    "quackbox.tui": ("quackbox.net", "quackbox.core", "quackbox.cards"),
+}
+"""Each layer of docs/ARCHITECTURE.md and the layers it may import: only ever downwards.
+The command (``quackbox`` itself, ``quackbox.__main__``, ``quackbox.netcmd``...) is the
+wiring above them all."""
+
+
+def _layer_of(module: str) -> str | None:
+    for layer in LAYERS:
+        if module == layer or module.startswith(layer + "."):
+            return layer
+    return None
+
+
+def _imports_of(path: pathlib.Path) -> set[str]:
+    """The quackbox modules a file imports (at any depth of its code, lazily too)."""
+    import ast
+
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+            found |= {f"{node.module}.{alias.name}" for alias in node.names}
+    return {name for name in found if name == "quackbox" or name.startswith("quackbox.")}
+
+
+def _upward(layer: str, folder: str) -> list[str]:
+    bad = []
+    for path in sorted((ROOT / folder).rglob("*.py")):
+        for name in _imports_of(path):
+            target = _layer_of(name)
+            allowed = {layer, *LAYERS[layer]}
+            if target is None and name not in ("quackbox",):
+                bad.append(f"{path.relative_to(ROOT)} imports {name} (the command's layer)")
+            elif target is not None and target not in allowed:
+                bad.append(f"{path.relative_to(ROOT)} imports {name}")
+    return bad
+
+
+@pytest.mark.parametrize(("layer", "folder"), [("quackbox.cards", "cards"), ("quackbox.core", "core"),
+                                               ("quackbox.net", "net"), ("quackbox.tui", "tui")])
+def test_every_layer_imports_only_the_layers_below_it(layer: str, folder: str) -> None:
+    """Imports only go downwards: net/ never imports the TUI or the command, the TUI never the
+    command; every import in the file counts, a lazy one inside a function too."""
+    assert _upward(layer, folder) == []
+
+
+def test_the_layer_contract_can_fail(tmp_path: pathlib.Path) -> None:
+    sneaky = tmp_path / "sneaky.py"
+    sneaky.write_text("def later():\n    from quackbox.tui.app import make_app\n    import quackbox.netcmd\n")
+    names = _imports_of(sneaky)
+    assert "quackbox.tui.app" in names and "quackbox.netcmd" in names
+    assert _layer_of("quackbox.tui.app") == "quackbox.tui" and _layer_of("quackbox.netcmd") is None

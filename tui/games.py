@@ -135,6 +135,11 @@ _MODULES: dict[str, str] = {
 _loaded: dict[str, GameUI] = {}
 
 
+def ui_modules() -> tuple[str, ...]:
+    """Every game's table module, for whoever imports them ahead (a door's warm start)."""
+    return tuple(_MODULES.values())
+
+
 def ui_for(game: str) -> GameUI:
     """The GameUI of ``game``; ValueError if no such game."""
     ui = _loaded.get(game)

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from textual import events
 
+from quackbox.door_child import join_program
 from quackbox.net import door
 from quackbox.net.door import (
     COMING_IN, CROWDED, TOO_FAST, WATCHERS_FULL, Admission, DoorError, DoorLimits, Doorkeeper, Key, Launch,
@@ -30,6 +31,10 @@ REPORT = str(Path(__file__).with_name("child_report.py"))
 
 
 # --- connections --------------------------------------------------------------------------------
+
+
+JOIN = join_program()
+"""What a door's child runs, as the command gives it."""
 
 
 def test_one_address_opens_a_burst_of_stranger_connections_then_so_many_a_second():
@@ -218,7 +223,7 @@ async def test_a_child_whose_terminal_hangs_up_ends_even_deaf_to_sighup() -> Non
     ends as the hangup would have ended it, long before the grace runs out (Textual's own driver
     would read the hung-up terminal's end of input for ever, half a core)."""
     env = {"PATH": os.environ.get("PATH", os.defpath), "TERM": "xterm-256color", "LANG": "C.UTF-8",
-           door.DRIVER_ENV: door.CHILD_DRIVER}
+           door.DRIVER_ENV: JOIN.driver}
     child = PtyChild.spawn([sys.executable, "-c", _DEAF_APP], env, cols=80, rows=24)
     shown = bytearray()
     child.start(shown.extend)
@@ -270,12 +275,12 @@ def launch(tmp_path: Path, **fields) -> Launch:
 
 
 def test_the_child_runs_in_safe_path_mode_in_the_doors_folder(tmp_path: Path):
-    argv = child_command(launch(tmp_path))
-    assert argv[:5] == [sys.executable, "-P", "-m", "quackbox.net.door_child", str(tmp_path)]
+    argv = child_command(launch(tmp_path), JOIN)
+    assert argv[:5] == [sys.executable, "-P", "-m", "quackbox.door_child", str(tmp_path)]
     env = child_environment(launch(tmp_path, code="KQXZ", term="xterm-256color",
-                                   client_env={"COLORTERM": "truecolor", "NO_COLOR": "$(reboot)"}))
+                                   client_env={"COLORTERM": "truecolor", "NO_COLOR": "$(reboot)"}), program=JOIN)
     assert env["PYTHONSAFEPATH"] == "1" and "PYTHONPATH" not in env
-    assert env[door.DRIVER_ENV] == door.CHILD_DRIVER and env[door.ROOM_CODE_ENV] == "KQXZ"
+    assert env[door.DRIVER_ENV] == "quackbox.tui.driver:DoorDriver" and env[door.ROOM_CODE_ENV] == "KQXZ"
     assert env["HOME"] == str(tmp_path / "key") and env["QUACKBOX_STATE_DIR"] == str(tmp_path / "key" / "state")
     assert env["COLORTERM"] == "truecolor" and "NO_COLOR" not in env
     assert not any(k.startswith("QUACKBOX_") and k.endswith("_DIR") and tmp_path.as_posix() not in v
@@ -306,9 +311,10 @@ def test_what_differs_between_sessions_is_named_the_rest_is_every_childs(tmp_pat
     sets must be named in SESSION_ENV, or a child would be forked with the zygote's value."""
     full = launch(tmp_path, code="KQXZ", term="xterm-256color", via="ssh -p 2222 host", host_key="SHA256:x",
                   client_env={"COLORTERM": "truecolor", "NO_COLOR": "1", "UNICODE_VERSION": "12.1.0"})
-    env = child_environment(full, ["/opt/qb"])
-    assert {k: v for k, v in env.items() if k not in door.SESSION_ENV} == door.interpreter_environment(["/opt/qb"])
-    assert set(env) - set(door.interpreter_environment(["/opt/qb"])) == set(door.SESSION_ENV)
+    env = child_environment(full, ["/opt/qb"], JOIN)
+    every = door.interpreter_environment(["/opt/qb"], JOIN)
+    assert {k: v for k, v in env.items() if k not in door.SESSION_ENV} == every
+    assert set(env) - set(every) == set(door.SESSION_ENV)
 
 
 def test_an_installed_quackbox_needs_no_import_path(monkeypatch, tmp_path: Path):

@@ -26,6 +26,7 @@ import asyncssh
 import pyte
 import pytest
 
+from quackbox.door_child import join_program
 from quackbox.net.host import Host, HostConfig
 from quackbox.net.protocol import HUMAN
 from quackbox.net.ssh import SshConfig, SshError, SshServer
@@ -115,7 +116,8 @@ def door_config(tmp_path: Path, **options: Any) -> SshConfig:
     limits = DoorLimits(**{"hangup_grace": 1.0, **{k: v for k, v in options.items() if k in names}})
     rest = {k: v for k, v in options.items() if k not in names}
     return SshConfig(**{"port": 0, "bind": "127.0.0.1", "host_key": str(tmp_path / "host_key"),
-                        "players_dir": str(tmp_path / "players"), "limits": limits, "warm": False, **rest})
+                        "players_dir": str(tmp_path / "players"), "limits": limits, "warm": False,
+                        "program": join_program(), **rest})
 
 
 def forked_warm(door: SshServer) -> bool:
@@ -589,12 +591,13 @@ async def test_a_player_who_stops_reading_stops_the_child_not_the_host(tmp_path:
 
 @pytest.mark.parametrize("user", ["ann", "--spectate", "-x", "--code=AAAA"])
 def test_the_user_name_reaches_join_as_a_name_never_an_option(tmp_path: Path, user: str) -> None:
+    from quackbox.door_child import join_program
     from quackbox.net.door import child_command
     from quackbox.__main__ import build_parser
 
     argv = child_command(Launch(url="ws://127.0.0.1:1", name=user, spectate=False, folder=tmp_path / "k",
-                                workdir=tmp_path))
-    assert argv[:6] == [sys.executable, "-P", "-m", "quackbox.net.door_child", str(tmp_path), "join"]
+                                workdir=tmp_path), join_program())
+    assert argv[:6] == [sys.executable, "-P", "-m", "quackbox.door_child", str(tmp_path), "join"]
     args = build_parser().parse_args(argv[5:])
     assert args.name == user and not args.spectate and args.code is None
 

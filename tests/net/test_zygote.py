@@ -120,8 +120,8 @@ def memory_holds(pid: int, needle: bytes) -> bool:
 
 def test_the_zygote_runs_what_python_would_run_and_nothing_else() -> None:
     py = sys.executable
-    assert entry([py, "-P", "-m", "quackbox.net.door_child", "/w", "join"]) == (
-        "module", "quackbox.net.door_child", ["/w", "join"])
+    assert entry([py, "-P", "-m", "quackbox.door_child", "/w", "join"]) == (
+        "module", "quackbox.door_child", ["/w", "join"])
     assert entry([py, "script.py", "-x"]) == ("path", "script.py", ["-x"])
     assert entry([py, "-P", "script.py"]) == ("path", "script.py", [])
     for other in ([py, "-c", "print(1)"], [py, "-X", "dev", "-m", "m"], ["/bin/sh", "-c", "x"], [py], [py, "-m"],
@@ -201,7 +201,9 @@ async def test_the_zygote_imports_nothing_from_the_folder_the_host_was_started_i
 def test_every_warm_module_is_there_to_import() -> None:
     """A module the zygote cannot find is skipped (a start is never lost), so a renamed one
     would quietly cost every child its warmth: each is checked here instead."""
-    for name in zygote_module.WARM_MODULES:
+    from quackbox.door_child import warm_modules
+
+    for name in warm_modules():
         module, _, function = name.partition(":")
         assert importlib.util.find_spec(module) is not None, name
         if function:

@@ -37,6 +37,7 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
+from quackbox.door_child import join_program
 from quackbox.net import web
 from quackbox.net.door import COMING_IN, CROWDED, TOO_FAST, DoorLimits, Launch, child_environment, no_session_sentence
 from quackbox.net.host import Host, HostConfig
@@ -82,7 +83,7 @@ def web_config(tmp_path: Path, **options: Any) -> WebConfig:
     limits = DoorLimits(**{"hangup_grace": 1.0, **{k: v for k, v in options.items() if k in names}})
     rest = {k: v for k, v in options.items() if k not in names}
     return WebConfig(**{"port": 0, "bind": "127.0.0.1", "players_dir": str(tmp_path / "players"), "limits": limits,
-                        "warm": False, **rest})
+                        "warm": False, "program": join_program(), **rest})
 
 
 class Tab:
