@@ -49,6 +49,7 @@ from websockets.exceptions import ConnectionClosed
 from quackbox.core.rules import Outcome
 from quackbox.net.protocol import DEFAULT_PORT, MAX_FRAME, Error, ErrorCode
 from quackbox.net import journal as jn
+from quackbox.net import text
 from quackbox.net.gate import Gate
 from quackbox.net.journal_writer import DISK, Disk, JournalWriter
 from quackbox.net.loops import call_soon_from_thread
@@ -225,6 +226,10 @@ class Host:
     async def start(self) -> None:
         """Listen; HostError with a plain sentence if the address cannot be used."""
         loop = asyncio.get_running_loop()
+        try:  # off the loop: reading it takes a while, once
+            await asyncio.to_thread(text.load_confusables)
+        except text.TextDataError as exc:
+            raise HostError(str(exc)) from None
         self._over = loop.create_future()
         bind = self.config.bind or None
         try:

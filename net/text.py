@@ -20,7 +20,7 @@ import re
 import unicodedata
 from importlib import resources
 
-__all__ = ["MAX_MARKS", "clean_name", "clean_text", "ignorable", "name_keys", "skeleton"]
+__all__ = ["MAX_MARKS", "TextDataError", "clean_name", "clean_text", "ignorable", "load_confusables", "name_keys", "skeleton"]
 
 # Terminal escape sequences, in their 7-bit form (ESC + a letter) and their
 # 8-bit form (one C1 control): CSI (ESC [ or 0x9b, parameters, a final
@@ -112,13 +112,29 @@ def clean_name(text: str) -> str:
     return unicodedata.normalize("NFC", clean_text(unicodedata.normalize("NFKD", text)))
 
 
+class TextDataError(Exception):
+    """The confusables data cannot be read or is not what it should be (a sentence)."""
+
+
+def load_confusables() -> None:
+    """Read and check the confusables data now (a host does, as it starts): a package that
+    is broken or missing says so at once, not at the first person's hello."""
+    try:
+        prototypes = _prototypes()
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise TextDataError(f"Unicode's confusables data (package confusable-homoglyphs) cannot be read: {exc}.") from None
+    if prototypes.get("\u0430") != "a":  # CYRILLIC SMALL LETTER A looks like a Latin a
+        raise TextDataError("Unicode's confusables data (package confusable-homoglyphs) is not as expected; "
+                            "reinstall quackbox.")
+
+
 @functools.cache
 def _prototypes() -> dict[str, str]:
     """Each confusable character and the prototype it looks like (``а`` -> ``a``, ``m`` -> ``rn``).
 
-    Read once, when the first name is compared (about 0.1 s, so a process that
-    never compares names, a ``quackbox join``, never pays it), from the
-    package's data file, not through its modules: they keep the whole table
+    Read once, by a host as it starts (:func:`load_confusables`) or else when the
+    first name is compared (so a process that never compares names, a
+    ``quackbox join``, never pays it), from the package's data file, not through its modules: they keep the whole table
     (9.6 MB, 16,000 lists and dicts) for the life of the process, where a
     host's every full collection walked it, and import ``urllib.request``.
     What is kept is a dict of strings, which the collector does not track.

@@ -21,6 +21,7 @@ from quackbox.core import games
 from quackbox.core import options as core_options
 from quackbox.core.bots import LEVELS
 from quackbox.core.rules import BadOptions
+from quackbox import netcmd, savecmd
 
 
 def parse_option_values(pairs: Sequence[str]) -> dict[str, Any]:
@@ -193,30 +194,11 @@ def cmd_play(args: argparse.Namespace) -> int:
     # Refuse bad options or a seat count before the table takes the screen:
     # dealing once asks the rules themselves, in their own words.
     rules.new_game(seats=args.players, options=rules.parse_options(options), seed=0)
-    try:
-        from quackbox.tui.app import run_local_game
-    except ImportError:
-        return _text_game(args, options)
+    from quackbox.tui.app import run_local_game
+
     return run_local_game(args.game, players=args.players, options=options, name=args.name, seed=args.seed,
                           bot_delay=args.pace,
                           level=args.level)
-
-
-def _text_game(args: argparse.Namespace, options: dict[str, Any]) -> int:
-    """A bot game printed as a log, for a terminal without the table."""
-    from quackbox.core import bots
-    from quackbox.core.play import play_game
-
-    rules = games.get(args.game)
-    seed = args.seed if args.seed is not None else int(time.time())
-    table = [bots.make(args.game, args.level or bots.NORMAL, seed + s) for s in range(args.players)]
-    names = [f"Bot {s + 1}" for s in range(args.players)]
-    record = play_game(rules, table, seed=seed, options=rules.parse_options(options), keep_events=True)
-    for event in record.events:
-        line = rules.describe(rules.redact(event, None), names, None)
-        if line:  # an event with no sentence (a response window) prints none
-            print(line)
-    return 0
 
 
 # --- entry ------------------------------------------------------------------
@@ -279,24 +261,14 @@ def build_parser() -> argparse.ArgumentParser:
     add_game_options(sim)
     sim.set_defaults(func=cmd_sim)
 
-    try:
-        from quackbox import netcmd
-    except ImportError:
-        netcmd = None
-    if netcmd is not None:
-        host = sub.add_parser("host", help="open a table others can join", epilog=options_help,
-                              formatter_class=argparse.RawDescriptionHelpFormatter)
-        netcmd.add_host_args(host)
-        host.set_defaults(func=netcmd.host_main)
-        join = sub.add_parser("join", help="take a seat at a table")
-        netcmd.add_join_args(join)
-        join.set_defaults(func=netcmd.join_main)
-    try:
-        from quackbox import savecmd
-    except ImportError:
-        savecmd = None
-    if savecmd is not None:
-        savecmd.add_commands(sub)
+    host = sub.add_parser("host", help="open a table others can join", epilog=options_help,
+                          formatter_class=argparse.RawDescriptionHelpFormatter)
+    netcmd.add_host_args(host)
+    host.set_defaults(func=netcmd.host_main)
+    join = sub.add_parser("join", help="take a seat at a table")
+    netcmd.add_join_args(join)
+    join.set_defaults(func=netcmd.join_main)
+    savecmd.add_commands(sub)
     return parser
 
 
@@ -308,11 +280,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         os.environ[ASCII_ENV] = "1"
     if args.command is None:
-        try:
-            from quackbox.tui.app import run_home
-        except ImportError:
-            parser.print_help()
-            return 0
+        from quackbox.tui.app import run_home
+
         return run_home()
     try:
         return args.func(args)

@@ -394,3 +394,14 @@ def test_the_docs_room_codes_look_like_real_ones() -> None:
     group = f"[{ROOM_CODE_LETTERS}]{{{ROOM_CODE_GROUP}}}"
     real = re.compile("-".join([group] * (ROOM_CODE_LENGTH // ROOM_CODE_GROUP)))
     assert [(name, code) for name, code in shown if not real.fullmatch(code)] == []
+
+
+def test_a_broken_import_is_an_error_not_a_missing_command() -> None:
+    """An import that fails is never swallowed: `quackbox` with the TUI broken does not quietly
+    print its help instead of the home screen, and host, join and games never vanish."""
+    code = ("import sys\nsys.modules['quackbox.tui.app'] = None\n"
+            "from quackbox.__main__ import build_parser, main\n"
+            "assert {'host', 'join', 'games', 'replay'} <= set(build_parser()._subparsers._group_actions[0].choices)\n"
+            "main([])\n")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert out.returncode != 0 and "quackbox.tui.app" in out.stderr and "usage:" not in out.stdout

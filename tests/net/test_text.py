@@ -126,3 +126,27 @@ def test_cleaning_is_idempotent_and_keys_never_fail(text):
     cleaned = clean_name(text)
     assert clean_name(cleaned) == cleaned
     assert isinstance(name_keys(text), frozenset)
+
+
+def test_the_confusables_data_is_checked_when_a_host_starts_not_at_the_first_hello(monkeypatch) -> None:
+    """A broken data file is a sentence as the host starts (HostError), not a failure at a hello."""
+    import asyncio
+
+    from quackbox.net import text
+    from quackbox.net.host import Host, HostConfig, HostError
+
+    text.load_confusables()  # the real data reads and checks
+    text._prototypes.cache_clear()
+    monkeypatch.setattr(text, "_prototypes", lambda: {})
+    config = HostConfig(game="side-effects", seats=2, headless=True, bind="127.0.0.1", port=0)
+
+    async def start() -> None:
+        async with Host(config):
+            pass
+
+    try:
+        asyncio.run(start())
+    except HostError as exc:
+        assert "confusables data" in str(exc)
+    else:
+        raise AssertionError("a host started with broken confusables data")
