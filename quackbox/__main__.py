@@ -24,30 +24,17 @@ from quackbox.core.rules import BadOptions
 from quackbox import netcmd, savecmd
 
 
-def parse_option_values(pairs: Sequence[str]) -> dict[str, Any]:
-    """``["until-one-loser=true", "tremors-seconds=5"]`` -> typed values."""
-    out: dict[str, Any] = {}
+def parse_option_values(pairs: Sequence[str]) -> dict[str, str]:
+    """``["until-one-loser=true", "bonus-cards=1"]`` -> {key: value text}: each game's own
+    parser (core.options) reads the values, as it reads the home screen's and the wire's."""
+    out: dict[str, str] = {}
     for pair in pairs:
-        key, sep, raw = pair.partition("=")
-        key = key.strip()
-        if not sep or not key:
-            raise BadOptions(f"Options are written KEY=VALUE, not {pair!r}.")
-        out[key] = _typed(raw.strip())
-    return out
-
-
-def _typed(raw: str) -> Any:
-    lowered = raw.lower()
-    if lowered in ("true", "yes", "on"):
-        return True
-    if lowered in ("false", "no", "off"):
-        return False
-    for kind in (int, float):
         try:
-            return kind(raw)
-        except ValueError:
-            pass
-    return raw
+            key, value = core_options.read_text(pair)
+        except ValueError as exc:
+            raise BadOptions(f"Options are written KEY=VALUE, not {pair!r}.") from exc
+        out[key] = value
+    return out
 
 
 def options_help() -> str:

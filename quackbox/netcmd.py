@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from quackbox.core import games
+from quackbox.core import options as core_options
 from quackbox.core.rules import BadOptions, Outcome
 from quackbox.net.client import NetError, run_network_bot, table_url
 from quackbox.door_child import join_program
@@ -50,25 +51,12 @@ def _seconds_or_off(text: str) -> float | None:
     return value
 
 
-def _option(text: str) -> tuple[str, Any]:
-    """``KEY=VALUE`` with VALUE read as true/false, a number, or text."""
-    key, sep, raw = text.partition("=")
-    if not sep or not key.strip():
-        raise argparse.ArgumentTypeError(f"options are KEY=VALUE, not {text!r}")
-    value: Any = raw.strip()
-    lowered = value.lower()
-    if lowered in ("true", "yes", "on"):
-        value = True
-    elif lowered in ("false", "no", "off"):
-        value = False
-    else:
-        for kind in (int, float):
-            try:
-                value = kind(value)
-                break
-            except ValueError:
-                continue
-    return key.strip(), value
+def _option(text: str) -> tuple[str, str]:
+    """``KEY=VALUE``, the value as typed: the game's own parser reads it (core.options)."""
+    try:
+        return core_options.read_text(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def add_host_args(parser: argparse.ArgumentParser) -> None:

@@ -405,3 +405,24 @@ def test_a_broken_import_is_an_error_not_a_missing_command() -> None:
             "main([])\n")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert out.returncode != 0 and "quackbox.tui.app" in out.stderr and "usage:" not in out.stdout
+
+
+def test_option_text_goes_through_the_one_parser_everywhere() -> None:
+    """`-o bonus-cards=1` is taken by play, host and sim alike (the game's parser reads "1" as
+    true), and a bad value is refused everywhere in the same words."""
+    from quackbox.__main__ import build_parser, parse_option_values
+    from quackbox.core import games
+
+    rules = games.get("side-effects")
+    for argv in (["play", "side-effects", "-o", "bonus-cards=1"], ["host", "-o", "bonus-cards=1"],
+                 ["sim", "--game", "side-effects", "-o", "bonus-cards=1"]):
+        args = build_parser().parse_args(argv)
+        values = dict(args.option) if argv[0] == "host" else parse_option_values(args.option)
+        assert values == {"bonus-cards": "1"}
+        assert rules.parse_options(values).bonus_cards is True
+    said = []
+    for values in (parse_option_values(["bonus-cards=maybe"]), dict(host_args("-o", "bonus-cards=maybe").option)):
+        with pytest.raises(Exception) as refused:
+            rules.parse_options(values)
+        said.append(str(refused.value))
+    assert said[0] == said[1] == "Option bonus-cards must be true or false, not 'maybe'."

@@ -20,6 +20,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static, Switch
 
 from quackbox.core import games
+from quackbox.core.options import as_values
 from quackbox.core.rules import BadOptions
 from quackbox.core.bots import LEVELS, NORMAL
 from quackbox.net.host import lan_address
@@ -120,28 +121,11 @@ class OptionsScreen(ModalScreen[dict | None]):
         yield Footer()
 
     def _read(self) -> dict[str, Any]:
-        defaults = self.rules.default_options()
+        """Each field as set: a switch's value, an input's text (the game's parser reads it)."""
         out: dict[str, Any] = {}
-        for f in fields(defaults):
-            default = getattr(defaults, f.name)
+        for f in fields(self.rules.default_options()):
             widget = self.query_one(f"#opt-{f.name}")
-            if isinstance(widget, Switch):
-                value: Any = widget.value
-            else:
-                raw = widget.value.strip()
-                value = raw
-                if isinstance(default, int) and not isinstance(default, bool):
-                    try:
-                        value = int(raw)
-                    except ValueError:
-                        pass
-                elif isinstance(default, float):
-                    try:
-                        value = float(raw)
-                    except ValueError:
-                        pass
-            if value != default:
-                out[f.name] = value
+            out[f.name] = widget.value if isinstance(widget, Switch) else widget.value.strip()
         return out
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -154,12 +138,14 @@ class OptionsScreen(ModalScreen[dict | None]):
             self.dismiss(None)
 
     def action_save(self) -> None:
-        values = self._read()
         try:
-            self.rules.parse_options(values)
+            chosen = as_values(self.rules.parse_options(self._read()))
         except (BadOptions, ValueError) as exc:
             self.query_one("#error", Static).update(Text(str(exc)))
             return
+        defaults = as_values(self.rules.default_options())
+        # Kept as the parser read them, and only where they differ from the game's own.
+        values = {name: value for name, value in chosen.items() if value != defaults.get(name)}
         app = self.app
         if hasattr(app, "set_ascii"):
             app.settings.bell = int(self.query_one("#set-bell", Switch).value)
