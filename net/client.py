@@ -20,10 +20,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import logging
 import secrets
-from collections import deque
 from dataclasses import dataclass
 from typing import Any, AsyncIterator
 
@@ -38,6 +36,7 @@ from quackbox.net.loops import call_soon_from_thread
 from quackbox.net.thinker import Thinkers
 from quackbox.net.tokens import TokenStore
 from quackbox.net.protocol import (
+    ChatLine,
     HUMAN,
     OPEN,
     DEFAULT_PORT,
@@ -89,9 +88,6 @@ RECONNECT_DELAYS = (0.2, 0.5, 1.0, 2.0, 3.0, 5.0)
 RECONNECT_FOR = 60.0
 """Seconds to keep trying before giving up on a lost host."""
 OPEN_TIMEOUT = 5.0
-LOG_KEPT = 50
-"""Log lines the client remembers, to tell which lines of the recent log a
-host sends after a reconnection its reader has already had."""
 RESENDS = 5
 """Times a move the host refused for rate is sent again (after the wait the
 host gave) before the refusal is passed on."""
@@ -262,10 +258,11 @@ class Client:
         self._last_move: MoveMessage | None = None
         self._resends = 0
         self._resend: asyncio.Task[None] | None = None
-        self._log_seen: deque[str] = deque(maxlen=LOG_KEPT)
-        """The texts of the latest log lines read."""
-        self._recap_due = False
-        """The next view is the first after a reconnection: its log repeats the recent log."""
+        self.log_seen = -1
+        """The number of the last log line received (-1: none): a reconnection asks only for
+        the lines after it, so a line said twice is shown twice, and one missed once."""
+        self.chat_seen = -1
+        """The number of the last chat line received (-1: none), likewise."""
 
     # --- opening ---------------------------------------------------------------------
 
@@ -332,7 +329,8 @@ class Client:
         except (OSError, InvalidHandshake, TimeoutError) as exc:
             raise NoHost(f"No quackbox host answered at {self.url} ({_why(exc)}).") from None
         try:
-            hello = Hello(PROTOCOL_VERSION, self.name, self.token, self.code, self.spectate)
+            hello = Hello(version=PROTOCOL_VERSION, name=self.name, token=self.token, code=self.code,
+                          spectate=self.spectate, log_seen=self.log_seen, chat_seen=self.chat_seen)
             await ws.send(self._handshake.encode(hello))
             async with asyncio.timeout(OPEN_TIMEOUT):
                 first = self._handshake.decode_from_host(await ws.recv())
@@ -374,7 +372,6 @@ class Client:
                 self._queue.put_nowait(Disconnected("The connection to the host was lost."))
                 if not await self._reconnect():
                     break
-                self._recap_due = True
                 self._queue.put_nowait(Reconnected())
         except Exception as exc:  # a bug here must end the stream loudly, not hang it
             log.exception("the client's reader failed")
@@ -399,11 +396,11 @@ class Client:
                 if kind is Error and self._resend_later(message):
                     continue
                 if kind is View:
-                    if self._recap_due:
-                        self._recap_due = False
-                        message = dataclasses.replace(message, log=_unseen(self._log_seen, message.log))
-                    self._log_seen.extend(line.text for line in message.log)
+                    if message.log:
+                        self.log_seen = message.log_from + len(message.log) - 1
                     self.view = message
+                elif kind is ChatLine:
+                    self.chat_seen = max(self.chat_seen, message.number)
                 elif kind is Lobby:
                     self.lobby = message
                 elif kind is Welcome:
@@ -560,18 +557,6 @@ class Client:
 
     async def __aexit__(self, *exc_info: object) -> None:
         await self.close()
-
-
-def _unseen(seen: deque[str], recap: tuple[LogLine, ...]) -> tuple[LogLine, ...]:
-    """The lines of ``recap`` (the recent log a host sends on a reconnection)
-    after those that end ``seen`` (the texts of the lines already read): the
-    longest start of ``recap`` that ``seen`` ends with is dropped."""
-    kept = list(seen)
-    texts = [line.text for line in recap]
-    for k in range(min(len(kept), len(recap)), 0, -1):
-        if kept[-k:] == texts[:k]:
-            return recap[k:]
-    return recap
 
 
 def _why(exc: BaseException) -> str:

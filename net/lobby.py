@@ -107,7 +107,9 @@ class Lobby:
         self.code = config.code.strip().upper() if config.code else None
         self.max_spectators = config.max_spectators
         self.peers: dict[int, Peer] = {}
-        self._chat: deque[bytes] = deque(maxlen=CHAT_BACKLOG)
+        self._chat: deque[tuple[int, bytes]] = deque(maxlen=CHAT_BACKLOG)
+        """The latest chat lines, each with its number."""
+        self._chat_count = 0
         self._seat_chat = [TokenBucket(CHAT_BURST, CHAT_PER_SECOND, 0.0) for _ in seats]
         self._wrong = SlowDown()
         """Wrong room codes and seat tokens, per address."""
@@ -226,7 +228,8 @@ class Lobby:
         )
         out += self.send(peer, welcome, free=True)
         out += self.announce(phase)
-        return out + [Send(peer.conn, line, free=True) for line in self._chat]
+        # Only what it has not had: a reconnecting client says the number of its last line.
+        return out + [Send(peer.conn, line, free=True) for number, line in self._chat if number > hello.chat_seen]
 
     def watcher_keys(self, besides: Peer | None = None) -> set[str]:
         """The :func:`~quackbox.net.text.name_keys` of every spectator's name (but ``besides``)."""
@@ -330,8 +333,9 @@ class Lobby:
             return self.error(peer, ErrorCode.TOO_LONG, f"Chat lines are at most {MAX_CHAT} characters.", "chat")
         if not text:
             return self.error(peer, ErrorCode.BAD_MESSAGE, "That chat line is empty.", "chat")
-        frame = self.wire.encode(ChatLine(seat=peer.seat, name=peer.name, text=text))
-        self._chat.append(frame)
+        self._chat_count += 1
+        frame = self.wire.encode(ChatLine(seat=peer.seat, name=peer.name, text=text, number=self._chat_count))
+        self._chat.append((self._chat_count, frame))
         return [Send(p.conn, frame, free=True) for p in self.audience()]
 
     # --- telling people --------------------------------------------------------------

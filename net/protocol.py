@@ -206,6 +206,12 @@ class Hello:
     """The room code, required by a host listening beyond loopback."""
     spectate: bool = False
     """Watch without a seat (public view only)."""
+    log_seen: int = -1
+    """The number of the last log line this client has (a reconnection): the host sends only
+    the lines after it. -1: none yet (send the recent log)."""
+    chat_seen: int = -1
+    """The number of the last chat line this client has: the host sends only those after it.
+    -1: none yet (send the chat backlog)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -376,6 +382,9 @@ class View:
     events: tuple[Event, ...]
     log: tuple[LogLine, ...]
     deadline: DeadlineInfo | None
+    log_from: int = 0
+    """The number of the first line of ``log``: each seat's (and the spectators') log lines
+    are numbered from 1, the same line the same number every time it is sent."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -386,6 +395,8 @@ class ChatLine:
     seat: int | None
     name: str
     text: str
+    number: int = 0
+    """The table's chat lines are numbered from 1: a line sent again keeps its number."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -156,12 +156,15 @@ class Table:
         self.recent_moves: deque[tuple[int, Move]] = deque(maxlen=RECENT_MOVES)
         """The latest accepted moves of the current game, timeouts included, in
         order (``seq`` counts them all; the journal on disk holds them all)."""
-        self.recent_log: dict[int | None, deque[tuple[str, str]]] = {}
+        self.recent_log: dict[int | None, deque[tuple[int, str, str]]] = {}
         """Each seat's latest log lines, as that seat read them (None: a spectator's),
         each its text and its kind's value: strings in a tuple, which the
         garbage collector stops tracking. As ``LogLine`` objects they were four
         in ten of the objects a host of 200 tables kept, every one of them
         walked by each full collection (a pause of over 100 ms there)."""
+        self.log_numbers: dict[int | None, int] = {}
+        """How many log lines each seat (None: the spectators) has been given at this table:
+        a line's number, for a client to say what it has (never reset, game after game)."""
         self.turns = TurnBudget()
         self._noted: dict[int, TokenBucket] = {}
         """How many more lines may say that a seat's person left or came back."""
@@ -463,8 +466,11 @@ class Table:
             out.append(Send(peer.conn, self.wire.encode(Paused(self.paused)), free=True))
         if peer.welcomed and self.phase != LOBBY and self.state is not None:
             # The game as it stands, and the log as this seat last read it.
-            recent = tuple(LogLine(text, LineKind(kind)) for text, kind in self.recent_log.get(peer.seat, ()))
-            out.append(Send(peer.conn, self._frame(peer.seat, (), recent, self._deadline_info(now))))
+            # Only what it has not had: a reconnecting client says the number of its last line.
+            kept = [line for line in self.recent_log.get(peer.seat, ()) if line[0] > hello.log_seen]
+            recent = tuple(LogLine(text, LineKind(kind)) for _number, text, kind in kept)
+            first = kept[0][0] if kept else 0
+            out.append(Send(peer.conn, self._frame(peer.seat, (), recent, self._deadline_info(now), log_from=first)))
             if peer.seat is not None and self.phase == PLAYING:
                 out += self._presence(self.seats[peer.seat], "is back.", "You are back.", now, skip=peer.conn)
         return out
@@ -671,6 +677,9 @@ class Table:
         its log lines, here or not, for when its person comes back.
         """
         audience = [peer for peer in self.lobby.audience() if peer.conn != skip]
+        # A seat told nothing here because its connection is skipped (it is told otherwise)
+        # keeps nothing of these lines either: what it is given and its numbers agree.
+        skipped = self.lobby.peers[skip].seat if skip is not None and skip in self.lobby.peers else None
         seats = list(dict.fromkeys(peer.seat for peer in audience))
         views = dict(zip(seats, self.rules.views(self.state, seats)))
         names = self.names
@@ -678,21 +687,27 @@ class Table:
         messages = []
         for seat in seats:
             seen, lines = self._seen(seat, events, names, note.lines(seat) if note else ())
-            self._keep(seat, lines)
-            messages.append(View(self.seq, views[seat], seen, lines, deadline))
+            first = self._keep(seat, lines)
+            messages.append(View(self.seq, views[seat], seen, lines, deadline, log_from=first))
         frames = dict(zip(seats, self.wire.encode_alike(messages)))
         for seat in [None, *(s.index for s in self.seats if s.kind == HUMAN)]:
-            if seat not in frames:
+            if seat not in frames and (seat != skipped or seat is None):
                 self._keep(seat, self._seen(seat, events, names, note.lines(seat) if note else ())[1])
         return [Send(peer.conn, frames[peer.seat]) for peer in audience]
 
-    def _keep(self, seat: int | None, lines: tuple[LogLine, ...]) -> None:
-        if lines:
-            kept = self.recent_log.get(seat)
-            if kept is None:
-                kept = self.recent_log[seat] = deque(maxlen=RECENT_LOG)
-            # Sent again, a line tells no event: its place in these events is not kept.
-            kept.extend((line.text, line.kind.value) for line in lines)
+    def _keep(self, seat: int | None, lines: tuple[LogLine, ...]) -> int:
+        """Number ``lines`` of ``seat``'s log (None: the spectators') and keep them for whoever
+        comes back; the number of the first (0: no lines)."""
+        if not lines:
+            return 0
+        kept = self.recent_log.get(seat)
+        if kept is None:
+            kept = self.recent_log[seat] = deque(maxlen=RECENT_LOG)
+        first = self.log_numbers.get(seat, 0) + 1
+        self.log_numbers[seat] = first + len(lines) - 1
+        # Sent again, a line tells no event: its place in these events is not kept.
+        kept.extend((first + i, line.text, line.kind.value) for i, line in enumerate(lines))
+        return first
 
     def _current_view(self, seat: int | None, now: float) -> bytes:
         """The view frame of ``seat`` as things stand, with no events (a stale move)."""
@@ -716,9 +731,12 @@ class Table:
 
     def _frame(
         self, seat: int | None, seen: tuple[Event, ...], lines: tuple[LogLine, ...], deadline: DeadlineInfo | None,
+        *, log_from: int = 0,
     ) -> bytes:
-        """The view frame of ``seat`` alone, with the events it has ``seen`` and log ``lines``."""
-        return self.wire.encode(View(self.seq, self.rules.view(self.state, seat), seen, lines, deadline))
+        """The view frame of ``seat`` alone, with the events it has ``seen`` and log ``lines``
+        (the first numbered ``log_from``)."""
+        return self.wire.encode(View(self.seq, self.rules.view(self.state, seat), seen, lines, deadline,
+                                     log_from=log_from))
 
 
 @dataclass(frozen=True)

@@ -48,7 +48,7 @@ from quackbox.tui.games import rules_screen
 from quackbox.tui.looks import Ascii, NoDim, Plain, wants_ascii
 from quackbox.tui.modals import ChoiceScreen, ConfirmScreen, ReadingScreen
 from quackbox.tui.session import HOSTING, LOCAL, Session, open_hosted, open_joined, open_local
-from quackbox.tui.table import CLOSED, ONLINE, RECONNECTING, Resent, TableInfo, TableScreen
+from quackbox.tui.table import CLOSED, ONLINE, RECONNECTING, TableInfo, TableScreen
 from quackbox.tui.terminal import TerminalApp
 from quackbox.tui.widgets import AutoPassToggled, KeyBar
 
@@ -166,8 +166,6 @@ class QuackboxApp(TerminalApp[int]):
         self.table_screen: TableScreen | None = None
         self.lobby_screen: Any = None
         self.chat_lines: list[ChatLine] = []
-        self._resent = Resent([])
-        """Tells the chat lines a host sends again on a reconnection from new ones."""
         self.exit_note: str | None = None
         self.exit_lines: list[str] = []
         """Lines to print once the app has gone: where a hosted game was saved, and how to resume it."""
@@ -386,7 +384,6 @@ class QuackboxApp(TerminalApp[int]):
         self.lobby = None
         self.names = ()
         self.chat_lines = []
-        self._resent = Resent([])
         self.table_screen = None
         self.lobby_screen = None
         self.connection = ONLINE
@@ -511,8 +508,6 @@ class QuackboxApp(TerminalApp[int]):
                 dealt(self.settings, self.bot_game.game)
                 self.save_settings()
         elif kind is ChatLine:
-            if not self._resent.is_new((item.seat, item.name, item.text)):
-                return  # the host's backlog after a reconnection: shown already
             self.chat_lines.append(item)
             if self.table_screen is not None:
                 self.table_screen.receive_chat(item)
@@ -545,7 +540,6 @@ class QuackboxApp(TerminalApp[int]):
             self._set_connection(RECONNECTING)
             self.notify("Lost the host; reconnecting…", severity="warning", markup=False)
         elif kind is Reconnected:
-            self._resent = Resent([(c.seat, c.name, c.text) for c in self.chat_lines])
             self._set_connection(ONLINE)
             if self.table_screen is not None:
                 self.table_screen.reconnected()

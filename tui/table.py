@@ -44,38 +44,6 @@ SUMMARY_DELAY = 1.5
 """Seconds the final table stays in view before the summary opens."""
 
 
-class Resent:
-    """Tells the lines a host sends again after a (re)connection from new ones.
-
-    On every hello the host sends the last lines it kept (its chat backlog),
-    which overlap the end of what this seat has already shown. They come one
-    by one, so each is judged as it comes: it was shown if the lines so far
-    still follow on from some place in ``shown`` (the earliest, the longest
-    overlap, as :func:`unseen`), and it is new from the first that does not.
-    """
-
-    def __init__(self, shown: list[Any]) -> None:
-        self.shown = shown
-        self.starts: list[int] | None = None
-        """Where in ``shown`` the resent lines may have begun (None: none came yet)."""
-        self.count = 0
-        self.new = not shown
-        """Every line from here on is new."""
-
-    def is_new(self, line: Any) -> bool:
-        if self.new:
-            return True
-        shown, i = self.shown, self.count
-        if self.starts is None:
-            self.starts = [k for k, seen in enumerate(shown) if seen == line]
-        else:
-            self.starts = [k for k in self.starts if k + i < len(shown) and shown[k + i] == line]
-        self.count += 1
-        if not self.starts:
-            self.new = True
-        return self.new
-
-
 class AtTable:
     """The table as a game's actions see it (:class:`quackbox.tui.games.Table`):
     what the screen shows, and the few things they may do there. A move goes

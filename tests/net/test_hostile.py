@@ -26,7 +26,7 @@ from quackbox.net import limits
 from quackbox.core.side_effects import MAX_OPEN_OFFERS
 from quackbox.net.limits import FREE_MOVES_PER_TURN, MESSAGE_BURST
 from quackbox.net.lobby import MAX_PENDING_PEERS
-from quackbox.net.protocol import PROTOCOL_VERSION, Error, Hello, LineKind, Lobby, LogLine, MoveMessage, Ready, Say, Start, View, Welcome, Wire
+from quackbox.net.protocol import PROTOCOL_VERSION, ChatLine, Error, Hello, LineKind, Lobby, LogLine, MoveMessage, Ready, Say, Start, View, Welcome, Wire
 from quackbox.net.config import TableConfig
 from quackbox.net.table import Send, Table
 from tests.net.fakegame import Draw
@@ -378,20 +378,40 @@ async def test_the_client_sends_again_only_what_waiting_can_help():
     client._resend.cancel()
 
 
-def test_after_a_reconnection_the_client_passes_on_only_the_lines_it_has_not_had():
-    from quackbox.net.client import _unseen
-
-    def lines(*texts: str) -> tuple[LogLine, ...]:
-        return tuple(LogLine(text, LineKind.EVENT) for text in texts)
-
-    seen = deque(["a", "b", "c"], maxlen=50)
-    assert _unseen(seen, lines("b", "c", "away", "bot")) == lines("away", "bot")
-    assert _unseen(seen, lines("x", "y")) == lines("x", "y")  # nothing in common: all of it
-    assert _unseen(deque(maxlen=50), lines("a", "b")) == lines("a", "b")  # a fresh client reads it all
-    assert _unseen(seen, lines("a", "b", "c")) == ()
-    # Lines are matched by their words: sent again, a line tells no event.
-    recap = (LogLine("b", LineKind.MINE), LogLine("c", LineKind.EVENT), LogLine("d", LineKind.TURN))
-    assert _unseen(seen, recap) == recap[2:]
+def test_after_a_reconnection_only_what_was_missed_is_sent_again_by_number_not_by_words():
+    """The host numbers each seat's log lines and the table's chat lines; a client back says
+    the last numbers it has, and gets only what came after: a line said twice ("gg") is
+    sent twice, and the lines said while away come however much they look like old ones."""
+    d = shed(seats=2)
+    d.join(1, "Ann")
+    d.join(2, "Bob")
+    d.send(1, Ready())
+    d.send(2, Ready())
+    d.send(1, Start())
+    for text in ("gg", "gg"):
+        d.send(2, Say(text))
+    ann = d.of(1, ChatLine)
+    assert [c.text for c in ann] == ["gg", "gg"] and [c.number for c in ann] == [1, 2]
+    views = d.of(1, View)
+    last = max((v.log_from + len(v.log) - 1 for v in views if v.log), default=0)
+    token = d.welcome(1).token
+    d.disconnect(1)
+    d.send(2, Say("gg"))  # said while Ann is away: the same words as before
+    d.advance(1.0)
+    d.connect(3)
+    before = len(d.inbox[3])
+    d.send(3, Hello(PROTOCOL_VERSION, "Ann", token=token, log_seen=last, chat_seen=2))
+    back = d.inbox[3][before:]
+    chat = [m for m in back if isinstance(m, ChatLine)]
+    assert [(c.text, c.number) for c in chat] == [("gg", 3)]
+    (recap,) = [m for m in back if isinstance(m, View)]
+    assert [line.text for line in recap.log] == ["You were away: the connection was lost."]
+    assert recap.log_from == last + 1  # numbered on from what Ann had
+    # A fresh client (nothing seen) gets the whole backlog and recent log.
+    d.connect(4)
+    before = len(d.inbox[4])
+    d.send(4, Hello(PROTOCOL_VERSION, "Walt", spectate=True))
+    assert [c.number for c in d.inbox[4][before:] if isinstance(c, ChatLine)] == [1, 2, 3]
 
 
 async def test_a_web_page_of_another_site_cannot_open_the_table_s_socket():

@@ -265,30 +265,6 @@ async def test_ascii_draws_every_screen_in_ascii_and_tells_the_marks_apart(app_f
             await pilot.pause()
 
 
-async def test_chat_resent_after_a_reconnection_is_shown_once(app_for):
-    """Issue 25, item 9: on a reconnection the host sends its chat backlog again; the lines
-    already shown are not shown twice, a line said while away is."""
-    from quackbox.net.protocol import ChatLine
-
-    state = table(3, current=1)
-    session = RulesTable(RULES, state)
-    app = app_for(session)
-    async with at_table(app, session, SIZE) as (pilot, _board):
-        for text in ("hi all", "gg", "gg"):
-            session.say(1, text)
-        await wait_for(pilot, lambda: len(app.chat_lines) == 3, what="the chat")
-        session.push(Disconnected("The connection to the host was lost."))
-        session.push(Reconnected())
-        for text in ("hi all", "gg", "gg", "where did Ann go?"):  # the backlog, one line new
-            session.push(ChatLine(seat=1, name="Bot 2", text=text))
-        session.push(View(session.seq, RULES.view(state, 0), (), (), None))
-        await wait_for(pilot, lambda: len(app.chat_lines) == 4, what="the new line")
-        await pilot.pause()
-        assert [c.text for c in app.chat_lines] == ["hi all", "gg", "gg", "where did Ann go?"]
-        session.say(2, "gg")  # said afterwards: shown, though it was a line of the backlog
-        await wait_for(pilot, lambda: len(app.chat_lines) == 5, what="a later line")
-
-
 async def test_a_player_back_in_a_new_terminal_reads_the_chat_and_the_recent_log(app_for):
     """Issue 25, item 9: a player who comes back to a game (a new quackbox join, a new SSH
     session) gets the chat backlog and the recent log; the table shows both, the chat first."""
