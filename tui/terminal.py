@@ -298,6 +298,9 @@ class TerminalApp(App[ReturnType], Generic[ReturnType]):
         self._settling: Timer | None = None
         """The timer that ends the resize under way (None: no resize is settling)."""
 
+    resize_settle = RESIZE_SETTLE
+    """Seconds a resize is given to settle (a test may hold one open as long as it likes)."""
+
     @property
     def resizing(self) -> bool:
         """Whether a resize is settling: painting is held until it ends, in one frame."""
@@ -340,7 +343,7 @@ class TerminalApp(App[ReturnType], Generic[ReturnType]):
                 self._begin_batch()
             else:  # a resize during a resize: the settling starts again
                 self._settling.stop()
-            self._settling = self.set_timer(RESIZE_SETTLE, self.settle_resize)
+            self._settling = self.set_timer(self.resize_settle, self.settle_resize)
 
     def settle_resize(self) -> None:
         """The end of a resize: the screen is painted whole, in one frame.

@@ -24,6 +24,7 @@ async def test_a_resize_that_settles_after_the_app_has_quit_does_nothing(app_for
     nothing and raises nothing (Textual closes the screens before it stops the app's timers)."""
     session = a_table()
     app = app_for(session)
+    app.resize_settle = 600.0  # still settling when the app quits, however slow the machine
     async with at_table(app, session, SIZE) as (pilot, _board):
         await pilot.resize_terminal(120, 40)
         assert app.resizing
@@ -51,9 +52,12 @@ async def test_a_table_closed_during_a_resize_leaves_the_home_screen_painted(app
     async with app.run_test(size=SIZE) as pilot:
         app.open_session(lambda: _opened(session), "Opening")
         await wait_for(pilot, lambda: app.table_screen is not None and app.table_screen.ready, what="the table")
+        app.resize_settle = 600.0  # held open until the table has gone
         await pilot.resize_terminal(100, 30)
         assert app.resizing
         app.leave_table()
+        await pilot.pause()
+        app.settle_resize()  # as its timer would
         await settled(pilot, app)
         assert app.table_screen is None
         assert "Play vs bots" in screen_text(app)
