@@ -167,6 +167,9 @@ class QuackboxApp(TerminalApp[int]):
         self.lobby_screen: Any = None
         self.chat_lines: list[ChatLine] = []
         self.exit_note: str | None = None
+        self.toasts: list[tuple[str, str]] = []
+        """Every notice shown as a toast (its title and words), as it was shown: what a test
+        reads rather than Textual's private list."""
         self.exit_lines: list[str] = []
         """Lines to print once the app has gone: where a hosted game was saved, and how to resume it."""
         self.resume_flags: list[str] = []
@@ -266,6 +269,7 @@ class QuackboxApp(TerminalApp[int]):
         (home, lobby) Textual's toast."""
         table = self.table_screen
         if table is None or table not in self.screen_stack or not table.ready:
+            self.toasts.append((title, str(message)))
             super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
             return
         text = str(message)

@@ -21,6 +21,7 @@ its other side has closed), the child ends as the hangup would have ended it.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import select
 import signal
@@ -63,6 +64,8 @@ class DoorDriver(LinuxDriver):
         super().__init__(app, **kwargs)
         self._bound = InputBound(time.monotonic())
         self._hangup: select.epoll | None = None
+        self._watched_on: asyncio.AbstractEventLoop | None = None
+        """The loop the hangup is watched on (the app's own, as it starts)."""
 
     def send_message(self, message: Message) -> None:
         # Called on the input thread for what it parsed (and on the loop for the rest).
@@ -76,7 +79,8 @@ class DoorDriver(LinuxDriver):
             # reports, a hangup or an error, and nothing else: typing never wakes it.
             self._hangup = select.epoll()
             self._hangup.register(self.fileno, 0)
-            self._loop.add_reader(self._hangup.fileno(), self._hung_up)
+            self._watched_on = asyncio.get_running_loop()  # the app starts its driver on its own loop
+            self._watched_on.add_reader(self._hangup.fileno(), self._hung_up)
 
     def stop_application_mode(self) -> None:
         self._unwatch()
@@ -84,8 +88,10 @@ class DoorDriver(LinuxDriver):
 
     def _unwatch(self) -> None:
         hangup, self._hangup = self._hangup, None
+        loop, self._watched_on = self._watched_on, None
         if hangup is not None:
-            self._loop.remove_reader(hangup.fileno())
+            if loop is not None and not loop.is_closed():
+                loop.remove_reader(hangup.fileno())
             hangup.close()
 
     def _hung_up(self) -> None:

@@ -110,7 +110,7 @@ async def test_a_table_that_cannot_open_says_why(tmp_path):
     app = make_app(config_dir=tmp_path / "config", home=True, opener=opener, cursor_blink=False)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen), what="back home")
-        await wait_for(pilot, lambda: any("No quackbox host answered" in str(n.message) for n in app._notifications),
+        await wait_for(pilot, lambda: any("No quackbox host answered" in words for _title, words in app.toasts),
                        what="the notification")
 
 
@@ -147,7 +147,7 @@ async def test_host_goodbye_and_errors_are_sentences(app_for):
         await wait_for(pilot, lambda: "table closed" in screen_text(app).split("\n")[0], what="closed")
         said = [e.plain for e in app.table_screen.log_widget._entries]
         assert "The host refused: You are chatting too fast." in said and "The host closed the table." in said
-        assert not app._notifications  # at the table, nothing is a toast over the log
+        assert not app.toasts  # at the table, nothing is a toast over the log
 
 
 async def test_player_text_is_never_markup(app_for):
@@ -427,7 +427,7 @@ async def test_ctrl_c_asks_as_the_table_s_own_leave_key_does_never_textual_s_qui
     async with at_table(app, session, SIZE) as (pilot, _board):
         await pilot.press("ctrl+c")
         await wait_for(pilot, lambda: "Leave the game against the bots?" in flat(screen_text(app)), what="the question")
-        assert not app._notifications
+        assert not app.toasts
         await pilot.press("ctrl+c")
         await wait_for(pilot, lambda: app.screen is app.table_screen, what="the table again")
         assert not session.closed

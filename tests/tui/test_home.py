@@ -154,7 +154,7 @@ async def test_a_failed_join_opens_its_dialog_again_with_what_was_typed(tmp_path
         assert dialog.query_one("#code").value == "KQXZ-BDFG-HJKL"
         assert dialog.query_one("#spectate").value is True
         assert "No quackbox host answered at ws://127.0.0.1:1" in str(dialog.query_one("#why").render())
-        assert not app._notifications
+        assert not app.toasts
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, HomeScreen)

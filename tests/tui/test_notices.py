@@ -60,7 +60,7 @@ async def test_no_notice_sits_on_the_log_at_80x24(app_for):
         shown = " ".join(log_rows_are_the_logs_own(app))
         assert "Trade offer: cy offers you Clozapine for your Lithium. Press o to answer." in shown
         assert "Something the app says." in shown
-        assert not app._notifications  # nothing went to a toast
+        assert not app.toasts  # nothing went to a toast
         assert not app.screen.query("Toast")
 
         await press_card(pilot, board, "Lithium")  # no play for it: Enter says why
@@ -70,7 +70,7 @@ async def test_no_notice_sits_on_the_log_at_80x24(app_for):
         await pilot.pause()
         shown = " ".join(log_rows_are_the_logs_own(app))
         assert "no untreated Gambling Addiction" in shown
-        assert not app._notifications and not app.screen.query("Toast")
+        assert not app.toasts and not app.screen.query("Toast")
 
 
 async def test_claim_denied_on_you_does_not_cut_the_log(app_for):
@@ -89,7 +89,7 @@ async def test_claim_denied_on_you_does_not_cut_the_log(app_for):
         (notice,) = app.table_screen.log_widget.held
         assert notice.startswith("Claim Denied: Bot 2 played Claim Denied on you")
         assert " ".join(shown).endswith(notice)  # the bottom rows, after every other line
-        assert not app._notifications and not app.screen.query("Toast")
+        assert not app.toasts and not app.screen.query("Toast")
 
 
 async def test_a_trade_offer_stays_until_answered(app_for):

@@ -148,7 +148,7 @@ async def test_a_replays_notices_are_not_toasts(tmp_path: Path) -> None:
         await pilot.press("g", "9", "9", "9", "enter")
         await pilot.pause()
         keys = str(app.screen.query_one("#keys").render())
-        assert "This game has turns 1 to" in keys and not app._notifications
+        assert "This game has turns 1 to" in keys and not app.screen.query("Toast")
         await pilot.press("right")
         await pilot.pause()
         assert "? keys" in str(app.screen.query_one("#keys").render())

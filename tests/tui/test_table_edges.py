@@ -333,7 +333,7 @@ async def test_a_pause_is_said_in_the_log_and_the_status_line_and_a_move_waits_f
         session.push(Paused(reason))
         await wait_for(pilot, lambda: "paused" in screen_text(app).splitlines()[0], what="the status line")
         assert "its disk is full" in flat(screen_text(app))
-        assert not app._notifications  # said in the log, not over it
+        assert not app.toasts  # said in the log, not over it
         await pilot.press("e")  # end the turn: refused here, not sent
         await pilot.pause()
         assert session.moves == []
