@@ -39,7 +39,7 @@ def frames_of_games(game: str, seats: int, count: int) -> list[Any]:
     rules = games.get(game)
     messages: list[Any] = []
     names = tuple(f"P{seat + 1}" for seat in range(seats))
-    deadline = DeadlineInfo(0, "turn", 12.5)
+    deadline = DeadlineInfo(seat=0, kind="turn", seconds=12.5)
     for seed in range(count):
         state = rules.new_game(seats=seats, seed=seed)
         bots = [core_bots.make(game, "heuristic", seed * 10 + seat) for seat in range(seats)]
@@ -50,7 +50,7 @@ def frames_of_games(game: str, seats: int, count: int) -> list[Any]:
             seq += 1
             for watcher in (*range(seats), None):
                 seen, log = seen_by(rules, watcher, events, names)
-                messages.append(View(seq, rules.view(state, watcher), seen, log, deadline))
+                messages.append(View(seq=seq, view=rules.view(state, watcher), events=seen, log=log, deadline=deadline))
     return messages
 
 

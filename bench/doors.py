@@ -591,7 +591,7 @@ async def resize(work: Path) -> dict[str, Any]:
         [child] = children_of(host.pid)
         stalls: list[float] = []
         async with websockets.connect(host.url) as ws:
-            await ws.send(Wire(None).encode(Hello(PROTOCOL_VERSION, "pinger", spectate=True)))
+            await ws.send(Wire(None).encode(Hello(version=PROTOCOL_VERSION, name="pinger", spectate=True)))
             stop = asyncio.Event()
 
             async def drain() -> None:
@@ -936,7 +936,7 @@ async def zygote(work: Path) -> dict[str, Any]:
         [key] = keys(1)
         stalls: list[float] = []
         async with websockets.connect(host.url) as ws:
-            await ws.send(Wire(None).encode(Hello(PROTOCOL_VERSION, "pinger", spectate=True)))
+            await ws.send(Wire(None).encode(Hello(version=PROTOCOL_VERSION, name="pinger", spectate=True)))
             done = asyncio.Event()
 
             async def drain() -> None:

@@ -149,7 +149,7 @@ async def table_round_trips(game: str, count: int, journal_dir: str | None) -> t
             while seats[0].view.outcome is None and len(samples) < count:
                 mover = next(s for s in range(SEATS) if s in seats[s].view.waiting_for)
                 move = decide(brains[mover], seats[mover].view)
-                frame_size = max(frame_size, len(wire.encode(MoveMessage(seq, move))))
+                frame_size = max(frame_size, len(wire.encode(MoveMessage(seq=seq, move=move))))
                 start = time.perf_counter()
                 await clients[mover].move(move, seq)
                 seq += 1

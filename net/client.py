@@ -507,16 +507,16 @@ class Client:
         """Make ``move``, chosen from the view numbered ``seq`` (default: the latest)."""
         if seq is None:
             seq = self.view.seq if self.view is not None else 0
-        self._last_move = message = MoveMessage(seq, move)
+        self._last_move = message = MoveMessage(seq=seq, move=move)
         self._resends = 0
         await self._send(message)
 
     async def chat(self, text: str) -> None:
         """Say ``text`` to the table (the host cleans and limits it)."""
-        await self._send(Say(text))
+        await self._send(Say(text=text))
 
     async def ready(self, ready: bool = True) -> None:
-        await self._send(Ready(ready))
+        await self._send(Ready(ready=ready))
 
     async def start(self) -> None:
         """Ask to start the game (only the starter seat may)."""
@@ -524,11 +524,11 @@ class Client:
 
     async def remove(self, name: str) -> None:
         """Remove the person called ``name`` from the table (the host's seat only)."""
-        await self._send(Remove(name))
+        await self._send(Remove(name=name))
 
     async def mute(self, name: str, muted: bool = True) -> None:
         """Mute the chat of the person called ``name`` (``muted`` false: let it go; the host's seat only)."""
-        await self._send(Mute(name, muted))
+        await self._send(Mute(name=name, muted=muted))
 
     async def close(self, reason: str = "left") -> None:
         """Say goodbye and close. Safe to call more than once."""
@@ -538,7 +538,7 @@ class Client:
         ws = self._ws
         if ws is not None:
             try:
-                await ws.send(self._handshake.encode(Bye(reason)))
+                await ws.send(self._handshake.encode(Bye(reason=reason)))
             except ConnectionClosed:
                 pass
             await ws.close()

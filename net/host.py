@@ -348,7 +348,7 @@ class Host:
                 except Exception:
                     # A bug in the table: report it to this client and keep the table up.
                     log.exception("the table failed on a frame from connection %d", conn)
-                    error = Error(ErrorCode.HOST_ERROR.value, "The host failed on that message (a bug).")
+                    error = Error(code=ErrorCode.HOST_ERROR.value, message="The host failed on that message (a bug).")
                     actions = [Send(conn, self.table.wire.encode(error))]
                 self._do(actions)
         except ConnectionClosed:

@@ -160,7 +160,7 @@ class Lobby:
         oldest = pending[0]
         self._deferred.pop(oldest.conn, None)
         oldest.closing = True
-        return self.send(oldest, Bye("hello_timeout", "Too many connections are waiting to say hello."), free=True) + [
+        return self.send(oldest, Bye(reason="hello_timeout", message="Too many connections are waiting to say hello."), free=True) + [
             Close(oldest.conn, CLOSE_POLICY, "hello timeout", free=True)
         ]
 
@@ -195,7 +195,7 @@ class Lobby:
                 # A reconnect often beats the old socket's timeout: the newest wins.
                 old.closing = True
                 old.seat = None
-                out += self.send(old, Bye("replaced", "This seat was taken over by a newer connection."))
+                out += self.send(old, Bye(reason="replaced", message="This seat was taken over by a newer connection."))
                 out.append(Close(old.conn, CLOSE_NORMAL, "replaced"))
             self.seats.reclaim(seat, hello.token, peer.conn, name=name if phase == LOBBY else "", taken=self.watcher_keys())
             peer.seat = seat.index
@@ -283,7 +283,7 @@ class Lobby:
         for peer in list(self.peers.values()):
             if not peer.welcomed and not peer.closing and now >= peer.opened + HELLO_TIMEOUT:
                 peer.closing = True
-                out += self.send(peer, Bye("hello_timeout", "No hello within the time allowed."), free=True)
+                out += self.send(peer, Bye(reason="hello_timeout", message="No hello within the time allowed."), free=True)
                 out.append(Close(peer.conn, CLOSE_POLICY, "hello timeout", free=True))
         return out
 
@@ -293,7 +293,7 @@ class Lobby:
         for peer in self.peers.values():
             if not peer.closing:
                 peer.closing = True
-                out += self.send(peer, Bye(reason, message))
+                out += self.send(peer, Bye(reason=reason, message=message))
                 out.append(Close(peer.conn, CLOSE_GOING_AWAY, reason))
         return out
 
@@ -370,9 +370,9 @@ class Lobby:
         """A message refused for rate: the error and the wait, or (a flood) goodbye."""
         if verdict.rate is Rate.FLOOD:
             peer.closing = True
-            return self.send(peer, Bye("flood", "Too many messages; the connection was closed.")) + [
+            return self.send(peer, Bye(reason="flood", message="Too many messages; the connection was closed.")) + [
                 Close(peer.conn, CLOSE_POLICY, "flood")
             ]
         wait = verdict.retry_after
         message = f"Too many messages; that {refused or 'message'} was not handled. Send it again in {wait:.2f} s."
-        return self.send(peer, Error(ErrorCode.RATE_LIMITED.value, message, refused, wait))
+        return self.send(peer, Error(code=ErrorCode.RATE_LIMITED.value, message=message, refused=refused, retry_after=wait))

@@ -193,7 +193,7 @@ class ProtocolError(Exception):
 # refused.
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Hello:
     """Client, first message: who is joining, and how."""
 
@@ -214,7 +214,7 @@ class Hello:
     -1: none yet (send the chat backlog)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Ready:
     """Client, lobby: this seat is (or is no longer) ready to start."""
 
@@ -222,14 +222,14 @@ class Ready:
     ready: bool = True
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Start:
     """Client, lobby: start the game (only the starter seat may)."""
 
     TYPE: ClassVar[str] = "start"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class MoveMessage:
     """Client: make ``move``, chosen from the view numbered ``seq``."""
 
@@ -238,7 +238,7 @@ class MoveMessage:
     move: Move
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Say:
     """Client: a line of table chat."""
 
@@ -246,7 +246,7 @@ class Say:
     text: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Remove:
     """Client, the host's seat only: remove the person called ``name`` (a seat's person or a
     spectator) from the table. A seat's person is replaced by a bot, and their seat token
@@ -256,7 +256,7 @@ class Remove:
     name: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Mute:
     """Client, the host's seat only: stop relaying the chat of the person called ``name``
     (``muted`` false: relay it again)."""
@@ -266,7 +266,7 @@ class Mute:
     muted: bool = True
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Bye:
     """Either side: the connection is ending on purpose, and why.
 
@@ -280,7 +280,7 @@ class Bye:
     message: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Welcome:
     """Host, the answer to ``hello``: the table, and the seat you hold."""
 
@@ -304,7 +304,7 @@ BOT = "bot"
 """The seat kinds (``SeatInfo.kind``): nobody yet, a person, a bot."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class SeatInfo:
     """One seat as the lobby shows it."""
 
@@ -320,7 +320,7 @@ class SeatInfo:
     """The host muted this seat's chat."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Lobby:
     """Host: every seat and its presence; sent whenever any of it changes."""
 
@@ -335,7 +335,7 @@ class Lobby:
     """The spectators' names (each unique at the table, seats included)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Started:
     """Host: the game began; a ``view`` follows."""
 
@@ -343,7 +343,7 @@ class Started:
     names: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DeadlineInfo:
     """A countdown the host is running: ``seat`` must answer within ``seconds``."""
 
@@ -355,7 +355,7 @@ class DeadlineInfo:
     deducted), so a countdown shown from it ends when the host acts."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class LogLine:
     """One line of a seat's log: its ``text``, told from that seat's side, and its
     ``kind``, so a client can set lines apart without reading their words."""
@@ -367,7 +367,7 @@ class LogLine:
     (a line from the host, or a line of the recent log sent again)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class View:
     """Host: what your seat may now see, after the events that led to it.
 
@@ -387,7 +387,7 @@ class View:
     are numbered from 1, the same line the same number every time it is sent."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ChatLine:
     """Host: a line of chat from ``seat`` (nil: a spectator), already cleaned."""
 
@@ -399,7 +399,7 @@ class ChatLine:
     """The table's chat lines are numbered from 1: a line sent again keeps its number."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Error:
     """Host: a request was refused. ``code`` is an :class:`ErrorCode`."""
 
@@ -413,7 +413,7 @@ class Error:
     (``rate_limited``); 0 when sending it again would not help."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Paused:
     """Host: play is paused (``reason``, a sentence for people), or goes on again
     (``reason`` empty). While paused, moves and starts are refused with ``paused``;
@@ -424,7 +424,7 @@ class Paused:
     reason: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Notice:
     """Host: a sentence about the table for people's logs (the host removed someone, muted
     someone's chat)."""

@@ -110,7 +110,7 @@ def seen_by(
         if redacted is not None:
             seen.append(redacted)
     # An event the rules have no sentence for (an empty one) makes no line.
-    told = tuple(LogLine(text, rules.line_kind(e, seat), i)
+    told = tuple(LogLine(text=text, kind=rules.line_kind(e, seat), event=i)
                  for i, e in enumerate(seen) if (text := rules.describe(e, names, seat)))
     return tuple(seen), told
 
@@ -341,7 +341,7 @@ class Table:
     def pause(self, reason: str) -> list[Action]:
         """Play stops, because of ``reason`` (a sentence): everyone is told, now."""
         self.paused = reason
-        return [Send(peer.conn, self.wire.encode(Paused(reason)), free=True) for peer in self.lobby.audience()]
+        return [Send(peer.conn, self.wire.encode(Paused(reason=reason)), free=True) for peer in self.lobby.audience()]
 
     def unpause(self, now: float) -> list[Action]:
         """Play goes on; every running wait starts afresh (the pause counts against nobody)."""
@@ -350,7 +350,7 @@ class Table:
         self.paused = None
         if self.phase == PLAYING:
             self.restart_clock(now)
-        return [Send(peer.conn, self.wire.encode(Paused("")), free=True) for peer in self.lobby.audience()]
+        return [Send(peer.conn, self.wire.encode(Paused(reason="")), free=True) for peer in self.lobby.audience()]
 
     def _refuse_paused(self, peer: Peer, what: str) -> list[Action]:
         return self.lobby.error(peer, ErrorCode.PAUSED, self.paused or "", what, free=True)
@@ -419,7 +419,7 @@ class Table:
 
     def _show_out(self, peer: Peer) -> list[Action]:
         peer.closing = True
-        return self.lobby.send(peer, Bye("removed", "The host removed you from the table."), free=True) + [
+        return self.lobby.send(peer, Bye(reason="removed", message="The host removed you from the table."), free=True) + [
             Close(peer.conn, CLOSE_NORMAL, "removed", free=True)
         ]
 
@@ -450,25 +450,25 @@ class Table:
         own = ("The host muted your chat: the table no longer sees what you say." if muted
                else "The host lets you chat again.")
         for listener in listeners:
-            out += lobby.send(listener, Notice(own), free=True)
+            out += lobby.send(listener, Notice(text=own), free=True)
         said = f"{who}'s chat is muted: nobody sees it." if muted else f"{who} may chat again."
-        return out + lobby.send(peer, Notice(said), free=True)
+        return out + lobby.send(peer, Notice(text=said), free=True)
 
     def _notice(self, text: str) -> list[Action]:
         """``text`` for everyone's log."""
-        return self.lobby.broadcast(Notice(text))
+        return self.lobby.broadcast(Notice(text=text))
 
     # --- joining and starting --------------------------------------------------------
 
     def _hello(self, peer: Peer, hello: Hello, now: float) -> list[Action]:
         out = self.lobby.hello(peer, hello, now, phase=self.phase)
         if peer.welcomed and self.paused is not None:
-            out.append(Send(peer.conn, self.wire.encode(Paused(self.paused)), free=True))
+            out.append(Send(peer.conn, self.wire.encode(Paused(reason=self.paused)), free=True))
         if peer.welcomed and self.phase != LOBBY and self.state is not None:
             # The game as it stands, and the log as this seat last read it.
             # Only what it has not had: a reconnecting client says the number of its last line.
             kept = [line for line in self.recent_log.get(peer.seat, ()) if line[0] > hello.log_seen]
-            recent = tuple(LogLine(text, LineKind(kind)) for _number, text, kind in kept)
+            recent = tuple(LogLine(text=text, kind=LineKind(kind)) for _number, text, kind in kept)
             first = kept[0][0] if kept else 0
             out.append(Send(peer.conn, self._frame(peer.seat, (), recent, self._deadline_info(now), log_from=first)))
             if peer.seat is not None and self.phase == PLAYING:
@@ -688,7 +688,7 @@ class Table:
         for seat in seats:
             seen, lines = self._seen(seat, events, names, note.lines(seat) if note else ())
             first = self._keep(seat, lines)
-            messages.append(View(self.seq, views[seat], seen, lines, deadline, log_from=first))
+            messages.append(View(seq=self.seq, view=views[seat], events=seen, log=lines, deadline=deadline, log_from=first))
         frames = dict(zip(seats, self.wire.encode_alike(messages)))
         for seat in [None, *(s.index for s in self.seats if s.kind == HUMAN)]:
             if seat not in frames and (seat != skipped or seat is None):
@@ -720,7 +720,7 @@ class Table:
         if self._deadline is None:
             return None
         ends = self._deadline_started + self._deadline.seconds
-        return DeadlineInfo(self._deadline.seat, self._deadline.kind, max(0.0, round(ends - now, 3)))
+        return DeadlineInfo(seat=self._deadline.seat, kind=self._deadline.kind, seconds=max(0.0, round(ends - now, 3)))
 
     def _seen(
         self, seat: int | None, events: Any, names: tuple[str, ...], first: tuple[LogLine, ...] = ()
@@ -735,7 +735,7 @@ class Table:
     ) -> bytes:
         """The view frame of ``seat`` alone, with the events it has ``seen`` and log ``lines``
         (the first numbered ``log_from``)."""
-        return self.wire.encode(View(self.seq, self.rules.view(self.state, seat), seen, lines, deadline,
+        return self.wire.encode(View(seq=self.seq, view=self.rules.view(self.state, seat), events=seen, log=lines, deadline=deadline,
                                      log_from=log_from))
 
 
@@ -750,7 +750,7 @@ class Note:
     own: str
 
     def lines(self, reader: int | None) -> tuple[LogLine]:
-        return (LogLine(self.own if reader == self.seat else self.others, LineKind.NOTICE),)
+        return (LogLine(text=self.own if reader == self.seat else self.others, kind=LineKind.NOTICE),)
 
 
 class _RulesFault(RulesError):

@@ -45,7 +45,7 @@ class Driver:
         """Connect and say hello; the first reply (a Welcome or an Error), or
         None if the answer is held back."""
         self.connect(conn)
-        replies = self.send(conn, Hello(PROTOCOL_VERSION, name or f"P{conn}", **fields))
+        replies = self.send(conn, Hello(version=PROTOCOL_VERSION, name=name or f"P{conn}", **fields))
         return replies[0] if replies else None
 
     # time ------------------------------------------------------------------

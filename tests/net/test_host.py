@@ -608,7 +608,7 @@ def tremors_seed(seats: int, brain_seed: int, options: dict) -> int:
                 return seed
             view = d.view(1)
             if 0 in view.view.waiting_for:
-                d.send(1, MoveMessage(view.seq, brain.choose(view.view)))
+                d.send(1, MoveMessage(seq=view.seq, move=brain.choose(view.view)))
             d.advance(0.001)
     raise AssertionError("no seed gives seat 0 a Tremors prompt")
 

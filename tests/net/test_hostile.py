@@ -90,7 +90,7 @@ async def test_a_hundred_wrong_codes_from_one_address_and_the_right_one_gets_in_
             guessers = []
             for n in range(100):
                 ws = await connect(host.url, proxy=None)
-                await ws.send(wire.encode(Hello(PROTOCOL_VERSION, "guess", code=f"WRONG{n}")))
+                await ws.send(wire.encode(Hello(version=PROTOCOL_VERSION, name="guess", code=f"WRONG{n}")))
                 guessers.append(ws)
             ann = await Client.connect(host.url, name="Ann", code="kqxz bdfg hjkl", reconnect=False)
             assert ann.seat == 0
@@ -117,13 +117,13 @@ def test_a_move_refused_for_rate_is_answered_and_plays_when_sent_again():
         d.send(conn, Ready())
     d.send(1, Start())
     for _ in range(MESSAGE_BURST + 60):
-        d.send(1, Say("spam"))
-    replies = d.send(1, MoveMessage(d.table.seq, Draw()))
+        d.send(1, Say(text="spam"))
+    replies = d.send(1, MoveMessage(seq=d.table.seq, move=Draw()))
     (refusal,) = [m for m in replies if isinstance(m, Error)]
     assert refusal.code == "rate_limited" and refusal.refused == "move" and refusal.retry_after > 0
     assert d.table.seq == 0  # refused, and said so
     d.now += refusal.retry_after
-    d.send(1, MoveMessage(d.table.seq, Draw()))
+    d.send(1, MoveMessage(seq=d.table.seq, move=Draw()))
     assert d.table.seq == 1 and d.view(2).seq == 1  # the game goes on
 
 
@@ -196,7 +196,7 @@ def _spam_game(seed: int, *, measure: bool) -> tuple[Table, int, set[str], list[
         return take(table.receive(1, wire.encode(message), clock))
 
     take(table.connect(1, "127.0.0.1", clock))
-    send(Hello(PROTOCOL_VERSION, "Spam"))
+    send(Hello(version=PROTOCOL_VERSION, name="Spam"))
     take(table.tick(clock))
     brain = core_bots.make("side-effects", "heuristic", 5)
     spam, refused, samples, steps = 0, set(), [], 0
@@ -207,18 +207,18 @@ def _spam_game(seed: int, *, measure: bool) -> tuple[Table, int, set[str], list[
             if not view.trade_partners or not view.hand:
                 break
             before = table.seq
-            codes = send(MoveMessage(table.seq, moves["OfferTrade"](view.trade_partners[0], (view.hand[0].id,), ())))
+            codes = send(MoveMessage(seq=table.seq, move=moves["OfferTrade"](view.trade_partners[0], (view.hand[0].id,), ())))
             if table.seq == before:
                 refused.update(codes)
                 break
             turn_spam += 1
             mine = [o for o in latest[0].view.offers if o.seat == 0]
-            send(MoveMessage(table.seq, moves["WithdrawTrade"](mine[0].id)))
+            send(MoveMessage(seq=table.seq, move=moves["WithdrawTrade"](mine[0].id)))
         assert turn_spam <= FREE_MOVES_PER_TURN
         spam += turn_spam
         move = core_bots.decide(brain, latest[0].view)
         if move is not None:
-            send(MoveMessage(latest[0].seq, move))
+            send(MoveMessage(seq=latest[0].seq, move=move))
         clock += 0.05
         while (wake := table.next_wakeup()) is not None and wake <= clock:
             take(table.tick(clock))
@@ -273,7 +273,7 @@ def test_offers_past_the_rules_cap_are_the_rules_refusal_and_cost_no_budget():
                     refusals.append(reply)
 
     table.connect(1, "127.0.0.1", 0.0)
-    send(Hello(PROTOCOL_VERSION, "Offers"))
+    send(Hello(version=PROTOCOL_VERSION, name="Offers"))
     for action in table.tick(0.0):
         if isinstance(action, Send) and action.conn == 1:
             latest[:] = [m for m in [wire.decode_from_host(action.data)] if isinstance(m, View)] or latest
@@ -283,7 +283,7 @@ def test_offers_past_the_rules_cap_are_the_rules_refusal_and_cost_no_budget():
 
     def accepted(move) -> bool:
         before = table.seq
-        send(MoveMessage(table.seq, move))
+        send(MoveMessage(seq=table.seq, move=move))
         return table.seq > before
 
     assert all(accepted(offer) for _ in range(MAX_OPEN_OFFERS))
@@ -369,10 +369,10 @@ def test_combining_marks_are_capped_and_spectators_are_named_in_the_lobby():
 async def test_the_client_sends_again_only_what_waiting_can_help():
     client = Client("ws://127.0.0.1:1", name="x", code=None, token=None, spectate=False, reconnect=False,
                     reconnect_for=0.0)
-    client._last_move = MoveMessage(0, Draw())
-    for_the_turn = Error("rate_limited", "That is as many offers as a player may make in one turn.", "move", 0.0)
-    too_fast = Error("rate_limited", "Too many messages.", "move", 0.01)
-    chat = Error("rate_limited", "You are chatting too fast.", "chat", 0.5)
+    client._last_move = MoveMessage(seq=0, move=Draw())
+    for_the_turn = Error(code="rate_limited", message="That is as many offers as a player may make in one turn.", refused="move", retry_after=0.0)
+    too_fast = Error(code="rate_limited", message="Too many messages.", refused="move", retry_after=0.01)
+    chat = Error(code="rate_limited", message="You are chatting too fast.", refused="chat", retry_after=0.5)
     assert not client._resend_later(for_the_turn) and not client._resend_later(chat)
     assert client._resend_later(too_fast)
     client._resend.cancel()
@@ -389,18 +389,18 @@ def test_after_a_reconnection_only_what_was_missed_is_sent_again_by_number_not_b
     d.send(2, Ready())
     d.send(1, Start())
     for text in ("gg", "gg"):
-        d.send(2, Say(text))
+        d.send(2, Say(text=text))
     ann = d.of(1, ChatLine)
     assert [c.text for c in ann] == ["gg", "gg"] and [c.number for c in ann] == [1, 2]
     views = d.of(1, View)
     last = max((v.log_from + len(v.log) - 1 for v in views if v.log), default=0)
     token = d.welcome(1).token
     d.disconnect(1)
-    d.send(2, Say("gg"))  # said while Ann is away: the same words as before
+    d.send(2, Say(text="gg"))  # said while Ann is away: the same words as before
     d.advance(1.0)
     d.connect(3)
     before = len(d.inbox[3])
-    d.send(3, Hello(PROTOCOL_VERSION, "Ann", token=token, log_seen=last, chat_seen=2))
+    d.send(3, Hello(version=PROTOCOL_VERSION, name="Ann", token=token, log_seen=last, chat_seen=2))
     back = d.inbox[3][before:]
     chat = [m for m in back if isinstance(m, ChatLine)]
     assert [(c.text, c.number) for c in chat] == [("gg", 3)]
@@ -410,7 +410,7 @@ def test_after_a_reconnection_only_what_was_missed_is_sent_again_by_number_not_b
     # A fresh client (nothing seen) gets the whole backlog and recent log.
     d.connect(4)
     before = len(d.inbox[4])
-    d.send(4, Hello(PROTOCOL_VERSION, "Walt", spectate=True))
+    d.send(4, Hello(version=PROTOCOL_VERSION, name="Walt", spectate=True))
     assert [c.number for c in d.inbox[4][before:] if isinstance(c, ChatLine)] == [1, 2, 3]
 
 
@@ -438,7 +438,7 @@ async def test_a_web_page_of_another_site_cannot_open_the_table_s_socket():
             await client.close()
             host.origins.add("http://127.0.0.1:7118")
             async with connect(host.url, origin="http://127.0.0.1:7118") as ws:
-                await ws.send(Wire(None).encode(Hello(PROTOCOL_VERSION, "Page")))
+                await ws.send(Wire(None).encode(Hello(version=PROTOCOL_VERSION, name="Page")))
                 assert isinstance(Wire(None).decode_from_host(await ws.recv()), Welcome)
 
 

@@ -279,7 +279,7 @@ def play_sans_io(game: str, seed: int) -> LeakChecker:
             handled[conn] = latest.seq
             move = decide(brain, latest.view)
             if move is not None:
-                d.send(conn, MoveMessage(latest.seq, move))
+                d.send(conn, MoveMessage(seq=latest.seq, move=move))
                 moved = True
         # Let host bots act; if nobody could, let more time pass (a deadline, a stand-in).
         d.advance(0.01 if moved else 1.0)

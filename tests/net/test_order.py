@@ -44,7 +44,7 @@ def hosted(seats: int = 3, **config) -> Driver:
               "host_name": "Hana", **config}
     d = Driver(Table(TableConfig(**config), rules=fakegame.RULES, host_token=HOST_TOKEN))
     d.connect(1)
-    assert isinstance(d.send(1, Hello(PROTOCOL_VERSION, "Hana", token=HOST_TOKEN))[0], Welcome)
+    assert isinstance(d.send(1, Hello(version=PROTOCOL_VERSION, name="Hana", token=HOST_TOKEN))[0], Welcome)
     return d
 
 
@@ -59,20 +59,20 @@ def notices(d: Driver, conn: int) -> list[str]:
 def test_only_the_host_may_remove_or_mute():
     d = hosted()
     d.join(2, "Bob")
-    assert errors(d.send(2, Remove("Hana"))) == ["not_host"]
-    assert errors(d.send(2, Mute("Hana"))) == ["not_host"]
+    assert errors(d.send(2, Remove(name="Hana"))) == ["not_host"]
+    assert errors(d.send(2, Mute(name="Hana"))) == ["not_host"]
     headless = Driver(Table(TableConfig(game="shed", seats=2, headless=True), rules=fakegame.RULES))
     headless.join(1, "Ann")
     headless.join(2, "Bob")
-    assert errors(headless.send(1, Remove("Bob"))) == ["not_host"]  # a headless table has no host
+    assert errors(headless.send(1, Remove(name="Bob"))) == ["not_host"]  # a headless table has no host
 
 
 def test_a_name_nobody_goes_by_a_bot_and_the_host_are_refused_by_name():
     d = hosted(bots=1)
-    refused = d.send(1, Remove("Zed"))
+    refused = d.send(1, Remove(name="Zed"))
     assert errors(refused) == ["bad_message"] and "Nobody called Zed" in refused[0].message
-    assert "is a bot" in d.send(1, Remove("Bot 3"))[0].message
-    assert "yourself" in d.send(1, Remove("Hana"))[0].message
+    assert "is a bot" in d.send(1, Remove(name="Bot 3"))[0].message
+    assert "yourself" in d.send(1, Remove(name="Hana"))[0].message
 
 
 def test_a_person_removed_in_a_game_is_shown_out_a_bot_plays_their_seat_and_their_token_never_sits_again():
@@ -82,7 +82,7 @@ def test_a_person_removed_in_a_game_is_shown_out_a_bot_plays_their_seat_and_thei
     d.send(1, Start())
     assert d.table.phase == "playing"
     d.records.clear()
-    d.send(1, Remove("bob"))  # names are matched as names are told apart
+    d.send(1, Remove(name="bob"))  # names are matched as names are told apart
     assert d.of(2, Bye)[-1].reason == "removed" and 2 in d.closed
     assert notices(d, 1) == ["The host removed Bob from the table; a bot plays their seat."]
     seat = d.table.seats[1]
@@ -91,14 +91,14 @@ def test_a_person_removed_in_a_game_is_shown_out_a_bot_plays_their_seat_and_thei
     assert d.of(1, Lobby)[-1].seats[1].away
     # Back with the token: refused, and the connection closed.
     d.connect(3)
-    again = d.send(3, Hello(PROTOCOL_VERSION, "Bob", token=bob.token))
+    again = d.send(3, Hello(version=PROTOCOL_VERSION, name="Bob", token=bob.token))
     assert errors(again) == ["removed"] and 3 in d.closed
     # The bot plays the seat whenever it is its turn.
     before = d.table.seq
     for _ in range(6):
         message = d.view(1)
         if message.view.seat in message.view.waiting_for and message.view.legal:
-            d.send(1, MoveMessage(message.seq, message.view.legal[0]))
+            d.send(1, MoveMessage(seq=message.seq, move=message.view.legal[0]))
         d.advance(1.0)
     assert any(seat == 1 for seat, _move in list(d.table.recent_moves)[before:]), "no bot played the seat"
 
@@ -106,11 +106,11 @@ def test_a_person_removed_in_a_game_is_shown_out_a_bot_plays_their_seat_and_thei
 def test_a_person_removed_in_the_lobby_frees_the_seat_and_cannot_take_one_again():
     d = hosted(seats=3)
     bob = d.join(2, "Bob")
-    d.send(1, Remove("Bob"))
+    d.send(1, Remove(name="Bob"))
     assert d.table.seats[1].kind == "open"
     assert notices(d, 1) == ["The host removed Bob from the table."]
     d.connect(3)
-    assert errors(d.send(3, Hello(PROTOCOL_VERSION, "Bob", token=bob.token))) == ["removed"]
+    assert errors(d.send(3, Hello(version=PROTOCOL_VERSION, name="Bob", token=bob.token))) == ["removed"]
     # Whoever deals next keeps the ban in the game's journal.
     d.records.clear()
     d.send(1, Start())
@@ -120,8 +120,8 @@ def test_a_person_removed_in_the_lobby_frees_the_seat_and_cannot_take_one_again(
 def test_a_spectator_can_be_shown_out():
     d = hosted()
     d.connect(5)
-    d.send(5, Hello(PROTOCOL_VERSION, "Walt", spectate=True))
-    d.send(1, Remove("Walt"))
+    d.send(5, Hello(version=PROTOCOL_VERSION, name="Walt", spectate=True))
+    d.send(1, Remove(name="Walt"))
     assert d.of(5, Bye)[-1].reason == "removed" and 5 in d.closed
     assert notices(d, 1) == ["The host asked Walt to leave."]
 
@@ -130,14 +130,14 @@ def test_a_muted_person_s_chat_reaches_nobody_they_are_told_and_it_can_be_let_go
     d = hosted()
     d.join(2, "Bob")
     d.join(3, "Cy")
-    d.send(1, Mute("Bob"))
+    d.send(1, Mute(name="Bob"))
     assert notices(d, 2) == ["The host muted your chat: the table no longer sees what you say."]
     assert notices(d, 1) == ["Bob's chat is muted: nobody sees it."]
-    assert errors(d.send(2, Say("hello all"))) == ["muted"]
+    assert errors(d.send(2, Say(text="hello all"))) == ["muted"]
     assert not [c for conn in (1, 3) for c in d.of(conn, ChatLine) if c.text == "hello all"]
-    d.send(1, Mute("Bob", muted=False))
+    d.send(1, Mute(name="Bob", muted=False))
     assert notices(d, 2)[-1] == "The host lets you chat again."
-    d.send(2, Say("thanks"))
+    d.send(2, Say(text="thanks"))
     assert [c.text for c in d.of(3, ChatLine)] == ["thanks"]
 
 

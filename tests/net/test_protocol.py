@@ -166,7 +166,7 @@ def test_real_views_and_events_round_trip(game, options):
         events = rules.apply(state, seat, move)
         for watcher in (*range(seats), None):
             seen = tuple(e for e in (rules.redact(e, watcher) for e in events) if e is not None)
-            message = View(7, rules.view(state, watcher), seen, (LogLine("a line", LineKind.MINE, 0),), DeadlineInfo(0, "x", 1.5))
+            message = View(seq=7, view=rules.view(state, watcher), events=seen, log=(LogLine(text="a line", kind=LineKind.MINE, event=0),), deadline=DeadlineInfo(seat=0, kind="x", seconds=1.5))
             frame = wire.encode(message)
             assert len(frame) < MAX_FRAME
             assert wire.decode_from_host(frame) == message
@@ -233,7 +233,7 @@ def test_frames_are_the_documented_encoding_byte_for_byte(game):
         events = rules.apply(state, seat, move)
         for watcher in (*range(4), None):
             seen = tuple(e for e in (rules.redact(e, watcher) for e in events) if e is not None)
-            message = View(9, rules.view(state, watcher), seen, (LogLine("a line", LineKind.TURN),), DeadlineInfo(1, "x", 0.5))
+            message = View(seq=9, view=rules.view(state, watcher), events=seen, log=(LogLine(text="a line", kind=LineKind.TURN),), deadline=DeadlineInfo(seat=1, kind="x", seconds=0.5))
             assert wire.encode(message) == msgpack.packb(documented(message))
             deepest = max(deepest, nesting(documented(message)))
     assert deepest <= MAX_DEPTH - 4
@@ -256,8 +256,8 @@ def test_the_frames_of_a_change_packed_alike_read_back_as_packed_one_by_one(game
         seat, move = next_move(rules, state, bots)
         events = rules.apply(state, seat, move)
         messages = [
-            View(9, view, tuple(e for e in (rules.redact(e, watcher) for e in events) if e is not None),
-                 (LogLine(f"a line for {watcher}", LineKind.TURN),), DeadlineInfo(1, "x", 0.5))
+            View(seq=9, view=view, events=tuple(e for e in (rules.redact(e, watcher) for e in events) if e is not None),
+                 log=(LogLine(text=f"a line for {watcher}", kind=LineKind.TURN),), deadline=DeadlineInfo(seat=1, kind="x", seconds=0.5))
             for watcher, view in zip(watchers, rules.views(state, watchers))
         ]
         for message, frame in zip(messages, wire.encode_alike(messages), strict=True):
@@ -273,7 +273,7 @@ def test_what_the_views_of_a_change_share_is_packed_once(monkeypatch):
     rules = games.get("side-effects")
     wire = Wire(rules)
     state = rules.new_game(seats=4, seed=1)
-    messages = [View(1, view, (), (), None) for view in rules.views(state, (*range(4), None))]
+    messages = [View(seq=1, view=view, events=(), log=(), deadline=None) for view in rules.views(state, (*range(4), None))]
     packed: list[str] = []
     tagged_map = wire.values._tagged_map
 
@@ -300,34 +300,34 @@ def test_values_that_are_not_alike_are_packed_each_as_it_is():
     assert codec.pack_alike(odd[:1]) == [codec.pack(odd[0])]
     assert codec.pack_alike([]) == []
     with pytest.raises(TypeError):
-        codec.pack_alike([{"a": Paint(Colour.RED, Size.SMALL)}, {"a": Say("unregistered here")}])
+        codec.pack_alike([{"a": Paint(Colour.RED, Size.SMALL)}, {"a": Say(text="unregistered here")}])
 
 
 def test_every_message_round_trips():
     wire = Wire(fakegame.RULES)
     seat = SeatInfo(seat=0, name="Ana", kind="human", connected=True, ready=False, away=False)
     client = [
-        Hello(PROTOCOL_VERSION, "Ana", token="t", code="KQXZ", spectate=False),
-        Ready(False),
+        Hello(version=PROTOCOL_VERSION, name="Ana", token="t", code="KQXZ", spectate=False),
+        Ready(ready=False),
         Start(),
-        MoveMessage(4, fakegame.Play(3)),
-        Say("hello"),
-        Bye("left", ""),
-        Remove("Bob"),
-        Mute("Bob"),
-        Mute("Bob", muted=False),
+        MoveMessage(seq=4, move=fakegame.Play(3)),
+        Say(text="hello"),
+        Bye(reason="left", message=""),
+        Remove(name="Bob"),
+        Mute(name="Bob"),
+        Mute(name="Bob", muted=False),
     ]
     host = [
-        Welcome(PROTOCOL_VERSION, "shed", "Shed", 2, 0, "token", True),
-        Welcome(PROTOCOL_VERSION, "shed", "Shed", 2, None, None, False),
+        Welcome(version=PROTOCOL_VERSION, game="shed", title="Shed", seats=2, seat=0, token="token", starter=True),
+        Welcome(version=PROTOCOL_VERSION, game="shed", title="Shed", seats=2, seat=None, token=None, starter=False),
         Lobby(started=False, over=False, starter=None, seats=(seat,), spectators=2),
-        Started(("Ana", "Bot 2")),
-        ChatLine(None, "Watcher", "hi"),
-        Error("illegal_move", "No.", "move"),
-        Bye("shutdown", "Closed."),
-        Paused("The host cannot save the game: its disk is full. Play waits until it can; nothing is lost."),
-        Paused(""),
-        Notice("The host removed Bob from the table; a bot plays their seat."),
+        Started(names=("Ana", "Bot 2")),
+        ChatLine(seat=None, name="Watcher", text="hi"),
+        Error(code="illegal_move", message="No.", refused="move"),
+        Bye(reason="shutdown", message="Closed."),
+        Paused(reason="The host cannot save the game: its disk is full. Play waits until it can; nothing is lost."),
+        Paused(reason=""),
+        Notice(text="The host removed Bob from the table; a bot plays their seat."),
     ]
     assert {type(m) for m in client} == set(CLIENT_MESSAGES)
     assert {type(m) for m in host} >= set(HOST_MESSAGES) - {View}
@@ -340,15 +340,15 @@ def test_every_message_round_trips():
 def test_fields_with_defaults_may_be_left_out():
     wire = Wire(fakegame.RULES)
     frame = msgpack.packb({"type": "hello", "version": PROTOCOL_VERSION, "name": "Ana"})
-    assert wire.decode_from_client(frame) == Hello(PROTOCOL_VERSION, "Ana", None, None, False)
+    assert wire.decode_from_client(frame) == Hello(version=PROTOCOL_VERSION, name="Ana", token=None, code=None, spectate=False)
 
 
 def test_a_client_before_its_welcome_decodes_only_the_handshake():
     wire = Wire(fakegame.RULES)
     early = Wire(None)
-    assert early.decode_from_host(wire.encode(Error("wrong_code", "No."))) == Error("wrong_code", "No.")
+    assert early.decode_from_host(wire.encode(Error(code="wrong_code", message="No."))) == Error(code="wrong_code", message="No.")
     with pytest.raises(ProtocolError) as refused:
-        early.decode_from_host(wire.encode(Started(("a",))))
+        early.decode_from_host(wire.encode(Started(names=("a",))))
     assert refused.value.code == "bad_message"
 
 
@@ -689,7 +689,7 @@ def test_a_card_that_is_not_the_games_refuses_to_encode(game):
     card = view.hand[0]
     other = next(c for c in REFS[type(card)] if c.name != card.name)
     unknown = 1 + max(c.id for table in rules.wire_refs().values() for c in table)
-    assert wire.decode_from_host(wire.encode(View(1, view, (), (), None))).view == view
+    assert wire.decode_from_host(wire.encode(View(seq=1, view=view, events=(), log=(), deadline=None))).view == view
     for fake in (
         dataclasses.replace(card, name="Placebo"),
         dataclasses.replace(card, id=unknown),
@@ -697,7 +697,7 @@ def test_a_card_that_is_not_the_games_refuses_to_encode(game):
         dataclasses.replace(card, id=True) if card.id == 1 else dataclasses.replace(card, id=float(card.id)),
     ):
         with pytest.raises(TypeError, match="by its id"):
-            wire.encode(View(1, dataclasses.replace(view, hand=(fake, *view.hand[1:])), (), (), None))
+            wire.encode(View(seq=1, view=dataclasses.replace(view, hand=(fake, *view.hand[1:])), events=(), log=(), deadline=None))
 
 
 @pytest.mark.parametrize("game", GAME_NAMES)
@@ -711,7 +711,7 @@ def test_cards_by_id_make_a_view_frame_under_half_its_size_as_tagged_maps(game):
     for _ in range(30):
         seat, move = next_move(rules, state, bots)
         rules.apply(state, seat, move)
-    message = View(30, rules.view(state, 0), (), (), DeadlineInfo(0, "turn", 12.5))
+    message = View(seq=30, view=rules.view(state, 0), events=(), log=(), deadline=DeadlineInfo(seat=0, kind="turn", seconds=12.5))
     frame = wire.encode(message)
     assert frame == msgpack.packb(documented(message))
     assert 2 * len(frame) < len(msgpack.packb(documented(message, by_reference=False)))
@@ -910,7 +910,7 @@ def test_a_codec_works_out_each_annotation_once_not_per_value(monkeypatch):
     for _ in range(30):
         seat, move = next_move(rules, state, bots)
         rules.apply(state, seat, move)
-        frames += [wire.encode(View(1, rules.view(state, watcher), (), (), None)) for watcher in (0, 1, None)]
+        frames += [wire.encode(View(seq=1, view=rules.view(state, watcher), events=(), log=(), deadline=None)) for watcher in (0, 1, None)]
     hand = next(f for f in wire.values.wire_fields(type(rules.view(state, 0))) if f.name == "hand")
     revealed = next(f for f in wire.values.wire_fields(Prompt) if f.name == "revealed")
     assert hand.read is revealed.read is wire.values.reader(tuple[SECard, ...])
@@ -985,10 +985,10 @@ def test_fuzz_message_shaped_garbage(frame):
 
 
 VALID_FRAMES = [
-    SHED.encode(MoveMessage(3, fakegame.Play(7))),
-    SHED.encode(Hello(PROTOCOL_VERSION, "Ana", "tok", "KQXZ")),
-    SE.encode(View(2, games.get("side-effects").view(games.get("side-effects").new_game(seats=3, seed=1), 0), (), (), None)),
-    QUACK.encode(View(2, games.get("quack").view(games.get("quack").new_game(seats=3, seed=1), 0), (), (), None)),
+    SHED.encode(MoveMessage(seq=3, move=fakegame.Play(7))),
+    SHED.encode(Hello(version=PROTOCOL_VERSION, name="Ana", token="tok", code="KQXZ")),
+    SE.encode(View(seq=2, view=games.get("side-effects").view(games.get("side-effects").new_game(seats=3, seed=1), 0), events=(), log=(), deadline=None)),
+    QUACK.encode(View(seq=2, view=games.get("quack").view(games.get("quack").new_game(seats=3, seed=1), 0), events=(), log=(), deadline=None)),
 ]
 
 

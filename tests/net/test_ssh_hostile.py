@@ -201,7 +201,7 @@ async def hold_seat(host: Any, door: Any, key: Any, name: str) -> None:
     in the key's folder, then its connection dropped, so the seat waits for it."""
     async with websockets.connect(host.url) as ws:
         wire = Wire(host.table.rules)
-        await ws.send(wire.encode(Hello(PROTOCOL_VERSION, name, code=host.code)))
+        await ws.send(wire.encode(Hello(version=PROTOCOL_VERSION, name=name, code=host.code)))
         welcome = wire.decode_from_host(await ws.recv())
         door.door.folders.tokens(key).remember(host.url, welcome.token, name=name)
         ws.transport.abort()

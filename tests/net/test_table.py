@@ -167,7 +167,7 @@ def test_the_room_code_reads_in_groups_and_is_long():
 def test_version_mismatch_is_refused_with_a_sentence():
     d = make()
     d.connect(1)
-    replies = d.send_raw(1, d.wire.encode(Hello(PROTOCOL_VERSION + 1, "Future")))
+    replies = d.send_raw(1, d.wire.encode(Hello(version=PROTOCOL_VERSION + 1, name="Future")))
     assert replies[0].code == "version_mismatch"
     assert str(PROTOCOL_VERSION) in replies[0].message and 1 in d.closed
 
@@ -318,7 +318,7 @@ def test_a_move_updates_every_seat_and_numbers_the_view():
     d = started()
     seq = d.view(1).seq
     card = d.view(1).view.hand[0].id
-    d.send(1, MoveMessage(seq, Play(card)))
+    d.send(1, MoveMessage(seq=seq, move=Play(card)))
     for conn in (1, 2):
         update = d.view(conn)
         assert update.seq == seq + 1
@@ -331,14 +331,14 @@ def test_a_move_updates_every_seat_and_numbers_the_view():
 
 def test_drawn_cards_are_redacted_for_others():
     d = started()
-    d.send(1, MoveMessage(d.view(1).seq, Draw()))
+    d.send(1, MoveMessage(seq=d.view(1).seq, move=Draw()))
     mine, theirs = d.view(1).events[0], d.view(2).events[0]
     assert len(mine.cards) == 1 and theirs.cards == () and theirs.count == 1
 
 
 def test_move_out_of_turn_is_refused_with_the_rules_code():
     d = started()
-    replies = d.send(2, MoveMessage(d.view(2).seq, Play(d.view(2).view.hand[0].id)))
+    replies = d.send(2, MoveMessage(seq=d.view(2).seq, move=Play(d.view(2).view.hand[0].id)))
     assert error_codes(replies) == ["not_your_turn"]
     assert "seat 0" in replies[0].message
 
@@ -346,8 +346,8 @@ def test_move_out_of_turn_is_refused_with_the_rules_code():
 def test_move_from_a_stale_view_that_is_still_legal_is_applied():
     d = started()
     old = d.view(2).seq
-    d.send(1, MoveMessage(old, Draw()))  # seat 0 moves; seat 1's view is now old
-    d.send(2, MoveMessage(old, Poke(0)))  # an "Anytime" move, still legal
+    d.send(1, MoveMessage(seq=old, move=Draw()))  # seat 0 moves; seat 1's view is now old
+    d.send(2, MoveMessage(seq=old, move=Poke(0)))  # an "Anytime" move, still legal
     assert d.table.state.poked == 0
     assert d.view(2).seq == old + 2
 
@@ -356,37 +356,37 @@ def test_move_from_a_stale_view_that_is_no_longer_legal_gets_the_fresh_view():
     d = started()
     old = d.view(1).seq
     hand = [c.id for c in d.view(1).view.hand]
-    d.send(1, MoveMessage(old, Play(hand[0])))
-    d.send(2, MoveMessage(d.view(2).seq, Draw()))
+    d.send(1, MoveMessage(seq=old, move=Play(hand[0])))
+    d.send(2, MoveMessage(seq=d.view(2).seq, move=Draw()))
     # Seat 0 replays a move from its old view: that card is gone now.
-    replies = d.send(1, MoveMessage(old, Play(hand[0])))
+    replies = d.send(1, MoveMessage(seq=old, move=Play(hand[0])))
     assert error_codes(replies) == ["stale_view"]
     assert isinstance(replies[1], View) and replies[1].seq == old + 2
 
 
 def test_a_view_from_the_future_is_refused():
     d = started()
-    replies = d.send(1, MoveMessage(99, Draw()))
+    replies = d.send(1, MoveMessage(seq=99, move=Draw()))
     assert error_codes(replies) == ["bad_message"] and isinstance(replies[1], View)
 
 
 def test_spectators_and_lobby_moves_are_refused():
     d = make()
     d.join(1)
-    assert error_codes(d.send(1, MoveMessage(0, Draw()))) == ["not_started"]
+    assert error_codes(d.send(1, MoveMessage(seq=0, move=Draw()))) == ["not_started"]
     d = started()
     d.join(9, spectate=True)
-    assert error_codes(d.send(9, MoveMessage(0, Draw()))) == ["not_seated"]
+    assert error_codes(d.send(9, MoveMessage(seq=0, move=Draw()))) == ["not_seated"]
 
 
 def test_moves_after_the_end_are_refused():
     d = started()
     d.table.state.hands[0][:] = d.table.state.hands[0][:1]  # stack the game: one card left
-    d.send(1, MoveMessage(d.table.seq, Play(d.table.state.hands[0][0])))
+    d.send(1, MoveMessage(seq=d.table.seq, move=Play(d.table.state.hands[0][0])))
     assert d.table.phase == "over"
     assert d.view(2).view.outcome.winners == (0,)
     assert d.of(2, Lobby)[-1].over
-    assert error_codes(d.send(2, MoveMessage(d.table.seq, Draw()))) == ["game_over"]
+    assert error_codes(d.send(2, MoveMessage(seq=d.table.seq, move=Draw()))) == ["game_over"]
 
 
 def test_the_result_keeps_the_names_of_players_who_leave_after_it():
@@ -395,7 +395,7 @@ def test_the_result_keeps_the_names_of_players_who_leave_after_it():
     d = started()
     names = d.table.names
     d.table.state.hands[0][:] = d.table.state.hands[0][:1]
-    d.send(1, MoveMessage(d.table.seq, Play(d.table.state.hands[0][0])))
+    d.send(1, MoveMessage(seq=d.table.seq, move=Play(d.table.state.hands[0][0])))
     d.send(1, Bye())
     d.send(2, Bye())
     assert d.table.names != names
@@ -405,7 +405,7 @@ def test_the_result_keeps_the_names_of_players_who_leave_after_it():
 def test_rematch_after_the_end():
     d = started()
     d.table.state.hands[0][:] = d.table.state.hands[0][:1]
-    d.send(1, MoveMessage(d.table.seq, Play(d.table.state.hands[0][0])))
+    d.send(1, MoveMessage(seq=d.table.seq, move=Play(d.table.state.hands[0][0])))
     d.send(2, Ready())
     d.send(1, Start())
     assert d.table.phase == "playing" and d.table.games_played == 2
@@ -417,11 +417,11 @@ def test_journal_records_every_accepted_move_before_anyone_hears_of_it():
     the move causes (the host writes it to disk before sending those)."""
     d = started()
     assert [type(r) for r in d.records] == [JournalStart]
-    actions = d.table.receive(1, d.wire.encode(MoveMessage(d.table.seq, Draw())), d.now)
+    actions = d.table.receive(1, d.wire.encode(MoveMessage(seq=d.table.seq, move=Draw())), d.now)
     assert actions[0] == JournalMove(0, Draw())
     assert sum(isinstance(a, Send) for a in actions) >= 2
     d._take(actions)
-    d.send(1, MoveMessage(d.table.seq, Draw()))  # refused: not seat 0's turn now
+    d.send(1, MoveMessage(seq=d.table.seq, move=Draw()))  # refused: not seat 0's turn now
     assert [r for r in d.records if isinstance(r, JournalMove)] == [JournalMove(0, Draw())]
     assert list(d.table.recent_moves) == [(0, Draw())]
 
@@ -429,7 +429,7 @@ def test_journal_records_every_accepted_move_before_anyone_hears_of_it():
 def test_the_end_of_a_game_is_journaled_before_the_final_views():
     d = started()
     d.table.state.hands[0][:] = d.table.state.hands[0][:1]
-    actions = d.table.receive(1, d.wire.encode(MoveMessage(d.table.seq, Play(d.table.state.hands[0][0]))), d.now)
+    actions = d.table.receive(1, d.wire.encode(MoveMessage(seq=d.table.seq, move=Play(d.table.state.hands[0][0]))), d.now)
     kinds = [type(a) for a in actions]
     assert kinds[:2] == [JournalMove, JournalEnd] and Send in kinds[2:]
     assert actions[1].outcome.winners == (0,)
@@ -440,7 +440,7 @@ def test_the_end_of_a_game_is_journaled_before_the_final_views():
 
 def test_host_runs_out_the_countdown():
     d = started(deadline_grace=0.5)
-    d.send(2, MoveMessage(d.table.seq, Poke(0)))
+    d.send(2, MoveMessage(seq=d.table.seq, move=Poke(0)))
     update = d.view(1)
     # The countdown a seat is sent is the rules' time (1 second here, as the log
     # says it); the host waits its 0.5 s latency grace on top (issue 25).
@@ -458,16 +458,16 @@ def test_host_runs_out_the_countdown():
 
 def test_clients_may_not_send_the_timeout():
     d = started()
-    d.send(2, MoveMessage(d.table.seq, Poke(0)))
-    replies = d.send(1, MoveMessage(d.table.seq, Timeout()))
+    d.send(2, MoveMessage(seq=d.table.seq, move=Poke(0)))
+    replies = d.send(1, MoveMessage(seq=d.table.seq, move=Timeout()))
     assert error_codes(replies) == ["host_only"] and d.table.state.poked == 0
 
 
 def test_answering_in_time_stops_the_countdown():
     d = started()
-    d.send(2, MoveMessage(d.table.seq, Poke(0)))
+    d.send(2, MoveMessage(seq=d.table.seq, move=Poke(0)))
     d.advance(0.5)
-    d.send(1, MoveMessage(d.table.seq, Drop(d.view(1).view.hand[0].id)))
+    d.send(1, MoveMessage(seq=d.table.seq, move=Drop(d.view(1).view.hand[0].id)))
     assert d.view(1).deadline is None
     d.advance(5)
     assert Timeout() not in [m for _, m in list(d.table.recent_moves)]
@@ -518,19 +518,19 @@ def test_the_log_tells_who_left_who_came_back_and_what_a_bot_did_for_them():
     which tells of them in the second person (issue 25)."""
     d = started(away_grace=5.0)
     token = d.welcome(1).token
-    d.send(1, MoveMessage(d.table.seq, Draw()))  # lines in both logs before anyone leaves
-    d.send(2, MoveMessage(d.table.seq, Draw()))
+    d.send(1, MoveMessage(seq=d.table.seq, move=Draw()))  # lines in both logs before anyone leaves
+    d.send(2, MoveMessage(seq=d.table.seq, move=Draw()))
     before = tuple(line.text for v in d.of(1, View) for line in v.log)
     assert before and d.table.state.current == 0
     d.disconnect(1)
-    assert d.view(2).log == (LogLine("P1 is away: the connection was lost.", LineKind.NOTICE),)
+    assert d.view(2).log == (LogLine(text="P1 is away: the connection was lost.", kind=LineKind.NOTICE),)
     d.advance(5.1)
     stand_in = d.view(2).log
-    assert stand_in[0] == LogLine("A bot played for P1, who is away.", LineKind.NOTICE) and len(stand_in) > 1
+    assert stand_in[0] == LogLine(text="A bot played for P1, who is away.", kind=LineKind.NOTICE) and len(stand_in) > 1
     assert [line.event for line in stand_in[1:]] == list(range(len(stand_in) - 1))
     back = d.join(3, token=token)
     assert back.seat == 0
-    assert d.view(2).log == (LogLine("P1 is back.", LineKind.NOTICE),)
+    assert d.view(2).log == (LogLine(text="P1 is back.", kind=LineKind.NOTICE),)
     recap = d.view(3).log  # what seat 0 read before it left, and what happened since
     texts = [line.text for line in recap]
     assert tuple(texts[: len(before)]) == before
@@ -538,9 +538,9 @@ def test_the_log_tells_who_left_who_came_back_and_what_a_bot_did_for_them():
     assert not [text for text in texts if text.startswith("P1 ") or "for P1" in text]
     # Sent again with no events, a line tells none; its kind stays.
     assert d.view(3).events == () and {line.event for line in recap} == {-1}
-    assert LogLine("You were away: the connection was lost.", LineKind.NOTICE) in recap
+    assert LogLine(text="You were away: the connection was lost.", kind=LineKind.NOTICE) in recap
     d.send(3, Bye())
-    assert d.view(2).log == (LogLine("P1 left the table.", LineKind.NOTICE),)
+    assert d.view(2).log == (LogLine(text="P1 left the table.", kind=LineKind.NOTICE),)
 
 
 def test_a_flapping_connection_fills_no_logs():
@@ -560,7 +560,7 @@ def test_recent_logs_are_bounded():
 
     d = started()
     for _ in range(3 * RECENT_LOG):
-        d.send(d.table.state.current + 1, MoveMessage(d.table.seq, Draw()))
+        d.send(d.table.state.current + 1, MoveMessage(seq=d.table.seq, move=Draw()))
         if d.table.phase != "playing":
             break
     assert all(len(lines) <= RECENT_LOG for lines in d.table.recent_log.values())
@@ -574,7 +574,7 @@ def test_the_recent_log_is_kept_where_the_collector_does_not_walk():
 
     d = started()
     for _ in range(20):
-        d.send(d.table.state.current + 1, MoveMessage(d.table.seq, Draw()))
+        d.send(d.table.state.current + 1, MoveMessage(seq=d.table.seq, move=Draw()))
     kept = [line for lines in d.table.recent_log.values() for line in lines]
     gc.collect()
     assert len(kept) > 20 and not any(gc.is_tracked(line) for line in kept)
@@ -589,7 +589,7 @@ def test_once_a_stand_in_plays_for_an_away_seat_it_keeps_the_bots_pace():
     for _ in range(30):  # three seconds, well inside another grace
         view = d.view(2)
         if 1 in view.view.waiting_for and view.view.legal:
-            d.send(2, MoveMessage(view.seq, view.view.legal[0]))
+            d.send(2, MoveMessage(seq=view.seq, move=view.view.legal[0]))
         d.advance(0.1)
     assert sum(1 for seat, _ in d.table.recent_moves if seat == 0) >= 2
     d.join(3, token=token)  # back, then gone again: the grace applies anew
@@ -612,7 +612,7 @@ def test_reconnecting_replaces_the_old_connection():
     d.join(3, token=token)
     assert isinstance(d.inbox[1][-1], Bye) and d.inbox[1][-1].reason == "replaced"
     assert 1 in d.closed
-    d.send(3, MoveMessage(d.table.seq, Draw()))
+    d.send(3, MoveMessage(seq=d.table.seq, move=Draw()))
     assert list(d.table.recent_moves) == [(0, Draw())]
 
 
@@ -621,7 +621,7 @@ def test_turn_timer_hands_an_idle_seat_to_a_bot_until_the_person_acts():
     d.advance(10.1)
     assert d.of(2, Lobby)[-1].seats[0].away  # idle counts as away
     assert list(d.table.recent_moves) and list(d.table.recent_moves)[0][0] == 0
-    d.send(1, Say("back"))
+    d.send(1, Say(text="back"))
     assert not d.of(2, Lobby)[-1].seats[0].away
 
 
@@ -634,7 +634,7 @@ def test_chat_and_names_are_cleaned_of_escapes_but_markup_stays_literal():
     d.join(2)
     name = d.of(2, Lobby)[-1].seats[0].name
     assert name == "Evil [bold]Ana[/bold]"
-    d.send(1, Say("hi\x1b]0;pwned\x07 there\r\n\x9b2J[link=http://x]y[/link]"))
+    d.send(1, Say(text="hi\x1b]0;pwned\x07 there\r\n\x9b2J[link=http://x]y[/link]"))
     line = d.of(2, ChatLine)[-1]
     assert line.text == "hi there [link=http://x]y[/link]" and line.seat == 0 and line.name == name
 
@@ -642,15 +642,15 @@ def test_chat_and_names_are_cleaned_of_escapes_but_markup_stays_literal():
 def test_chat_limits():
     d = make(seats=2)
     d.join(1)
-    assert error_codes(d.send(1, Say("x" * 301))) == ["too_long"]
-    assert error_codes(d.send(1, Say("\x1b[2J"))) == ["bad_message"]  # nothing left after cleaning
-    assert error_codes(d.send(1, Say("x" * 300))) == []
+    assert error_codes(d.send(1, Say(text="x" * 301))) == ["too_long"]
+    assert error_codes(d.send(1, Say(text="\x1b[2J"))) == ["bad_message"]  # nothing left after cleaning
+    assert error_codes(d.send(1, Say(text="x" * 300))) == []
 
 
 def test_chat_backlog_reaches_newcomers():
     d = make(seats=3)
     d.join(1)
-    d.send(1, Say("first"))
+    d.send(1, Say(text="first"))
     d.join(2)
     assert [line.text for line in d.of(2, ChatLine)] == ["first"]
 
@@ -659,16 +659,16 @@ def test_long_names_are_refused():
     d = make()
     assert d.join(1, "x" * 25).code == "too_long"
     assert 1 not in d.closed  # the client may say hello again with a shorter name
-    assert isinstance(d.send(1, Hello(PROTOCOL_VERSION, "x" * 24))[0], Welcome)
+    assert isinstance(d.send(1, Hello(version=PROTOCOL_VERSION, name="x" * 24))[0], Welcome)
 
 
 def test_chat_flood_is_rate_limited():
     d = make(seats=2)
     d.join(1)
-    codes = error_codes(d.send(1, Say("a")) + [m for _ in range(CHAT_BURST + 3) for m in d.send(1, Say("a"))])
+    codes = error_codes(d.send(1, Say(text="a")) + [m for _ in range(CHAT_BURST + 3) for m in d.send(1, Say(text="a"))])
     assert "rate_limited" in codes
     d.now += 10
-    assert error_codes(d.send(1, Say("later"))) == []
+    assert error_codes(d.send(1, Say(text="later"))) == []
 
 
 def test_message_flood_is_answered_then_closed():
@@ -693,5 +693,5 @@ def test_garbage_from_one_connection_leaves_the_table_playing():
     d.join(8, spectate=True)
     assert error_codes(d.send_raw(8, b"\x81\xa4type\xa6launch")) == ["bad_message"] and 8 not in d.closed
     assert error_codes(d.send_raw(8, b"x" * 70_000)) == ["frame_too_large"] and d.closed[8].code == 1009
-    d.send(1, MoveMessage(d.table.seq, Draw()))
+    d.send(1, MoveMessage(seq=d.table.seq, move=Draw()))
     assert d.view(2).seq == 1

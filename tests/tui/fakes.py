@@ -144,11 +144,11 @@ class RulesTable(FakeSession):
     def view_message(self, events: Sequence[Any] = ()) -> View:
         rules, seat = self.rules, self.seat
         seen = [e for e in (rules.redact(ev, seat) for ev in events) if e is not None]
-        log = tuple(LogLine(text, rules.line_kind(e, seat), i)
+        log = tuple(LogLine(text=text, kind=rules.line_kind(e, seat), event=i)
                     for i, e in enumerate(seen) if (text := rules.describe(e, self.names, seat)))
         deadline = rules.deadline(self.state)
-        info = DeadlineInfo(deadline.seat, deadline.kind, deadline.seconds) if deadline is not None else None
-        return View(self.seq, rules.view(self.state, seat), tuple(seen), log, info)
+        info = DeadlineInfo(seat=deadline.seat, kind=deadline.kind, seconds=deadline.seconds) if deadline is not None else None
+        return View(seq=self.seq, view=rules.view(self.state, seat), events=tuple(seen), log=log, deadline=info)
 
     def resend(self) -> None:
         """A fresh view of the state as it is now (after the test changed it by hand)."""

@@ -296,7 +296,7 @@ async def test_a_closed_table_says_so_and_what_to_do(app_for):
     app = app_for(session)
     async with at_table(app, session, SIZE) as (pilot, board):
         assert "Your turn" in flat(screen_text(app))
-        session.push(Bye("shutdown", "The host closed the table."))
+        session.push(Bye(reason="shutdown", message="The host closed the table."))
         session.end()
         await wait_for(pilot, lambda: board.closed, what="the table to close")
         await pilot.pause()
@@ -318,7 +318,7 @@ async def test_a_seat_taken_over_by_a_newer_window_says_so_not_that_the_table_cl
     session = RulesTable(SE, state, mode="join")
     app = app_for(session)
     async with at_table(app, session, SIZE) as (pilot, board):
-        session.push(Bye("replaced", "This seat was taken over by a newer connection."))
+        session.push(Bye(reason="replaced", message="This seat was taken over by a newer connection."))
         session.end()
         await wait_for(pilot, lambda: board.closed, what="the seat to move")
         await pilot.pause()
@@ -530,7 +530,7 @@ async def test_the_palette_offers_to_mute_and_a_notice_is_logged(app_for):
         assert "Remove Bot 2" in titles and "Mute Bot 2" in titles and "Remove Bot 3" not in titles
         app.mute_person("Bot 2")
         await wait_for(pilot, lambda: ("mute", ("Bot 2", True)) in session.sent, what="the mute sent")
-        session.push(Notice("Bot 2's chat is muted: nobody sees it."))
+        session.push(Notice(text="Bot 2's chat is muted: nobody sees it."))
         await wait_for(pilot, lambda: "nobody sees it" in screen_text(app), what="the notice in the log")
 
 

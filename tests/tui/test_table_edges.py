@@ -110,7 +110,7 @@ async def test_bots_wait_for_the_player_to_look_at_a_new_table(tmp_path):
 
 
 def notice(text: str) -> LogLine:
-    return LogLine(text, LineKind.NOTICE)
+    return LogLine(text=text, kind=LineKind.NOTICE)
 
 
 async def test_presence_lines_and_the_recent_log_after_a_reconnection(app_for):
@@ -123,22 +123,22 @@ async def test_presence_lines_and_the_recent_log_after_a_reconnection(app_for):
     async with at_table(app, session, SIZE) as (pilot, _board):
         screen = app.table_screen
         view = RULES.view(state, 0)
-        session.push(View(session.seq, view, (), (notice("Bob is away: the connection was lost."),), None))
+        session.push(View(seq=session.seq, view=view, events=(), log=(notice("Bob is away: the connection was lost."),), deadline=None))
         await wait_for(pilot, lambda: "Bob is away" in screen_text(app), what="the presence line")
-        session.push(View(session.seq, view, (), (notice("A bot played Therapy for Bob, who is away."),), None))
+        session.push(View(seq=session.seq, view=view, events=(), log=(notice("A bot played Therapy for Bob, who is away."),), deadline=None))
         await wait_for(pilot, lambda: "who is away" in screen_text(app), what="the stand-in line")
         before = list(screen.log_lines)
         session.push(Disconnected("The connection to the host was lost."))
         session.push(Reconnected())
-        missed = (LogLine("You ended the turn.", LineKind.EVENT), LogLine("Turn 9: Cy to play.", LineKind.MINE),
-                  LogLine("Cy played.", LineKind.TURN), notice("Bob is back."))
-        session.push(View(session.seq, view, (), missed, None))
+        missed = (LogLine(text="You ended the turn.", kind=LineKind.EVENT), LogLine(text="Turn 9: Cy to play.", kind=LineKind.MINE),
+                  LogLine(text="Cy played.", kind=LineKind.TURN), notice("Bob is back."))
+        session.push(View(seq=session.seq, view=view, events=(), log=missed, deadline=None))
         await wait_for(pilot, lambda: "Bob is back." in screen.log_lines, what="the lines missed")
         assert screen.log_lines == [*before, "You ended the turn.", "Turn 9: Cy to play.", "Cy played.", "Bob is back."]
         styles = {entry.plain: entry.style for entry in screen.log_widget._entries}
         assert styles["You ended the turn."] == "" and styles["Turn 9: Cy to play."] == "bold"
         assert styles["Cy played."] == "dim" and styles["Bob is back."] == ""
-        session.push(View(session.seq, view, (), (notice("Bob is back."),), None))
+        session.push(View(seq=session.seq, view=view, events=(), log=(notice("Bob is back."),), deadline=None))
         await wait_for(pilot, lambda: screen.log_lines.count("Bob is back.") == 2, what="a later line")
 
 
@@ -278,9 +278,9 @@ async def test_a_player_back_in_a_new_terminal_reads_the_chat_and_the_recent_log
         session.push(lobby_of(session.names))  # started, no Started message: a game in progress
         session.push(ChatLine(seat=1, name="Bot 2", text="brb"))
         session.push(ChatLine(seat=2, name="Bot 3", text="take your time"))
-        recap = (notice("You were away: the connection was lost."), LogLine("Bot 2 ended the turn.", LineKind.EVENT),
+        recap = (notice("You were away: the connection was lost."), LogLine(text="Bot 2 ended the turn.", kind=LineKind.EVENT),
                  notice("You are back."))
-        session.push(View(session.seq, RULES.view(state, 0), (), recap, None))
+        session.push(View(seq=session.seq, view=RULES.view(state, 0), events=(), log=recap, deadline=None))
         await wait_for(pilot, lambda: app.table_screen is not None and app.table_screen.view is not None)
         await pilot.pause()
         text = screen_text(app)
@@ -330,7 +330,7 @@ async def test_a_pause_is_said_in_the_log_and_the_status_line_and_a_move_waits_f
     app = app_for(session)
     reason = "The host cannot save the game: its disk is full. Play waits until it can; nothing is lost."
     async with at_table(app, session, SIZE) as (pilot, board):
-        session.push(Paused(reason))
+        session.push(Paused(reason=reason))
         await wait_for(pilot, lambda: "paused" in screen_text(app).splitlines()[0], what="the status line")
         assert "its disk is full" in flat(screen_text(app))
         assert not app.toasts  # said in the log, not over it
@@ -338,7 +338,7 @@ async def test_a_pause_is_said_in_the_log_and_the_status_line_and_a_move_waits_f
         await pilot.pause()
         assert session.moves == []
         assert "your move was not sent" in flat(screen_text(app))
-        session.push(Paused(""))
+        session.push(Paused(reason=""))
         await wait_for(pilot, lambda: "save the game again" in flat(screen_text(app)), what="play going on")
         assert "paused" not in screen_text(app).splitlines()[0]
         await pilot.press("e")

@@ -128,7 +128,7 @@ def test_the_summary_labels_each_figure_one_way():
     while RULES.outcome(state) is None:
         seat, move = next_move(RULES, state, players)
         events = RULES.apply(state, seat, move)
-        record.see(View(0, RULES.view(state, 0), tuple(events), (), None))
+        record.see(View(seq=0, view=RULES.view(state, 0), events=tuple(events), log=(), deadline=None))
     view = RULES.view(state, 0)
     names = ("ann", "bob", "cy", "dee")
     standings = [progress(view, seat).plain for _place, seat in ranked(view)]
