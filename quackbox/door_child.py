@@ -45,7 +45,7 @@ def warm_modules() -> tuple[str, ...]:
         "textual.scrollbar",
         "textual.pilot",
         "textual.drivers.headless_driver",
-        "quackbox.net.zygote:read_the_wire",
+        "quackbox.net.fork_server:read_the_wire",
     )
 
 

@@ -27,7 +27,8 @@ import pytest
 from quackbox.net import zygote as zygote_module
 from quackbox.net.door import SESSION_ENV, Launch, child_environment, interpreter_environment
 from quackbox.net.pty_child import PtyChild
-from quackbox.net.zygote import Zygote, entry
+from quackbox.net.fork_server import entry
+from quackbox.net.zygote import Zygote
 
 REPORT = str(Path(__file__).with_name("child_report.py"))
 LIGHT = ("json",)
