@@ -47,7 +47,6 @@ from quackbox.net.protocol import (
     ErrorCode,
     Hello,
     Lobby,
-    LogLine,
     MoveMessage,
     Mute,
     Paused,

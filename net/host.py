@@ -57,7 +57,8 @@ from quackbox.net.lobby import HELLO_TIMEOUT
 from quackbox.net.config import TableConfig
 from quackbox.net.saver import Record, Saver, Start
 from quackbox.net.actions import JournalNote
-from quackbox.net.table import OVER, Action, Close, JournalEnd, JournalMove, JournalStart, Send, Table, new_room_code
+from quackbox.net.room import new_room_code
+from quackbox.net.table import OVER, Action, Close, JournalEnd, JournalMove, JournalStart, Send, Table
 
 __all__ = ["Host", "HostConfig", "HostError", "farewell", "run_host"]
 

@@ -13,7 +13,6 @@ No IO and no clock: every call that notes a time takes it.
 
 from __future__ import annotations
 
-import hmac
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Iterator
@@ -39,6 +38,7 @@ from quackbox.net.protocol import (
     Wire,
 )
 from quackbox.net.journal import token_hash
+from quackbox.net.room import same_code
 from quackbox.net.seats import Seats
 from quackbox.net.text import clean_name, clean_text, name_keys
 
@@ -181,8 +181,7 @@ class Lobby:
             if seat is None:
                 return self.wrong(peer, now, ErrorCode.BAD_TOKEN, "That seat token is not valid at this table.")
         elif self.code is not None:
-            given = "".join((hello.code or "").split()).replace("-", "").upper().encode()
-            if not hmac.compare_digest(given, self.code.replace("-", "").encode()):
+            if not same_code(hello.code or "", self.code):
                 what = "needs a room code" if not hello.code else "has a different room code"
                 return self.wrong(peer, now, ErrorCode.WRONG_CODE, f"This table {what}; ask the host for it.")
         name = clean_name(hello.name)

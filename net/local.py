@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from quackbox.net.client import Client
 from quackbox.net.host import Host, HostConfig, HostError
-from quackbox.net.table import new_room_code
+from quackbox.net.room import new_room_code
 
 if TYPE_CHECKING:  # net.ssh needs asyncssh, loaded only for a table with an SSH door
     from quackbox.net.ssh import SshConfig, SshServer

@@ -43,7 +43,6 @@ from quackbox.net.limits import Rate, TokenBucket, TurnBudget
 from quackbox.net.protocol import (
     BOT,
     HUMAN,
-    OPEN,
     Bye,
     ClientMessage,
     DeadlineInfo,
@@ -52,7 +51,6 @@ from quackbox.net.protocol import (
     LogLine,
     MoveMessage,
     Mute,
-    Notice,
     Paused,
     ProtocolError,
     Ready,
@@ -63,8 +61,8 @@ from quackbox.net.protocol import (
     View,
     Wire,
 )
+from quackbox.net.order import Order
 from quackbox.net.seats import Seat, Seats
-from quackbox.net.text import clean_name, name_keys
 
 __all__ = [
     "LOBBY",
@@ -77,17 +75,12 @@ __all__ = [
     "JournalStart",
     "Send",
     "Table",
-    "new_room_code",
     "seen_by",
 ]
 
 log = logging.getLogger("quackbox.net")
 
 
-ROOM_CODE_LETTERS = "BCDFGHJKLMNPQRSTVWXZ"  # no vowels: no words, no 0/O or 1/I mix-ups
-ROOM_CODE_LENGTH = 12
-"""20**12 codes (about 52 bits): see "Room codes" in docs/PROTOCOL.md for why."""
-ROOM_CODE_GROUP = 4
 RECENT_LOG = 50
 """Log lines kept per seat (and for spectators), for whoever (re)joins mid-game."""
 RECENT_MOVES = 64
@@ -113,13 +106,6 @@ def seen_by(
     told = tuple(LogLine(text=text, kind=rules.line_kind(e, seat), event=i)
                  for i, e in enumerate(seen) if (text := rules.describe(e, names, seat)))
     return tuple(seen), told
-
-
-def new_room_code() -> str:
-    """A fresh room code such as ``KQXZ-BDFG-HJKL`` (from :mod:`secrets`);
-    the dashes are for reading, a hello may leave them out."""
-    letters = "".join(secrets.choice(ROOM_CODE_LETTERS) for _ in range(ROOM_CODE_LENGTH))
-    return "-".join(letters[i : i + ROOM_CODE_GROUP] for i in range(0, ROOM_CODE_LENGTH, ROOM_CODE_GROUP))
 
 
 class Table:
@@ -177,6 +163,8 @@ class Table:
         )
         self.lobby = Lobby(config, self.rules, self.wire, self.seats)
         self.bots = BotDriver(config, self.rules)
+        self.order = Order(self)
+        """The host's seat keeping order: removing people, muting their chat."""
         self._deadline: Deadline | None = None
         self._deadline_started = 0.0
         self._unlisted = frozenset(self.rules.unlisted_moves())
@@ -257,9 +245,9 @@ class Table:
         if kind is Ready:
             return out + lobby.ready(peer, message, phase=self.phase)
         if kind is Remove:
-            return out + self._remove(peer, message.name, now)
+            return out + self.order.remove(peer, message.name)
         if kind is Mute:
-            return out + self._mute(peer, message.name, message.muted)
+            return out + self.order.mute(peer, message.name, message.muted)
         if kind is Start:
             return out + self._start(peer, now)
         if kind is Bye:
@@ -354,109 +342,6 @@ class Table:
 
     def _refuse_paused(self, peer: Peer, what: str) -> list[Action]:
         return self.lobby.error(peer, ErrorCode.PAUSED, self.paused or "", what, free=True)
-
-    # --- keeping order ---------------------------------------------------------------
-
-    def is_host(self, peer: Peer) -> bool:
-        """Whether ``peer`` is the host's own seat (a headless table has none)."""
-        return (self.host_token is not None and peer.seat is not None
-                and self.seats[peer.seat].token == self.host_token)
-
-    def _person(self, name: str) -> Seat | Peer | None:
-        """The seat whose person goes by ``name`` (as names are told apart), or the spectator."""
-        wanted = name_keys(clean_name(name))
-        for seat in self.seats:
-            if seat.kind != OPEN and not wanted.isdisjoint(name_keys(seat.name)):
-                return seat
-        for peer in self.lobby.audience():
-            if peer.spectator and not wanted.isdisjoint(name_keys(peer.name)):
-                return peer
-        return None
-
-    def _refuse_unless_host(self, peer: Peer, what: str) -> list[Action] | None:
-        if self.is_host(peer):
-            return None
-        return self.lobby.error(peer, ErrorCode.NOT_HOST, f"Only the host may {what}.", what.split()[0])
-
-    def _remove(self, peer: Peer, name: str, now: float) -> list[Action]:
-        """The host removes the person called ``name``: a seat's person is replaced by a bot
-        (in the lobby the seat opens) and their token never sits here again; a spectator
-        is shown out. Everyone is told."""
-        refused = self._refuse_unless_host(peer, "remove people from the table")
-        if refused is not None:
-            return refused
-        target = self._person(name)
-        lobby = self.lobby
-        if target is None:
-            return lobby.error(peer, ErrorCode.BAD_MESSAGE, f"Nobody called {name} is at this table.", "remove")
-        out: list[Action] = []
-        if isinstance(target, Peer):
-            told = f"The host asked {target.name} to leave."
-            out += self._show_out(target)
-        else:
-            if target.kind == BOT:
-                return lobby.error(peer, ErrorCode.BAD_MESSAGE, f"{target.name} is a bot: there is nobody to remove.",
-                                   "remove")
-            if target.index == peer.seat:
-                return lobby.error(peer, ErrorCode.BAD_MESSAGE, "You cannot remove yourself; close the table instead.",
-                                   "remove")
-            gone = lobby.peers.get(target.conn) if target.conn is not None else None
-            if target.token_hash:
-                lobby.removed.add(target.token_hash)
-                out.append(JournalNote("removed", target.index if self.phase != LOBBY else None, target.token_hash))
-            name = target.name
-            if self.phase == LOBBY:
-                self.seats.free(target)
-                told = f"The host removed {name} from the table."
-            else:
-                self.seats.revoke(target)
-                told = f"The host removed {name} from the table; a bot plays their seat."
-            if gone is not None:
-                gone.seat = None
-                out += self._show_out(gone)
-            out += lobby.announce(self.phase)
-        return out + self._notice(told)
-
-    def _show_out(self, peer: Peer) -> list[Action]:
-        peer.closing = True
-        return self.lobby.send(peer, Bye(reason="removed", message="The host removed you from the table."), free=True) + [
-            Close(peer.conn, CLOSE_NORMAL, "removed", free=True)
-        ]
-
-    def _mute(self, peer: Peer, name: str, muted: bool) -> list[Action]:
-        """The host mutes (or lets go) the chat of the person called ``name``: the table stops
-        seeing it; that person is told."""
-        refused = self._refuse_unless_host(peer, "mute people's chat")
-        if refused is not None:
-            return refused
-        target = self._person(name)
-        lobby = self.lobby
-        if target is None or (not isinstance(target, Peer) and target.kind == BOT):
-            return lobby.error(peer, ErrorCode.BAD_MESSAGE, f"Nobody called {name} chats at this table.", "mute")
-        if not isinstance(target, Peer) and target.index == peer.seat:
-            return lobby.error(peer, ErrorCode.BAD_MESSAGE, "You cannot mute yourself.", "mute")
-        out: list[Action] = []
-        if isinstance(target, Peer):
-            target.muted = muted
-            who, listeners = target.name, [target]
-        else:
-            if muted:
-                lobby.muted.add(target.index)
-            else:
-                lobby.muted.discard(target.index)
-            out.append(JournalNote("muted", target.index, muted=muted))
-            out += lobby.announce(self.phase)
-            who, listeners = target.name, [p for p in lobby.audience() if p.seat == target.index]
-        own = ("The host muted your chat: the table no longer sees what you say." if muted
-               else "The host lets you chat again.")
-        for listener in listeners:
-            out += lobby.send(listener, Notice(text=own), free=True)
-        said = f"{who}'s chat is muted: nobody sees it." if muted else f"{who} may chat again."
-        return out + lobby.send(peer, Notice(text=said), free=True)
-
-    def _notice(self, text: str) -> list[Action]:
-        """``text`` for everyone's log."""
-        return self.lobby.broadcast(Notice(text=text))
 
     # --- joining and starting --------------------------------------------------------
 

@@ -43,7 +43,6 @@ import contextlib
 import email.utils
 import errno
 import hashlib
-import hmac
 import json
 import logging
 import os
@@ -66,6 +65,7 @@ from quackbox.net.door import (ChildProgram, Door, DoorError, DoorLimits, DoorSe
 from quackbox.net.gate import Gate
 from quackbox.net.limits import SlowDown, TokenBucket
 from quackbox.net.protocol import DEFAULT_WEB_PORT
+from quackbox.net.room import same_code
 from quackbox.net.resources import QuietLog
 from quackbox.net.web_http import Page, allowed_hosts, answer
 
@@ -242,15 +242,6 @@ def read_resize(message: str) -> tuple[int, int] | None:
         return None
     cols, rows = _dimension(size[0], 0), _dimension(size[1], 0)
     return (cols, rows) if cols and rows else None
-
-
-def same_code(given: str, code: str) -> bool:
-    """Whether ``given`` is the room ``code``, as the table compares them (no spaces or dashes,
-    any case), in constant time."""
-    def plain(text: str) -> bytes:
-        return "".join(text.split()).replace("-", "").upper().encode("utf-8")
-
-    return hmac.compare_digest(plain(given), plain(code))
 
 
 def close_reason(sentence: str) -> str:

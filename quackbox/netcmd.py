@@ -16,7 +16,6 @@ import os
 import re
 import signal
 import sys
-from pathlib import Path
 from typing import Any
 
 from quackbox.core import games
@@ -30,7 +29,7 @@ from quackbox.net.local import open_door, open_web, ssh_command
 from quackbox.net.protocol import DEFAULT_PORT, DEFAULT_SSH_PORT, DEFAULT_WEB_PORT
 from quackbox.net.resources import quiet_loop_errors, raise_descriptor_limit
 from quackbox.net.door import HOST_KEY_ENV, ROOM_CODE_ENV, VIA_ENV
-from quackbox.net.table import new_room_code
+from quackbox.net.room import new_room_code
 from quackbox.net.tokens import TokenStore
 
 EXIT_OK = 0

@@ -383,7 +383,7 @@ def test_the_docs_room_codes_look_like_real_ones() -> None:
     the README and docs show (after --code, or a link's #) is one a table could make."""
     import re
 
-    from quackbox.net.table import ROOM_CODE_GROUP, ROOM_CODE_LENGTH, ROOM_CODE_LETTERS
+    from quackbox.net.room import ROOM_CODE_GROUP, ROOM_CODE_LENGTH, ROOM_CODE_LETTERS
 
     root = Path(__file__).resolve().parents[1]
     shown = []

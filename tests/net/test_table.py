@@ -156,7 +156,7 @@ def test_a_valid_token_needs_no_room_code():
 
 
 def test_the_room_code_reads_in_groups_and_is_long():
-    from quackbox.net.table import new_room_code
+    from quackbox.net.room import new_room_code
 
     code = new_room_code()
     assert len(code.replace("-", "")) == 12 and code.count("-") == 2
