@@ -21,7 +21,8 @@ from typing import Any
 from quackbox.core import games
 from quackbox.core import options as core_options
 from quackbox.core.rules import BadOptions, Outcome
-from quackbox.net.client import NetError, run_network_bot, table_url
+from quackbox.net.client import NetError, table_url
+from quackbox.net.network_bot import run_network_bot
 from quackbox.door_child import join_program
 from quackbox.net.host import Host, HostConfig, HostError, farewell, is_loopback, lan_address
 from quackbox.net import journal, places

@@ -18,9 +18,9 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from quackbox.core import bots as core_bots
-from quackbox.core.bots import Bot, decide
-from quackbox.core.rules import GameView
+from quackbox.core.bots import decide
 from quackbox.core import games
+from quackbox.net.network_bot import run_network_bot
 from quackbox.net.client import (
     BadToken,
     Client,
@@ -31,7 +31,6 @@ from quackbox.net.client import (
     TableFull,
     VersionMismatch,
     WrongCode,
-    run_network_bot,
 )
 from quackbox.net.host import Host, HostConfig, HostError, _Outbox
 from quackbox.net import journal as jn

@@ -20,13 +20,14 @@ from websockets.asyncio.client import connect
 
 from quackbox.core import bots as core_bots
 from quackbox.core import games
-from quackbox.net.client import Client, run_network_bot
+from quackbox.net.client import Client
+from quackbox.net.network_bot import run_network_bot
 from quackbox.net.host import Host
 from quackbox.net import limits
 from quackbox.core.side_effects import MAX_OPEN_OFFERS
 from quackbox.net.limits import FREE_MOVES_PER_TURN, MESSAGE_BURST
 from quackbox.net.lobby import MAX_PENDING_PEERS
-from quackbox.net.protocol import PROTOCOL_VERSION, ChatLine, Error, Hello, LineKind, Lobby, LogLine, MoveMessage, Ready, Say, Start, View, Welcome, Wire
+from quackbox.net.protocol import PROTOCOL_VERSION, ChatLine, Error, Hello, Lobby, MoveMessage, Ready, Say, Start, View, Welcome, Wire
 from quackbox.net.config import TableConfig
 from quackbox.net.table import Send, Table
 from tests.net.fakegame import Draw

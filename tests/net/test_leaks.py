@@ -27,7 +27,7 @@ from quackbox.core import bots as core_bots
 from quackbox.core import games
 from quackbox.core.bots import decide
 from quackbox.core.rules import Event
-from quackbox.net.client import run_network_bot
+from quackbox.net.network_bot import run_network_bot
 from quackbox.net.host import Host, HostConfig
 from quackbox.net.protocol import MoveMessage, Ready, Start, View, Wire
 from quackbox.net.config import TableConfig
