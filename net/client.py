@@ -27,6 +27,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from quackbox.core import games
+from quackbox.net.errors import NetError
 from quackbox.core.rules import Move
 from quackbox.net.tokens import TokenStore
 from quackbox.net.protocol import (
@@ -91,12 +92,6 @@ host gave) before the refusal is passed on."""
 #  +-- HostClosed      the host said goodbye (.reason)
 #  +-- ConnectionLost  the connection dropped and reconnecting failed
 #  +-- NotConnected    a send while the connection is down (reconnecting)
-
-
-class NetError(Exception):
-    """A problem talking to a host; ``str()`` is a plain sentence."""
-
-    code = "net_error"
 
 
 class NoHost(NetError):

@@ -58,6 +58,8 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import msgpack
 
+from quackbox.net.errors import NetError
+
 __all__ = ["Codec", "DecodeError", "MAX_DEPTH", "MAX_ITEMS", "MAX_STR", "TAG"]
 
 TAG = "@"
@@ -78,7 +80,7 @@ Reader = Callable[[Any, str, int], Any]
 value, or DecodeError naming ``where``; ``depth`` is how deep ``obj`` lies."""
 
 
-class DecodeError(ValueError):
+class DecodeError(NetError, ValueError):
     """A value does not match the type it must have.
 
     ``where`` names the class and field (``Treat.drug``); ``cls`` is the

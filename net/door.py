@@ -64,6 +64,7 @@ from pathlib import Path
 from typing import Any, Callable, Hashable, Iterable, Mapping, Protocol, Self, Sequence
 
 from quackbox.net import places
+from quackbox.net.errors import DoorError
 from quackbox.net.gate import Gate
 from quackbox.net.journal import token_hash
 from quackbox.net.limits import TokenBucket
@@ -203,10 +204,6 @@ class DoorLimits:
     resize_interval: float = RESIZE_INTERVAL
     max_cols: int = MAX_COLS
     max_rows: int = MAX_ROWS
-
-
-class DoorError(Exception):
-    """A door cannot open; the message is a sentence for the person who started the host."""
 
 
 # --- sentences ------------------------------------------------------------------------------

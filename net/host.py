@@ -50,6 +50,7 @@ from quackbox.core.rules import Outcome
 from quackbox.net.protocol import DEFAULT_PORT, MAX_FRAME, Error, ErrorCode
 from quackbox.net import journal as jn
 from quackbox.net import text
+from quackbox.net.errors import HostError
 from quackbox.net.gate import Gate
 from quackbox.net.journal_writer import DISK, Disk, JournalWriter
 from quackbox.net.loops import call_soon_from_thread
@@ -100,10 +101,6 @@ class HostConfig(TableConfig):
 
 
 _RECORDS = (JournalStart, JournalMove, JournalEnd, JournalNote)
-
-
-class HostError(Exception):
-    """The host cannot run; the message is a sentence for the person who started it."""
 
 
 def farewell(saved: tuple[Path, bool] | None, resume_flags: Sequence[str] = ()) -> list[str]:

@@ -36,6 +36,7 @@ import msgpack
 from quackbox.core import games
 from quackbox.core.rules import Event, Move, Outcome, RulesError
 from quackbox.net import places
+from quackbox.net.errors import NetError
 from quackbox.net.codec import Codec, DecodeError
 from quackbox.net.protocol import Wire
 
@@ -72,7 +73,7 @@ REMOVED, MUTED = "removed", "muted"
 """The kinds of a host's note."""
 
 
-class JournalError(Exception):
+class JournalError(NetError):
     """A journal that cannot be used; the message names the file."""
 
     def __init__(self, path: os.PathLike[str] | str, problem: str) -> None:

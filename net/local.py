@@ -20,17 +20,17 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping, overload
 
 from quackbox.net.client import Client
-from quackbox.net.host import Host, HostConfig, HostError
+from quackbox.net.host import Host, HostConfig
 from quackbox.net.room import new_room_code
 
 if TYPE_CHECKING:  # net.ssh needs asyncssh, loaded only for a table with an SSH door
     from quackbox.net.ssh import SshConfig, SshServer
     from quackbox.net.web import WebConfig, WebServer
 
-__all__ = ["LocalGame", "open_door", "open_table", "open_web", "ssh_command", "start_local_game"]
+__all__ = ["LocalGame", "open_door", "open_table", "ssh_command", "start_local_game"]
 
 DEFAULT_BOT_DELAY = 0.8
 """Seconds between bot moves in a game a person watches."""
@@ -74,37 +74,32 @@ class LocalGame:
             await _stop(self.host, self.ssh, self.web)
 
 
-async def open_door(config: SshConfig, host: Host) -> SshServer:
-    """Start the SSH door of the running ``host``.
+@overload
+async def open_door(config: SshConfig, host: Host) -> SshServer: ...
+
+
+@overload
+async def open_door(config: WebConfig, host: Host) -> WebServer: ...
+
+
+async def open_door(config: SshConfig | WebConfig, host: Host) -> SshServer | WebServer:
+    """Start a door of the running ``host``: the SSH door for an SshConfig, the browser door for
+    a WebConfig. The one way a door opens.
 
     Raises:
-        HostError: with the door's sentence (the port is in use, the host key cannot be used).
+        DoorError: a HostError with the door's sentence (the port is in use, the host key
+            cannot be used, the table has no room code).
     """
-    from quackbox.net.ssh import SshError, SshServer
+    from quackbox.net.web import WebConfig, WebServer
 
-    door = SshServer(config, host)
-    try:
-        await door.start()
-    except SshError as exc:
-        raise HostError(str(exc)) from None
-    return door
+    door: SshServer | WebServer
+    if isinstance(config, WebConfig):
+        door = WebServer(config, host)
+    else:
+        from quackbox.net.ssh import SshServer  # asyncssh, loaded only for a table with an SSH door
 
-
-async def open_web(config: WebConfig, host: Host) -> WebServer:
-    """Start the browser door of the running ``host``.
-
-    Raises:
-        HostError: with the door's sentence (the port is in use, the table has no room code).
-    """
-    from quackbox.net.web import WebError, WebServer
-
-    door = WebServer(config, host)
-    try:
-        await door.start()
-    except WebError as exc:
-        raise HostError(str(exc)) from None
-    # The door's own page may reach the table's socket; no other site's may.
-    host.origins.update(f"{scheme}://{name}:{door.port}" for name in door.hosts for scheme in ("http", "https"))
+        door = SshServer(config, host)
+    await door.start()
     return door
 
 
@@ -141,7 +136,7 @@ async def open_table(
         if ssh is not None:
             door = await open_door(ssh, host)
         if web is not None:
-            browser = await open_web(web, host)
+            browser = await open_door(web, host)
         client = await Client.connect(host.url, name=name, code=host.code, token=host.host_token)
     except BaseException:
         await _stop(host, door, browser)

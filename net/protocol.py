@@ -31,6 +31,7 @@ import msgpack
 
 from quackbox.core.rules import Event, LineKind, Move, Outcome, RulesError
 from quackbox.net.codec import Codec, DecodeError, _short
+from quackbox.net.errors import NetError
 
 __all__ = [
     "Bye",
@@ -163,12 +164,14 @@ FATAL_CODES = frozenset(
 _RULES_CODES = {c.value for c in ErrorCode}
 
 
-class ProtocolError(Exception):
+class ProtocolError(NetError):
     """A frame or message that cannot be accepted; ``code`` is an :class:`ErrorCode`.
 
     ``str()`` is a plain sentence suitable for showing to the person whose
     client sent it.
     """
+
+    code: ErrorCode
 
     def __init__(self, code: ErrorCode, message: str) -> None:
         self.code = ErrorCode(code)

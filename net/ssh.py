@@ -50,7 +50,7 @@ window): what a player could type in several seconds, and all the input a
 session waiting on its typing rate holds on the host."""
 
 
-class SshError(Exception):
+class SshError(DoorError):
     """The SSH server cannot run; the message is a sentence for the person who started it."""
 
 

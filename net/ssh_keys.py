@@ -20,6 +20,7 @@ from pathlib import Path
 import asyncssh
 
 from quackbox.net import places
+from quackbox.net.errors import DoorError
 
 __all__ = ["AllowList", "SshKeyError", "load_host_key", "players_dir"]
 
@@ -29,7 +30,7 @@ PRIVATE_DIR = 0o700
 PRIVATE_FILE = 0o600
 
 
-class SshKeyError(Exception):
+class SshKeyError(DoorError):
     """A key or allow file cannot be used; the message is a sentence for the person who started the host."""
 
 

@@ -20,6 +20,8 @@ import re
 import unicodedata
 from importlib import resources
 
+from quackbox.net.errors import HostError
+
 __all__ = ["MAX_MARKS", "TextDataError", "clean_name", "clean_text", "ignorable", "load_confusables", "name_keys", "skeleton"]
 
 # Terminal escape sequences, in their 7-bit form (ESC + a letter) and their
@@ -112,7 +114,7 @@ def clean_name(text: str) -> str:
     return unicodedata.normalize("NFC", clean_text(unicodedata.normalize("NFKD", text)))
 
 
-class TextDataError(Exception):
+class TextDataError(HostError):
     """The confusables data cannot be read or is not what it should be (a sentence)."""
 
 

@@ -144,7 +144,7 @@ LEFT_SENTENCE = "You left the table."
 ENDED = "Your session at the table ended."
 
 
-class WebError(Exception):
+class WebError(DoorError):
     """The browser door cannot open; the message is a sentence for the person who started the host."""
 
 
@@ -339,6 +339,8 @@ class WebServer(DoorServer):
             raise WebError(f"Cannot serve the browser page on {where}: {exc.strerror or exc}.") from None
         self.port = self._server.sockets[0].getsockname()[1]
         self.hosts = allowed_hosts(self._names())
+        # The door's own page may reach the table's socket; no other site's may.
+        self.host.origins.update(f"{scheme}://{name}:{self.port}" for name in self.hosts for scheme in ("http", "https"))
 
     async def stop(self) -> None:
         """Close every session (their children hung up and reaped), then stop listening."""

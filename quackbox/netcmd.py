@@ -26,7 +26,7 @@ from quackbox.net.network_bot import run_network_bot
 from quackbox.door_child import join_program
 from quackbox.net.host import Host, HostConfig, HostError, farewell, is_loopback, lan_address
 from quackbox.net import journal, places
-from quackbox.net.local import open_door, open_web, ssh_command
+from quackbox.net.local import open_door, ssh_command
 from quackbox.net.protocol import DEFAULT_PORT, DEFAULT_SSH_PORT, DEFAULT_WEB_PORT
 from quackbox.net.resources import quiet_loop_errors, raise_descriptor_limit
 from quackbox.net.door import HOST_KEY_ENV, ROOM_CODE_ENV, VIA_ENV
@@ -334,7 +334,7 @@ async def _serve_headless(
             ssh = web = None
             try:
                 ssh = await open_door(ssh_config, host) if ssh_config is not None else None
-                web = await open_web(web_config, host) if web_config is not None else None
+                web = await open_door(web_config, host) if web_config is not None else None
                 announce(host, ssh, web)
                 waits: list[asyncio.Future[Any]] = [stop]
                 if config.once:
