@@ -332,9 +332,8 @@ class Codec:
         every value of it. A reader holds what it needs (the readers of its
         items or arms, the classes its tag may name, its table of ids) and
         only checks the value. Every field gets its reader when the codec is
-        made, so decoding a frame reads no annotation: a Side Effects view
-        decodes in 0.15 ms where reading its annotations per value took 0.26
-        (``bench.codec``); the refusals are the same, word for word.
+        made, so decoding a frame reads no annotation (``bench.codec`` times
+        it); the refusals are the same, word for word.
         """
         key = _spelling(ann)
         read = self._readers.get(key)
@@ -524,8 +523,8 @@ def type_hints(cls: type, *, extras: bool = False) -> Mapping[str, Any]:
     """``typing.get_type_hints(cls, include_extras=extras)``, read once per class (``extras``:
     ``Annotated`` kept, as written; without, as values are checked). Every codec reads the same classes
     (a host's, and each client's twice: the handshake's and the game's), and reading them is
-    most of making one: 8.9 ms of a Side Effects Wire's 10 here, 1.1 ms once read. A door's
-    zygote reads them before it forks, so no session's child does."""
+    most of the work of making one. A door's zygote reads them before it forks, so no
+    session's child does."""
     return types.MappingProxyType(typing.get_type_hints(cls, include_extras=extras))
 
 

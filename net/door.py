@@ -144,8 +144,8 @@ INPUT_PER_SECOND = 2 * 1024
 a mouse swept across the table: a dozen bytes a report), then so many a
 second, five times what the fastest typing with key repeat sends (a few
 hundred bytes a second). Beyond it the transport stops reading, so the rest
-waits in the player's own client. A child reads typed bytes at about 20 us
-each (Textual's parser), so a flood at this rate costs it some 4% of a core."""
+waits in the player's own client, and a flood at this rate costs a child
+little of a core (Textual's parser reads each byte)."""
 CHILD_EVENT_BURST = 120
 CHILD_EVENTS_PER_SECOND = 60.0
 """Input events (keys, mouse reports, pastes) a door's child turns into

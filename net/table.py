@@ -144,10 +144,8 @@ class Table:
         order (``seq`` counts them all; the journal on disk holds them all)."""
         self.recent_log: dict[int | None, deque[tuple[int, str, str]]] = {}
         """Each seat's latest log lines, as that seat read them (None: a spectator's),
-        each its text and its kind's value: strings in a tuple, which the
-        garbage collector stops tracking. As ``LogLine`` objects they were four
-        in ten of the objects a host of 200 tables kept, every one of them
-        walked by each full collection (a pause of over 100 ms there)."""
+        each with its number, text and kind's value: plain values in a tuple, which
+        the garbage collector stops tracking."""
         self.log_numbers: dict[int | None, int] = {}
         """How many log lines each seat (None: the spectators) has been given at this table:
         a line's number, for a client to say what it has (never reset, game after game)."""

@@ -137,8 +137,8 @@ def _prototypes() -> dict[str, str]:
     Read once, by a host as it starts (:func:`load_confusables`) or else when the
     first name is compared (so a process that never compares names, a
     ``quackbox join``, never pays it), from the package's data file, not through its modules: they keep the whole table
-    (9.6 MB, 16,000 lists and dicts) for the life of the process, where a
-    host's every full collection walked it, and import ``urllib.request``.
+    (megabytes of lists and dicts) for the life of the process, where every
+    full collection walks it, and import ``urllib.request``.
     What is kept is a dict of strings, which the collector does not track.
 
     The package keeps each pair of UTS #39's confusables.txt both ways round,

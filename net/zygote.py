@@ -1,8 +1,8 @@
 """A warm start for a door's children: one process imports the table once, and forks a child per session.
 
-A fresh ``quackbox join`` of a door spends most of its first
-half second importing Textual and quackbox, and holds some 35 MB of its own.
-The zygote does that once. The door starts it as it starts a child (the
+A fresh ``quackbox join`` of a door spends most of its start importing
+Textual and quackbox, and holds all it imported as memory of its own. The
+zygote does that once. The door starts it as it starts a child (the
 host's Python in safe-path mode, in a folder of its own, an environment
 made from scratch, every signal at its default) and in a session of its
 own with no terminal; it imports the join path (what its door's program names), freezes
