@@ -73,3 +73,47 @@ def test_a_rules_object_missing_part_of_the_interface_is_refused(tmp_path: Path)
     result = mypy(str(bad))
     assert result.returncode == 1
     assert '"HalfAGame"' in result.stdout and "legal_moves" in result.stdout and "sample" in result.stdout, result.stdout
+
+
+_PAIRS = """\
+from quackbox.core.quack import legal as quack_legal
+from quackbox.core.quack.moves import Pass
+from quackbox.core.quack.rules import do_discard, do_pass
+from quackbox.core.rules import Event, move_kind, move_table
+from quackbox.core.side_effects import legal
+from quackbox.core.side_effects.legal import TherapyPlan
+from quackbox.core.side_effects.moves import Treat
+from quackbox.core.side_effects.rules import a_play, do_misdiagnosis, do_treat
+from quackbox.core.side_effects.state import SEState
+
+
+def do_treat_from_a_therapy_plan(state: SEState, seat: int, move: Treat, plan: TherapyPlan,
+                                 events: list[Event]) -> None:
+    pass
+
+
+SE_MOVES = move_table(move_kind(Treat, legal.verify_treat, a_play({treat})))
+QUACK_MOVES = move_table(move_kind(Pass, quack_legal.verify_pass, {passing}))
+"""
+
+
+def test_a_move_paired_with_another_moves_do_is_refused(tmp_path: Path) -> None:
+    """Each MOVES entry binds its move class, verifier and ``do_*`` to one move type and
+    one plan type: Treat's verifier paired with Misdiagnosis's ``do_*`` (or with a
+    ``do_*`` that wants Therapy's plan), or Quack's Pass with the Discard's, is a type
+    error where the entry is made; the same tables with each move's own pair pass."""
+    files = {
+        "own_pairs.py": _PAIRS.format(treat="do_treat", passing="do_pass"),
+        "another_move.py": _PAIRS.format(treat="do_misdiagnosis", passing="do_discard"),
+        "another_plan.py": _PAIRS.format(treat="do_treat_from_a_therapy_plan", passing="do_pass"),
+    }
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    result = mypy(*(str(tmp_path / name) for name in files))
+    lines = _PAIRS.splitlines()
+    se_line = next(n for n, line in enumerate(lines, 1) if line.startswith("SE_MOVES"))
+    quack_line = next(n for n, line in enumerate(lines, 1) if line.startswith("QUACK_MOVES"))
+    refused = {(Path(line.split(":")[0]).name, int(line.split(":")[1]))
+               for line in result.stdout.splitlines() if ": error:" in line}
+    assert refused == {("another_move.py", se_line), ("another_move.py", quack_line),
+                       ("another_plan.py", se_line)}, result.stdout
