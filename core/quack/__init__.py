@@ -77,3 +77,19 @@ TWO_PLAYER_ENDGAMES = tuple(TwoPlayerEndgame)
 
 sample = RULES.sample
 """``sample(view, rng, memory=None)``: a State consistent with one seat's view (:mod:`.sampling`)."""
+
+__all__ = [
+    "FLEE", "TREAT", "SHORT_HAND", "WINDOW", "OVER", "Phase",
+    "PRACTISING", "SWITZERLAND", "MOBBED", "Status", "CURED", "TWO_PLAYER_ENDGAMES", "TwoPlayerEndgame",
+    "CO_PAY", "DIE_HIGH", "DIE_LOW", "DIE_SIDES", "HAND_SIZE", "GAME", "NONE",
+    "RULES", "Quack", "QuackOptions", "QuackState", "Case", "Doctor", "clone", "sample", "Memory", "balance_report",
+    "HARMFUL", "HELPFUL", "Fate", "Points", "case_fate", "fine_taken", "infamy_after", "mob_comes", "owed_after",
+    "signed_amount", "treatment_points", "money",
+    "MOVE_TYPES", "EVENT_TYPES",
+    "StayHome", "FleeToSwitzerland", "PlayTreatment", "PlayAnytime", "Discard", "Pass", "Timeout",
+    "AnytimePlayed", "CardsDiscarded", "CardsDrawn", "DeckReshuffled", "DieRolled", "DoctorFled", "DoctorMobbed",
+    "EndgameStarted", "GameEnded", "InfamyChanged", "MoneyLost", "MoneyPaid", "PatientAdmitted", "PatientCured",
+    "PatientDied", "PatientDischarged", "PatientRevealed", "ReminderDiscarded", "TreatmentPlayed",
+    "TreatmentsOwedChanged", "TurnStarted", "WindowOpened",
+    "QuackView", "DoctorView", "CaseView",
+]  # fmt: skip
