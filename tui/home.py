@@ -8,10 +8,10 @@ which opens the table.
 from __future__ import annotations
 
 from dataclasses import fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
-from textual import on
+from textual import getters, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Grid, Horizontal, Vertical, VerticalScroll
@@ -26,6 +26,9 @@ from quackbox.core.bots import LEVELS, NORMAL
 from quackbox.net.host import lan_address
 from quackbox.tui.config import BOT_SPEEDS, MAX_NAME, Settings
 from quackbox.tui.games import rules_screen
+
+if TYPE_CHECKING:
+    from quackbox.tui.app import QuackboxApp
 
 TITLE_ART = """\
  ▄▀▀▄ █  █ ▄▀▀▄ ▄▀▀▀ █ ▄▀ █▀▀▄ ▄▀▀▄ ▀▄ ▄▀
@@ -69,8 +72,12 @@ def option_summary(game: str, values: dict[str, Any]) -> str:
     return "; ".join(changed) if changed else "the rulebook game (no options changed)"
 
 
-class OptionsScreen(ModalScreen[dict | None]):
+class OptionsScreen(ModalScreen[dict[str, Any] | None]):
     """Every option of one game, checked by the rules before it is kept."""
+
+    if TYPE_CHECKING:
+        app = getters.app(QuackboxApp)
+        """The quackbox app this screen runs in, for the type checker (at run time, Textual's own ``app``)."""
 
     DEFAULT_CSS = """
     OptionsScreen { align: center middle; }
@@ -356,8 +363,12 @@ class HostScreen(ModalScreen[tuple[int, bool] | None]):
         self.dismiss(None)
 
 
-class HomeScreen(Screen):
+class HomeScreen(Screen[None]):
     """Where ``quackbox`` starts."""
+
+    if TYPE_CHECKING:
+        app = getters.app(QuackboxApp)
+        """The quackbox app this screen runs in, for the type checker (at run time, Textual's own ``app``)."""
 
     DEFAULT_CSS = """
     HomeScreen { align: center middle; }

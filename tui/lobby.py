@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual import events, on
+from textual import events, getters, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
@@ -16,6 +17,9 @@ from textual.widgets import Input, Static
 from quackbox.net.protocol import BOT, OPEN, ChatLine, Lobby
 from quackbox.tui.modals import ConfirmScreen
 from quackbox.tui.widgets import GameLog, KeyBar, StatusBar, refresh_keys
+
+if TYPE_CHECKING:
+    from quackbox.tui.app import QuackboxApp
 
 # A 5x5 pixel font for room codes (consonants, as net.table makes them, and digits),
 # drawn two pixel rows per text row with half blocks.
@@ -101,8 +105,12 @@ def join_markdown(info: LobbyInfo, *, resumed: bool = False) -> str:
     return "\n\n".join(parts)
 
 
-class LobbyScreen(Screen):
+class LobbyScreen(Screen[None]):
     """Waiting for the table to fill up and the starter to start."""
+
+    if TYPE_CHECKING:
+        app = getters.app(QuackboxApp)
+        """The quackbox app this screen runs in, for the type checker (at run time, Textual's own ``app``)."""
 
     DEFAULT_CSS = """
     LobbyScreen { layout: vertical; }

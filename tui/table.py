@@ -9,10 +9,10 @@ it (network IO happens in the app's workers, never here).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from rich.text import Text
-from textual import on
+from textual import getters, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -25,11 +25,14 @@ from quackbox.tui import rules_text
 from quackbox.tui.board import Board
 from quackbox.tui.clock import WALL, Clock
 from quackbox.tui.config import Settings
-from quackbox.core.rules import Move
-from quackbox.tui.games import action_bindings, rules_screen, ui_for
+from quackbox.core.rules import GameView, Move
+from quackbox.tui.games import Record, action_bindings, rules_screen, ui_for
 from quackbox.tui.modals import ConfirmScreen, ReadingScreen
 from quackbox.tui.summary import SummaryScreen
 from quackbox.tui.widgets import GameLog, KeyBar, MovePicked, StatusBar
+
+if TYPE_CHECKING:
+    from quackbox.tui.app import QuackboxApp
 
 ONLINE = "online"
 CONNECTING = "connecting"
@@ -53,7 +56,7 @@ class AtTable:
         self._screen = screen
 
     @property
-    def view(self) -> Any:
+    def view(self) -> GameView | None:
         return self._screen.view
 
     @property
@@ -61,11 +64,11 @@ class AtTable:
         return self._screen.names
 
     @property
-    def board(self) -> Board:
+    def board(self) -> Board[Any]:
         return self._screen.board
 
     @property
-    def record(self) -> Any:
+    def record(self) -> Record:
         return self._screen.record
 
     @property
@@ -96,8 +99,12 @@ class TableInfo:
     starter: bool = False
 
 
-class TableScreen(Screen):
+class TableScreen(Screen[None]):
     """One game in progress (or just finished), for one seat."""
+
+    if TYPE_CHECKING:
+        app = getters.app(QuackboxApp)
+        """The quackbox app this screen runs in, for the type checker (at run time, Textual's own ``app``)."""
 
     DEFAULT_CSS = """
     TableScreen { layout: vertical; }
@@ -147,8 +154,8 @@ class TableScreen(Screen):
         """The table as the game's actions see it."""
         self.clock = clock
         self.seq = 0
-        self.view: Any = None
-        self.record = self.ui.record()
+        self.view: GameView | None = None
+        self.record: Record = self.ui.record()
         """What the summary tells of this game, kept from every view."""
         self.announced: set[int] = set()
         """Things the game's announcements have told already (trade offers, by id)."""
@@ -181,7 +188,8 @@ class TableScreen(Screen):
         return self._ready
 
     @property
-    def board(self) -> Board:
+    def board(self) -> Board[Any]:
+        """The game's board (of whichever game: its views are the game's own)."""
         return self.query_one("#board", Board)
 
     @property
