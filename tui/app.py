@@ -62,6 +62,7 @@ if TYPE_CHECKING:
     from quackbox.net.web import WebConfig, WebServer
     from quackbox.tui.home import HomeScreen
     from quackbox.tui.lobby import LobbyInfo, LobbyScreen
+    from quackbox.tui.screens_app import ScreensApp
 
 Opener = Callable[[], Awaitable[Session]]
 """Opens a session (connects, or starts a local host); raises NetError & co. with a sentence."""
@@ -842,6 +843,11 @@ class QuackboxApp(TerminalApp[int]):
             yield SystemCommand("Host a table", "Open a table friends can join", screen.action_host)
             yield SystemCommand("Join a table", "Take a seat at a friend's table", screen.action_join)
             yield SystemCommand("Game options", "Variants and house rules", screen.action_options)
+
+
+if TYPE_CHECKING:
+    # The screens see the app as a ScreensApp (they cannot import this module): it is one.
+    _screens_see: type[ScreensApp] = QuackboxApp
 
 
 def _is_home(screen: Screen[Any]) -> TypeGuard[HomeScreen]:

@@ -9,10 +9,10 @@ it (network IO happens in the app's workers, never here).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
 from rich.text import Text
-from textual import getters, on
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -29,10 +29,8 @@ from quackbox.core.rules import GameView, Move
 from quackbox.tui.games import Record, action_bindings, rules_screen, ui_for
 from quackbox.tui.modals import ConfirmScreen, ReadingScreen
 from quackbox.tui.summary import SummaryScreen
+from quackbox.tui.screens_app import ScreensApp, screens_app
 from quackbox.tui.widgets import GameLog, KeyBar, MovePicked, StatusBar
-
-if TYPE_CHECKING:
-    from quackbox.tui.app import QuackboxApp
 
 ONLINE = "online"
 CONNECTING = "connecting"
@@ -102,9 +100,10 @@ class TableInfo:
 class TableScreen(Screen[None]):
     """One game in progress (or just finished), for one seat."""
 
-    if TYPE_CHECKING:
-        app = getters.app(QuackboxApp)
-        """The quackbox app this screen runs in, for the type checker (at run time, Textual's own ``app``)."""
+    @property
+    def quackbox(self) -> ScreensApp:
+        """The app this screen runs in, as the screens see it (:mod:`quackbox.tui.screens_app`)."""
+        return screens_app(self)
 
     DEFAULT_CSS = """
     TableScreen { layout: vertical; }
@@ -207,7 +206,7 @@ class TableScreen(Screen[None]):
                                + " Press ? for the keys, r for the rules, c to chat.", style="italic dim")
         self.board.focus()
         self._update_status()
-        self.query_one("#chat-input", Input).cursor_blink = self.app.cursor_blink_enabled
+        self.query_one("#chat-input", Input).cursor_blink = self.quackbox.cursor_blink_enabled
 
     def on_resize(self) -> None:
         self.set_class(self.size.width >= WIDE, "-wide")
@@ -360,7 +359,7 @@ class TableScreen(Screen[None]):
                                    style="italic yellow")
             self.board.pending = frozenset()
             return
-        self.app.send_move(message.move, self.seq)
+        self.quackbox.send_move(message.move, self.seq)
 
     # --- chat ------------------------------------------------------------------------------
 
@@ -376,7 +375,7 @@ class TableScreen(Screen[None]):
         text = event.value.strip()
         event.input.value = ""
         if text:
-            self.app.send_chat(text)
+            self.quackbox.send_chat(text)
         self._close_chat()
 
     def _close_chat(self) -> None:
@@ -395,7 +394,7 @@ class TableScreen(Screen[None]):
 
     def action_people(self) -> None:
         """p (the host): the people at the table, to remove one or mute their chat."""
-        self.app.keep_order()
+        self.quackbox.keep_order()
 
     def action_read_log(self) -> None:
         """The log over the whole screen, to read back through (Esc returns)."""
@@ -445,15 +444,15 @@ class TableScreen(Screen[None]):
 
         def chosen(what: str | None) -> None:
             if what == "again":
-                self.app.play_again()
+                self.quackbox.play_again()
             elif what == "lobby":
-                self.app.back_to_lobby()
+                self.quackbox.back_to_lobby()
             elif what == "leave":
-                self.app.leave_table()
+                self.quackbox.leave_table()
 
         self.app.push_screen(SummaryScreen(self.ui, view, self.names, self.record,
-                                           can_again=self.app.can_play_again(),
-                                           can_lobby=self.app.can_return_to_lobby()), chosen)
+                                           can_again=self.quackbox.can_play_again(),
+                                           can_lobby=self.quackbox.can_return_to_lobby()), chosen)
 
     def action_leave(self, then_quit: bool = False) -> None:
         """q: leave the table, asking first where someone loses something by it; a host's
@@ -463,12 +462,12 @@ class TableScreen(Screen[None]):
         over = view is not None and view.outcome is not None
         hosting = self.info.mode == "host"
         if self.connection == CLOSED or (self.info.seat is None and not hosting) or (over and not hosting):
-            self.app.leave_table(then_quit)  # nothing to lose: a spectator, or a game over or gone
+            self.quackbox.leave_table(then_quit)  # nothing to lose: a spectator, or a game over or gone
             return
 
         def confirmed(yes: bool | None) -> None:
             if yes:
-                self.app.leave_table(then_quit)
+                self.quackbox.leave_table(then_quit)
 
         if hosting and not over:
             question, yes = "Close the table for everyone? The game is saved; you can resume it.", "Close"
