@@ -24,6 +24,8 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Annotated, Any, Callable, ClassVar, Generic, Iterable, Mapping, Protocol, Sequence, TypeVar
 
 if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
     from quackbox.core.play import GameRecord
 
 __all__ = [
@@ -422,17 +424,17 @@ class Rules(Protocol[StateT, ViewT, MoveT_co]):
     def max_seats(self) -> int: ...
 
     @property
-    def options_type(self) -> type:
+    def options_type(self) -> type[DataclassInstance]:
         """The game's options: a frozen dataclass read by :mod:`quackbox.core.options`."""
 
     @property
     def sim_needs_events(self) -> bool:
         """``quackbox sim`` keeps every game's events for :meth:`sim_summary`."""
 
-    def default_options(self) -> object:
+    def default_options(self) -> DataclassInstance:
         """The options dataclass with every default."""
 
-    def parse_options(self, values: object) -> object:
+    def parse_options(self, values: object) -> DataclassInstance:
         """Options from plain or text values (command line, wire, journal), or
         an options value; raise BadOptions. (:func:`quackbox.core.options.parse`
         for the game's options.)"""

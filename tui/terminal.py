@@ -223,7 +223,7 @@ class Writer:
         pens = self._pens.get(system) or self._pens.setdefault(system, Pens(system))
         shown = self.shown
         whole = shown is None or (shown.width, shown.height) != (width, height)
-        if whole:
+        if whole or shown is None:  # (whole whenever nothing is shown)
             shown = self.shown = Shown(width, height)
         frame = Frame(whole=whole)
         for y, x, cells in self._rows(update, pens, width, height):
@@ -310,7 +310,7 @@ class TerminalApp(App[ReturnType], Generic[ReturnType]):
         # Whatever ran in the terminal while the app was suspended left its own cells.
         self.app_resume_signal.subscribe(self, lambda _app: self.action_redraw())
 
-    def _display(self, screen: Screen, renderable: Any) -> None:
+    def _display(self, screen: Screen[Any], renderable: Any) -> None:
         if isinstance(renderable, CompositorUpdate) and not self._batch_count:
             width, height = self.size
             system = self.console._color_system or ColorSystem.TRUECOLOR  # as Strip.render
@@ -321,7 +321,9 @@ class TerminalApp(App[ReturnType], Generic[ReturnType]):
                 return
             frame = self.writer.frame(renderable, width, height, system)
             if frame.text:
-                super()._display(screen, Written(frame))
+                # A CompositorUpdate, which App._display writes as it is (it checks for one
+                # first), though its annotation names only Rich renderables.
+                super()._display(screen, Written(frame))  # type: ignore[arg-type]
                 self.writer.sent(frame)
             return
         super()._display(screen, renderable)
