@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, AsyncIterator, Mapping
 
 from quackbox.core import games
-from quackbox.core.rules import Move
+from quackbox.core.rules import AnyRules, Move
 from quackbox.net import places
 from quackbox.net.client import Client, Disconnected, NetError, Reconnected, table_url
 from quackbox.net.host import Host, HostConfig
@@ -66,7 +66,7 @@ class Session:
         return self.client.game
 
     @property
-    def rules(self) -> Any:
+    def rules(self) -> AnyRules:
         return self.client.rules if self.client.rules is not None else games.get(self.client.game)
 
     @property

@@ -18,6 +18,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.reactive import var
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Input
 
 from quackbox.net.protocol import ChatLine, Error, ErrorCode, Lobby, View
@@ -403,7 +404,7 @@ class TableScreen(Screen[None]):
         log.action_read_from(-1)
         log.focus()
 
-    def watch_maximized(self, maximized: Any) -> None:
+    def watch_maximized(self, maximized: Widget | None) -> None:
         if maximized is None and self._ready:
             # Back at the table: the newest lines in view, and the keys on the board.
             self.board.focus()

@@ -28,6 +28,7 @@ from typing import Any, Callable, Generic, Iterable, Iterator, Sequence, TypeVar
 
 from rich.cells import cell_len
 from rich.color import ColorSystem
+from rich.console import Console
 from rich.control import Control
 from rich.style import Style
 from textual import events
@@ -282,7 +283,7 @@ class Written(CompositorUpdate):
     def __init__(self, frame: Frame) -> None:
         self.frame = frame
 
-    def render_segments(self, console: Any) -> str:
+    def render_segments(self, console: Console) -> str:
         return self.frame.text
 
 
