@@ -24,6 +24,8 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Annotated, Any, Callable, ClassVar, Generic, Iterable, Mapping, Protocol, Sequence, TypeVar
 
 if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
     from quackbox.core.play import GameRecord
 
 __all__ = [
@@ -38,7 +40,12 @@ __all__ = [
     "Memory",
     "Move",
     "MoveForms",
+    "AnyMoveKind",
     "MoveKind",
+    "Verified",
+    "VerifiedMove",
+    "move_kind",
+    "move_table",
     "NotYourTurn",
     "Outcome",
     "AnyRules",
@@ -204,23 +211,90 @@ class Deadline:
 
 
 S = TypeVar("S")
+S_contra = TypeVar("S_contra", contravariant=True)
 M = TypeVar("M", bound=Move)
 P = TypeVar("P")
 
 
+class Verified(Protocol[S_contra]):
+    """A move its kind's verifier allowed, holding the plan the verifier returned
+    (of the plan type its :class:`MoveKind` binds): what a game's ``verify`` gives
+    ``apply``, which makes the move from that plan and nothing else."""
+
+    def do(self, state: S_contra, seat: int, events: list[Event]) -> None:
+        """Make the move on ``state`` (the State it was verified on) for ``seat``, from its plan."""
+
+
+class AnyMoveKind(Protocol[S_contra]):
+    """A :class:`MoveKind` of a game whose State is ``S``, whichever its move and
+    plan types: what a ``MOVES`` table holds. Those types were bound where the
+    kind was made (:func:`move_kind`), so the table need not know them."""
+
+    @property
+    def move(self) -> type[Move]:
+        """The move class this kind verifies and makes."""
+
+    def check(self, state: S_contra, seat: int, move: Move) -> Verified[S_contra]:
+        """Run the verifier on ``move`` (of :attr:`move`): a RulesError, or the move with its plan."""
+
+
 @dataclass(frozen=True, slots=True)
 class MoveKind(Generic[S, M, P]):
-    """One kind of move of a game: its verifier, which refuses the move with a
-    RulesError or returns its plan (what the check found, a frozen value or
-    None), and the ``do_*`` function that makes the move from that plan.
+    """One kind of move of a game: its move class, its verifier, which refuses
+    the move with a RulesError or returns its plan (what the check found, a
+    frozen value or None), and the ``do_*`` function that makes the move from
+    that plan.
 
-    Each game's ``rules.py`` pairs every move class with its kind in one table
-    (``MOVES``); ``check`` runs the verifier, ``apply`` the verifier and then
-    ``do``. The type checker holds the two to the same move and plan types.
+    Each game's ``rules.py`` lists its kinds in one table (``MOVES``, made by
+    :func:`move_table` from :func:`move_kind`); ``check`` runs the verifier,
+    ``apply`` the verifier and then ``do`` with what it returned. The type
+    checker holds the three to the same move type and the verifier and
+    ``do`` to the same plan type.
     """
 
+    move: type[M]
     verify: Callable[[S, int, M], P]
     do: Callable[[S, int, M, P, list[Event]], None]
+
+    def check(self, state: S, seat: int, move: Move) -> VerifiedMove[S, M, P]:
+        """Run the verifier: a RulesError, or ``move`` with its plan, ready for ``do``."""
+        if type(move) is not self.move:
+            raise MalformedMove(f"{move!r} is not a {self.move.__name__} move.")
+        return VerifiedMove(self, move, self.verify(state, seat, move))
+
+
+# Not frozen: one is made for every move applied (a search applies many), and a frozen
+# dataclass sets each field through object.__setattr__. Nothing keeps one past apply.
+@dataclass(slots=True)
+class VerifiedMove(Generic[S, M, P]):
+    """A move of ``kind`` its verifier allowed, and the plan the verifier returned (:class:`Verified`)."""
+
+    kind: MoveKind[S, M, P]
+    move: M
+    plan: P
+
+    def do(self, state: S, seat: int, events: list[Event]) -> None:
+        self.kind.do(state, seat, self.move, self.plan, events)
+
+
+def move_kind(
+    move: type[M], verify: Callable[[S, int, M], P], do: Callable[[S, int, M, P, list[Event]], None]
+) -> AnyMoveKind[S]:
+    """The kind of move ``move``: made with ``verify`` and ``do``, which the type checker
+    holds to ``move`` and to one plan type (a verifier or a ``do_*`` of another move,
+    or a ``do_*`` wanting another plan, is a type error here). Its move and plan types
+    stay bound inside; a table of kinds need only know the State."""
+    return MoveKind(move, verify, do)
+
+
+def move_table(*kinds: AnyMoveKind[S]) -> Mapping[type[Move], AnyMoveKind[S]]:
+    """A game's ``MOVES``: each of ``kinds`` under its move class (one kind per class)."""
+    table: dict[type[Move], AnyMoveKind[S]] = {}
+    for kind in kinds:
+        if kind.move in table:
+            raise ValueError(f"two kinds of move for {kind.move.__name__}")
+        table[kind.move] = kind
+    return table
 
 
 class MoveForms:
@@ -350,17 +424,17 @@ class Rules(Protocol[StateT, ViewT, MoveT_co]):
     def max_seats(self) -> int: ...
 
     @property
-    def options_type(self) -> type:
+    def options_type(self) -> type[DataclassInstance]:
         """The game's options: a frozen dataclass read by :mod:`quackbox.core.options`."""
 
     @property
     def sim_needs_events(self) -> bool:
         """``quackbox sim`` keeps every game's events for :meth:`sim_summary`."""
 
-    def default_options(self) -> object:
+    def default_options(self) -> DataclassInstance:
         """The options dataclass with every default."""
 
-    def parse_options(self, values: object) -> object:
+    def parse_options(self, values: object) -> DataclassInstance:
         """Options from plain or text values (command line, wire, journal), or
         an options value; raise BadOptions. (:func:`quackbox.core.options.parse`
         for the game's options.)"""

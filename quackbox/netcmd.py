@@ -328,7 +328,8 @@ async def _serve_headless(
     quiet_loop_errors(loop)  # a flood's repeated errors: a line a minute, not a traceback each
     stop: asyncio.Future[int] = loop.create_future()
     for signum in STOP_SIGNALS:
-        loop.add_signal_handler(signum, lambda s=signum: stop.done() or stop.set_result(s))
+        # Each signal bound by the default; `or` sets the result once (mypy infers no such lambda).
+        loop.add_signal_handler(signum, lambda s=signum: stop.done() or stop.set_result(s))  # type: ignore[misc, func-returns-value]
     try:
         async with Host(config) as host:
             ssh = web = None

@@ -6,6 +6,7 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from typing import TypeVar
 
 from quackbox.core import games as known_games
 from quackbox.net import journal, places
@@ -13,7 +14,10 @@ from quackbox.net import journal, places
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 
-def add_commands(sub: argparse._SubParsersAction) -> None:
+ParserT = TypeVar("ParserT", bound=argparse.ArgumentParser)
+
+
+def add_commands(sub: argparse._SubParsersAction[ParserT]) -> None:
     listing = sub.add_parser("games", help="list saved games (finished or not)")
     listing.add_argument("--dir", default=None, help="where games are saved (default: the user data directory)")
     listing.set_defaults(func=games_main)
@@ -50,7 +54,7 @@ def games_main(args: argparse.Namespace) -> int:
         header = item.header
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(header.created)) if header.created else "?"
         title = known_games.get(header.game).title
-        if item.finished:
+        if item.outcome is not None:  # finished
             winners = ", ".join(header.names[w] for w in item.outcome.winners) or "nobody"
             state = f"won by {winners}"
         elif not item.moves:

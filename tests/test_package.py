@@ -38,12 +38,13 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_the_wheel_installs_one_top_level_package(wheel: Path) -> None:
-    """core, net, tui and cards install inside quackbox; bench and tests stay out; the data files go along."""
+    """core, net, tui and cards install inside quackbox; bench and tests stay out; the data files go
+    along, and so does py.typed (the package ships its annotations, PEP 561)."""
     names = zipfile.ZipFile(wheel).namelist()
     top = {name.split("/")[0] for name in names}
     assert top == {"quackbox", next(t for t in top if t.endswith(".dist-info"))}
     assert {"quackbox/core/rules.py", "quackbox/net/host.py", "quackbox/tui/app.py", "quackbox/cards/quack.toml",
-            "quackbox/cards/side_effects.toml", "quackbox/tui/quackbox.tcss"} <= set(names)
+            "quackbox/cards/side_effects.toml", "quackbox/tui/quackbox.tcss", "quackbox/py.typed"} <= set(names)
     assert not [n for n in names if "/bench/" in n or "/tests/" in n]
 
 

@@ -20,10 +20,11 @@ import asyncio
 import os
 import signal
 import sys
-from typing import Any, Awaitable, Callable, Iterable, Mapping, Sequence
+from functools import partial
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Iterable, Mapping, Sequence, TypeGuard
 
 from rich.text import Text
-from textual import on, work
+from textual import getters, on, work
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Center, Vertical
@@ -47,10 +48,21 @@ from quackbox.tui.first_games import BotGame, HowToPlayScreen, dealt, needs_card
 from quackbox.tui.games import rules_screen
 from quackbox.tui.looks import Ascii, NoDim, Plain, wants_ascii
 from quackbox.tui.modals import ChoiceScreen, ConfirmScreen, ReadingScreen
-from quackbox.tui.session import HOSTING, LOCAL, Session, open_hosted, open_joined, open_local
+from quackbox.tui.session import HOSTING, LOCAL, Received, Session, open_hosted, open_joined, open_local
 from quackbox.tui.table import CLOSED, ONLINE, RECONNECTING, TableInfo, TableScreen
 from quackbox.tui.terminal import TerminalApp
 from quackbox.tui.widgets import AutoPassToggled, KeyBar
+
+if TYPE_CHECKING:
+    from textual.filter import LineFilter
+    from textual.notifications import SeverityLevel
+
+    from quackbox.net.host import Host
+    from quackbox.net.ssh import SshConfig, SshServer
+    from quackbox.net.web import WebConfig, WebServer
+    from quackbox.tui.home import HomeScreen
+    from quackbox.tui.lobby import LobbyInfo, LobbyScreen
+    from quackbox.tui.screens_app import ScreensApp
 
 Opener = Callable[[], Awaitable[Session]]
 """Opens a session (connects, or starts a local host); raises NetError & co. with a sentence."""
@@ -58,8 +70,12 @@ Opener = Callable[[], Awaitable[Session]]
 OPEN_ERRORS = (NetError, HostError, BadOptions, ValueError, OSError)
 
 
-class ConnectingScreen(Screen):
+class ConnectingScreen(Screen[None]):
     """Shown while a table opens; Escape gives up."""
+
+    if TYPE_CHECKING:
+        app = getters.app(QuackboxApp)
+        """The quackbox app this screen runs in, for the type checker (at run time, Textual's own ``app``)."""
 
     DEFAULT_CSS = """
     ConnectingScreen { align: center middle; }
@@ -88,7 +104,7 @@ class ConnectingScreen(Screen):
 class NetReceived(Message):
     """The listener worker got ``item`` from the host (or a local Disconnected/Reconnected notice)."""
 
-    def __init__(self, item: Any) -> None:
+    def __init__(self, item: Received) -> None:
         super().__init__()
         self.item = item
 
@@ -164,7 +180,7 @@ class QuackboxApp(TerminalApp[int]):
         self.lobby: Lobby | None = None
         self.names: tuple[str, ...] = ()
         self.table_screen: TableScreen | None = None
-        self.lobby_screen: Any = None
+        self.lobby_screen: LobbyScreen | None = None
         self.chat_lines: list[ChatLine] = []
         self.exit_note: str | None = None
         self.toasts: list[tuple[str, str]] = []
@@ -189,7 +205,7 @@ class QuackboxApp(TerminalApp[int]):
         """The options the open game against bots deals with."""
         self._deals = 0
         """Games dealt at the open table."""
-        self._join_again: Any = None
+        self._join_again: HomeScreen.JoinChosen | None = None
         """The home screen's Join being tried: if it fails, its dialog opens again."""
         """A sentence to print after the app closes (why it could not open the table)."""
 
@@ -220,7 +236,7 @@ class QuackboxApp(TerminalApp[int]):
             self.theme = "ansi-dark"
         self._theme_ready = True
 
-    def get_line_filters(self) -> Any:
+    def get_line_filters(self) -> list[LineFilter]:
         """Textual's filters, then ours: NO_COLOR and 16 colours draw nothing faint, ASCII no glyphs."""
         plain, no_dim, ascii_ = self._looks
         filters = list(super().get_line_filters())
@@ -253,7 +269,7 @@ class QuackboxApp(TerminalApp[int]):
         """Screens that stay when a table closes: the default screen, and home if there is one."""
         return 2 if self.home else 1
 
-    def _show(self, screen: Screen) -> None:
+    def _show(self, screen: Screen[Any]) -> None:
         """Replace whatever is above home with ``screen``."""
         while len(self.screen_stack) > self.base_depth:
             self.pop_screen()
@@ -262,7 +278,7 @@ class QuackboxApp(TerminalApp[int]):
     def save_settings(self) -> None:
         self.store.save(self.settings)
 
-    def notify(self, message: str, *, title: str = "", severity: Any = "information", timeout: float | None = None,
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information", timeout: float | None = None,
                markup: bool = True) -> None:
         """At a table a notice is a line of its log, held below the newest lines until read
         (:meth:`TableScreen.tell`): a toast would sit on the log and cut its lines. Elsewhere
@@ -313,7 +329,7 @@ class QuackboxApp(TerminalApp[int]):
 
         self.open_session(opener, f"Dealing {games.title(game.game)} for {game.players}…")
 
-    def on_home_screen_host_chosen(self, message: Any) -> None:
+    def on_home_screen_host_chosen(self, message: HomeScreen.HostChosen) -> None:
         s = self.settings
         config = HostConfig(game=s.game, seats=s.players, host_name=s.name, options=dict(s.options.get(s.game, {})),
                             bot_delay=s.bot_delay, bot_kind=s.bot_level, bind="0.0.0.0" if message.lan else "127.0.0.1", port=message.port,
@@ -325,7 +341,7 @@ class QuackboxApp(TerminalApp[int]):
 
         self.open_session(opener, f"Opening a table of {games.title(s.game)}…")
 
-    def on_home_screen_join_chosen(self, message: Any) -> None:
+    def on_home_screen_join_chosen(self, message: HomeScreen.JoinChosen) -> None:
         s = self.settings
 
         async def opener() -> Session:
@@ -369,10 +385,11 @@ class QuackboxApp(TerminalApp[int]):
     def _failed(self, message: SessionFailed) -> None:
         self.connection = "offline"
         join, self._join_again = self._join_again, None
-        if self.home and join is not None and isinstance(self.screen_stack[self.base_depth - 1], _home_type()):
+        home = self.screen_stack[self.base_depth - 1]
+        if self.home and join is not None and isinstance(home, _home_type()):
             # The Join dialog opens again with what was typed, saying why it failed.
             self._after_table()
-            self.screen_stack[self.base_depth - 1].action_join(message.error, join.spectate)
+            home.action_join(message.error, join.spectate)
         elif self.home:
             self.notify(message.error, title="Could not open the table", severity="error", markup=False, timeout=10)
             self._after_table()
@@ -482,7 +499,7 @@ class QuackboxApp(TerminalApp[int]):
             self.run_worker(self.action_quit(), exclusive=False)
 
     @staticmethod
-    def _lobby_type() -> type:
+    def _lobby_type() -> type[LobbyScreen]:
         from quackbox.tui.lobby import LobbyScreen
 
         return LobbyScreen
@@ -498,26 +515,25 @@ class QuackboxApp(TerminalApp[int]):
             self.notify(f"Could not show what the host sent ({type(exc).__name__}: {exc}).",
                         severity="error", markup=False)
 
-    def _dispatch(self, item: Any) -> None:
-        kind = type(item)
-        if kind is View:
+    def _dispatch(self, item: Received) -> None:
+        if type(item) is View:
             self._view(item)
-        elif kind is Lobby:
+        elif type(item) is Lobby:
             self._lobby(item)
-        elif kind is Started:
+        elif type(item) is Started:
             self.names = tuple(item.names)
             self._new_table()
             self._deals += 1
             if self.bot_game is not None and self.session is not None and self.session.mode == LOCAL:
                 dealt(self.settings, self.bot_game.game)
                 self.save_settings()
-        elif kind is ChatLine:
+        elif type(item) is ChatLine:
             self.chat_lines.append(item)
             if self.table_screen is not None:
                 self.table_screen.receive_chat(item)
             if self.lobby_screen is not None:
                 self.lobby_screen.receive_chat(item, self.names)
-        elif kind is Error:
+        elif type(item) is Error:
             if item.code == ErrorCode.MUTED:  # said in the log, where the chat would have gone
                 for screen in (self.table_screen, self.lobby_screen):
                     if screen is not None:
@@ -527,29 +543,29 @@ class QuackboxApp(TerminalApp[int]):
                 self.table_screen.receive_error(item)  # which tells it, until read
             elif item.code != ErrorCode.PAUSED:  # the pause is on screen already
                 self.notify(item.message, title="The host says no", severity="error", markup=False)
-        elif kind is Paused:
+        elif type(item) is Paused:
             if self.table_screen is not None:
                 self.table_screen.receive_paused(item.reason)
             if self.lobby_screen is not None:
                 self.lobby_screen.receive_paused(item.reason)
-        elif kind is Notice:
+        elif type(item) is Notice:
             if self.table_screen is not None:
                 self.table_screen.notice(item.text)
             if self.lobby_screen is not None:
                 self.lobby_screen.notice(item.text)
-        elif kind is Bye:
+        elif type(item) is Bye:
             self._table_closed(item.message or f"The host closed the connection ({item.reason}).",
                                moved=item.reason == "replaced", removed=item.reason == "removed")
-        elif kind is Disconnected:
+        elif type(item) is Disconnected:
             self._set_connection(RECONNECTING)
             self.notify("Lost the host; reconnecting…", severity="warning", markup=False)
-        elif kind is Reconnected:
+        elif type(item) is Reconnected:
             self._set_connection(ONLINE)
             if self.table_screen is not None:
                 self.table_screen.reconnected()
             else:
                 self.notify("Back at the table.", markup=False)
-        elif kind is Welcome:
+        elif type(item) is Welcome:
             pass  # the client keeps it; the seat and game do not change on a reconnect
 
     @on(NetEnded)
@@ -598,7 +614,7 @@ class QuackboxApp(TerminalApp[int]):
         if self.lobby_screen is not None:
             self.lobby_screen.lobby = lobby
 
-    def _lobby_info(self, session: Session) -> Any:
+    def _lobby_info(self, session: Session) -> LobbyInfo:
         from quackbox.tui.lobby import LobbyInfo
 
         # The room code is for those at the table to pass on: someone only watching (a
@@ -791,7 +807,7 @@ class QuackboxApp(TerminalApp[int]):
     def show_rules(self, game: str) -> None:
         self.push_screen(rules_screen(game))
 
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         # Textual's own "Keys" (its key panel) would stand beside ours under the same name.
         yield from (c for c in super().get_system_commands(screen) if c.title != "Keys")
         for game, title in games.TITLES.items():
@@ -822,14 +838,25 @@ class QuackboxApp(TerminalApp[int]):
                 table_commands.append(("Game summary", "Who won, and how", "summary"))
             for name, help_text, action in table_commands:
                 yield SystemCommand(name, help_text, lambda a=action, s=screen: s.run_action(a))
-        if type(screen).__name__ == "HomeScreen":
+        if _is_home(screen):
             yield SystemCommand("Play against bots", "Start a game with the choices on screen", screen.action_play)
             yield SystemCommand("Host a table", "Open a table friends can join", screen.action_host)
             yield SystemCommand("Join a table", "Take a seat at a friend's table", screen.action_join)
             yield SystemCommand("Game options", "Variants and house rules", screen.action_options)
 
 
-def _home_type() -> type:
+if TYPE_CHECKING:
+    # The screens see the app as a ScreensApp (they cannot import this module): it is one.
+    _screens_see: type[ScreensApp] = QuackboxApp
+
+
+def _is_home(screen: Screen[Any]) -> TypeGuard[HomeScreen]:
+    """Whether ``screen`` is the home screen, asked without importing it (a game started
+    from the command line never does)."""
+    return type(screen).__name__ == "HomeScreen"
+
+
+def _home_type() -> type[HomeScreen]:
     from quackbox.tui.home import HomeScreen
 
     return HomeScreen
@@ -928,8 +955,9 @@ def _close_loop(loop: asyncio.AbstractEventLoop) -> None:
 HOST_STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 
 
-def run_hosted(config: HostConfig, *, name: str | None = None, ssh: Any = None, web: Any = None,
-               resume_flags: Sequence[str] = (), on_open: Callable[[Any, Any, Any], None] | None = None) -> int:
+def run_hosted(config: HostConfig, *, name: str | None = None, ssh: SshConfig | None = None,
+               web: WebConfig | None = None, resume_flags: Sequence[str] = (),
+               on_open: Callable[[Host, SshServer | None, WebServer | None], None] | None = None) -> int:
     """``quackbox host`` with a seat for the person at this terminal (and, with
     ``ssh``, a :class:`quackbox.net.ssh.SshConfig`, the table's SSH door beside it;
     with ``web``, a :class:`quackbox.net.web.WebConfig`, its browser door). Once the
@@ -964,7 +992,7 @@ def run_hosted(config: HostConfig, *, name: str | None = None, ssh: Any = None, 
         app.ssh_host_key = session.host_key
         # A host told to stop (kill, or its own terminal hung up) closes the table as q does.
         for signum in HOST_STOP_SIGNALS:
-            loop.add_signal_handler(signum, lambda s=signum: app.exit(return_code=128 + s))
+            loop.add_signal_handler(signum, partial(app.exit, return_code=128 + signum))
         try:
             return _run(app, loop)
         finally:

@@ -8,27 +8,45 @@ and draws its own table (:meth:`Board.refresh_table`).
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Generic, Protocol, Sequence, TypeVar
 
 from rich.text import Text
 from textual.containers import Vertical
 from textual.reactive import var
 
-from quackbox.core.rules import Move
+from quackbox.core.rules import Event, GameView, Move
 from quackbox.net.protocol import LogLine
 from quackbox.tui.widgets import MovePicked, PromptBar
 from quackbox.tui.names import seat_name
 from quackbox.tui.clock import WALL, Clock
 
 
-class Board(Vertical, can_focus=True):
-    """The table of one game for one seat.
+class HeldCard(Protocol):
+    """A card in a hand, as a board picks it: by its id."""
+
+    @property
+    def id(self) -> int: ...
+
+
+class BoardView(GameView, Protocol):
+    """What a board reads of every game's view; the rest is its game's own."""
+
+    @property
+    def hand(self) -> Sequence[HeldCard]:
+        """The seat's hand (empty for a spectator)."""
+
+
+ViewT = TypeVar("ViewT", bound=BoardView)
+
+
+class Board(Vertical, Generic[ViewT], can_focus=True):
+    """The table of one game for one seat, showing that game's views (``ViewT``).
 
     The board draws nothing itself: its attributes are ``var`` (no repaint of
     their own), and the parts they are handed down to repaint what changed.
     """
 
-    view: var[Any] = var(None, always_update=True)
+    view: var[ViewT | None] = var(None, always_update=True)
     """The seat's current view from the host."""
     names: var[tuple[str, ...]] = var(())
     """Every seat's name (plain text, from the host)."""
@@ -72,7 +90,11 @@ class Board(Vertical, can_focus=True):
     def refresh_table(self) -> None:
         raise NotImplementedError
 
-    def receive_events(self, events: tuple[Any, ...], log: tuple[LogLine, ...]) -> None:
+    def status_text(self, room: int | None = None) -> Text:
+        """The game's part of the status line, said as fully as ``room`` cells allow."""
+        raise NotImplementedError
+
+    def receive_events(self, events: tuple[Event, ...], log: tuple[LogLine, ...]) -> None:
         """The events (redacted for this seat) that came with the next view, and
         the host's lines for them, for a board that tells the person about some
         of them (a notice)."""
@@ -83,7 +105,7 @@ class Board(Vertical, can_focus=True):
     def me(self) -> int | None:
         return self.view.seat if self.view is not None else None
 
-    def hand(self) -> tuple[Any, ...]:
+    def hand(self) -> Sequence[HeldCard]:
         return self.view.hand if self.view is not None else ()
 
     def moves_for(self, card: int | None) -> list[Move]:

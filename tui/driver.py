@@ -73,7 +73,7 @@ class DoorDriver(LinuxDriver):
             super().send_message(message)
 
     def start_application_mode(self) -> None:
-        super().start_application_mode()
+        super().start_application_mode()  # type: ignore[no-untyped-call]  # Textual leaves it unannotated
         if os.isatty(self.fileno) and hasattr(select, "epoll"):
             # Registered for no event at all, the terminal still reports what epoll always
             # reports, a hangup or an error, and nothing else: typing never wakes it.

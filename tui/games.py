@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from importlib import import_module
-from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence, TypeVar
 
 from rich.console import RenderableType
 from textual.binding import Binding
@@ -24,8 +24,9 @@ if TYPE_CHECKING:
 
     from quackbox.core.rules import Move
     from quackbox.net.protocol import View
-    from quackbox.tui.board import Board
+    from quackbox.tui.board import Board, BoardView
     from quackbox.tui.clock import Clock
+    from quackbox.tui.modals import ReadingScreen
 
 
 @dataclass(frozen=True)
@@ -58,12 +59,21 @@ class Record(Protocol):
         """One view from the host, with the events and log lines that came with it."""
 
 
-class Table(Protocol):
+ViewT_contra = TypeVar("ViewT_contra", bound="BoardView", contravariant=True)
+BoardT = TypeVar("BoardT", bound="Board[Any]")
+RecordT = TypeVar("RecordT", bound=Record)
+ViewT_co = TypeVar("ViewT_co", bound="BoardView", covariant=True)
+BoardT_co = TypeVar("BoardT_co", bound="Board[Any]", covariant=True)
+RecordT_co = TypeVar("RecordT_co", bound=Record, covariant=True)
+
+
+class Table(Protocol[ViewT_co, BoardT_co, RecordT_co]):
     """The table as a game's actions see it: what it shows, and the few things
-    they may do there (the table screen gives each game no more than this)."""
+    they may do there (the table screen gives each game no more than this).
+    Generic over the game's View, board and :class:`Record`."""
 
     @property
-    def view(self) -> Any:
+    def view(self) -> ViewT_co | None:
         """The latest view (None before the first)."""
 
     @property
@@ -71,11 +81,11 @@ class Table(Protocol):
         """Every seat's name."""
 
     @property
-    def board(self) -> Board:
+    def board(self) -> BoardT_co:
         """The game's board widget."""
 
     @property
-    def record(self) -> Any:
+    def record(self) -> RecordT_co:
         """What the table keeps of this game (the game's own :class:`Record`)."""
 
     @property
@@ -96,31 +106,38 @@ class Table(Protocol):
         """The notice named ``until`` is read, or no longer true: it joins the other lines."""
 
 
-class GameUI(Protocol):
-    """One game as the generic screens need it."""
+class GameUI(Protocol[ViewT_contra, BoardT, RecordT]):
+    """One game as the generic screens need it, generic over the game's View, board
+    and :class:`Record`: each game's module checks its ``UI`` against it with its own
+    (``UI: GameUI[SEView, SEBoard, SERecord]``)."""
 
-    game: str
-    """The game's command-line name (``core.games``)."""
-    title: str
-    actions: tuple[GameAction, ...]
+    @property
+    def game(self) -> str:
+        """The game's command-line name (``core.games``)."""
 
-    def board(self, *, clock: Clock, id: str) -> Board:
+    @property
+    def title(self) -> str: ...
+
+    @property
+    def actions(self) -> tuple[GameAction, ...]: ...
+
+    def board(self, *, clock: Clock, id: str) -> BoardT:
         """A new board widget for this game."""
 
-    def record(self) -> Record:
+    def record(self) -> RecordT:
         """A new, empty record of one game."""
 
-    def can(self, action: str, table: Table) -> bool:
+    def can(self, action: str, table: Table[ViewT_contra, BoardT, RecordT]) -> bool:
         """Whether ``action`` applies now at ``table``."""
 
-    def run(self, action: str, table: Table) -> None:
+    def run(self, action: str, table: Table[ViewT_contra, BoardT, RecordT]) -> None:
         """Do ``action`` at ``table``."""
 
-    def announce(self, table: Table, message: View) -> None:
+    def announce(self, table: Table[ViewT_contra, BoardT, RecordT], message: View) -> None:
         """Tell the person what a new view brings that the board does not show (offers to answer)."""
 
-    def summary(self, view: Any, names: Sequence[str], record: Record) -> list[tuple[str, RenderableType]]:
-        """The summary's parts after the headline, each with its widget id."""
+    def summary(self, view: ViewT_contra, names: Sequence[str], record: RecordT) -> list[tuple[str, RenderableType]]:
+        """The summary's parts after the headline, each with its widget id (``view``: the game is over)."""
 
     def rules(self) -> str:
         """The rules page, in Markdown."""
@@ -132,7 +149,11 @@ _MODULES: dict[str, str] = {
 }
 """Each game's module; it holds ``UI``, its GameUI."""
 
-_loaded: dict[str, GameUI] = {}
+AnyGameUI = GameUI[Any, Any, Any]
+"""The GameUI of whichever game: what the generic screens hold (each game's own types
+are checked where its ``UI`` is made)."""
+
+_loaded: dict[str, AnyGameUI] = {}
 
 
 def ui_modules() -> tuple[str, ...]:
@@ -140,7 +161,7 @@ def ui_modules() -> tuple[str, ...]:
     return tuple(_MODULES.values())
 
 
-def ui_for(game: str) -> GameUI:
+def ui_for(game: str) -> AnyGameUI:
     """The GameUI of ``game``; ValueError if no such game."""
     ui = _loaded.get(game)
     if ui is None:
@@ -150,7 +171,7 @@ def ui_for(game: str) -> GameUI:
     return ui
 
 
-def every_ui() -> list[GameUI]:
+def every_ui() -> list[AnyGameUI]:
     return [ui_for(game) for game in _MODULES]
 
 
@@ -172,7 +193,7 @@ def action_bindings() -> list[Binding]:
     return out
 
 
-def rules_screen(game: str) -> Any:
+def rules_screen(game: str) -> ReadingScreen:
     """The rules of ``game`` as a reading screen."""
     from quackbox.tui.modals import ReadingScreen
 

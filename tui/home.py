@@ -26,6 +26,7 @@ from quackbox.core.bots import LEVELS, NORMAL
 from quackbox.net.host import lan_address
 from quackbox.tui.config import BOT_SPEEDS, MAX_NAME, Settings
 from quackbox.tui.games import rules_screen
+from quackbox.tui.screens_app import ScreensApp, screens_app
 
 TITLE_ART = """\
  ▄▀▀▄ █  █ ▄▀▀▄ ▄▀▀▀ █ ▄▀ █▀▀▄ ▄▀▀▄ ▀▄ ▄▀
@@ -69,8 +70,13 @@ def option_summary(game: str, values: dict[str, Any]) -> str:
     return "; ".join(changed) if changed else "the rulebook game (no options changed)"
 
 
-class OptionsScreen(ModalScreen[dict | None]):
+class OptionsScreen(ModalScreen[dict[str, Any] | None]):
     """Every option of one game, checked by the rules before it is kept."""
+
+    @property
+    def quackbox(self) -> ScreensApp:
+        """The app this screen runs in, as the screens see it (:mod:`quackbox.tui.screens_app`)."""
+        return screens_app(self)
 
     DEFAULT_CSS = """
     OptionsScreen { align: center middle; }
@@ -108,7 +114,7 @@ class OptionsScreen(ModalScreen[dict | None]):
                         else:
                             yield Input(str(value), id=f"opt-{f.name}")
                 # Not the game's options: how this terminal shows any table.
-                settings = getattr(self.app, "settings", None)
+                settings = self.quackbox.settings
                 for key, label in TERMINAL_SETTINGS:
                     with Horizontal(classes="row"):
                         yield Label(label)
@@ -125,7 +131,10 @@ class OptionsScreen(ModalScreen[dict | None]):
         out: dict[str, Any] = {}
         for f in fields(self.rules.default_options()):
             widget = self.query_one(f"#opt-{f.name}")
-            out[f.name] = widget.value if isinstance(widget, Switch) else widget.value.strip()
+            if isinstance(widget, Switch):
+                out[f.name] = widget.value
+            else:  # a text box: every other option (compose)
+                out[f.name] = self.query_one(f"#opt-{f.name}", Input).value.strip()
         return out
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -146,10 +155,9 @@ class OptionsScreen(ModalScreen[dict | None]):
         defaults = as_values(self.rules.default_options())
         # Kept as the parser read them, and only where they differ from the game's own.
         values = {name: value for name, value in chosen.items() if value != defaults.get(name)}
-        app = self.app
-        if hasattr(app, "set_ascii"):
-            app.settings.bell = int(self.query_one("#set-bell", Switch).value)
-            app.set_ascii(self.query_one("#set-ascii", Switch).value)
+        app = self.quackbox
+        app.settings.bell = int(self.query_one("#set-bell", Switch).value)
+        app.set_ascii(self.query_one("#set-ascii", Switch).value)
         self.dismiss(values)
 
     def action_cancel(self) -> None:
@@ -356,8 +364,13 @@ class HostScreen(ModalScreen[tuple[int, bool] | None]):
         self.dismiss(None)
 
 
-class HomeScreen(Screen):
+class HomeScreen(Screen[None]):
     """Where ``quackbox`` starts."""
+
+    @property
+    def quackbox(self) -> ScreensApp:
+        """The app this screen runs in, as the screens see it (:mod:`quackbox.tui.screens_app`)."""
+        return screens_app(self)
 
     DEFAULT_CSS = """
     HomeScreen { align: center middle; }
@@ -450,7 +463,7 @@ class HomeScreen(Screen):
     def on_mount(self) -> None:
         self._show_options()
         self.query_one("#play", Button).focus()
-        self.query_one("#name", Input).cursor_blink = self.app.cursor_blink_enabled
+        self.query_one("#name", Input).cursor_blink = self.quackbox.cursor_blink_enabled
 
     def _show_options(self) -> None:
         s = self.settings
@@ -460,7 +473,7 @@ class HomeScreen(Screen):
     # --- keeping the settings ------------------------------------------------------------
 
     def _save(self) -> None:
-        self.app.save_settings()
+        self.quackbox.save_settings()
 
     @on(Input.Changed, "#name")
     def _name_changed(self, event: Input.Changed) -> None:
@@ -520,7 +533,7 @@ class HomeScreen(Screen):
     def action_options(self) -> None:
         game = self.settings.game
 
-        def kept(values: dict | None) -> None:
+        def kept(values: dict[str, Any] | None) -> None:
             if values is not None:
                 self.settings.options[game] = values
                 self._save()
@@ -543,7 +556,7 @@ class HomeScreen(Screen):
                 self._save()
                 self.post_message(self.HostChosen(port, lan))
 
-        address = getattr(self.app, "lan_address", None) or lan_address() or ""
+        address = self.quackbox.lan_address or lan_address() or ""
         self.app.push_screen(HostScreen(s.host_port, s.host_bind != "127.0.0.1", summary,
                                         title=f"A table of {games.title(s.game)}", address=address), chosen)
 

@@ -13,8 +13,9 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Input, Static
 
-from quackbox.net.protocol import BOT, OPEN, ChatLine, Lobby
+from quackbox.net.protocol import BOT, OPEN, ChatLine, Lobby, SeatInfo
 from quackbox.tui.modals import ConfirmScreen
+from quackbox.tui.screens_app import ScreensApp, screens_app
 from quackbox.tui.widgets import GameLog, KeyBar, StatusBar, refresh_keys
 
 # A 5x5 pixel font for room codes (consonants, as net.table makes them, and digits),
@@ -101,8 +102,13 @@ def join_markdown(info: LobbyInfo, *, resumed: bool = False) -> str:
     return "\n\n".join(parts)
 
 
-class LobbyScreen(Screen):
+class LobbyScreen(Screen[None]):
     """Waiting for the table to fill up and the starter to start."""
+
+    @property
+    def quackbox(self) -> ScreensApp:
+        """The app this screen runs in, as the screens see it (:mod:`quackbox.tui.screens_app`)."""
+        return screens_app(self)
 
     DEFAULT_CSS = """
     LobbyScreen { layout: vertical; }
@@ -165,7 +171,7 @@ class LobbyScreen(Screen):
         self._ready = True
         if self.info.room_code:
             self.query_one("#code", Static).border_title = Text("room code")
-        self.query_one("#lobby-chat", Input).cursor_blink = self.app.cursor_blink_enabled
+        self.query_one("#lobby-chat", Input).cursor_blink = self.quackbox.cursor_blink_enabled
         self._render_all()
 
     def on_resize(self, event: events.Resize) -> None:
@@ -211,7 +217,7 @@ class LobbyScreen(Screen):
         self.query_one("#lobby-log", GameLog).chat(line.name or "Someone", line.text,
                                                     me=line.seat is not None and line.seat == self.info.seat)
 
-    def _me(self):
+    def _me(self) -> SeatInfo | None:
         lobby = self.lobby
         if lobby is None or self.info.seat is None:
             return None
@@ -295,7 +301,7 @@ class LobbyScreen(Screen):
 
     def action_people(self) -> None:
         """Ctrl+O (the host): the people at the table, to remove one or mute their chat."""
-        self.app.keep_order()
+        self.quackbox.keep_order()
 
     def notice(self, text: str) -> None:
         """A sentence from the host, for the log."""
@@ -314,16 +320,16 @@ class LobbyScreen(Screen):
         me = self._me()
         now = not (me.ready if me is not None else self.ready_sent)
         self.ready_sent = now
-        self.app.send_ready(now)
+        self.quackbox.send_ready(now)
 
     def action_start(self) -> None:
-        self.app.send_start()
+        self.quackbox.send_start()
 
     def action_help(self) -> None:
         from quackbox.core import games
         from quackbox.tui.games import rules_screen
 
-        game = self.app.session.game if self.app.session is not None else games.SIDE_EFFECTS
+        game = self.quackbox.session.game if self.quackbox.session is not None else games.SIDE_EFFECTS
         self.app.push_screen(rules_screen(game))
 
     @on(Input.Submitted, "#lobby-chat")
@@ -332,18 +338,18 @@ class LobbyScreen(Screen):
         text = event.value.strip()
         event.input.value = ""
         if text:
-            self.app.send_chat(text)
+            self.quackbox.send_chat(text)
 
     def action_leave(self, then_quit: bool = False) -> None:
         """Esc: leave the table, asking first (``then_quit``: the app quits once it is left)."""
         if self.connection == "closed":
-            self.app.leave_table(then_quit)
+            self.quackbox.leave_table(then_quit)
             return
         question = ("Close the table? Everyone at it goes home." if self.info.mode == "host"
                     else "Leave the table?")
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self.app.leave_table(then_quit)
+                self.quackbox.leave_table(then_quit)
 
         self.app.push_screen(ConfirmScreen(question, yes="Leave", no="Stay"), answered)

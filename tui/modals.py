@@ -99,7 +99,8 @@ class ChoiceScreen(ModalScreen[int | None]):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        self.dismiss(int(event.option.id))
+        if event.option.id is not None:  # each has its index for id (compose)
+            self.dismiss(int(event.option.id))
 
     def action_cancel(self) -> None:
         self.dismiss(None)

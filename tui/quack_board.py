@@ -9,7 +9,8 @@ the same keys play one on your turn or anyone else's.
 from __future__ import annotations
 
 import textwrap
-from typing import Any, Callable
+from functools import partial
+from typing import Sequence
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -19,14 +20,14 @@ from textual.reactive import var
 
 from quackbox.cards.quack import Anytime, Treatment
 from quackbox.core import quack as q
-from quackbox.core.rules import Move
+from quackbox.core.rules import Event, Move
 from quackbox.net.protocol import LogLine
 from quackbox.tui import quack_text as qt
 from quackbox.tui.modals import ConfirmScreen
 from quackbox.tui.board import Board
 from quackbox.tui.widgets import AutoPassToggled, ClickableText, PaintChanges, PromptBar, click, fitted, refresh_keys
 from quackbox.tui.names import seat_name
-from quackbox.tui.clock import WALL, Clock
+from quackbox.tui.clock import WALL, Clock, Stoppable
 
 BAR_CELLS = 8
 AUTO_PASS_SECONDS = 3.0
@@ -70,7 +71,8 @@ def pips(infamy: int, threshold: int) -> Text:
 
 def target_seats(move: Move, me: int | None) -> set[int]:
     if isinstance(move, q.PlayTreatment):
-        return {me if move.target == q.NONE else move.target} - {None}
+        seat = me if move.target == q.NONE else move.target
+        return {seat} if seat is not None else set()
     if isinstance(move, q.PlayAnytime):
         seats = {move.target}
         if move.other != q.NONE:
@@ -151,7 +153,7 @@ class DoctorTable(PaintChanges, ClickableText):
         if doctor.status in status_words:
             tags.insert(0, status_words[doctor.status])
         case = doctor.case
-        bars = self._short_bars(doctor) if self.compact and case is not None else Text()
+        bars = self._short_bars(case) if self.compact and case is not None else Text()
         if case is None:
             if doctor.status == q.PRACTISING:
                 line.append("no Patient", style="dim")
@@ -181,7 +183,7 @@ class DoctorTable(PaintChanges, ClickableText):
             return line
         second = Text("    ", no_wrap=True, overflow="ellipsis")
         if case is not None:
-            second.append_text(self._bars(view, doctor, short=width < 70))
+            second.append_text(self._bars(case, short=width < 70))
         reminders = [r.name for r in doctor.reminders]
         if case is not None:
             reminders += [r.name for r in case.reminders]
@@ -194,36 +196,36 @@ class DoctorTable(PaintChanges, ClickableText):
         line.append_text(second if second.plain.strip() else Text())
         return line
 
-    def _short_bars(self, doctor: q.DoctorView) -> Text:
+    def _short_bars(self, case: q.CaseView) -> Text:
         """``C 2/5 H 3/6 M 1/5`` for one-line rows."""
-        case = doctor.case
         out = Text()
-        if case.patient is None or case.cure_points is None:
+        known = qt.face_up(case)
+        if known is None:
             out.append(f"? treated {case.received}x", style="italic")
             return out
-        patient = case.patient
-        out.append(f"C {case.cure_points}/{patient.cure}", style="green")
+        patient, cure, harm, _ = known
+        out.append(f"C {cure}/{patient.cure}", style="green")
         out.append(" ")
-        danger = case.harm_points >= patient.kill - 2
-        out.append(f"H {case.harm_points}/{patient.kill}", style="bold red" if danger else "red")
+        danger = harm >= patient.kill - 2
+        out.append(f"H {harm}/{patient.kill}", style="bold red" if danger else "red")
         if patient.mortal:
             out.append(f" M {case.received}/{patient.mortal}", style="bold red" if case.received >= patient.mortal - 1 else "")
         return out
 
-    def _bars(self, view: q.QuackView, doctor: q.DoctorView, *, short: bool) -> Text:
-        case = doctor.case
+    def _bars(self, case: q.CaseView, *, short: bool) -> Text:
         out = Text()
         cells = 5 if short else BAR_CELLS
-        if case.patient is None or case.cure_points is None:
+        known = qt.face_up(case)
+        if known is None:
             out.append(f"cure ?  harm ?  treated {case.received}x", style="italic")
             return out
-        patient = case.patient
+        patient, cure, harm, _ = known
         out.append("cure ", style="green")
-        out.append_text(bar(case.cure_points, patient.cure, cells, "green"))
-        out.append(f" {case.cure_points}/{patient.cure}  ")
+        out.append_text(bar(cure, patient.cure, cells, "green"))
+        out.append(f" {cure}/{patient.cure}  ")
         out.append("harm ", style="red")
-        out.append_text(bar(case.harm_points, patient.kill, cells, "red"))
-        out.append(f" {case.harm_points}/{patient.kill}")
+        out.append_text(bar(harm, patient.kill, cells, "red"))
+        out.append(f" {harm}/{patient.kill}")
         if patient.mortal:
             near = case.received >= patient.mortal - 1
             out.append(f"  mortal {case.received}/{patient.mortal}", style="bold red" if near else "")
@@ -284,7 +286,7 @@ class QuackHand(PaintChanges, ClickableText):
         out.append("\n" * (self._kept[1] - lines))
         return out
 
-    def _line(self, view: q.QuackView, index: int, card: Any, width: int) -> Text:
+    def _line(self, view: q.QuackView, index: int, card: Treatment | Anytime, width: int) -> Text:
         selected = card.id == self.selected
         playable = card.id in self.playable
         action = f"card({index})"
@@ -299,7 +301,7 @@ class QuackHand(PaintChanges, ClickableText):
                         style=click(action, base or "cyan"))
             line.append(f"{qt.money(card.price):>7} ", style=click(action, base or "green"))
             me = view.seat
-            if view.players[me].case is not None:
+            if me is not None and view.players[me].case is not None:  # (a hand is a seat's)
                 effect, style = qt.treatment_effect(view, card, me)
                 line.append("→ ", style="dim")
                 line.append(effect, style=style if not selected else "reverse " + style)
@@ -322,7 +324,7 @@ class QuackHand(PaintChanges, ClickableText):
         self.post_message(self.CardClicked(index))
 
 
-class QuackBoard(Board):
+class QuackBoard(Board[q.QuackView]):
     """The whole Quack in the Box table for one seat."""
 
     DEFAULT_CSS = """
@@ -352,7 +354,7 @@ class QuackBoard(Board):
 
     def __init__(self, *, clock: Clock = WALL, id: str | None = None) -> None:
         super().__init__(clock=clock, id=id)
-        self._auto_timer: Any = None
+        self._auto_timer: Stoppable | None = None
         self._aimed: Move | None = None
         """The play the last refresh showed as aimed: a new view keeps it (see _keep_aim)."""
 
@@ -450,12 +452,15 @@ class QuackBoard(Board):
             index = qt.first_aim(options, self._picked_card(), self.me)
         self.set_reactive(QuackBoard.target, index)
 
-    def _picked_card(self) -> Any:
+    def hand(self) -> Sequence[Treatment | Anytime]:
+        return self.view.hand if self.view is not None else ()
+
+    def _picked_card(self) -> Treatment | Anytime | None:
         return next((c for c in self.hand() if c.id == self.selected), None)
 
     # --- Anytime cards played on you ----------------------------------------------------
 
-    def receive_events(self, events: tuple[Any, ...], log: tuple[LogLine, ...]) -> None:
+    def receive_events(self, events: tuple[Event, ...], log: tuple[LogLine, ...]) -> None:
         """An Anytime card someone else aimed at you (or your Patient) is a notice: the
         log's own lines for it, and for what it did to you."""
         me = self.me
@@ -491,7 +496,7 @@ class QuackBoard(Board):
                 or self.selected is not None or not self.legal_has(q.Pass())):
             return
         self.auto_pass_at = self.clock() + AUTO_PASS_SECONDS
-        self._auto_timer = self.clock.after(self, AUTO_PASS_SECONDS, lambda v=view: self._auto_pass_fire(v))
+        self._auto_timer = self.clock.after(self, AUTO_PASS_SECONDS, partial(self._auto_pass_fire, view))
 
     def watch_closed(self) -> None:
         self._disarm_auto_pass()
@@ -597,10 +602,10 @@ class QuackBoard(Board):
                 text.append(" Press g for the summary, q to leave.")
             return text
         if self.watch_only:
-            return self._watched(text)
+            return self._watched(view, text)
         me = view.seat
         if self.selected is not None:
-            return self._with_selection(text)
+            return self._with_selection(view, text)
         if me is None:
             text.append(f"Watching: {self.seat_name(view.current)}'s turn.")
             return text
@@ -646,10 +651,9 @@ class QuackBoard(Board):
             text.append(f" Your Anytime cards work now too ({self._keys(q.PlayAnytime)}).", style="dim")
         return text
 
-    def _watched(self, text: Text) -> Text:
+    def _watched(self, view: q.QuackView, text: Text) -> Text:
         """What the table waits for, told to someone who only watches (a replay): seats by
         name, no keys to press."""
-        view = self.view
         who = self.seat_name(view.current)
         if view.phase == q.WINDOW and view.window_seats:
             seats = ", ".join(self.seat_name(s) for s in view.window_seats)
@@ -665,13 +669,13 @@ class QuackBoard(Board):
             text.append(f"{who}'s turn.")
         return text
 
-    def _keys(self, kind: type) -> str:
+    def _keys(self, kind: type[q.PlayTreatment | q.PlayAnytime | q.Discard]) -> str:
         """The number keys of the cards in hand with a legal ``kind`` move now: ``press 3 or 5``."""
-        playable = {m.card for m in self.view.legal if isinstance(m, kind)}
+        legal = self.view.legal if self.view is not None else ()
+        playable = {m.card for m in legal if isinstance(m, kind)}
         return qt.press([i + 1 for i, c in enumerate(self.hand()) if c.id in playable])
 
-    def _with_selection(self, text: Text) -> Text:
-        view = self.view
+    def _with_selection(self, view: q.QuackView, text: Text) -> Text:
         card = self._picked_card()
         if card is None:
             return text
@@ -679,7 +683,9 @@ class QuackBoard(Board):
         aimed = self.aimed()
         if aimed is not None:
             text.append(qt.describe_move(view, aimed, self.names), style="bold")
-            if isinstance(card, Anytime) and card.effect in q.HARMFUL and aimed.target == view.seat:
+            # (an Anytime card's every move is a PlayAnytime)
+            if (isinstance(card, Anytime) and isinstance(aimed, q.PlayAnytime) and card.effect in q.HARMFUL
+                    and aimed.target == view.seat):
                 text.append(" That hurts you!", style="bold red")
             text.append("  ")
             text.append("⏎ play", style=click("play", "underline"))
@@ -705,7 +711,7 @@ class QuackBoard(Board):
         if action == "cancel":  # with nothing picked, Esc is the table's (leaving)
             return self.selected is not None
         view = self.view
-        if not self.can_act():
+        if view is None or not self.can_act():  # (no view: nothing to act on)
             return False
         # False hides a key from the footer when it cannot do anything now.
         if action == "stay":
@@ -745,6 +751,8 @@ class QuackBoard(Board):
         if not self.legal_has(q.FleeToSwitzerland()):
             return
         view = self.view
+        if view is None or view.seat is None:  # (a legal move is a seat's, in a view)
+            return
         me = view.players[view.seat]
         question = Text()
         question.append("Flee to Switzerland?\n\n", style="bold")

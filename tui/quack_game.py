@@ -6,18 +6,22 @@ Nothing of Quack in the Box is imported until a Quack table asks for it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from rich.console import RenderableType
 
 from quackbox.core import games
 from quackbox.tui import rules_text
-from quackbox.tui.games import GameAction, Table
+from quackbox.tui.games import GameAction, GameUI, Table
 
 if TYPE_CHECKING:
+    from quackbox.core.quack import QuackView
     from quackbox.tui.clock import Clock
     from quackbox.net.protocol import View
     from quackbox.tui.quack_board import QuackBoard
+
+    QuackTable = Table[QuackView, QuackBoard, "MoneyHistory"]
+    """The table as Quack in the Box's actions see it."""
 
 
 class MoneyHistory:
@@ -28,7 +32,7 @@ class MoneyHistory:
         """(round, every doctor's money), oldest first."""
 
     def see(self, message: View) -> None:
-        view = message.view
+        view: QuackView = message.view
         money = tuple(d.money for d in view.players)
         if not self.rounds or self.rounds[-1][0] != view.round:
             self.rounds.append((view.round, money))
@@ -55,7 +59,7 @@ class QuackUI:
     def record(self) -> MoneyHistory:
         return MoneyHistory()
 
-    def can(self, action: str, table: Table) -> bool:
+    def can(self, action: str, table: QuackTable) -> bool:
         if action == "money":
             return True
         if action == "pass":
@@ -64,7 +68,7 @@ class QuackUI:
             return table.view is not None and q.Pass() in table.view.legal
         return False
 
-    def run(self, action: str, table: Table) -> None:
+    def run(self, action: str, table: QuackTable) -> None:
         if action == "money" and table.view is not None:
             from quackbox.tui.quack_summary import MoneyScreen
 
@@ -72,14 +76,14 @@ class QuackUI:
         elif action == "pass":
             table.board.action_pass_window()
 
-    def announce(self, table: Table, message: View) -> None:
+    def announce(self, table: QuackTable, message: View) -> None:
         """Nothing beyond the board and the log."""
 
-    def summary(self, view: Any, names: Sequence[str], record: Any) -> list[tuple[str, RenderableType]]:
+    def summary(self, view: QuackView, names: Sequence[str], record: MoneyHistory) -> list[tuple[str, RenderableType]]:
         from quackbox.tui.quack_summary import money_chart, quack_figures
-        from quackbox.tui.summary import standings
+        from quackbox.tui.summary import final_outcome, standings
 
-        outcome = view.outcome
+        outcome = final_outcome(view)
         rows = [(outcome.places[seat], seat, quack_figures(view, seat)) for seat in outcome.ranking]
         parts: list[tuple[str, RenderableType]] = [("standings", standings(view, names, rows))]
         if len(record.rounds) > 1:
@@ -90,4 +94,4 @@ class QuackUI:
         return rules_text.quack_rules()
 
 
-UI = QuackUI()
+UI: GameUI[QuackView, QuackBoard, MoneyHistory] = QuackUI()

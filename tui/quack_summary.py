@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Sequence
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -52,7 +52,7 @@ def _level(amount: int, top: int) -> str:
     return LEVELS[max(1, min(8, round(8 * amount / top)))]
 
 
-def quack_figures(view: Any, seat: int) -> Text:
+def quack_figures(view: q.QuackView, seat: int) -> Text:
     """A doctor's money and Infamy, and how they left the game."""
     out = Text()
     doctor = view.players[seat]
@@ -74,7 +74,7 @@ class MoneyScreen(ModalScreen[None]):
 
     BINDINGS = [Binding("escape,m,q", "close", "close")]
 
-    def __init__(self, view: Any, names: Sequence[str], history: Sequence[tuple[int, tuple[int, ...]]]) -> None:
+    def __init__(self, view: q.QuackView, names: Sequence[str], history: Sequence[tuple[int, tuple[int, ...]]]) -> None:
         super().__init__()
         self.view = view
         self.names = tuple(names)

@@ -170,6 +170,14 @@ def describe_move(view: q.QuackView, move: Move, names: Sequence[str]) -> str:
     return type(move).__name__
 
 
+def face_up(case: q.CaseView | None) -> tuple[Patient, int, int, int] | None:
+    """A Patient whose points are shown: (its card, its Cure, its Harm, Treatments received);
+    None for no Patient or a face-down one (its card and points are hidden together)."""
+    if case is None or case.patient is None or case.cure_points is None or case.harm_points is None:
+        return None
+    return case.patient, case.cure_points, case.harm_points, case.received
+
+
 def _patient_name(view: q.QuackView, seat: int) -> str:
     case = view.players[seat].case
     if case is None:
@@ -199,22 +207,23 @@ def describe_anytime(view: q.QuackView, move: q.PlayAnytime, names: Sequence[str
     if effect == qc.TRANSFER:
         return head + (f"{target} and {name_of(names, move.other, me)} swap Patients "
                        f"({_patient_name(view, t)} ⇄ {_patient_name(view, move.other)}).")
-    case = doctor.case
     patient = _patient_name(view, t)
-    known = case is not None and case.patient is not None and case.cure_points is not None
+    known = face_up(doctor.case)
     if effect == qc.CURE_POINTS:
         extra = ""
-        if known:
-            total = case.cure_points + card.amount
-            fate = q.case_fate(case.patient, total, case.harm_points, case.received)
-            extra = f" (now {total}/{case.patient.cure})" + (": CURED" if fate == q.Fate.CURED else "")
+        if known is not None:
+            shown, cure, harm, received = known
+            total = cure + card.amount
+            fate = q.case_fate(shown, total, harm, received)
+            extra = f" (now {total}/{shown.cure})" + (": CURED" if fate == q.Fate.CURED else "")
         return head + f"{possessive(names, t, me)} {patient} gains {card.amount} Cure{extra}."
     if effect == qc.HARM_POINTS:
         extra = ""
-        if known:
-            total = case.harm_points + card.amount
-            fate = q.case_fate(case.patient, case.cure_points, total, case.received)
-            extra = f" (now {total}/{case.patient.kill})" + (": DIES" if fate == q.Fate.HARM else "")
+        if known is not None:
+            shown, cure, harm, received = known
+            total = harm + card.amount
+            fate = q.case_fate(shown, cure, total, received)
+            extra = f" (now {total}/{shown.kill})" + (": DIES" if fate == q.Fate.HARM else "")
         return head + f"{possessive(names, t, me)} {patient} gains {card.amount} Harm{extra}."
     if effect == qc.RESET_HARM:
         return head + f"{possessive(names, t, me)} {patient} loses all its Harm."

@@ -11,7 +11,7 @@ hand, and the log shows what happened up to this point.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Iterable, Protocol, Sequence
 
 from rich.text import Text
 from textual import on
@@ -23,11 +23,16 @@ from textual.screen import Screen
 from textual.widgets import Input, Static
 
 from quackbox.core import games
+from quackbox.core.rules import AnyRules, Event
 from quackbox.net import journal as jn
+from quackbox.tui.board import Board
 from quackbox.tui.games import ui_for
 from quackbox.tui.modals import ReadingScreen
 from quackbox.tui.widgets import GameLog, MovePicked, StatusBar
 from quackbox.tui.clock import WALL, while_alive
+
+if TYPE_CHECKING:
+    from textual.notifications import SeverityLevel
 
 
 @dataclass(frozen=True)
@@ -57,12 +62,12 @@ class Replay:
             turn += sum(1 for e in events if type(e).__name__ == "TurnStarted")
             self.steps.append(Step(seat, self._lines(events), turn))
 
-    def _lines(self, events: Any) -> tuple[str, ...]:
+    def _lines(self, events: Iterable[Event]) -> tuple[str, ...]:
         """The log lines of ``events`` as a spectator read them (an event with no sentence makes none)."""
         return tuple(line for e in events if (line := self.rules.describe(e, self.names, None)))
 
     def state_at(self, index: int) -> Any:
-        """The State after the first ``index`` moves."""
+        """The State after the first ``index`` moves (of whichever game, as :data:`AnyRules` takes it)."""
         return jn.rebuild(self.record, index)
 
     @property
@@ -83,7 +88,24 @@ class Replay:
         return self.steps[index - 1].turn if index > 0 else self.first_turn
 
 
-def hands_text(rules: Any, state: Any, names: tuple[str, ...]) -> Text:
+class Named(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+class Dealt(Protocol):
+    """What a replay reads of either game's State to show every hand."""
+
+    @property
+    def hands(self) -> Sequence[Sequence[int]]:
+        """Each seat's hand, as card ids."""
+
+    @property
+    def cards(self) -> Sequence[Named]:
+        """Every card of the game, by id."""
+
+
+def hands_text(rules: AnyRules, state: Dealt, names: tuple[str, ...]) -> Text:
     """Every hand, which only a replay may show."""
     text = Text()
     for seat, hand in enumerate(state.hands):
@@ -94,7 +116,7 @@ def hands_text(rules: Any, state: Any, names: tuple[str, ...]) -> Text:
     return text
 
 
-class ReplayScreen(Screen):
+class ReplayScreen(Screen[None]):
     """The board, every hand, and the log, at one point of the game."""
 
     DEFAULT_CSS = """
@@ -147,8 +169,9 @@ class ReplayScreen(Screen):
         yield Static(self.KEYS_LINE, id="keys")
 
     @property
-    def board(self) -> Any:
-        return self.query_one("#board")
+    def board(self) -> Board[Any]:
+        """The game's own board (of whichever game the journal holds)."""
+        return self.query_one("#board", Board)
 
     def on_mount(self) -> None:
         board = self.board
@@ -298,7 +321,7 @@ class ReplayApp(App[int]):
 
     TITLE = "quackbox replay"
 
-    def notify(self, message: str, *, title: str = "", severity: Any = "information", timeout: float | None = None,
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information", timeout: float | None = None,
                markup: bool = True) -> None:
         """Said in the replay's keys line, not as a toast over its log."""
         screen = self.screen

@@ -11,18 +11,21 @@ card, the chosen target, and discards sent but not yet confirmed.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Sequence
 
 from rich.style import Style
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid
 from textual.css.scalar import Scalar
+from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import var
 
 from quackbox.cards import side_effects as se_cards
+from quackbox.cards.side_effects import SECard
 from quackbox.core import side_effects as se
 from quackbox.core.rules import Move
 from quackbox.tui import se_text
@@ -170,7 +173,7 @@ class PsychePanel(PaintChanges, ClickableText):
     """The person is disconnected or idle (a bot may stand in)."""
     turn: var[bool] = var(False)
     """The game is waiting on this seat."""
-    lit: var[frozenset] = var(frozenset())
+    lit: var[frozenset[Spot]] = var(frozenset())
     """Spots here the selected card may aim at."""
     cursor: var[Spot | None] = var(None)
     """The spot the selected card aims at now, if it is here."""
@@ -245,8 +248,8 @@ class PsychePanel(PaintChanges, ClickableText):
             return Text("")
         width = max(8, self.size.width)
         if self.compact and not self.row:
-            lines = self._render_compact(player, width).split("\n")
-            return Text("\n").join([*lines, *[Text()] * (self.size.height - len(lines))])
+            rows = self._render_compact(player, width).split("\n")
+            return Text("\n").join([*rows, *[Text()] * (self.size.height - len(rows))])
         style, edge = self._edge()
         if self.row:
             body = self._render_row(player, width - 2).split("\n")
@@ -255,21 +258,21 @@ class PsychePanel(PaintChanges, ClickableText):
             lines = [top_rule(self._title(width - 2), width, style, corners=False)]
             lines += [Text(" ") + line for line in body] + [Text()] * (self._kept[1] - len(body))
             return Text("\n").join(lines)
-        return framed(self.body(width - 3).split("\n"), width, self.size.height, title=self._title(width - 3),
+        return framed(self.body(player, width - 3).split("\n"), width, self.size.height, title=self._title(width - 3),
                       style=style, edge=edge)
 
     def body_lines(self, width: int) -> int:
         """Lines inside the box (with room for what the seat is open to), or of a compact
         row, at ``width`` columns (the box's own; see SEBoard._steady_rival_height)."""
-        if self.player is None:
+        player = self.player
+        if player is None:
             return 0
-        body = self._render_compact(self.player, max(8, width - 1)) if self.compact else self.body(max(8, width) - 3)
-        room = 0 if self.player.vulnerable_to or self.compact else 1
+        body = self._render_compact(player, max(8, width - 1)) if self.compact else self.body(player, max(8, width) - 3)
+        room = 0 if player.vulnerable_to or self.compact else 1
         return len(body.split("\n")) + room
 
-    def body(self, width: int) -> Text:
+    def body(self, player: se.PlayerView, width: int) -> Text:
         """Inside the box: the Disorders one a line, what the seat is open to, its marks."""
-        player = self.player
         wide = width >= 22
         out = Text(no_wrap=True, overflow="ellipsis")
         seat_lit = ("seat", player.seat) in self.lit
@@ -360,7 +363,7 @@ class PsychePanel(PaintChanges, ClickableText):
     def action_aim(self, kind: str, ident: int) -> None:
         self.post_message(self.SpotClicked((kind, ident)))
 
-    def on_click(self, event: Any) -> None:
+    def on_click(self, event: events.Click) -> None:
         # A click anywhere on the box aims at the seat itself (to give a Disorder);
         # clicks on a Disorder line also aim at that Disorder through its own action.
         if self.player is not None:
@@ -406,14 +409,14 @@ class HandRow(PaintChanges, ClickableText):
                         corners=False)
         return Text("\n").join([rule, *self._cards(self.faces, width).split("\n")])
 
-    def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return 1 + self._rows(self.faces, max(10, width))
 
     def action_card(self, index: int) -> None:
         self.post_message(self.CardClicked(index))
 
 
-class SEBoard(Board):
+class SEBoard(Board[se.SEView]):
     """The whole Side Effects table for one seat."""
 
     DEFAULT_CSS = """
@@ -439,7 +442,7 @@ class SEBoard(Board):
     def __init__(self, *, clock: Clock = WALL, id: str | None = None) -> None:
         super().__init__(clock=clock, id=id)
         self._anxiety_asked: tuple[int, int] | None = None
-        self._tremors_hand: tuple[Any, ...] | None = None
+        self._tremors_hand: tuple[SECard, ...] | None = None
         """The hand as it was when a Tremors prompt for this seat opened (None: no such prompt)."""
         self._layout_for: tuple[int, int] | None = None
         """The screen size the rivals' layout was chosen for."""
@@ -464,9 +467,11 @@ class SEBoard(Board):
             return []
         return [m for m in self.view.legal if isinstance(m, se.PLAY_TYPES) and se_text.card_of_move(m) == card]
 
-    def hand(self) -> tuple[Any, ...]:
+    def hand(self) -> Sequence[SECard]:
         # While a Tremors prompt is open the hand keeps the places it had when it opened.
-        return self._tremors_hand if self._tremors_hand is not None else super().hand()
+        if self._tremors_hand is not None:
+            return self._tremors_hand
+        return self.view.hand if self.view is not None else ()
 
     def gone(self) -> frozenset[int]:
         """Cards of the shown hand already discarded (or sent to be) in this Tremors."""
@@ -475,10 +480,10 @@ class SEBoard(Board):
         held = {c.id for c in self.view.hand}
         return self.pending | frozenset(c.id for c in self._tremors_hand if c.id not in held)
 
-    def why_not(self, card: Any) -> str:
+    def why_not(self, card: SECard) -> str:
         """Why the picked card has no play now (the rules decided; this only explains)."""
         view = self.view
-        if view.seat is None:
+        if view is None or view.seat is None:  # (no view: no card to ask about)
             return "You are watching."
         if view.outcome is not None:
             return "The game is over."
@@ -555,9 +560,10 @@ class SEBoard(Board):
 
     def watch_selected(self) -> None:
         # Aim first at a target where the card bites (an Episode on an empty hand is legal but idle).
-        options = self.options()
+        options = self.options()  # none without a view
+        view = self.view
         self.target = next((i for i, m in enumerate(options)
-                            if not se_text.episode_does_nothing(self.view, m, self.names)), 0)
+                            if view is not None and not se_text.episode_does_nothing(view, m, self.names)), 0)
         self.refresh_table()
 
     def watch_pending(self) -> None:
@@ -682,12 +688,11 @@ class SEBoard(Board):
             mine.over = view.outcome is not None
             mine.lit = lit
             mine.cursor = cursor
-            self._update_hand()
+            self._update_hand(view)
         self._update_prompt()
         refresh_keys(self, ("pick", "step_card", "step_target", "play", "discard", "end_turn", "cancel"))
 
-    def _update_hand(self) -> None:
-        view = self.view
+    def _update_hand(self, view: se.SEView) -> None:
         hand = self.query_one("#hand", HandRow)
         shown = self.hand()
         gone = self.gone()
@@ -696,7 +701,7 @@ class SEBoard(Board):
         faces = []
         for i, card in enumerate(shown):
             playable = bool(self.moves_for(card.id))
-            lines: list[Any] = [se_text.card_lines(card)]
+            lines: list[str | tuple[str, ...]] = [se_text.card_lines(card)]
             narrow: tuple[str, ...] = ()
             if card.id in gone:
                 lines = [("discarded", "gone"), ""]
@@ -753,7 +758,7 @@ class SEBoard(Board):
             if prompt.kind == se.DISCARD_DOWN:
                 text.append("Too many cards: ", style="bold")
                 text.append(f"discard {prompt.count} (pick a card, then d). ")
-                return self._with_selection(text, discard_only=True)
+                return self._with_selection(view, text, discard_only=True)
             if prompt.kind == se.ANXIETY:
                 text.append("Anxiety: ", style="bold")
                 text.append(f"you may take a card from {self.seat_name(prompt.target)}'s hand. ")
@@ -767,7 +772,7 @@ class SEBoard(Board):
                 text.append(f"{who} is looking at {self.seat_name(prompt.target)}'s hand (Anxiety).")
             else:
                 text.append(f"{who} is discarding down to six.")
-            return self._offers_tail(text)
+            return self._offers_tail(view, text)
         if me is None or self.watch_only:
             plays = "" if view.phase != se.PLAY else f", {view.plays_left} play{'s' if view.plays_left != 1 else ''} left"
             text.append(("Watching: " if me is None else "") + f"{self.seat_name(view.current)}'s turn{plays}.")
@@ -776,8 +781,8 @@ class SEBoard(Board):
             text.append(f"{self.seat_name(view.current)} is playing.", style="")
             if self.selected is not None:
                 text.append("  ")
-                return self._with_selection(text)
-            return self._offers_tail(text)
+                return self._with_selection(view, text)
+            return self._offers_tail(view, text)
         if self.selected is None:
             plays = "no plays left" if view.plays_left <= 0 else (
                 "1 play left" if view.plays_left == 1 else f"{view.plays_left} plays left")
@@ -785,11 +790,10 @@ class SEBoard(Board):
             text.append(f", {plays}: pick a card (1-{max(1, len(view.hand))}), ")
             text.append("e end turn", style=click("end_turn", "underline"))
             text.append(".")
-            return self._offers_tail(text)
-        return self._with_selection(text)
+            return self._offers_tail(view, text)
+        return self._with_selection(view, text)
 
-    def _with_selection(self, text: Text, *, discard_only: bool = False) -> Text:
-        view = self.view
+    def _with_selection(self, view: se.SEView, text: Text, *, discard_only: bool = False) -> Text:
         card = next((c for c in view.hand if c.id == self.selected), None)
         if card is None:
             return text
@@ -816,8 +820,7 @@ class SEBoard(Board):
         text.append(" · esc")
         return text
 
-    def _offers_tail(self, text: Text) -> Text:
-        view = self.view
+    def _offers_tail(self, view: se.SEView, text: Text) -> Text:
         if self.watch_only:
             return text  # nobody watching answers offers
         to_me = [o for o in view.offers if o.to == view.seat]
@@ -830,10 +833,11 @@ class SEBoard(Board):
     # --- anxiety ---------------------------------------------------------------------
 
     def _maybe_ask_anxiety(self) -> None:
+        view = self.view
         prompt = self.prompt_for_me()
-        if prompt is None or prompt.kind != se.ANXIETY:
+        if view is None or prompt is None or prompt.kind != se.ANXIETY:  # (a prompt comes with a view)
             return
-        key = (self.view.turn, prompt.target)
+        key = (view.turn, prompt.target)
         if self._anxiety_asked == key:
             return
         self._anxiety_asked = key
@@ -842,7 +846,7 @@ class SEBoard(Board):
     def ask_anxiety(self) -> None:
         view = self.view
         prompt = self.prompt_for_me()
-        if prompt is None or prompt.kind != se.ANXIETY:
+        if view is None or prompt is None or prompt.kind != se.ANXIETY:
             return
         moves = [m for m in view.legal if isinstance(m, (se.TakeCard, se.TakeNothing))]
         cards = {c.id: c for c in prompt.revealed}
@@ -868,7 +872,7 @@ class SEBoard(Board):
             return self.selected is not None
         # False hides a key from the footer when it cannot do anything now.
         view = self.view
-        if not self.can_act():
+        if view is None or not self.can_act():  # (no view: nothing to act on)
             return action == "cancel"
         if action == "end_turn":
             return self.legal_has(se.EndTurn())
@@ -904,12 +908,13 @@ class SEBoard(Board):
             self.action_discard()
             return
         move = self.aimed()
-        if move is None:
+        view = self.view
+        if move is None or view is None:  # (no view: nothing to aim at)
             card = next((c for c in self.hand() if c.id == self.selected), None)
             if card is not None:
                 self.app.notify(f"{card.name}: {self.why_not(card)}", severity="warning", markup=False)
             return
-        warning = se_text.episode_does_nothing(self.view, move, self.names)
+        warning = se_text.episode_does_nothing(view, move, self.names)
         if warning:
             def confirmed(yes: bool | None) -> None:
                 if yes:
@@ -943,6 +948,8 @@ class SEBoard(Board):
         self.focus()
         options = self.options()
         view = self.view
+        if view is None:  # nothing to aim at yet
+            return
         for i, move in enumerate(options):
             if spot_of(view, move) == message.spot:
                 if self.target % len(options) == i:

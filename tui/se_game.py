@@ -4,7 +4,7 @@ figures for the summary, and the rules page (see :class:`quackbox.tui.games.Game
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from rich.console import RenderableType
 from rich.text import Text
@@ -12,15 +12,19 @@ from rich.text import Text
 from quackbox.core import side_effects as se
 from quackbox.core.rules import Move
 from quackbox.tui import rules_text
-from quackbox.tui.games import GameAction, Table
+from quackbox.tui.games import GameAction, GameUI, Table
 from quackbox.tui.modals import ChoiceScreen
 from quackbox.tui.names import seat_name
 from quackbox.tui.se_text import cannot_accept, describe_move, offer_text
+from quackbox.tui.summary import final_outcome
 
 if TYPE_CHECKING:
     from quackbox.tui.clock import Clock
     from quackbox.net.protocol import View
     from quackbox.tui.se_board import SEBoard
+
+    SETable = Table[se.SEView, SEBoard, "SERecord"]
+    """The table as Side Effects' actions see it."""
 
 
 @dataclass
@@ -42,14 +46,14 @@ class SERecord:
     """Episodes played on each seat."""
 
     def see(self, message: View) -> None:
-        self.turns = max(self.turns, message.view.turn)
+        view: se.SEView = message.view
+        self.turns = max(self.turns, view.turn)
         for event in message.events:
-            kind = type(event)
-            if kind is se.DisorderTreated:
+            if type(event) is se.DisorderTreated:
                 _add(self.treated, event.seat)
-            elif kind is se.DisorderGiven:
+            elif type(event) is se.DisorderGiven:
                 _add(self.received, event.target)
-            elif kind is se.EpisodePlayed:
+            elif type(event) is se.EpisodePlayed:
                 _add(self.played, event.seat)
                 _add(self.suffered, event.target)
 
@@ -70,7 +74,7 @@ def ranked(view: se.SEView) -> list[tuple[int, int]]:
     those by how close they came: fewest untreated Disorders, then most
     treated. Seats level on both share a place.
     """
-    places = view.outcome.places
+    places = final_outcome(view).places
 
     def key(seat: int) -> tuple[int, int, int]:
         player = view.players[seat]
@@ -130,7 +134,7 @@ class SideEffectsUI:
     def record(self) -> SERecord:
         return SERecord()
 
-    def can(self, action: str, table: Table) -> bool:
+    def can(self, action: str, table: SETable) -> bool:
         view = table.view
         if view is None:
             return False
@@ -142,7 +146,7 @@ class SideEffectsUI:
             return se.EndTurn() in view.legal
         return False
 
-    def run(self, action: str, table: Table) -> None:
+    def run(self, action: str, table: SETable) -> None:
         if action == "trade":
             self._trade(table)
         elif action == "offers":
@@ -150,8 +154,8 @@ class SideEffectsUI:
         elif action == "end_turn":
             table.board.action_end_turn()
 
-    def _trade(self, table: Table) -> None:
-        if not self.can("trade", table):
+    def _trade(self, table: SETable) -> None:
+        if table.view is None or not self.can("trade", table):
             table.tell("Trading waits until the game is back to ordinary play.", severity="warning")
             return
         from quackbox.tui.trade import TradeScreen
@@ -162,8 +166,10 @@ class SideEffectsUI:
 
         table.show(TradeScreen(table.view, table.names), made)
 
-    def _offers(self, table: Table) -> None:
+    def _offers(self, table: SETable) -> None:
         view, names = table.view, table.names
+        if view is None:  # not yet dealt: the action does not apply (``can``)
+            return
         answers = [m for m in view.legal if isinstance(m, se.TRADE_ANSWERS)]
         if not answers:
             if view.offers:
@@ -193,8 +199,8 @@ class SideEffectsUI:
         notes = [i for i, m in enumerate(moves) if m is None]
         table.show(ChoiceScreen(Text("Trade offers"), labels, notes=notes), chosen)
 
-    def announce(self, table: Table, message: View) -> None:
-        view = message.view
+    def announce(self, table: SETable, message: View) -> None:
+        view: se.SEView = message.view
         if view.seat is None:
             return
         seen = table.announced
@@ -212,7 +218,7 @@ class SideEffectsUI:
             seen.add(offer.id)
         seen &= open_now
 
-    def summary(self, view: se.SEView, names: Sequence[str], record: Any) -> list[tuple[str, RenderableType]]:
+    def summary(self, view: se.SEView, names: Sequence[str], record: SERecord) -> list[tuple[str, RenderableType]]:
         from quackbox.tui.summary import standings
 
         rows = [(place, seat, progress(view, seat)) for place, seat in ranked(view)]
@@ -222,4 +228,4 @@ class SideEffectsUI:
         return rules_text.side_effects_rules()
 
 
-UI = SideEffectsUI()
+UI: GameUI[se.SEView, SEBoard, SERecord] = SideEffectsUI()

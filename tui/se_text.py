@@ -31,7 +31,7 @@ ABBREVIATIONS = {
     "Madness": "Mad",
 }
 
-SHORT_PUNISHMENTS = {
+SHORT_PUNISHMENTS: dict[str, str] = {  # by name: a card's punishment is its Punishment's text
     Punishment.DISCARD_DRUGS: "lose Drugs",
     Punishment.DISCARD_HAND: "lose hand",
     Punishment.SKIP_TURN: "skip turn",

@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, AsyncIterator, Mapping
 
 from quackbox.core import games
-from quackbox.core.rules import Move
+from quackbox.core.rules import AnyRules, Move
 from quackbox.net import places
-from quackbox.net.client import Client, NetError, table_url
+from quackbox.net.client import Client, Disconnected, NetError, Reconnected, table_url
 from quackbox.net.host import Host, HostConfig
 from quackbox.net.local import LocalGame, open_table, ssh_command, start_local_game
-from quackbox.net.protocol import DEFAULT_PORT
+from quackbox.net.protocol import DEFAULT_PORT, HostMessage
 from quackbox.net.tokens import TokenStore
 
 if TYPE_CHECKING:
@@ -33,6 +33,10 @@ HOSTING = "host"
 """A table this process hosts, with the person in seat 0."""
 JOINED = "join"
 """A seat (or a spectator place) at someone else's table."""
+
+Received = HostMessage | Disconnected | Reconnected
+"""What a session's :meth:`~Session.messages` yields: the host's messages, and the
+client's own word that the connection dropped or came back."""
 
 FIRST_MOVE_DELAY = 2.5
 """Seconds a new game against bots waits before the first bot move: time to look at the table."""
@@ -62,7 +66,7 @@ class Session:
         return self.client.game
 
     @property
-    def rules(self) -> Any:
+    def rules(self) -> AnyRules:
         return self.client.rules if self.client.rules is not None else games.get(self.client.game)
 
     @property
@@ -96,7 +100,7 @@ class Session:
 
     # --- talking to the host --------------------------------------------------------------
 
-    def messages(self) -> AsyncIterator[Any]:
+    def messages(self) -> AsyncIterator[Received]:
         return self.client.messages()
 
     async def move(self, move: Move, seq: int | None = None) -> None:
@@ -192,4 +196,4 @@ async def open_joined(
     return Session(client, JOINED, address=address, room_code=code or None)
 
 
-__all__ = ["HOSTING", "JOINED", "LOCAL", "NetError", "Session", "open_hosted", "open_joined", "open_local"]
+__all__ = ["HOSTING", "JOINED", "LOCAL", "NetError", "Received", "Session", "open_hosted", "open_joined", "open_local"]

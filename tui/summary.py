@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -15,10 +15,19 @@ from textual.widgets import Button, Footer, Static
 from quackbox.tui.names import name_of, seat_name
 
 if TYPE_CHECKING:
-    from quackbox.tui.games import GameUI, Record
+    from quackbox.core.rules import GameView, Outcome
+    from quackbox.tui.games import AnyGameUI, Record
 
-def headline(view: Any, names: Sequence[str]) -> Text:
-    outcome = view.outcome
+
+def final_outcome(view: GameView) -> Outcome:
+    """How the game ``view`` shows ended: a summary is made only once it has."""
+    if view.outcome is None:
+        raise ValueError("a summary is made once the game is over, and this view's game goes on")
+    return view.outcome
+
+
+def headline(view: GameView, names: Sequence[str]) -> Text:
+    outcome = final_outcome(view)
     me = view.seat
     text = Text(style="bold")
     winners = list(outcome.winners)
@@ -35,10 +44,10 @@ def headline(view: Any, names: Sequence[str]) -> Text:
     return text
 
 
-def standings(view: Any, names: Sequence[str], rows: Sequence[tuple[int, int, Text]]) -> Text:
+def standings(view: GameView, names: Sequence[str], rows: Sequence[tuple[int, int, Text]]) -> Text:
     """Every seat by place: ``rows`` of (place, seat, the figures that decided it), best first."""
     me = view.seat
-    winners = view.outcome.winners
+    winners = final_outcome(view).winners
     out = Text(no_wrap=True, overflow="ellipsis")
     for i, (place, seat, figures) in enumerate(rows):
         if i:
@@ -72,7 +81,7 @@ class SummaryScreen(ModalScreen[str | None]):
         Binding("q", "choose('leave')", "leave"),
     ]
 
-    def __init__(self, ui: GameUI, view: Any, names: Sequence[str], record: Record,
+    def __init__(self, ui: AnyGameUI, view: GameView, names: Sequence[str], record: Record,
                  *, can_again: bool, can_lobby: bool) -> None:
         super().__init__()
         self.ui = ui

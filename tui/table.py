@@ -18,6 +18,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.reactive import var
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Input
 
 from quackbox.net.protocol import ChatLine, Error, ErrorCode, Lobby, View
@@ -25,10 +26,11 @@ from quackbox.tui import rules_text
 from quackbox.tui.board import Board
 from quackbox.tui.clock import WALL, Clock
 from quackbox.tui.config import Settings
-from quackbox.core.rules import Move
-from quackbox.tui.games import action_bindings, rules_screen, ui_for
+from quackbox.core.rules import GameView, Move
+from quackbox.tui.games import Record, action_bindings, rules_screen, ui_for
 from quackbox.tui.modals import ConfirmScreen, ReadingScreen
 from quackbox.tui.summary import SummaryScreen
+from quackbox.tui.screens_app import ScreensApp, screens_app
 from quackbox.tui.widgets import GameLog, KeyBar, MovePicked, StatusBar
 
 ONLINE = "online"
@@ -53,7 +55,7 @@ class AtTable:
         self._screen = screen
 
     @property
-    def view(self) -> Any:
+    def view(self) -> GameView | None:
         return self._screen.view
 
     @property
@@ -61,11 +63,11 @@ class AtTable:
         return self._screen.names
 
     @property
-    def board(self) -> Board:
+    def board(self) -> Board[Any]:
         return self._screen.board
 
     @property
-    def record(self) -> Any:
+    def record(self) -> Record:
         return self._screen.record
 
     @property
@@ -96,8 +98,13 @@ class TableInfo:
     starter: bool = False
 
 
-class TableScreen(Screen):
+class TableScreen(Screen[None]):
     """One game in progress (or just finished), for one seat."""
+
+    @property
+    def quackbox(self) -> ScreensApp:
+        """The app this screen runs in, as the screens see it (:mod:`quackbox.tui.screens_app`)."""
+        return screens_app(self)
 
     DEFAULT_CSS = """
     TableScreen { layout: vertical; }
@@ -147,8 +154,8 @@ class TableScreen(Screen):
         """The table as the game's actions see it."""
         self.clock = clock
         self.seq = 0
-        self.view: Any = None
-        self.record = self.ui.record()
+        self.view: GameView | None = None
+        self.record: Record = self.ui.record()
         """What the summary tells of this game, kept from every view."""
         self.announced: set[int] = set()
         """Things the game's announcements have told already (trade offers, by id)."""
@@ -181,7 +188,8 @@ class TableScreen(Screen):
         return self._ready
 
     @property
-    def board(self) -> Board:
+    def board(self) -> Board[Any]:
+        """The game's board (of whichever game: its views are the game's own)."""
         return self.query_one("#board", Board)
 
     @property
@@ -199,7 +207,7 @@ class TableScreen(Screen):
                                + " Press ? for the keys, r for the rules, c to chat.", style="italic dim")
         self.board.focus()
         self._update_status()
-        self.query_one("#chat-input", Input).cursor_blink = self.app.cursor_blink_enabled
+        self.query_one("#chat-input", Input).cursor_blink = self.quackbox.cursor_blink_enabled
 
     def on_resize(self) -> None:
         self.set_class(self.size.width >= WIDE, "-wide")
@@ -352,7 +360,7 @@ class TableScreen(Screen):
                                    style="italic yellow")
             self.board.pending = frozenset()
             return
-        self.app.send_move(message.move, self.seq)
+        self.quackbox.send_move(message.move, self.seq)
 
     # --- chat ------------------------------------------------------------------------------
 
@@ -368,7 +376,7 @@ class TableScreen(Screen):
         text = event.value.strip()
         event.input.value = ""
         if text:
-            self.app.send_chat(text)
+            self.quackbox.send_chat(text)
         self._close_chat()
 
     def _close_chat(self) -> None:
@@ -387,7 +395,7 @@ class TableScreen(Screen):
 
     def action_people(self) -> None:
         """p (the host): the people at the table, to remove one or mute their chat."""
-        self.app.keep_order()
+        self.quackbox.keep_order()
 
     def action_read_log(self) -> None:
         """The log over the whole screen, to read back through (Esc returns)."""
@@ -396,7 +404,7 @@ class TableScreen(Screen):
         log.action_read_from(-1)
         log.focus()
 
-    def watch_maximized(self, maximized: Any) -> None:
+    def watch_maximized(self, maximized: Widget | None) -> None:
         if maximized is None and self._ready:
             # Back at the table: the newest lines in view, and the keys on the board.
             self.board.focus()
@@ -437,15 +445,15 @@ class TableScreen(Screen):
 
         def chosen(what: str | None) -> None:
             if what == "again":
-                self.app.play_again()
+                self.quackbox.play_again()
             elif what == "lobby":
-                self.app.back_to_lobby()
+                self.quackbox.back_to_lobby()
             elif what == "leave":
-                self.app.leave_table()
+                self.quackbox.leave_table()
 
         self.app.push_screen(SummaryScreen(self.ui, view, self.names, self.record,
-                                           can_again=self.app.can_play_again(),
-                                           can_lobby=self.app.can_return_to_lobby()), chosen)
+                                           can_again=self.quackbox.can_play_again(),
+                                           can_lobby=self.quackbox.can_return_to_lobby()), chosen)
 
     def action_leave(self, then_quit: bool = False) -> None:
         """q: leave the table, asking first where someone loses something by it; a host's
@@ -455,12 +463,12 @@ class TableScreen(Screen):
         over = view is not None and view.outcome is not None
         hosting = self.info.mode == "host"
         if self.connection == CLOSED or (self.info.seat is None and not hosting) or (over and not hosting):
-            self.app.leave_table(then_quit)  # nothing to lose: a spectator, or a game over or gone
+            self.quackbox.leave_table(then_quit)  # nothing to lose: a spectator, or a game over or gone
             return
 
         def confirmed(yes: bool | None) -> None:
             if yes:
-                self.app.leave_table(then_quit)
+                self.quackbox.leave_table(then_quit)
 
         if hosting and not over:
             question, yes = "Close the table for everyone? The game is saved; you can resume it.", "Close"

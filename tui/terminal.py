@@ -28,6 +28,7 @@ from typing import Any, Callable, Generic, Iterable, Iterator, Sequence, TypeVar
 
 from rich.cells import cell_len
 from rich.color import ColorSystem
+from rich.console import Console
 from rich.control import Control
 from rich.style import Style
 from textual import events
@@ -223,7 +224,7 @@ class Writer:
         pens = self._pens.get(system) or self._pens.setdefault(system, Pens(system))
         shown = self.shown
         whole = shown is None or (shown.width, shown.height) != (width, height)
-        if whole:
+        if whole or shown is None:  # (whole whenever nothing is shown)
             shown = self.shown = Shown(width, height)
         frame = Frame(whole=whole)
         for y, x, cells in self._rows(update, pens, width, height):
@@ -282,7 +283,7 @@ class Written(CompositorUpdate):
     def __init__(self, frame: Frame) -> None:
         self.frame = frame
 
-    def render_segments(self, console: Any) -> str:
+    def render_segments(self, console: Console) -> str:
         return self.frame.text
 
 
@@ -310,7 +311,7 @@ class TerminalApp(App[ReturnType], Generic[ReturnType]):
         # Whatever ran in the terminal while the app was suspended left its own cells.
         self.app_resume_signal.subscribe(self, lambda _app: self.action_redraw())
 
-    def _display(self, screen: Screen, renderable: Any) -> None:
+    def _display(self, screen: Screen[Any], renderable: Any) -> None:
         if isinstance(renderable, CompositorUpdate) and not self._batch_count:
             width, height = self.size
             system = self.console._color_system or ColorSystem.TRUECOLOR  # as Strip.render
@@ -321,7 +322,9 @@ class TerminalApp(App[ReturnType], Generic[ReturnType]):
                 return
             frame = self.writer.frame(renderable, width, height, system)
             if frame.text:
-                super()._display(screen, Written(frame))
+                # A CompositorUpdate, which App._display writes as it is (it checks for one
+                # first), though its annotation names only Rich renderables.
+                super()._display(screen, Written(frame))  # type: ignore[arg-type]
                 self.writer.sent(frame)
             return
         super()._display(screen, renderable)

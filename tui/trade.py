@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Sequence, TypeVar
 
 from rich.text import Text
 from textual import on
@@ -32,7 +32,10 @@ def wanted_names(view: se.SEView) -> list[str]:
     return names
 
 
-class TickList(SelectionList):
+ValueT = TypeVar("ValueT")
+
+
+class TickList(SelectionList[ValueT]):
     """A SelectionList whose box is empty until ticked: ticked or not shows in the mark
     itself, not only in its colour (so it shows with NO_COLOR, or on a terminal without colours)."""
 

@@ -11,14 +11,17 @@ from __future__ import annotations
 import io
 import math
 from dataclasses import dataclass
-from typing import Any, ClassVar, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Sequence
+from weakref import WeakKeyDictionary
 
 from rich.console import Console
+from rich.containers import Lines
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding
 from textual.message import Message
 from textual.reactive import var
+from textual.screen import Screen
 from textual.widget import Widget
 
 from quackbox.core.rules import LineKind, Move
@@ -41,6 +44,13 @@ class MovePicked(Message):
         self.move = move
 
 
+KeysSignature = tuple[tuple[bool | None, ...], tuple[bool | None, ...]]
+"""Whether each of a widget's actions, and each of its screen's ``KEY_ACTIONS``, applies."""
+
+_keys_shown: WeakKeyDictionary[Widget, KeysSignature] = WeakKeyDictionary()
+"""What :func:`refresh_keys` last found for each widget (gone with the widget)."""
+
+
 def refresh_keys(widget: Widget, actions: tuple[str, ...]) -> None:
     """Refresh the footer only when the keys it should show have changed.
 
@@ -51,8 +61,8 @@ def refresh_keys(widget: Widget, actions: tuple[str, ...]) -> None:
     mine = tuple(widget.check_action(a, ()) for a in actions)
     theirs = tuple(screen.check_action(a, p) for a, p in getattr(screen, "KEY_ACTIONS", ()))
     signature = (mine, theirs)
-    if getattr(widget, "_keys_signature", None) != signature:
-        widget._keys_signature = signature
+    if _keys_shown.get(widget) != signature:
+        _keys_shown[widget] = signature
         screen.refresh_bindings()
 
 
@@ -78,7 +88,15 @@ class ClickableText(Widget):
 # --- repainting what changed ----------------------------------------------------------------------
 
 
-class PaintChanges:
+# To the type checker the mixin is a Widget, whose methods it calls; at run time it adds
+# no base class (each widget it is mixed into is one already).
+if TYPE_CHECKING:
+    _WidgetMixin = Widget
+else:
+    _WidgetMixin = object
+
+
+class PaintChanges(_WidgetMixin):
     """For a widget drawn as lines of text: its data are ``var``s that repaint it when they change.
 
     Textual repaints a widget, and every widget inside it, when one of its
@@ -109,12 +127,11 @@ class PaintChanges:
 
     def repaint_changes(self) -> None:
         """Repaint the widget; lay it out again when the number of its lines changed."""
-        widget: Any = self
-        if self._drawn is None or not widget.is_mounted:
-            widget.refresh(layout=True)
+        if self._drawn is None or not self.is_mounted:
+            self.refresh(layout=True)
             return
         lines = tuple(self.draw().split("\n", allow_blank=True))
-        widget.refresh(layout=len(lines) != len(self._drawn))
+        self.refresh(layout=len(lines) != len(self._drawn))
 
 
 def fitted(versions: Sequence[Text], room: int | None) -> Text:
@@ -192,7 +209,7 @@ class KeyBar(PaintChanges, ClickableText):
     def on_unmount(self) -> None:
         self.screen.bindings_updated_signal.unsubscribe(self)
 
-    def bindings_changed(self, screen: Any) -> None:
+    def bindings_changed(self, screen: Screen[Any]) -> None:
         if screen is not self.screen:
             return
         shown: dict[str, tuple[str, str, str, bool]] = {}
@@ -522,7 +539,7 @@ class GameLog(Widget, can_focus=True):
 
 # --- boxes drawn as text ------------------------------------------------------------------------
 
-EDGES = {"round": "╭╮╰╯─│", "double": "╔╗╚╝═║"}
+EDGES = {"round": tuple("╭╮╰╯─│"), "double": tuple("╔╗╚╝═║")}
 """A box's corners (top left, top right, bottom left, bottom right), its top and its side."""
 
 
@@ -551,7 +568,7 @@ def top_rule(title: Text | None, width: int, style: Style, *, edge: str = "round
     return line
 
 
-def framed(body: Sequence[Text], width: int, height: int, *, title: Text | None, style: Style,
+def framed(body: Sequence[Text] | Lines, width: int, height: int, *, title: Text | None, style: Style,
            edge: str = "round") -> Text:
     """``body`` in a box ``width`` by ``height`` (at least as high as the body needs),
     one space of padding on the left, its title in the top edge."""

@@ -21,7 +21,7 @@ its ``Timeout``, which closes the window for everyone who has not answered.
 ``window_seconds = 0`` turns windows off.
 
 :data:`RULES` holds no game: the State (:mod:`quackbox.core.quack.state`) is the
-caller's. :func:`quackbox.core.quack.legal.verify` is the one legality gate; ``apply``
+caller's. :func:`verify` is the one legality gate; ``apply``
 always passes through it first.
 """
 
@@ -116,7 +116,22 @@ from quackbox.core.quack.view import DoctorView, CaseView, QuackView
 
 if TYPE_CHECKING:
     from quackbox.core.play import GameRecord
-from quackbox.core.rules import NONE, BadOptions, Deadline, Event, LineKind, Memory, Move, MoveKind, Outcome, Rules, verify_view_seats
+from quackbox.core.rules import (
+    NONE,
+    AnyMoveKind,
+    BadOptions,
+    Deadline,
+    Event,
+    LineKind,
+    Memory,
+    Move,
+    Outcome,
+    Rules,
+    Verified,
+    move_kind,
+    move_table,
+    verify_view_seats,
+)
 
 HAND_SIZE = 6
 CO_PAY = 50
@@ -277,9 +292,9 @@ class Quack:
 
     def apply(self, state: QuackState, seat: int, move: Move) -> list[Event]:
         """Check ``move``, then make it from its plan; return the events (unredacted)."""
-        plan = verify(state, seat, move)
+        verified = verify(state, seat, move)
         events: list[Event] = []
-        MOVES[type(move)].do(state, seat, move, plan, events)
+        verified.do(state, seat, events)
         _proceed(state, events)
         return events
 
@@ -329,23 +344,23 @@ def do_timeout(state: QuackState, seat: int, move: Timeout, plan: None, events: 
     state.window_seats.clear()
 
 
-MOVES: dict[type[Move], MoveKind[QuackState, Any, Any]] = {
-    StayHome: MoveKind(legal.verify_stay_or_flee, do_stay),
-    FleeToSwitzerland: MoveKind(legal.verify_stay_or_flee, do_flee),
-    PlayTreatment: MoveKind(legal.verify_treatment, do_treatment),
-    PlayAnytime: MoveKind(legal.verify_anytime, do_anytime),
-    Discard: MoveKind(legal.verify_discard, do_discard),
-    Pass: MoveKind(legal.verify_pass, do_pass),
-    Timeout: MoveKind(legal.verify_timeout, do_timeout),
-}
-"""Every kind of move: its verifier (core.quack.legal) and the function that makes it."""
+MOVES: Mapping[type[Move], AnyMoveKind[QuackState]] = move_table(
+    move_kind(StayHome, legal.verify_stay_or_flee, do_stay),
+    move_kind(FleeToSwitzerland, legal.verify_stay_or_flee, do_flee),
+    move_kind(PlayTreatment, legal.verify_treatment, do_treatment),
+    move_kind(PlayAnytime, legal.verify_anytime, do_anytime),
+    move_kind(Discard, legal.verify_discard, do_discard),
+    move_kind(Pass, legal.verify_pass, do_pass),
+    move_kind(Timeout, legal.verify_timeout, do_timeout),
+)
+"""Every kind of move: its class, its verifier (core.quack.legal) and the function that makes it."""
 
 
-def verify(state: QuackState, seat: Any, move: Any) -> object:
+def verify(state: QuackState, seat: Any, move: Move) -> Verified[QuackState]:
     """The legality gate: refuse ``move`` by ``seat`` with a RulesError, or
-    return its plan (what applying it needs)."""
+    return it with its plan (what applying it needs), ready to be made."""
     legal.verify_seat(state, seat, move)
-    return MOVES[type(move)].verify(state, seat, move)
+    return MOVES[type(move)].check(state, seat, move)
 
 
 # --- the turn ------------------------------------------------------------------

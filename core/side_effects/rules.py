@@ -20,7 +20,21 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence, SupportsInde
 
 from quackbox.cards import side_effects as se_cards
 from quackbox.core import options as option_parser
-from quackbox.core.rules import NONE, BadOptions, Deadline, Event, LineKind, Memory, Move, MoveKind, Outcome, Rules
+from quackbox.core.rules import (
+    NONE,
+    AnyMoveKind,
+    BadOptions,
+    Deadline,
+    Event,
+    LineKind,
+    Memory,
+    Move,
+    Outcome,
+    Rules,
+    Verified,
+    move_kind,
+    move_table,
+)
 from quackbox.core.side_effects import legal, text
 from quackbox.core.side_effects import sampling
 from quackbox.core.side_effects import view as se_view
@@ -525,31 +539,31 @@ def a_play(do: Callable[[SEState, int, M, P, list[Event]], None]) -> Callable[[S
     return play
 
 
-MOVES: dict[type[Move], MoveKind[SEState, Any, Any]] = {
-    Treat: MoveKind(legal.verify_treat, a_play(do_treat)),
-    GiveDisorder: MoveKind(legal.verify_give_disorder, a_play(do_give_disorder)),
-    PlayTherapy: MoveKind(legal.verify_therapy, a_play(do_therapy)),
-    PlayEpisode: MoveKind(legal.verify_episode, a_play(do_episode)),
-    PlayMisdiagnosis: MoveKind(legal.verify_misdiagnosis, a_play(do_misdiagnosis)),
-    PlayHighTolerance: MoveKind(legal.verify_high_tolerance, a_play(do_high_tolerance)),
-    Discard: MoveKind(legal.verify_discard, do_discard),
-    EndTurn: MoveKind(legal.verify_end_turn, do_end_turn),
-    TakeCard: MoveKind(legal.verify_take_card, do_take),
-    TakeNothing: MoveKind(legal.verify_take_nothing, do_take),
-    OfferTrade: MoveKind(legal.verify_offer, do_offer),
-    AcceptTrade: MoveKind(legal.verify_answer, do_accept),
-    DeclineTrade: MoveKind(legal.verify_answer, do_close),
-    WithdrawTrade: MoveKind(legal.verify_answer, do_close),
-    Timeout: MoveKind(legal.verify_timeout, do_timeout),
-}
-"""Every kind of move: its verifier (core.side_effects.legal) and the function that makes it."""
+MOVES: Mapping[type[Move], AnyMoveKind[SEState]] = move_table(
+    move_kind(Treat, legal.verify_treat, a_play(do_treat)),
+    move_kind(GiveDisorder, legal.verify_give_disorder, a_play(do_give_disorder)),
+    move_kind(PlayTherapy, legal.verify_therapy, a_play(do_therapy)),
+    move_kind(PlayEpisode, legal.verify_episode, a_play(do_episode)),
+    move_kind(PlayMisdiagnosis, legal.verify_misdiagnosis, a_play(do_misdiagnosis)),
+    move_kind(PlayHighTolerance, legal.verify_high_tolerance, a_play(do_high_tolerance)),
+    move_kind(Discard, legal.verify_discard, do_discard),
+    move_kind(EndTurn, legal.verify_end_turn, do_end_turn),
+    move_kind(TakeCard, legal.verify_take_card, do_take),
+    move_kind(TakeNothing, legal.verify_take_nothing, do_take),
+    move_kind(OfferTrade, legal.verify_offer, do_offer),
+    move_kind(AcceptTrade, legal.verify_answer, do_accept),
+    move_kind(DeclineTrade, legal.verify_answer, do_close),
+    move_kind(WithdrawTrade, legal.verify_answer, do_close),
+    move_kind(Timeout, legal.verify_timeout, do_timeout),
+)
+"""Every kind of move: its class, its verifier (core.side_effects.legal) and the function that makes it."""
 
 
-def verify(state: SEState, seat: Any, move: Any) -> object:
+def verify(state: SEState, seat: Any, move: Move) -> Verified[SEState]:
     """The legality gate: refuse ``move`` by ``seat`` with a RulesError, or
-    return its plan (what applying it needs)."""
+    return it with its plan (what applying it needs), ready to be made."""
     legal.verify_seat(state, seat, move)
-    return MOVES[type(move)].verify(state, seat, move)
+    return MOVES[type(move)].check(state, seat, move)
 
 
 # --- the rules object -------------------------------------------------------
@@ -637,9 +651,9 @@ class SideEffects:
 
     def apply(self, state: SEState, seat: int, move: Move) -> list[Event]:
         """Check ``move``, then make it from its plan; return the events (unredacted)."""
-        plan = verify(state, seat, move)
+        verified = verify(state, seat, move)
         events: list[Event] = []
-        MOVES[type(move)].do(state, seat, move, plan, events)
+        verified.do(state, seat, events)
         if state.offers:
             lapse_offers(state, events)
         return events
