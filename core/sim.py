@@ -7,11 +7,12 @@ figures apart from the timing.
 
 from __future__ import annotations
 
+import math
 import random
 import statistics
 import traceback
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Collection, Mapping, Sequence
 
 from quackbox.core import bots as bot_registry
 from quackbox.core.bots import Bot, GameStalled
@@ -19,6 +20,10 @@ from quackbox.core import games
 from quackbox.core.play import GameRecord, play_game
 from quackbox.core.rules import Event, Move
 
+
+OutsideBot = Callable[[int, int], Bot[Any]]
+"""Makes the bot of a lineup entry the bot registry does not know (a program playing
+a seat, which the command line runs) for one game: ``(place in the lineup, seed)``."""
 
 MAX_MOVES = 20_000
 """A game still running after this many moves has stalled: bots that lock a
@@ -64,6 +69,10 @@ class SimResult:
             "win_pct_by_bot": {
                 k: round(100.0 * v / max(finished, 1) / self.seats_by_bot[k], 1) for k, v in self.wins_by_bot.items()
             },
+            "win_interval_pct_by_bot": {
+                k: [round(100.0 * end, 1) for end in win_interval(v, finished * self.seats_by_bot[k])]
+                for k, v in self.wins_by_bot.items()
+            },
             "fair_share_pct_by_bot": fair,
             "decisions": self.decisions,
             "decisions_per_second": round(self.decisions / self.seconds) if self.seconds > 0 else None,
@@ -79,13 +88,34 @@ def significant(value: float, figures: int = 3) -> float:
     return float(f"{value:.{figures}g}")
 
 
-def lineup_for(game: str, players: int, bots: Sequence[str] | None) -> tuple[str, ...]:
-    """Bot kinds per seat: the list given, repeated to fill the table."""
+def win_interval(wins: float, trials: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% interval of a win rate of ``wins`` in ``trials`` seat-games, as fractions
+    (Wilson's score interval: it stays within 0 to 1 and is fair for rates near either
+    end and for few games). A shared win counts as its share."""
+    if trials <= 0:
+        return 0.0, 1.0
+    rate = wins / trials
+    spread = z * math.sqrt(rate * (1 - rate) / trials + z * z / (4 * trials * trials))
+    middle = rate + z * z / (2 * trials)
+    scale = 1 + z * z / trials
+    return max(0.0, (middle - spread) / scale), min(1.0, (middle + spread) / scale)
+
+
+def seat_places(players: int, game: int, rotate: bool) -> list[int]:
+    """Which entry of the lineup sits at each seat in game number ``game`` (from 0): the
+    lineup as given, or with ``rotate`` turned one seat further each game."""
+    shift = game % players if rotate else 0
+    return [(seat - shift) % players for seat in range(players)]
+
+
+def lineup_for(game: str, players: int, bots: Sequence[str] | None, *, also: Collection[str] = ()) -> tuple[str, ...]:
+    """Bot kinds per seat: the list given, repeated to fill the table (``also``: kinds the
+    caller makes itself, besides the registry's)."""
     names = [b.strip() for b in (bots or ["heuristic"]) if b.strip()]
     if not names:
         raise ValueError("--bots needs at least one bot name")
     for name in names:
-        if name not in bot_registry.kinds(game):
+        if name not in bot_registry.kinds(game) and name not in also:
             raise ValueError(f"no bot called {name!r} for {game}; choose from {', '.join(bot_registry.kinds(game))}")
     return tuple(names[i % len(names)] for i in range(players))
 
@@ -104,16 +134,20 @@ def run(
     rotate: bool = False,
     budget: int | None = None,
     think_clock: Callable[[], float] | None = None,
+    outside: Mapping[str, OutsideBot] | None = None,
 ) -> SimResult:
     """Play ``games_count`` games; a game that raises is counted as an error,
     one that runs past ``max_moves`` as a stall (its seed is reported).
     ``rotate`` turns the lineup one seat further each game, so every kind
     plays from every seat; ``budget`` is the search bot's (core.search).
     ``think_clock`` times each bot's decisions (the CLI passes the process's
-    CPU time: a decision's cost on one core, whatever else the machine runs)."""
+    CPU time: a decision's cost on one core, whatever else the machine runs).
+    ``outside`` makes the bots of the kinds it names (see :data:`OutsideBot`); they decide
+    in another process, so their decisions are timed by ``clock`` (the time waited)."""
     rules = games.get(game)
     opts = rules.parse_options(options or {})
-    lineup = lineup_for(game, players, bots)
+    outside = outside or {}
+    lineup = lineup_for(game, players, bots, also=outside.keys())
     if not rules.min_seats <= players <= rules.max_seats:
         raise ValueError(f"{rules.title} is for {rules.min_seats} to {rules.max_seats} players, not {players}")
     result = SimResult(game, players, games_count, seed, lineup)
@@ -126,10 +160,12 @@ def run(
     start = clock() if clock else 0.0
     for i in range(games_count):
         game_seed = seeds.randrange(2**32)
-        seated = lineup[-(i % players):] + lineup[: -(i % players)] if rotate and i % players else lineup
-        table = [bot_registry.make(game, kind, game_seed * 16 + s, budget=budget) for s, kind in enumerate(seated)]
+        places = seat_places(players, i, rotate)
+        seated = tuple(lineup[p] for p in places)
+        table = [_make_bot(game, lineup[p], p, game_seed * 16 + s, budget, outside) for s, p in enumerate(places)]
         if think_clock is not None:
-            table = [_Timed(bot, result.thinking.setdefault(kind, [0, 0.0, 0.0]), think_clock)
+            table = [_Timed(bot, result.thinking.setdefault(kind, [0, 0.0, 0.0]),
+                            clock if kind in outside and clock is not None else think_clock)
                      for bot, kind in zip(table, seated)]
         try:
             record = play_game(rules, table, seed=game_seed, options=opts, keep_events=needs_events,
@@ -155,6 +191,14 @@ def run(
     if records:
         result.figures = rules.sim_summary(records)
     return result
+
+
+def _make_bot(game: str, kind: str, place: int, seed: int, budget: int | None,
+              outside: Mapping[str, OutsideBot]) -> Bot[Any]:
+    """The bot of lineup entry ``place`` (of ``kind``) for one game."""
+    if kind in outside:
+        return outside[kind](place, seed)
+    return bot_registry.make(game, kind, seed, budget=budget)
 
 
 class _Timed(Bot[Any]):

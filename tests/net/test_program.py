@@ -2,7 +2,7 @@
 
 A test program (``tests/net/program_bot.py``) plays a seat over a real host on
 127.0.0.1 (``join --bot-cmd`` in-process and as the installed command, ``host
---bot-cmd``); the ones that crash, stall, write garbage or
+--bot-cmd``) and over ``sim``; the ones that crash, stall, write garbage or
 answer out of range each lose their seat to the normal bot, with a line in
 the log, and the game goes on to its end.
 """
@@ -14,17 +14,19 @@ import json
 import logging
 import re
 import shlex
+import subprocess
 import sys
 from pathlib import Path
 
 import msgpack
 import pytest
 
-from quackbox.core import games
+from quackbox.core import games, sim
 from quackbox.core.side_effects import AcceptTrade, EndTurn
 from quackbox.net.host import Host, HostConfig, HostError
 from quackbox.net.program import ProgramError, program_name, run_program_seat
 from quackbox.net.program_lines import Asked, ProgramFault, SeatLines, read_answer
+from quackbox.net.program_threads import LineupProgram
 from quackbox.net.protocol import Wire
 
 PROGRAM = Path(__file__).with_name("program_bot.py")
@@ -171,3 +173,43 @@ async def test_join_bot_cmd_plays_a_seat_to_the_end(tmp_path: Path) -> None:
     assert outcome is not None and "Game over:" in out.decode()
     assert "thinking hard" in err.decode() and "lost its seat" not in err.decode()
     assert any(s["waiting"] for s in records(record))
+
+
+# --- over sim ------------------------------------------------------------------------------------
+
+
+def test_sim_runs_each_program_once_per_place_for_every_game_and_prints_its_figures(tmp_path: Path) -> None:
+    record = tmp_path / "record"
+    command = "cmd:" + shlex.join(argv("first", record))
+    out = subprocess.run(
+        [str(COMMAND), "sim", "--game", "side-effects", "--players", "3", "--games", "6", "--rotate",
+         "--bots", f"{command},normal", "--json"], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["bots"] == [command, "normal", command] and data["errors"] == 0
+    assert data["program_failures"] == []
+    assert sum(data["wins_by_bot"].values()) == pytest.approx(6)
+    low, high = data["win_interval_pct_by_bot"][command]
+    assert 0 <= low <= data["win_pct_by_bot"][command] <= high <= 100
+    assert data["seconds_per_decision_by_bot"][command] > 0
+    seen = records(record)
+    pids = {s["pid"] for s in seen}
+    assert len(pids) == 2  # two places in the lineup: two programs, each for all six games
+    assert all(max(s["number"] for s in seen if s["pid"] == pid) == 6 for pid in pids)
+
+
+@pytest.mark.parametrize("manner", sorted(FAULTS))
+def test_sim_gives_a_failed_program_s_seat_to_the_normal_bot_and_finishes(manner: str, tmp_path: Path, caplog) -> None:
+    caplog.set_level(logging.INFO, logger="quackbox.net")
+    rules = games.get("side-effects")
+    program = LineupProgram(rules, argv(manner, tmp_path / "record"), place=0, answer_seconds=QUICK)
+    try:
+        result = sim.run("side-effects", players=2, games_count=2, seed=3, bots=["mine", "normal"],
+                         outside={"mine": program.bot})
+    finally:
+        program.close()
+    assert result.errors == [] and result.stalls == []
+    assert sum(result.wins_by_bot.values()) == pytest.approx(2)
+    assert program.failure is not None and FAULTS[manner] in program.failure
+    lost = [r.getMessage() for r in caplog.records if "lost its seat" in r.getMessage()]
+    assert len(lost) == 1 and FAULTS[manner] in lost[0]
