@@ -1,7 +1,7 @@
 """The ``quackbox`` command: argument parsing and wiring, nothing else.
 
     quackbox                         the home screen (play, host, join, rules)
-    quackbox play side-effects       a game against bots
+    quackbox play side-effects       a game against bots (--plain: line by line)
     quackbox host --game quack       open a table; friends join it
     quackbox join 10.0.0.5           take a seat at a table
     quackbox sim --game quack ...    many bot games, and what they add up to
@@ -238,6 +238,11 @@ def cmd_play(args: argparse.Namespace) -> int:
     # Refuse bad options or a seat count before the table takes the screen:
     # dealing once asks the rules themselves, in their own words.
     rules.new_game(seats=args.players, options=rules.parse_options(options), seed=0)
+    if args.plain:
+        from quackbox.tui.plain import run_plain_play
+
+        return run_plain_play(args.game, players=args.players, options=options, name=args.name, seed=args.seed,
+                              pace=args.pace, level=args.level)
     from quackbox.tui.app import run_local_game
 
     return run_local_game(args.game, players=args.players, options=options, name=args.name, seed=args.seed,
@@ -285,6 +290,9 @@ def build_parser() -> argparse.ArgumentParser:
                            "(default: as last chosen on the home screen)")
     play.add_argument("--ascii", action="store_true", default=argparse.SUPPRESS,
                       help="draw without box drawing, check marks and other glyphs a plain terminal may lack")
+    play.add_argument("--plain", action="store_true",
+                      help="play line by line: no screen drawn, numbered choices, short commands "
+                           "(screen readers, braille displays, pipes; see docs/PLAIN.md)")
     play.add_argument("--level", choices=LEVELS, default=None,
                       help="how well the bots play: easy, normal or hard (default: as last chosen, normal)")
     add_game_options(play)

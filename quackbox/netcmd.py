@@ -175,6 +175,9 @@ def add_join_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bot-cmd", metavar="COMMAND", default=None,
                         help="play this seat with a program of your own, which speaks JSON lines on its standard "
                         "input and output (see docs/BOTS.md)")
+    parser.add_argument("--plain", action="store_true",
+                        help="play line by line: no screen drawn, numbered choices, short commands "
+                        "(screen readers, braille displays, pipes; see docs/PLAIN.md)")
 
 
 def _describe_outcome(outcome: Outcome | None, names: tuple[str, ...]) -> str:
@@ -376,16 +379,20 @@ async def _serve_headless(
 
 
 def join_main(args: argparse.Namespace) -> int:
-    """``quackbox join``: the table screen for a person, or with --bot a bot seat, or with
-    --bot-cmd a seat a program plays."""
-    if args.bot and args.bot_cmd:
-        print("quackbox join: choose one of --bot and --bot-cmd.", file=sys.stderr)
+    """``quackbox join``: the table screen for a person (``--plain``: line by line), or with
+    --bot a bot seat, or with --bot-cmd a seat a program plays."""
+    if sum(map(bool, (args.bot, args.bot_cmd, args.plain))) > 1:
+        print("quackbox join: choose one of --bot, --bot-cmd and --plain.", file=sys.stderr)
         return EXIT_USAGE
     if args.bot:
         return join_bot_main(args)
     if args.bot_cmd:
         return join_program_main(args)
     code = args.code or os.environ.get(ROOM_CODE_ENV) or None
+    if args.plain:
+        from quackbox.tui.plain import run_plain_join
+
+        return run_plain_join(args.host, port=args.port, code=code, name=args.name, spectate=args.spectate)
     from quackbox.tui.app import run_join
 
     # The SSH door gives the room code in the environment (another local user can read argv),
