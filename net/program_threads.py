@@ -31,11 +31,11 @@ from typing import IO, Any, Sequence
 from quackbox.core import bots as core_bots
 from quackbox.core.bots import Bot
 from quackbox.core.rules import AnyRules, Event, GameView, Move
-from quackbox.net.program import EXIT_GRACE, STDERR_SHOWN, ProgramError, program_name
+from quackbox.net.limits import TokenBucket
+from quackbox.net.program import EXIT_GRACE, STDERR_BURST, STDERR_PER_SECOND, STDERR_SHOWN, ProgramError, program_name
 from quackbox.net.program_lines import (
     ANSWER_SECONDS,
     MAX_LINE,
-    REPLACED_BY,
     ProgramFault,
     SeatLines,
     read_answer,
@@ -50,8 +50,6 @@ log = logging.getLogger("quackbox.net")
 
 _TOO_LONG = object()
 """Put in the answers in place of a line longer than any answer."""
-STDERR_LINES = 500
-"""Lines of a program's standard error logged in one run; the rest are counted."""
 
 
 class ThreadedProgram:
@@ -151,19 +149,22 @@ class ThreadedProgram:
         stderr: IO[bytes] | None = self.process.stderr
         if stderr is None:
             return
-        shown = dropped = 0
+        budget = TokenBucket(STDERR_BURST, STDERR_PER_SECOND, time.monotonic())
+        dropped = 0
         with contextlib.suppress(OSError, ValueError):
             while raw := stderr.readline(MAX_LINE):
                 text = clean_text(raw.decode("utf-8", "replace"))
                 if not text:
                     continue
-                if shown >= STDERR_LINES:
+                if not budget.take(time.monotonic()):
                     dropped += 1
                     continue
-                shown += 1
+                if dropped:
+                    log.info("%s: (%d lines of its standard error not shown)", self.label, dropped)
+                    dropped = 0
                 log.info("%s: %s", self.label, text[:STDERR_SHOWN])
         if dropped:
-            log.info("%s: (%d more lines of its standard error not shown)", self.label, dropped)
+            log.info("%s: (%d lines of its standard error not shown)", self.label, dropped)
 
 
 class LineupProgram:
@@ -228,7 +229,8 @@ class LineupProgram:
     def fail(self, reason: str) -> None:
         """The program loses its place: it is told why and ended, and the log says so."""
         self.failure = f"{reason} (game {self.games})"
-        log.warning("%s lost its seat in game %d: %s %s", self.label, self.games, reason, REPLACED_BY)
+        log.warning("%s lost its seat in game %d: %s The normal bot plays its place for the rest of the run.",
+                    self.label, self.games, reason)
         if self.program is not None:
             self.program.close(replaced_line(reason, self.wire))
 

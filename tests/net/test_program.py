@@ -213,3 +213,20 @@ def test_sim_gives_a_failed_program_s_seat_to_the_normal_bot_and_finishes(manner
     assert program.failure is not None and FAULTS[manner] in program.failure
     lost = [r.getMessage() for r in caplog.records if "lost its seat" in r.getMessage()]
     assert len(lost) == 1 and FAULTS[manner] in lost[0]
+
+
+def test_the_example_bot_of_the_docs_is_short_and_plays_both_games(tmp_path: Path) -> None:
+    text = (Path(__file__).resolve().parents[2] / "docs" / "BOTS.md").read_text()
+    example = re.search(r"```python\n(.*?)```", text, re.S).group(1)
+    assert len(example.splitlines()) < 30
+    bot = tmp_path / "mybot.py"
+    bot.write_text(example)
+    for game in sorted(games.GAMES):
+        program = LineupProgram(games.get(game), [sys.executable, str(bot)], place=0)
+        try:
+            result = sim.run(game, players=2, games_count=1, seed=1, bots=["mine", "normal"],
+                             outside={"mine": program.bot}, options=FAST_OPTIONS.get(game))
+        finally:
+            program.close()
+        assert result.errors == [] and program.failure is None
+        assert sum(result.wins_by_bot.values()) == pytest.approx(1)
