@@ -71,7 +71,13 @@ def cmd_sim(args: argparse.Namespace) -> int:
     options = parse_option_values(args.option)
     bots = args.bots.split(",") if args.bots else None
     commands = sorted({b.strip() for b in bots or () if b.strip().startswith(PROGRAM_KIND)})
-    programs = _lineup_programs(rules, args.players, bots, commands) if commands else {}
+    from quackbox.net.program import ProgramError
+
+    try:
+        programs = _lineup_programs(rules, args.players, bots, commands) if commands else {}
+    except ProgramError as exc:
+        print(f"quackbox: {exc}", file=sys.stderr)
+        return 2
     try:
         return _run_sim(args, options, bots, programs)
     finally:

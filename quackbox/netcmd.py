@@ -221,8 +221,8 @@ def host_main(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     open_seats = args.seats - args.bots - (0 if args.headless else 1)
     if len(programs) > max(0, open_seats):
-        print(f"quackbox host: {len(programs)} programs need as many open seats; this table has {max(0, open_seats)} "
-              "(seats, less --bots, less your own).", file=sys.stderr)
+        print(f"quackbox host: each --bot-cmd program takes an open seat, and this table has "
+              f"{max(0, open_seats)} for {len(programs)} (its seats, less --bots, less your own).", file=sys.stderr)
         return EXIT_USAGE
     config = HostConfig(
         game=args.game,

@@ -230,3 +230,17 @@ def test_the_example_bot_of_the_docs_is_short_and_plays_both_games(tmp_path: Pat
             program.close()
         assert result.errors == [] and program.failure is None
         assert sum(result.wins_by_bot.values()) == pytest.approx(1)
+
+
+def test_commands_that_cannot_seat_their_programs_say_why_before_anything_starts() -> None:
+    for argv, said in [
+        (["sim", "--game", "quack", "--bots", "cmd:/nonexistent/bot,normal", "--games", "1"],
+         "quackbox: Cannot start /nonexistent/bot: No such file or directory."),
+        (["sim", "--game", "quack", "--bots", "cmd:python3 'unclosed,normal"], "Cannot read the command"),
+        (["host", "--headless", "--seats", "2", "--bots", "2", "--bot-cmd", "./mybot", "--port", "0"],
+         "each --bot-cmd program takes an open seat, and this table has 0 for 1"),
+        (["join", "127.0.0.1:9", "--bot-cmd", "/nonexistent/bot"], "Cannot start /nonexistent/bot"),
+    ]:
+        out = subprocess.run([str(COMMAND), *argv], capture_output=True, text=True, timeout=60)
+        assert out.returncode == 2 and said in out.stderr, (argv, out.stderr)
+        assert "Traceback" not in out.stderr
