@@ -190,8 +190,6 @@ class LineupProgram:
         self.games = 0
         self.failure: str | None = None
         """Why the program lost its place, and in which game; None while it plays."""
-        self.seconds = 0.0
-        """Time spent waiting for its answers."""
 
     def start(self) -> None:
         """Start the program now (rather than at its first game).
@@ -217,14 +215,11 @@ class LineupProgram:
         if self.program is None or self.failure is not None:
             raise ProgramFault(self.failure or "It is not running.")
         line, asked = lines.view_line(view, events=events, log=log_lines, deadline=None)
-        started = time.perf_counter()
         try:
             return read_answer(self.program.ask(line, self.answer_seconds), asked)
         except ProgramFault as fault:
             self.fail(str(fault))
             raise
-        finally:
-            self.seconds += time.perf_counter() - started
 
     def fail(self, reason: str) -> None:
         """The program loses its place: it is told why and ended, and the log says so."""
