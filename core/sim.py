@@ -6,16 +6,19 @@ the same figures apart from the timing; and it may pass a ``mapper`` (a
 process pool's ``imap``) to play games side by side: each game is a function
 of its own seed and seats alone (:func:`play_one`), and the figures are added
 up in the games' order, so they do not depend on how many processes played.
+Bots the registry does not know (a program playing a seat: ``outside``) are
+made by the caller and play in its process.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import statistics
 import traceback
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any, Callable, Collection, Iterable, Iterator, Mapping, Sequence
 
 from quackbox.core import bots as bot_registry
 from quackbox.core.bots import Bot, GameStalled
@@ -23,6 +26,10 @@ from quackbox.core import games
 from quackbox.core.play import GameRecord, play_game
 from quackbox.core.rules import Event, Move
 
+
+OutsideBot = Callable[[int, int], Bot[Any]]
+"""Makes the bot of a lineup entry the bot registry does not know (a program playing
+a seat, which the command line runs) for one game: ``(place in the lineup, seed)``."""
 
 MAX_MOVES = 20_000
 """A game still running after this many moves has stalled: bots that lock a
@@ -68,6 +75,10 @@ class SimResult:
             "win_pct_by_bot": {
                 k: round(100.0 * v / max(finished, 1) / self.seats_by_bot[k], 1) for k, v in self.wins_by_bot.items()
             },
+            "win_interval_pct_by_bot": {
+                k: [round(100.0 * end, 1) for end in win_interval(v, finished * self.seats_by_bot[k])]
+                for k, v in self.wins_by_bot.items()
+            },
             "fair_share_pct_by_bot": fair,
             "decisions": self.decisions,
             "decisions_per_second": round(self.decisions / self.seconds) if self.seconds > 0 else None,
@@ -92,13 +103,34 @@ def percentile(values: Sequence[float], pct: float) -> float:
     return ordered[rank - 1]
 
 
-def lineup_for(game: str, players: int, bots: Sequence[str] | None) -> tuple[str, ...]:
-    """Bot kinds per seat: the list given, repeated to fill the table."""
+def win_interval(wins: float, trials: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% interval of a win rate of ``wins`` in ``trials`` seat-games, as fractions
+    (Wilson's score interval: it stays within 0 to 1 and is fair for rates near either
+    end and for few games). A shared win counts as its share."""
+    if trials <= 0:
+        return 0.0, 1.0
+    rate = wins / trials
+    spread = z * math.sqrt(rate * (1 - rate) / trials + z * z / (4 * trials * trials))
+    middle = rate + z * z / (2 * trials)
+    scale = 1 + z * z / trials
+    return max(0.0, (middle - spread) / scale), min(1.0, (middle + spread) / scale)
+
+
+def seat_places(players: int, game: int, rotate: bool) -> tuple[int, ...]:
+    """Which entry of the lineup sits at each seat in game number ``game`` (from 0): the
+    lineup as given, or with ``rotate`` turned one seat further each game."""
+    shift = game % players if rotate else 0
+    return tuple((seat - shift) % players for seat in range(players))
+
+
+def lineup_for(game: str, players: int, bots: Sequence[str] | None, *, also: Collection[str] = ()) -> tuple[str, ...]:
+    """Bot kinds per seat: the list given, repeated to fill the table (``also``: kinds the
+    caller makes itself, besides the registry's)."""
     names = [b.strip() for b in (bots or ["heuristic"]) if b.strip()]
     if not names:
         raise ValueError("--bots needs at least one bot name")
     for name in names:
-        if name not in bot_registry.kinds(game):
+        if name not in bot_registry.kinds(game) and name not in also:
             raise ValueError(f"no bot called {name!r} for {game}; choose from {', '.join(bot_registry.kinds(game))}")
     return tuple(names[i % len(names)] for i in range(players))
 
@@ -113,6 +145,8 @@ class GameTask:
     seed: int
     seated: tuple[str, ...]
     """The bot kind at each seat, for this game."""
+    places: tuple[int, ...]
+    """The entry of the lineup at each seat, for this game."""
     options: Any
     max_moves: int
     budget: int | None
@@ -131,15 +165,20 @@ class GamePlayed:
     thinking: dict[str, list[float]] = field(default_factory=dict)
 
 
-def play_one(task: GameTask) -> GamePlayed:
+def play_one(task: GameTask, outside: Mapping[str, OutsideBot] | None = None,
+             wait_clock: Callable[[], float] | None = None) -> GamePlayed:
     """Play one game of a run with fresh bots seeded from the game's seed: a
-    game that raises is an error, one that runs past its move limit a stall."""
+    game that raises is an error, one that runs past its move limit a stall.
+    ``outside`` makes the kinds it names; they decide in another process, so
+    ``wait_clock`` (the time waited) times them, not the task's think clock."""
     rules = games.get(task.game)
     played = GamePlayed(task)
-    table = [bot_registry.make(task.game, kind, task.seed * 16 + s, budget=task.budget)
-             for s, kind in enumerate(task.seated)]
+    outside = outside or {}
+    table = [_make_bot(task.game, kind, place, task.seed * 16 + s, task.budget, outside)
+             for s, (kind, place) in enumerate(zip(task.seated, task.places))]
     if task.think_clock is not None:
-        table = [_Timed(bot, played.thinking.setdefault(kind, []), task.think_clock)
+        table = [_Timed(bot, played.thinking.setdefault(kind, []),
+                        wait_clock if kind in outside and wait_clock is not None else task.think_clock)
                  for bot, kind in zip(table, task.seated)]
     try:
         played.record = play_game(rules, table, seed=task.seed, options=task.options, keep_events=task.keep_events,
@@ -172,6 +211,7 @@ def run(
     budget: int | None = None,
     think_clock: Callable[[], float] | None = None,
     mapper: Mapper | None = None,
+    outside: Mapping[str, OutsideBot] | None = None,
 ) -> SimResult:
     """Play ``games_count`` games; a game that raises is counted as an error,
     one that runs past ``max_moves`` as a stall (its seed is reported).
@@ -180,10 +220,16 @@ def run(
     ``think_clock`` times each bot's decisions (the CLI passes the process's
     CPU time: a decision's cost on one core, whatever else the machine runs).
     ``mapper`` plays the games (``map`` by default; a process pool's ``imap``
-    plays them side by side, with the same figures)."""
+    plays them side by side, with the same figures). ``outside`` makes the bots
+    of the kinds it names (see :data:`OutsideBot`) in this process, so a run
+    with any plays its games here, one after another."""
     rules = games.get(game)
     opts = rules.parse_options(options or {})
-    lineup = lineup_for(game, players, bots)
+    lineup = lineup_for(game, players, bots, also=(outside or {}).keys())
+    if outside and mapper is not None:
+        raise ValueError("a run with programs in its lineup plays its games in this process, one at a time")
+    play: Callable[[GameTask], GamePlayed] = (
+        functools.partial(play_one, outside=outside, wait_clock=clock) if outside else play_one)
     if not rules.min_seats <= players <= rules.max_seats:
         raise ValueError(f"{rules.title} is for {rules.min_seats} to {rules.max_seats} players, not {players}")
     result = SimResult(game, players, games_count, seed, lineup)
@@ -193,7 +239,7 @@ def run(
     records: list[GameRecord] = []
     start = clock() if clock else 0.0
     done = 0
-    for played in (mapper or map)(play_one, tasks(game, lineup, games_count, seed, rotate=rotate, options=opts,
+    for played in (mapper or map)(play, tasks(game, lineup, games_count, seed, rotate=rotate, options=opts,
                                                    max_moves=max_moves, budget=budget, think_clock=think_clock,
                                                    keep_events=rules.sim_needs_events)):
         done += 1
@@ -229,9 +275,17 @@ def tasks(game: str, lineup: Sequence[str], games_count: int, seed: int, *, rota
     players = len(lineup)
     for i in range(games_count):
         game_seed = seeds.randrange(2**32)
-        turn = i % players
-        seated = tuple(lineup[-turn:] + lineup[:-turn]) if rotate and turn else tuple(lineup)
-        yield GameTask(game, i, game_seed, seated, options, max_moves, budget, think_clock, keep_events)
+        places = seat_places(players, i, rotate)
+        yield GameTask(game, i, game_seed, tuple(lineup[p] for p in places), places, options, max_moves, budget,
+                       think_clock, keep_events)
+
+
+def _make_bot(game: str, kind: str, place: int, seed: int, budget: int | None,
+              outside: Mapping[str, OutsideBot]) -> Bot[Any]:
+    """The bot of lineup entry ``place`` (of ``kind``) for one game."""
+    if kind in outside:
+        return outside[kind](place, seed)
+    return bot_registry.make(game, kind, seed, budget=budget)
 
 
 class _Timed(Bot[Any]):

@@ -117,3 +117,20 @@ def test_a_percentile_is_a_value_that_occurred() -> None:
     values = [float(v) for v in range(1, 21)]
     assert sim.percentile(values, 95) == 19.0 and sim.percentile(values, 100) == 20.0
     assert sim.percentile([0.5], 95) == 0.5 and sim.percentile(values[::-1], 50) == 10.0
+
+
+def test_the_win_interval_is_wilson_s_and_stays_within_0_and_1() -> None:
+    low, high = sim.win_interval(0, 10)
+    assert low == 0.0 and high == pytest.approx(0.2775, abs=1e-4)
+    low, high = sim.win_interval(50, 100)
+    assert (low, high) == (pytest.approx(0.4038, abs=1e-4), pytest.approx(0.5962, abs=1e-4))
+    assert sim.win_interval(10, 10)[1] == 1.0 and sim.win_interval(0, 0) == (0.0, 1.0)
+
+
+def test_rotation_turns_the_lineup_one_seat_further_each_game() -> None:
+    lineup = ("a", "b", "c", "d")
+    for game in range(9):
+        k = game % 4
+        turned = lineup[-k:] + lineup[:-k] if k else lineup
+        assert tuple(lineup[p] for p in sim.seat_places(4, game, True)) == turned
+        assert sim.seat_places(4, game, False) == (0, 1, 2, 3)
