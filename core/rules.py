@@ -394,6 +394,9 @@ class Memory(Protocol):
     def observe(self, events: Iterable[Event]) -> None:
         """Record ``events``, as redacted for this seat, in the order they happened."""
 
+    def see(self, view: Any) -> None:
+        """Note what this seat's ``view`` shows now (a memory may keep public facts from it)."""
+
 
 StateT = TypeVar("StateT", bound=GameState)
 ViewT = TypeVar("ViewT", bound=GameView)

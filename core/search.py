@@ -19,8 +19,9 @@ playout takes at most on the whole (``playout_moves``): a decision
 stops its rounds once its playouts have made ``budget * playout_moves``
 moves, which keeps its longest decisions near its usual ones. A decision
 with one sensible move is made at once. The bot
-holds its own seeded RNG; the heuristic bots of its playouts get their seeds
-from it, so a seeded game is reproducible.
+holds its own seeded RNG (one per search, from its seed and the number of
+searches before it, so the bot pickles small); the heuristic bots of its
+playouts get their seeds from it, so a seeded game is reproducible.
 """
 
 from __future__ import annotations
@@ -69,18 +70,40 @@ class SearchBot(Bot[GameView]):
         horizon: Horizon | None = None,
         judge: Judge | None = None,
         playout_moves: int | None = None,
+        prune_after: int | None = None,
+        keep: int = 2,
     ) -> None:
+        self.seed = seed
+        self.thoughts = 0
+        """Searches made so far: each deals from an RNG of its own, seeded by the bot's seed and this count."""
         self.rng = random.Random(seed)
         self.rules = rules
         self.heuristic = heuristic
-        self.base = heuristic(self.rng.randrange(2**32))
+        self.base_seed = self.rng.randrange(2**32)
+        self.base = heuristic(self.base_seed)
         self.candidates = candidates
         self.budget = max(1, budget)
         self.horizon = horizon
         self.judge = judge
         self.move_allowance = self.budget * playout_moves if playout_moves else None
         """The playout moves one decision may make in all (None: as many as its budget's games take)."""
+        self.prune_after = prune_after
+        """Deals after which only the heuristic's choice and the ``keep`` moves that
+        did best so far are played on (None: every candidate to the end)."""
+        self.keep = keep
         self.memory: Memory | None = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled small (it is sent whole to a worker for every decision): without
+        its RNG, remade for each search, and its heuristic bot, remade from its seed."""
+        state = dict(self.__dict__)
+        del state["rng"], state["base"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.rng = random.Random(self.seed)
+        self.base = self.heuristic(self.base_seed)
 
     def observe(self, events: Sequence[Event], seat: int) -> None:
         """Remember what ``seat`` (this bot's) was shown: ``events`` redacted for it."""
@@ -92,7 +115,10 @@ class SearchBot(Bot[GameView]):
         return self.base.react(view)
 
     def choose(self, view: GameView) -> Move:
-        moves = list(self.candidates(view, self.base, self._memory(_seat(view))))
+        memory = self._memory(_seat(view))
+        if memory is not None:
+            memory.see(view)
+        moves = list(self.candidates(view, self.base, memory))
         if not moves:
             return self.base.choose(view)
         if len(moves) == 1:
@@ -103,28 +129,41 @@ class SearchBot(Bot[GameView]):
         return self.memory if self.memory is not None and self.memory.seat == seat else None
 
     def _search(self, view: GameView, moves: list[Move]) -> Move:
+        self.thoughts += 1
+        self.rng = random.Random(f"{self.seed}/{self.thoughts}")
+        playing, results = self._trials(view, moves)
+        best = clear_winner([results[i] for i in playing])
+        return moves[playing[best]]
+
+    def _trials(self, view: GameView, moves: list[Move]) -> tuple[list[int], list[list[float]]]:
         """Paired trials: each round deals one State and plays every candidate
         on a copy of it, with playout bots and dice seeded alike, so the moves
-        are compared on the same luck (far less noise than a trial each)."""
+        are compared on the same luck (far less noise than a trial each).
+        The candidates still played at the end, and every candidate's results."""
         seat = _seat(view)
         memory = self._memory(seat)
         rules = self.rules
         seats = len(view.players)
         results: list[list[float]] = [[] for _ in moves]
-        spent = 0
-        for done in range(1, max(1, self.budget // len(moves)) + 1):
+        playing = list(range(len(moves)))
+        spent = games = done = 0
+        while games + len(playing) <= max(self.budget, len(playing)):
             dealt = rules.sample(view, self.rng, memory)
             luck = self.rng.randrange(2**32)
-            for i, move in enumerate(moves):
+            for i in playing:
                 state = rules.clone(dealt)
-                rules.apply(state, seat, move)
+                rules.apply(state, seat, moves[i])
                 players = [self.heuristic(luck + s) for s in range(seats)]
                 value, made = self._playout(view, state, players, seat)
                 results[i].append(value)
                 spent += made
+            games += len(playing)
+            done += 1
             if self.move_allowance is not None and spent >= self.move_allowance and done >= MIN_ROUNDS:
                 break
-        return moves[clear_winner(results)]
+            if done == self.prune_after and len(playing) > self.keep + 1:
+                playing = [0, *leaders(results, self.keep)]
+        return playing, results
 
     def _playout(self, view: GameView, state: Any, players: list[Bot[Any]], seat: int) -> tuple[float, int]:
         """How the playout from ``state`` ended for ``seat`` (0 to 1), and the moves it made."""
@@ -145,6 +184,13 @@ def _seat(view: GameView) -> int:
     if view.seat is None:
         raise ValueError("a bot plays a seat, not a spectator's view")
     return view.seat
+
+
+def leaders(results: Sequence[Sequence[float]], count: int) -> list[int]:
+    """The ``count`` candidates but the heuristic's (0) that did best on the deals so far,
+    best first (ties to the earlier)."""
+    means = sorted(range(1, len(results)), key=lambda k: (-sum(results[k]) / max(1, len(results[k])), k))
+    return sorted(means[:count])
 
 
 def clear_winner(results: Sequence[Sequence[float]], confidence: float = CONFIDENCE) -> int:

@@ -50,6 +50,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import functools
+import json
 import math
 import reprlib
 import types
@@ -247,6 +248,18 @@ class Codec:
         if kind not in self._field_names or any(type(value) is not kind for value in values):
             return None
         return [self._tagged_map(value) for value in values]
+
+    def dumps_json(self, value: Any) -> str:
+        """``value`` as one line of JSON, written as :meth:`pack` writes it to msgpack
+        (a tagged map per dataclass, a card as its id, a tuple as an array): what a
+        program playing a seat reads (:mod:`quackbox.net.program_lines`). ASCII only,
+        so the line holds no line break of any kind but its end.
+
+        Raises:
+            TypeError: as :meth:`pack`.
+        """
+        return json.dumps(value, default=self._tagged_map, ensure_ascii=True, allow_nan=False,
+                          separators=(",", ":"))
 
     def wire_fields(self, cls: type) -> tuple[_Field, ...]:
         """The fields of the registered class or message ``cls`` as the codec reads them."""

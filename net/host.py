@@ -40,7 +40,7 @@ import time
 from dataclasses import dataclass
 from http import HTTPStatus
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from websockets.asyncio.server import ServerConnection, broadcast, serve
 from websockets.http11 import Request, Response
@@ -60,6 +60,9 @@ from quackbox.net.saver import Record, Saver, Start
 from quackbox.net.actions import JournalNote
 from quackbox.net.room import new_room_code
 from quackbox.net.table import OVER, Action, Close, JournalEnd, JournalMove, JournalStart, Send, Table
+
+if TYPE_CHECKING:
+    from quackbox.net.program import ProgramSeats
 
 __all__ = ["Host", "HostConfig", "HostError", "farewell", "run_host"]
 
@@ -98,6 +101,10 @@ class HostConfig(TableConfig):
     first), so the host does not read the file a second time."""
     journal_sync: bool = True
     """Put each journal record on disk (off only for benchmarks of the rest)."""
+    programs: tuple[tuple[str, ...], ...] = ()
+    """Programs that play seats of this table (``--bot-cmd``), each a command and its
+    arguments: started as the host opens, each takes an open seat over loopback
+    (:func:`quackbox.net.program.start_program_seats`)."""
 
 
 _RECORDS = (JournalStart, JournalMove, JournalEnd, JournalNote)
@@ -188,6 +195,8 @@ class Host:
         """Set while nothing is left in the line."""
         self._line_done.set()
         self.port = config.port
+        self.programs: ProgramSeats | None = None
+        """The seats programs play (``config.programs``), once started."""
 
     @property
     def code(self) -> str | None:
@@ -255,6 +264,15 @@ class Host:
         # A slow bot thinks in a worker process; its answer wakes the table here.
         self.table.bots.on_thought = functools.partial(call_soon_from_thread, asyncio.get_running_loop(), self._on_timer)
         self._reschedule()
+        if self.config.programs:
+            from quackbox.net.program import ProgramError, start_program_seats
+
+            try:
+                self.programs = await start_program_seats(self.url, self.config.programs, code=self.code,
+                                                          seed=self.config.seed)
+            except ProgramError as exc:
+                await self.stop()
+                raise HostError(str(exc)) from None
 
     async def stop(self, reason: str = "shutdown", message: str = "The host closed the table.") -> None:
         """Say goodbye to everyone (with ``reason``), then stop listening."""
@@ -280,6 +298,8 @@ class Host:
         boxes = list(self._outboxes.values())
         if boxes:
             await asyncio.wait([b.task for b in boxes], timeout=FLUSH_TIMEOUT)
+        if self.programs is not None:
+            await self.programs.stop()  # each has had the goodbye: its program is told and ended
         for box in boxes:
             box.abort()
         if self._server is not None:

@@ -23,7 +23,7 @@ from quackbox.net.protocol import HUMAN, OPEN, Error, Lobby, Paused, View
 from quackbox.net.thinker import Thinkers
 from quackbox.net.tokens import TokenStore
 
-__all__ = ["run_network_bot"]
+__all__ = ["run_network_bot", "should_start"]
 
 log = logging.getLogger("quackbox.net")
 
@@ -85,7 +85,7 @@ async def run_network_bot(
                 # Play goes on after a pause: a move refused meanwhile is asked for again.
                 message, kind_of, acted_on = client.view, View, None
             if kind_of is Lobby:
-                if _should_start(message, client.seat) and message != asked_to_start:
+                if should_start(message, client.seat) and message != asked_to_start:
                     asked_to_start = message
                     await _quietly(client.start())
             elif kind_of is View:
@@ -136,7 +136,9 @@ async def run_network_bot(
         pool.close()
 
 
-def _should_start(lobby: Lobby, seat: int | None) -> bool:
+def should_start(lobby: Lobby, seat: int | None) -> bool:
+    """Whether a bot seat holding the starter seat ``seat`` should start the game now: every
+    seat is taken, and every person connected is ready."""
     if lobby.started or lobby.over or seat is None or lobby.starter != seat:
         return False
     if any(s.kind == OPEN for s in lobby.seats):

@@ -1,7 +1,7 @@
 """The ``quackbox`` command: argument parsing and wiring, nothing else.
 
     quackbox                         the home screen (play, host, join, rules)
-    quackbox play side-effects       a game against bots
+    quackbox play side-effects       a game against bots (--plain: line by line)
     quackbox host --game quack       open a table; friends join it
     quackbox join 10.0.0.5           take a seat at a table
     quackbox sim --game quack ...    many bot games, and what they add up to
@@ -11,11 +11,12 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
 import time
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from quackbox.core import games
 from quackbox.core import options as core_options
@@ -60,12 +61,62 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
 # --- sim --------------------------------------------------------------------
 
 
+PROGRAM_KIND = "cmd:"
+"""A lineup entry ``cmd:PROGRAM ARGS`` is a program playing the seat (docs/BOTS.md)."""
+
+
 def cmd_sim(args: argparse.Namespace) -> int:
     from quackbox.core import sim
 
-    games.get(args.game)  # an unknown game: ValueError, said by main as every command says it
+    rules = games.get(args.game)  # an unknown game: ValueError, said by main as every command says it
     options = parse_option_values(args.option)
     bots = args.bots.split(",") if args.bots else None
+    commands = sorted({b.strip() for b in bots or () if b.strip().startswith(PROGRAM_KIND)})
+    from quackbox.net.program import ProgramError
+
+    try:
+        programs = _lineup_programs(rules, args.players, bots, commands) if commands else {}
+    except ProgramError as exc:
+        print(f"quackbox: {exc}", file=sys.stderr)
+        return 2
+    try:
+        return _run_sim(args, options, bots, programs)
+    finally:
+        for program in programs.values():
+            program.close()
+
+
+def _lineup_programs(rules: Any, players: int, bots: Sequence[str] | None, commands: Sequence[str]) -> dict[int, Any]:
+    """The program of each place of the lineup that names one, each started once for the
+    whole run (ProgramError, a ValueError, if one cannot be)."""
+    import logging
+
+    from quackbox.core import sim
+    from quackbox.net.program import parse_command
+    from quackbox.net.program_threads import LineupProgram
+
+    # What programs write to their standard error, and what becomes of them, goes to ours.
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    lineup = sim.lineup_for(rules.name, players, bots, also=commands)
+    programs: dict[int, Any] = {}
+    try:
+        for place, kind in enumerate(lineup):
+            if kind in commands:
+                programs[place] = LineupProgram(rules, parse_command(kind[len(PROGRAM_KIND):]), place=place)
+                programs[place].start()
+    except BaseException:
+        for program in programs.values():
+            program.close()
+        raise
+    return programs
+
+
+def _run_sim(args: argparse.Namespace, options: dict[str, str], bots: list[str] | None,
+             programs: dict[int, Any]) -> int:
+    from quackbox.core import sim
+
+    outside = {kind: (lambda place, seed: programs[place].bot(place, seed))
+               for kind in {b.strip() for b in bots or ()} if kind.startswith(PROGRAM_KIND)}
     shown: list[float] = [0]
 
     def progress(done: int) -> None:
@@ -73,27 +124,57 @@ def cmd_sim(args: argparse.Namespace) -> int:
             shown[0] = time.monotonic()
             print(f"\r{done}/{args.games} games", end="", file=sys.stderr, flush=True)
 
-    result = sim.run(
-        args.game,
-        players=args.players,
-        games_count=args.games,
-        seed=args.seed,
-        bots=bots,
-        options=options,
-        clock=time.perf_counter,
-        progress=progress,
-        rotate=args.rotate,
-        budget=args.budget,
-        think_clock=time.process_time,
-    )
+    # A program plays in this process (its pipes are here), so a run with one plays its games one at a time.
+    jobs = 1 if outside else max(1, min(args.jobs or cores(), args.games))
+    with pool(jobs) as mapper:
+        result = sim.run(
+            args.game,
+            players=args.players,
+            games_count=args.games,
+            seed=args.seed,
+            bots=bots,
+            options=options,
+            clock=time.perf_counter,
+            progress=progress,
+            rotate=args.rotate,
+            budget=args.budget,
+            think_clock=time.process_time,
+            mapper=mapper,
+            outside=outside,
+        )
     if not args.json and sys.stderr.isatty():
         print("\r", end="", file=sys.stderr)
     data = result.as_json()
+    failures = [f"{program.label}: {program.failure} The normal bot played its seat from then on."
+                for program in programs.values() if program.failure is not None]
+    if programs:
+        data["program_failures"] = failures
     if args.json:
         print(json.dumps(data, indent=2))
     else:
         print(format_sim(data))
-    return 1 if data["errors"] else 0
+    return 1 if data["errors"] or failures else 0
+
+
+def cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on every platform
+        return os.cpu_count() or 1
+
+
+@contextlib.contextmanager
+def pool(jobs: int) -> Iterator[Any]:
+    """A mapper that plays games in ``jobs`` processes side by side (in this
+    one for 1), answering them in order: sim's figures are the same either way."""
+    if jobs <= 1:
+        yield None
+        return
+    import multiprocessing
+
+    with multiprocessing.Pool(jobs) as workers:
+        yield lambda play, tasks: workers.imap(play, tasks)
 
 
 def figure(value: Any) -> str:
@@ -129,7 +210,8 @@ def format_sim(data: dict[str, Any]) -> str:
         "",
     ]
     skip = {"game", "players", "games", "seed", "bots", "error_messages", "wins_by_seat", "wins_by_bot",
-            "win_pct_by_bot", "fair_share_pct_by_bot", "stalled_seeds"}
+            "win_pct_by_bot", "fair_share_pct_by_bot", "stalled_seeds", "win_interval_pct_by_bot",
+            "program_failures"}
     width = max(len(k) for k in data)
     for key, value in data.items():
         if key in skip:
@@ -145,13 +227,20 @@ def format_sim(data: dict[str, Any]) -> str:
     rows.append("")
     rows.append("  wins by seat:  " + "  ".join(f"{i + 1}: {w:g}" for i, w in enumerate(data["wins_by_seat"])))
     rows.append("  wins by bot:")
+    named = max([12, *(len(kind) for kind in data["wins_by_bot"])])
+    intervals = data.get("win_interval_pct_by_bot", {})
+    thinking = data.get("seconds_per_decision_by_bot", {})
     for kind, wins in data["wins_by_bot"].items():
         pct = data["win_pct_by_bot"][kind]
         fair = data["fair_share_pct_by_bot"][kind]
-        rows.append(f"    {kind:<12} {wins:>8g} wins   {pct:5.1f}% per seat (fair share {100 / data['players']:.1f}%, "
-                    f"{fair:.0f}% of seats)")
+        low, high = intervals.get(kind, (0.0, 100.0))
+        pace = f", {seconds(thinking[kind])} a decision" if kind in thinking else ""
+        rows.append(f"    {kind:<{named}} {wins:>8g} wins   {pct:5.1f}% per seat (95%: {low:.1f}-{high:.1f}%; "
+                    f"fair share {100 / data['players']:.1f}%, {fair:.0f}% of seats){pace}")
     for message in data["error_messages"]:
         rows.append(f"  error: {message}")
+    for message in data.get("program_failures", ()):
+        rows.append(f"  program lost its seat: {message}")
     return "\n".join(rows)
 
 
@@ -181,6 +270,11 @@ def cmd_play(args: argparse.Namespace) -> int:
     # Refuse bad options or a seat count before the table takes the screen:
     # dealing once asks the rules themselves, in their own words.
     rules.new_game(seats=args.players, options=rules.parse_options(options), seed=0)
+    if args.plain:
+        from quackbox.tui.plain import run_plain_play
+
+        return run_plain_play(args.game, players=args.players, options=options, name=args.name, seed=args.seed,
+                              pace=args.pace, level=args.level)
     from quackbox.tui.app import run_local_game
 
     return run_local_game(args.game, players=args.players, options=options, name=args.name, seed=args.seed,
@@ -230,6 +324,9 @@ def build_parser() -> argparse.ArgumentParser:
                            "(default: as last chosen on the home screen)")
     play.add_argument("--ascii", action="store_true", default=argparse.SUPPRESS,
                       help="draw without box drawing, check marks and other glyphs a plain terminal may lack")
+    play.add_argument("--plain", action="store_true",
+                      help="play line by line: no screen drawn, numbered choices, short commands "
+                           "(screen readers, braille displays, pipes; see docs/PLAIN.md)")
     play.add_argument("--level", choices=LEVELS, default=None,
                       help="how well the bots play: easy, normal or hard (default: as last chosen, normal)")
     add_game_options(play)
@@ -242,10 +339,13 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--games", type=int, default=100)
     sim.add_argument("--seed", type=int, default=1)
     sim.add_argument("--bots", default=None, help="bot kinds by seat, repeated to fill the table "
-                     "(default heuristic): the levels easy, normal, hard, or heuristic, random, ...")
+                     "(default heuristic): the levels easy, normal, hard, or heuristic, random, ...; "
+                     "cmd:PROGRAM plays a seat with a program of your own (docs/BOTS.md)")
     sim.add_argument("--rotate", action="store_true", help="turn the lineup one seat further each game")
     sim.add_argument("--budget", type=int, default=None, metavar="N",
                      help="the hard bot's simulated games per decision (default: about a second each)")
+    sim.add_argument("--jobs", type=int, default=None, metavar="N",
+                     help="games played side by side, one process each (default: one per core; one with a program in the lineup)")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     add_game_options(sim)
     sim.set_defaults(func=cmd_sim)

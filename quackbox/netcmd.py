@@ -27,6 +27,7 @@ from quackbox.door_child import join_program
 from quackbox.net.host import Host, HostConfig, HostError, farewell, is_loopback, lan_address
 from quackbox.net import journal, places
 from quackbox.net.local import open_door, ssh_command
+from quackbox.net.program import ProgramError, parse_command, run_program_seat
 from quackbox.net.protocol import DEFAULT_PORT, DEFAULT_SSH_PORT, DEFAULT_WEB_PORT
 from quackbox.net.resources import quiet_loop_errors, raise_descriptor_limit
 from quackbox.net.door import HOST_KEY_ENV, ROOM_CODE_ENV, VIA_ENV
@@ -94,6 +95,9 @@ def add_host_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--web", type=_port, nargs="?", const=DEFAULT_WEB_PORT, default=None, metavar="PORT",
                         help=f"also let players in with a link in their browser, served on PORT (default "
                         f"{DEFAULT_WEB_PORT}), nothing installed (see docs/WEB.md)")
+    parser.add_argument("--bot-cmd", action="append", default=[], metavar="COMMAND",
+                        help="a program that plays one of the open seats, speaking JSON lines on its standard "
+                        "input and output (repeat for more; see docs/BOTS.md)")
     parser.add_argument("--web-name", action="append", type=_web_name, default=[], metavar="NAME",
                         help="a DNS name or another address friends reach this machine by (repeat for more); "
                         "the first is the link's. Browsers asking for any other name are refused")
@@ -167,7 +171,13 @@ def add_join_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bot-kind", default="normal",
                         help="which bot (with --bot): easy, normal or hard (default normal)")
     parser.add_argument("--think", type=float, default=0.0, help="seconds the bot waits before each move (with --bot)")
-    parser.add_argument("--seed", type=int, default=None, help="the bot's seed (with --bot)")
+    parser.add_argument("--seed", type=int, default=None, help="the bot's seed (with --bot or --bot-cmd)")
+    parser.add_argument("--bot-cmd", metavar="COMMAND", default=None,
+                        help="play this seat with a program of your own, which speaks JSON lines on its standard "
+                        "input and output (see docs/BOTS.md)")
+    parser.add_argument("--plain", action="store_true",
+                        help="play line by line: no screen drawn, numbered choices, short commands "
+                        "(screen readers, braille displays, pipes; see docs/PLAIN.md)")
 
 
 def _describe_outcome(outcome: Outcome | None, names: tuple[str, ...]) -> str:
@@ -199,6 +209,21 @@ def host_main(args: argparse.Namespace) -> int:
         if saved.dropped:
             print(f"Resuming {args.resume}: {saved.dropped}; the game goes on from the last whole move.")
         args.game, args.seats = saved.header.game, saved.header.seats
+    programs: list[tuple[str, ...]] = []
+    try:
+        programs = [tuple(parse_command(command)) for command in args.bot_cmd]
+    except ProgramError as exc:
+        print(f"quackbox host: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    if programs and args.resume:
+        print("quackbox host: --bot-cmd seats a program at a new game; a resumed game's seats come back "
+              "as they were.", file=sys.stderr)
+        return EXIT_USAGE
+    open_seats = args.seats - args.bots - (0 if args.headless else 1)
+    if len(programs) > max(0, open_seats):
+        print(f"quackbox host: each --bot-cmd program takes an open seat, and this table has "
+              f"{max(0, open_seats)} for {len(programs)} (its seats, less --bots, less your own).", file=sys.stderr)
+        return EXIT_USAGE
     config = HostConfig(
         game=args.game,
         seats=args.seats,
@@ -219,6 +244,7 @@ def host_main(args: argparse.Namespace) -> int:
         journal_dir=journal_dir,
         resume=args.resume,
         resume_record=saved,
+        programs=tuple(programs),
     )
     ssh_config = None
     if args.ssh is not None:
@@ -354,14 +380,24 @@ async def _serve_headless(
 
 
 def join_main(args: argparse.Namespace) -> int:
-    """``quackbox join``: the table screen for a person, or with --bot a bot seat."""
+    """``quackbox join``: the table screen for a person (``--plain``: line by line), or with
+    --bot a bot seat, or with --bot-cmd a seat a program plays."""
+    if sum(map(bool, (args.bot, args.bot_cmd, args.plain))) > 1:
+        print("quackbox join: choose one of --bot, --bot-cmd and --plain.", file=sys.stderr)
+        return EXIT_USAGE
     if args.bot:
         return join_bot_main(args)
+    if args.bot_cmd:
+        return join_program_main(args)
+    code = args.code or os.environ.get(ROOM_CODE_ENV) or None
+    if args.plain:
+        from quackbox.tui.plain import run_plain_join
+
+        return run_plain_join(args.host, port=args.port, code=code, name=args.name, spectate=args.spectate)
     from quackbox.tui.app import run_join
 
     # The SSH door gives the room code in the environment (another local user can read argv),
     # with how the player came in and the host key to show them.
-    code = args.code or os.environ.get(ROOM_CODE_ENV) or None
     return run_join(args.host, port=args.port, code=code, name=args.name, spectate=args.spectate,
                     shown_as=os.environ.get(VIA_ENV) or None, host_key=os.environ.get(HOST_KEY_ENV) or None)
 
@@ -382,6 +418,34 @@ def join_bot_main(args: argparse.Namespace) -> int:
     except ValueError as exc:  # an unknown bot kind names the choices
         print(f"quackbox join: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("\nLeft the table.")
+        return EXIT_INTERRUPTED
+    if outcome is None:
+        print("The host closed the table before the game ended.")
+        return EXIT_OK
+    won = ", ".join(_seat_label(w, names) for w in outcome.winners) or "nobody"
+    print(f"Game over: {won} won. {outcome.reason}")
+    return EXIT_OK
+
+
+def join_program_main(args: argparse.Namespace) -> int:
+    """``quackbox join HOST --bot-cmd COMMAND``: a program plays one seat until the game ends;
+    its standard error, and what becomes of it, are logged here."""
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    logging.getLogger("websockets").setLevel(logging.WARNING)
+    url = table_url(args.host, args.port)
+    names: list[str] = []
+    try:
+        argv = parse_command(args.bot_cmd)
+        outcome = asyncio.run(run_program_seat(url, argv, name=args.name, code=args.code, seed=args.seed,
+                                               tokens=TokenStore(), names=names))
+    except ProgramError as exc:
+        print(f"quackbox join: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except NetError as exc:
+        print(f"quackbox join: {exc}", file=sys.stderr)
+        return EXIT_FAILED
     except KeyboardInterrupt:
         print("\nLeft the table.")
         return EXIT_INTERRUPTED

@@ -86,3 +86,35 @@ async def test_the_tui_bench_plays_cards_through_the_board_as_a_person_would(tmp
     figures = await tui.key_presses(2, str(tmp_path))
     assert figures["presses"] == 2 and figures["pick_next_card_ms"]["best"] > 0
     assert figures["moves"] == 2 and figures["play_a_card_on_local_host_ms"]["best"] > 0
+
+
+def test_the_bots_bench_plays_the_same_games_for_the_same_seeds(capsys) -> None:
+    """bench.bots: one bot against three, seats turned; the same seeds give the same games and
+    figures (but the seconds), each share of a win within its Wilson interval."""
+    import json
+
+    from bench import bots
+
+    def run() -> dict:
+        bots.main(["--game", "side-effects", "--games", "8", "--seeds", "4,5", "--matchup", "normal:easy",
+                   "--per-game", "--no-costs"])
+        figures = json.loads(capsys.readouterr().out)["side-effects"]["normal:easy"]
+        figures.pop("seconds_per_decision")
+        return figures
+
+    first = run()
+    assert first == run()
+    assert first["games"] == 16 and len(first["per_game"]) == 16
+    assert sorted(seat for _, seat, _ in first["per_game"]) == [0] * 4 + [1] * 4 + [2] * 4 + [3] * 4
+    low, high = first["interval_95"]
+    assert low <= first["win_pct"] <= high and first["wins"] == sum(share for _, _, share in first["per_game"])
+
+
+def test_wilson_intervals() -> None:
+    from bench.bots import wilson
+
+    low, high = wilson(5, 10)
+    assert round(low, 4) == 0.2366 and round(high, 4) == 0.7634
+    assert wilson(0, 10)[0] == 0.0 and 0.0 < wilson(0, 10)[1] < 0.35
+    low, high = wilson(150, 600)
+    assert 0.2165 < low < 0.2175 and 0.2855 < high < 0.2865

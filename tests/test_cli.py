@@ -349,7 +349,7 @@ def test_sim_says_seconds_per_decision_readably() -> None:
     data = data.as_json()
     assert 0 < data["seconds_per_decision_by_bot"]["heuristic"]
     shown = [line for line in format_sim(data).splitlines() if "per decision" in line]
-    assert len(shown) == 2 and all(line.rstrip().endswith("s") for line in shown), shown
+    assert len(shown) == 3 and all(line.rstrip().endswith("s") for line in shown), shown
 
 
 def test_sim_figures_read_as_figures() -> None:

@@ -57,6 +57,9 @@ class Memory:
         """Patients that left an office since the Patient deck was last made."""
         self.window = 0
 
+    def see(self, view: QuackView) -> None:
+        """Nothing to take from a view: the events say all this memory keeps."""
+
     def observe(self, events: Iterable[Event]) -> None:
         """Record ``events`` (as redacted for this seat), in the order they happened."""
         for event in events:

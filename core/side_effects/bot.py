@@ -16,6 +16,7 @@ ends. The judgement, in order of weight:
 from __future__ import annotations
 
 import random
+from itertools import combinations
 from typing import Any
 
 from quackbox.cards import side_effects as se_cards
@@ -41,6 +42,8 @@ PUNISHMENT_WEIGHT: dict[str, float] = {
     Punishment.NO_DRAW: 3.0,
 }
 WORTH_A_PLAY = 2.0
+WINS = 100.0
+"""The score of a play that wins the game now."""
 
 
 class SideEffectsBot(Bot[SEView]):
@@ -64,9 +67,10 @@ class SideEffectsBot(Bot[SEView]):
             if discards:
                 return self._cheapest_discard(view, discards)
         best, best_score = None, WORTH_A_PLAY
+        table = _Table(view)
         for move in legal:
             if isinstance(move, se.PLAY_TYPES):
-                score = self._score_play(view, move)
+                score = self._score_play(view, move, table)
                 if score > best_score:
                     best, best_score = move, score
         if best is not None:
@@ -97,22 +101,26 @@ class SideEffectsBot(Bot[SEView]):
         """What ``card`` in hand is worth to this seat."""
         return _worth(view, _seat(view), card, _copies(view, card.name))
 
-    def _score_play(self, view: SEView, move: Move) -> float:
-        me = _seat(view)
-        hand = {c.id: c for c in view.hand}
-        untreated = self._untreated(view, me)
-        disorders = {s.disorder.id: (p.seat, s) for p in view.players for s in p.psyche}
+    def _score_play(self, view: SEView, move: Move, table: _Table | None = None) -> float:
+        """What ``move`` is worth now (plays worth WORTH_A_PLAY or less are not made);
+        ``table`` is what the scores of every move at this view read (made if not given)."""
+        if table is None:
+            table = _Table(view)
+        me = table.me
+        hand = table.hand
+        untreated = table.untreated
+        disorders = table.disorders
         if isinstance(move, se.Treat):
             target, slot = disorders[move.disorder]
             if target != me:
                 return -1.0  # house rule: never cure an opponent
             if len(untreated) == 1:
-                return 100.0
+                return WINS
             return 20.0 + (5.0 if slot.disorder.punishment == Punishment.DISCARD_DRUGS else 0.0)
         if isinstance(move, se.PlayTherapy):
             target, slot = disorders[move.disorder]
             if len(untreated) == 1:
-                return 100.0
+                return WINS
             if slot.disorder.name == "Anorexia":
                 return 15.0
             drugs_in_hand = {c.treats for c in view.hand if c.kind == se_cards.DRUG}
@@ -145,9 +153,9 @@ class SideEffectsBot(Bot[SEView]):
             else:
                 amount = 1
             value = PUNISHMENT_WEIGHT.get(p, 1.0) * amount
-            return value * self._threat(view, target) / 5.0
+            return value * table.threat(self, target) / 5.0
         if isinstance(move, se.GiveDisorder):
-            return 6.0 + self._threat(view, move.target)
+            return 6.0 + table.threat(self, move.target)
         if isinstance(move, se.PlayHighTolerance):
             for player in view.players:
                 for s in player.psyche:
@@ -217,6 +225,28 @@ class SideEffectsBot(Bot[SEView]):
         if self._card_value(view, junk) >= WORTH_A_PLAY * 2:
             return []
         return [se.OfferTrade(to, (junk.id,), (name,)) for name in needs[:2] for to in view.trade_partners]
+
+
+class _Table:
+    """What the scores of every play at one view read, made once per view
+    rather than once per move (a search's playouts score millions)."""
+
+    __slots__ = ("view", "me", "hand", "untreated", "disorders", "threats")
+
+    def __init__(self, view: SEView) -> None:
+        self.view = view
+        self.me = _seat(view)
+        self.hand = {c.id: c for c in view.hand}
+        self.untreated = [slot.disorder for slot in view.players[self.me].psyche if slot.drug is None]
+        self.disorders = {s.disorder.id: (p.seat, s) for p in view.players for s in p.psyche}
+        self.threats: dict[int, float] = {}
+
+    def threat(self, bot: SideEffectsBot, seat: int) -> float:
+        """``bot``'s threat of ``seat`` (:meth:`SideEffectsBot._threat`), worked out once."""
+        known = self.threats.get(seat)
+        if known is None:
+            known = self.threats[seat] = bot._threat(self.view, seat)
+        return known
 
 
 class TradingBot(SideEffectsBot):
@@ -318,6 +348,8 @@ def _worth(view: SEView, seat: int, card: SECard, copies: int) -> float:
 
 DRUG_FOR: dict[str, str] = {}
 """The Drug that treats each Disorder, by name (from the deck, at the end of the module)."""
+KINDS: dict[str, SECard] = {}
+"""One card of each name of the deck (from the deck, at the end of the module)."""
 
 
 OFFERS_PER_TURN = 2
@@ -335,13 +367,61 @@ def search_candidates(view: SEView, bot: SideEffectsBot, memory: Any) -> list[Mo
     own = bot.choose(view)
     if view.phase != Phase.PLAY:
         return _distinct(view, [own, *legal])
-    plays = sorted((m for m in legal if isinstance(m, se.PLAY_TYPES)), key=lambda m: -bot._score_play(view, m))
+    table = _Table(view)
+    if isinstance(own, se.PLAY_TYPES) and bot._score_play(view, own, table) >= WINS:
+        return [own]  # it wins the game now: nothing to weigh
+    plays = sorted((m for m in legal if isinstance(m, se.PLAY_TYPES)), key=lambda m: -bot._score_play(view, m, table))
     moves = [own, *plays[:PLAYS_SEARCHED]]
     moves += [m for m in legal if isinstance(m, (se.EndTurn, se.AcceptTrade))]
     made = memory.offered if memory is not None else set()
     if len(made) < OFFERS_PER_TURN:
-        moves += [o for o in bot.trade_offers(view) if (o.to, o.give, o.want) not in made][:2]
+        asked = {(to, want) for to, _give, want in made}
+        moves += [o for o in fair_offers(view, bot, memory) if (o.to, o.want) not in asked][:OFFERS_SEARCHED]
     return _distinct(view, moves)
+
+
+OFFERS_SEARCHED = 2
+"""The search bot weighs this many trade offers at most at a time."""
+GIFT_CARDS = 2
+"""A trade offer gives this many cards at most."""
+
+
+def fair_offers(view: SEView, bot: SideEffectsBot, memory: Any) -> list[se.OfferTrade]:
+    """Trade offers for the cards this seat needs that their holder, judging as
+    the normal bot does (:meth:`SideEffectsBot._answer_offer`, from public
+    facts: what a card is worth to each Psyche), would accept: for each card
+    needed, the gift of one or two cards that costs this seat least and is
+    worth more to the other than the card asked for (to either of the two),
+    and never the card that would let the other win. Those to the seats most
+    likely to hold the card come first (``memory``'s marks, else hand sizes)."""
+    if not view.trade_partners or not view.hand:
+        return []
+    me = _seat(view)
+    held = {c.name for c in view.hand}
+    needs: list[SECard] = []
+    for disorder in bot._untreated(view, me):
+        name = DRUG_FOR.get(disorder.name) or ("Therapy" if therapy_works_on(disorder) else "")
+        kind = KINDS.get(name)
+        if kind is not None and name not in held and kind not in needs:
+            needs.append(kind)
+    own = {c.id: bot._card_value(view, c) for c in view.hand}
+    gifts = [(c,) for c in view.hand] + [pair for pair in combinations(view.hand, GIFT_CARDS)]
+    found: list[tuple[float, int, se.OfferTrade]] = []
+    for need in needs:
+        for to in view.trade_partners:
+            cost = max(_worth(view, to, need, 1), _worth(view, me, need, 1))
+            best: tuple[float, tuple[SECard, ...]] | None = None
+            for gift in gifts:
+                worth = [_worth(view, to, c, 0) for c in gift]
+                if sum(worth) <= cost or max(worth) >= WINNING_CARD:
+                    continue
+                price = sum(own[c.id] for c in gift)
+                if best is None or price < best[0]:
+                    best = (price, gift)
+            if best is not None:
+                odds = memory.holding_odds(to, need.name) if memory is not None else view.players[to].hand_size
+                found.append((-odds, len(found), se.OfferTrade(to, tuple(sorted(c.id for c in best[1])), (need.name,))))
+    return [offer for _odds, _i, offer in sorted(found, key=lambda f: (f[0], f[1]))]
 
 
 def _distinct(view: SEView, moves: list[Move]) -> list[Move]:
@@ -375,6 +455,7 @@ def _search_bot(seed: int, budget: int | None = None) -> Bot[Any]:
 
 
 DRUG_FOR.update({k.treats: k.name for k in reversed(RULES.deck.kinds) if k.kind == se_cards.DRUG})
+KINDS.update({k.name: k for k in RULES.deck.kinds})
 bots.register(GAME, "heuristic", SideEffectsBot)
 bots.register(GAME, "trader", TradingBot)
 bots.register(GAME, bots.EASY, EasyBot)

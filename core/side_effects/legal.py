@@ -221,8 +221,10 @@ class MoveTable:
         }
 
 
-def legal_moves(state: SEState, seat: int, table: MoveTable) -> tuple[SEMove, ...]:
-    """Every move ``seat`` may make now, in the order of the module docstring, as ``table`` holds them."""
+def legal_moves(state: SEState, seat: int, table: MoveTable,
+                vulnerable: Sequence[tuple[str, ...]] | None = None) -> tuple[SEMove, ...]:
+    """Every move ``seat`` may make now, in the order of the module docstring, as ``table`` holds them.
+    ``vulnerable`` is every seat's :func:`vulnerable_to`, if the caller has worked it out already."""
     if state.phase == OVER or not 0 <= seat < state.seats or not state.active(seat):
         return ()
     phase = state.phase
@@ -242,7 +244,12 @@ def legal_moves(state: SEState, seat: int, table: MoveTable) -> tuple[SEMove, ..
         # SE6: what each opponent can be given, worked out once for all the Disorders in hand.
         cards = state.cards
         gives = any(cards[c].kind == se_cards.DISORDER for c in hand)
-        open_to = {t: vulnerable_to(state, t) for t in others} if gives else {}
+        if not gives:
+            open_to = {}
+        elif vulnerable is not None:
+            open_to = {t: vulnerable[t] for t in others}
+        else:
+            open_to = {t: vulnerable_to(state, t) for t in others}
         for card in hand:
             moves += plays_of(state, seat, card, others, open_to, table)
     moves += [discard[c] for c in hand]

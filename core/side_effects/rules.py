@@ -639,7 +639,7 @@ class SideEffects:
 
     def memory(self, seat: int) -> sampling.Memory:
         """A new record of what ``seat`` sees over a game, for :meth:`sample`."""
-        return sampling.Memory(seat)
+        return sampling.Memory(seat, self)
 
     def legal_moves(self, state: SEState, seat: int) -> tuple[SEMove, ...]:
         """Every move ``seat`` may make now (order: :mod:`quackbox.core.side_effects.legal`)."""

@@ -159,6 +159,7 @@ def views(state: SEState, seats: Sequence[int | None], deck: DeckViews) -> tuple
     discard_top = cards[state.discard[-1]] if state.discard else None
     waiting, ended = waiting_for(state), state.outcome
     partners_of = {seat: trade_partners(state, seat) for seat in seats}
+    vulnerable = [p.vulnerable_to for p in players]
     return tuple([
         SEView(
             game=GAME,
@@ -174,7 +175,7 @@ def views(state: SEState, seats: Sequence[int | None], deck: DeckViews) -> tuple
             discard_top=discard_top,
             prompt=prompt(state, seat),
             offers=offers_seen(state, seat),
-            legal=legal_moves(state, seat, deck.moves) if seat is not None else (),
+            legal=legal_moves(state, seat, deck.moves, vulnerable) if seat is not None else (),
             waiting_for=waiting,
             outcome=ended,
             options=state.options,

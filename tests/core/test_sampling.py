@@ -248,3 +248,58 @@ def test_clone_plays_on_like_the_original_and_apart_from_it(rules: Any, make: An
                 assert rules.apply(twin, seat, move) == rules.apply(other, seat, move)
             assert snapshot(twin) == snapshot(other)
             assert snapshot(state) == snapshot(before)  # the copies never touched the original
+
+
+# --- what other seats' own moves say of their hands (Side Effects) ----------------------------
+
+
+def test_the_marks_on_heuristic_hands_are_true() -> None:
+    """A table of normal bots: whatever a memory marked as most likely not in a hand never is
+    there beyond what the unmarked cards allow (the marks are nested, oldest most), and the
+    marks say something (a normal bot ends many turns with plays left)."""
+    rules = se.RULES
+    marked = 0
+    for seed in range(4):
+        table = [bot_registry.make(se.GAME, "normal", seed * 10 + s) for s in range(4)]
+        state = rules.new_game(seats=4, seed=seed)
+        memories = [rules.memory(s) for s in range(4)]
+        for step in played(rules, state, table, memories, moves=400):
+            seat = rules.waiting_for(state)[0]
+            memories[seat].see(rules.view(state, seat))
+            for memory in memories:
+                names = memory.names()
+                for other, marks in memory.marks.items():
+                    hand = state.hands[other]
+                    assert len(marks) == len(hand), (seed, step, other)
+                    assert all(a | b == a for a, b in zip(marks, marks[1:])), marks
+                    for need, mask in enumerate(sorted(marks, reverse=True), start=1):
+                        assert sum(1 for c in hand if not mask & names.bit(c)) >= need, (seed, step, other)
+                    marked += any(marks)
+    assert marked > 500
+
+
+def test_a_seat_that_passed_its_plays_is_seldom_dealt_the_drug_it_needed() -> None:
+    """Seat 1 ends its turn with both plays left and Madness untreated: it held no Chlorpromazine,
+    most likely, so a memory that saw it deals seat 1 a Chlorpromazine far less often than a
+    sample that knows nothing."""
+    from tests.core.se_helpers import table
+
+    rules = se.RULES
+    state = table(3, hands={0: ["Episode", "Therapy"], 1: ["Episode", "Tremors", "Lithium", "Fluoxetine"]},
+                  psyches={0: ["Anxiety"], 1: ["Madness", "Impotence"], 2: ["Depression"]},
+                  draw=["Lorazepam", "Clozapine"], current=1)
+    memory = rules.memory(0)
+    memory.observe([rules.redact(e, 0) for e in state.start_events])
+    memory.see(rules.view(state, 0))
+    for event in rules.apply(state, 1, se.EndTurn()):
+        memory.observe([rules.redact(event, 0)])
+    assert memory.marks[1] and all(memory.marks[1])
+    view = rules.view(state, 0)
+    cards = state.cards
+
+    def dealt(memory: Any) -> int:
+        rng = random.Random(5)
+        return sum(any(cards[c].name == "Chlorpromazine" for c in rules.sample(view, rng, memory).hands[1][:4])
+                   for _ in range(300))
+
+    assert dealt(memory) * 3 < dealt(None)

@@ -192,3 +192,76 @@ def test_side_effects_prompts_search_the_heuristic_answer_first() -> None:
                 seen += 1
             rules.apply(state, seat, move)
     assert seen >= 5
+
+
+def test_after_pruning_only_the_heuristic_choice_and_the_leaders_are_played_on() -> None:
+    """prune_after deals, then the heuristic's own choice and the ``keep`` that did best so far
+    only, on as many deals as the budget leaves; every deal with the same luck for each."""
+    from quackbox.core import search
+    from quackbox.core.side_effects.bot import SideEffectsBot, search_candidates
+
+    rules = games.get("side-effects")
+    state = rules.new_game(seats=4, seed=2)
+    view = rules.view(state, rules.waiting_for(state)[0])
+    moves = search_candidates(view, SideEffectsBot(1), None)
+    assert len(moves) > 3
+    bot = search.SearchBot(3, rules=rules, heuristic=SideEffectsBot, candidates=search_candidates, budget=60,
+                           prune_after=4, keep=1)
+    playing, results = bot._trials(view, list(moves))
+    assert playing[0] == 0 and len(playing) == 2
+    assert [len(results[i]) for i in playing] == [4 + (60 - 4 * len(moves)) // 2] * 2
+    assert all(len(r) == 4 for i, r in enumerate(results) if i not in playing)
+    dropped = [sum(r) for i, r in enumerate(results) if i not in playing and i != 0]
+    assert all(sum(results[playing[1]][:4]) >= d for d in dropped)
+
+
+@pytest.mark.parametrize("game", ["side-effects", "quack"])
+def test_a_hard_bot_sent_to_think_stays_small(game: str) -> None:
+    """The whole hard bot is pickled for every decision it makes in a worker: after a game's worth
+    of memory it still pickles small (its rules by name), and comes back choosing the same."""
+    import pickle
+
+    rules = games.get(game)
+    hard = bots.make(game, bots.HARD, 5, budget=4)
+    table = [hard] + [bots.make(game, bots.NORMAL, s) for s in range(1, 4)]
+    options = {"round-limit": 6} if game == "quack" else None
+    play_game(rules, table, seed=4, options=options, max_moves=5_000)
+    data = pickle.dumps(hard)
+    assert len(data) < 3_000, len(data)
+    again = pickle.loads(data)
+    state = rules.new_game(seats=4, seed=9)
+    seat = rules.waiting_for(state)[0]
+    view = rules.view(state, seat)
+    assert again.choose(view) == pickle.loads(data).choose(view)
+
+
+def test_a_play_that_wins_now_is_made_without_search() -> None:
+    from quackbox.core import side_effects as se
+    from quackbox.core.side_effects.bot import SideEffectsBot, search_candidates
+    from tests.core.se_helpers import table
+
+    state = table(3, hands={0: ["Lithium", "Episode"]}, psyches={0: ["Gambling Addiction"]})
+    view = se.RULES.view(state, 0)
+    moves = search_candidates(view, SideEffectsBot(1), None)
+    assert len(moves) == 1 and isinstance(moves[0], se.Treat)
+
+
+def test_the_search_offers_trades_the_normal_bot_accepts() -> None:
+    """fair_offers: for a Drug this seat needs, a gift the holder (a normal bot) values above
+    that Drug, and which costs this seat least; the normal bot takes it."""
+    from quackbox.core import side_effects as se
+    from quackbox.core.side_effects.bot import SideEffectsBot, fair_offers
+    from tests.core.se_helpers import table
+
+    state = table(3, hands={0: ["Chlorpromazine", "Episode", "Sildenafil", "Lithium"], 1: ["Lorazepam", "Tremors"],
+                            2: ["Tremors"]},
+                  psyches={0: ["Anxiety", "Gambling Addiction", "Depression"], 1: ["Madness", "Suicidal Thoughts"],
+                           2: ["Impotence", "Depression"]})
+    view = se.RULES.view(state, 0)
+    offers = [o for o in fair_offers(view, SideEffectsBot(1), None) if o.to == 1 and o.want == ("Lorazepam",)]
+    assert len(offers) == 1
+    names = sorted(se.RULES.card_name(c) for c in offers[0].give)
+    assert "Chlorpromazine" in names and "Lithium" not in names  # theirs to use; ours kept
+    se.RULES.apply(state, 0, offers[0])
+    answer = SideEffectsBot(2).react(se.RULES.view(state, 1))
+    assert isinstance(answer, se.AcceptTrade)

@@ -81,3 +81,56 @@ def test_a_game_that_runs_too_long_is_reported_as_stalled() -> None:
     assert result["stalled"] > 0 and result["errors"] == 0
     assert len(result["stalled_seeds"]) == min(5, result["stalled"])
     assert sum(result["wins_by_seat"]) == pytest.approx(12 - result["stalled"])
+
+
+def test_the_figures_do_not_depend_on_the_order_games_are_played_in() -> None:
+    """Each game is a function of its own task: played last to first (as processes side by side
+    may finish them), then answered in order, the figures are those of one process."""
+
+    def backwards(play, tasks):
+        done = {task.index: play(task) for task in reversed(list(tasks))}
+        return iter([done[i] for i in sorted(done)])
+
+    plain = sim.run("side-effects", players=4, games_count=12, seed=9, rotate=True,
+                    bots=["easy", "normal"]).as_json()
+    shuffled = sim.run("side-effects", players=4, games_count=12, seed=9, rotate=True, bots=["easy", "normal"],
+                       mapper=backwards).as_json()
+    assert plain == shuffled and sum(plain["wins_by_seat"]) == pytest.approx(12)
+
+
+def test_sim_in_two_processes_says_what_one_says() -> None:
+    def figures(jobs: str) -> dict:
+        out = subprocess.run(
+            [sys.executable, "-m", "quackbox", "sim", "--game", "quack", "--players", "4", "--games", "6",
+             "--seed", "3", "--bots", "normal,easy", "--rotate", "--json", "--jobs", jobs],
+            capture_output=True, text=True, check=True,
+        )
+        data = json.loads(out.stdout)
+        timed = [key for key in data if "per_second" in key or "per_decision" in key]
+        assert "p95_seconds_per_decision_by_bot" in timed
+        return {key: value for key, value in data.items() if key not in timed}
+
+    assert figures("1") == figures("2")
+
+
+def test_a_percentile_is_a_value_that_occurred() -> None:
+    values = [float(v) for v in range(1, 21)]
+    assert sim.percentile(values, 95) == 19.0 and sim.percentile(values, 100) == 20.0
+    assert sim.percentile([0.5], 95) == 0.5 and sim.percentile(values[::-1], 50) == 10.0
+
+
+def test_the_win_interval_is_wilson_s_and_stays_within_0_and_1() -> None:
+    low, high = sim.win_interval(0, 10)
+    assert low == 0.0 and high == pytest.approx(0.2775, abs=1e-4)
+    low, high = sim.win_interval(50, 100)
+    assert (low, high) == (pytest.approx(0.4038, abs=1e-4), pytest.approx(0.5962, abs=1e-4))
+    assert sim.win_interval(10, 10)[1] == 1.0 and sim.win_interval(0, 0) == (0.0, 1.0)
+
+
+def test_rotation_turns_the_lineup_one_seat_further_each_game() -> None:
+    lineup = ("a", "b", "c", "d")
+    for game in range(9):
+        k = game % 4
+        turned = lineup[-k:] + lineup[:-k] if k else lineup
+        assert tuple(lineup[p] for p in sim.seat_places(4, game, True)) == turned
+        assert sim.seat_places(4, game, False) == (0, 1, 2, 3)
