@@ -44,7 +44,8 @@ from quackbox.net import places
 from quackbox.tui import rules_text
 from quackbox.tui.clock import WALL, Clock, while_alive
 from quackbox.tui.config import Settings, SettingsStore
-from quackbox.tui.first_games import BotGame, HowToPlayScreen, dealt, needs_card
+from quackbox.tui.first_games import BotGame, dealt, introduce, needs_card
+from quackbox.tui.how_to_play import HowToPlayScreen
 from quackbox.tui.games import rules_screen
 from quackbox.tui.looks import Ascii, NoDim, Plain, wants_ascii
 from quackbox.tui.modals import ChoiceScreen, ConfirmScreen, ReadingScreen
@@ -314,7 +315,7 @@ class QuackboxApp(TerminalApp[int]):
         if needs_card(self.settings, game.game):
 
             def read(_closed: None) -> None:
-                self.settings.introduced[game.game] = 1
+                introduce(self.settings, game.game)
                 self.save_settings()
                 self.play_bot_game(game, seed=seed)
 

@@ -7,7 +7,9 @@ against bots (``quackbox play``, the home screen's Play vs bots) they take
 the first turn, unless they chose the first seat themselves (the option
 ``first-seat``); after that the seats fall as the rules deal them. The
 games dealt are counted per game in the settings, and so is the how-to-play
-card shown before a person's very first game of each (:class:`HowToPlayScreen`).
+card shown before a person's very first game of each (``tui.how_to_play`` on
+the table, as lines with ``--plain``). Imports no Textual: the plain mode
+deals its games by the same counts.
 """
 
 from __future__ import annotations
@@ -15,15 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any, Mapping
 
-from rich.text import Text
-from textual import events
-from textual.app import ComposeResult
-from textual.containers import Vertical
-from textual.screen import ModalScreen
-from textual.widgets import Static
-
 from quackbox.core import games
-from quackbox.tui import rules_text
 from quackbox.tui.config import Settings
 
 FIRST_GAMES = 3
@@ -77,35 +71,9 @@ def needs_card(settings: Settings, game: str) -> bool:
     return not settings.introduced.get(game)
 
 
-class HowToPlayScreen(ModalScreen[None]):
-    """What a turn is, how to win and the keys a first game needs, before it is dealt.
-    Any key closes it (the game is dealt then, so no bot moves while it is open)."""
-
-    DEFAULT_CSS = """
-    HowToPlayScreen { align: center middle; }
-    HowToPlayScreen > Vertical { width: 76; max-width: 100%; height: auto; max-height: 100%;
-                                 border: thick $accent; background: $panel; padding: 0 1; }
-    HowToPlayScreen #how { width: 1fr; }
-    HowToPlayScreen #go { width: 1fr; color: $text-muted; margin-top: 1; }
-    """
-
-    def __init__(self, game: str) -> None:
-        super().__init__()
-        self.game = game
-
-    def compose(self) -> ComposeResult:
-        with Vertical() as box:
-            box.border_title = Text(f"How to play {games.title(self.game)}")
-            yield Static(Text.from_markup(rules_text.HOW_TO_PLAY[self.game]), id="how")
-            yield Static(Text("Press any key to deal your first game."), id="go")
-
-    def on_key(self, event: events.Key) -> None:
-        event.stop()
-        event.prevent_default()
-        self.dismiss(None)
-
-    def on_click(self) -> None:
-        self.dismiss(None)
+def introduce(settings: Settings, game: str) -> None:
+    """Remember that the person has seen how ``game`` is played (the card does not come back)."""
+    settings.introduced[game] = 1
 
 
-__all__ = ["FIRST_GAMES", "BotGame", "HowToPlayScreen", "chose_first_seat", "dealt", "needs_card"]
+__all__ = ["FIRST_GAMES", "BotGame", "chose_first_seat", "dealt", "introduce", "needs_card"]

@@ -27,6 +27,7 @@ import asyncio
 import collections
 import contextlib
 import os
+import re
 import sys
 import threading
 import unicodedata
@@ -39,6 +40,8 @@ from quackbox.net.client import Disconnected, NetError, Reconnected
 from quackbox.net.host import HostError
 from quackbox.net.protocol import BOT, HUMAN, OPEN, Bye, ChatLine, Error, ErrorCode, Lobby, Notice, Paused, Started, View, Welcome
 from quackbox.net.text import clean_text
+from quackbox.tui import rules_text
+from quackbox.tui.first_games import BotGame, dealt, introduce, needs_card
 from quackbox.tui.names import name_of, seat_name
 from quackbox.tui.plain_words import GameWords, Offered, plain_markdown, words_for
 from quackbox.tui.session import LOCAL, Session, open_joined, open_local
@@ -668,10 +671,12 @@ def _seconds(seconds: float) -> str:
 # --- running a seat ----------------------------------------------------------------------------------
 
 
-async def play_plain(session: Session, *, out: Output, fd: int, leave_after_game: bool) -> int:
-    """Play ``session``'s seat line by line until the seat is done; the exit status."""
+async def play_plain(session: Session, *, out: Output, fd: int, leave_after_game: bool,
+                     reader: LineReader | None = None) -> int:
+    """Play ``session``'s seat line by line until the seat is done; the exit status
+    (``reader``: the lines of ``fd``, if something read from them already)."""
     seat = PlainSeat(session, out, leave_after_game=leave_after_game)
-    reader = LineReader(fd)
+    reader = reader or LineReader(fd)
 
     async def listen() -> None:
         try:
@@ -707,26 +712,50 @@ async def play_plain(session: Session, *, out: Output, fd: int, leave_after_game
     return seat.status
 
 
+def how_to_play(game: str) -> str:
+    """The how-to-play card as lines: how to win and what a turn is, then how a seat is
+    played in words, and the key that deals the game."""
+    words = re.sub(r"\[/?b\]", "", rules_text.HOW_TO_WIN[game])
+    return (f"How to play {games.title(game)}\n\n{words}\n\n"
+            "When the game waits for you, your choices come as a numbered list: type a number and\n"
+            "press Enter. hand lists your cards, table every seat's, help every command.\n\n"
+            "Press Enter to deal your first game.")
+
+
 def run_plain_play(game: str, *, players: int, options: dict[str, Any] | None, name: str | None,
                    seed: int | None, pace: float | None, level: str | None) -> int:
-    """``quackbox play GAME --plain``: a game against bots, line by line."""
+    """``quackbox play GAME --plain``: a game against bots, line by line. As on the table, a
+    person's first games of each game seat them first, and the very first opens with how
+    it is played (tui.first_games)."""
     from quackbox.tui.config import SettingsStore
     from quackbox.tui.session import FIRST_MOVE_DELAY
 
-    settings = SettingsStore().load()
+    store = SettingsStore()
+    settings = store.load()
     who = (name or settings.name).strip() or "Player"
     delay = settings.bot_delay if pace is None else pace
     out = Output(sys.stdout)
+    asked = BotGame(game, players, dict(options or {}), who, seed, delay, level or settings.bot_level)
 
     async def main() -> int:
+        reader = LineReader(sys.stdin.fileno())
+        if needs_card(settings, game):
+            out.say(how_to_play(game))
+            if await reader.next() is None:
+                out.say("The input has ended: no game was dealt.")
+                return 0
+            introduce(settings, game)
+            store.save(settings)
         try:
-            session = await open_local(game, players=players, options=options, name=who, seed=seed,
-                                       bot_delay=delay, bot_kind=level or settings.bot_level,
+            session = await open_local(game, players=players, options=asked.options_now(settings), name=who,
+                                       seed=seed, bot_delay=delay, bot_kind=asked.level,
                                        first_move_delay=FIRST_MOVE_DELAY if delay > 0 else 0.0)
         except (NetError, HostError, OSError) as exc:
             print(f"quackbox: {exc}", file=sys.stderr)
             return 1
-        return await play_plain(session, out=out, fd=sys.stdin.fileno(), leave_after_game=True)
+        dealt(settings, game)
+        store.save(settings)
+        return await play_plain(session, out=out, fd=sys.stdin.fileno(), leave_after_game=True, reader=reader)
 
     return asyncio.run(main())
 

@@ -147,44 +147,52 @@ click a target, click it again to play.
 - **m** the money chart so far · **g** the summary when the game is over
 """
 
-HOW_TO_PLAY = {
+HOW_TO_WIN = {
     "side-effects": """\
-[b]To win[/b], be the first with every Disorder of your Psyche treated: the
-row under "Your Psyche", where ✗ is untreated and ✓ treated.
+[b]To win[/b], be the first with every Disorder of your Psyche treated.
 
 [b]Your turn[/b]: you draw 2 cards, then make up to 2 plays:
  · treat one of your Disorders with the Drug for it,
  · give a rival a Disorder their Drugs leave them open to,
  · or play an Episode on a rival's untreated Disorder.
 Then you end your turn, and the others take theirs (the log says what
-they did). Every Drug on your Psyche opens you to its side effects.
-
-[b]The keys you need[/b]
- [b]1-9[/b]     pick a card: where it can go lights up
- [b]Enter[/b]   play it there (↑↓ choose another place first)
- [b]e[/b]       end your turn
-
-? lists every key, r the rules, q leaves.""",
+they did). Every Drug on your Psyche opens you to its side effects.""",
     "quack": """\
 [b]To win[/b], have the most money when the game ends, and keep out of the
 Angry Mob's way: each Patient who dies in your care adds Infamy, and
-Infamy reaching the threshold (the pips) puts you out of the game.
+Infamy reaching the threshold puts you out of the game.
 
 [b]Your turn[/b]: stay and practise (or flee to Switzerland, for good). You
 admit a Patient and roll how many Treatments you owe this round, then
 play them on your Patient one at a time. A Patient who lives through
 the round pays for every Treatment; enough Cure sends them home, too
-much Harm kills them. Between Treatments anyone may play an Anytime card.
+much Harm kills them. Between Treatments anyone may play an Anytime card.""",
+}
+"""How to win and what a turn is, in Rich markup: the how-to-play card's first part, on
+the table and in the plain mode alike."""
+
+HOW_TO_PLAY_KEYS = {
+    "side-effects": """\
+Your Psyche is the row under "Your Psyche": ✗ is untreated, ✓ treated.
+
+[b]The keys you need[/b]
+ [b]1-9[/b]     pick a card: where it can go lights up
+ [b]Enter[/b]   play it there (↑↓ choose another place first)
+ [b]e[/b]       end your turn""",
+    "quack": """\
+The pips beside each doctor are their Infamy, up to the threshold.
 
 [b]The keys you need[/b]
  [b]s[/b]           stay and practise (f flees)
  [b]1-9 Enter[/b]   pick a card, then play it (↑↓ aim an Anytime card)
- [b]space[/b]       let a chance to play an Anytime card go by
-
-? lists every key, r the rules, q leaves.""",
+ [b]space[/b]       let a chance to play an Anytime card go by""",
 }
-"""The card a person's very first game of each game opens with: how to win, what a
-turn is, and the three keys the game needs (tui.first_games)."""
+"""Where the full-screen table shows what the first part speaks of, and the three keys a first game needs."""
+
+HOW_TO_PLAY = {game: f"{HOW_TO_WIN[game]}\n\n{HOW_TO_PLAY_KEYS[game]}\n\n? lists every key, r the rules, q leaves."
+               for game in HOW_TO_WIN}
+"""The card a person's very first game of each game opens with on the table: how to win,
+what a turn is, and the three keys the game needs (tui.first_games)."""
 
 
 def side_effects_rules() -> str:

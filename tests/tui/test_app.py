@@ -13,7 +13,7 @@ from tests.tui.fakes import FakeSession, RulesTable, at_table, flat, lobby_of, n
 from quackbox.net.tokens import TokenStore
 from quackbox.tui.app import make_app
 from quackbox.tui.config import ENV_DIR, Settings, SettingsStore, config_dir
-from quackbox.tui.first_games import HowToPlayScreen
+from quackbox.tui.how_to_play import HowToPlayScreen
 from quackbox.tui.home import HomeScreen
 from quackbox.tui.modals import ConfirmScreen
 

@@ -20,7 +20,8 @@ from quackbox.core import games
 from quackbox.net import places
 from quackbox.tui.app import QuackboxApp
 from quackbox.tui.config import SettingsStore
-from quackbox.tui.first_games import FIRST_GAMES, BotGame, HowToPlayScreen
+from quackbox.tui.first_games import FIRST_GAMES, BotGame
+from quackbox.tui.how_to_play import HowToPlayScreen
 from tests.tui.conftest import SIZE
 from tests.tui.fakes import clipped_widgets, flat, screen_text, wait_for
 

@@ -77,6 +77,31 @@ def test_a_whole_game_plays_through_a_pipe_answering_1_to_everything(game: str) 
         assert "The window stays open 10 seconds." in out
 
 
+def test_a_first_plain_game_says_how_to_play_once_and_seats_the_person_first() -> None:
+    """As on the table (tui.first_games): the very first game of a game opens with how it is
+    played, read before it is dealt, and the first three seat the person first; then the
+    rules deal the seats."""
+    from quackbox.tui.config import SettingsStore
+    from quackbox.tui.first_games import FIRST_GAMES
+
+    argv = ["play", "side-effects", "--plain", "--pace", "instant", "--seed", "1"]  # dealt alone, Bot 4 goes first
+    status, first, err = through_a_pipe(argv)
+    assert status == 0, err
+    assert first.startswith("How to play Side Effects\n") and "Press Enter to deal your first game." in first
+    assert "A game for 4 begins. You go first." in first
+    status, second, err = through_a_pipe(argv)
+    assert status == 0, err
+    assert "How to play" not in second and "You go first." in second
+    store = SettingsStore()
+    settings = store.load()
+    assert settings.played["side-effects"] == 2 and settings.introduced["side-effects"]
+    settings.played["side-effects"] = FIRST_GAMES
+    store.save(settings)
+    status, fourth, err = through_a_pipe(argv)
+    assert status == 0, err
+    assert "A game for 4 begins. Bot 4 goes first." in fourth
+
+
 def test_plain_mode_loads_no_textual_or_rich() -> None:
     code = (
         "import json, sys\n"
