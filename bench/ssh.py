@@ -69,7 +69,7 @@ import asyncssh
 import pyte
 
 from quackbox.door_child import join_program
-from quackbox.net.door import DoorLimits
+from quackbox.net.door_policy import DoorLimits
 from quackbox.net.host import Host, HostConfig
 from quackbox.net.ssh import SshConfig, SshServer
 

@@ -67,7 +67,7 @@ from bench.doors import log
 from bench.ssh import (LAUNCHES, Drawer, DrawnElsewhere, Launches, Stalls, Wire, cpu_seconds, load_average, memory,
                        rss_mib, start_game, until, uss_mib)
 from quackbox.door_child import join_program
-from quackbox.net.door import DoorLimits
+from quackbox.net.door_policy import DoorLimits
 from quackbox.net.host import Host, HostConfig
 from quackbox.net.web import WebConfig, WebServer
 

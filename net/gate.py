@@ -28,7 +28,7 @@ past its deadline is returned by :meth:`Gate.overdue`, to be closed.
 No IO and no clock: every call that notes a time takes it. The doors use a
 gate for the browser door's HTTP connections before they become a terminal
 socket, and for the strangers among their connections (those without a
-session or a seat: see :class:`quackbox.net.door.Doorkeeper`). Any port can
+session or a seat: see :class:`quackbox.net.door_policy.Doorkeeper`). Any port can
 put one in front of its own handshake the same way: tell it of each
 connection accepted, close what :meth:`Gate.arrived` returns, and tell it
 when the connection comes through or closes.

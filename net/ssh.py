@@ -30,11 +30,11 @@ from typing import Any, Callable, Hashable
 
 import asyncssh
 
-from quackbox.net.door import (
-    PASSED_ENV, ChildProgram, Door, DoorError, DoorLimits, DoorServer, DoorSession, Key, Launch, PlayerFolders,
-    SessionRequest,
-    safe_value,
-)
+from quackbox.net.door import Door, DoorServer, DoorSession, SessionRequest
+from quackbox.net.door_launch import PASSED_ENV, ChildProgram, Launch, safe_value
+from quackbox.net.door_policy import DoorLimits
+from quackbox.net.errors import DoorError
+from quackbox.net.player_folders import Key, PlayerFolders
 from quackbox.net.protocol import DEFAULT_SSH_PORT
 from quackbox.net.ssh_keys import AllowList, SshKeyError, load_host_key, players_dir
 
@@ -75,7 +75,7 @@ class SshConfig:
     program: ChildProgram | None = None
     """What a session's child runs (the command gives ``quackbox join``'s: quackbox.door_child)."""
     command: Callable[[Launch], list[str]] | None = None
-    """What a session runs (tests); default the door's ``quackbox join`` (:func:`quackbox.net.door.child_command`)."""
+    """What a session runs (tests); default the door's ``quackbox join`` (:func:`quackbox.net.door_launch.child_command`)."""
     warm: bool = True
     """Fork each session's child from a warm process (:mod:`quackbox.net.zygote`); False: a fresh Python each."""
 

@@ -7,7 +7,7 @@
   such as ``from=`` included) limits a private table to known keys; it is
   read again when it changes, so a friend can be added while the table runs.
 - A player's key fingerprint is their identity: each key's folder (settings,
-  seat token; see :class:`quackbox.net.door.PlayerFolders`) is under
+  seat token; see :class:`quackbox.net.player_folders.PlayerFolders`) is under
   ``ssh-players`` in the user data directory.
 """
 

@@ -60,8 +60,11 @@ from websockets.http11 import Request, Response
 from websockets.protocol import State
 
 from quackbox.net import places
-from quackbox.net.door import (ChildProgram, Door, DoorError, DoorLimits, DoorServer, DoorSession, Key, Launch,
-                               PlayerFolders, SessionRequest)
+from quackbox.net.door import Door, DoorServer, DoorSession, SessionRequest
+from quackbox.net.door_launch import ChildProgram, Launch
+from quackbox.net.door_policy import DoorLimits
+from quackbox.net.errors import DoorError
+from quackbox.net.player_folders import Key, PlayerFolders
 from quackbox.net.gate import Gate
 from quackbox.net.limits import SlowDown, TokenBucket
 from quackbox.net.protocol import DEFAULT_WEB_PORT
@@ -114,7 +117,7 @@ sent), in all and from one address: a browser opens a few at once for the page, 
 behind one router share an address. Past either, the oldest makes way for the newcomer
 (:class:`quackbox.net.gate.Gate`), one whose request is still unfinished first; so half-sent
 requests, however many, hold only these descriptors, and never keep a newcomer out. Each
-has :data:`quackbox.net.door.CONNECTION_DEADLINE` from connecting to its request answered
+has :data:`quackbox.net.door_policy.CONNECTION_DEADLINE` from connecting to its request answered
 or its socket open."""
 PEEK = 8192
 """Bytes of a connection's request looked at as it is accepted (a browser's head is smaller)."""

@@ -20,7 +20,7 @@ import sys
 from typing import Sequence
 
 from quackbox.core import games
-from quackbox.net.door import ChildProgram
+from quackbox.net.door_launch import ChildProgram
 
 DRIVER = "quackbox.tui.driver:DoorDriver"
 """The terminal driver a door's child reads keys through: it drops what no person could type."""

@@ -30,7 +30,7 @@ from quackbox.net.local import open_door, ssh_command
 from quackbox.net.program import ProgramError, parse_command, run_program_seat
 from quackbox.net.protocol import DEFAULT_PORT, DEFAULT_SSH_PORT, DEFAULT_WEB_PORT
 from quackbox.net.resources import quiet_loop_errors, raise_descriptor_limit
-from quackbox.net.door import HOST_KEY_ENV, ROOM_CODE_ENV, VIA_ENV
+from quackbox.net.door_launch import HOST_KEY_ENV, ROOM_CODE_ENV, VIA_ENV
 from quackbox.net.room import new_room_code
 from quackbox.net.tokens import TokenStore
 

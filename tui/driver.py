@@ -6,8 +6,8 @@ event it parses to the app's loop at once, however busy the app is; a
 session typed megabytes of keys would queue millions of events (gigabytes).
 A door (:mod:`quackbox.net.door`) starts its children with this driver
 (through Textual's own ``TEXTUAL_DRIVER`` setting): keys, mouse reports and
-pastes pass at most at :data:`~quackbox.net.door.CHILD_EVENTS_PER_SECOND`
-after a burst of :data:`~quackbox.net.door.CHILD_EVENT_BURST`, more than a
+pastes pass at most at :data:`~quackbox.net.door_policy.CHILD_EVENTS_PER_SECOND`
+after a burst of :data:`~quackbox.net.door_policy.CHILD_EVENT_BURST`, more than a
 person makes, and the rest are dropped as they are read. Everything else
 (window sizes, focus) passes as it comes.
 
@@ -32,7 +32,7 @@ from textual import events
 from textual.drivers.linux_driver import LinuxDriver
 from textual.message import Message
 
-from quackbox.net.door import CHILD_EVENT_BURST, CHILD_EVENTS_PER_SECOND
+from quackbox.net.door_policy import CHILD_EVENTS_PER_SECOND, CHILD_EVENT_BURST
 from quackbox.net.limits import TokenBucket
 
 __all__ = ["DoorDriver", "InputBound"]

@@ -1,5 +1,5 @@
 """The door's rules without a network: who comes in, strangers' budgets and deadlines, window
-sizes, player folders, and the child's launcher and environment (net.door). The clock is ours."""
+sizes, player folders, and the child's launcher and environment (net.door_policy, net.door_launch, net.player_folders). The clock is ours."""
 
 from __future__ import annotations
 
@@ -16,12 +16,24 @@ import pytest
 from textual import events
 
 from quackbox.door_child import join_program
-from quackbox.net import door
-from quackbox.net.door import (
-    COMING_IN, CROWDED, TOO_FAST, WATCHERS_FULL, Admission, DoorError, DoorLimits, Doorkeeper, Key, Launch,
-    PlayerFolders, Present, WindowSize, admission, child_command, child_environment, child_import_path, clamp_size,
+from quackbox.net import door_launch, door_policy
+from quackbox.net.door_launch import Launch, child_command, child_environment, child_import_path
+from quackbox.net.door_policy import (
+    COMING_IN,
+    CROWDED,
+    TOO_FAST,
+    WATCHERS_FULL,
+    Admission,
+    DoorLimits,
+    Doorkeeper,
+    Present,
+    WindowSize,
+    admission,
+    clamp_size,
     stale_folders,
 )
+from quackbox.net.errors import DoorError
+from quackbox.net.player_folders import Key, PlayerFolders
 from quackbox.net.lobby import LOBBY, OVER, PLAYING
 from quackbox.net.pty_child import PtyChild
 from quackbox.tui.driver import InputBound
@@ -115,10 +127,10 @@ def test_a_connection_without_a_session_is_closed_at_its_deadline():
 
 def test_the_addresses_remembered_are_bounded():
     keeper = Doorkeeper(DoorLimits(stranger_connections=1))
-    for i in range(door.ADDRESSES_REMEMBERED + 50):
+    for i in range(door_policy.ADDRESSES_REMEMBERED + 50):
         keeper.arrived(i, f"10.{i // 65536}.{i // 256 % 256}.{i % 256}", 0.0)
         keeper.identified(i, seated=False, now=0.0)
-    assert len(keeper._rates) == door.ADDRESSES_REMEMBERED and len(keeper) == 1
+    assert len(keeper._rates) == door_policy.ADDRESSES_REMEMBERED and len(keeper) == 1
 
 
 # --- sessions -----------------------------------------------------------------------------------
@@ -143,7 +155,7 @@ def test_strangers_are_counted_not_addresses():
     assert ask(watch=True, present=watchers[:3], spectators=4) is Admission.IN
     # A seat holder's second window is no stranger.
     assert ask(watch=True, present=watchers[:3] + [Present("p", watching=True, seated=True)] * 2) is Admission.IN
-    assert ask(present=[Present("k", watching=True, seated=False)] * 2) == door.per_key_sentence(2)
+    assert ask(present=[Present("k", watching=True, seated=False)] * 2) == door_policy.per_key_sentence(2)
 
 
 def test_newcomers_come_in_while_seats_are_open_before_a_game():
@@ -151,8 +163,8 @@ def test_newcomers_come_in_while_seats_are_open_before_a_game():
     coming = [Present("n", watching=False, seated=False)]
     assert ask(open_seats=1, present=coming) == COMING_IN
     assert ask(open_seats=2, present=coming) is Admission.IN
-    assert ask(open_seats=0) == door.full_sentence("ssh -t HOST spectate")
-    assert ask(phase=PLAYING) == door.started_sentence("ssh -t HOST spectate")
+    assert ask(open_seats=0) == door_policy.full_sentence("ssh -t HOST spectate")
+    assert ask(phase=PLAYING) == door_policy.started_sentence("ssh -t HOST spectate")
     assert ask(phase=OVER, open_seats=1) is Admission.IN  # between games, as in the lobby
     assert "ssh -t HOST spectate" in ask(open_seats=0)
 
@@ -161,9 +173,9 @@ def test_newcomers_come_in_while_seats_are_open_before_a_game():
 
 
 def test_sizes_are_clamped():
-    assert clamp_size(1000, 1000) == (door.MAX_COLS, door.MAX_ROWS)
+    assert clamp_size(1000, 1000) == (door_policy.MAX_COLS, door_policy.MAX_ROWS)
     assert clamp_size(0, -3) == (1, 1) and clamp_size(80, 24) == (80, 24)
-    assert WindowSize(5000, 2).size == (door.MAX_COLS, 2)
+    assert WindowSize(5000, 2).size == (door_policy.MAX_COLS, 2)
 
 
 def test_a_flood_of_window_changes_reaches_the_child_as_a_few_ending_with_the_last():
@@ -223,7 +235,7 @@ async def test_a_child_whose_terminal_hangs_up_ends_even_deaf_to_sighup() -> Non
     ends as the hangup would have ended it, long before the grace runs out (Textual's own driver
     would read the hung-up terminal's end of input for ever, half a core)."""
     env = {"PATH": os.environ.get("PATH", os.defpath), "TERM": "xterm-256color", "LANG": "C.UTF-8",
-           door.DRIVER_ENV: JOIN.driver}
+           door_launch.DRIVER_ENV: JOIN.driver}
     child = PtyChild.spawn([sys.executable, "-c", _DEAF_APP], env, cols=80, rows=24)
     shown = bytearray()
     child.start(shown.extend)
@@ -253,7 +265,7 @@ def test_opening_the_door_removes_old_folders_and_keeps_the_rest(tmp_path: Path)
     outside = tmp_path / "keep-me"
     outside.mkdir()
     (root / "link").symlink_to(outside)
-    month_ago = time.time() - door.FOLDER_MAX_AGE - 60
+    month_ago = time.time() - door_policy.FOLDER_MAX_AGE - 60
     os.utime(root / "old", (month_ago, month_ago))
     os.utime(root / "link", (month_ago, month_ago), follow_symlinks=False)
     folders = PlayerFolders(root)
@@ -280,7 +292,7 @@ def test_the_child_runs_in_safe_path_mode_in_the_doors_folder(tmp_path: Path):
     env = child_environment(launch(tmp_path, code="KQXZ", term="xterm-256color",
                                    client_env={"COLORTERM": "truecolor", "NO_COLOR": "$(reboot)"}), program=JOIN)
     assert env["PYTHONSAFEPATH"] == "1" and "PYTHONPATH" not in env
-    assert env[door.DRIVER_ENV] == "quackbox.tui.driver:DoorDriver" and env[door.ROOM_CODE_ENV] == "KQXZ"
+    assert env[door_launch.DRIVER_ENV] == "quackbox.tui.driver:DoorDriver" and env[door_launch.ROOM_CODE_ENV] == "KQXZ"
     assert env["HOME"] == str(tmp_path / "key") and env["QUACKBOX_STATE_DIR"] == str(tmp_path / "key" / "state")
     assert env["COLORTERM"] == "truecolor" and "NO_COLOR" not in env
     assert not any(k.startswith("QUACKBOX_") and k.endswith("_DIR") and tmp_path.as_posix() not in v
@@ -312,9 +324,9 @@ def test_what_differs_between_sessions_is_named_the_rest_is_every_childs(tmp_pat
     full = launch(tmp_path, code="KQXZ", term="xterm-256color", via="ssh -p 2222 host", host_key="SHA256:x",
                   client_env={"COLORTERM": "truecolor", "NO_COLOR": "1", "UNICODE_VERSION": "12.1.0"})
     env = child_environment(full, ["/opt/qb"], JOIN)
-    every = door.interpreter_environment(["/opt/qb"], JOIN)
-    assert {k: v for k, v in env.items() if k not in door.SESSION_ENV} == every
-    assert set(env) - set(every) == set(door.SESSION_ENV)
+    every = door_launch.interpreter_environment(["/opt/qb"], JOIN)
+    assert {k: v for k, v in env.items() if k not in door_launch.SESSION_ENV} == every
+    assert set(env) - set(every) == set(door_launch.SESSION_ENV)
 
 
 def test_an_installed_quackbox_needs_no_import_path(monkeypatch, tmp_path: Path):
@@ -355,7 +367,7 @@ def test_a_quackbox_run_from_a_folder_others_can_write_to_opens_no_door(monkeypa
 
 
 def test_the_sentences_are_sentences():
-    for text in (COMING_IN, WATCHERS_FULL, TOO_FAST, CROWDED, door.CANNOT_START, door.INPUT_CLOSED,
-                 door.REPLACED, door.no_session_sentence(10), door.idle_sentence(1800), door.per_key_sentence(2)):
+    for text in (COMING_IN, WATCHERS_FULL, TOO_FAST, CROWDED, door_policy.CANNOT_START, door_policy.INPUT_CLOSED,
+                 door_policy.REPLACED, door_policy.no_session_sentence(10), door_policy.idle_sentence(1800), door_policy.per_key_sentence(2)):
         assert text[0].isupper() and text.endswith("."), text
-    assert door.idle_sentence(1800) == "Closed after 30 minutes without a key press."
+    assert door_policy.idle_sentence(1800) == "Closed after 30 minutes without a key press."

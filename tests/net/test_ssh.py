@@ -30,7 +30,8 @@ from quackbox.door_child import join_program
 from quackbox.net.host import Host, HostConfig
 from quackbox.net.protocol import HUMAN
 from quackbox.net.ssh import SshConfig, SshError, SshServer
-from quackbox.net.door import DoorLimits, Launch
+from quackbox.net.door_launch import Launch
+from quackbox.net.door_policy import DoorLimits
 from quackbox.net.ssh_keys import load_host_key
 
 STUB = str(Path(__file__).with_name("ssh_stub.py"))
@@ -592,7 +593,7 @@ async def test_a_player_who_stops_reading_stops_the_child_not_the_host(tmp_path:
 @pytest.mark.parametrize("user", ["ann", "--spectate", "-x", "--code=AAAA"])
 def test_the_user_name_reaches_join_as_a_name_never_an_option(tmp_path: Path, user: str) -> None:
     from quackbox.door_child import join_program
-    from quackbox.net.door import child_command
+    from quackbox.net.door_launch import child_command
     from quackbox.__main__ import build_parser
 
     argv = child_command(Launch(url="ws://127.0.0.1:1", name=user, spectate=False, folder=tmp_path / "k",

@@ -26,7 +26,7 @@ import pytest
 import websockets
 
 from quackbox.net.client import Client
-from quackbox.net.door import CROWDED, INPUT_CLOSED, REPLACED, TOO_FAST, no_session_sentence
+from quackbox.net.door_policy import CROWDED, INPUT_CLOSED, REPLACED, TOO_FAST, no_session_sentence
 from quackbox.net.protocol import HUMAN, PROTOCOL_VERSION, Hello, Wire
 from quackbox.net.ssh import ssh_key
 from quackbox.net.tokens import TokenStore

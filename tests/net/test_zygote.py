@@ -25,7 +25,7 @@ from typing import Any, AsyncIterator
 import pytest
 
 from quackbox.net import zygote as zygote_module
-from quackbox.net.door import SESSION_ENV, Launch, child_environment, interpreter_environment
+from quackbox.net.door_launch import SESSION_ENV, Launch, child_environment, interpreter_environment
 from quackbox.net.pty_child import PtyChild
 from quackbox.net.fork_server import entry
 from quackbox.net.zygote import Zygote

@@ -39,7 +39,8 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from quackbox.door_child import join_program
 from quackbox.net import web
-from quackbox.net.door import COMING_IN, CROWDED, TOO_FAST, DoorLimits, Launch, child_environment, no_session_sentence
+from quackbox.net.door_launch import Launch, child_environment
+from quackbox.net.door_policy import COMING_IN, CROWDED, TOO_FAST, DoorLimits, no_session_sentence
 from quackbox.net.host import Host, HostConfig
 from quackbox.net.limits import SLOW_FREE
 from quackbox.net.protocol import HUMAN
