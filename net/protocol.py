@@ -168,14 +168,16 @@ class ProtocolError(NetError):
     """A frame or message that cannot be accepted; ``code`` is an :class:`ErrorCode`.
 
     ``str()`` is a plain sentence suitable for showing to the person whose
-    client sent it.
+    client sent it. ``refused`` is the type of the message refused, when the
+    frame said a type this end knows (the ``error`` message's ``refused``).
     """
 
     code: ErrorCode
 
-    def __init__(self, code: ErrorCode, message: str) -> None:
+    def __init__(self, code: ErrorCode, message: str, *, refused: str = "") -> None:
         self.code = ErrorCode(code)
         self.message = message
+        self.refused = refused
         super().__init__(message)
 
     @property
@@ -500,6 +502,7 @@ class Wire:
                     ErrorCode.VERSION_MISMATCH,
                     f"This host speaks protocol version {PROTOCOL_VERSION}, your client speaks {version}; "
                     "use the same quackbox version as the host.",
+                    refused=Hello.TYPE,
                 )
         return self._decode(obj, self._from_client)
 
@@ -560,7 +563,7 @@ def _refusal(exc: DecodeError, kind: str | None) -> ProtocolError:
     bad_move = (exc.cls is not None and issubclass(exc.cls, Move)) or exc.where.startswith("MoveMessage.move")
     code = ErrorCode.MALFORMED_MOVE if bad_move else ErrorCode.BAD_MESSAGE
     what = f"Bad {kind} message" if kind else "Bad value in the message"
-    return ProtocolError(code, f"{what}: {exc}.")
+    return ProtocolError(code, f"{what}: {exc}.", refused=kind or "")
 
 
 def message_types() -> Iterable[str]:

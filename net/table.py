@@ -227,7 +227,7 @@ class Table:
         try:
             message = self.wire.decode_from_client(data)
         except ProtocolError as exc:
-            return lobby.refuse(peer, exc.code, exc.message)
+            return lobby.refuse(peer, exc.code, exc.message, exc.refused)
         kind = type(message)
         if not peer.welcomed:
             if kind is Hello:

@@ -35,6 +35,11 @@ DocCardOrNone = Annotated[int, Wire("card id (Treatment or Anytime), or -1 for n
 WindowNumber = Annotated[int, Wire("window number")]
 """A response window, by the number its WindowOpened gave it."""
 PointsOrNone = Annotated[int, Wire("number, or -1 while the Patient is face down")]
+PointsTotalOrNone = Annotated[int, Wire("number, or -1 when the card changed no points or the Patient is face down")]
+PointsChange = Annotated[int, Wire("a change of points, negative when some were taken away; meaningful only when "
+                                   "`total_cure` is not -1, and then -1 is a change like any other")]
+"""An Anytime card's change to a Patient's points: signed, so NONE cannot mark its absence
+(the totals, never negative, do)."""
 
 # --- moves ------------------------------------------------------------------
 
@@ -307,7 +312,7 @@ class AnytimePlayed(Event):
     (Placebo, Nurse Has the Night Off, Miraculous Recovery) gives the change,
     ``cure``/``harm`` (negative when taken away), and the Patient's totals
     after it; they are NONE for every other card, and in every copy while
-    the Patient is ``face_down``."""
+    the Patient is ``face_down``: the totals (never negative) say which."""
 
     seat: Seat
     card: AnytimeId
@@ -315,10 +320,10 @@ class AnytimePlayed(Event):
     other: SeatOrNone
     discard: DocCardOrNone
     face_down: bool
-    cure: PointsOrNone
-    harm: PointsOrNone
-    total_cure: PointsOrNone
-    total_harm: PointsOrNone
+    cure: PointsChange
+    harm: PointsChange
+    total_cure: PointsTotalOrNone
+    total_harm: PointsTotalOrNone
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

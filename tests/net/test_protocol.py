@@ -1063,3 +1063,13 @@ def test_protocol_document_names_every_message_field_and_error_code():
     for code in ErrorCode:
         assert f"`{code.value}`" in text, f"docs/PROTOCOL.md does not list the error code {code.value}"
     assert f"version {PROTOCOL_VERSION}" in text.lower() or f"version`: {PROTOCOL_VERSION}" in text
+
+
+def test_the_version_protocol_md_describes_is_the_hosts():
+    """Every place docs/PROTOCOL.md states the version (its opening, the hello table, the
+    worked exchange) states the one the host speaks."""
+    text = DOCS.read_text(encoding="utf-8")
+    stated = re.findall(r"describes protocol \*\*version (\d+)\*\*", text)
+    stated += re.findall(r"\| `version` +\| int +\| the protocol version, `(\d+)` \|", text)
+    stated += re.findall(r'"type": "(?:hello|welcome)", "version": (\d+)', text)
+    assert len(stated) == 4 and set(stated) == {str(PROTOCOL_VERSION)}, stated

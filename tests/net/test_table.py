@@ -6,6 +6,7 @@ each behaviour is pinned down exactly (the clock is ours).
 
 from __future__ import annotations
 
+import msgpack
 import pytest
 
 from quackbox.core.rules import BadOptions, LineKind
@@ -168,8 +169,18 @@ def test_version_mismatch_is_refused_with_a_sentence():
     d = make()
     d.connect(1)
     replies = d.send_raw(1, d.wire.encode(Hello(version=PROTOCOL_VERSION + 1, name="Future")))
-    assert replies[0].code == "version_mismatch"
+    assert replies[0].code == "version_mismatch" and replies[0].refused == "hello"
     assert str(PROTOCOL_VERSION) in replies[0].message and 1 in d.closed
+
+
+def test_a_message_that_does_not_decode_is_refused_by_its_type_and_an_unknown_one_by_none():
+    d = make()
+    d.connect(1)
+    d.join(1)
+    bad = msgpack.packb({"type": "chat", "text": 7})
+    assert [(r.code, r.refused) for r in d.send_raw(1, bad)] == [("bad_message", "chat")]
+    unknown = msgpack.packb({"type": "dance"})
+    assert [(r.code, r.refused) for r in d.send_raw(1, unknown)] == [("bad_message", "")]
 
 
 def test_anything_before_hello_closes():
