@@ -194,17 +194,17 @@ class Quack:
         rng = random.Random(seed)
         state = QuackState(seats=seats, options=opts, rng=rng, cards=self.cards)
         state.doctors = [Doctor() for _ in range(seats)]
-        state.patient_deck = list(self._patient_ids)  # in no order: see _admit
+        state.patient_deck = list(self._patient_ids)  # in no order: see admit
         state.doc_deck = deck = list(self._doc_ids)
-        _shuffle(rng, deck)
+        shuffle(rng, deck)
         # Deal six each, one at a time round the table from the top of the
         # deck (its end): the k-th card off the deck goes to seat k % seats.
         dealt = [deck.pop() for _ in range(min(HAND_SIZE * seats, len(deck)))]
         state.hands = [dealt[seat::seats] for seat in range(seats)]
         state.first = opts.first_seat if opts.first_seat >= 0 else rng.randrange(seats)
         events: list[Event] = []
-        _start_turn(state, state.first, events)
-        _proceed(state, events)
+        start_turn(state, state.first, events)
+        proceed(state, events)
         state.start_events = tuple(events)
         return state
 
@@ -295,7 +295,7 @@ class Quack:
         verified = verify(state, seat, move)
         events: list[Event] = []
         verified.do(state, seat, events)
-        _proceed(state, events)
+        proceed(state, events)
         return events
 
 
@@ -304,18 +304,18 @@ class Quack:
 
 def do_stay(state: QuackState, seat: int, move: StayHome, plan: None, events: list[Event]) -> None:
     """Phase 1: stay, so phases 2-4 follow."""
-    _practise(state, seat, events)
+    practise(state, seat, events)
 
 
 def do_flee(state: QuackState, seat: int, move: FleeToSwitzerland, plan: None, events: list[Event]) -> None:
-    _flee(state, seat, events)
+    flee(state, seat, events)
 
 
 def do_treatment(state: QuackState, seat: int, move: PlayTreatment, plan: TreatmentPlan, events: list[Event]) -> None:
     """Phase 5, one Treatment; then the other doctors' response window (QR13), if windows are on."""
-    _play_treatment(state, seat, plan, events)
+    play_treatment(state, seat, plan, events)
     if state.options.window_seconds > 0:
-        _open_window(state, window_seats(state), events)
+        open_window(state, window_seats(state), events)
 
 
 def do_anytime(state: QuackState, seat: int, move: PlayAnytime, plan: AnytimePlan, events: list[Event]) -> None:
@@ -324,7 +324,7 @@ def do_anytime(state: QuackState, seat: int, move: PlayAnytime, plan: AnytimePla
         state.window_seats.remove(seat)
     elif plan.meets_short_hand:
         state.short_done = True
-    _play_anytime(state, seat, move, plan.card, events)
+    play_anytime(state, seat, move, plan.card, events)
 
 
 def do_discard(state: QuackState, seat: int, move: Discard, plan: None, events: list[Event]) -> None:
@@ -366,30 +366,30 @@ def verify(state: QuackState, seat: Any, move: Move) -> Verified[QuackState]:
 # --- the turn ------------------------------------------------------------------
 
 
-def _proceed(state: QuackState, events: list[Event]) -> None:
+def proceed(state: QuackState, events: list[Event]) -> None:
     """Run the automatic steps until a seat must decide, or the game ends."""
     while state.phase != OVER:
         phase = state.phase
         doctor = state.doctors[state.current]
-        practising = doctor.status == PRACTISING
+        at_work = doctor.status == PRACTISING
         if phase == WINDOW and state.window_seats:
             return
-        if phase in (WINDOW, TREAT, SHORT_HAND) and practising:
-            owing = _treatment_phase(state)
+        if phase in (WINDOW, TREAT, SHORT_HAND) and at_work:
+            owing = treatment_phase(state)
             if owing is not None:
                 state.phase = owing
                 return
-            _payday(state, events)
-        elif phase == FLEE and practising:
+            payday(state, events)
+        elif phase == FLEE and at_work:
             return
         # The turn is over (a doctor who left practice mid-turn ends it at once).
         state.phase = END
-        _end_turn(state, events)
+        end_turn(state, events)
         if state.phase != OVER:
-            _next_turn(state, events)
+            next_turn(state, events)
 
 
-def _treatment_phase(state: QuackState) -> Phase | None:
+def treatment_phase(state: QuackState) -> Phase | None:
     """Phase 5 goes on while Treatments are owed: TREAT while the hand holds
     one, else SHORT_HAND until one Anytime card is played or discarded (QR7);
     None when it is over."""
@@ -404,7 +404,7 @@ def _treatment_phase(state: QuackState) -> Phase | None:
     return None
 
 
-def _start_turn(state: QuackState, seat: int, events: list[Event]) -> None:
+def start_turn(state: QuackState, seat: int, events: list[Event]) -> None:
     state.current = seat
     state.die = 0
     state.owed = 0
@@ -415,45 +415,45 @@ def _start_turn(state: QuackState, seat: int, events: list[Event]) -> None:
     if state.endgame:
         state.final_pending.discard(seat)
     if state.doctors[seat].status == SWITZERLAND:
-        _swiss_draw(state, seat, events)
+        swiss_draw(state, seat, events)
         state.phase = END
     elif state.options.deathmatch:
-        _practise(state, seat, events)
+        practise(state, seat, events)
     else:
         state.phase = FLEE
 
 
-def _practise(state: QuackState, seat: int, events: list[Event]) -> None:
+def practise(state: QuackState, seat: int, events: list[Event]) -> None:
     """Phases 2-4: draw up to six, admit a Patient, roll the Treatments owed."""
     hand = state.hands[seat]
     if len(hand) < HAND_SIZE:
-        _draw(state, seat, HAND_SIZE - len(hand), events)
+        draw(state, seat, HAND_SIZE - len(hand), events)
     doctor = state.doctors[seat]
     if doctor.case is None:
-        _admit(state, seat, events)
+        admit(state, seat, events)
     state.phase = TREAT
     if doctor.case is None:
         return  # no Patient to be had: nothing to treat this round (QR3)
-    rolls = [_roll(state.rng)]
+    rolls = [roll(state.rng)]
     while not DIE_LOW <= rolls[-1] <= DIE_HIGH:
-        rolls.append(_roll(state.rng))
+        rolls.append(roll(state.rng))
     # Teaching Hospital and Staff Shortage waiting for this roll (QR17).
     change = 0
     for r in list(doctor.reminders):
         card = state.anytime(r)
         if card.effect in (qc.EXTRA_TREATMENT, qc.FEWER_TREATMENT):
             change += signed_amount(card)
-            _drop_reminder(state, seat, doctor.reminders, r, ReminderOutcome.USED, events)
+            drop_reminder(state, seat, doctor.reminders, r, ReminderOutcome.USED, events)
     state.die = rolls[-1]
     state.owed = owed_after(state.die, change)
     events.append(DieRolled(seat=seat, rolls=tuple(rolls), value=state.die, owed=state.owed))
 
 
-def _roll(rng: random.Random) -> int:
+def roll(rng: random.Random) -> int:
     return int(rng.random() * DIE_SIDES) + 1
 
 
-def _admit(state: QuackState, seat: int, events: list[Event]) -> None:
+def admit(state: QuackState, seat: int, events: list[Event]) -> None:
     """Phase 3: a Patient from the Patient deck and the $50 co-pay (QB5)."""
     deck = state.patient_deck
     if not deck:
@@ -484,26 +484,26 @@ def _admit(state: QuackState, seat: int, events: list[Event]) -> None:
     events.append(MoneyPaid(seat=seat, amount=CO_PAY, reason=PayReason.CO_PAY, cards=(), billed=CO_PAY, reminder=NONE))
 
 
-def _flee(state: QuackState, seat: int, events: list[Event]) -> None:
+def flee(state: QuackState, seat: int, events: list[Event]) -> None:
     """QB7: final. The Patient goes with no pay and no Infamy; the Treatments
     in hand are dropped (QR11: they can never be played); then the
     Switzerland draw (QR12)."""
     doctor = state.doctors[seat]
     doctor.status = SWITZERLAND
     events.append(DoctorFled(seat=seat, money=doctor.money, infamy=doctor.infamy))
-    _leave_practice(state, seat, DischargeReason.FLED, events)
+    leave_practice(state, seat, DischargeReason.FLED, events)
     hand = state.hands[seat]
     dropped = [c for c in hand if isinstance(state.cards[c], Treatment)]
     if dropped:
         hand[:] = [c for c in hand if not isinstance(state.cards[c], Treatment)]
         state.doc_discard.extend(dropped)
         events.append(CardsDiscarded(seat=seat, cards=tuple(dropped), reason=DiscardReason.FLED))
-    _check_endgame(state, events)
-    _swiss_draw(state, seat, events)
+    check_endgame(state, events)
+    swiss_draw(state, seat, events)
     state.phase = END
 
 
-def _swiss_draw(state: QuackState, seat: int, events: list[Event]) -> None:
+def swiss_draw(state: QuackState, seat: int, events: list[Event]) -> None:
     """QB7: draw until one Anytime card, discarding everything else. Stops
     once every card of the Doc deck and discard pile has been seen (QR12), so
     a deck without Anytime cards cannot loop for ever."""
@@ -520,7 +520,7 @@ def _swiss_draw(state: QuackState, seat: int, events: list[Event]) -> None:
             throw_away()
             if not discard:
                 break
-            _reshuffle_doc_discard(state, events)
+            reshuffle_doc_discard(state, events)
         card = deck.pop()
         if isinstance(state.cards[card], Anytime):
             throw_away()
@@ -532,7 +532,7 @@ def _swiss_draw(state: QuackState, seat: int, events: list[Event]) -> None:
     throw_away()
 
 
-def _play_treatment(state: QuackState, seat: int, plan: TreatmentPlan, events: list[Event]) -> None:
+def play_treatment(state: QuackState, seat: int, plan: TreatmentPlan, events: list[Event]) -> None:
     """Phase 5, one Treatment (QB4); the response window after it is the caller's."""
     card = plan.treatment
     state.hands[seat].remove(card.id)
@@ -546,13 +546,13 @@ def _play_treatment(state: QuackState, seat: int, plan: TreatmentPlan, events: l
         holder = patient_holder(state, sent_to)
         redirected = holder != NONE and holder != seat
         outcome = ReminderOutcome.USED if redirected else ReminderOutcome.FIZZLED
-        _drop_reminder(state, seat, doctor.reminders, reminder, outcome, events)
+        drop_reminder(state, seat, doctor.reminders, reminder, outcome, events)
         if redirected:
             dest = holder
     case = state.case(dest)
     patient = state.patient(case.card)
     points = treatment_points(card, patient)
-    note, points = _type_reminders(state, dest, case, card.treatment_type, points, events)
+    note, points = type_reminders(state, dest, case, card.treatment_type, points, events)
     case.treatments.append(card.id)
     case.received += 1
     case.cure += points.cure
@@ -566,12 +566,12 @@ def _play_treatment(state: QuackState, seat: int, plan: TreatmentPlan, events: l
     ))
     fate = case_fate(patient, case.cure, case.harm, case.received)
     if fate == Fate.CURED:
-        _cured(state, dest, seat, events)
+        cured(state, dest, seat, events)
     elif fate is not None:
-        _die(state, dest, fate, seat, events, redirected=redirected)
+        die(state, dest, fate, seat, events, redirected=redirected)
 
 
-def _type_reminders(
+def type_reminders(
     state: QuackState, seat: int, case: Case, treatment_type: str, points: Points, events: list[Event]
 ) -> tuple[TreatmentNote, Points]:
     """Lost Lab Results and Extra Strength (QR15): the first waiting reminder
@@ -580,14 +580,14 @@ def _type_reminders(
         for r in case.reminders:
             card = state.anytime(r)
             if card.effect == effect and card.treatment_type == treatment_type:
-                _drop_reminder(state, seat, case.reminders, r, ReminderOutcome.USED, events)
+                drop_reminder(state, seat, case.reminders, r, ReminderOutcome.USED, events)
                 if effect == qc.NULLIFY_TYPE:
                     return TreatmentNote.NULLIFIED, points._replace(cure=0, harm=0)
                 return TreatmentNote.DOUBLED, points._replace(cure=points.cure * 2, harm=points.harm * 2)
     return TreatmentNote.PLAIN, points
 
 
-def _open_window(state: QuackState, seats: list[int], events: list[Event]) -> None:
+def open_window(state: QuackState, seats: list[int], events: list[Event]) -> None:
     """After a Treatment (QR13): wait for ``seats`` (see core.quack.legal.window_seats), if any."""
     if seats:
         state.window += 1
@@ -596,7 +596,7 @@ def _open_window(state: QuackState, seats: list[int], events: list[Event]) -> No
         events.append(WindowOpened(window=state.window, seats=tuple(seats)))
 
 
-def _payday(state: QuackState, events: list[Event]) -> None:
+def payday(state: QuackState, events: list[Event]) -> None:
     """End of phase 5 (QB5, QR6): each Treatment played this round pays if its
     Patient did not die this round; Claim Denied or Upcoding acts on the sum
     (QR15). Then a face-down Patient is revealed (QR18)."""
@@ -611,7 +611,7 @@ def _payday(state: QuackState, events: list[Event]) -> None:
             if effect in (qc.NO_PAY, qc.DOUBLE_PAY):
                 amount = 0 if effect == qc.NO_PAY else amount * 2
                 acted = r
-                _drop_reminder(state, seat, doctor.reminders, r, ReminderOutcome.USED, events)
+                drop_reminder(state, seat, doctor.reminders, r, ReminderOutcome.USED, events)
                 break
         if amount or acted != NONE:
             # A Claim Denied that took the pay is said in numbers too ($0 instead of $1,200).
@@ -624,24 +624,24 @@ def _payday(state: QuackState, events: list[Event]) -> None:
         events.append(PatientRevealed(seat=seat, patient=case.card))
         for r in list(case.reminders):
             if state.anytime(r).effect == qc.FACE_DOWN:
-                _drop_reminder(state, seat, case.reminders, r, ReminderOutcome.USED, events)
+                drop_reminder(state, seat, case.reminders, r, ReminderOutcome.USED, events)
 
 
-def _end_turn(state: QuackState, events: list[Event]) -> None:
+def end_turn(state: QuackState, events: list[Event]) -> None:
     """Phase 6, the Angry Mob (QB6), then the endgame's end (QB9)."""
     threshold = state.options.infamy_threshold
-    for s in _practising(state):
+    for s in practising(state):
         if mob_comes(state.doctors[s].infamy, threshold):
-            _mob(state, s, events)
+            mob(state, s, events)
     if state.endgame and not state.final_pending:
-        _finish(state, events)
+        finish(state, events)
 
 
-def _next_turn(state: QuackState, events: list[Event]) -> None:
+def next_turn(state: QuackState, events: list[Event]) -> None:
     """The next doctor not mobbed; a new round when the first doctor's turn comes again."""
     doctors = state.doctors
     if all(d.status == MOBBED for d in doctors):
-        _finish(state, events)
+        finish(state, events)
         return
     seat = state.current
     while True:
@@ -650,19 +650,19 @@ def _next_turn(state: QuackState, events: list[Event]) -> None:
             state.round += 1
             limit = state.options.round_limit
             if state.round > limit and not state.endgame:
-                _start_endgame(state, f"round {limit} is over", events)  # QR22
+                start_endgame(state, f"round {limit} is over", events)  # QR22
                 if not state.final_pending:
-                    _finish(state, events)
+                    finish(state, events)
                     return
         if doctors[seat].status != MOBBED:
             break
-    _start_turn(state, seat, events)
+    start_turn(state, seat, events)
 
 
 # --- Anytime cards ---------------------------------------------------------------
 
 
-def _play_anytime(state: QuackState, seat: int, move: PlayAnytime, card: Anytime, events: list[Event]) -> None:
+def play_anytime(state: QuackState, seat: int, move: PlayAnytime, card: Anytime, events: list[Event]) -> None:
     """QB8: the card resolves at once; one that acts later stays as a reminder
     beside its target (or its target's Patient), the rest go to the discard."""
     c, t = card.id, move.target
@@ -671,7 +671,7 @@ def _play_anytime(state: QuackState, seat: int, move: PlayAnytime, card: Anytime
     doctors = state.doctors
     target = doctors[t]
     if effect in (qc.CURE_POINTS, qc.HARM_POINTS, qc.RESET_HARM):
-        _points_card(state, seat, move, card, events)
+        points_card(state, seat, move, card, events)
         state.doc_discard.append(c)
         return
     events.append(AnytimePlayed(seat=seat, card=c, target=t, other=move.other, discard=move.discard, face_down=False,
@@ -692,7 +692,7 @@ def _play_anytime(state: QuackState, seat: int, move: PlayAnytime, card: Anytime
         state.doc_discard.append(move.discard)
         events.append(CardsDiscarded(seat=seat, cards=(move.discard,), reason=DiscardReason.SHRED))
         state.doc_discard.append(c)  # before the draw, so a reshuffle may find it
-        _draw(state, seat, 1, events)
+        draw(state, seat, 1, events)
         return
     if effect in (qc.EXTRA_TREATMENT, qc.FEWER_TREATMENT):
         # QR17: at once on the doctor whose Treatments are being played, else at their next roll.
@@ -703,7 +703,7 @@ def _play_anytime(state: QuackState, seat: int, move: PlayAnytime, card: Anytime
             target.reminders.append(c)
             return
     elif effect in (qc.INFAMY_UP, qc.INFAMY_DOWN):
-        _infamy(state, t, signed_amount(card), InfamyReason.ANYTIME, events)
+        change_infamy(state, t, signed_amount(card), InfamyReason.ANYTIME, events)
     elif effect == qc.FINE:
         lost = fine_taken(target.money, card.amount)
         target.money -= lost
@@ -714,7 +714,7 @@ def _play_anytime(state: QuackState, seat: int, move: PlayAnytime, card: Anytime
     state.doc_discard.append(c)
 
 
-def _points_card(state: QuackState, seat: int, move: PlayAnytime, card: Anytime, events: list[Event]) -> None:
+def points_card(state: QuackState, seat: int, move: PlayAnytime, card: Anytime, events: list[Event]) -> None:
     """Placebo, Nurse Has the Night Off, Miraculous Recovery: the Patient's
     points change at once, and the event says by how much (QB8)."""
     t = move.target
@@ -731,15 +731,15 @@ def _points_card(state: QuackState, seat: int, move: PlayAnytime, card: Anytime,
                                 cure=case.cure - cure, harm=case.harm - harm, total_cure=case.cure, total_harm=case.harm))
     fate = case_fate(state.patient(case.card), case.cure, case.harm, case.received)
     if card.effect == qc.HARM_POINTS and fate == Fate.HARM:
-        _die(state, t, Fate.HARM, seat, events, by_anytime=True)
+        die(state, t, Fate.HARM, seat, events, by_anytime=True)
     elif card.effect == qc.CURE_POINTS and fate == Fate.CURED:
-        _cured(state, t, seat, events)
+        cured(state, t, seat, events)
 
 
 # --- deaths, cures, Infamy and the Mob ---------------------------------------------------
 
 
-def _die(
+def die(
     state: QuackState, seat: int, cause: Fate, by: int, events: list[Event], *,
     redirected: bool = False, by_anytime: bool = False,
 ) -> None:
@@ -748,30 +748,30 @@ def _die(
     the player of a redirected Treatment; all to the killer in Group Practice;
     to its doctor, always, when an Anytime card did it."""
     case = state.case(seat)
-    infamy = state.patient(case.card).infamy
+    cost = state.patient(case.card).infamy
     state.dead.add(case.card)
     events.append(PatientDied(seat=seat, patient=case.card, cause=cause, by=by))
-    _discharge(state, seat)
+    discharge(state, seat)
     if by_anytime:
-        _infamy(state, seat, infamy, InfamyReason.DEATH, events)
+        change_infamy(state, seat, cost, InfamyReason.DEATH, events)
     elif state.options.group_practice:
-        _infamy(state, by, infamy, InfamyReason.DEATH, events)
+        change_infamy(state, by, cost, InfamyReason.DEATH, events)
     elif redirected:
-        _infamy(state, by, split_infamy(infamy), InfamyReason.DEATH, events)
-        _infamy(state, seat, split_infamy(infamy), InfamyReason.DEATH, events)
+        change_infamy(state, by, split_infamy(cost), InfamyReason.DEATH, events)
+        change_infamy(state, seat, split_infamy(cost), InfamyReason.DEATH, events)
     else:
-        _infamy(state, seat, infamy, InfamyReason.DEATH, events)
+        change_infamy(state, seat, cost, InfamyReason.DEATH, events)
     if state.options.turbo_infamy:  # QR10
         for s in range(state.seats):
-            _infamy(state, s, 1, InfamyReason.TURBO, events)
+            change_infamy(state, s, 1, InfamyReason.TURBO, events)
 
 
-def _cured(state: QuackState, seat: int, by: int, events: list[Event]) -> None:
+def cured(state: QuackState, seat: int, by: int, events: list[Event]) -> None:
     events.append(PatientCured(seat=seat, patient=state.case(seat).card, by=by))
-    _discharge(state, seat)
+    discharge(state, seat)
 
 
-def _infamy(state: QuackState, seat: int, change: int, reason: InfamyReason, events: list[Event]) -> None:
+def change_infamy(state: QuackState, seat: int, change: int, reason: InfamyReason, events: list[Event]) -> None:
     """A practising doctor's Infamy changes (it is frozen in Switzerland);
     the Mob comes at once if it reaches the threshold (QB6)."""
     doctor = state.doctors[seat]
@@ -783,10 +783,10 @@ def _infamy(state: QuackState, seat: int, change: int, reason: InfamyReason, eve
     events.append(InfamyChanged(seat=seat, change=total - doctor.infamy, total=total, reason=reason))
     doctor.infamy = total
     if mob_comes(total, state.options.infamy_threshold):
-        _mob(state, seat, events)
+        mob(state, seat, events)
 
 
-def _mob(state: QuackState, seat: int, events: list[Event]) -> None:
+def mob(state: QuackState, seat: int, events: list[Event]) -> None:
     """QB6: out of the game, unable to win; hand, Patient and reminders discarded."""
     doctor = state.doctors[seat]
     doctor.status = MOBBED
@@ -796,41 +796,41 @@ def _mob(state: QuackState, seat: int, events: list[Event]) -> None:
         events.append(CardsDiscarded(seat=seat, cards=tuple(hand), reason=DiscardReason.MOBBED))
         state.doc_discard.extend(hand)
         hand.clear()
-    _leave_practice(state, seat, DischargeReason.MOBBED, events)
+    leave_practice(state, seat, DischargeReason.MOBBED, events)
     if seat in state.window_seats:
         state.window_seats.remove(seat)
-    _check_endgame(state, events)
+    check_endgame(state, events)
 
 
 # --- the end ----------------------------------------------------------------------
 
 
-def _check_endgame(state: QuackState, events: list[Event]) -> None:
+def check_endgame(state: QuackState, events: list[Event]) -> None:
     """QB9, QR20: with 3+ seats the endgame starts when at most 2 doctors
     practise; with 2, as the ``two_player_endgame`` option says (QR21)."""
     if state.endgame:
         return
-    practising = len(_practising(state))
+    left = len(practising(state))
     mode = state.options.two_player_endgame
     if state.seats >= 3:
         trigger = 2
     else:
         trigger = 0 if mode == TwoPlayerEndgame.PLAY_ON else 1
-    if practising <= trigger:
-        who = "nobody is" if not practising else f"only {practising} doctor{'s' if practising > 1 else ''}"
-        _start_endgame(state, f"{who} still practising", events)
+    if left <= trigger:
+        who = "nobody is" if not left else f"only {left} doctor{'s' if left > 1 else ''}"
+        start_endgame(state, f"{who} still practising", events)
         if state.seats == 2 and mode == TwoPlayerEndgame.IMMEDIATE:
             state.final_pending.clear()
 
 
-def _start_endgame(state: QuackState, reason: str, events: list[Event]) -> None:
+def start_endgame(state: QuackState, reason: str, events: list[Event]) -> None:
     state.endgame = True
-    practising = _practising(state)
-    state.final_pending = set(practising)
-    events.append(EndgameStarted(seats=practising, reason=reason))
+    seats = practising(state)
+    state.final_pending = set(seats)
+    events.append(EndgameStarted(seats=seats, reason=reason))
 
 
-def _finish(state: QuackState, events: list[Event]) -> None:
+def finish(state: QuackState, events: list[Event]) -> None:
     """QB9, QR23: most money among doctors not mobbed wins; ties go to lower
     Infamy, then share. Mobbed doctors rank after everyone else."""
     ranks = [(d.status == MOBBED, -d.money, d.infamy) for d in state.doctors]  # lower is better
@@ -855,34 +855,34 @@ def _finish(state: QuackState, events: list[Event]) -> None:
 # --- cards moving -------------------------------------------------------------------
 
 
-def _shuffle(rng: random.Random, pile: list[int]) -> None:
+def shuffle(rng: random.Random, pile: list[int]) -> None:
     """Shuffle ``pile`` in place with ``rng``: each card gets a random key, in pile order."""
     pile.sort(key=lambda _card: rng.random())
 
 
-def _reshuffle_doc_discard(state: QuackState, events: list[Event]) -> None:
+def reshuffle_doc_discard(state: QuackState, events: list[Event]) -> None:
     """QR3: an empty Doc deck is replaced by the shuffled Doc discard pile."""
     state.doc_deck.extend(state.doc_discard)
     state.doc_discard.clear()
-    _shuffle(state.rng, state.doc_deck)
+    shuffle(state.rng, state.doc_deck)
     events.append(DeckReshuffled(pile=Pile.DOC, count=len(state.doc_deck)))
 
 
-def _draw(state: QuackState, seat: int, count: int, events: list[Event]) -> None:
+def draw(state: QuackState, seat: int, count: int, events: list[Event]) -> None:
     """Draw from the Doc deck (QR3); with the discard pile empty too, the doctor draws what there is."""
     drawn: list[int] = []
     for _ in range(count):
         if not state.doc_deck:
             if not state.doc_discard:
                 break
-            _reshuffle_doc_discard(state, events)
+            reshuffle_doc_discard(state, events)
         drawn.append(state.doc_deck.pop())
     if drawn:
         state.hands[seat].extend(drawn)
         events.append(CardsDrawn(seat=seat, cards=tuple(drawn), count=len(drawn)))
 
 
-def _drop_reminder(
+def drop_reminder(
     state: QuackState, seat: int, reminders: list[int], card: int, outcome: ReminderOutcome, events: list[Event]
 ) -> None:
     reminders.remove(card)
@@ -890,7 +890,7 @@ def _drop_reminder(
     events.append(ReminderDiscarded(seat=seat, card=card, reason=outcome))
 
 
-def _discharge(state: QuackState, seat: int) -> None:
+def discharge(state: QuackState, seat: int) -> None:
     """The Patient leaves the office: its card to the Patient discard, its
     Treatments and reminders to the Doc discard."""
     case = state.case(seat)
@@ -900,19 +900,19 @@ def _discharge(state: QuackState, seat: int) -> None:
     state.doc_discard.extend(case.reminders)
 
 
-def _leave_practice(state: QuackState, seat: int, reason: DischargeReason, events: list[Event]) -> None:
+def leave_practice(state: QuackState, seat: int, reason: DischargeReason, events: list[Event]) -> None:
     """A doctor flees or is mobbed: Patient and reminders go, no pay, no Infamy (QB7, QR11)."""
     doctor = state.doctors[seat]
     if doctor.case is not None:
         events.append(PatientDischarged(seat=seat, patient=doctor.case.card, reason=reason))
-        _discharge(state, seat)
+        discharge(state, seat)
     state.doc_discard.extend(doctor.reminders)
     doctor.reminders.clear()
     doctor.redirect_card = doctor.redirect_to = NONE
     state.final_pending.discard(seat)
 
 
-def _practising(state: QuackState) -> tuple[int, ...]:
+def practising(state: QuackState) -> tuple[int, ...]:
     return tuple(s for s, d in enumerate(state.doctors) if d.status == PRACTISING)
 
 
