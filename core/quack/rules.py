@@ -856,7 +856,10 @@ def finish(state: QuackState, events: list[Event]) -> None:
 
 
 def shuffle(rng: random.Random, pile: list[int]) -> None:
-    """Shuffle ``pile`` in place with ``rng``: each card gets a random key, in pile order."""
+    """Shuffle ``pile`` in place with ``rng``: each card gets a random key, in pile
+    order. Every shuffle of the Doc deck is made here, so the order a seed deals
+    is made here only; Side Effects shuffles another way (docs/ARCHITECTURE.md
+    says why both stay)."""
     pile.sort(key=lambda _card: rng.random())
 
 

@@ -158,7 +158,7 @@ def deal(state: SEState, events: list[Event]) -> None:
     rng, cards, opts, seats = state.rng, state.cards, state.options, state.seats
     disorders = [c.id for c in cards if c.kind == se_cards.DISORDER]
     others = [c.id for c in cards if c.kind != se_cards.DISORDER]
-    rng.shuffle(disorders)
+    shuffle(rng, disorders)
     size = SMALL_TABLE_PSYCHE if seats >= SMALL_PSYCHE_FROM else PSYCHE_SIZE
     # The Disorder pile's top is the end of the list; a duplicate goes to the
     # bottom (index 0) and the next card is dealt.
@@ -173,7 +173,7 @@ def deal(state: SEState, events: list[Event]) -> None:
             else:
                 raise BadOptions("The deck has too few different Disorders to deal every Psyche.")
     state.draw = disorders + others
-    rng.shuffle(state.draw)
+    shuffle(rng, state.draw)
     for _ in range(HAND_SIZE):
         for seat in range(seats):
             if state.draw:
@@ -211,6 +211,13 @@ def begin_turn(state: SEState, events: list[Event]) -> None:
         state.plays_left = PLAYS_PER_TURN
 
 
+def shuffle(rng: random.Random, pile: list[int]) -> None:
+    """Shuffle ``pile`` in place with ``rng`` (``random.Random.shuffle``): every
+    shuffle of the game, so the order a seed deals is made here only. Quack in
+    the Box shuffles another way (docs/ARCHITECTURE.md says why both stay)."""
+    rng.shuffle(pile)
+
+
 def draw(state: SEState, seat: int, count: int, events: list[Event]) -> None:
     """SE4: draw from the top; an empty draw pile is replaced by the shuffled
     discard pile; with both empty the player draws what there is."""
@@ -221,7 +228,7 @@ def draw(state: SEState, seat: int, count: int, events: list[Event]) -> None:
                 break
             state.draw.extend(state.discard)
             state.discard.clear()
-            state.rng.shuffle(state.draw)
+            shuffle(state.rng, state.draw)
             events.append(DeckReshuffled(count=len(state.draw)))
         drawn.append(state.draw.pop())
     state.hands[seat].extend(drawn)
