@@ -464,12 +464,8 @@ def admit(state: QuackState, seat: int, events: list[Event]) -> None:
         events.append(DeckReshuffled(pile=Pile.PATIENT, count=len(deck)))
     # The Patient deck is kept in no order and each admission takes a card at
     # random: the same chances as the top of a shuffled deck, and a game admits
-    # only a handful of its Patients. Cards a test stacked come off the top.
-    if state.patient_stacked:
-        state.patient_stacked -= 1
-        case = Case(deck.pop())
-    else:
-        case = Case(deck.pop(int(state.rng.random() * len(deck))))
+    # only a handful of its Patients.
+    case = Case(deck.pop(int(state.rng.random() * len(deck))))
     doctor = state.doctors[seat]
     for r in doctor.reminders:
         if state.anytime(r).effect == qc.FACE_DOWN:

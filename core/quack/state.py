@@ -144,9 +144,6 @@ class QuackState:
     """The deck: every physical card of the game, by id."""
     patient_deck: list[int] = field(default_factory=list)
     """In no order: each admission takes a Patient at random."""
-    patient_stacked: int = 0
-    """How many cards on top of the Patient deck are in a known order: a test
-    that stacks the deck says so here. The game itself never does."""
     patient_discard: list[int] = field(default_factory=list)
     doc_deck: list[int] = field(default_factory=list)
     doc_discard: list[int] = field(default_factory=list)
@@ -223,7 +220,6 @@ def clone(state: QuackState) -> QuackState:
         rng=rng,
         cards=state.cards,
         patient_deck=list(state.patient_deck),
-        patient_stacked=state.patient_stacked,
         patient_discard=list(state.patient_discard),
         doc_deck=list(state.doc_deck),
         doc_discard=list(state.doc_discard),

@@ -40,18 +40,29 @@ def ids(name: str) -> list[int]:
 
 
 class ScriptedRandom(random.Random):
-    """The game's RNG with die rolls queued: ``random()`` returns the queued
-    faces first (as a die roll reads them), then carries on as usual."""
+    """The game's RNG with draws queued: ``random()`` returns the queued
+    values first, then carries on as usual. A die roll reads :func:`face`;
+    an admission reads :data:`FIRST_PATIENT`."""
 
-    def __init__(self, seed: int = 0, faces: Sequence[int] = ()) -> None:
+    def __init__(self, seed: int = 0, values: Sequence[float] = ()) -> None:
         # Defaults: copy and pickle rebuild a Random by calling its class with no arguments.
         super().__init__(seed)
-        self.faces = list(faces)
+        self.values = list(values)
 
     def random(self) -> float:
-        if self.faces:
-            return (self.faces.pop(0) - 1) / q.DIE_SIDES + 0.01
+        if self.values:
+            return self.values.pop(0)
         return super().random()
+
+
+def face(value: int) -> float:
+    """The draw a die roll reads as ``value`` (phase 4)."""
+    return (value - 1) / q.DIE_SIDES + 0.01
+
+
+FIRST_PATIENT = 0.0
+"""The draw an admission reads as the first card of the Patient deck, which
+is otherwise in no order (it takes a Patient at random)."""
 
 
 def _pull(state: QuackState, card: int) -> None:
@@ -87,7 +98,7 @@ def table(
     hands: Mapping[int, Sequence[str]] | None = None,
     patients: Mapping[int, PatientSpec] | None = None,
     doc_top: Sequence[str] = (),
-    patient_top: Sequence[str] = (),
+    next_patient: str = "",
     money: Mapping[int, int] | None = None,
     infamy: Mapping[int, int] | None = None,
     faces: Sequence[int] = (),
@@ -97,8 +108,10 @@ def table(
 ) -> QuackState:
     """A dealt game with seat 0 to act in phase 1, rearranged: ``hands`` by
     name; ``patients`` as a name or (name, cure, harm, received); ``doc_top``
-    and ``patient_top`` top first; die ``faces`` queued. Windows are off
-    unless ``window_seconds`` is given. Displaced cards go under the Doc deck.
+    top first; ``next_patient`` the Patient the next admission takes (its draw
+    is queued before the die ``faces``, as phase 3 comes before phase 4).
+    Windows are off unless ``window_seconds`` is given. Displaced cards go
+    under the Doc deck.
     Named hands shorter than six are padded with Treatments named nowhere in
     the call (``pad=False`` leaves them short)."""
     options.setdefault("window_seconds", 0)
@@ -119,7 +132,7 @@ def table(
         while len(hand) < q.HAND_SIZE and state.doc_deck:
             hand.append(state.doc_deck.pop(0))
     if pad:
-        named = {n for names in (hands or {}).values() for n in names} | set(doc_top) | set(patient_top)
+        named = {n for names in (hands or {}).values() for n in names} | set(doc_top) | {next_patient}
         named |= {spec if isinstance(spec, str) else spec[0] for spec in (patients or {}).values()}
         fillers = [c.name for c in RULES.deck.treatments if c.name not in named]
         for seat in sorted(hands or {}):
@@ -144,17 +157,19 @@ def table(
         card = _free(state, name, claimed)
         _pull(state, card)
         state.doc_deck.append(card)
-    for name in reversed(patient_top):
-        card = _free(state, name, claimed)
+    draws = [face(value) for value in faces]
+    if next_patient:
+        card = _free(state, next_patient, claimed)
         _pull(state, card)
-        state.patient_deck.append(card)
-    state.patient_stacked = len(patient_top)  # the rest of the Patient deck is in no order
+        # The Patient deck is in no order: the admission before the roll takes the first card.
+        state.patient_deck.insert(0, card)
+        draws.insert(0, FIRST_PATIENT)
     for seat, value in (money or {}).items():
         state.doctors[seat].money = value
     for seat, value in (infamy or {}).items():
         state.doctors[seat].infamy = value
-    if faces:
-        rng = ScriptedRandom(0, faces)
+    if draws:
+        rng = ScriptedRandom(0, draws)
         rng.setstate(state.rng.getstate())
         state.rng = rng
     QuackAdapter().assert_conserved(state)
@@ -283,7 +298,7 @@ def test_phase_1_offers_stay_or_flee_before_drawing() -> None:
 def test_phases_2_to_4_draw_admit_copay_and_roll() -> None:
     """Phases 2-4: draw up to six, admit a Patient and collect the $50 co-pay (QB5), roll the Treatments owed."""
     state = table(hands={0: ["Stitches", "Xray", "Yoga", "Aspirin"]}, doc_top=["Knee Tap", "Get Some Rest", "Heparin"],
-                  patient_top=["Weekend Warrior"], faces=[3], pad=False)
+                  next_patient="Weekend Warrior", faces=[3], pad=False)
     events = RULES.apply(state, 0, q.StayHome())
     drawn = of(events, q.CardsDrawn)
     assert [CARDS[c].name for c in drawn[0].cards] == ["Knee Tap", "Get Some Rest"]
@@ -346,7 +361,7 @@ def test_both_decks_come_off_in_random_order() -> None:
 def test_cure_sends_the_patient_home_waives_the_rest_and_pays() -> None:
     """Phase 5 and QB4/QB5: a cured Patient leaves, the rest of the requirement is waived, every Treatment pays."""
     state = table(hands={0: ["Stitches", "Xray", "Yoga", "Knee Tap", "Drink More Water", "Heparin"]},
-                  patient_top=["Weekend Warrior"], faces=[4])
+                  next_patient="Weekend Warrior", faces=[4])
     RULES.apply(state, 0, q.StayHome())
     treat(state, 0, "Stitches")  # Minor Trauma 2 of 3
     assert state.doctors[0].case.cure == 2 and state.current == 0
@@ -362,7 +377,7 @@ def test_cure_sends_the_patient_home_waives_the_rest_and_pays() -> None:
 def test_death_pays_nothing_this_round_and_adds_infamy() -> None:
     """QB5: a death pays nothing for the round's Treatments and adds the Patient's Infamy."""
     state = table(hands={0: ["Stitches", "Heparin", "Yoga", "Knee Tap", "Drink More Water", "Xray"]},
-                  patient_top=["Nosebleed That Won't Quit"], faces=[4])
+                  next_patient="Nosebleed That Won't Quit", faces=[4])
     RULES.apply(state, 0, q.StayHome())
     treat(state, 0, "Stitches")  # Bleeding +2 Cure, $150 at stake
     events = treat(state, 0, "Heparin")  # Bleeding 9 Harm >= Kill 6
@@ -406,7 +421,7 @@ def test_a_cure_on_the_mortal_card_still_cures() -> None:
 def test_short_hand_rule_play_all_treatments_then_one_anytime() -> None:
     """Phase 4 short-hand rule: without enough Treatments, play them all, then play or discard one Anytime card."""
     hand = ["Stitches", "Placebo", "Malpractice Suit", "Tax Audit", "Glowing Online Review", "Upcoding"]
-    state = table(hands={0: hand}, patient_top=["Retired Hypochondriac"], faces=[4])
+    state = table(hands={0: hand}, next_patient="Retired Hypochondriac", faces=[4])
     RULES.apply(state, 0, q.StayHome())
     assert state.phase == q.TREAT
     treat(state, 0, "Stitches")
@@ -424,7 +439,7 @@ def test_short_hand_rule_play_all_treatments_then_one_anytime() -> None:
 def test_short_hand_rule_may_be_met_by_playing_the_anytime_card() -> None:
     """Short-hand rule: playing one Anytime card instead of discarding also ends the phase."""
     hand = ["Stitches", "Placebo", "Malpractice Suit", "Tax Audit", "Glowing Online Review", "Upcoding"]
-    state = table(hands={0: hand}, patient_top=["Retired Hypochondriac"], faces=[4])
+    state = table(hands={0: hand}, next_patient="Retired Hypochondriac", faces=[4])
     RULES.apply(state, 0, q.StayHome())
     treat(state, 0, "Stitches")
     anytime(state, 0, "Malpractice Suit", 1)
@@ -435,7 +450,7 @@ def test_short_hand_rule_may_be_met_by_playing_the_anytime_card() -> None:
 def test_a_doctor_with_no_treatments_goes_straight_to_the_short_hand_rule() -> None:
     """Short-hand rule with zero Treatments in hand."""
     hand = ["Placebo", "Malpractice Suit", "Tax Audit", "Glowing Online Review", "Upcoding", "Staff Shortage"]
-    state = table(hands={0: hand}, patient_top=["Retired Hypochondriac"], faces=[2])
+    state = table(hands={0: hand}, next_patient="Retired Hypochondriac", faces=[2])
     RULES.apply(state, 0, q.StayHome())
     assert state.phase == q.SHORT_HAND
 
@@ -552,7 +567,7 @@ def test_diagnostic_dilemma_hides_the_patient_from_everyone_until_treated() -> N
     """Diagnostic Dilemma: the next Patient is face down, hidden from all (its doctor too), revealed after a round."""
     state = table(hands={1: ["Diagnostic Dilemma"],
                          0: ["Yoga", "Drink More Water", "Get Some Rest", "Knee Tap", "Walk It Off", "Thorough H&P"]},
-                  patient_top=["Retired Hypochondriac"], faces=[2])
+                  next_patient="Retired Hypochondriac", faces=[2])
     anytime(state, 1, "Diagnostic Dilemma", 0)
     assert [c.name for c in RULES.view(state, 2).players[0].reminders] == ["Diagnostic Dilemma"]
     events = RULES.apply(state, 0, q.StayHome())
