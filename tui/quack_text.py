@@ -10,7 +10,7 @@ the Mob comes, what a fine takes.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Callable, Sequence
 
 from quackbox.cards import quack as qc
 from quackbox.cards.quack import Anytime, Patient, Treatment
@@ -185,66 +185,156 @@ def _patient_name(view: q.QuackView, seat: int) -> str:
     return case.patient.name if case.patient is not None else "a face-down Patient"
 
 
+class Aim:
+    """One Anytime card as its preview reads it: the view, the players' names,
+    the cards the view shows by id, and the seats the move names (``target``,
+    ``other``), told to the view's seat (``me``)."""
+
+    def __init__(self, view: q.QuackView, move: q.PlayAnytime, names: Sequence[str], cards: dict[int, object]) -> None:
+        self.view = view
+        self.move = move
+        self.names = names
+        self.cards = cards
+        self.me = view.seat
+        self.target = move.target
+        self.other = move.other
+        self.doctor = view.players[move.target]
+        """The targeted doctor as the view shows them."""
+
+    def who(self, seat: int) -> str:
+        """``seat`` named to the reader: "you", "Ana"."""
+        return name_of(self.names, seat, self.me)
+
+    def whose(self, seat: int) -> str:
+        """Whose: "your", "Ana's"."""
+        return possessive(self.names, seat, self.me)
+
+    def patient(self, seat: int) -> str:
+        """The Patient of ``seat`` as far as the view tells it."""
+        return _patient_name(self.view, seat)
+
+
+AnytimePreview = Callable[[Aim, Anytime], str]
+
+_PREVIEWS: dict[str, AnytimePreview] = {}
+"""What each Anytime effect will do, said before it is played: one small
+function per effect (registered with :func:`preview`), as the log keeps one
+per event (:class:`quackbox.core.text.Sentences`)."""
+
+
+def preview(*effects: str) -> Callable[[AnytimePreview], AnytimePreview]:
+    """Register the decorated function as the preview of the cards with these ``effects``."""
+
+    def register(words: AnytimePreview) -> AnytimePreview:
+        for effect in effects:
+            _PREVIEWS[effect] = words
+        return words
+
+    return register
+
+
+def previewed_effects() -> frozenset[str]:
+    """The Anytime effects that have a preview of their own."""
+    return frozenset(_PREVIEWS)
+
+
 def describe_anytime(view: q.QuackView, move: q.PlayAnytime, names: Sequence[str]) -> str:
-    me = view.seat
+    """What playing an Anytime card will do, told to the view's seat: the
+    card's name, then its effect's preview (the card's own text for an effect
+    with none)."""
     cards = cards_by_id(view)
     card = cards.get(move.card)
     if not isinstance(card, Anytime):
         return f"Play card {move.card}."
-    t = move.target
-    target = name_of(names, t, me)
-    doctor = view.players[t]
-    effect = card.effect
+    words = _PREVIEWS.get(card.effect)
     head = f"{card.name}: "
-    if effect == qc.SHRED:
-        gone = cards.get(move.discard)
-        return head + f"throw away {getattr(gone, 'name', 'a card')} and draw one."
-    if effect == qc.FACE_DOWN:
-        return head + f"{possessive(names, t, me)} next Patient arrives face down."
-    if effect == qc.REDIRECT:
-        return head + (f"{possessive(names, t, me)} next Treatment goes to {possessive(names, move.other, me)} "
-                       f"{_patient_name(view, move.other)}.")
-    if effect == qc.TRANSFER:
-        return head + (f"{target} and {name_of(names, move.other, me)} swap Patients "
-                       f"({_patient_name(view, t)} ⇄ {_patient_name(view, move.other)}).")
-    patient = _patient_name(view, t)
-    known = face_up(doctor.case)
-    if effect == qc.CURE_POINTS:
-        extra = ""
-        if known is not None:
-            shown, cure, harm, received = known
-            total = cure + card.amount
-            fate = q.case_fate(shown, total, harm, received)
-            extra = f" (now {total}/{shown.cure})" + (": CURED" if fate == q.Fate.CURED else "")
-        return head + f"{possessive(names, t, me)} {patient} gains {card.amount} Cure{extra}."
-    if effect == qc.HARM_POINTS:
-        extra = ""
-        if known is not None:
-            shown, cure, harm, received = known
-            total = harm + card.amount
-            fate = q.case_fate(shown, cure, total, received)
-            extra = f" (now {total}/{shown.kill})" + (": DIES" if fate == q.Fate.HARM else "")
-        return head + f"{possessive(names, t, me)} {patient} gains {card.amount} Harm{extra}."
-    if effect == qc.RESET_HARM:
-        return head + f"{possessive(names, t, me)} {patient} loses all its Harm."
-    if effect in (qc.NULLIFY_TYPE, qc.BOOST_TYPE):
-        what = "does nothing" if effect == qc.NULLIFY_TYPE else "counts double"
-        return head + f"the next {card.treatment_type} Treatment on {possessive(names, t, me)} {patient} {what}."
-    if effect in (qc.INFAMY_UP, qc.INFAMY_DOWN):
-        total = q.infamy_after(doctor.infamy, q.signed_amount(card))
-        mob = ": the Mob comes!" if q.mob_comes(total, view.threshold) else ""
-        verb = "gains" if effect == qc.INFAMY_UP else "loses"
-        if t == me:
-            verb = "gain" if effect == qc.INFAMY_UP else "lose"
-        return head + f"{target} {verb} {card.amount} Infamy (now {total}/{view.threshold}){mob}."
-    if effect == qc.FINE:
-        lost = q.fine_taken(doctor.money, card.amount)
-        return head + f"{target} {'lose' if t == me else 'loses'} {money(lost)}."
-    if effect in (qc.EXTRA_TREATMENT, qc.FEWER_TREATMENT):
-        more = "more" if effect == qc.EXTRA_TREATMENT else "fewer"
-        return head + f"{target} must play {card.amount} {more} Treatment{'s' if card.amount != 1 else ''}."
-    if effect in (qc.NO_PAY, qc.DOUBLE_PAY):
-        paid = "nothing" if effect == qc.NO_PAY else "double"
-        return head + f"{target} {'are' if t == me else 'is'} paid {paid} at the next payday."
-    return head + card.description
+    if words is None:
+        return head + card.description
+    return head + words(Aim(view, move, names, cards), card)
 
+
+@preview(qc.SHRED)
+def _shred(a: Aim, card: Anytime) -> str:
+    gone = a.cards.get(a.move.discard)
+    return f"throw away {getattr(gone, 'name', 'a card')} and draw one."
+
+
+@preview(qc.FACE_DOWN)
+def _face_down(a: Aim, card: Anytime) -> str:
+    return f"{a.whose(a.target)} next Patient arrives face down."
+
+
+@preview(qc.REDIRECT)
+def _redirect(a: Aim, card: Anytime) -> str:
+    return f"{a.whose(a.target)} next Treatment goes to {a.whose(a.other)} {a.patient(a.other)}."
+
+
+@preview(qc.TRANSFER)
+def _transfer(a: Aim, card: Anytime) -> str:
+    return (f"{a.who(a.target)} and {a.who(a.other)} swap Patients "
+            f"({a.patient(a.target)} ⇄ {a.patient(a.other)}).")
+
+
+@preview(qc.CURE_POINTS)
+def _cure_points(a: Aim, card: Anytime) -> str:
+    extra = ""
+    known = face_up(a.doctor.case)
+    if known is not None:
+        shown, cure, harm, received = known
+        total = cure + card.amount
+        fate = q.case_fate(shown, total, harm, received)
+        extra = f" (now {total}/{shown.cure})" + (": CURED" if fate == q.Fate.CURED else "")
+    return f"{a.whose(a.target)} {a.patient(a.target)} gains {card.amount} Cure{extra}."
+
+
+@preview(qc.HARM_POINTS)
+def _harm_points(a: Aim, card: Anytime) -> str:
+    extra = ""
+    known = face_up(a.doctor.case)
+    if known is not None:
+        shown, cure, harm, received = known
+        total = harm + card.amount
+        fate = q.case_fate(shown, cure, total, received)
+        extra = f" (now {total}/{shown.kill})" + (": DIES" if fate == q.Fate.HARM else "")
+    return f"{a.whose(a.target)} {a.patient(a.target)} gains {card.amount} Harm{extra}."
+
+
+@preview(qc.RESET_HARM)
+def _reset_harm(a: Aim, card: Anytime) -> str:
+    return f"{a.whose(a.target)} {a.patient(a.target)} loses all its Harm."
+
+
+@preview(qc.NULLIFY_TYPE, qc.BOOST_TYPE)
+def _type_reminder(a: Aim, card: Anytime) -> str:
+    what = "does nothing" if card.effect == qc.NULLIFY_TYPE else "counts double"
+    return f"the next {card.treatment_type} Treatment on {a.whose(a.target)} {a.patient(a.target)} {what}."
+
+
+@preview(qc.INFAMY_UP, qc.INFAMY_DOWN)
+def _infamy(a: Aim, card: Anytime) -> str:
+    total = q.infamy_after(a.doctor.infamy, q.signed_amount(card))
+    mob = ": the Mob comes!" if q.mob_comes(total, a.view.threshold) else ""
+    up = card.effect == qc.INFAMY_UP
+    if a.target == a.me:
+        verb = "gain" if up else "lose"
+    else:
+        verb = "gains" if up else "loses"
+    return f"{a.who(a.target)} {verb} {card.amount} Infamy (now {total}/{a.view.threshold}){mob}."
+
+
+@preview(qc.FINE)
+def _fine(a: Aim, card: Anytime) -> str:
+    lost = q.fine_taken(a.doctor.money, card.amount)
+    return f"{a.who(a.target)} {'lose' if a.target == a.me else 'loses'} {money(lost)}."
+
+
+@preview(qc.EXTRA_TREATMENT, qc.FEWER_TREATMENT)
+def _treatments_owed(a: Aim, card: Anytime) -> str:
+    more = "more" if card.effect == qc.EXTRA_TREATMENT else "fewer"
+    return f"{a.who(a.target)} must play {card.amount} {more} Treatment{'s' if card.amount != 1 else ''}."
+
+
+@preview(qc.NO_PAY, qc.DOUBLE_PAY)
+def _payday(a: Aim, card: Anytime) -> str:
+    paid = "nothing" if card.effect == qc.NO_PAY else "double"
+    return f"{a.who(a.target)} {'are' if a.target == a.me else 'is'} paid {paid} at the next payday."

@@ -155,6 +155,14 @@ def test_press_says_the_keys_as_a_person_would():
     assert qt.press([]) == ""
 
 
+def test_every_anytime_effect_has_a_preview_of_its_own():
+    """The previews are a registry by effect: an effect added to the cards without
+    words of its own would fall back to the card's description, so none may."""
+    from quackbox.cards import quack as qc
+
+    assert qt.previewed_effects() == frozenset(qc.EFFECTS)
+
+
 def test_first_aim_follows_what_core_says_a_card_does():
     """Harmful: the first play not touching you (Wrong Chart: neither seat); helpful: the first on you."""
     card = {c.name: c for c in RULES.cards}
