@@ -868,7 +868,8 @@ def reshuffle_doc_discard(state: QuackState, events: list[Event]) -> None:
 
 
 def draw(state: QuackState, seat: int, count: int, events: list[Event]) -> None:
-    """Draw from the Doc deck (QR3); with the discard pile empty too, the doctor draws what there is."""
+    """Draw from the Doc deck (QR3); with the discard pile empty too, the doctor
+    draws what there is. Every draw is told, an empty one too, as in Side Effects (SE4)."""
     drawn: list[int] = []
     for _ in range(count):
         if not state.doc_deck:
@@ -876,9 +877,8 @@ def draw(state: QuackState, seat: int, count: int, events: list[Event]) -> None:
                 break
             reshuffle_doc_discard(state, events)
         drawn.append(state.doc_deck.pop())
-    if drawn:
-        state.hands[seat].extend(drawn)
-        events.append(CardsDrawn(seat=seat, cards=tuple(drawn), count=len(drawn)))
+    state.hands[seat].extend(drawn)
+    events.append(CardsDrawn(seat=seat, cards=tuple(drawn), count=len(drawn)))
 
 
 def drop_reminder(

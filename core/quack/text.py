@@ -94,6 +94,8 @@ def _doctor_fled(e: DoctorFled, t: Teller) -> str:
 def _cards_drawn(e: CardsDrawn, t: Teller) -> str:
     if e.cards:
         return f"{t.name(e.seat)} drew {_cards(t, e.cards)}."
+    if e.count == 0:
+        return f"{t.name(e.seat)} had nothing left to draw."
     return f"{t.name(e.seat)} drew {counted(e.count, 'card')}."
 
 

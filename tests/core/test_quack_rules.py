@@ -311,6 +311,19 @@ def test_phases_2_to_4_draw_admit_copay_and_roll() -> None:
     assert state.phase == q.TREAT and state.owed == 3
 
 
+def test_a_draw_with_both_doc_piles_empty_draws_nothing_and_says_so() -> None:
+    """QR3: with the Doc deck and its discard pile both empty the doctor draws what
+    there is, nothing here; the draw is still an event, as in Side Effects (SE4)."""
+    state = table(hands={0: ["Yoga"]}, next_patient="Weekend Warrior", faces=[3], pad=False)
+    state.hands[1].extend(state.doc_deck + state.doc_discard)  # every other Doc card out of reach
+    state.doc_deck.clear()
+    state.doc_discard.clear()
+    events = RULES.apply(state, 0, q.StayHome())
+    assert of(events, q.CardsDrawn) == [q.CardsDrawn(seat=0, cards=(), count=0)]
+    assert not of(events, q.DeckReshuffled) and [CARDS[c].name for c in state.hands[0]] == ["Yoga"]
+    assert RULES.describe(of(events, q.CardsDrawn)[0], ["Ana", "Ben", "Cy"], 0) == "You had nothing left to draw."
+
+
 def test_a_patient_stays_from_round_to_round() -> None:
     """Phase 3: a doctor who already has a Patient admits no other and collects no co-pay."""
     state = table(patients={0: "Retired Hypochondriac"}, faces=[2])
