@@ -74,12 +74,12 @@ import unicodedata
 from pathlib import Path
 from typing import Any, AsyncIterator
 
-import asyncssh
 import pyte
 import websockets
 
 from quackbox.net.client import Client, NetError
 from quackbox.net.protocol import PROTOCOL_VERSION, Hello, Wire
+from quackbox.net.sshlib import asyncssh
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 PAGE = os.sysconf("SC_PAGE_SIZE")

@@ -65,13 +65,13 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-import asyncssh
 import pyte
 
 from quackbox.door_child import join_program
 from quackbox.net.door_policy import DoorLimits
 from quackbox.net.host import Host, HostConfig
 from quackbox.net.ssh import SshConfig, SshServer
+from quackbox.net.sshlib import asyncssh
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 PAGE = os.sysconf("SC_PAGE_SIZE")

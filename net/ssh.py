@@ -28,8 +28,6 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable
 
-import asyncssh
-
 from quackbox.net.door import Door, DoorServer, DoorSession, SessionRequest
 from quackbox.net.door_launch import PASSED_ENV, ChildProgram, Launch, safe_value
 from quackbox.net.door_policy import DoorLimits
@@ -37,6 +35,7 @@ from quackbox.net.errors import DoorError
 from quackbox.net.player_folders import Key, PlayerFolders
 from quackbox.net.protocol import DEFAULT_SSH_PORT
 from quackbox.net.ssh_keys import AllowList, SshKeyError, load_host_key, players_dir
+from quackbox.net.sshlib import asyncssh
 
 __all__ = ["DEFAULT_SSH_PORT", "SshConfig", "SshError", "SshServer", "ssh_key"]
 

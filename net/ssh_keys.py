@@ -17,10 +17,9 @@ import os
 import stat
 from pathlib import Path
 
-import asyncssh
-
 from quackbox.net import places
 from quackbox.net.errors import DoorError
+from quackbox.net.sshlib import asyncssh
 
 __all__ = ["AllowList", "SshKeyError", "load_host_key", "players_dir"]
 

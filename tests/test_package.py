@@ -65,3 +65,11 @@ def test_the_installed_package_imports_nothing_from_the_checkout(wheel: Path, tm
     stray, where = out.stdout.splitlines()
     assert stray == "[]"
     assert where.startswith(str(target))
+
+
+def test_the_ssh_door_imports_without_a_librarys_notice() -> None:
+    """Newer cryptography warns of DSA when asyncssh is imported: a player would see it above the table."""
+    done = subprocess.run([sys.executable, "-W", "error", "-c", "import quackbox.net.ssh, quackbox.net.ssh_keys"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
