@@ -93,16 +93,37 @@ def costs(rules: Any) -> dict[str, float]:
     }
 
 
-def matchup(game: str, bot: str, against: str, *, games_count: int, seeds: list[int], budget: int | None,
-            mapper: Any, per_game: bool) -> dict[str, Any]:
+def matchup(
+    game: str,
+    bot: str,
+    against: str,
+    *,
+    games_count: int,
+    seeds: list[int],
+    budget: int | None,
+    mapper: Any,
+    per_game: bool,
+) -> dict[str, Any]:
     """One ``bot`` against three ``against``, ``games_count`` games from each seed."""
     lineup = (bot, *(against,) * (PLAYERS - 1))
     rules = games.get(game)
     options = rules.parse_options({})
-    tasks = [task for seed in seeds
-             for task in sim.tasks(game, lineup, games_count, seed, rotate=True, options=options,
-                                   max_moves=sim.MAX_MOVES, budget=budget, think_clock=time.process_time,
-                                   keep_events=False)]
+    tasks = [
+        task
+        for seed in seeds
+        for task in sim.tasks(
+            game,
+            lineup,
+            games_count,
+            seed,
+            rotate=True,
+            options=options,
+            max_moves=sim.MAX_MOVES,
+            budget=budget,
+            think_clock=time.process_time,
+            keep_events=False,
+        )
+    ]
     wins, finished, errors, stalled = 0.0, 0, 0, 0
     times: list[float] = []
     games_out: list[list[float]] = []
@@ -158,16 +179,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--game", action="append", choices=sorted(games.GAMES))
     parser.add_argument("--games", type=int, default=100, help="games per matchup and seed (default 100)")
     parser.add_argument("--seeds", default="1", help="seeds the games' seeds are drawn from, e.g. 1 or 1,2")
-    parser.add_argument("--matchup", action="append", metavar="A:B",
-                        help=f"one A against three B (default: {', '.join(MATCHUPS)})")
+    parser.add_argument(
+        "--matchup", action="append", metavar="A:B", help=f"one A against three B (default: {', '.join(MATCHUPS)})"
+    )
     parser.add_argument("--budget", type=int, default=None, help="the hard bot's budget (default: its own)")
     parser.add_argument("--jobs", type=int, default=1, help="games played side by side (default 1)")
     parser.add_argument("--per-game", action="store_true", help="each game's seed, A's seat and A's share of it")
     parser.add_argument("--no-costs", action="store_true", help="leave out the clone and sample figures")
     args = parser.parse_args(argv)
     seeds = [int(s) for s in args.seeds.split(",") if s.strip()]
-    out: dict[str, Any] = {"python": platform.python_version(), "machine": platform.machine(),
-                           "games_per_seed": args.games, "seeds": seeds, "budget": args.budget}
+    out: dict[str, Any] = {
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "games_per_seed": args.games,
+        "seeds": seeds,
+        "budget": args.budget,
+    }
     with pool(max(1, min(args.jobs, os.cpu_count() or 1))) as mapper:
         for name in args.game or sorted(games.GAMES):
             rules = games.get(name)
@@ -177,8 +204,16 @@ def main(argv: list[str] | None = None) -> int:
                 kinds = bots.kinds(name)
                 if bot not in kinds or against not in kinds:
                     continue  # the trader plays Side Effects only
-                figures[pair] = matchup(name, bot, against, games_count=args.games, seeds=seeds,
-                                        budget=args.budget, mapper=mapper, per_game=args.per_game)
+                figures[pair] = matchup(
+                    name,
+                    bot,
+                    against,
+                    games_count=args.games,
+                    seeds=seeds,
+                    budget=args.budget,
+                    mapper=mapper,
+                    per_game=args.per_game,
+                )
             out[name] = figures
     print(json.dumps(out, indent=2))
     return 0

@@ -102,13 +102,34 @@ class WebHost:
 
     async def __aenter__(self) -> WebHost:
         env = {k: v for k, v in os.environ.items() if not k.startswith("QUACKBOX_")}
-        env |= {"QUACKBOX_DATA_DIR": str(self.work / "data"), "QUACKBOX_STATE_DIR": str(self.work / "state"),
-                "QUACKBOX_CONFIG_DIR": str(self.work / "config"), "PYTHONUNBUFFERED": "1"}
+        env |= {
+            "QUACKBOX_DATA_DIR": str(self.work / "data"),
+            "QUACKBOX_STATE_DIR": str(self.work / "state"),
+            "QUACKBOX_CONFIG_DIR": str(self.work / "config"),
+            "PYTHONUNBUFFERED": "1",
+        }
         with open(self.work / "host.log", "wb") as out:
             self.proc = subprocess.Popen(
-                [QUACKBOX, "host", "--headless", "--bind", "127.0.0.1", "--port", "0", "--web", "0",
-                 "--no-journal", "--again", "--seats", str(self.seats)],
-                cwd=self.work, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+                [
+                    QUACKBOX,
+                    "host",
+                    "--headless",
+                    "--bind",
+                    "127.0.0.1",
+                    "--port",
+                    "0",
+                    "--web",
+                    "0",
+                    "--no-journal",
+                    "--again",
+                    "--seats",
+                    str(self.seats),
+                ],
+                cwd=self.work,
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
             )
         deadline = time.monotonic() + 60
         # Ready once the link is printed and the warm start process is ready (as friends arrive a while after).
@@ -147,10 +168,27 @@ async def one_session(host: WebHost, address: str, name: str, watch: bool, hold:
     try:
         async with asyncio.timeout(FIRST_SCREEN + hold + 5):
             # Compression offered, as every browser does.
-            async with connect(f"ws://127.0.0.1:{host.web_port}/term", origin=origin, compression="deflate",
-                               local_addr=(address, 0), max_size=None, open_timeout=FIRST_SCREEN) as ws:
-                await ws.send(json.dumps({"hello": 1, "code": host.code, "id": secrets.token_hex(32),
-                                          "name": name, "watch": watch, "cols": 80, "rows": 24}))
+            async with connect(
+                f"ws://127.0.0.1:{host.web_port}/term",
+                origin=origin,
+                compression="deflate",
+                local_addr=(address, 0),
+                max_size=None,
+                open_timeout=FIRST_SCREEN,
+            ) as ws:
+                await ws.send(
+                    json.dumps(
+                        {
+                            "hello": 1,
+                            "code": host.code,
+                            "id": secrets.token_hex(32),
+                            "name": name,
+                            "watch": watch,
+                            "cols": 80,
+                            "rows": 24,
+                        }
+                    )
+                )
                 try:
                     async with asyncio.timeout(FIRST_SCREEN):
                         drawn = 0
@@ -223,11 +261,14 @@ async def measure(seconds: float, settle: float, parallel: int, hold: float, sea
         "settle_s": settle,
         "parallel": parallel,
         "seats": seats,
-        "rss_mib": {"start": round(start, 1), "peak": round(peak, 1), "when_the_churn_stopped": round(at_stop, 1),
-                    "after_settle": round(end, 1)},
+        "rss_mib": {
+            "start": round(start, 1),
+            "peak": round(peak, 1),
+            "when_the_churn_stopped": round(at_stop, 1),
+            "after_settle": round(end, 1),
+        },
         "growth_after_settle_mib": round(end - start, 1),
-        "sessions": {"tried": drew + sum(told.values()), "drew_a_screen": drew,
-                     "otherwise": dict(told.most_common())},
+        "sessions": {"tried": drew + sum(told.values()), "drew_a_screen": drew, "otherwise": dict(told.most_common())},
         "host_after_settle": after,
         "host_before": before,
         "host_tracebacks": tracebacks,

@@ -64,7 +64,7 @@ def one_round(wire: Wire, messages: list[Any], per_move: int) -> tuple[float, fl
         wire.decode_from_host(frame)
     decoded = time.process_time()
     for first in range(0, len(messages), per_move):
-        wire.encode_alike(messages[first:first + per_move])
+        wire.encode_alike(messages[first : first + per_move])
     alike = time.process_time()
     return encoded - start, decoded - encoded, alike - decoded, sum(len(frame) for frame in frames)
 
@@ -83,7 +83,11 @@ def main(argv: list[str] | None = None) -> None:
         messages = frames_of_games(args.game, args.seats, args.games)
         encode, decode, alike, size = one_round(wire, messages, args.seats + 1)
         views = len(messages)
-        best_encode, best_decode, best_alike = min(best_encode, encode), min(best_decode, decode), min(best_alike, alike)
+        best_encode, best_decode, best_alike = (
+            min(best_encode, encode),
+            min(best_decode, decode),
+            min(best_alike, alike),
+        )
         best_both = min(best_both, encode + decode)
         print(f"round {number + 1}: {views / (encode + decode):,.0f} views/s", file=sys.stderr)
     report = {

@@ -72,7 +72,7 @@ import tempfile
 import time
 import unicodedata
 from pathlib import Path
-from typing import Any, AsyncIterator
+from typing import Any
 
 import pyte
 import websockets
@@ -85,8 +85,20 @@ CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 PAGE = os.sysconf("SC_PAGE_SIZE")
 QUACKBOX = str(Path(sys.executable).with_name("quackbox"))
 """The installed command, as a person would run it (not ``python -m``, which imports from the folder)."""
-ATTACKS = ("planted", "keys", "idle", "squat", "addresses", "folders", "names", "halfclosed", "resize", "descriptors",
-           "neighbour", "zygote")
+ATTACKS = (
+    "planted",
+    "keys",
+    "idle",
+    "squat",
+    "addresses",
+    "folders",
+    "names",
+    "halfclosed",
+    "resize",
+    "descriptors",
+    "neighbour",
+    "zygote",
+)
 
 
 def log(text: str) -> None:
@@ -116,8 +128,9 @@ class HostProcess:
     """``quackbox host --headless --ssh`` (and ``--web`` with ``web``) in a process of its own, its
     output in a log file; ``nofile``: the descriptor limits (soft, hard) it is started with."""
 
-    def __init__(self, work: Path, *args: str, cwd: Path | None = None, web: bool = False,
-                 nofile: tuple[int, int] | None = None) -> None:
+    def __init__(
+        self, work: Path, *args: str, cwd: Path | None = None, web: bool = False, nofile: tuple[int, int] | None = None
+    ) -> None:
         self.work = work
         self.args = args + (("--web", "0") if web else ())
         self.cwd = cwd or work
@@ -147,8 +160,12 @@ class HostProcess:
 
     async def __aenter__(self) -> HostProcess:
         env = {k: v for k, v in os.environ.items() if not k.startswith("QUACKBOX_")}
-        env |= {"QUACKBOX_DATA_DIR": str(self.work / "data"), "QUACKBOX_STATE_DIR": str(self.work / "state"),
-                "QUACKBOX_CONFIG_DIR": str(self.work / "config"), "PYTHONUNBUFFERED": "1"}
+        env |= {
+            "QUACKBOX_DATA_DIR": str(self.work / "data"),
+            "QUACKBOX_STATE_DIR": str(self.work / "state"),
+            "QUACKBOX_CONFIG_DIR": str(self.work / "config"),
+            "PYTHONUNBUFFERED": "1",
+        }
         nofile = self.nofile
 
         def limits() -> None:
@@ -157,9 +174,25 @@ class HostProcess:
 
         with open(self.log_path, "wb") as out:
             self.proc = subprocess.Popen(
-                [QUACKBOX, "host", "--headless", "--bind", "127.0.0.1", "--port", "0", "--ssh", "0",
-                 "--no-journal", "--again", *self.args],
-                cwd=self.cwd, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+                [
+                    QUACKBOX,
+                    "host",
+                    "--headless",
+                    "--bind",
+                    "127.0.0.1",
+                    "--port",
+                    "0",
+                    "--ssh",
+                    "0",
+                    "--no-journal",
+                    "--again",
+                    *self.args,
+                ],
+                cwd=self.cwd,
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
                 preexec_fn=limits if nofile is not None else None,
             )
         deadline = time.monotonic() + 30
@@ -234,25 +267,36 @@ async def until(check: Any, timeout: float) -> bool:
 
 
 async def login(port: int, key: asyncssh.SSHKey, user: str = "player", address: str = "127.0.0.1") -> Any:
-    return await asyncssh.connect("127.0.0.1", port, username=user, client_keys=[key], known_hosts=None,
-                                  agent_path=None, config=None, local_addr=(address, 0))
+    return await asyncssh.connect(
+        "127.0.0.1",
+        port,
+        username=user,
+        client_keys=[key],
+        known_hosts=None,
+        agent_path=None,
+        config=None,
+        local_addr=(address, 0),
+    )
 
 
-async def open_screen(conn: Any, *, cols: int = 80, rows: int = 24, command: str | None = None,
-                      draw: bool = True) -> Screen:
-    _, screen = await conn.create_session(lambda: Screen(cols, rows, draw), command, term_type="xterm-256color",
-                                          term_size=(cols, rows), encoding=None)
+async def open_screen(
+    conn: Any, *, cols: int = 80, rows: int = 24, command: str | None = None, draw: bool = True
+) -> Screen:
+    _, screen = await conn.create_session(
+        lambda: Screen(cols, rows, draw), command, term_type="xterm-256color", term_size=(cols, rows), encoding=None
+    )
     return screen
 
 
-async def try_session(port: int, key: asyncssh.SSHKey, user: str, address: str = "127.0.0.1",
-                      wait: float = 60.0) -> tuple[str, float, Any]:
+async def try_session(
+    port: int, key: asyncssh.SSHKey, user: str, address: str = "127.0.0.1", wait: float = 60.0
+) -> tuple[str, float, Any]:
     """Log in and open a session: ``in`` (its lobby shows it seated or watching), or what it was told."""
     started = time.monotonic()
     try:
         conn = await asyncio.wait_for(login(port, key, user, address), wait)
         screen = await open_screen(conn)
-    except (OSError, asyncssh.Error, asyncio.TimeoutError) as exc:
+    except (TimeoutError, OSError, asyncssh.Error) as exc:
         return f"failed: {type(exc).__name__}: {exc}".strip(), time.monotonic() - started, None
     await until(lambda: "(you)" in screen.text or "watching" in screen.text or screen.closed.is_set(), wait)
     took = time.monotonic() - started
@@ -343,8 +387,11 @@ async def key_flood(work: Path, size: int) -> dict[str, Any]:
             "bytes_typed": sent,
             "seconds_to_send": round(written, 1),
             "child_busy_s": round(busy, 1),
-            "child_rss_mib": {"before": round(rss0, 1), "peak": round(peak, 1),
-                              "after": round(rss_mib(child), 1) if alive else None},
+            "child_rss_mib": {
+                "before": round(rss0, 1),
+                "peak": round(peak, 1),
+                "after": round(rss_mib(child), 1) if alive else None,
+            },
             "child_cpu_s": round(cpu_seconds(child) - cpu0, 1) if alive else None,
             "host_rss_mib_growth": round(rss_mib(host.pid) - host_rss0, 1),
         }
@@ -370,8 +417,11 @@ async def idle(work: Path) -> dict[str, Any]:
             with contextlib.suppress(OSError, asyncssh.Error):
                 held.append(await login(host.ssh_port, pool[i % 8], f"idle{i}", f"127.0.0.{2 + i % 8}"))
         result, took, conn = await try_session(host.ssh_port, pool[63], "newcomer", "127.0.0.100", wait=30)
-        out: dict[str, Any] = {"held_logins": len(held), "newcomer_after_held_logins": result,
-                               "newcomer_s": round(took, 2)}
+        out: dict[str, Any] = {
+            "held_logins": len(held),
+            "newcomer_after_held_logins": result,
+            "newcomer_s": round(took, 2),
+        }
         # Idle connections past their deadline: are they still there?
         await asyncio.sleep(10)
         out["held_logins_still_open_after_10s"] = sum(1 for c in held if not c.is_closed())
@@ -381,8 +431,9 @@ async def idle(work: Path) -> dict[str, Any]:
         socks = []
         for i in range(64):
             with contextlib.suppress(OSError):
-                socks.append(await asyncio.open_connection("127.0.0.1", host.ssh_port,
-                                                           local_addr=(f"127.0.0.{2 + i % 8}", 0)))
+                socks.append(
+                    await asyncio.open_connection("127.0.0.1", host.ssh_port, local_addr=(f"127.0.0.{2 + i % 8}", 0))
+                )
         t0 = time.monotonic()
         verdict = "never (40 s)"
         while time.monotonic() - t0 < 40:
@@ -413,8 +464,11 @@ async def idle(work: Path) -> dict[str, Any]:
 
         await asyncio.gather(*(storm() for _ in range(16)))
         wall = time.monotonic() - t0
-        out["storm"] = {"logins_per_s": round(done / wall), "refused_per_s": round(refused / wall),
-                        "host_cpu_pct": round(100 * (cpu_seconds(host.pid) - cpu0) / wall)}
+        out["storm"] = {
+            "logins_per_s": round(done / wall),
+            "refused_per_s": round(refused / wall),
+            "host_cpu_pct": round(100 * (cpu_seconds(host.pid) - cpu0) / wall),
+        }
         await asyncio.sleep(1)
         result, took, conn = await try_session(host.ssh_port, pool[61], "after-storm", "127.0.0.102", wait=30)
         out["newcomer_after_storm"] = result
@@ -456,8 +510,9 @@ async def addresses(work: Path) -> dict[str, Any]:
     out: dict[str, Any] = {}
     async with HostProcess(work, "--seats", "8") as host:
         pool = keys(7)
-        results = await asyncio.gather(*(try_session(host.ssh_port, pool[i], f"addr{i}", f"127.0.0.{2 + i}", 120)
-                                         for i in range(7)))
+        results = await asyncio.gather(
+            *(try_session(host.ssh_port, pool[i], f"addr{i}", f"127.0.0.{2 + i}", 120) for i in range(7))
+        )
         out["seated_from_7_addresses"] = sum(1 for r, _, _ in results if r == "in")
         for _, _, conn in results:
             if conn:
@@ -501,14 +556,20 @@ async def folders(work: Path) -> dict[str, Any]:
         for start in range(0, 150, 10):
             await asyncio.gather(*(one(i) for i in range(start, min(start + 10, 150))))
         made = sum(1 for p in host.players.iterdir() if p.is_dir()) if host.players.exists() else 0
-        return {"refused_keys": 150, "seconds": round(time.monotonic() - t0, 1), "folders_made": made,
-                "answers": sorted(told), "host_tracebacks": host.tracebacks()}
+        return {
+            "refused_keys": 150,
+            "seconds": round(time.monotonic() - t0, 1),
+            "folders_made": made,
+            "answers": sorted(told),
+            "host_tracebacks": host.tracebacks(),
+        }
 
 
 def _name_figures() -> dict[str, Any]:
     """Default-ignorable code points that pass the cleaning and the duplicate check beside "Alice"."""
     try:
         from quackbox.net import text as hygiene  # after: the text module
+
         keys_of = hygiene.name_keys
         clean_name = hygiene.clean_name
     except ImportError:
@@ -518,17 +579,35 @@ def _name_figures() -> dict[str, Any]:
             return frozenset({hygiene.name_key(name)})
 
         clean_name = hygiene.clean_name
-    ignorable = [(0xAD, 0xAD), (0x34F, 0x34F), (0x61C, 0x61C), (0x115F, 0x1160), (0x17B4, 0x17B5), (0x180B, 0x180F),
-                 (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164), (0xFE00, 0xFE0F),
-                 (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A),
-                 (0xE0000, 0xE0FFF)]
+    ignorable = [
+        (0xAD, 0xAD),
+        (0x34F, 0x34F),
+        (0x61C, 0x61C),
+        (0x115F, 0x1160),
+        (0x17B4, 0x17B5),
+        (0x180B, 0x180F),
+        (0x200B, 0x200F),
+        (0x202A, 0x202E),
+        (0x2060, 0x206F),
+        (0x3164, 0x3164),
+        (0xFE00, 0xFE0F),
+        (0xFEFF, 0xFEFF),
+        (0xFFA0, 0xFFA0),
+        (0xFFF0, 0xFFF8),
+        (0x1BCA0, 0x1BCA3),
+        (0x1D173, 0x1D17A),
+        (0xE0000, 0xE0FFF),
+    ]
     base = keys_of("Alice")
     points = [chr(c) for a, b in ignorable for c in range(a, b + 1)]
     passing = [c for c in points if clean_name(f"Alic{c}e") != "Alice" and not keys_of(f"Alic{c}e") & base]
     assigned = [c for c in passing if unicodedata.category(c) != "Cn"]
     lookalikes = ["Аlice", "A1ice", "ALICE", "AIice", "Alıce", "Ａｌｉｃｅ", "Al\u0456ce", "Alice\u200b"]
-    return {"default_ignorable_passing": len(passing), "of_them_assigned": len(assigned),
-            "lookalikes_of_Alice_let_through": [n for n in lookalikes if not keys_of(n) & base]}
+    return {
+        "default_ignorable_passing": len(passing),
+        "of_them_assigned": len(assigned),
+        "lookalikes_of_Alice_let_through": [n for n in lookalikes if not keys_of(n) & base],
+    }
 
 
 async def names(work: Path) -> dict[str, Any]:
@@ -550,10 +629,17 @@ async def names(work: Path) -> dict[str, Any]:
         for c in conns:
             if c:
                 c.close()
-        return {"names_at_the_table": seated, "look_the_same_yet_accepted":
-                [n for n in seated if n not in ("alice", "Alice") and unicodedata.normalize("NFKC", n).casefold().replace(
-                    "\u17b4", "").replace("\ufe0f", "") == "alice"],
-                **_name_figures(), "host_tracebacks": host.tracebacks()}
+        return {
+            "names_at_the_table": seated,
+            "look_the_same_yet_accepted": [
+                n
+                for n in seated
+                if n not in ("alice", "Alice")
+                and unicodedata.normalize("NFKC", n).casefold().replace("\u17b4", "").replace("\ufe0f", "") == "alice"
+            ],
+            **_name_figures(),
+            "host_tracebacks": host.tracebacks(),
+        }
 
 
 async def halfclosed(work: Path) -> dict[str, Any]:
@@ -565,16 +651,42 @@ async def halfclosed(work: Path) -> dict[str, Any]:
         key_file.write_bytes(key.export_private_key())
         key_file.chmod(0o600)
         proc = subprocess.Popen(
-            ["ssh", "-tt", "-F", "/dev/null", "-p", str(host.ssh_port), "-i", str(key_file), "-o", "BatchMode=yes",
-             "-o", "IdentitiesOnly=yes", "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
-             "-o", "LogLevel=ERROR", "eve@127.0.0.1", "spectate"],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+            [
+                "ssh",
+                "-tt",
+                "-F",
+                "/dev/null",
+                "-p",
+                str(host.ssh_port),
+                "-i",
+                str(key_file),
+                "-o",
+                "BatchMode=yes",
+                "-o",
+                "IdentitiesOnly=yes",
+                "-o",
+                "StrictHostKeyChecking=no",
+                "-o",
+                "UserKnownHostsFile=/dev/null",
+                "-o",
+                "LogLevel=ERROR",
+                "eve@127.0.0.1",
+                "spectate",
+            ],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
         )
         t0 = time.monotonic()
         ended = await until(lambda: proc.poll() is not None, 30)
-        out = {"session_ended_by_itself": ended, "after_s": round(time.monotonic() - t0, 1) if ended else None,
-               "children_left": len(children_of(host.pid)),
-               "host_tracebacks": host.tracebacks(), "broken_pipe_lines": host.output.count("BrokenPipeError")}
+        out = {
+            "session_ended_by_itself": ended,
+            "after_s": round(time.monotonic() - t0, 1) if ended else None,
+            "children_left": len(children_of(host.pid)),
+            "host_tracebacks": host.tracebacks(),
+            "broken_pipe_lines": host.output.count("BrokenPipeError"),
+        }
         if proc.poll() is None:
             proc.kill()
             proc.wait()
@@ -625,7 +737,9 @@ async def resize(work: Path) -> dict[str, Any]:
         out["window_changes"] = 20000
         out["seconds"] = round(wall, 1)
         out["host_cpu_pct"] = round(100 * (cpu_seconds(host.pid) - cpu0) / wall)
-        out["child_cpu_pct"] = round(100 * (cpu_seconds(child) - child0) / wall) if Path(f"/proc/{child}").exists() else None
+        out["child_cpu_pct"] = (
+            round(100 * (cpu_seconds(child) - child0) / wall) if Path(f"/proc/{child}").exists() else None
+        )
         out["host_longest_stall_s"] = round(max(stalls), 3) if stalls else None
         out["host_longest_stall_quiet_s"] = round(quiet, 3)
         conn.close()
@@ -634,8 +748,10 @@ async def resize(work: Path) -> dict[str, Any]:
         huge = await open_screen(big, cols=1000, rows=1000, draw=False)
         await asyncio.sleep(8)
         children = children_of(host.pid)
-        out["terminal_1000x1000"] = {"bytes_in_8s": huge.received,
-                                     "child_rss_mib": round(rss_mib(children[0]), 1) if children else None}
+        out["terminal_1000x1000"] = {
+            "bytes_in_8s": huge.received,
+            "child_rss_mib": round(rss_mib(children[0]), 1) if children else None,
+        }
         big.close()
         out["host_tracebacks"] = host.tracebacks()
     return out
@@ -662,9 +778,10 @@ async def table_hello(host: HostProcess, wait: float = 10.0) -> str | float:
     or what went wrong."""
     started = time.monotonic()
     try:
-        client = await asyncio.wait_for(Client.connect(host.url, name="friend", code=host.code or None,
-                                                       spectate=True, reconnect=False), wait)
-    except asyncio.TimeoutError:
+        client = await asyncio.wait_for(
+            Client.connect(host.url, name="friend", code=host.code or None, spectate=True, reconnect=False), wait
+        )
+    except TimeoutError:
         return f"no welcome within {wait:g} s"
     except (NetError, OSError) as exc:
         return f"refused: {exc}"
@@ -687,13 +804,20 @@ async def page_load(port: int, wait: float = 10.0) -> str | float:
     does here (the door closes each after its answer); or what went wrong."""
     started = time.monotonic()
     try:
-        for path in ("/", "/door.css", "/vendor/xterm.css", "/vendor/xterm.js", "/vendor/addon-fit.js",
-                     "/door.js", "/favicon.svg"):
+        for path in (
+            "/",
+            "/door.css",
+            "/vendor/xterm.css",
+            "/vendor/xterm.js",
+            "/vendor/addon-fit.js",
+            "/door.js",
+            "/favicon.svg",
+        ):
             left = wait - (time.monotonic() - started)
             answer = await http_fetch(port, path, max(left, 0.01))
             if not answer.startswith(b"HTTP/1.1 200 "):
                 return f"{path}: {answer[:40]!r}"
-    except asyncio.TimeoutError:
+    except TimeoutError:
         return f"not loaded within {wait:g} s"
     except OSError as exc:
         return f"failed: {exc}"
@@ -712,11 +836,13 @@ class Tab:
 
     @classmethod
     async def open(cls, port: int, code: str, page_id: str, name: str, *, watch: bool = False) -> Tab:
-        ws = await websockets.connect(f"ws://127.0.0.1:{port}/term", origin=f"http://127.0.0.1:{port}",
-                                      max_size=None)
+        ws = await websockets.connect(f"ws://127.0.0.1:{port}/term", origin=f"http://127.0.0.1:{port}", max_size=None)
         with contextlib.suppress(websockets.ConnectionClosed):  # closed before the hello: said by its close
-            await ws.send(json.dumps({"hello": 1, "code": code, "id": page_id, "name": name, "watch": watch,
-                                      "cols": 80, "rows": 24}))
+            await ws.send(
+                json.dumps(
+                    {"hello": 1, "code": code, "id": page_id, "name": name, "watch": watch, "cols": 80, "rows": 24}
+                )
+            )
         return cls(ws)
 
     async def _read(self) -> None:
@@ -740,14 +866,16 @@ async def tab_session(port: int, code: str, page_id: str, name: str, wait: float
     started = time.monotonic()
     try:
         tab = await asyncio.wait_for(Tab.open(port, code, page_id, name), wait)
-    except (OSError, asyncio.TimeoutError, websockets.InvalidHandshake) as exc:
+    except (TimeoutError, OSError, websockets.InvalidHandshake) as exc:
         return f"failed: {type(exc).__name__}: {exc}", time.monotonic() - started
     await until(lambda: "(you)" in tab.text or tab.closed.is_set(), wait)
     took = time.monotonic() - started
     if "(you)" in tab.text:
         await tab.close()
         return "in", took
-    reason = f"closed {tab.ws.close_code}: {tab.ws.close_reason}" if tab.closed.is_set() else f"not in within {wait:g} s"
+    reason = (
+        f"closed {tab.ws.close_code}: {tab.ws.close_reason}" if tab.closed.is_set() else f"not in within {wait:g} s"
+    )
     await tab.close()
     return reason, took
 
@@ -806,8 +934,9 @@ of ``count`` connections sends part of a request's head, then a byte every 2 s, 
 again as soon as the host closes it."""
 
 
-async def _half_sent_flood(work: Path, nofile: tuple[int, int], count: int = 1100,
-                           seconds: float = 30.0) -> dict[str, Any]:
+async def _half_sent_flood(
+    work: Path, nofile: tuple[int, int], count: int = 1100, seconds: float = 30.0
+) -> dict[str, Any]:
     async with HostProcess(work, web=True, nofile=nofile) as host:
         await asyncio.sleep(2)  # the warm start process gets ready
         log_before = host.log_path.stat().st_size
@@ -815,8 +944,15 @@ async def _half_sent_flood(work: Path, nofile: tuple[int, int], count: int = 110
         started = time.monotonic()
         stop = started + seconds
         flood = await asyncio.create_subprocess_exec(
-            sys.executable, "-c", DRIBBLER, str(host.web_port), str(count), str(seconds),
-            stdout=subprocess.PIPE, start_new_session=True)
+            sys.executable,
+            "-c",
+            DRIBBLER,
+            str(host.web_port),
+            str(count),
+            str(seconds),
+            stdout=subprocess.PIPE,
+            start_new_session=True,
+        )
         peak = fds_before
 
         async def sample() -> None:
@@ -859,8 +995,9 @@ async def _half_sent_flood(work: Path, nofile: tuple[int, int], count: int = 110
 
 def _soft_limit(pid: int) -> int | None:
     with contextlib.suppress(OSError, StopIteration):
-        line = next(line for line in Path(f"/proc/{pid}/limits").read_text().splitlines()
-                    if line.startswith("Max open files"))
+        line = next(
+            line for line in Path(f"/proc/{pid}/limits").read_text().splitlines() if line.startswith("Max open files")
+        )
         return int(line.split()[3])
     return None
 
@@ -886,8 +1023,14 @@ async def neighbour(work: Path) -> dict[str, Any]:
                     held.append((await asyncio.wait_for(asyncio.open_connection("127.0.0.1", host.ssh_port), 2))[1])
                     opened["ssh"] += 1
                 with contextlib.suppress(OSError, asyncio.TimeoutError, websockets.InvalidHandshake):
-                    held.append(await asyncio.wait_for(websockets.connect(
-                        f"ws://127.0.0.1:{host.web_port}/term", origin=f"http://127.0.0.1:{host.web_port}"), 2))
+                    held.append(
+                        await asyncio.wait_for(
+                            websockets.connect(
+                                f"ws://127.0.0.1:{host.web_port}/term", origin=f"http://127.0.0.1:{host.web_port}"
+                            ),
+                            2,
+                        )
+                    )
                     opened["browser"] += 1
                 await asyncio.sleep(0.5)
 
@@ -909,10 +1052,14 @@ async def neighbour(work: Path) -> dict[str, Any]:
                     item.close()
                 else:
                     await item.close()
-        out |= {"neighbour_connections": opened, "friend_over_ssh": ssh_tries, "friend_in_browser": browser_tries,
-                "ssh_back_within_5s": sum(1 for t in ssh_tries if t.startswith("in ")),
-                "browser_back_within_5s": sum(1 for t in browser_tries if t.startswith("in ")),
-                "host_tracebacks": host.tracebacks()}
+        out |= {
+            "neighbour_connections": opened,
+            "friend_over_ssh": ssh_tries,
+            "friend_in_browser": browser_tries,
+            "ssh_back_within_5s": sum(1 for t in ssh_tries if t.startswith("in ")),
+            "browser_back_within_5s": sum(1 for t in browser_tries if t.startswith("in ")),
+            "host_tracebacks": host.tracebacks(),
+        }
     return out
 
 
@@ -996,7 +1143,9 @@ async def run(attacks: list[str], flood_bytes: int) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.doors", description=__doc__.split("\n\n")[0])
-    parser.add_argument("attacks", nargs="*", metavar="ATTACK", help="which attacks (default all): " + ", ".join(ATTACKS))
+    parser.add_argument(
+        "attacks", nargs="*", metavar="ATTACK", help="which attacks (default all): " + ", ".join(ATTACKS)
+    )
     parser.add_argument("--flood-bytes", type=int, default=1024 * 1024, help="keys typed in 'keys' (default 1 MiB)")
     args = parser.parse_args(argv)
     unknown = sorted(set(args.attacks) - set(ATTACKS))

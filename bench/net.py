@@ -39,8 +39,8 @@ from websockets.asyncio.client import connect
 from websockets.asyncio.server import serve
 
 from quackbox.core import bots as core_bots
-from quackbox.core.bots import decide
 from quackbox.core import games
+from quackbox.core.bots import decide
 from quackbox.net.client import Client
 from quackbox.net.host import Host, HostConfig
 from quackbox.net.protocol import Lobby, MoveMessage, Started, View, Wire
@@ -136,7 +136,14 @@ async def table_round_trips(game: str, count: int, journal_dir: str | None) -> t
     while len(samples) < count:
         seed += 1
         config = HostConfig(
-            game=game, seats=SEATS, headless=True, autostart=True, bot_delay=0, seed=seed, bind="127.0.0.1", port=0,
+            game=game,
+            seats=SEATS,
+            headless=True,
+            autostart=True,
+            bot_delay=0,
+            seed=seed,
+            bind="127.0.0.1",
+            port=0,
             journal_dir=journal_dir,
         )
         async with Host(config) as host:
@@ -246,7 +253,15 @@ async def spawn(target: Any, *args: Any) -> Any:
 async def own_process_round_trips(game: str, duration: float, journal_dir: str | None) -> list[float]:
     """Move-to-every-view times with the host here and each seat in its own process."""
     config = HostConfig(
-        game=game, seats=SEATS, headless=True, autostart=True, once=False, bot_delay=0, seed=1, bind="127.0.0.1", port=0,
+        game=game,
+        seats=SEATS,
+        headless=True,
+        autostart=True,
+        once=False,
+        bot_delay=0,
+        seed=1,
+        bind="127.0.0.1",
+        port=0,
         journal_dir=journal_dir,
     )
     async with Host(config) as host:

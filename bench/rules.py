@@ -38,8 +38,9 @@ from quackbox.core import games
 TRIAL_SECONDS = 0.5
 
 
-def play_trial(rules, seats: int, seconds: float, first_seed: int, pick: Callable[[], float],
-               views: bool) -> tuple[int, int, float]:
+def play_trial(
+    rules, seats: int, seconds: float, first_seed: int, pick: Callable[[], float], views: bool
+) -> tuple[int, int, float]:
     """Play whole games for about ``seconds``; (decisions, games, elapsed)."""
     decisions = played = 0
     seed = first_seed
@@ -72,8 +73,12 @@ def measure(trial: Callable[[float, int], tuple[int, int, float]], seconds: floa
         rates.append(d / elapsed)
         decisions += d
         played += g
-    return {"median": round(statistics.median(rates)), "best": round(max(rates)),
-            "decisions": decisions, "games": played}
+    return {
+        "median": round(statistics.median(rates)),
+        "best": round(max(rates)),
+        "decisions": decisions,
+        "games": played,
+    }
 
 
 def rlcard_figures(seats: int, seconds: float) -> dict[str, object]:
@@ -132,20 +137,29 @@ def rlcard_figures(seats: int, seconds: float) -> dict[str, object]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.rules", description=__doc__.splitlines()[0])
-    parser.add_argument("--game", choices=sorted(games.GAMES), action="append",
-                        help="the game (may repeat; default both)")
+    parser.add_argument(
+        "--game", choices=sorted(games.GAMES), action="append", help="the game (may repeat; default both)"
+    )
     parser.add_argument("--seats", type=int, default=4)
     parser.add_argument("--seconds", type=float, default=5.0, help="measuring time per figure (default 5)")
     parser.add_argument("--rlcard", action="store_true", help="also measure RLCard's UNO in the same run")
     args = parser.parse_args(argv)
-    out: dict[str, object] = {"seats": args.seats, "bot": "random", "python": platform.python_version(),
-                              "implementation": sys.implementation.name}
+    out: dict[str, object] = {
+        "seats": args.seats,
+        "bot": "random",
+        "python": platform.python_version(),
+        "implementation": sys.implementation.name,
+    }
     for name in args.game or sorted(games.GAMES):
         rules = games.get(name)
-        full = measure(lambda s, seed: play_trial(rules, args.seats, s, seed, random.Random(0).random, True),
-                       args.seconds)
-        bare = measure(lambda s, seed: play_trial(rules, args.seats, s, seed, random.Random(0).random, False),
-                       args.seconds)
+        full = measure(
+            lambda s, seed, rules=rules: play_trial(rules, args.seats, s, seed, random.Random(0).random, True),
+            args.seconds,
+        )
+        bare = measure(
+            lambda s, seed, rules=rules: play_trial(rules, args.seats, s, seed, random.Random(0).random, False),
+            args.seconds,
+        )
         out[name] = {
             "decisions_per_second": full["median"],
             "decisions_per_second_best": full["best"],

@@ -149,9 +149,14 @@ class Drawer:
     async def __aenter__(self) -> Drawer:
         root = Path(__file__).resolve().parent.parent
         self._proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-c", "from bench.ssh import draw_terminals; draw_terminals()",
-            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, cwd=root,
-            env=dict(os.environ, PYTHONPATH=str(root)))
+            sys.executable,
+            "-c",
+            "from bench.ssh import draw_terminals; draw_terminals()",
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            cwd=root,
+            env=dict(os.environ, PYTHONPATH=str(root)),
+        )
         self._reader = asyncio.get_running_loop().create_task(self._read())
         return self
 
@@ -295,8 +300,12 @@ def uss_mib(pid: int) -> float:
 def memory(pids: list[int]) -> dict[str, float]:
     rss = [rss_mib(pid) for pid in pids]
     uss = [uss_mib(pid) for pid in pids]
-    return {"child_rss_mib_mean": round(statistics.mean(rss), 1), "child_rss_mib_max": round(max(rss), 1),
-            "child_uss_mib_mean": round(statistics.mean(uss), 1), "child_uss_mib_max": round(max(uss), 1)}
+    return {
+        "child_rss_mib_mean": round(statistics.mean(rss), 1),
+        "child_rss_mib_max": round(max(rss), 1),
+        "child_uss_mib_mean": round(statistics.mean(uss), 1),
+        "child_uss_mib_max": round(max(uss), 1),
+    }
 
 
 def load_average() -> list[float]:
@@ -351,8 +360,10 @@ class Launches:
         door.launch = timed
 
     def figures(self) -> dict[str, float]:
-        return {"launch_ms_mean": round(1000 * statistics.mean(self.seconds), 1),
-                "launch_ms_max": round(1000 * max(self.seconds), 1)}
+        return {
+            "launch_ms_mean": round(1000 * statistics.mean(self.seconds), 1),
+            "launch_ms_max": round(1000 * max(self.seconds), 1),
+        }
 
 
 class Wire:
@@ -377,8 +388,9 @@ class Wire:
     async def _relay(self, client_r: asyncio.StreamReader, client_w: asyncio.StreamWriter) -> None:
         address = client_w.get_extra_info("peername")[0]
         server_r, server_w = await asyncio.open_connection("127.0.0.1", self.target, local_addr=(address, 0))
-        await asyncio.gather(self._pipe(client_r, server_w, False), self._pipe(server_r, client_w, True),
-                             return_exceptions=True)
+        await asyncio.gather(
+            self._pipe(client_r, server_w, False), self._pipe(server_r, client_w, True), return_exceptions=True
+        )
 
     async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, counted: bool) -> None:
         try:
@@ -391,15 +403,18 @@ class Wire:
             writer.close()
 
 
-async def open_player(port: int, key: asyncssh.SSHKey, name: str, drawer: Drawer, address: str = "127.0.0.1"
-                      ) -> tuple[Any, Player, float]:
+async def open_player(
+    port: int, key: asyncssh.SSHKey, name: str, drawer: Drawer, address: str = "127.0.0.1"
+) -> tuple[Any, Player, float]:
     """Connect to ``port`` from ``address`` as ``name``: the connection, the terminal (drawn by
     ``drawer``), and seconds to the first full screen."""
     started = time.monotonic()
-    conn = await asyncssh.connect("127.0.0.1", port, username=name, client_keys=[key], known_hosts=None,
-                                  agent_path=None, local_addr=(address, 0))
-    _, player = await conn.create_session(lambda: Player(drawer.terminal(80, 24)), term_type="xterm-256color",
-                                          term_size=(80, 24), encoding=None)
+    conn = await asyncssh.connect(
+        "127.0.0.1", port, username=name, client_keys=[key], known_hosts=None, agent_path=None, local_addr=(address, 0)
+    )
+    _, player = await conn.create_session(
+        lambda: Player(drawer.terminal(80, 24)), term_type="xterm-256color", term_size=(80, 24), encoding=None
+    )
     player.session_open_s = time.monotonic() - started
     seen = await player.drawn.wait_for(f"{name} (you)", 120)
     return conn, player, seen - started
@@ -418,24 +433,48 @@ async def start_game(host: Host, players: dict[str, Any]) -> None:
 
 
 async def measure(game: str, sessions: int, pace: float, launches: list[str], tries: int) -> dict[str, Any]:
-    out: dict[str, Any] = {"game": game, "sessions": sessions, "pace_s": pace, "terminal": "80x24",
-                           "load_average": {"before": load_average()}}
+    out: dict[str, Any] = {
+        "game": game,
+        "sessions": sessions,
+        "pace_s": pace,
+        "terminal": "80x24",
+        "load_average": {"before": load_average()},
+    }
     with tempfile.TemporaryDirectory(prefix="bench-ssh-") as folder:
         for launch in launches:
             async with Drawer() as drawer:
-                out[launch] = await _measure(Path(folder) / launch, game, sessions, pace, launch == "warm", tries,
-                                             drawer)
+                out[launch] = await _measure(
+                    Path(folder) / launch, game, sessions, pace, launch == "warm", tries, drawer
+                )
     out["load_average"]["after"] = load_average()
     return out
 
 
-async def _measure(work: Path, game: str, sessions: int, pace: float, warm: bool, tries: int,
-                   drawer: Drawer) -> dict[str, Any]:
-    config = HostConfig(game=game, seats=sessions, bots=0, headless=True, bind="127.0.0.1", port=0, once=False,
-                        bot_delay=pace, turn_timer=pace, away_grace=None, seed=7)
-    ssh_config = SshConfig(port=0, bind="127.0.0.1", host_key=str(work / "host_key"),
-                           players_dir=str(work / "players"), limits=DoorLimits(idle_timeout=None), warm=warm,
-                           program=join_program())
+async def _measure(
+    work: Path, game: str, sessions: int, pace: float, warm: bool, tries: int, drawer: Drawer
+) -> dict[str, Any]:
+    config = HostConfig(
+        game=game,
+        seats=sessions,
+        bots=0,
+        headless=True,
+        bind="127.0.0.1",
+        port=0,
+        once=False,
+        bot_delay=pace,
+        turn_timer=pace,
+        away_grace=None,
+        seed=7,
+    )
+    ssh_config = SshConfig(
+        port=0,
+        bind="127.0.0.1",
+        host_key=str(work / "host_key"),
+        players_dir=str(work / "players"),
+        limits=DoorLimits(idle_timeout=None),
+        warm=warm,
+        program=join_program(),
+    )
     keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(sessions + tries)]
     out: dict[str, Any] = {}
     launch = "warm" if warm else "fresh"
@@ -460,8 +499,9 @@ async def _measure(work: Path, game: str, sessions: int, pace: float, warm: bool
         await wire.start()
         launches = Launches(door.door)
         with Stalls() as stalls:
-            opened = await asyncio.gather(*(open_player(wire.port, keys[i], f"p{i + 1}", drawer, f"127.0.0.{i + 2}")
-                                            for i in range(sessions)))
+            opened = await asyncio.gather(
+                *(open_player(wire.port, keys[i], f"p{i + 1}", drawer, f"127.0.0.{i + 2}") for i in range(sessions))
+            )
         times = sorted(t for _, _, t in opened)
         at_once_cpu = [cpu_seconds_exact(pid) for pid in door.children]  # the last one's lobby just came
         out["first_screen_s"] = {
@@ -472,8 +512,10 @@ async def _measure(work: Path, game: str, sessions: int, pace: float, warm: bool
             f"{sessions}_at_once_max": round(times[-1], 3),
             "host_longest_pause_ms": round(stalls.longest * 1000, 1),
             **launches.figures(),
-            "child_cpu_s_to_lobby": {"one_session": round(statistics.median(alone_cpu), 4),
-                                     f"{sessions}_at_once": round(statistics.median(at_once_cpu), 4)},
+            "child_cpu_s_to_lobby": {
+                "one_session": round(statistics.median(alone_cpu), 4),
+                f"{sessions}_at_once": round(statistics.median(at_once_cpu), 4),
+            },
         }
         players = [p for _, p, _ in opened]
         pids = list(door.children)
@@ -529,8 +571,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--game", default="side-effects")
     parser.add_argument("--sessions", type=int, default=4)
     parser.add_argument("--pace", type=float, default=0.3, help="seconds before each move (default 0.3)")
-    parser.add_argument("--launch", default=",".join(LAUNCHES),
-                        help="how children start, measured in turn: fresh, warm (default both)")
+    parser.add_argument(
+        "--launch", default=",".join(LAUNCHES), help="how children start, measured in turn: fresh, warm (default both)"
+    )
     parser.add_argument("--tries", type=int, default=5, help="times one session alone opens (default 5)")
     args = parser.parse_args(argv)
     launches = [x for x in args.launch.split(",") if x]

@@ -109,15 +109,15 @@ TARGETS = {
 class Terminal:
     """The app in a pseudo-terminal: every chunk it writes, with the time it was read."""
 
-    def __init__(self, argv: list[str], cols: int, rows: int, env: dict[str, str], *,
-                 home: str | None = None) -> None:
+    def __init__(self, argv: list[str], cols: int, rows: int, env: dict[str, str], *, home: str | None = None) -> None:
         self.home = home
         """A throwaway folder the app keeps its files in, removed on close."""
         self.master, slave = pty.openpty()
         self._winsize(slave, cols, rows)
         # A session of its own without a controlling terminal: only the bench signals a resize.
-        self.proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env, cwd=ROOT,
-                                     start_new_session=True, close_fds=True)
+        self.proc = subprocess.Popen(
+            argv, stdin=slave, stdout=slave, stderr=slave, env=env, cwd=ROOT, start_new_session=True, close_fds=True
+        )
         os.close(slave)
         os.set_blocking(self.master, False)
         self.chunks: list[tuple[float, bytes]] = []
@@ -153,8 +153,9 @@ class Terminal:
                 raise RuntimeError(f"the app never showed {needle!r}: {self.seen()[-600:]!r}")
             await asyncio.sleep(0.05)
 
-    async def quiet(self, since: int, *, shows: bytes = b"", first: float = 10.0, settle: float = QUIET,
-                    limit: float = 15.0) -> None:
+    async def quiet(
+        self, since: int, *, shows: bytes = b"", first: float = 10.0, settle: float = QUIET, limit: float = 15.0
+    ) -> None:
         """Wait for output after chunk ``since`` that shows ``shows`` (up to ``first``
         seconds), then until none has come for ``settle`` seconds (``limit`` in all)."""
         start = time.monotonic()
@@ -223,8 +224,11 @@ class Watcher:
                 now = time.monotonic()
                 if isinstance(message, View):
                     view = message.view
-                    self.moments.append(Moment(now, "view", message.deadline is not None,
-                                               view.outcome is not None, tuple(view.waiting_for)))
+                    self.moments.append(
+                        Moment(
+                            now, "view", message.deadline is not None, view.outcome is not None, tuple(view.waiting_for)
+                        )
+                    )
                 elif isinstance(message, Lobby):
                     humans = [s.seat for s in message.seats if s.kind == HUMAN]
                     self.human = humans[0] if humans else None
@@ -238,11 +242,19 @@ class Watcher:
 
 
 def app_env(home: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "COLORTERM", "NO_COLOR")
-           and not k.startswith("TEXTUAL")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("COLUMNS", "LINES", "COLORTERM", "NO_COLOR") and not k.startswith("TEXTUAL")
+    }
     Path(home, "settings.json").write_text(json.dumps({"name": "Bench"}))
-    env.update(TERM="xterm-256color", QUACKBOX_CONFIG_DIR=home, QUACKBOX_DATA_DIR=home,
-               QUACKBOX_STATE_DIR=home, PYTHONPATH=str(ROOT))
+    env.update(
+        TERM="xterm-256color",
+        QUACKBOX_CONFIG_DIR=home,
+        QUACKBOX_DATA_DIR=home,
+        QUACKBOX_STATE_DIR=home,
+        PYTHONPATH=str(ROOT),
+    )
     return env
 
 
@@ -277,9 +289,21 @@ async def table(game: str, *, bots: int, seed: int, delay: float, turn_timer: fl
     from quackbox.net.client import Client
     from quackbox.net.host import Host, HostConfig
 
-    config = HostConfig(game=game, seats=4, bots=bots, headless=True, autostart=True, seed=seed,
-                        bot_delay=delay, away_grace=None, turn_timer=turn_timer, bind="127.0.0.1", port=0,
-                        journal_dir=None, once=True)
+    config = HostConfig(
+        game=game,
+        seats=4,
+        bots=bots,
+        headless=True,
+        autostart=True,
+        seed=seed,
+        bot_delay=delay,
+        away_grace=None,
+        turn_timer=turn_timer,
+        bind="127.0.0.1",
+        port=0,
+        journal_dir=None,
+        once=True,
+    )
     host = Host(config)
     await host.start()
     client = await Client.connect(host.url, name="Watcher", spectate=True, reconnect=False)
@@ -306,7 +330,9 @@ async def open_app(host: Any, cols: int, rows: int, *, spectate: bool) -> Termin
     return term
 
 
-def bursts(chunks: list[tuple[float, bytes]], start: float, end: float) -> tuple[list[tuple[float, bytes]], list[tuple[float, bytes]]]:
+def bursts(
+    chunks: list[tuple[float, bytes]], start: float, end: float
+) -> tuple[list[tuple[float, bytes]], list[tuple[float, bytes]]]:
     """The chunks in [start, end): the first burst (until GAP of quiet) and the rest."""
     inside = [(t, c) for t, c in chunks if start <= t < end]
     first = []
@@ -316,7 +342,7 @@ def bursts(chunks: list[tuple[float, bytes]], start: float, end: float) -> tuple
             break
         first.append((t, c))
         last = t
-    return first, inside[len(first):]
+    return first, inside[len(first) :]
 
 
 def size_of(chunks: list[tuple[float, bytes]]) -> int:
@@ -340,8 +366,9 @@ class Tally:
             self.frames.setdefault(category, []).append(data.count(SYNC_END))
 
 
-async def moves_run(game: str, cols: int, rows: int, args: argparse.Namespace, tally: Tally, *, seated: bool,
-                    countdowns: int = 0) -> None:
+async def moves_run(
+    game: str, cols: int, rows: int, args: argparse.Namespace, tally: Tally, *, seated: bool, countdowns: int = 0
+) -> None:
     """Watch ``args.moves`` views arrive and attribute the bytes around each.
 
     With ``countdowns``, watch (as a spectator, beside a slow person) until
@@ -350,8 +377,9 @@ async def moves_run(game: str, cols: int, rows: int, args: argparse.Namespace, t
     """
     category = "seated_move" if seated else "spectator_move" if not countdowns else "other"
     delay = args.delay
-    async with table(game, bots=3 if seated or countdowns else 4, seed=args.seed, delay=delay,
-                     turn_timer=0.2 if seated else None) as (host, watcher):
+    async with table(
+        game, bots=3 if seated or countdowns else 4, seed=args.seed, delay=delay, turn_timer=0.2 if seated else None
+    ) as (host, watcher):
         person = asyncio.create_task(slow_person(host.url, game, args.seed)) if countdowns else None
         term = await open_app(host, cols, rows, spectate=not seated)
         try:
@@ -408,8 +436,9 @@ async def keys_run(game: str, cols: int, rows: int, args: argparse.Namespace, ta
                 print(f"{game}: the app's turn never came; no key figures", file=sys.stderr)
                 return
 
-            async def measure(category: str, keys: bytes | None = None, *, size: tuple[int, int] | None = None,
-                              shows: bytes = b"") -> bool:
+            async def measure(
+                category: str, keys: bytes | None = None, *, size: tuple[int, int] | None = None, shows: bytes = b""
+            ) -> bool:
                 """The bytes after ``keys`` or a resize, until the terminal is quiet; not a
                 sample if a view came in meanwhile or the screen never showed ``shows``."""
                 nonlocal marked
@@ -456,10 +485,16 @@ async def our_quiet_turn(watcher: Watcher, term: Terminal, timeout: float = 90.0
     while time.monotonic() < until and not term.ended:
         moments = [m for m in watcher.moments if m.kind == "view"]
         last = watcher.moments[-1] if watcher.moments else None
-        if (moments and watcher.human is not None and moments[-1].waiting_for == (watcher.human,)
-                and not moments[-1].countdown and not moments[-1].over
-                and last is not None and time.monotonic() - last.at > 1.0
-                and (not term.chunks or time.monotonic() - term.chunks[-1][0] > 0.5)):
+        if (
+            moments
+            and watcher.human is not None
+            and moments[-1].waiting_for == (watcher.human,)
+            and not moments[-1].countdown
+            and not moments[-1].over
+            and last is not None
+            and time.monotonic() - last.at > 1.0
+            and (not term.chunks or time.monotonic() - term.chunks[-1][0] > 0.5)
+        ):
             return True
         await asyncio.sleep(0.1)
     return False
@@ -473,14 +508,28 @@ def figures(values: list[float]) -> dict[str, Any]:
         return {"n": 0}
     ordered = sorted(values)
     p90 = ordered[min(len(ordered) - 1, round(0.9 * (len(ordered) - 1)))]
-    return {"median": round(statistics.median(ordered)), "p90": round(p90), "max": round(ordered[-1]),
-            "n": len(ordered)}
+    return {
+        "median": round(statistics.median(ordered)),
+        "p90": round(p90),
+        "max": round(ordered[-1]),
+        "n": len(ordered),
+    }
 
 
 def report(tally: Tally, size: tuple[int, int]) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for category in ("spectator_move", "spectator_move_interval", "seated_move", "seated_move_interval",
-                     "highlight_key", "full_repaint", "countdown_second", "idle_second", "resize", "presence"):
+    for category in (
+        "spectator_move",
+        "spectator_move_interval",
+        "seated_move",
+        "seated_move_interval",
+        "highlight_key",
+        "full_repaint",
+        "countdown_second",
+        "idle_second",
+        "resize",
+        "presence",
+    ):
         out[category] = figures(tally.samples.get(category, []))
         if category in tally.frames and category != "countdown_second":
             out[category]["frames"] = round(statistics.median(tally.frames[category]), 1)
@@ -536,9 +585,14 @@ def verify(args: argparse.Namespace) -> dict[str, Any]:
                     started = time.monotonic()
                     tally = asyncio.run(check_game(spec))
                     total.add(tally)
-                    run = {"game": game, "seed": seed, "size": f"{size[0]}x{size[1]}",
-                           "seat": "seated" if seated else "watching", **tally.figures(),
-                           "seconds": round(time.monotonic() - started, 1)}
+                    run = {
+                        "game": game,
+                        "seed": seed,
+                        "size": f"{size[0]}x{size[1]}",
+                        "seat": "seated" if seated else "watching",
+                        **tally.figures(),
+                        "seconds": round(time.monotonic() - started, 1),
+                    }
                     print(json.dumps(run), file=sys.stderr)
                     for difference in tally.differences[:3]:
                         print(difference, file=sys.stderr)
@@ -551,7 +605,9 @@ def parse_seeds(text: str) -> tuple[int, ...]:
     try:
         return tuple(int(s) for s in text.split(","))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"seeds are whole numbers separated by commas, like 1,2; not {text!r}")
+        raise argparse.ArgumentTypeError(
+            f"seeds are whole numbers separated by commas, like 1,2; not {text!r}"
+        ) from None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -561,12 +617,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--moves", type=int, default=24, help="moves measured per run (default 24)")
     parser.add_argument("--delay", type=float, default=1.0, help="seconds between bot moves (default 1.0)")
     parser.add_argument("--seed", type=int, default=5, help="the tables' seed (default 5)")
-    parser.add_argument("--verify", action="store_true",
-                        help="run the screen check over whole games instead (a terminal emulator against full repaints)")
-    parser.add_argument("--seeds", type=parse_seeds, default=VERIFY_SEEDS,
-                        help="with --verify: the games' seeds (default 1,2)")
-    parser.add_argument("--frames", type=int, default=100_000,
-                        help="with --verify: stop a game after this many frames (default: play it to the end)")
+    parser.add_argument(
+        "--verify",
+        action="store_true",
+        help="run the screen check over whole games instead (a terminal emulator against full repaints)",
+    )
+    parser.add_argument(
+        "--seeds", type=parse_seeds, default=VERIFY_SEEDS, help="with --verify: the games' seeds (default 1,2)"
+    )
+    parser.add_argument(
+        "--frames",
+        type=int,
+        default=100_000,
+        help="with --verify: stop a game after this many frames (default: play it to the end)",
+    )
     args = parser.parse_args(argv)
     sys.path.insert(0, str(ROOT))
     if args.verify:

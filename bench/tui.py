@@ -54,8 +54,9 @@ def time_to_screen(argv: list[str], needles: tuple[str, ...], env: dict[str, str
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
     start = time.perf_counter()
-    proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env, cwd=ROOT,
-                            start_new_session=True, close_fds=True)
+    proc = subprocess.Popen(
+        argv, stdin=slave, stdout=slave, stderr=slave, env=env, cwd=ROOT, start_new_session=True, close_fds=True
+    )
     os.close(slave)
     seen = b""
     wanted = [n.encode() for n in needles]
@@ -95,11 +96,20 @@ def time_to_screen(argv: list[str], needles: tuple[str, ...], env: dict[str, str
 
 def startup(runs: int, config: str) -> dict:
     # The how-to-play card of a first game read already: the start-up timed is the table's.
-    Path(config, "settings.json").write_text(json.dumps({"name": "Bench", "bot_delay": 0,
-                                                         "introduced": {"side-effects": 1}}))
+    Path(config, "settings.json").write_text(
+        json.dumps({"name": "Bench", "bot_delay": 0, "introduced": {"side-effects": 1}})
+    )
     # Its games are kept in the throwaway folder too, not among the person's own.
-    env = dict(os.environ, TERM="xterm-256color", QUACKBOX_CONFIG_DIR=config, QUACKBOX_DATA_DIR=config,
-               QUACKBOX_STATE_DIR=config, COLUMNS="80", LINES="24", PYTHONPATH=str(ROOT))
+    env = dict(
+        os.environ,
+        TERM="xterm-256color",
+        QUACKBOX_CONFIG_DIR=config,
+        QUACKBOX_DATA_DIR=config,
+        QUACKBOX_STATE_DIR=config,
+        COLUMNS="80",
+        LINES="24",
+        PYTHONPATH=str(ROOT),
+    )
     quackbox = [sys.executable, "-m", "quackbox", "play", "side-effects", "--seed", "3", "--name", "Bench"]
     bare = [sys.executable, "-c", BARE_APP]
     ours, theirs = [], []
@@ -125,10 +135,10 @@ async def key_presses(presses: int, config: str) -> dict:
 
     from quackbox.core import side_effects as se
     from quackbox.core.side_effects import RULES
-    from tests.tui.fakes import RulesTable, opener_for, wait_for
     from quackbox.tui import se_text
     from quackbox.tui.app import make_app
     from quackbox.tui.session import open_local
+    from tests.tui.fakes import RulesTable, opener_for, wait_for
 
     # 1. Moving between cards on a fixture table (no network in the way).
     session = RulesTable(RULES, RULES.new_game(seats=4, seed=3))

@@ -34,11 +34,21 @@ from quackbox.net.host import Host, HostConfig
 from quackbox.net.protocol import View
 
 
-async def waits_in_one_game(game: str, level: str, seed: int, bot_delay: float, turns: int) -> tuple[list[float], list[int]]:
+async def waits_in_one_game(
+    game: str, level: str, seed: int, bot_delay: float, turns: int
+) -> tuple[list[float], list[int]]:
     """Play one game as the person; each wait from the end of a turn to the next, and the moves made in it."""
     config = HostConfig(
-        game=game, seats=4, bots=3, headless=True, autostart=True, bot_kind=level, bot_delay=bot_delay, seed=seed,
-        bind="127.0.0.1", port=0,
+        game=game,
+        seats=4,
+        bots=3,
+        headless=True,
+        autostart=True,
+        bot_kind=level,
+        bot_delay=bot_delay,
+        seed=seed,
+        bind="127.0.0.1",
+        port=0,
     )
     waits: list[float] = []
     moves_in_wait: list[int] = []

@@ -64,8 +64,21 @@ from typing import Any
 from websockets.asyncio.client import connect
 
 from bench.doors import log
-from bench.ssh import (LAUNCHES, Drawer, DrawnElsewhere, Launches, Stalls, Wire, cpu_seconds, load_average, memory,
-                       rss_mib, start_game, until, uss_mib)
+from bench.ssh import (
+    LAUNCHES,
+    Drawer,
+    DrawnElsewhere,
+    Launches,
+    Stalls,
+    Wire,
+    cpu_seconds,
+    load_average,
+    memory,
+    rss_mib,
+    start_game,
+    until,
+    uss_mib,
+)
 from quackbox.door_child import join_program
 from quackbox.net.door_policy import DoorLimits
 from quackbox.net.host import Host, HostConfig
@@ -76,11 +89,29 @@ class Table:
     """A headless host and its browser door in this process, its files in a temporary folder."""
 
     def __init__(self, work: Path, game: str, seats: int, pace: float, warm: bool, autostart: bool = False) -> None:
-        self.config = HostConfig(game=game, seats=seats, bots=0, headless=True, bind="127.0.0.1", port=0, once=False,
-                                 bot_delay=pace, turn_timer=pace, away_grace=None, seed=7, autostart=autostart,
-                                 code="BNCH-WEBB")
-        self.web_config = WebConfig(port=0, bind="127.0.0.1", players_dir=str(work / "players"),
-                                    limits=DoorLimits(idle_timeout=None), warm=warm, program=join_program())
+        self.config = HostConfig(
+            game=game,
+            seats=seats,
+            bots=0,
+            headless=True,
+            bind="127.0.0.1",
+            port=0,
+            once=False,
+            bot_delay=pace,
+            turn_timer=pace,
+            away_grace=None,
+            seed=7,
+            autostart=autostart,
+            code="BNCH-WEBB",
+        )
+        self.web_config = WebConfig(
+            port=0,
+            bind="127.0.0.1",
+            players_dir=str(work / "players"),
+            limits=DoorLimits(idle_timeout=None),
+            warm=warm,
+            program=join_program(),
+        )
         self.host = Host(self.config)
         self.web = WebServer(self.web_config, self.host)
 
@@ -99,8 +130,11 @@ class Table:
         zygote = self.web.door.zygote
         if zygote is None or zygote.pid is None:
             return {}
-        return {"warm_s": zygote.warm_seconds, "rss_mib": round(rss_mib(zygote.pid), 1),
-                "uss_mib": round(uss_mib(zygote.pid), 1)}
+        return {
+            "warm_s": zygote.warm_seconds,
+            "rss_mib": round(rss_mib(zygote.pid), 1),
+            "uss_mib": round(uss_mib(zygote.pid), 1),
+        }
 
 
 class Player:
@@ -115,10 +149,26 @@ class Player:
 
     async def open(self, port: int, code: str, name: str, cols: int, rows: int, address: str = "127.0.0.1") -> None:
         # Compression offered, as every browser does.
-        self.ws = await connect(f"ws://127.0.0.1:{port}/term", origin=f"http://127.0.0.1:{port}",
-                                max_size=None, compression="deflate", local_addr=(address, 0))
-        await self.ws.send(json.dumps({"hello": 1, "code": code, "id": secrets.token_hex(32),
-                                       "name": name, "watch": False, "cols": cols, "rows": rows}))
+        self.ws = await connect(
+            f"ws://127.0.0.1:{port}/term",
+            origin=f"http://127.0.0.1:{port}",
+            max_size=None,
+            compression="deflate",
+            local_addr=(address, 0),
+        )
+        await self.ws.send(
+            json.dumps(
+                {
+                    "hello": 1,
+                    "code": code,
+                    "id": secrets.token_hex(32),
+                    "name": name,
+                    "watch": False,
+                    "cols": cols,
+                    "rows": rows,
+                }
+            )
+        )
         self.task = asyncio.get_running_loop().create_task(self._read())
 
     async def type(self, keys: bytes) -> None:
@@ -152,8 +202,9 @@ async def door_first_screens(work: Path, game: str, sessions: int, warm: bool, t
         return await _door_first_screens(work, game, sessions, warm, tries, drawer)
 
 
-async def _door_first_screens(work: Path, game: str, sessions: int, warm: bool, tries: int,
-                              drawer: Drawer) -> dict[str, Any]:
+async def _door_first_screens(
+    work: Path, game: str, sessions: int, warm: bool, tries: int, drawer: Drawer
+) -> dict[str, Any]:
     out: dict[str, Any] = {}
     alone = []
     for i in range(tries):  # each at a table of its own, as the first friend to come in
@@ -164,8 +215,9 @@ async def _door_first_screens(work: Path, game: str, sessions: int, warm: bool, 
     async with Table(work / "many", game, sessions, 0.3, warm) as table:
         launches = Launches(table.web.door)
         with Stalls() as stalls:
-            opened = await asyncio.gather(*(open_player(table.web.port, f"p{i + 1}", drawer, f"127.0.0.{i + 2}")
-                                            for i in range(sessions)))
+            opened = await asyncio.gather(
+                *(open_player(table.web.port, f"p{i + 1}", drawer, f"127.0.0.{i + 2}") for i in range(sessions))
+            )
         times = sorted(t for _, t in opened)
         out["first_screen_s"] = {
             "one_session": round(statistics.median(alone), 3),
@@ -202,11 +254,15 @@ async def first_screens(work: Path, game: str, sessions: int, warm: bool) -> dic
             await page.before_each_load(
                 f"localStorage.setItem('quackbox-name', {json.dumps(name)});"
                 f"localStorage.getItem('quackbox-id') || localStorage.setItem('quackbox-id', "
-                f"{json.dumps(secrets.token_hex(32))});")
+                f"{json.dumps(secrets.token_hex(32))});"
+            )
             started = time.perf_counter()
             await page.send("Page.navigate", {"url": table.web.link()})
-            await page.wait_for(f"Array.from(document.querySelectorAll('.xterm-rows > div'))"
-                                f".some(r => r.textContent.includes({json.dumps(name + ' (you)')}))", timeout=120)
+            await page.wait_for(
+                f"Array.from(document.querySelectorAll('.xterm-rows > div'))"
+                f".some(r => r.textContent.includes({json.dumps(name + ' (you)')}))",
+                timeout=120,
+            )
             took = time.perf_counter() - started
             loaded = await page.evaluate("performance.getEntriesByType('navigation')[0].loadEventEnd") / 1000
             return took, loaded, page
@@ -216,7 +272,8 @@ async def first_screens(work: Path, game: str, sessions: int, warm: bool) -> dic
             alone, alone_loaded, page = await open_tab(table, "solo")
             sizes = await page.evaluate(
                 "performance.getEntriesByType('resource').concat(performance.getEntriesByType('navigation'))"
-                ".map(e => e.transferSize)")
+                ".map(e => e.transferSize)"
+            )
             out["page_bytes"] = {"first_load": sum(sizes), "requests": len(sizes)}
         log(f"the link in {sessions} tabs at once...")
         async with Table(work / "tabs", game, sessions + 1, 0.3, warm) as table:
@@ -289,10 +346,15 @@ async def play(work: Path, game: str, sessions: int, pace: float, cols: int, row
         }
 
 
-async def measure(game: str, sessions: int, pace: float, sizes: list[tuple[int, int]], browser: bool,
-                  launches: list[str], tries: int) -> dict[str, Any]:
-    out: dict[str, Any] = {"game": game, "sessions": sessions, "pace_s": pace,
-                           "load_average": {"before": load_average()}}
+async def measure(
+    game: str, sessions: int, pace: float, sizes: list[tuple[int, int]], browser: bool, launches: list[str], tries: int
+) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "game": game,
+        "sessions": sessions,
+        "pace_s": pace,
+        "load_average": {"before": load_average()},
+    }
     with tempfile.TemporaryDirectory(prefix="bench-web-") as folder:
         for launch in launches:
             work, warm = Path(folder) / launch, launch == "warm"
@@ -319,8 +381,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--sessions", type=int, default=4)
     parser.add_argument("--pace", type=float, default=0.3, help="seconds before each move (default 0.3)")
     parser.add_argument("--sizes", default="80x24,120x40", help="terminal sizes to play a game at")
-    parser.add_argument("--launch", default=",".join(LAUNCHES),
-                        help="how children start, measured in turn: fresh, warm (default both)")
+    parser.add_argument(
+        "--launch", default=",".join(LAUNCHES), help="how children start, measured in turn: fresh, warm (default both)"
+    )
     parser.add_argument("--tries", type=int, default=5, help="times one session alone opens (default 5)")
     parser.add_argument("--no-browser", action="store_true", help="skip the browser's figures")
     args = parser.parse_args(argv)
@@ -328,8 +391,12 @@ def main(argv: list[str] | None = None) -> None:
     launches = [x for x in args.launch.split(",") if x]
     if any(x not in LAUNCHES for x in launches):
         parser.error(f"--launch takes {', '.join(LAUNCHES)}")
-    print(json.dumps(asyncio.run(measure(args.game, args.sessions, args.pace, sizes, not args.no_browser, launches,
-                                         args.tries)), indent=2))
+    print(
+        json.dumps(
+            asyncio.run(measure(args.game, args.sessions, args.pace, sizes, not args.no_browser, launches, args.tries)),
+            indent=2,
+        )
+    )
 
 
 if __name__ == "__main__":

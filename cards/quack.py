@@ -13,7 +13,7 @@ carry them to every screen over the wire.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Sequence, Union
+from typing import Sequence
 
 from quackbox.cards.data import CardDataError, Fields, parse_toml, read_packaged, sections
 
@@ -138,7 +138,7 @@ class Anytime:
     treatment_type: str = ""
 
 
-Card = Union[Patient, Treatment, Anytime]
+Card = Patient | Treatment | Anytime
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,9 +259,7 @@ def parse(text: str, source: str = FILENAME) -> Deck:
         if effect in TYPE_EFFECTS:
             treatment_type = f.text("treatment_type")
             if treatment_type not in TREATMENT_TYPES:
-                raise f.fail(
-                    f"has unknown treatment type {treatment_type!r}; known: {', '.join(TREATMENT_TYPES)}"
-                )
+                raise f.fail(f"has unknown treatment type {treatment_type!r}; known: {', '.join(TREATMENT_TYPES)}")
         anytime = Anytime(
             id=-1,
             name=f.name,

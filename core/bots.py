@@ -127,8 +127,9 @@ def first_reaction(rules: AnyRules, state: Any, bots: Mapping[int, Player]) -> t
     every move.
     """
     waiting = rules.waiting_for(state)
-    asked = [seat for seat, bot in bots.items()
-             if seat not in waiting and bot.reacts and rules.legal_moves(state, seat)]
+    asked = [
+        seat for seat, bot in bots.items() if seat not in waiting and bot.reacts and rules.legal_moves(state, seat)
+    ]
     if not asked:
         return None
     for seat, view in zip(asked, rules.views(state, asked)):
@@ -199,7 +200,7 @@ def distinct(moves: Sequence[Move], names: Mapping[int, str]) -> list[Move]:
     for move in moves:
         values = dataclasses.astuple(move)
         played = bool(values) and dataclasses.fields(move)[0].name in ("card", "drug")
-        key = (type(move), names.get(values[0], values[0]) if played else None, *values[1 if played else 0:])
+        key = (type(move), names.get(values[0], values[0]) if played else None, *values[1 if played else 0 :])
         if key not in seen:
             seen.add(key)
             out.append(move)

@@ -28,8 +28,7 @@ _TRUE = ("true", "yes", "on", "1")
 _FALSE = ("false", "no", "off", "0")
 
 
-def option(default: Any, *, low: float | None = None, high: float | None = None,
-           choices: tuple[str, ...] = ()) -> Any:
+def option(default: Any, *, low: float | None = None, high: float | None = None, choices: tuple[str, ...] = ()) -> Any:
     """A field of an options dataclass: its default, and the values it allows."""
     return dataclasses.field(default=default, metadata={"low": low, "high": high, "choices": choices})
 
@@ -67,8 +66,7 @@ def parse(cls: type[T], values: object, *, title: str) -> T:
     for raw_key, value in values.items():
         key = str(raw_key).strip().replace("-", "_")
         if key not in known:
-            raise BadOptions(f"{title} has no option {kebab(str(raw_key))!r}; "
-                             f"options are {', '.join(names(cls))}.")
+            raise BadOptions(f"{title} has no option {kebab(str(raw_key))!r}; options are {', '.join(names(cls))}.")
         out[key] = _value(known[key], value)
     return cls(**out)
 

@@ -21,7 +21,19 @@ import random
 import typing
 from dataclasses import dataclass, fields
 from operator import attrgetter
-from typing import TYPE_CHECKING, Annotated, Any, Callable, ClassVar, Generic, Iterable, Mapping, Protocol, Sequence, TypeVar
+from typing import (
+    TYPE_CHECKING,
+    Annotated,
+    Any,
+    Callable,
+    ClassVar,
+    Generic,
+    Iterable,
+    Mapping,
+    Protocol,
+    Sequence,
+    TypeVar,
+)
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance

@@ -21,11 +21,10 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Collection, Iterable, Iterator, Mapping, Sequence
 
 from quackbox.core import bots as bot_registry
-from quackbox.core.bots import Bot, GameStalled
 from quackbox.core import games
+from quackbox.core.bots import Bot, GameStalled
 from quackbox.core.play import GameRecord, play_game
 from quackbox.core.rules import Event, Move
-
 
 OutsideBot = Callable[[int, int], Bot[Any]]
 """Makes the bot of a lineup entry the bot registry does not know (a program playing
@@ -85,8 +84,9 @@ class SimResult:
             # Three significant figures, not decimal places: a fast bot's tens of microseconds
             # rounded to four places were 0.
             "seconds_per_decision_by_bot": {k: significant(sum(t) / len(t)) for k, t in self.thinking.items() if t},
-            "p95_seconds_per_decision_by_bot": {k: significant(percentile(t, 95)) for k, t in self.thinking.items()
-                                                if t},
+            "p95_seconds_per_decision_by_bot": {
+                k: significant(percentile(t, 95)) for k, t in self.thinking.items() if t
+            },
             "max_seconds_per_decision_by_bot": {k: significant(max(t)) for k, t in self.thinking.items() if t},
         }
 
@@ -165,8 +165,9 @@ class GamePlayed:
     thinking: dict[str, list[float]] = field(default_factory=dict)
 
 
-def play_one(task: GameTask, outside: Mapping[str, OutsideBot] | None = None,
-             wait_clock: Callable[[], float] | None = None) -> GamePlayed:
+def play_one(
+    task: GameTask, outside: Mapping[str, OutsideBot] | None = None, wait_clock: Callable[[], float] | None = None
+) -> GamePlayed:
     """Play one game of a run with fresh bots seeded from the game's seed: a
     game that raises is an error, one that runs past its move limit a stall.
     ``outside`` makes the kinds it names; they decide in another process, so
@@ -174,15 +175,23 @@ def play_one(task: GameTask, outside: Mapping[str, OutsideBot] | None = None,
     rules = games.get(task.game)
     played = GamePlayed(task)
     outside = outside or {}
-    table = [_make_bot(task.game, kind, place, task.seed * 16 + s, task.budget, outside)
-             for s, (kind, place) in enumerate(zip(task.seated, task.places))]
+    table = [
+        _make_bot(task.game, kind, place, task.seed * 16 + s, task.budget, outside)
+        for s, (kind, place) in enumerate(zip(task.seated, task.places))
+    ]
     if task.think_clock is not None:
-        table = [_Timed(bot, played.thinking.setdefault(kind, []),
-                        wait_clock if kind in outside and wait_clock is not None else task.think_clock)
-                 for bot, kind in zip(table, task.seated)]
+        table = [
+            _Timed(
+                bot,
+                played.thinking.setdefault(kind, []),
+                wait_clock if kind in outside and wait_clock is not None else task.think_clock,
+            )
+            for bot, kind in zip(table, task.seated)
+        ]
     try:
-        played.record = play_game(rules, table, seed=task.seed, options=task.options, keep_events=task.keep_events,
-                                  max_moves=task.max_moves)
+        played.record = play_game(
+            rules, table, seed=task.seed, options=task.options, keep_events=task.keep_events, max_moves=task.max_moves
+        )
     except GameStalled:
         played.stalled = True
     except Exception as exc:  # one broken game must not hide the figures of the rest
@@ -229,7 +238,8 @@ def run(
     if outside and mapper is not None:
         raise ValueError("a run with programs in its lineup plays its games in this process, one at a time")
     play: Callable[[GameTask], GamePlayed] = (
-        functools.partial(play_one, outside=outside, wait_clock=clock) if outside else play_one)
+        functools.partial(play_one, outside=outside, wait_clock=clock) if outside else play_one
+    )
     if not rules.min_seats <= players <= rules.max_seats:
         raise ValueError(f"{rules.title} is for {rules.min_seats} to {rules.max_seats} players, not {players}")
     result = SimResult(game, players, games_count, seed, lineup)
@@ -239,9 +249,21 @@ def run(
     records: list[GameRecord] = []
     start = clock() if clock else 0.0
     done = 0
-    for played in (mapper or map)(play, tasks(game, lineup, games_count, seed, rotate=rotate, options=opts,
-                                                   max_moves=max_moves, budget=budget, think_clock=think_clock,
-                                                   keep_events=rules.sim_needs_events)):
+    for played in (mapper or map)(
+        play,
+        tasks(
+            game,
+            lineup,
+            games_count,
+            seed,
+            rotate=rotate,
+            options=opts,
+            max_moves=max_moves,
+            budget=budget,
+            think_clock=think_clock,
+            keep_events=rules.sim_needs_events,
+        ),
+    ):
         done += 1
         for kind, times in played.thinking.items():
             result.thinking.setdefault(kind, []).extend(times)
@@ -266,9 +288,19 @@ def run(
     return result
 
 
-def tasks(game: str, lineup: Sequence[str], games_count: int, seed: int, *, rotate: bool, options: Any,
-          max_moves: int, budget: int | None, think_clock: Callable[[], float] | None,
-          keep_events: bool) -> Iterator[GameTask]:
+def tasks(
+    game: str,
+    lineup: Sequence[str],
+    games_count: int,
+    seed: int,
+    *,
+    rotate: bool,
+    options: Any,
+    max_moves: int,
+    budget: int | None,
+    think_clock: Callable[[], float] | None,
+    keep_events: bool,
+) -> Iterator[GameTask]:
     """The games of a run, in order: each one's seed drawn from ``seed``, its
     lineup turned one seat further each game if ``rotate``."""
     seeds = random.Random(seed)
@@ -276,12 +308,23 @@ def tasks(game: str, lineup: Sequence[str], games_count: int, seed: int, *, rota
     for i in range(games_count):
         game_seed = seeds.randrange(2**32)
         places = seat_places(players, i, rotate)
-        yield GameTask(game, i, game_seed, tuple(lineup[p] for p in places), places, options, max_moves, budget,
-                       think_clock, keep_events)
+        yield GameTask(
+            game,
+            i,
+            game_seed,
+            tuple(lineup[p] for p in places),
+            places,
+            options,
+            max_moves,
+            budget,
+            think_clock,
+            keep_events,
+        )
 
 
-def _make_bot(game: str, kind: str, place: int, seed: int, budget: int | None,
-              outside: Mapping[str, OutsideBot]) -> Bot[Any]:
+def _make_bot(
+    game: str, kind: str, place: int, seed: int, budget: int | None, outside: Mapping[str, OutsideBot]
+) -> Bot[Any]:
     """The bot of lineup entry ``place`` (of ``kind``) for one game."""
     if kind in outside:
         return outside[kind](place, seed)

@@ -123,7 +123,9 @@ class Sentences:
         self._seated: set[type] = set()
         """Kinds of event with a ``seat``: the seat that did it, or that it happened to."""
 
-    def of(self, kind: type[E], *, turn: bool = False) -> Callable[[Callable[[E, Teller], str]], Callable[[E, Teller], str]]:
+    def of(
+        self, kind: type[E], *, turn: bool = False
+    ) -> Callable[[Callable[[E, Teller], str]], Callable[[E, Teller], str]]:
         """Register the decorated function as the sentence of events of ``kind``
         (``turn``: its line says a turn or round begins)."""
 

@@ -94,8 +94,13 @@ class BotDriver:
         makes one the first time it thinks."""
 
     def _make(self, seed: int, seat: int) -> _Careful:
-        return seated(core_bots.make(self.rules.name, self.kind, seed), seat, self._pool, self._thought,
-                      fallback=lambda: core_bots.make(self.rules.name, core_bots.NORMAL, seed))
+        return seated(
+            core_bots.make(self.rules.name, self.kind, seed),
+            seat,
+            self._pool,
+            self._thought,
+            fallback=lambda: core_bots.make(self.rules.name, core_bots.NORMAL, seed),
+        )
 
     def _pool(self) -> Thinkers:
         if self.pool is None:
@@ -106,6 +111,7 @@ class BotDriver:
         """End the workers slow bots think in (the table has closed)."""
         if self.pool is not None:
             self.pool.close()
+
     def _thought(self) -> None:
         self.pending = True
         self.on_thought()
@@ -116,11 +122,7 @@ class BotDriver:
         if now is not None:
             self.held_until = now + self.first_delay
         seeds = random.Random(seed)
-        self.bots = {
-            seat.index: self._make(seeds.getrandbits(32), seat.index)
-            for seat in seats
-            if seat.kind == BOT
-        }
+        self.bots = {seat.index: self._make(seeds.getrandbits(32), seat.index) for seat in seats if seat.kind == BOT}
         self.thinkers = {s: thinking for s, bot in self.bots.items() if (thinking := bot.thinking) is not None}
         if self.thinkers:
             self._pool().start()  # warm before the first decision needs a worker
@@ -282,7 +284,11 @@ class BotDriver:
 
 
 def seated(
-    bot: Bot[Any], seat: int, pool: Callable[[], Thinkers], thought: Callable[[], None], *,
+    bot: Bot[Any],
+    seat: int,
+    pool: Callable[[], Thinkers],
+    thought: Callable[[], None],
+    *,
     fallback: Callable[[], Bot[Any]],
 ) -> _Careful:
     """``bot`` playing ``seat`` beside an event loop, as the host's table and a
@@ -306,8 +312,14 @@ class _Thinking:
     first: a bot answers one question at a time, in the order asked.
     """
 
-    def __init__(self, bot: Bot[Any], pool: Callable[[], Thinkers], done: Callable[[], None],
-                 fallback: Callable[[], Bot[Any]], seat: int) -> None:
+    def __init__(
+        self,
+        bot: Bot[Any],
+        pool: Callable[[], Thinkers],
+        done: Callable[[], None],
+        fallback: Callable[[], Bot[Any]],
+        seat: int,
+    ) -> None:
         self.bot = bot
         self.pool = pool
         self.done = done
@@ -350,8 +362,12 @@ class _Thinking:
         if not future.done():
             if self.now >= self._since + THINK_DEADLINE:
                 self._drop()
-                log.error("bot %s at seat %d thought for over %g s: the normal bot decided instead",
-                          self.name, self.seat, THINK_DEADLINE)
+                log.error(
+                    "bot %s at seat %d thought for over %g s: the normal bot decided instead",
+                    self.name,
+                    self.seat,
+                    THINK_DEADLINE,
+                )
                 return self.fallback().choose(view)
             return None
         self._future = self._view = None
@@ -359,8 +375,12 @@ class _Thinking:
             move, self.bot = future.result()
         except Exception as exc:
             self.pool().broken()
-            log.error("bot %s at seat %d could not think (%s): the normal bot decided instead",
-                      self.name, self.seat, type(exc).__name__)
+            log.error(
+                "bot %s at seat %d could not think (%s): the normal bot decided instead",
+                self.name,
+                self.seat,
+                type(exc).__name__,
+            )
             return self.fallback().choose(view)
         return move
 

@@ -27,30 +27,30 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from quackbox.core import games
-from quackbox.net.errors import NetError
 from quackbox.core.rules import Move
-from quackbox.net.tokens import TokenStore
+from quackbox.net.errors import NetError
 from quackbox.net.protocol import (
-    ChatLine,
     DEFAULT_PORT,
     MAX_HOST_FRAME,
     PROTOCOL_VERSION,
     Bye,
+    ChatLine,
     Error,
     ErrorCode,
     Hello,
     Lobby,
     MoveMessage,
     Mute,
-    Remove,
     ProtocolError,
     Ready,
+    Remove,
     Say,
     Start,
     View,
     Welcome,
     Wire,
 )
+from quackbox.net.tokens import TokenStore
 
 __all__ = [
     "BadToken",
@@ -278,7 +278,12 @@ class Client:
         if token is None and tokens is not None and not spectate:
             token = recalled = tokens.recall(url, name)
         client = cls(
-            url, name=name, code=code, token=token, spectate=spectate, reconnect=reconnect,
+            url,
+            name=name,
+            code=code,
+            token=token,
+            spectate=spectate,
+            reconnect=reconnect,
             reconnect_for=reconnect_for,
         )
         try:
@@ -313,8 +318,15 @@ class Client:
         except (OSError, InvalidHandshake, TimeoutError) as exc:
             raise NoHost(f"No quackbox host answered at {self.url} ({_why(exc)}).") from None
         try:
-            hello = Hello(version=PROTOCOL_VERSION, name=self.name, token=self.token, code=self.code,
-                          spectate=self.spectate, log_seen=self.log_seen, chat_seen=self.chat_seen)
+            hello = Hello(
+                version=PROTOCOL_VERSION,
+                name=self.name,
+                token=self.token,
+                code=self.code,
+                spectate=self.spectate,
+                log_seen=self.log_seen,
+                chat_seen=self.chat_seen,
+            )
             await ws.send(self._handshake.encode(hello))
             async with asyncio.timeout(OPEN_TIMEOUT):
                 first = self._handshake.decode_from_host(await ws.recv())

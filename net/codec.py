@@ -226,12 +226,14 @@ class Codec:
         head = packer.pack_map_header(len(first))
         tail = _pack_items(packer, shared)
         return [
-            b"".join([
-                head,
-                _pack_items(packer, [item for key in own for item in (key, fields[key])]),
-                *(key + packed[i] for key, packed in looked_into),
-                tail,
-            ])
+            b"".join(
+                [
+                    head,
+                    _pack_items(packer, [item for key in own for item in (key, fields[key])]),
+                    *(key + packed[i] for key, packed in looked_into),
+                    tail,
+                ]
+            )
             for i, fields in enumerate(maps)
         ]
 
@@ -258,8 +260,7 @@ class Codec:
         Raises:
             TypeError: as :meth:`pack`.
         """
-        return json.dumps(value, default=self._tagged_map, ensure_ascii=True, allow_nan=False,
-                          separators=(",", ":"))
+        return json.dumps(value, default=self._tagged_map, ensure_ascii=True, allow_nan=False, separators=(",", ":"))
 
     def wire_fields(self, cls: type) -> tuple[_Field, ...]:
         """The fields of the registered class or message ``cls`` as the codec reads them."""
@@ -666,7 +667,7 @@ def _pack_items(packer: msgpack.Packer, items: list[Any]) -> bytes:
     """``items`` packed one after another: their array's bytes after its header."""
     header: bytes = packer.pack_array_header(len(items))
     packed: bytes = packer.pack(items)
-    return packed[len(header):]
+    return packed[len(header) :]
 
 
 def _short(obj: Any) -> str:

@@ -42,8 +42,19 @@ PASSED_ENV = ("COLORTERM", "NO_COLOR", "UNICODE_VERSION")
 """What a client may send (SSH's SendEnv/SetEnv) that reaches the child. UNICODE_VERSION
 is Rich's: the Unicode version whose character widths the child counts by, for a
 terminal that counts by an older one (the browser door's page says its own)."""
-SESSION_ENV = frozenset({"HOME", "TERM", "QUACKBOX_CONFIG_DIR", "QUACKBOX_STATE_DIR", "QUACKBOX_DATA_DIR",
-                         ROOM_CODE_ENV, VIA_ENV, HOST_KEY_ENV, *PASSED_ENV})
+SESSION_ENV = frozenset(
+    {
+        "HOME",
+        "TERM",
+        "QUACKBOX_CONFIG_DIR",
+        "QUACKBOX_STATE_DIR",
+        "QUACKBOX_DATA_DIR",
+        ROOM_CODE_ENV,
+        VIA_ENV,
+        HOST_KEY_ENV,
+        *PASSED_ENV,
+    }
+)
 """What of a child's environment is its session's own; the rest (:func:`interpreter_environment`)
 is every child's, and its zygote's. Nothing here may be read as a warm module is imported."""
 _SAFE_VALUE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._+-")
@@ -103,8 +114,16 @@ def child_command(launch: Launch, program: ChildProgram) -> list[str]:
     name goes in the same argument as its flag: an SSH user name such as
     ``--spectate`` or ``-x`` is a name, never an option.
     """
-    argv = [sys.executable, "-P", "-m", program.module, str(launch.workdir), "join", launch.url,
-            f"--name={launch.name}"]
+    argv = [
+        sys.executable,
+        "-P",
+        "-m",
+        program.module,
+        str(launch.workdir),
+        "join",
+        launch.url,
+        f"--name={launch.name}",
+    ]
     return argv + ["--spectate"] if launch.spectate else argv
 
 
@@ -130,19 +149,22 @@ def interpreter_environment(import_path: Sequence[str] = (), program: ChildProgr
     return env
 
 
-def child_environment(launch: Launch, import_path: Sequence[str] = (), program: ChildProgram | None = None
-                      ) -> dict[str, str]:
+def child_environment(
+    launch: Launch, import_path: Sequence[str] = (), program: ChildProgram | None = None
+) -> dict[str, str]:
     """The child's whole environment: nothing of the host's but how to run Python
     (:func:`interpreter_environment`), then what is its session's own (:data:`SESSION_ENV`)."""
     folder = launch.folder
     env = interpreter_environment(import_path, program)
-    env.update({
-        "HOME": str(folder),
-        "TERM": launch.term,
-        "QUACKBOX_CONFIG_DIR": str(folder / "config"),
-        "QUACKBOX_STATE_DIR": str(folder / "state"),
-        "QUACKBOX_DATA_DIR": str(folder / "data"),
-    })
+    env.update(
+        {
+            "HOME": str(folder),
+            "TERM": launch.term,
+            "QUACKBOX_CONFIG_DIR": str(folder / "config"),
+            "QUACKBOX_STATE_DIR": str(folder / "state"),
+            "QUACKBOX_DATA_DIR": str(folder / "data"),
+        }
+    )
     if launch.code:
         env[ROOM_CODE_ENV] = launch.code
     if launch.via:
@@ -224,5 +246,3 @@ def _unsafe_folder(folder: Path, cwd: Path) -> str:
     if info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
         return "other users can write to"
     return ""
-
-

@@ -75,7 +75,6 @@ FOLDER_MAX_AGE = 30 * 24 * 3600.0
 """Seconds a key's folder is kept after the key was last seen at a door."""
 
 
-
 @dataclass(frozen=True)
 class DoorLimits:
     """A door's limits; the defaults are the constants above."""
@@ -96,7 +95,6 @@ class DoorLimits:
     resize_interval: float = RESIZE_INTERVAL
     max_cols: int = MAX_COLS
     max_rows: int = MAX_ROWS
-
 
 
 # --- sentences ------------------------------------------------------------------------------
@@ -160,8 +158,11 @@ class Doorkeeper:
     def __init__(self, limits: DoorLimits) -> None:
         self.limits = limits
         self._connections: dict[Hashable, _Connection] = {}
-        self._strangers = Gate(total=limits.stranger_connections, per_address=limits.stranger_connections_per_address,
-                               deadline=limits.connection_deadline)
+        self._strangers = Gate(
+            total=limits.stranger_connections,
+            per_address=limits.stranger_connections_per_address,
+            deadline=limits.connection_deadline,
+        )
         self._seated_waiting: dict[Hashable, float] = {}
         """Seat holders' connections without a session, and since when."""
         self._rates: OrderedDict[str, TokenBucket] = OrderedDict()
@@ -270,8 +271,15 @@ class Present:
 
 
 def admission(
-    *, key: str, watch: bool, seated: bool, present: Iterable[Present], phase: str, open_seats: int,
-    limits: DoorLimits, watch_how: str,
+    *,
+    key: str,
+    watch: bool,
+    seated: bool,
+    present: Iterable[Present],
+    phase: str,
+    open_seats: int,
+    limits: DoorLimits,
+    watch_how: str,
 ) -> Admission | str:
     """Whether a session of ``key`` may come in: an :class:`Admission`, or a sentence saying why not.
 
@@ -322,8 +330,15 @@ class WindowSize:
     most once every ``interval`` seconds (the latest size asked for wins).
     No IO, no clock."""
 
-    def __init__(self, cols: int, rows: int, *, interval: float = RESIZE_INTERVAL, max_cols: int = MAX_COLS,
-                 max_rows: int = MAX_ROWS) -> None:
+    def __init__(
+        self,
+        cols: int,
+        rows: int,
+        *,
+        interval: float = RESIZE_INTERVAL,
+        max_cols: int = MAX_COLS,
+        max_rows: int = MAX_ROWS,
+    ) -> None:
         self.interval = interval
         self.max_cols = max_cols
         self.max_rows = max_rows
@@ -358,8 +373,6 @@ class WindowSize:
         return wanted
 
 
-
 def stale_folders(seen: Mapping[str, float], now: float, max_age: float = FOLDER_MAX_AGE) -> list[str]:
     """The folders (by name, with when their key was last seen) unseen for ``max_age`` at ``now``."""
     return sorted(name for name, when in seen.items() if now - when > max_age)
-

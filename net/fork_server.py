@@ -37,8 +37,11 @@ MAX_REQUEST = 60 * 1024
 """Bytes of a child's command line and environment: they wait in a pipe
 (64 KiB) until the child reads them, so they must fit it."""
 
-_PYTHON_START: dict[int, Callable[[int, Any], Any] | signal.Handlers] = {signal.SIGINT: signal.default_int_handler, signal.SIGPIPE: signal.SIG_IGN,
-                 signal.SIGXFSZ: signal.SIG_IGN}
+_PYTHON_START: dict[int, Callable[[int, Any], Any] | signal.Handlers] = {
+    signal.SIGINT: signal.default_int_handler,
+    signal.SIGPIPE: signal.SIG_IGN,
+    signal.SIGXFSZ: signal.SIG_IGN,
+}
 """Where a fresh Python's signal handlers differ from the default (it sets these as it starts)."""
 PID = struct.Struct("=i")
 EXIT = struct.Struct("=ii")
@@ -201,8 +204,9 @@ def _receive_request(control: socket.socket) -> tuple[bytes, list[int]]:
     return message, fds
 
 
-def _become_child(control: socket.socket, selector: selectors.BaseSelector, watched: Mapping[int, int],
-                  terminal: int, request: int) -> NoReturn:
+def _become_child(
+    control: socket.socket, selector: selectors.BaseSelector, watched: Mapping[int, int], terminal: int, request: int
+) -> NoReturn:
     """In the forked child: shed the zygote, take the session's terminal and environment, run its command."""
     selector.close()
     control.close()
@@ -244,9 +248,13 @@ def _fresh_streams() -> None:
         raw = io.FileIO(fd, mode, closefd=False)
         raw.name = f"<{name}>"
         buffered = io.BufferedReader(raw) if mode == "r" else io.BufferedWriter(raw)
-        stream = io.TextIOWrapper(buffered, encoding=old.encoding if old else "utf-8",
-                                  errors=old.errors if old else "strict", newline="\n",
-                                  line_buffering=name == "stderr" or raw.isatty())
+        stream = io.TextIOWrapper(
+            buffered,
+            encoding=old.encoding if old else "utf-8",
+            errors=old.errors if old else "strict",
+            newline="\n",
+            line_buffering=name == "stderr" or raw.isatty(),
+        )
         stream.mode = mode  # type: ignore[misc]
         setattr(sys, name, stream)
         setattr(sys, f"__{name}__", stream)

@@ -139,6 +139,7 @@ class Gate:
 
     def _crowd(self) -> str:
         """The address holding the most waiting connections (of those, the one whose oldest came first)."""
+
         def weight(address: str) -> tuple[int, float]:
             mine = self._by_address[address]
             return len(mine), -self._waiting[next(iter(mine))].since

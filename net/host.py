@@ -43,22 +43,22 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from websockets.asyncio.server import ServerConnection, broadcast, serve
-from websockets.http11 import Request, Response
 from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request, Response
 
 from quackbox.core.rules import Outcome
-from quackbox.net.protocol import DEFAULT_PORT, MAX_FRAME, Error, ErrorCode
 from quackbox.net import journal as jn
 from quackbox.net import text
+from quackbox.net.actions import JournalNote
+from quackbox.net.config import TableConfig
 from quackbox.net.errors import HostError
 from quackbox.net.gate import Gate
 from quackbox.net.journal_writer import DISK, Disk, JournalWriter
-from quackbox.net.loops import call_soon_from_thread
 from quackbox.net.lobby import HELLO_TIMEOUT
-from quackbox.net.config import TableConfig
-from quackbox.net.saver import Record, Saver, Start
-from quackbox.net.actions import JournalNote
+from quackbox.net.loops import call_soon_from_thread
+from quackbox.net.protocol import DEFAULT_PORT, MAX_FRAME, Error, ErrorCode
 from quackbox.net.room import new_room_code
+from quackbox.net.saver import Record, Saver, Start
 from quackbox.net.table import OVER, Action, Close, JournalEnd, JournalMove, JournalStart, Send, Table
 
 if TYPE_CHECKING:
@@ -118,7 +118,10 @@ def farewell(saved: tuple[Path, bool] | None, resume_flags: Sequence[str] = ()) 
     path, over = saved
     path = path.absolute()  # the command works from any folder
     if over:
-        return [f"The game is over; it is saved in {path}", f"Watch it again with: quackbox replay {shlex.quote(str(path))}"]
+        return [
+            f"The game is over; it is saved in {path}",
+            f"Watch it again with: quackbox replay {shlex.quote(str(path))}",
+        ]
     command = shlex.join(["quackbox", "host", "--resume", str(path), *resume_flags])
     return [f"The game is saved in {path}", f"Resume it with: {command}"]
 
@@ -173,8 +176,14 @@ class Host:
             self.config = config = dataclasses.replace(config, code=self.table.code)
         else:
             self.table = Table(config, rules=rules)
-        self.saver = Saver(config.journal_dir, writer=writer, on_trouble=self._trouble, on_saved=self._saved,
-                           disk=disk, sync=config.journal_sync)
+        self.saver = Saver(
+            config.journal_dir,
+            writer=writer,
+            on_trouble=self._trouble,
+            on_saved=self._saved,
+            disk=disk,
+            sync=config.journal_sync,
+        )
         """Puts the journal on disk; says when it cannot."""
         self._journalling = config.journal_dir is not None or writer is not None
         self.waiting = Gate(total=WAITING, per_address=WAITING_PER_ADDRESS)
@@ -262,14 +271,17 @@ class Host:
             self.table.restart_clock(self._now())
         self.saver.start()
         # A slow bot thinks in a worker process; its answer wakes the table here.
-        self.table.bots.on_thought = functools.partial(call_soon_from_thread, asyncio.get_running_loop(), self._on_timer)
+        self.table.bots.on_thought = functools.partial(
+            call_soon_from_thread, asyncio.get_running_loop(), self._on_timer
+        )
         self._reschedule()
         if self.config.programs:
             from quackbox.net.program import ProgramError, start_program_seats
 
             try:
-                self.programs = await start_program_seats(self.url, self.config.programs, code=self.code,
-                                                          seed=self.config.seed)
+                self.programs = await start_program_seats(
+                    self.url, self.config.programs, code=self.code, seed=self.config.seed
+                )
             except ProgramError as exc:
                 await self.stop()
                 raise HostError(str(exc)) from None
@@ -450,8 +462,9 @@ class Host:
             # Encoded as the table accepts it: the record's time is the move's.
             op = Record(jn.move_record(self.table.wire.values, action.seat, action.move))
         elif isinstance(action, JournalNote):
-            op = Record(jn.note_record(action.kind, action.seat, token_hash=action.token_hash, muted=action.muted),
-                        note=True)
+            op = Record(
+                jn.note_record(action.kind, action.seat, token_hash=action.token_hash, muted=action.muted), note=True
+            )
         else:
             op = Record(jn.end_record(action.outcome), end=True)
         self.table.holding = True
@@ -601,7 +614,9 @@ def _explain(exc: OSError, bind: str, port: int) -> str:
             "Stop it, or pick another port with --port."
         )
     if exc.errno in (errno.EACCES, errno.EPERM):
-        return f"Cannot listen on {where}: permission denied. Ports below 1024 need privileges; try --port {DEFAULT_PORT}."
+        return (
+            f"Cannot listen on {where}: permission denied. Ports below 1024 need privileges; try --port {DEFAULT_PORT}."
+        )
     if exc.errno == errno.EADDRNOTAVAIL:
         return f"Cannot listen on {where}: this machine has no such address. Try --bind 0.0.0.0 for every address."
     return f"Cannot listen on {where}: {exc.strerror or exc}."

@@ -36,8 +36,8 @@ import msgpack
 from quackbox.core import games
 from quackbox.core.rules import Event, Move, Outcome, RulesError
 from quackbox.net import places
-from quackbox.net.errors import NetError
 from quackbox.net.codec import Codec, DecodeError
+from quackbox.net.errors import NetError
 from quackbox.net.protocol import Wire
 
 __all__ = [
@@ -164,8 +164,9 @@ def move_record(codec: Codec, seat: int, move: Move, *, at: float | None = None)
     return _frame(codec.pack({"kind": MOVE, "seat": seat, "move": move, "at": when}))
 
 
-def note_record(kind: str, seat: int | None, *, token_hash: str = "", muted: bool = False,
-                at: float | None = None) -> bytes:
+def note_record(
+    kind: str, seat: int | None, *, token_hash: str = "", muted: bool = False, at: float | None = None
+) -> bytes:
     """The bytes of a host's note: a person removed (``removed``), or a seat's chat muted
     or let go (``muted``)."""
     record: dict[str, Any] = {"kind": kind, "seat": seat, "at": time.time() if at is None else at}
@@ -178,8 +179,13 @@ def note_record(kind: str, seat: int | None, *, token_hash: str = "", muted: boo
 
 def end_record(outcome: Outcome, *, at: float | None = None) -> bytes:
     """The bytes of the record that says how the game ended."""
-    record = {"kind": END, "winners": list(outcome.winners), "places": list(outcome.places),
-              "reason": outcome.reason, "at": time.time() if at is None else at}
+    record = {
+        "kind": END,
+        "winners": list(outcome.winners),
+        "places": list(outcome.places),
+        "reason": outcome.reason,
+        "at": time.time() if at is None else at,
+    }
     return _frame(msgpack.packb(record, use_bin_type=True))
 
 
@@ -197,8 +203,9 @@ class _Decoder:
         return record
 
 
-def _records(data: bytes, decode: Callable[[bytes], Any], start: int = len(MAGIC)
-             ) -> Iterator[tuple[int, int, dict[str, Any] | None, str]]:
+def _records(
+    data: bytes, decode: Callable[[bytes], Any], start: int = len(MAGIC)
+) -> Iterator[tuple[int, int, dict[str, Any] | None, str]]:
     """(offset, end, record or None, problem) for each record from ``start`` (after the magic)."""
     offset = start
     while offset < len(data):
@@ -286,8 +293,17 @@ def read(path: os.PathLike[str] | str) -> Journal:
         good = end
     if header is None:
         raise JournalError(path, "has no header")
-    return Journal(path=path, header=header, moves=moves, times=times, outcome=outcome, removed=removed, muted=muted,
-                   dropped=dropped, good_length=good)
+    return Journal(
+        path=path,
+        header=header,
+        moves=moves,
+        times=times,
+        outcome=outcome,
+        removed=removed,
+        muted=muted,
+        dropped=dropped,
+        good_length=good,
+    )
 
 
 def _header(path: Path, record: Mapping[str, Any]) -> Header:
@@ -297,8 +313,10 @@ def _header(path: Path, record: Mapping[str, Any]) -> Header:
     if not isinstance(version, int) or isinstance(version, bool):
         raise JournalError(path, "has no format version")
     if version > FORMAT:
-        raise JournalError(path, f"was written in format {version}, newer than this quackbox reads ({FORMAT}); "
-                                 "upgrade quackbox to open it")
+        raise JournalError(
+            path,
+            f"was written in format {version}, newer than this quackbox reads ({FORMAT}); upgrade quackbox to open it",
+        )
     try:
         game = record["game"]
         if game not in games.GAMES:
@@ -388,8 +406,9 @@ def replay(journal: Journal, upto: int | None = None) -> Iterator[tuple[Any, tup
 def rebuild(journal: Journal, upto: int | None = None) -> Any:
     """The game's State after its first ``upto`` moves (all of them by default);
     JournalError if the journal does not replay (see :func:`replay`)."""
-    for state, _events in replay(journal, upto):
-        pass
+    state = None
+    for step in replay(journal, upto):
+        state = step[0]
     return state
 
 

@@ -99,8 +99,17 @@ class JournalWriter:
         sync: False never syncs (for tests and benchmarks of the rest).
     """
 
-    def __init__(self, header: Header, kept: bytes, *, folder: Path, path: Path | None = None, when: float = 0.0,
-                 disk: Disk = DISK, sync: bool = True) -> None:
+    def __init__(
+        self,
+        header: Header,
+        kept: bytes,
+        *,
+        folder: Path,
+        path: Path | None = None,
+        when: float = 0.0,
+        disk: Disk = DISK,
+        sync: bool = True,
+    ) -> None:
         self.header = header
         self.folder = folder
         self.path = path
@@ -124,15 +133,17 @@ class JournalWriter:
     # --- making one --------------------------------------------------------------------
 
     @classmethod
-    def new(cls, folder: os.PathLike[str] | str, header: Header, when: float, *, disk: Disk = DISK,
-            sync: bool = True) -> JournalWriter:
+    def new(
+        cls, folder: os.PathLike[str] | str, header: Header, when: float, *, disk: Disk = DISK, sync: bool = True
+    ) -> JournalWriter:
         """A journal for a new game, to be made in ``folder`` under the first free name of
         :func:`~quackbox.net.journal.journal_names` at its first commit. No IO here."""
         return cls(header, header_record(header), folder=Path(folder), when=when, disk=disk, sync=sync)
 
     @classmethod
-    def create(cls, path: os.PathLike[str] | str, header: Header, *, sync: bool = True,
-               disk: Disk = DISK) -> JournalWriter:
+    def create(
+        cls, path: os.PathLike[str] | str, header: Header, *, sync: bool = True, disk: Disk = DISK
+    ) -> JournalWriter:
         """A new journal at ``path``, its header on disk (JournalError if the name is taken)."""
         path = Path(path)
         writer = cls(header, header_record(header), folder=path.parent, path=path, disk=disk, sync=sync)
@@ -143,8 +154,9 @@ class JournalWriter:
         return writer
 
     @classmethod
-    def create_new(cls, folder: os.PathLike[str] | str, header: Header, when: float, *, sync: bool = True,
-                   disk: Disk = DISK) -> JournalWriter:
+    def create_new(
+        cls, folder: os.PathLike[str] | str, header: Header, when: float, *, sync: bool = True, disk: Disk = DISK
+    ) -> JournalWriter:
         """:meth:`new`, its header on disk at once."""
         writer = cls.new(folder, header, when, disk=disk, sync=sync)
         writer.commit()

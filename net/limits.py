@@ -230,8 +230,11 @@ class Repeats:
     def due(self, now: float) -> list[tuple[Hashable, int]]:
         """The kinds with lines held back whose interval is over at ``now``, and how many each:
         written now, they count as logged now."""
-        found = [(kind, repeat.held) for kind, repeat in self._kinds.items()
-                 if repeat.held and now >= repeat.logged + self.interval]
+        found = [
+            (kind, repeat.held)
+            for kind, repeat in self._kinds.items()
+            if repeat.held and now >= repeat.logged + self.interval
+        ]
         for kind, _ in found:
             self._kinds.pop(kind)
             self._kinds[kind] = _Repeat(now)

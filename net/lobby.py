@@ -21,6 +21,7 @@ from quackbox.core.rules import AnyRules
 from quackbox.net import protocol
 from quackbox.net.actions import Action, Close, Send
 from quackbox.net.config import TableConfig
+from quackbox.net.journal import token_hash
 from quackbox.net.limits import CHAT_BURST, CHAT_PER_SECOND, MessageLimits, Rate, SlowDown, TokenBucket, Verdict
 from quackbox.net.protocol import (
     MAX_CHAT,
@@ -37,7 +38,6 @@ from quackbox.net.protocol import (
     Welcome,
     Wire,
 )
-from quackbox.net.journal import token_hash
 from quackbox.net.room import same_code
 from quackbox.net.seats import Seats
 from quackbox.net.text import clean_name, clean_text, name_keys
@@ -160,9 +160,9 @@ class Lobby:
         oldest = pending[0]
         self._deferred.pop(oldest.conn, None)
         oldest.closing = True
-        return self.send(oldest, Bye(reason="hello_timeout", message="Too many connections are waiting to say hello."), free=True) + [
-            Close(oldest.conn, CLOSE_POLICY, "hello timeout", free=True)
-        ]
+        return self.send(
+            oldest, Bye(reason="hello_timeout", message="Too many connections are waiting to say hello."), free=True
+        ) + [Close(oldest.conn, CLOSE_POLICY, "hello timeout", free=True)]
 
     def hello(self, peer: Peer, hello: Hello, now: float, *, phase: str) -> list[Action]:
         """``peer`` said hello: check its seat token or the room code, and the
@@ -196,12 +196,16 @@ class Lobby:
                 old.seat = None
                 out += self.send(old, Bye(reason="replaced", message="This seat was taken over by a newer connection."))
                 out.append(Close(old.conn, CLOSE_NORMAL, "replaced"))
-            self.seats.reclaim(seat, hello.token, peer.conn, name=name if phase == LOBBY else "", taken=self.watcher_keys())
+            self.seats.reclaim(
+                seat, hello.token, peer.conn, name=name if phase == LOBBY else "", taken=self.watcher_keys()
+            )
             peer.seat = seat.index
         elif hello.spectate:
             watching = sum(1 for p in self.peers.values() if p.spectator)
             if watching >= self.max_spectators:
-                return self.refuse(peer, ErrorCode.TABLE_FULL, "This table has all the spectators it can take.", "hello")
+                return self.refuse(
+                    peer, ErrorCode.TABLE_FULL, "This table has all the spectators it can take.", "hello"
+                )
             peer.spectator = True
             peer.name = self.seats.unique_name(name or "Spectator", None, taken=self.watcher_keys(besides=peer))
         elif phase == PLAYING:
@@ -282,7 +286,9 @@ class Lobby:
         for peer in list(self.peers.values()):
             if not peer.welcomed and not peer.closing and now >= peer.opened + HELLO_TIMEOUT:
                 peer.closing = True
-                out += self.send(peer, Bye(reason="hello_timeout", message="No hello within the time allowed."), free=True)
+                out += self.send(
+                    peer, Bye(reason="hello_timeout", message="No hello within the time allowed."), free=True
+                )
                 out.append(Close(peer.conn, CLOSE_POLICY, "hello timeout", free=True))
         return out
 
@@ -322,8 +328,9 @@ class Lobby:
     def say(self, peer: Peer, say: Say, now: float) -> list[Action]:
         """A chat line from ``peer``, cleaned, to everyone (and kept for newcomers)."""
         if peer.muted or (peer.seat is not None and peer.seat in self.muted):
-            return self.error(peer, ErrorCode.MUTED, "The host has muted your chat: the table does not see it.",
-                              "chat", free=True)
+            return self.error(
+                peer, ErrorCode.MUTED, "The host has muted your chat: the table does not see it.", "chat", free=True
+            )
         bucket = self._seat_chat[peer.seat] if peer.seat is not None else peer.chat
         if not bucket.take(now):
             return self.error(peer, ErrorCode.RATE_LIMITED, "You are chatting too fast.", "chat")
@@ -348,8 +355,9 @@ class Lobby:
         frame = self.wire.encode(message)
         return [Send(p.conn, frame) for p in self.audience() if p.conn != skip]
 
-    def error(self, peer: Peer, code: ErrorCode, message: str, refused: str = "", *,
-              free: bool = False) -> list[Action]:
+    def error(
+        self, peer: Peer, code: ErrorCode, message: str, refused: str = "", *, free: bool = False
+    ) -> list[Action]:
         return self.send(peer, Error(code=code.value, message=message, refused=refused), free=free)
 
     def refuse(self, peer: Peer, code: ErrorCode, message: str, refused: str = "") -> list[Action]:
@@ -374,4 +382,6 @@ class Lobby:
             ]
         wait = verdict.retry_after
         message = f"Too many messages; that {refused or 'message'} was not handled. Send it again in {wait:.2f} s."
-        return self.send(peer, Error(code=ErrorCode.RATE_LIMITED.value, message=message, refused=refused, retry_after=wait))
+        return self.send(
+            peer, Error(code=ErrorCode.RATE_LIMITED.value, message=message, refused=refused, retry_after=wait)
+        )

@@ -112,7 +112,11 @@ async def _stop(host: Host, *doors: SshServer | WebServer | None) -> None:
 
 
 async def open_table(
-    config: HostConfig, *, name: str, rules: Any = None, ssh: SshConfig | None = None,
+    config: HostConfig,
+    *,
+    name: str,
+    rules: Any = None,
+    ssh: SshConfig | None = None,
     web: WebConfig | None = None,
 ) -> tuple[Client, LocalGame]:
     """Start a host for ``config`` and connect its own seat (seat 0) to it.

@@ -70,8 +70,13 @@ async def run_network_bot(
         # As the host runs its bots (net.bot_driver): a failure is logged, and a slow bot
         # thinks in a worker process, never beside this loop.
         seed = seed if seed is not None else secrets.randbits(32)
-        bot = seated(core_bots.make(client.game, kind, seed), client.seat if client.seat is not None else -1,
-                     lambda: pool, done, fallback=lambda: core_bots.make(client.game, core_bots.NORMAL, seed))
+        bot = seated(
+            core_bots.make(client.game, kind, seed),
+            client.seat if client.seat is not None else -1,
+            lambda: pool,
+            done,
+            fallback=lambda: core_bots.make(client.game, core_bots.NORMAL, seed),
+        )
         if bot.thinking is not None:
             pool.start()  # warm before the first decision
         await client.ready()

@@ -34,6 +34,7 @@ class Table(Protocol):
     @property
     def host_token(self) -> str | None: ...
 
+
 __all__ = ["Order"]
 
 
@@ -45,8 +46,11 @@ class Order:
 
     def is_host(self, peer: Peer) -> bool:
         """Whether ``peer`` is the host's own seat (a headless table has none)."""
-        return (self.table.host_token is not None and peer.seat is not None
-                and self.table.seats[peer.seat].token == self.table.host_token)
+        return (
+            self.table.host_token is not None
+            and peer.seat is not None
+            and self.table.seats[peer.seat].token == self.table.host_token
+        )
 
     def _person(self, name: str) -> Seat | Peer | None:
         """The seat whose person goes by ``name`` (as names are told apart), or the spectator."""
@@ -81,15 +85,19 @@ class Order:
             out += self._show_out(target)
         else:
             if target.kind == BOT:
-                return lobby.error(peer, ErrorCode.BAD_MESSAGE, f"{target.name} is a bot: there is nobody to remove.",
-                                   "remove")
+                return lobby.error(
+                    peer, ErrorCode.BAD_MESSAGE, f"{target.name} is a bot: there is nobody to remove.", "remove"
+                )
             if target.index == peer.seat:
-                return lobby.error(peer, ErrorCode.BAD_MESSAGE, "You cannot remove yourself; close the table instead.",
-                                   "remove")
+                return lobby.error(
+                    peer, ErrorCode.BAD_MESSAGE, "You cannot remove yourself; close the table instead.", "remove"
+                )
             gone = lobby.peers.get(target.conn) if target.conn is not None else None
             if target.token_hash:
                 lobby.removed.add(target.token_hash)
-                out.append(JournalNote("removed", target.index if self.table.phase != LOBBY else None, target.token_hash))
+                out.append(
+                    JournalNote("removed", target.index if self.table.phase != LOBBY else None, target.token_hash)
+                )
             name = target.name
             if self.table.phase == LOBBY:
                 self.table.seats.free(target)
@@ -105,9 +113,9 @@ class Order:
 
     def _show_out(self, peer: Peer) -> list[Action]:
         peer.closing = True
-        return self.table.lobby.send(peer, Bye(reason="removed", message="The host removed you from the table."), free=True) + [
-            Close(peer.conn, CLOSE_NORMAL, "removed", free=True)
-        ]
+        return self.table.lobby.send(
+            peer, Bye(reason="removed", message="The host removed you from the table."), free=True
+        ) + [Close(peer.conn, CLOSE_NORMAL, "removed", free=True)]
 
     def mute(self, peer: Peer, name: str, muted: bool) -> list[Action]:
         """The host mutes (or lets go) the chat of the person called ``name``: the table stops
@@ -133,8 +141,11 @@ class Order:
             out.append(JournalNote("muted", target.index, muted=muted))
             out += lobby.announce(self.table.phase)
             who, listeners = target.name, [p for p in lobby.audience() if p.seat == target.index]
-        own = ("The host muted your chat: the table no longer sees what you say." if muted
-               else "The host lets you chat again.")
+        own = (
+            "The host muted your chat: the table no longer sees what you say."
+            if muted
+            else "The host lets you chat again."
+        )
         for listener in listeners:
             out += lobby.send(listener, Notice(text=own), free=True)
         said = f"{who}'s chat is muted: nobody sees it." if muted else f"{who} may chat again."

@@ -62,7 +62,9 @@ def private_dir(path: os.PathLike[str] | str) -> Path:
         return folder
     info = folder.stat()
     if info.st_uid != os.getuid():
-        raise PermissionError(f"{folder} belongs to another user; quackbox keeps games and seat tokens only in a folder of yours.")
+        raise PermissionError(
+            f"{folder} belongs to another user; quackbox keeps games and seat tokens only in a folder of yours."
+        )
     if info.st_mode & _OTHERS:
         os.chmod(folder, PRIVATE_DIR)
     return folder

@@ -19,7 +19,8 @@ from pathlib import Path
 
 from quackbox.net import places
 from quackbox.net.door_policy import stale_folders
-from quackbox.net.tokens import FILENAME as TOKENS_FILE, TokenStore
+from quackbox.net.tokens import FILENAME as TOKENS_FILE
+from quackbox.net.tokens import TokenStore
 
 __all__ = ["Key", "PlayerFolders"]
 

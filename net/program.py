@@ -32,24 +32,32 @@ from quackbox.core import bots as core_bots
 from quackbox.core.rules import Event, GameView, Outcome
 from quackbox.net.bot_driver import seated
 from quackbox.net.client import Client, NotConnected, Reconnected
-from quackbox.net.network_bot import should_start
 from quackbox.net.limits import TokenBucket
+from quackbox.net.network_bot import should_start
 from quackbox.net.program_lines import (
     ANSWER_SECONDS,
     MAX_LINE,
+    REPLACED_BY,
     Asked,
     ProgramFault,
     SeatLines,
     read_answer,
     replaced_line,
-    REPLACED_BY,
 )
 from quackbox.net.protocol import Error, Lobby, Paused, Started, View, Wire
 from quackbox.net.text import clean_name, clean_text
 from quackbox.net.thinker import Thinkers
 from quackbox.net.tokens import TokenStore
 
-__all__ = ["Program", "ProgramError", "ProgramSeats", "parse_command", "program_name", "run_program_seat", "start_program_seats"]
+__all__ = [
+    "Program",
+    "ProgramError",
+    "ProgramSeats",
+    "parse_command",
+    "program_name",
+    "run_program_seat",
+    "start_program_seats",
+]
 
 log = logging.getLogger("quackbox.net")
 
@@ -88,8 +96,9 @@ def program_name(argv: Sequence[str]) -> str:
     first = Path(argv[0]).name
     script = next((a for a in argv[1:] if not a.startswith("-")), None)
     interpreters = ("python", "python3", "node", "ruby", "perl", "java", "lua", "sh", "bash", "deno", "bun")
-    chosen = Path(script).name if script is not None and first.split(".")[0].rstrip("0123456789.") in interpreters \
-        else first
+    chosen = (
+        Path(script).name if script is not None and first.split(".")[0].rstrip("0123456789.") in interpreters else first
+    )
     return clean_name(chosen)[:24] or "Program"
 
 
@@ -117,8 +126,12 @@ class Program:
         """
         try:
             process = await asyncio.create_subprocess_exec(
-                *argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE, limit=MAX_LINE, start_new_session=True,
+                *argv,
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+                limit=MAX_LINE,
+                start_new_session=True,
             )
         except OSError as exc:
             raise ProgramError(f"Cannot start {shlex.join(argv)}: {exc.strerror or exc}.") from None
@@ -299,10 +312,10 @@ class _Seat:
                 self.number += 1
                 lobby = self.client.lobby
                 names = self.names or (tuple(s.name for s in lobby.seats) if lobby is not None else ())
-                self.lines = SeatLines(self.client.rules, seat=self.seat, names=names, number=self.number,
-                                       wire=self.wire)
-            line, asked = self.lines.view_line(view, events=seen.events, log=seen.log,
-                                               deadline=self._deadline(message))
+                self.lines = SeatLines(
+                    self.client.rules, seat=self.seat, names=names, number=self.number, wire=self.wire
+                )
+            line, asked = self.lines.view_line(view, events=seen.events, log=seen.log, deadline=self._deadline(message))
             try:
                 move = read_answer(await self.program.ask(line, self._seconds(message, asked)), asked)
             except ProgramFault as fault:
@@ -332,9 +345,13 @@ class _Seat:
         program = self.program
         label = program.label if program is not None else "the program"
         log.warning("%s lost its seat: %s %s", label, reason, REPLACED_BY)
-        self.fallback = seated(core_bots.make(self.client.game, core_bots.NORMAL, self.seed), self.seat,
-                               lambda: Thinkers((self.client.game,)), lambda: None,
-                               fallback=lambda: core_bots.make(self.client.game, core_bots.NORMAL, self.seed))
+        self.fallback = seated(
+            core_bots.make(self.client.game, core_bots.NORMAL, self.seed),
+            self.seat,
+            lambda: Thinkers((self.client.game,)),
+            lambda: None,
+            fallback=lambda: core_bots.make(self.client.game, core_bots.NORMAL, self.seed),
+        )
         if program is not None:
             self.closing = asyncio.get_running_loop().create_task(program.close(replaced_line(reason, self.wire)))
         self.program = None
@@ -383,8 +400,9 @@ async def run_program_seat(
         await program.close()
         raise
     program.label = f"{seat_name} at seat {client.seat + 1}" if client.seat is not None else seat_name
-    player = _Seat(client, program, seed=seed if seed is not None else secrets.randbits(32),
-                   answer_seconds=answer_seconds)
+    player = _Seat(
+        client, program, seed=seed if seed is not None else secrets.randbits(32), answer_seconds=answer_seconds
+    )
     playing = asyncio.get_running_loop().create_task(player.play())
     try:
         await client.ready()
@@ -444,8 +462,9 @@ class ProgramSeats:
                 await task
 
 
-async def start_program_seats(url: str, commands: Sequence[Sequence[str]], *, code: str | None,
-                              seed: int | None) -> ProgramSeats:
+async def start_program_seats(
+    url: str, commands: Sequence[Sequence[str]], *, code: str | None, seed: int | None
+) -> ProgramSeats:
     """Start each of ``commands`` and seat it at the table at ``url`` (a host's own, over
     loopback); each takes an open seat as it connects.
 

@@ -81,8 +81,9 @@ class SeatLines:
         number: which game this is for the program (1 for its first).
     """
 
-    def __init__(self, rules: AnyRules, *, seat: int, names: Sequence[str], number: int,
-                 wire: Wire | None = None) -> None:
+    def __init__(
+        self, rules: AnyRules, *, seat: int, names: Sequence[str], number: int, wire: Wire | None = None
+    ) -> None:
         self.rules = rules
         self.seat = seat
         self.names = tuple(names)
@@ -91,8 +92,9 @@ class SeatLines:
         self.sent = 0
         """Lines sent so far in this game."""
 
-    def view_line(self, view: GameView, *, events: Sequence[Event], log: Sequence[str],
-                  deadline: float | None) -> tuple[str, Asked]:
+    def view_line(
+        self, view: GameView, *, events: Sequence[Event], log: Sequence[str], deadline: float | None
+    ) -> tuple[str, Asked]:
         """The line telling the program of ``view``, after ``events`` (already redacted for
         its seat) and the log lines ``log`` they made; ``deadline``, the seconds the seat
         has to answer when a countdown runs for it. Also what the line asks."""

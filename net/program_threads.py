@@ -64,7 +64,10 @@ class ThreadedProgram:
         self.label = label
         try:
             self.process = subprocess.Popen(
-                list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                list(argv),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
                 start_new_session=True,
             )
         except OSError as exc:
@@ -178,8 +181,9 @@ class LineupProgram:
         answer_seconds: the time it has for each line.
     """
 
-    def __init__(self, rules: AnyRules, argv: Sequence[str], *, place: int,
-                 answer_seconds: float = ANSWER_SECONDS) -> None:
+    def __init__(
+        self, rules: AnyRules, argv: Sequence[str], *, place: int, answer_seconds: float = ANSWER_SECONDS
+    ) -> None:
         self.rules = rules
         self.argv = tuple(argv)
         self.place = place
@@ -224,8 +228,12 @@ class LineupProgram:
     def fail(self, reason: str) -> None:
         """The program loses its place: it is told why and ended, and the log says so."""
         self.failure = f"{reason} (game {self.games})"
-        log.warning("%s lost its seat in game %d: %s The normal bot plays its place for the rest of the run.",
-                    self.label, self.games, reason)
+        log.warning(
+            "%s lost its seat in game %d: %s The normal bot plays its place for the rest of the run.",
+            self.label,
+            self.games,
+            reason,
+        )
         if self.program is not None:
             self.program.close(replaced_line(reason, self.wire))
 
@@ -264,8 +272,9 @@ class ProgramBot(Bot[GameView]):
             return None
         if self.lines is None:
             names = tuple(f"Seat {i + 1}" for i in range(len(view.players)))
-            self.lines = SeatLines(self.program.rules, seat=view.seat, names=names, number=self.number,
-                                   wire=self.program.wire)
+            self.lines = SeatLines(
+                self.program.rules, seat=view.seat, names=names, number=self.number, wire=self.program.wire
+            )
         events, self.events = self.events, []
         told, self.log = self.log, []
         return self.program.ask(self.lines, view, events, told)
@@ -288,4 +297,3 @@ class ProgramBot(Bot[GameView]):
             except ProgramFault:
                 pass
         return self.fallback.react(view) if self.fallback.reacts else None
-

@@ -517,9 +517,7 @@ class Wire:
         cls = registry.get(kind) if type(kind) is str else None
         if cls is None:
             known = ", ".join(sorted(registry))
-            raise ProtocolError(
-                ErrorCode.BAD_MESSAGE, f"Unknown message type {_short(kind)}; expected one of {known}."
-            )
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, f"Unknown message type {_short(kind)}; expected one of {known}.")
         try:
             return self.values.decode_fields(cls, obj, TYPE)
         except DecodeError as exc:

@@ -126,9 +126,7 @@ class PtyChild:
             exits.watch(pid, self._exited_with)
 
     @classmethod
-    def spawn(
-        cls, argv: Sequence[str], env: Mapping[str, str], *, cols: int, rows: int
-    ) -> PtyChild:
+    def spawn(cls, argv: Sequence[str], env: Mapping[str, str], *, cols: int, rows: int) -> PtyChild:
         """Start ``argv`` (its first item a path) on a fresh PTY of ``cols`` x ``rows``.
 
         Raises:
@@ -186,7 +184,7 @@ class PtyChild:
             return
         was_full = len(self._pending) > INPUT_BACKLOG
         if not self._pending:
-            data = data[self._write_now(data):]
+            data = data[self._write_now(data) :]
             if not data:
                 return
             self._loop.add_writer(self._master, self._drain)

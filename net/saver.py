@@ -123,9 +123,16 @@ class Saver:
     """
 
     def __init__(
-        self, folder: str | Path | None, *, on_trouble: Callable[[str | None], None],
-        on_saved: Callable[[], None] = lambda: None, writer: JournalWriter | None = None,
-        disk: Disk = DISK, sync: bool = True, deadline: float = SAVE_DEADLINE, retry: float = RETRY_SECONDS,
+        self,
+        folder: str | Path | None,
+        *,
+        on_trouble: Callable[[str | None], None],
+        on_saved: Callable[[], None] = lambda: None,
+        writer: JournalWriter | None = None,
+        disk: Disk = DISK,
+        sync: bool = True,
+        deadline: float = SAVE_DEADLINE,
+        retry: float = RETRY_SECONDS,
     ) -> None:
         self.folder = Path(folder) if folder is not None else None
         self.on_trouble = on_trouble
@@ -252,8 +259,9 @@ class Saver:
         if self.trouble is None:
             self._logged = now
             if isinstance(exc, (OSError, DiskHung)):
-                log.error("cannot save the game journal %s (%s); play is paused until it can",
-                          self.path or self.folder, what)
+                log.error(
+                    "cannot save the game journal %s (%s); play is paused until it can", self.path or self.folder, what
+                )
             else:
                 log.error("cannot save the game journal (a bug); play is paused", exc_info=exc)
         elif now - self._logged >= LOG_EVERY:
@@ -264,8 +272,7 @@ class Saver:
             self.on_trouble(sentence)
 
     def _recovered(self) -> None:
-        log.warning("the game journal %s is on disk again after %d failed tries; play goes on",
-                    self.path, self._tries)
+        log.warning("the game journal %s is on disk again after %d failed tries; play goes on", self.path, self._tries)
         self.trouble = None
         self._tries = 0
         self.on_trouble(None)
@@ -277,8 +284,11 @@ class Saver:
             if isinstance(op, Start):
                 if self.writer is not None:
                     self._retiring.append(self.writer)
-                self.writer = (JournalWriter.new(self.folder, op.header, op.when, disk=self.disk, sync=self.sync)
-                               if self.folder is not None else None)
+                self.writer = (
+                    JournalWriter.new(self.folder, op.header, op.when, disk=self.disk, sync=self.sync)
+                    if self.folder is not None
+                    else None
+                )
             elif isinstance(op, Record):
                 if self.writer is not None:
                     if op.end:

@@ -164,7 +164,9 @@ class Seats:
         seat.conn, seat.away_since = conn, None
         return seat
 
-    def reclaim(self, seat: Seat, token: str, conn: int, *, name: str = "", taken: AbstractSet[str] = frozenset()) -> None:
+    def reclaim(
+        self, seat: Seat, token: str, conn: int, *, name: str = "", taken: AbstractSet[str] = frozenset()
+    ) -> None:
         """The person with ``token`` is back on ``conn`` (``name``: a new name, in the lobby)."""
         if name:
             seat.name = self.unique_name(name, seat.index, taken=taken)
@@ -192,8 +194,12 @@ class Seats:
         """The people's seats whose person has been gone ``grace`` seconds at
         ``now`` (never the host's own seat): what a table not playing opens again."""
         return [
-            s for s in self._seats
-            if s.kind == HUMAN and s.conn is None and s.away_since is not None and now - s.away_since >= grace
+            s
+            for s in self._seats
+            if s.kind == HUMAN
+            and s.conn is None
+            and s.away_since is not None
+            and now - s.away_since >= grace
             and not (s.index == 0 and not self.headless)
         ]
 

@@ -108,8 +108,14 @@ class SshServer(DoorServer):
         self._allow: AllowList | None = None
         self._connections: list[_Connection] = []
         self.door = Door(
-            host, config.limits, PlayerFolders(players_dir(config.players_dir)),
-            disconnect=self._disconnect, watch_how=self._watch_how, via=self._via, program=config.program, command=config.command,
+            host,
+            config.limits,
+            PlayerFolders(players_dir(config.players_dir)),
+            disconnect=self._disconnect,
+            watch_how=self._watch_how,
+            via=self._via,
+            program=config.program,
+            command=config.command,
             warm=config.warm,
         )
 
@@ -150,8 +156,9 @@ class SshServer(DoorServer):
             await self.door.close()  # its warm start process, started as it opened
             where = f"{config.bind or 'every address'} port {config.port}"
             if exc.errno == errno.EADDRINUSE:
-                raise SshError(f"Cannot serve SSH on {where}: the port is already in use; "
-                               "pick another with --ssh PORT.") from None
+                raise SshError(
+                    f"Cannot serve SSH on {where}: the port is already in use; pick another with --ssh PORT."
+                ) from None
             raise SshError(f"Cannot serve SSH on {where}: {exc.strerror or exc}.") from None
         self.port = self._server.sockets[0].getsockname()[1]
 
@@ -204,8 +211,10 @@ class SshServer(DoorServer):
         """Why an SSH session cannot even ask the door (a sentence), or None."""
         how = self._how_to(request)
         if session.command is not None and session.command != SPECTATE:
-            return (f"There is no command {session.command[:40]!r} here: this is a game table. "
-                    f"Play with 'ssh {how}', watch with 'ssh -t {how} {SPECTATE}'.")
+            return (
+                f"There is no command {session.command[:40]!r} here: this is a game table. "
+                f"Play with 'ssh {how}', watch with 'ssh -t {how} {SPECTATE}'."
+            )
         if not session.has_pty:
             what = f"ssh -t {how} {SPECTATE}" if session.command == SPECTATE else f"ssh -t {how}"
             return f"This game needs a terminal: connect with '{what}'."

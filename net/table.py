@@ -38,8 +38,9 @@ from quackbox.net.actions import Action, Close, JournalEnd, JournalMove, Journal
 from quackbox.net.bot_driver import BotDriver
 from quackbox.net.config import TableConfig
 from quackbox.net.journal import Header, Journal, rebuild
-from quackbox.net.lobby import CLOSE_NORMAL, LOBBY, OVER, PLAYING, Lobby, Peer
 from quackbox.net.limits import Rate, TokenBucket, TurnBudget
+from quackbox.net.lobby import CLOSE_NORMAL, LOBBY, OVER, PLAYING, Lobby, Peer
+from quackbox.net.order import Order
 from quackbox.net.protocol import (
     BOT,
     HUMAN,
@@ -61,7 +62,6 @@ from quackbox.net.protocol import (
     View,
     Wire,
 )
-from quackbox.net.order import Order
 from quackbox.net.seats import Seat, Seats
 
 __all__ = [
@@ -103,8 +103,11 @@ def seen_by(
         if redacted is not None:
             seen.append(redacted)
     # An event the rules have no sentence for (an empty one) makes no line.
-    told = tuple(LogLine(text=text, kind=rules.line_kind(e, seat), event=i)
-                 for i, e in enumerate(seen) if (text := rules.describe(e, names, seat)))
+    told = tuple(
+        LogLine(text=text, kind=rules.line_kind(e, seat), event=i)
+        for i, e in enumerate(seen)
+        if (text := rules.describe(e, names, seat))
+    )
     return tuple(seen), told
 
 
@@ -251,8 +254,11 @@ class Table:
         if kind is Bye:
             seat = peer.seat
             out += lobby.leave(peer, now, phase=self.phase)
-            return out + (self._presence(self.seats[seat], "left the table.", "You left the table.", now)
-                          if seat is not None else [])
+            return out + (
+                self._presence(self.seats[seat], "left the table.", "You left the table.", now)
+                if seat is not None
+                else []
+            )
         return out + lobby.refuse(peer, ErrorCode.BAD_MESSAGE, "You have already said hello.", message.TYPE)
 
     def disconnect(self, conn: int, now: float) -> list[Action]:
@@ -261,8 +267,9 @@ class Table:
         seat = peer.seat if peer is not None and peer.welcomed and not peer.closing else None
         out = self.lobby.disconnect(conn, now, phase=self.phase)
         if seat is not None and self.seats[seat].conn is None:
-            out += self._presence(self.seats[seat], "is away: the connection was lost.",
-                                  "You were away: the connection was lost.", now)
+            out += self._presence(
+                self.seats[seat], "is away: the connection was lost.", "You were away: the connection was lost.", now
+            )
         return out
 
     def _kind_of(self, data: bytes | str) -> str:
@@ -314,8 +321,14 @@ class Table:
         """A bot's move: a bot seat's, or a stand-in's for a person, which the log tells."""
         held = self.seats[seat]
         if held.kind != BOT:
-            return self._apply(seat, move, now, note=Note(seat, f"A bot played for {held.name}, who is away.",
-                                                          "A bot played for you while you were away."))
+            return self._apply(
+                seat,
+                move,
+                now,
+                note=Note(
+                    seat, f"A bot played for {held.name}, who is away.", "A bot played for you while you were away."
+                ),
+            )
         return self._apply(seat, move, now)
 
     def shutdown(self, reason: str, message: str) -> list[Action]:
@@ -427,8 +440,13 @@ class Table:
         """
         header = journal.header
         config = dataclasses.replace(
-            config, game=header.game, seats=header.seats, options=dict(header.options), seed=header.seed,
-            bots=0, code=header.room or config.code,
+            config,
+            game=header.game,
+            seats=header.seats,
+            options=dict(header.options),
+            seed=header.seed,
+            bots=0,
+            code=header.room or config.code,
         )
         table = cls(config, rules=rules)
         table.state = rebuild(journal)
@@ -466,7 +484,10 @@ class Table:
             return self._refuse_paused(peer, "move")
         if not 0 <= message.seq <= self.seq:
             return self.lobby.error(
-                peer, ErrorCode.BAD_MESSAGE, f"No view numbered {message.seq} was sent; the latest is {self.seq}.", "move"
+                peer,
+                ErrorCode.BAD_MESSAGE,
+                f"No view numbered {message.seq} was sent; the latest is {self.seq}.",
+                "move",
             ) + [Send(peer.conn, self._current_view(peer.seat, now))]
         move = message.move
         if type(move) in self._host_only:
@@ -474,8 +495,10 @@ class Table:
         unlisted = type(move) in self._unlisted
         if unlisted and self.turns.spent(peer.seat):
             return self.lobby.error(
-                peer, ErrorCode.RATE_LIMITED,
-                "That is as many offers as a player may make in one turn; wait for the next turn.", "move",
+                peer,
+                ErrorCode.RATE_LIMITED,
+                "That is as many offers as a player may make in one turn; wait for the next turn.",
+                "move",
             )
         try:
             out = self._apply(peer.seat, move, now, unlisted=unlisted)
@@ -547,7 +570,11 @@ class Table:
     # --- sending ---------------------------------------------------------------------
 
     def _send_views(
-        self, events: list[Event] | tuple[Event, ...], now: float, *, note: Note | None = None,
+        self,
+        events: list[Event] | tuple[Event, ...],
+        now: float,
+        *,
+        note: Note | None = None,
         skip: int | None = None,
     ) -> list[Action]:
         """Each connection's own view, and the events redacted for its seat
@@ -571,7 +598,9 @@ class Table:
         for seat in seats:
             seen, lines = self._seen(seat, events, names, note.lines(seat) if note else ())
             first = self._keep(seat, lines)
-            messages.append(View(seq=self.seq, view=views[seat], events=seen, log=lines, deadline=deadline, log_from=first))
+            messages.append(
+                View(seq=self.seq, view=views[seat], events=seen, log=lines, deadline=deadline, log_from=first)
+            )
         frames = dict(zip(seats, self.wire.encode_alike(messages)))
         for seat in [None, *(s.index for s in self.seats if s.kind == HUMAN)]:
             if seat not in frames and (seat != skipped or seat is None):
@@ -613,13 +642,26 @@ class Table:
         return seen, first + told
 
     def _frame(
-        self, seat: int | None, seen: tuple[Event, ...], lines: tuple[LogLine, ...], deadline: DeadlineInfo | None,
-        *, log_from: int = 0,
+        self,
+        seat: int | None,
+        seen: tuple[Event, ...],
+        lines: tuple[LogLine, ...],
+        deadline: DeadlineInfo | None,
+        *,
+        log_from: int = 0,
     ) -> bytes:
         """The view frame of ``seat`` alone, with the events it has ``seen`` and log ``lines``
         (the first numbered ``log_from``)."""
-        return self.wire.encode(View(seq=self.seq, view=self.rules.view(self.state, seat), events=seen, log=lines, deadline=deadline,
-                                     log_from=log_from))
+        return self.wire.encode(
+            View(
+                seq=self.seq,
+                view=self.rules.view(self.state, seat),
+                events=seen,
+                log=lines,
+                deadline=deadline,
+                log_from=log_from,
+            )
+        )
 
 
 @dataclass(frozen=True)
@@ -647,4 +689,3 @@ def _plain_options(options: Any) -> dict[str, Any]:
     if dataclasses.is_dataclass(options) and not isinstance(options, type):
         return core_options.as_values(options)
     return dict(options or {})
-

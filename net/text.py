@@ -22,7 +22,16 @@ from importlib import resources
 
 from quackbox.net.errors import HostError
 
-__all__ = ["MAX_MARKS", "TextDataError", "clean_name", "clean_text", "ignorable", "load_confusables", "name_keys", "skeleton"]
+__all__ = [
+    "MAX_MARKS",
+    "TextDataError",
+    "clean_name",
+    "clean_text",
+    "ignorable",
+    "load_confusables",
+    "name_keys",
+    "skeleton",
+]
 
 # Terminal escape sequences, in their 7-bit form (ESC + a letter) and their
 # 8-bit form (one C1 control): CSI (ESC [ or 0x9b, parameters, a final
@@ -38,10 +47,23 @@ _ESCAPES = re.compile(
     re.VERBOSE | re.DOTALL,
 )
 _DEFAULT_IGNORABLE = (
-    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
-    (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
-    (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3),
-    (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
+    (0x00AD, 0x00AD),
+    (0x034F, 0x034F),
+    (0x061C, 0x061C),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0x200B, 0x200F),
+    (0x202A, 0x202E),
+    (0x2060, 0x206F),
+    (0x3164, 0x3164),
+    (0xFE00, 0xFE0F),
+    (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0),
+    (0xFFF0, 0xFFF8),
+    (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A),
+    (0xE0000, 0xE0FFF),
 )
 """Unicode's Default_Ignorable_Code_Point ranges (DerivedCoreProperties.txt):
 code points a terminal draws as nothing (variation selectors, the Khmer
@@ -124,10 +146,13 @@ def load_confusables() -> None:
     try:
         prototypes = _prototypes()
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise TextDataError(f"Unicode's confusables data (package confusable-homoglyphs) cannot be read: {exc}.") from None
+        raise TextDataError(
+            f"Unicode's confusables data (package confusable-homoglyphs) cannot be read: {exc}."
+        ) from None
     if prototypes.get("\u0430") != "a":  # CYRILLIC SMALL LETTER A looks like a Latin a
-        raise TextDataError("Unicode's confusables data (package confusable-homoglyphs) is not as expected; "
-                            "reinstall quackbox.")
+        raise TextDataError(
+            "Unicode's confusables data (package confusable-homoglyphs) is not as expected; reinstall quackbox."
+        )
 
 
 @functools.cache

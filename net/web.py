@@ -64,12 +64,12 @@ from quackbox.net.door import Door, DoorServer, DoorSession, SessionRequest
 from quackbox.net.door_launch import ChildProgram, Launch
 from quackbox.net.door_policy import DoorLimits
 from quackbox.net.errors import DoorError
-from quackbox.net.player_folders import Key, PlayerFolders
 from quackbox.net.gate import Gate
 from quackbox.net.limits import SlowDown, TokenBucket
+from quackbox.net.player_folders import Key, PlayerFolders
 from quackbox.net.protocol import DEFAULT_WEB_PORT
-from quackbox.net.room import same_code
 from quackbox.net.resources import QuietLog
+from quackbox.net.room import same_code
 from quackbox.net.web_http import Page, allowed_hosts, answer
 
 __all__ = [
@@ -287,8 +287,15 @@ class WebServer(DoorServer):
         """What a crowd repeats: a line a minute at most."""
         players = Path(config.players_dir) if config.players_dir else places.data_dir() / PLAYERS_DIR
         self.door = Door(
-            host, config.limits, PlayerFolders(players), disconnect=self._disconnect,
-            watch_how=self._watch_how, via=self._via, program=config.program, command=config.command, warm=config.warm,
+            host,
+            config.limits,
+            PlayerFolders(players),
+            disconnect=self._disconnect,
+            watch_how=self._watch_how,
+            via=self._via,
+            program=config.program,
+            command=config.command,
+            warm=config.warm,
         )
 
     def link(self, address: str | None = None) -> str:
@@ -337,13 +344,17 @@ class WebServer(DoorServer):
             await self.door.close()  # its warm start process, started as it opened
             where = f"{config.bind or 'every address'} port {config.port}"
             if exc.errno == errno.EADDRINUSE:
-                raise WebError(f"Cannot serve the browser page on {where}: the port is already in use; "
-                               "pick another with --web PORT.") from None
+                raise WebError(
+                    f"Cannot serve the browser page on {where}: the port is already in use; "
+                    "pick another with --web PORT."
+                ) from None
             raise WebError(f"Cannot serve the browser page on {where}: {exc.strerror or exc}.") from None
         self.port = self._server.sockets[0].getsockname()[1]
         self.hosts = allowed_hosts(self._names())
         # The door's own page may reach the table's socket; no other site's may.
-        self.host.origins.update(f"{scheme}://{name}:{self.port}" for name in self.hosts for scheme in ("http", "https"))
+        self.host.origins.update(
+            f"{scheme}://{name}:{self.port}" for name in self.hosts for scheme in ("http", "https")
+        )
 
     async def stop(self) -> None:
         """Close every session (their children hung up and reaped), then stop listening."""
@@ -497,8 +508,13 @@ class _Socket:
             await self._close(REFUSED, refusal)
             return
         request = SessionRequest(
-            conn=self, key=key, name=door.name_for(key, hello.name), watch=hello.watch, term=_TERM,
-            size=(hello.cols, hello.rows), client_env=_CLIENT_ENV,
+            conn=self,
+            key=key,
+            name=door.name_for(key, hello.name),
+            watch=hello.watch,
+            term=_TERM,
+            size=(hello.cols, hello.rows),
+            client_env=_CLIENT_ENV,
         )
         loop = asyncio.get_running_loop()
         self._writer = loop.create_task(self._write())
@@ -544,8 +560,9 @@ class _Socket:
             self._closing = asyncio.get_running_loop().create_task(self._close(REFUSED, sentence))
 
     async def _close(self, code: int, sentence: str) -> None:
-        self.server.quiet.log(logging.INFO, f"web: closed a socket from {self.address}: {sentence}",
-                              kind=("closed", sentence))
+        self.server.quiet.log(
+            logging.INFO, f"web: closed a socket from {self.address}: {sentence}", kind=("closed", sentence)
+        )
         await self.ws.close(code, close_reason(sentence))
 
     # --- the door's Terminal ----------------------------------------------------------

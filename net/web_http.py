@@ -41,11 +41,33 @@ SOCKET_PATH = "/term"
 CSP = "default-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 """The page's Content-Security-Policy: everything from the host, nothing inline,
 never framed by another site."""
-PERMISSIONS = ", ".join(f"{feature}=()" for feature in (
-    "accelerometer", "autoplay", "camera", "display-capture", "encrypted-media", "fullscreen", "geolocation",
-    "gyroscope", "hid", "idle-detection", "magnetometer", "microphone", "midi", "payment",
-    "publickey-credentials-get", "screen-wake-lock", "serial", "usb", "xr-spatial-tracking",
-)) + ", clipboard-read=(self), clipboard-write=(self)"
+PERMISSIONS = (
+    ", ".join(
+        f"{feature}=()"
+        for feature in (
+            "accelerometer",
+            "autoplay",
+            "camera",
+            "display-capture",
+            "encrypted-media",
+            "fullscreen",
+            "geolocation",
+            "gyroscope",
+            "hid",
+            "idle-detection",
+            "magnetometer",
+            "microphone",
+            "midi",
+            "payment",
+            "publickey-credentials-get",
+            "screen-wake-lock",
+            "serial",
+            "usb",
+            "xr-spatial-tracking",
+        )
+    )
+    + ", clipboard-read=(self), clipboard-write=(self)"
+)
 """The page's Permissions-Policy: no device or power a page may ask the browser for (a
 terminal needs none), but the clipboard (xterm.js copies and pastes with it)."""
 METHODS = ("GET", "HEAD")
@@ -135,14 +157,16 @@ def host_name(host: str) -> str:
     return name
 
 
-def answer(page: Page, path: str, headers: Mapping[str, str], hosts: frozenset[str], *,
-           method: str = "GET") -> Answer:
+def answer(page: Page, path: str, headers: Mapping[str, str], hosts: frozenset[str], *, method: str = "GET") -> Answer:
     """What the door answers a request of ``method`` for ``path`` with ``headers`` (names
     lower case), answering only for the names in ``hosts`` (:func:`allowed_hosts`)."""
     got = _answer_get(page, path, headers, hosts)
     if got.status != 421 and method not in METHODS:
-        got = _text(405, "This table's page can only be read here: open the link the host shared.",
-                    extra=(("Allow", ", ".join(METHODS)),))
+        got = _text(
+            405,
+            "This table's page can only be read here: open the link the host shared.",
+            extra=(("Allow", ", ".join(METHODS)),),
+        )
     if got.upgrade:
         if method == "GET":
             return got
@@ -170,11 +194,13 @@ def _answer_get(page: Page, path: str, headers: Mapping[str, str], hosts: frozen
     if asset.etag in headers.get("if-none-match", ""):
         return Answer(304, common)
     if "gzip" in headers.get("accept-encoding", ""):
-        return Answer(200, common + (("Content-Type", asset.content_type), ("Content-Encoding", "gzip")),
-                      asset.gzipped)
+        return Answer(200, common + (("Content-Type", asset.content_type), ("Content-Encoding", "gzip")), asset.gzipped)
     return Answer(200, common + (("Content-Type", asset.content_type),), asset.body)
 
 
 def _text(status: int, sentence: str, *, extra: tuple[tuple[str, str], ...] = ()) -> Answer:
-    return Answer(status, _COMMON_HEADERS + (("Content-Type", "text/plain; charset=utf-8"),) + extra,
-                  (sentence + "\n").encode("utf-8"))
+    return Answer(
+        status,
+        _COMMON_HEADERS + (("Content-Type", "text/plain; charset=utf-8"),) + extra,
+        (sentence + "\n").encode("utf-8"),
+    )

@@ -95,7 +95,7 @@ def fields_section() -> str:
         out += [f"### {rules.title} (`{name}`)", ""]
         if refs:
             cards = ", ".join(f"`{cls.__name__}`" for cls in refs)
-            out += [f"Cards ({cards}) travel by id: see \"Cards travel by id\".", ""]
+            out += [f'Cards ({cards}) travel by id: see "Cards travel by id".', ""]
         for cls in rules.wire_types():
             if cls in refs:
                 continue

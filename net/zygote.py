@@ -108,8 +108,9 @@ class Zygote:
             does not exist is skipped (a renamed one costs warmth, never a start).
     """
 
-    def __init__(self, env: Mapping[str, str], workdir: Path, *, session_env: Collection[str],
-                 warm: Sequence[str] = ()) -> None:
+    def __init__(
+        self, env: Mapping[str, str], workdir: Path, *, session_env: Collection[str], warm: Sequence[str] = ()
+    ) -> None:
         self.env = dict(env)
         self.workdir = workdir
         self.session_env = frozenset(session_env)
@@ -138,8 +139,9 @@ class Zygote:
         self._users = 0
 
     @classmethod
-    def shared(cls, env: Mapping[str, str], workdir: Path, *, session_env: Collection[str],
-               warm: Sequence[str] = ()) -> Zygote:
+    def shared(
+        cls, env: Mapping[str, str], workdir: Path, *, session_env: Collection[str], warm: Sequence[str] = ()
+    ) -> Zygote:
         """The zygote for children whose environment is ``env`` but for ``session_env``,
         started if there is none yet: one for each event loop and interpreter, so the SSH
         and browser doors of one host share theirs. Each door gives it back with :meth:`release`."""
@@ -187,7 +189,9 @@ class Zygote:
         argv = [sys.executable, "-P", "-m", "quackbox.net.fork_server", str(self.workdir), *self.warm_modules]
         try:
             self.pid = os.posix_spawn(
-                argv[0], argv, self.env,
+                argv[0],
+                argv,
+                self.env,
                 file_actions=[
                     (os.POSIX_SPAWN_DUP2, theirs.fileno(), 0),  # its socket, taken from stdin as it starts
                     (os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
@@ -459,8 +463,11 @@ class Zygote:
     def _ended_early(self) -> None:
         self._failed_starts += 1
         if self._failed_starts >= START_ATTEMPTS:
-            log.warning("door: %d warm start processes in a row ended before they were ready; "
-                        "every session starts fresh from now on", self._failed_starts)
+            log.warning(
+                "door: %d warm start processes in a row ended before they were ready; "
+                "every session starts fresh from now on",
+                self._failed_starts,
+            )
             self._warmed.set()
             return
         self._schedule_restart()
@@ -479,7 +486,6 @@ def _nobody(status: int) -> None:
 
 
 _SHARED: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[frozenset[tuple[str, str]], Zygote]] = (
-    weakref.WeakKeyDictionary())
+    weakref.WeakKeyDictionary()
+)
 """The zygotes in use, by event loop and interpreter environment (see :meth:`Zygote.shared`)."""
-
-

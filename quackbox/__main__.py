@@ -1,11 +1,11 @@
 """The ``quackbox`` command: argument parsing and wiring, nothing else.
 
-    quackbox                         the home screen (play, host, join, rules)
-    quackbox play side-effects       a game against bots (--plain: line by line)
-    quackbox host --game quack       open a table; friends join it
-    quackbox join 10.0.0.5           take a seat at a table
-    quackbox sim --game quack ...    many bot games, and what they add up to
-    quackbox games / replay FILE     saved games, and watching one again
+quackbox                         the home screen (play, host, join, rules)
+quackbox play side-effects       a game against bots (--plain: line by line)
+quackbox host --game quack       open a table; friends join it
+quackbox join 10.0.0.5           take a seat at a table
+quackbox sim --game quack ...    many bot games, and what they add up to
+quackbox games / replay FILE     saved games, and watching one again
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ import sys
 import time
 from typing import Any, Callable, Iterator, Sequence
 
+from quackbox import netcmd, savecmd
 from quackbox.core import games
 from quackbox.core import options as core_options
 from quackbox.core.bots import LEVELS
 from quackbox.core.rules import BadOptions
-from quackbox import netcmd, savecmd
 
 
 def parse_option_values(pairs: Sequence[str]) -> dict[str, str]:
@@ -66,7 +66,6 @@ PROGRAM_KIND = "cmd:"
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
-    from quackbox.core import sim
 
     rules = games.get(args.game)  # an unknown game: ValueError, said by main as every command says it
     options = parse_option_values(args.option)
@@ -102,7 +101,7 @@ def _lineup_programs(rules: Any, players: int, bots: Sequence[str] | None, comma
     try:
         for place, kind in enumerate(lineup):
             if kind in commands:
-                programs[place] = LineupProgram(rules, parse_command(kind[len(PROGRAM_KIND):]), place=place)
+                programs[place] = LineupProgram(rules, parse_command(kind[len(PROGRAM_KIND) :]), place=place)
                 programs[place].start()
     except BaseException:
         for program in programs.values():
@@ -111,12 +110,16 @@ def _lineup_programs(rules: Any, players: int, bots: Sequence[str] | None, comma
     return programs
 
 
-def _run_sim(args: argparse.Namespace, options: dict[str, str], bots: list[str] | None,
-             programs: dict[int, Any]) -> int:
+def _run_sim(
+    args: argparse.Namespace, options: dict[str, str], bots: list[str] | None, programs: dict[int, Any]
+) -> int:
     from quackbox.core import sim
 
-    outside = {kind: (lambda place, seed: programs[place].bot(place, seed))
-               for kind in {b.strip() for b in bots or ()} if kind.startswith(PROGRAM_KIND)}
+    outside = {
+        kind: (lambda place, seed: programs[place].bot(place, seed))
+        for kind in {b.strip() for b in bots or ()}
+        if kind.startswith(PROGRAM_KIND)
+    }
     shown: list[float] = [0]
 
     def progress(done: int) -> None:
@@ -145,8 +148,11 @@ def _run_sim(args: argparse.Namespace, options: dict[str, str], bots: list[str] 
     if not args.json and sys.stderr.isatty():
         print("\r", end="", file=sys.stderr)
     data = result.as_json()
-    failures = [f"{program.label}: {program.failure} The normal bot played its seat from then on."
-                for program in programs.values() if program.failure is not None]
+    failures = [
+        f"{program.label}: {program.failure} The normal bot played its seat from then on."
+        for program in programs.values()
+        if program.failure is not None
+    ]
     if programs:
         data["program_failures"] = failures
     if args.json:
@@ -209,9 +215,21 @@ def format_sim(data: dict[str, Any]) -> str:
         f"bots by seat: {', '.join(data['bots'])}",
         "",
     ]
-    skip = {"game", "players", "games", "seed", "bots", "error_messages", "wins_by_seat", "wins_by_bot",
-            "win_pct_by_bot", "fair_share_pct_by_bot", "stalled_seeds", "win_interval_pct_by_bot",
-            "program_failures"}
+    skip = {
+        "game",
+        "players",
+        "games",
+        "seed",
+        "bots",
+        "error_messages",
+        "wins_by_seat",
+        "wins_by_bot",
+        "win_pct_by_bot",
+        "fair_share_pct_by_bot",
+        "stalled_seeds",
+        "win_interval_pct_by_bot",
+        "program_failures",
+    }
     width = max(len(k) for k in data)
     for key, value in data.items():
         if key in skip:
@@ -235,8 +253,10 @@ def format_sim(data: dict[str, Any]) -> str:
         fair = data["fair_share_pct_by_bot"][kind]
         low, high = intervals.get(kind, (0.0, 100.0))
         pace = f", {seconds(thinking[kind])} a decision" if kind in thinking else ""
-        rows.append(f"    {kind:<{named}} {wins:>8g} wins   {pct:5.1f}% per seat (95%: {low:.1f}-{high:.1f}%; "
-                    f"fair share {100 / data['players']:.1f}%, {fair:.0f}% of seats){pace}")
+        rows.append(
+            f"    {kind:<{named}} {wins:>8g} wins   {pct:5.1f}% per seat (95%: {low:.1f}-{high:.1f}%; "
+            f"fair share {100 / data['players']:.1f}%, {fair:.0f}% of seats){pace}"
+        )
     for message in data["error_messages"]:
         rows.append(f"  error: {message}")
     for message in data.get("program_failures", ()):
@@ -249,7 +269,8 @@ def format_sim(data: dict[str, Any]) -> str:
 
 def parse_pace(text: str) -> float:
     """``--pace``: a pace's name (as the home screen offers them) or seconds between bot moves."""
-    from quackbox.tui.config import BOT_SPEEDS, MAX_BOT_DELAY as MAX_PACE
+    from quackbox.tui.config import BOT_SPEEDS
+    from quackbox.tui.config import MAX_BOT_DELAY as MAX_PACE
 
     paces = dict(BOT_SPEEDS)
     if text.strip().lower() in paces:
@@ -258,7 +279,8 @@ def parse_pace(text: str) -> float:
         seconds = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"a pace is {', '.join(paces)} or seconds between bot moves, not {text!r}") from None
+            f"a pace is {', '.join(paces)} or seconds between bot moves, not {text!r}"
+        ) from None
     if not 0 <= seconds <= MAX_PACE:
         raise argparse.ArgumentTypeError(f"a pace is 0 to {MAX_PACE:g} seconds between bot moves, not {text}")
     return seconds
@@ -273,13 +295,26 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.plain:
         from quackbox.tui.plain import run_plain_play
 
-        return run_plain_play(args.game, players=args.players, options=options, name=args.name, seed=args.seed,
-                              pace=args.pace, level=args.level)
+        return run_plain_play(
+            args.game,
+            players=args.players,
+            options=options,
+            name=args.name,
+            seed=args.seed,
+            pace=args.pace,
+            level=args.level,
+        )
     from quackbox.tui.app import run_local_game
 
-    return run_local_game(args.game, players=args.players, options=options, name=args.name, seed=args.seed,
-                          bot_delay=args.pace,
-                          level=args.level)
+    return run_local_game(
+        args.game,
+        players=args.players,
+        options=options,
+        name=args.name,
+        seed=args.seed,
+        bot_delay=args.pace,
+        level=args.level,
+    )
 
 
 # --- entry ------------------------------------------------------------------
@@ -306,52 +341,97 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=options_help,  # type: ignore[arg-type]
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--ascii", action="store_true",
-                        help="draw the table without box drawing, check marks and other glyphs a plain "
-                             "terminal may lack (vt100, a Linux console)")
+    parser.add_argument(
+        "--ascii",
+        action="store_true",
+        help="draw the table without box drawing, check marks and other glyphs a plain "
+        "terminal may lack (vt100, a Linux console)",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    play = sub.add_parser("play", help="play a game against bots", epilog=options_help,  # type: ignore[arg-type]
-                          formatter_class=argparse.RawDescriptionHelpFormatter)
+    play = sub.add_parser(
+        "play",
+        help="play a game against bots",
+        epilog=options_help,  # type: ignore[arg-type]
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     # No argparse choices: an unknown game is refused in the one sentence every command uses
     # (core.games, printed by main), not in argparse's own words beside host's.
     play.add_argument("game", metavar="GAME", help="which game: " + " or ".join(game_names))
     play.add_argument("-p", "--players", type=int, default=4, help="seats at the table, you included (default 4)")
     play.add_argument("--name", default=None, help="your name at the table")
     play.add_argument("--seed", type=int, default=None, help="deal a particular game")
-    play.add_argument("--pace", type=parse_pace, default=None, metavar="PACE",
-                      help="time between bot moves: slow, normal, fast, instant or seconds "
-                           "(default: as last chosen on the home screen)")
-    play.add_argument("--ascii", action="store_true", default=argparse.SUPPRESS,
-                      help="draw without box drawing, check marks and other glyphs a plain terminal may lack")
-    play.add_argument("--plain", action="store_true",
-                      help="play line by line: no screen drawn, numbered choices, short commands "
-                           "(screen readers, braille displays, pipes; see docs/PLAIN.md)")
-    play.add_argument("--level", choices=LEVELS, default=None,
-                      help="how well the bots play: easy, normal or hard (default: as last chosen, normal)")
+    play.add_argument(
+        "--pace",
+        type=parse_pace,
+        default=None,
+        metavar="PACE",
+        help="time between bot moves: slow, normal, fast, instant or seconds "
+        "(default: as last chosen on the home screen)",
+    )
+    play.add_argument(
+        "--ascii",
+        action="store_true",
+        default=argparse.SUPPRESS,
+        help="draw without box drawing, check marks and other glyphs a plain terminal may lack",
+    )
+    play.add_argument(
+        "--plain",
+        action="store_true",
+        help="play line by line: no screen drawn, numbered choices, short commands "
+        "(screen readers, braille displays, pipes; see docs/PLAIN.md)",
+    )
+    play.add_argument(
+        "--level",
+        choices=LEVELS,
+        default=None,
+        help="how well the bots play: easy, normal or hard (default: as last chosen, normal)",
+    )
     add_game_options(play)
     play.set_defaults(func=cmd_play)
 
-    sim = sub.add_parser("sim", help="play many bot games headless and print the figures", epilog=options_help,  # type: ignore[arg-type]
-                         formatter_class=argparse.RawDescriptionHelpFormatter)
+    sim = sub.add_parser(
+        "sim",
+        help="play many bot games headless and print the figures",
+        epilog=options_help,  # type: ignore[arg-type]
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     sim.add_argument("--game", required=True, metavar="GAME", help="which game: " + " or ".join(game_names))
     sim.add_argument("--players", type=int, default=4)
     sim.add_argument("--games", type=int, default=100)
     sim.add_argument("--seed", type=int, default=1)
-    sim.add_argument("--bots", default=None, help="bot kinds by seat, repeated to fill the table "
-                     "(default heuristic): the levels easy, normal, hard, or heuristic, random, ...; "
-                     "cmd:PROGRAM plays a seat with a program of your own (docs/BOTS.md)")
+    sim.add_argument(
+        "--bots",
+        default=None,
+        help="bot kinds by seat, repeated to fill the table "
+        "(default heuristic): the levels easy, normal, hard, or heuristic, random, ...; "
+        "cmd:PROGRAM plays a seat with a program of your own (docs/BOTS.md)",
+    )
     sim.add_argument("--rotate", action="store_true", help="turn the lineup one seat further each game")
-    sim.add_argument("--budget", type=int, default=None, metavar="N",
-                     help="the hard bot's simulated games per decision (default: about a second each)")
-    sim.add_argument("--jobs", type=int, default=None, metavar="N",
-                     help="games played side by side, one process each (default: one per core; one with a program in the lineup)")
+    sim.add_argument(
+        "--budget",
+        type=int,
+        default=None,
+        metavar="N",
+        help="the hard bot's simulated games per decision (default: about a second each)",
+    )
+    sim.add_argument(
+        "--jobs",
+        type=int,
+        default=None,
+        metavar="N",
+        help="games played side by side, one process each (default: one per core; one with a program in the lineup)",
+    )
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     add_game_options(sim)
     sim.set_defaults(func=cmd_sim)
 
-    host = sub.add_parser("host", help="open a table others can join", epilog=options_help,  # type: ignore[arg-type]
-                          formatter_class=argparse.RawDescriptionHelpFormatter)
+    host = sub.add_parser(
+        "host",
+        help="open a table others can join",
+        epilog=options_help,  # type: ignore[arg-type]
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     netcmd.add_host_args(host)
     host.set_defaults(func=netcmd.host_main)
     join = sub.add_parser("join", help="take a seat at a table")

@@ -51,8 +51,9 @@ def warm_modules() -> tuple[str, ...]:
 
 def join_program() -> ChildProgram:
     """What a door's child runs: this module, with the door's driver, warmed as above."""
-    return ChildProgram(module=__name__ if __name__ != "__main__" else "quackbox.door_child", driver=DRIVER,
-                        warm=warm_modules())
+    return ChildProgram(
+        module=__name__ if __name__ != "__main__" else "quackbox.door_child", driver=DRIVER, warm=warm_modules()
+    )
 
 
 def main(argv: Sequence[str]) -> int:

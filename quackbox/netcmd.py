@@ -21,16 +21,16 @@ from typing import Any
 from quackbox.core import games
 from quackbox.core import options as core_options
 from quackbox.core.rules import BadOptions, Outcome
-from quackbox.net.client import NetError, table_url
-from quackbox.net.network_bot import run_network_bot
 from quackbox.door_child import join_program
-from quackbox.net.host import Host, HostConfig, HostError, farewell, is_loopback, lan_address
 from quackbox.net import journal, places
+from quackbox.net.client import NetError, table_url
+from quackbox.net.door_launch import HOST_KEY_ENV, ROOM_CODE_ENV, VIA_ENV
+from quackbox.net.host import Host, HostConfig, HostError, farewell, is_loopback, lan_address
 from quackbox.net.local import open_door, ssh_command
+from quackbox.net.network_bot import run_network_bot
 from quackbox.net.program import ProgramError, parse_command, run_program_seat
 from quackbox.net.protocol import DEFAULT_PORT, DEFAULT_SSH_PORT, DEFAULT_WEB_PORT
 from quackbox.net.resources import quiet_loop_errors, raise_descriptor_limit
-from quackbox.net.door_launch import HOST_KEY_ENV, ROOM_CODE_ENV, VIA_ENV
 from quackbox.net.room import new_room_code
 from quackbox.net.tokens import TokenStore
 
@@ -64,49 +64,125 @@ def add_host_args(parser: argparse.ArgumentParser) -> None:
     """The arguments of ``quackbox host``."""
     parser.add_argument("--game", default="side-effects", help="the game: " + ", ".join(sorted(games.GAMES)))
     parser.add_argument("--seats", type=int, default=4, help="players at the table, bots included (default 4)")
-    parser.add_argument("--bots", type=int, default=0, help="seats kept for bots; open seats also get bots at the start")
-    parser.add_argument("--bind", default="0.0.0.0", help="address to listen on (default every address; 127.0.0.1 for this machine only)")
+    parser.add_argument(
+        "--bots", type=int, default=0, help="seats kept for bots; open seats also get bots at the start"
+    )
+    parser.add_argument(
+        "--bind",
+        default="0.0.0.0",
+        help="address to listen on (default every address; 127.0.0.1 for this machine only)",
+    )
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port to listen on (default {DEFAULT_PORT})")
-    parser.add_argument("--code", help="the room code players must give (default: a random one unless listening on loopback only)")
-    parser.add_argument("--name", default=None,
-                        help="your name at the table (default: the name used last, else Host)")
+    parser.add_argument(
+        "--code", help="the room code players must give (default: a random one unless listening on loopback only)"
+    )
+    parser.add_argument("--name", default=None, help="your name at the table (default: the name used last, else Host)")
     parser.add_argument("--headless", action="store_true", help="no seat for you: the first to join starts the game")
     after = parser.add_mutually_exclusive_group()
     after.add_argument("--once", action="store_true", help="exit after one game, printing the result (the default)")
     after.add_argument("--again", action="store_true", help="after a game, return to the lobby instead of stopping")
     parser.add_argument("--autostart", action="store_true", help="start as soon as every seat is taken")
-    parser.add_argument("--option", "-o", action="append", type=_option, default=[], metavar="KEY=VALUE", help="a game option (repeat for more)")
+    parser.add_argument(
+        "--option",
+        "-o",
+        action="append",
+        type=_option,
+        default=[],
+        metavar="KEY=VALUE",
+        help="a game option (repeat for more)",
+    )
     parser.add_argument("--seed", type=int, help="seed the deck (the seed never leaves the host)")
-    parser.add_argument("--bot-kind", default="normal",
-                        help="which bot plays bot seats: easy, normal or hard (default normal)")
-    parser.add_argument("--bot-delay", type=float, default=0.8, help="seconds between bot moves (default 0.8; 0 for simulations)")
-    parser.add_argument("--away-grace", type=_seconds_or_off, default=15.0, help="seconds before a bot plays an away seat's turn, or 'off' (default 15)")
-    parser.add_argument("--turn-timer", type=_seconds_or_off, default=None, help="seconds a person has per move before a bot plays for them (default off)")
-    parser.add_argument("--resume", metavar="FILE", help="carry on the saved game in FILE (see 'quackbox games'); "
-                        "its game, seats and options are the journal's")
-    parser.add_argument("--journal-dir", metavar="DIR", default=None,
-                        help="where games are saved (default: the user data directory; see 'quackbox games')")
+    parser.add_argument(
+        "--bot-kind", default="normal", help="which bot plays bot seats: easy, normal or hard (default normal)"
+    )
+    parser.add_argument(
+        "--bot-delay", type=float, default=0.8, help="seconds between bot moves (default 0.8; 0 for simulations)"
+    )
+    parser.add_argument(
+        "--away-grace",
+        type=_seconds_or_off,
+        default=15.0,
+        help="seconds before a bot plays an away seat's turn, or 'off' (default 15)",
+    )
+    parser.add_argument(
+        "--turn-timer",
+        type=_seconds_or_off,
+        default=None,
+        help="seconds a person has per move before a bot plays for them (default off)",
+    )
+    parser.add_argument(
+        "--resume",
+        metavar="FILE",
+        help="carry on the saved game in FILE (see 'quackbox games'); its game, seats and options are the journal's",
+    )
+    parser.add_argument(
+        "--journal-dir",
+        metavar="DIR",
+        default=None,
+        help="where games are saved (default: the user data directory; see 'quackbox games')",
+    )
     parser.add_argument("--no-journal", action="store_true", help="keep no journal of this game")
-    parser.add_argument("--ssh", type=_port, nargs="?", const=DEFAULT_SSH_PORT, default=None, metavar="PORT",
-                        help=f"also let players in with plain ssh on PORT (default {DEFAULT_SSH_PORT}), "
-                        "nothing installed; their key is their seat (see docs/SSH.md)")
-    parser.add_argument("--ssh-allow", metavar="FILE", default=None,
-                        help="only the keys in FILE (authorized_keys format) may come in over ssh")
-    parser.add_argument("--web", type=_port, nargs="?", const=DEFAULT_WEB_PORT, default=None, metavar="PORT",
-                        help=f"also let players in with a link in their browser, served on PORT (default "
-                        f"{DEFAULT_WEB_PORT}), nothing installed (see docs/WEB.md)")
-    parser.add_argument("--bot-cmd", action="append", default=[], metavar="COMMAND",
-                        help="a program that plays one of the open seats, speaking JSON lines on its standard "
-                        "input and output (repeat for more; see docs/BOTS.md)")
-    parser.add_argument("--web-name", action="append", type=_web_name, default=[], metavar="NAME",
-                        help="a DNS name or another address friends reach this machine by (repeat for more); "
-                        "the first is the link's. Browsers asking for any other name are refused")
+    parser.add_argument(
+        "--ssh",
+        type=_port,
+        nargs="?",
+        const=DEFAULT_SSH_PORT,
+        default=None,
+        metavar="PORT",
+        help=f"also let players in with plain ssh on PORT (default {DEFAULT_SSH_PORT}), "
+        "nothing installed; their key is their seat (see docs/SSH.md)",
+    )
+    parser.add_argument(
+        "--ssh-allow",
+        metavar="FILE",
+        default=None,
+        help="only the keys in FILE (authorized_keys format) may come in over ssh",
+    )
+    parser.add_argument(
+        "--web",
+        type=_port,
+        nargs="?",
+        const=DEFAULT_WEB_PORT,
+        default=None,
+        metavar="PORT",
+        help=f"also let players in with a link in their browser, served on PORT (default "
+        f"{DEFAULT_WEB_PORT}), nothing installed (see docs/WEB.md)",
+    )
+    parser.add_argument(
+        "--bot-cmd",
+        action="append",
+        default=[],
+        metavar="COMMAND",
+        help="a program that plays one of the open seats, speaking JSON lines on its standard "
+        "input and output (repeat for more; see docs/BOTS.md)",
+    )
+    parser.add_argument(
+        "--web-name",
+        action="append",
+        type=_web_name,
+        default=[],
+        metavar="NAME",
+        help="a DNS name or another address friends reach this machine by (repeat for more); "
+        "the first is the link's. Browsers asking for any other name are refused",
+    )
 
 
-RESUME_KEEPS = {"bind": "--bind", "port": "--port", "name": "--name", "headless": "--headless", "again": "--again",
-                "bot_kind": "--bot-kind", "bot_delay": "--bot-delay", "away_grace": "--away-grace",
-                "turn_timer": "--turn-timer", "journal_dir": "--journal-dir", "ssh": "--ssh", "ssh_allow": "--ssh-allow",
-                "web": "--web", "web_name": "--web-name"}
+RESUME_KEEPS = {
+    "bind": "--bind",
+    "port": "--port",
+    "name": "--name",
+    "headless": "--headless",
+    "again": "--again",
+    "bot_kind": "--bot-kind",
+    "bot_delay": "--bot-delay",
+    "away_grace": "--away-grace",
+    "turn_timer": "--turn-timer",
+    "journal_dir": "--journal-dir",
+    "ssh": "--ssh",
+    "ssh_allow": "--ssh-allow",
+    "web": "--web",
+    "web_name": "--web-name",
+}
 """What ``host --resume`` needs told again, and its flag: where the table listens, its doors
 and how it is run (the game, its seats, options and seed come back from the journal)."""
 
@@ -163,21 +239,31 @@ def _web_name(text: str) -> str:
 def add_join_args(parser: argparse.ArgumentParser) -> None:
     """The arguments of ``quackbox join``."""
     parser.add_argument("host", help="the host's address: 10.0.0.5, 10.0.0.5:7117 or ws://...")
-    parser.add_argument("--port", type=int, default=None, help=f"the host's port if HOST does not say (default {DEFAULT_PORT})")
+    parser.add_argument(
+        "--port", type=int, default=None, help=f"the host's port if HOST does not say (default {DEFAULT_PORT})"
+    )
     parser.add_argument("--code", help="the room code the host shows")
     parser.add_argument("--name", default=None, help="your name at the table")
     parser.add_argument("--spectate", action="store_true", help="watch without a seat")
     parser.add_argument("--bot", action="store_true", help="play this seat with a bot")
-    parser.add_argument("--bot-kind", default="normal",
-                        help="which bot (with --bot): easy, normal or hard (default normal)")
+    parser.add_argument(
+        "--bot-kind", default="normal", help="which bot (with --bot): easy, normal or hard (default normal)"
+    )
     parser.add_argument("--think", type=float, default=0.0, help="seconds the bot waits before each move (with --bot)")
     parser.add_argument("--seed", type=int, default=None, help="the bot's seed (with --bot or --bot-cmd)")
-    parser.add_argument("--bot-cmd", metavar="COMMAND", default=None,
-                        help="play this seat with a program of your own, which speaks JSON lines on its standard "
-                        "input and output (see docs/BOTS.md)")
-    parser.add_argument("--plain", action="store_true",
-                        help="play line by line: no screen drawn, numbered choices, short commands "
-                        "(screen readers, braille displays, pipes; see docs/PLAIN.md)")
+    parser.add_argument(
+        "--bot-cmd",
+        metavar="COMMAND",
+        default=None,
+        help="play this seat with a program of your own, which speaks JSON lines on its standard "
+        "input and output (see docs/BOTS.md)",
+    )
+    parser.add_argument(
+        "--plain",
+        action="store_true",
+        help="play line by line: no screen drawn, numbered choices, short commands "
+        "(screen readers, braille displays, pipes; see docs/PLAIN.md)",
+    )
 
 
 def _describe_outcome(outcome: Outcome | None, names: tuple[str, ...]) -> str:
@@ -216,13 +302,18 @@ def host_main(args: argparse.Namespace) -> int:
         print(f"quackbox host: {exc}", file=sys.stderr)
         return EXIT_USAGE
     if programs and args.resume:
-        print("quackbox host: --bot-cmd seats a program at a new game; a resumed game's seats come back "
-              "as they were.", file=sys.stderr)
+        print(
+            "quackbox host: --bot-cmd seats a program at a new game; a resumed game's seats come back as they were.",
+            file=sys.stderr,
+        )
         return EXIT_USAGE
     open_seats = args.seats - args.bots - (0 if args.headless else 1)
     if len(programs) > max(0, open_seats):
-        print(f"quackbox host: each --bot-cmd program takes an open seat, and this table has "
-              f"{max(0, open_seats)} for {len(programs)} (its seats, less --bots, less your own).", file=sys.stderr)
+        print(
+            f"quackbox host: each --bot-cmd program takes an open seat, and this table has "
+            f"{max(0, open_seats)} for {len(programs)} (its seats, less --bots, less your own).",
+            file=sys.stderr,
+        )
         return EXIT_USAGE
     config = HostConfig(
         game=args.game,
@@ -276,8 +367,9 @@ def host_main(args: argparse.Namespace) -> int:
             # Before the table takes the screen; the terminal keeps it when the app is gone.
             print("\n".join(table_lines(host, ssh, web, address, config)), flush=True)
 
-        return run_hosted(config, name=args.name, ssh=ssh_config, web=web_config, resume_flags=resume_flags(args),
-                          on_open=opened)
+        return run_hosted(
+            config, name=args.name, ssh=ssh_config, web=web_config, resume_flags=resume_flags(args), on_open=opened
+        )
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     logging.getLogger("websockets").setLevel(logging.WARNING)
     logging.getLogger("asyncssh").setLevel(logging.WARNING)
@@ -329,8 +421,9 @@ def table_lines(host: Host, ssh: Any, web: Any, address: str | None, config: Hos
     if web is not None:
         lines.append(f"Or in a browser: {web.link()}")
     if config.resume:
-        lines.append(f"Resumed {config.resume} at move {host.table.seq}; everyone takes their seat back "
-                     "the way they came in.")
+        lines.append(
+            f"Resumed {config.resume} at move {host.table.seq}; everyone takes their seat back the way they came in."
+        )
     elif config.journal_dir is not None:
         lines.append(f"The game will be saved in {config.journal_dir}")
     return lines
@@ -398,8 +491,15 @@ def join_main(args: argparse.Namespace) -> int:
 
     # The SSH door gives the room code in the environment (another local user can read argv),
     # with how the player came in and the host key to show them.
-    return run_join(args.host, port=args.port, code=code, name=args.name, spectate=args.spectate,
-                    shown_as=os.environ.get(VIA_ENV) or None, host_key=os.environ.get(HOST_KEY_ENV) or None)
+    return run_join(
+        args.host,
+        port=args.port,
+        code=code,
+        name=args.name,
+        spectate=args.spectate,
+        shown_as=os.environ.get(VIA_ENV) or None,
+        host_key=os.environ.get(HOST_KEY_ENV) or None,
+    )
 
 
 def join_bot_main(args: argparse.Namespace) -> int:
@@ -409,8 +509,9 @@ def join_bot_main(args: argparse.Namespace) -> int:
     names: list[str] = []
     try:
         outcome = asyncio.run(
-            run_network_bot(url, name, args.code, args.bot_kind, seed=args.seed, think=args.think,
-                            tokens=TokenStore(), names=names)
+            run_network_bot(
+                url, name, args.code, args.bot_kind, seed=args.seed, think=args.think, tokens=TokenStore(), names=names
+            )
         )
     except NetError as exc:
         print(f"quackbox join: {exc}", file=sys.stderr)
@@ -438,8 +539,11 @@ def join_program_main(args: argparse.Namespace) -> int:
     names: list[str] = []
     try:
         argv = parse_command(args.bot_cmd)
-        outcome = asyncio.run(run_program_seat(url, argv, name=args.name, code=args.code, seed=args.seed,
-                                               tokens=TokenStore(), names=names))
+        outcome = asyncio.run(
+            run_program_seat(
+                url, argv, name=args.name, code=args.code, seed=args.seed, tokens=TokenStore(), names=names
+            )
+        )
     except ProgramError as exc:
         print(f"quackbox join: {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -46,8 +46,11 @@ def games_main(args: argparse.Namespace) -> int:
     if not found:
         print(f"No saved games in {folder}.")
         return EXIT_OK
-    games = sorted(((path, item) for path, item in found if not isinstance(item, journal.JournalError)),
-                   key=lambda found_game: played_at(*found_game), reverse=True)
+    games = sorted(
+        ((path, item) for path, item in found if not isinstance(item, journal.JournalError)),
+        key=lambda found_game: played_at(*found_game),
+        reverse=True,
+    )
     unused = [(path, item) for path, item in found if isinstance(item, journal.JournalError)]
     print(f"Saved games in {folder}, newest first:\n" if games else f"No saved games in {folder}.")
     for path, item in games:
@@ -91,5 +94,9 @@ def _log_lines(record: journal.Journal) -> list[str]:
     """Every event of the game, as everyone would have read it afterwards."""
     rules = known_games.get(record.header.game)
     names = record.header.names
-    return [line for _state, events in journal.replay(record) for event in events
-            if (line := rules.describe(event, names, None))]
+    return [
+        line
+        for _state, events in journal.replay(record)
+        for event in events
+        if (line := rules.describe(event, names, None))
+    ]

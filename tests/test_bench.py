@@ -96,8 +96,20 @@ def test_the_bots_bench_plays_the_same_games_for_the_same_seeds(capsys) -> None:
     from bench import bots
 
     def run() -> dict:
-        bots.main(["--game", "side-effects", "--games", "8", "--seeds", "4,5", "--matchup", "normal:easy",
-                   "--per-game", "--no-costs"])
+        bots.main(
+            [
+                "--game",
+                "side-effects",
+                "--games",
+                "8",
+                "--seeds",
+                "4,5",
+                "--matchup",
+                "normal:easy",
+                "--per-game",
+                "--no-costs",
+            ]
+        )
         figures = json.loads(capsys.readouterr().out)["side-effects"]["normal:easy"]
         figures.pop("seconds_per_decision")
         return figures

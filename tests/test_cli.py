@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 
 from quackbox import netcmd
+from quackbox.net import journal
 
 
 def host_args(*argv: str) -> argparse.Namespace:
@@ -38,20 +45,13 @@ def test_the_host_names_the_winners_as_join_does() -> None:
 
     outcome = Outcome(winners=(2,), places=(2, 2, 1), reason="A player treated every Disorder.")
     assert netcmd._describe_outcome(outcome, ("Ann", "Bo", "Cy")) == (
-        "Game over. Won by Cy (seat 3). A player treated every Disorder.")
+        "Game over. Won by Cy (seat 3). A player treated every Disorder."
+    )
     assert "Won by seat 3." in netcmd._describe_outcome(outcome, ())
 
 
 # --- errors before the screen, and a headless host that stops on a signal ---------------
 
-import os
-import signal
-import subprocess
-import sys
-import time
-from pathlib import Path
-
-from quackbox.net import journal
 
 ROOT = Path(__file__).resolve().parent.parent
 ALTERNATE_SCREEN = b"\x1b[?1049h"
@@ -60,8 +60,15 @@ ALTERNATE_SCREEN = b"\x1b[?1049h"
 def _on_a_terminal(argv: list[str], env: dict[str, str], timeout: float = 60) -> tuple[int, bytes]:
     """Run ``quackbox ARGV`` on a pseudo-terminal, as a person would: its exit status and all it wrote."""
     master, slave = os.openpty()
-    proc = subprocess.Popen([sys.executable, "-m", "quackbox", *argv], cwd=ROOT, env=env,
-                            stdin=slave, stdout=slave, stderr=slave, start_new_session=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "quackbox", *argv],
+        cwd=ROOT,
+        env=env,
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        start_new_session=True,
+    )
     os.close(slave)
     out = bytearray()
     deadline = time.monotonic() + timeout
@@ -83,8 +90,13 @@ def _on_a_terminal(argv: list[str], env: dict[str, str], timeout: float = 60) ->
 
 
 def _env(tmp_path: Path) -> dict[str, str]:
-    return {**os.environ, "QUACKBOX_DATA_DIR": str(tmp_path / "data"), "QUACKBOX_STATE_DIR": str(tmp_path / "state"),
-            "QUACKBOX_CONFIG_DIR": str(tmp_path / "config"), "TERM": "xterm-256color"}
+    return {
+        **os.environ,
+        "QUACKBOX_DATA_DIR": str(tmp_path / "data"),
+        "QUACKBOX_STATE_DIR": str(tmp_path / "state"),
+        "QUACKBOX_CONFIG_DIR": str(tmp_path / "config"),
+        "TERM": "xterm-256color",
+    }
 
 
 def test_too_many_players_is_a_line_not_a_flash_of_the_table(tmp_path: Path) -> None:
@@ -120,11 +132,37 @@ def test_a_headless_host_in_the_background_stops_on_a_signal_with_its_journal_wh
 ) -> None:
     """Started as ``&`` would (SIGINT ignored), mid-game: it stops cleanly and its journal reads back whole."""
     games_dir = tmp_path / "games"
-    argv = [sys.executable, "-m", "quackbox", "host", "--headless", "--game", "side-effects", "--seats", "3",
-            "--bots", "3", "--autostart", "--bot-delay", "0.3", "--bind", "127.0.0.1", "--port", "0",
-            "--journal-dir", str(games_dir), "--again"]
-    proc = subprocess.Popen(argv, cwd=ROOT, env=_env(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    argv = [
+        sys.executable,
+        "-m",
+        "quackbox",
+        "host",
+        "--headless",
+        "--game",
+        "side-effects",
+        "--seats",
+        "3",
+        "--bots",
+        "3",
+        "--autostart",
+        "--bot-delay",
+        "0.3",
+        "--bind",
+        "127.0.0.1",
+        "--port",
+        "0",
+        "--journal-dir",
+        str(games_dir),
+        "--again",
+    ]
+    proc = subprocess.Popen(
+        argv,
+        cwd=ROOT,
+        env=_env(tmp_path),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
+    )
     try:
         deadline = time.monotonic() + 60
         # A few moves into a game that takes a minute: then the signal.
@@ -145,8 +183,10 @@ def test_a_headless_host_in_the_background_stops_on_a_signal_with_its_journal_wh
     # Where the game went, and the very command that resumes it with the table's own flags.
     text = out.decode()
     assert f"The game is saved in {path}" in text
-    command = (f"Resume it with: quackbox host --resume {path} --bind 127.0.0.1 --port 0 --headless --again "
-               f"--bot-delay 0.3 --journal-dir {games_dir}")
+    command = (
+        f"Resume it with: quackbox host --resume {path} --bind 127.0.0.1 --port 0 --headless --again "
+        f"--bot-delay 0.3 --journal-dir {games_dir}"
+    )
     assert command in text, text
 
 
@@ -160,8 +200,21 @@ def test_a_seated_host_whose_ssh_port_is_taken_says_so_in_a_line_before_the_scre
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        status, out = _on_a_terminal(["host", "--game", "side-effects", "--bind", "127.0.0.1", "--port", "0",
-                                      "--no-journal", "--ssh", str(port)], _env(tmp_path))
+        status, out = _on_a_terminal(
+            [
+                "host",
+                "--game",
+                "side-effects",
+                "--bind",
+                "127.0.0.1",
+                "--port",
+                "0",
+                "--no-journal",
+                "--ssh",
+                str(port),
+            ],
+            _env(tmp_path),
+        )
     assert status == 1
     assert f"quackbox host: Cannot serve SSH on 127.0.0.1 port {port}: the port is already in use".encode() in out
     assert ALTERNATE_SCREEN not in out and b"Traceback" not in out
@@ -172,8 +225,10 @@ def test_a_seated_host_with_an_unreadable_host_key_says_so_in_a_line_before_the_
     key.parent.mkdir(parents=True)
     key.write_text("not a key\n")
     key.chmod(0o600)
-    status, out = _on_a_terminal(["host", "--game", "side-effects", "--bind", "127.0.0.1", "--port", "0",
-                                  "--no-journal", "--ssh", "0"], _env(tmp_path))
+    status, out = _on_a_terminal(
+        ["host", "--game", "side-effects", "--bind", "127.0.0.1", "--port", "0", "--no-journal", "--ssh", "0"],
+        _env(tmp_path),
+    )
     assert status == 1
     assert f"quackbox host: The SSH host key {key} cannot be read".encode() in out
     assert out.count(b"\n") <= 2, out  # one sentence (the terminal may wrap it)
@@ -196,11 +251,26 @@ def test_a_seated_host_whose_web_port_is_taken_says_so_in_a_line_before_the_scre
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        status, out = _on_a_terminal(["host", "--game", "side-effects", "--bind", "127.0.0.1", "--port", "0",
-                                      "--no-journal", "--web", str(port)], _env(tmp_path))
+        status, out = _on_a_terminal(
+            [
+                "host",
+                "--game",
+                "side-effects",
+                "--bind",
+                "127.0.0.1",
+                "--port",
+                "0",
+                "--no-journal",
+                "--web",
+                str(port),
+            ],
+            _env(tmp_path),
+        )
     assert status == 1
-    assert (f"quackbox host: Cannot serve the browser page on 127.0.0.1 port {port}: the port is already in use; "
-            "pick another with --web PORT.").encode() in out.replace(b"\r\n", b"")
+    assert (
+        f"quackbox host: Cannot serve the browser page on 127.0.0.1 port {port}: the port is already in use; "
+        "pick another with --web PORT."
+    ).encode() in out.replace(b"\r\n", b"")
     assert ALTERNATE_SCREEN not in out and b"Traceback" not in out
 
 
@@ -210,9 +280,30 @@ def test_a_headless_host_prints_the_link_and_serves_the_page_there(tmp_path: Pat
     import urllib.request
 
     proc = subprocess.Popen(
-        [sys.executable, "-m", "quackbox", "host", "--headless", "--seats", "2", "--bots", "1", "--port", "0",
-         "--bind", "127.0.0.1", "--web", "0", "--no-journal", "--again"],
-        cwd=ROOT, env=_env(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        [
+            sys.executable,
+            "-m",
+            "quackbox",
+            "host",
+            "--headless",
+            "--seats",
+            "2",
+            "--bots",
+            "1",
+            "--port",
+            "0",
+            "--bind",
+            "127.0.0.1",
+            "--web",
+            "0",
+            "--no-journal",
+            "--again",
+        ],
+        cwd=ROOT,
+        env=_env(tmp_path),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
     )
     try:
         assert proc.stdout is not None
@@ -235,7 +326,9 @@ def test_web_names_go_with_web_and_are_host_names(capsys: pytest.CaptureFixture[
     assert netcmd.host_main(host_args("--web-name", "quack.local", "--headless")) == netcmd.EXIT_USAGE
     assert "--web-name goes with --web." in capsys.readouterr().err
     assert host_args("--web", "--web-name", "Quack.Example.org.", "--web-name", "[fe80::1]").web_name == [
-        "quack.example.org", "fe80::1"]
+        "quack.example.org",
+        "fe80::1",
+    ]
     assert host_args("--web").web == 7118
     for bad in ("evil.example/x", "a b", "http://quack.local", "-x.example"):
         with pytest.raises(SystemExit):
@@ -294,7 +387,8 @@ def test_games_lists_this_users_games_newest_played_first(tmp_path, capsys, monk
     import os
 
     from quackbox import savecmd
-    from quackbox.net import journal as jn, places
+    from quackbox.net import journal as jn
+    from quackbox.net import places
     from quackbox.net.journal_writer import JournalWriter
 
     monkeypatch.setenv("QUACKBOX_DATA_DIR", str(tmp_path / "data"))
@@ -312,8 +406,11 @@ def test_games_lists_this_users_games_newest_played_first(tmp_path, capsys, monk
     (folder / "d.qbj").write_bytes(b"not a journal")
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    JournalWriter.create(elsewhere / "e.qbj", jn.Header(game="quack", seed=1, seats=2, names=("stranger", "x"),
-                                                        created=1_700_000_300.0), sync=False).close()
+    JournalWriter.create(
+        elsewhere / "e.qbj",
+        jn.Header(game="quack", seed=1, seats=2, names=("stranger", "x"), created=1_700_000_300.0),
+        sync=False,
+    ).close()
     assert savecmd.games_main(argparse.Namespace(dir=None)) == savecmd.EXIT_OK
     out = capsys.readouterr().out
     assert f"Saved games in {folder}" in out
@@ -361,10 +458,37 @@ def test_sim_figures_read_as_figures() -> None:
 
 
 def test_the_resume_command_keeps_the_table_s_addresses_doors_and_pace_and_nothing_else() -> None:
-    args = host_args("--game", "quack", "--seats", "5", "--ssh", "--web", "7200", "--web-name", "quack.example.org",
-                     "--port", "7200", "--away-grace", "off", "-o", "infamy-threshold=10", "--seed", "3")
-    assert netcmd.resume_flags(args) == ["--port", "7200", "--away-grace", "off", "--ssh", "2222", "--web", "7200",
-                                         "--web-name", "quack.example.org"]
+    args = host_args(
+        "--game",
+        "quack",
+        "--seats",
+        "5",
+        "--ssh",
+        "--web",
+        "7200",
+        "--web-name",
+        "quack.example.org",
+        "--port",
+        "7200",
+        "--away-grace",
+        "off",
+        "-o",
+        "infamy-threshold=10",
+        "--seed",
+        "3",
+    )
+    assert netcmd.resume_flags(args) == [
+        "--port",
+        "7200",
+        "--away-grace",
+        "off",
+        "--ssh",
+        "2222",
+        "--web",
+        "7200",
+        "--web-name",
+        "quack.example.org",
+    ]
     assert netcmd.resume_flags(host_args()) == []
 
 
@@ -373,7 +497,9 @@ def test_a_host_s_farewell_says_where_the_game_is_and_how_to_resume_it(tmp_path:
 
     path = tmp_path / "my games" / "g.qbj"
     assert farewell((path, False), ["--ssh", "2222"]) == [
-        f"The game is saved in {path}", f"Resume it with: quackbox host --resume '{path}' --ssh 2222"]
+        f"The game is saved in {path}",
+        f"Resume it with: quackbox host --resume '{path}' --ssh 2222",
+    ]
     assert farewell((path, True))[0] == f"The game is over; it is saved in {path}"
     assert farewell(None) == ["No move was made, so no game was saved."]
 
@@ -399,10 +525,12 @@ def test_the_docs_room_codes_look_like_real_ones() -> None:
 def test_a_broken_import_is_an_error_not_a_missing_command() -> None:
     """An import that fails is never swallowed: `quackbox` with the TUI broken does not quietly
     print its help instead of the home screen, and host, join and games never vanish."""
-    code = ("import sys\nsys.modules['quackbox.tui.app'] = None\n"
-            "from quackbox.__main__ import build_parser, main\n"
-            "assert {'host', 'join', 'games', 'replay'} <= set(build_parser()._subparsers._group_actions[0].choices)\n"
-            "main([])\n")
+    code = (
+        "import sys\nsys.modules['quackbox.tui.app'] = None\n"
+        "from quackbox.__main__ import build_parser, main\n"
+        "assert {'host', 'join', 'games', 'replay'} <= set(build_parser()._subparsers._group_actions[0].choices)\n"
+        "main([])\n"
+    )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert out.returncode != 0 and "quackbox.tui.app" in out.stderr and "usage:" not in out.stdout
 
@@ -414,8 +542,11 @@ def test_option_text_goes_through_the_one_parser_everywhere() -> None:
     from quackbox.core import games
 
     rules = games.get("side-effects")
-    for argv in (["play", "side-effects", "-o", "bonus-cards=1"], ["host", "-o", "bonus-cards=1"],
-                 ["sim", "--game", "side-effects", "-o", "bonus-cards=1"]):
+    for argv in (
+        ["play", "side-effects", "-o", "bonus-cards=1"],
+        ["host", "-o", "bonus-cards=1"],
+        ["sim", "--game", "side-effects", "-o", "bonus-cards=1"],
+    ):
         args = build_parser().parse_args(argv)
         values = dict(args.option) if argv[0] == "host" else parse_option_values(args.option)
         assert values == {"bonus-cards": "1"}

@@ -17,12 +17,7 @@ PURE = ("quackbox.core", "quackbox.cards")
 
 
 def _modules_after_import(modules: list[str]) -> set[str]:
-    code = (
-        "import json, sys\n"
-        f"for name in {modules!r}:\n"
-        "    __import__(name)\n"
-        "print(json.dumps(sorted(sys.modules)))\n"
-    )
+    code = f"import json, sys\nfor name in {modules!r}:\n    __import__(name)\nprint(json.dumps(sorted(sys.modules)))\n"
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     return set(json.loads(out.stdout))
 
@@ -62,8 +57,17 @@ def test_pure_layers_do_not_print_or_read_clocks(package: str) -> None:
     for path in (ROOT / package).rglob("*.py"):
         for number, line in enumerate(path.read_text().splitlines(), 1):
             code = line.split("#", 1)[0]
-            for needle in ("print(", "time.time(", "time.monotonic(", "datetime.now(", "random.random(",
-                           "random.shuffle(", "random.choice(", "random.randrange(", "import time"):
+            for needle in (
+                "print(",
+                "time.time(",
+                "time.monotonic(",
+                "datetime.now(",
+                "random.random(",
+                "random.shuffle(",
+                "random.choice(",
+                "random.randrange(",
+                "import time",
+            ):
                 if needle in code:
                     offenders.append(f"{path.name}:{number}: {line.strip()}")
     assert not offenders, "\n".join(offenders)
@@ -87,7 +91,10 @@ def test_playing_one_game_loads_only_that_game() -> None:
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     loaded = set(json.loads(out.stdout))
     assert "quackbox.core.side_effects" in loaded and "quackbox.core.side_effects.bot" in loaded
-    assert not {"quackbox.core.quack", "quackbox.core.quack.bot", "quackbox.cards.quack", "quackbox.tui.quack_board"} & loaded
+    assert (
+        not {"quackbox.core.quack", "quackbox.core.quack.bot", "quackbox.cards.quack", "quackbox.tui.quack_board"}
+        & loaded
+    )
 
 
 def test_game_titles_are_known_without_loading_the_games() -> None:
@@ -145,8 +152,10 @@ def _upward(layer: str, folder: str) -> list[str]:
     return bad
 
 
-@pytest.mark.parametrize(("layer", "folder"), [("quackbox.cards", "cards"), ("quackbox.core", "core"),
-                                               ("quackbox.net", "net"), ("quackbox.tui", "tui")])
+@pytest.mark.parametrize(
+    ("layer", "folder"),
+    [("quackbox.cards", "cards"), ("quackbox.core", "core"), ("quackbox.net", "net"), ("quackbox.tui", "tui")],
+)
 def test_every_layer_imports_only_the_layers_below_it(layer: str, folder: str) -> None:
     """Imports only go downwards: net/ never imports the TUI or the command, the TUI never the
     command; every import in the file counts, a lazy one inside a function too."""

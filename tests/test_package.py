@@ -18,8 +18,9 @@ ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.xdist_group("wheel")
 
 # What a build must not see or copy: the checkout's environments and what earlier builds left.
-_NOT_SOURCE = shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache",
-                                     ".mypy_cache", ".ruff_cache")
+_NOT_SOURCE = shutil.ignore_patterns(
+    ".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache"
+)
 
 
 @pytest.fixture(scope="module")
@@ -31,7 +32,9 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "--quiet", "--wheel-dir", str(out)],
-        check=True, capture_output=True, cwd=out,
+        check=True,
+        capture_output=True,
+        cwd=out,
     )
     (built,) = out.glob("quackbox-*.whl")
     return built
@@ -43,16 +46,26 @@ def test_the_wheel_installs_one_top_level_package(wheel: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
     top = {name.split("/")[0] for name in names}
     assert top == {"quackbox", next(t for t in top if t.endswith(".dist-info"))}
-    assert {"quackbox/core/rules.py", "quackbox/net/host.py", "quackbox/tui/app.py", "quackbox/cards/quack.toml",
-            "quackbox/cards/side_effects.toml", "quackbox/tui/quackbox.tcss", "quackbox/py.typed"} <= set(names)
+    assert {
+        "quackbox/core/rules.py",
+        "quackbox/net/host.py",
+        "quackbox/tui/app.py",
+        "quackbox/cards/quack.toml",
+        "quackbox/cards/side_effects.toml",
+        "quackbox/tui/quackbox.tcss",
+        "quackbox/py.typed",
+    } <= set(names)
     assert not [n for n in names if "/bench/" in n or "/tests/" in n]
 
 
 def test_the_installed_package_imports_nothing_from_the_checkout(wheel: Path, tmp_path: Path) -> None:
     """Installed apart from this folder, every layer imports (no module still names a bare `core` or `net`)."""
     target = tmp_path / "site"
-    subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--quiet", "--target", str(target), str(wheel)],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--no-deps", "--quiet", "--target", str(target), str(wheel)],
+        check=True,
+        capture_output=True,
+    )
     code = (
         "import quackbox.__main__, quackbox.tui.app, quackbox.tui.se_game, quackbox.tui.quack_game, "
         "quackbox.net.host, quackbox.net.ssh, quackbox.core.games as g\n"
@@ -61,7 +74,9 @@ def test_the_installed_package_imports_nothing_from_the_checkout(wheel: Path, tm
         "print(quackbox.__file__)\n"
     )
     env = {**os.environ, "PYTHONPATH": str(target)}
-    out = subprocess.run([sys.executable, "-P", "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-P", "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, check=True
+    )
     stray, where = out.stdout.splitlines()
     assert stray == "[]"
     assert where.startswith(str(target))
@@ -69,7 +84,11 @@ def test_the_installed_package_imports_nothing_from_the_checkout(wheel: Path, tm
 
 def test_the_ssh_door_imports_without_a_librarys_notice() -> None:
     """Newer cryptography warns of DSA when asyncssh is imported: a player would see it above the table."""
-    done = subprocess.run([sys.executable, "-W", "error", "-c", "import quackbox.net.ssh, quackbox.net.ssh_keys"],
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-W", "error", "-c", "import quackbox.net.ssh, quackbox.net.ssh_keys"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""

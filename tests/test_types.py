@@ -47,8 +47,13 @@ def _tree() -> Path:
 
 def mypy(*args: str) -> subprocess.CompletedProcess[str]:
     config = ("--config-file", str(ROOT / "pyproject.toml"))  # its overrides: libraries with no type hints
-    return subprocess.run([sys.executable, "-m", "mypy", *FLAGS, *config, "--cache-dir", str(CACHE), *args],
-                          cwd=_tree(), capture_output=True, text=True, timeout=600)
+    return subprocess.run(
+        [sys.executable, "-m", "mypy", *FLAGS, *config, "--cache-dir", str(CACHE), *args],
+        cwd=_tree(),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
 
 
 def test_the_whole_package_passes_mypy_strict() -> None:
@@ -90,7 +95,9 @@ def test_a_rules_object_missing_part_of_the_interface_is_refused(tmp_path: Path)
     )
     result = mypy(str(bad))
     assert result.returncode == 1
-    assert '"HalfAGame"' in result.stdout and "legal_moves" in result.stdout and "sample" in result.stdout, result.stdout
+    assert '"HalfAGame"' in result.stdout and "legal_moves" in result.stdout and "sample" in result.stdout, (
+        result.stdout
+    )
 
 
 _PAIRS = """\
@@ -131,7 +138,11 @@ def test_a_move_paired_with_another_moves_do_is_refused(tmp_path: Path) -> None:
     lines = _PAIRS.splitlines()
     se_line = next(n for n, line in enumerate(lines, 1) if line.startswith("SE_MOVES"))
     quack_line = next(n for n, line in enumerate(lines, 1) if line.startswith("QUACK_MOVES"))
-    refused = {(Path(line.split(":")[0]).name, int(line.split(":")[1]))
-               for line in result.stdout.splitlines() if ": error:" in line}
-    assert refused == {("another_move.py", se_line), ("another_move.py", quack_line),
-                       ("another_plan.py", se_line)}, result.stdout
+    refused = {
+        (Path(line.split(":")[0]).name, int(line.split(":")[1]))
+        for line in result.stdout.splitlines()
+        if ": error:" in line
+    }
+    assert refused == {("another_move.py", se_line), ("another_move.py", quack_line), ("another_plan.py", se_line)}, (
+        result.stdout
+    )

@@ -35,18 +35,18 @@ from textual.widgets import Input, LoadingIndicator, Static
 
 from quackbox.core import games
 from quackbox.core.rules import BadOptions, Move
+from quackbox.net import places
 from quackbox.net.client import Disconnected, NetError, NotConnected, Reconnected
 from quackbox.net.host import HostConfig, HostError, farewell, is_loopback, lan_address
 from quackbox.net.protocol import HUMAN, Bye, ChatLine, Error, ErrorCode, Lobby, Notice, Paused, Started, View, Welcome
 from quackbox.net.resources import quiet_loop_errors
 from quackbox.net.tokens import TokenStore
-from quackbox.net import places
 from quackbox.tui import rules_text
 from quackbox.tui.clock import WALL, Clock, while_alive
 from quackbox.tui.config import Settings, SettingsStore
 from quackbox.tui.first_games import BotGame, dealt, introduce, needs_card
-from quackbox.tui.how_to_play import HowToPlayScreen
 from quackbox.tui.games import rules_screen
+from quackbox.tui.how_to_play import HowToPlayScreen
 from quackbox.tui.looks import Ascii, NoDim, Plain, wants_ascii
 from quackbox.tui.modals import ChoiceScreen, ConfirmScreen, ReadingScreen
 from quackbox.tui.session import HOSTING, LOCAL, Received, Session, open_hosted, open_joined, open_local
@@ -75,7 +75,7 @@ class ConnectingScreen(Screen[None]):
     """Shown while a table opens; Escape gives up."""
 
     if TYPE_CHECKING:
-        app = getters.app(QuackboxApp)
+        app = getters.app(QuackboxApp)  # noqa: F821 (defined below; read by the type checker alone)
         """The quackbox app this screen runs in, for the type checker (at run time, Textual's own ``app``)."""
 
     DEFAULT_CSS = """
@@ -279,8 +279,15 @@ class QuackboxApp(TerminalApp[int]):
     def save_settings(self) -> None:
         self.store.save(self.settings)
 
-    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information", timeout: float | None = None,
-               markup: bool = True) -> None:
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
         """At a table a notice is a line of its log, held below the newest lines until read
         (:meth:`TableScreen.tell`): a toast would sit on the log and cut its lines. Elsewhere
         (home, lobby) Textual's toast."""
@@ -304,8 +311,9 @@ class QuackboxApp(TerminalApp[int]):
 
     def on_home_screen_play_chosen(self) -> None:
         s = self.settings
-        self.play_bot_game(BotGame(s.game, s.players, dict(s.options.get(s.game, {})), s.name, None,
-                                   s.bot_delay, s.bot_level))
+        self.play_bot_game(
+            BotGame(s.game, s.players, dict(s.options.get(s.game, {})), s.name, None, s.bot_delay, s.bot_level)
+        )
 
     def play_bot_game(self, game: BotGame, *, seed: int | None = None) -> None:
         """Deal ``game`` against bots (``seed``: instead of the game's own): the first time
@@ -325,16 +333,31 @@ class QuackboxApp(TerminalApp[int]):
         dealt_seed = game.seed if seed is None else seed
 
         async def opener() -> Session:
-            return await open_local(game.game, players=game.players, options=options, name=game.name,
-                                    seed=dealt_seed, bot_delay=game.bot_delay, bot_kind=game.level)
+            return await open_local(
+                game.game,
+                players=game.players,
+                options=options,
+                name=game.name,
+                seed=dealt_seed,
+                bot_delay=game.bot_delay,
+                bot_kind=game.level,
+            )
 
         self.open_session(opener, f"Dealing {games.title(game.game)} for {game.players}…")
 
     def on_home_screen_host_chosen(self, message: HomeScreen.HostChosen) -> None:
         s = self.settings
-        config = HostConfig(game=s.game, seats=s.players, host_name=s.name, options=dict(s.options.get(s.game, {})),
-                            bot_delay=s.bot_delay, bot_kind=s.bot_level, bind="0.0.0.0" if message.lan else "127.0.0.1", port=message.port,
-                            journal_dir=str(places.games_dir()))
+        config = HostConfig(
+            game=s.game,
+            seats=s.players,
+            host_name=s.name,
+            options=dict(s.options.get(s.game, {})),
+            bot_delay=s.bot_delay,
+            bot_kind=s.bot_level,
+            bind="0.0.0.0" if message.lan else "127.0.0.1",
+            port=message.port,
+            journal_dir=str(places.games_dir()),
+        )
         lan = (lan_address() or "127.0.0.1") if message.lan else "127.0.0.1"
 
         async def opener() -> Session:
@@ -346,8 +369,9 @@ class QuackboxApp(TerminalApp[int]):
         s = self.settings
 
         async def opener() -> Session:
-            return await open_joined(message.address, code=message.code or None, name=s.name,
-                                     spectate=message.spectate, tokens=TokenStore())
+            return await open_joined(
+                message.address, code=message.code or None, name=s.name, spectate=message.spectate, tokens=TokenStore()
+            )
 
         self.open_session(opener, f"Joining the table at {message.address}…")
         self._join_again = message
@@ -468,8 +492,12 @@ class QuackboxApp(TerminalApp[int]):
         screen's own leave asks first, and the app quits once the table is left."""
         session = self.session
         screen = self.screen
-        if (session is not None and session.mode != LOCAL and self.connection != CLOSED
-                and isinstance(screen, (TableScreen, self._lobby_type()))):
+        if (
+            session is not None
+            and session.mode != LOCAL
+            and self.connection != CLOSED
+            and isinstance(screen, (TableScreen, self._lobby_type()))
+        ):
             screen.action_leave(then_quit=True)
             return
         self.session = None
@@ -513,8 +541,9 @@ class QuackboxApp(TerminalApp[int]):
             self._dispatch(message.item)
         except Exception as exc:  # a bug in showing a message must not take the table down
             self.log.error(f"could not show {type(message.item).__name__}: {exc!r}")
-            self.notify(f"Could not show what the host sent ({type(exc).__name__}: {exc}).",
-                        severity="error", markup=False)
+            self.notify(
+                f"Could not show what the host sent ({type(exc).__name__}: {exc}).", severity="error", markup=False
+            )
 
     def _dispatch(self, item: Received) -> None:
         if type(item) is View:
@@ -555,8 +584,11 @@ class QuackboxApp(TerminalApp[int]):
             if self.lobby_screen is not None:
                 self.lobby_screen.notice(item.text)
         elif type(item) is Bye:
-            self._table_closed(item.message or f"The host closed the connection ({item.reason}).",
-                               moved=item.reason == "replaced", removed=item.reason == "removed")
+            self._table_closed(
+                item.message or f"The host closed the connection ({item.reason}).",
+                moved=item.reason == "replaced",
+                removed=item.reason == "removed",
+            )
         elif type(item) is Disconnected:
             self._set_connection(RECONNECTING)
             self.notify("Lost the host; reconnecting…", severity="warning", markup=False)
@@ -587,8 +619,13 @@ class QuackboxApp(TerminalApp[int]):
         if self.connection == CLOSED:
             return
         self._set_connection(CLOSED)
-        title = ("Your seat is played elsewhere now" if moved else "You were removed from the table" if removed
-                 else "The table has closed")
+        title = (
+            "Your seat is played elsewhere now"
+            if moved
+            else "You were removed from the table"
+            if removed
+            else "The table has closed"
+        )
         if self.table_screen is None:  # a table says it in its log and its prompt
             self.notify(why, title=title, severity="warning", markup=False, timeout=10)
         if self.table_screen is not None:
@@ -621,9 +658,17 @@ class QuackboxApp(TerminalApp[int]):
         # The room code is for those at the table to pass on: someone only watching (a
         # stranger who came in through a door to look, without being given it) is not shown it.
         room_code = session.room_code if session.seat is not None else None
-        return LobbyInfo(title=session.title, mode=session.mode, address=session.address,
-                         room_code=room_code, seat=session.seat, starter=session.starter,
-                         host_key=self.ssh_host_key, ssh_door=session.ssh_door, web_link=session.web_link)
+        return LobbyInfo(
+            title=session.title,
+            mode=session.mode,
+            address=session.address,
+            room_code=room_code,
+            seat=session.seat,
+            starter=session.starter,
+            host_key=self.ssh_host_key,
+            ssh_door=session.ssh_door,
+            web_link=session.web_link,
+        )
 
     def show_how_to_join(self, *, resumed: bool = False) -> None:
         """The lobby's lines on how friends come in, as a page (a hosted table)."""
@@ -631,8 +676,9 @@ class QuackboxApp(TerminalApp[int]):
 
         session = self.session
         if session is not None and session.mode == HOSTING:
-            self.push_screen(ReadingScreen("How friends join", join_markdown(self._lobby_info(session),
-                                                                             resumed=resumed)))
+            self.push_screen(
+                ReadingScreen("How friends join", join_markdown(self._lobby_info(session), resumed=resumed))
+            )
 
     def _show_lobby(self) -> None:
         session = self.session
@@ -646,14 +692,17 @@ class QuackboxApp(TerminalApp[int]):
             self.lobby_screen.connection = self.connection
             self._show(self.lobby_screen)
             for line in self.chat_lines[-CHAT_SHOWN:]:
-                self.call_after_refresh(while_alive(self.lobby_screen, self.lobby_screen.receive_chat), line, self.names)
+                self.call_after_refresh(
+                    while_alive(self.lobby_screen, self.lobby_screen.receive_chat), line, self.names
+                )
 
     def _new_table(self) -> TableScreen | None:
         session = self.session
         if session is None:
             return None
-        info = TableInfo(game=session.game, seat=session.seat, names=self.names, mode=session.mode,
-                         starter=session.starter)
+        info = TableInfo(
+            game=session.game, seat=session.seat, names=self.names, mode=session.mode, starter=session.starter
+        )
         screen = TableScreen(info, clock=self.clock, settings=self.settings)
         screen.connection = self.connection
         self.table_screen = screen
@@ -725,8 +774,12 @@ class QuackboxApp(TerminalApp[int]):
     def play_again(self) -> None:
         game = self.bot_game
         session = self.session
-        if (game is not None and session is not None and session.mode == LOCAL
-                and game.options_now(self.settings) != self._bot_options):
+        if (
+            game is not None
+            and session is not None
+            and session.mode == LOCAL
+            and game.options_now(self.settings) != self._bot_options
+        ):
             # The person's first games are over: from now on the seats fall as the rules deal
             # them, which the open table cannot (its options are fixed), so a new one is dealt.
             self.session = self.table_screen = self.lobby_screen = None
@@ -752,8 +805,9 @@ class QuackboxApp(TerminalApp[int]):
         lobby, session = self.lobby, self.session
         if lobby is None or session is None:
             return []
-        out = [(s.name, f"seat {s.seat + 1}", s.muted) for s in lobby.seats
-               if s.kind == HUMAN and s.seat != session.seat]
+        out = [
+            (s.name, f"seat {s.seat + 1}", s.muted) for s in lobby.seats if s.kind == HUMAN and s.seat != session.seat
+        ]
         out += [(name, "watching", name in self._muted_watchers) for name in lobby.watchers]
         return out
 
@@ -765,8 +819,10 @@ class QuackboxApp(TerminalApp[int]):
         if not people:
             self.notify("Nobody else is at the table.", markup=False)
             return
-        labels = [Text.assemble((name, "bold"), f"  {where}", ("  muted" if muted else "", "italic"))
-                  for name, where, muted in people]
+        labels = [
+            Text.assemble((name, "bold"), f"  {where}", ("  muted" if muted else "", "italic"))
+            for name, where, muted in people
+        ]
 
         def chosen(index: int | None) -> None:
             if index is None:
@@ -812,23 +868,30 @@ class QuackboxApp(TerminalApp[int]):
         # Textual's own "Keys" (its key panel) would stand beside ours under the same name.
         yield from (c for c in super().get_system_commands(screen) if c.title != "Keys")
         for game, title in games.TITLES.items():
-            yield SystemCommand(f"Rules: {title}", f"How to play {title}, in short",
-                                lambda game=game: self.show_rules(game))
+            yield SystemCommand(
+                f"Rules: {title}", f"How to play {title}, in short", lambda game=game: self.show_rules(game)
+            )
         yield SystemCommand("Keys", "Every key of the table", self.action_show_help)
         if self.hosting and isinstance(screen, (TableScreen, self._lobby_type())):
             for name, where, muted in self.people():
-                yield SystemCommand(f"Remove {name}", f"Show {name} ({where}) out; they cannot sit here again",
-                                    lambda name=name: self.remove_person(name))
+                yield SystemCommand(
+                    f"Remove {name}",
+                    f"Show {name} ({where}) out; they cannot sit here again",
+                    lambda name=name: self.remove_person(name),
+                )
                 if muted:
-                    yield SystemCommand(f"Unmute {name}", f"Let {name} chat again",
-                                        lambda name=name: self.mute_person(name, False))
+                    yield SystemCommand(
+                        f"Unmute {name}", f"Let {name} chat again", lambda name=name: self.mute_person(name, False)
+                    )
                 else:
-                    yield SystemCommand(f"Mute {name}", f"Nobody sees {name}'s chat",
-                                        lambda name=name: self.mute_person(name))
+                    yield SystemCommand(
+                        f"Mute {name}", f"Nobody sees {name}'s chat", lambda name=name: self.mute_person(name)
+                    )
         if isinstance(screen, TableScreen):
             if self.hosting:
-                yield SystemCommand("How friends join", "The address, the room code and the doors",
-                                    self.show_how_to_join)
+                yield SystemCommand(
+                    "How friends join", "The address, the room code and the doors", self.show_how_to_join
+                )
             table_commands = [
                 ("Chat", "Say something to the table", "chat"),
                 ("Read the log", "Scroll back through what happened", "read_log"),
@@ -876,8 +939,14 @@ def make_app(
     cursor_blink: bool = True,
 ) -> QuackboxApp:
     """The app, with its settings in ``config_dir`` (default: the user's config directory)."""
-    return QuackboxApp(store=SettingsStore(config_dir), opener=opener, opening=opening, home=home, clock=clock,
-                       cursor_blink=cursor_blink)
+    return QuackboxApp(
+        store=SettingsStore(config_dir),
+        opener=opener,
+        opening=opening,
+        home=home,
+        clock=clock,
+        cursor_blink=cursor_blink,
+    )
 
 
 def _run(app: QuackboxApp, loop: asyncio.AbstractEventLoop | None = None) -> int:
@@ -896,8 +965,16 @@ def run_home() -> int:
     return _run(make_app())
 
 
-def run_local_game(game: str, *, players: int, options: Mapping[str, Any] | None, name: str | None,
-                   seed: int | None, bot_delay: float | None = None, level: str | None = None) -> int:
+def run_local_game(
+    game: str,
+    *,
+    players: int,
+    options: Mapping[str, Any] | None,
+    name: str | None,
+    seed: int | None,
+    bot_delay: float | None = None,
+    level: str | None = None,
+) -> int:
     """``quackbox play GAME``: a game against bots, straight away (the first time, after
     the card that says how to play it)."""
     store = SettingsStore()
@@ -909,8 +986,16 @@ def run_local_game(game: str, *, players: int, options: Mapping[str, Any] | None
     return _run(app)
 
 
-def run_join(address: str, *, port: int | None = None, code: str | None, name: str | None,
-             spectate: bool = False, shown_as: str | None = None, host_key: str | None = None) -> int:
+def run_join(
+    address: str,
+    *,
+    port: int | None = None,
+    code: str | None,
+    name: str | None,
+    spectate: bool = False,
+    shown_as: str | None = None,
+    host_key: str | None = None,
+) -> int:
     """``quackbox join HOST``: take a seat at someone's table.
 
     ``shown_as`` is what the screens call the table in place of ``address``
@@ -956,9 +1041,15 @@ def _close_loop(loop: asyncio.AbstractEventLoop) -> None:
 HOST_STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 
 
-def run_hosted(config: HostConfig, *, name: str | None = None, ssh: SshConfig | None = None,
-               web: WebConfig | None = None, resume_flags: Sequence[str] = (),
-               on_open: Callable[[Host, SshServer | None, WebServer | None], None] | None = None) -> int:
+def run_hosted(
+    config: HostConfig,
+    *,
+    name: str | None = None,
+    ssh: SshConfig | None = None,
+    web: WebConfig | None = None,
+    resume_flags: Sequence[str] = (),
+    on_open: Callable[[Host, SshServer | None, WebServer | None], None] | None = None,
+) -> int:
     """``quackbox host`` with a seat for the person at this terminal (and, with
     ``ssh``, a :class:`quackbox.net.ssh.SshConfig`, the table's SSH door beside it;
     with ``web``, a :class:`quackbox.net.web.WebConfig`, its browser door). Once the
@@ -987,8 +1078,9 @@ def run_hosted(config: HostConfig, *, name: str | None = None, ssh: SshConfig | 
 
         if on_open is not None and session.local is not None:
             on_open(session.local.host, session.local.ssh, session.local.web)
-        app = QuackboxApp(store=store, opener=opener, opening=f"Opening a table of {games.title(config.game)}…",
-                          home=False)
+        app = QuackboxApp(
+            store=store, opener=opener, opening=f"Opening a table of {games.title(config.game)}…", home=False
+        )
         app.resume_flags = list(resume_flags)
         app.ssh_host_key = session.host_key
         # A host told to stop (kill, or its own terminal hung up) closes the table as q does.

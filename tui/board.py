@@ -16,9 +16,9 @@ from textual.reactive import var
 
 from quackbox.core.rules import Event, GameView, Move
 from quackbox.net.protocol import LogLine
-from quackbox.tui.widgets import MovePicked, PromptBar
-from quackbox.tui.names import seat_name
 from quackbox.tui.clock import WALL, Clock
+from quackbox.tui.names import seat_name
+from quackbox.tui.widgets import MovePicked, PromptBar
 
 
 class HeldCard(Protocol):

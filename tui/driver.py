@@ -32,7 +32,7 @@ from textual import events
 from textual.drivers.linux_driver import LinuxDriver
 from textual.message import Message
 
-from quackbox.net.door_policy import CHILD_EVENTS_PER_SECOND, CHILD_EVENT_BURST
+from quackbox.net.door_policy import CHILD_EVENT_BURST, CHILD_EVENTS_PER_SECOND
 from quackbox.net.limits import TokenBucket
 
 __all__ = ["DoorDriver", "InputBound"]

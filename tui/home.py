@@ -20,9 +20,9 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static, Switch
 
 from quackbox.core import games
+from quackbox.core.bots import LEVELS, NORMAL
 from quackbox.core.options import as_values
 from quackbox.core.rules import BadOptions
-from quackbox.core.bots import LEVELS, NORMAL
 from quackbox.net.host import lan_address
 from quackbox.tui.config import BOT_SPEEDS, MAX_NAME, Settings
 from quackbox.tui.games import rules_screen
@@ -224,8 +224,9 @@ class JoinScreen(ModalScreen[tuple[str, str, bool] | None]):
     def _join(self) -> None:
         address = self.query_one("#address", Input).value.strip()
         if not address:
-            self.query_one("#why", Static).update(Text("Type the host's address (the host's screen shows it).",
-                                                       style="bold yellow"))
+            self.query_one("#why", Static).update(
+                Text("Type the host's address (the host's screen shows it).", style="bold yellow")
+            )
             self.query_one("#address", Input).focus()
             return
         code = self.query_one("#code", Input).value.strip().upper()
@@ -264,11 +265,15 @@ class OpenToNetworkScreen(ModalScreen[bool]):
         where = f"{self.address}:{self.port}" if self.port else f"{self.address} (on a free port)"
         text = Text()
         text.append(f"{self.what} will be open to the network.\n\n", style="bold")
-        text.append(f"Anyone who can reach this machine at {where} and is given the room code can join: "
-                    "the code is made when the table opens and shown in its lobby, and nobody gets in "
-                    "without it. Free seats go to whoever joins first; anyone with the code may watch.\n\n")
-        text.append("Press o to open it to the network, or Esc to go back "
-                    "(turn off \"Open to the network\" to keep it to this machine).")
+        text.append(
+            f"Anyone who can reach this machine at {where} and is given the room code can join: "
+            "the code is made when the table opens and shown in its lobby, and nobody gets in "
+            "without it. Free seats go to whoever joins first; anyone with the code may watch.\n\n"
+        )
+        text.append(
+            "Press o to open it to the network, or Esc to go back "
+            '(turn off "Open to the network" to keep it to this machine).'
+        )
         with Vertical() as box:
             box.border_title = Text("Open to the network?")
             yield Static(text, id="who")
@@ -348,7 +353,8 @@ class HostScreen(ModalScreen[tuple[int, bool] | None]):
             port = -1
         if not 0 <= port <= 65535:
             self.query_one("#note", Static).update(
-                Text("A port is a number from 1 to 65535 (0 picks a free one).", style="bold yellow"))
+                Text("A port is a number from 1 to 65535 (0 picks a free one).", style="bold yellow")
+            )
             return
         if not self.query_one("#lan", Switch).value:
             self.dismiss((port, False))
@@ -431,18 +437,26 @@ class HomeScreen(Screen[None]):
                 yield Label("Your name")
                 yield Input(s.name, id="name", max_length=MAX_NAME, placeholder="what the table calls you")
                 yield Label("Game")
-                yield Select([(games.title(name), name) for name in game_names], value=s.game,
-                             allow_blank=False, id="game")
+                yield Select(
+                    [(games.title(name), name) for name in game_names], value=s.game, allow_blank=False, id="game"
+                )
                 yield Label("Players")
                 with Horizontal(id="counts"):
-                    yield Select([(str(n), n) for n in range(2, 9)], value=s.players, allow_blank=False,
-                                 id="players")
+                    yield Select([(str(n), n) for n in range(2, 9)], value=s.players, allow_blank=False, id="players")
                     # How well the bots play, then how fast: "normal" in both said neither.
                     yield Label("Bots", id="speed-label")
-                    yield Select([(f"{level.title()} bots", level) for level in LEVELS],
-                                 value=s.bot_level if s.bot_level in LEVELS else NORMAL, allow_blank=False, id="level")
-                    yield Select([(f"{delay:g} s a move" if delay else "no wait", delay) for _label, delay in BOT_SPEEDS],
-                                 value=self._speed_value(), allow_blank=False, id="speed")
+                    yield Select(
+                        [(f"{level.title()} bots", level) for level in LEVELS],
+                        value=s.bot_level if s.bot_level in LEVELS else NORMAL,
+                        allow_blank=False,
+                        id="level",
+                    )
+                    yield Select(
+                        [(f"{delay:g} s a move" if delay else "no wait", delay) for _label, delay in BOT_SPEEDS],
+                        value=self._speed_value(),
+                        allow_blank=False,
+                        id="speed",
+                    )
                 yield Label("Options")
                 with Horizontal(id="options-row"):
                     yield Static("", id="options-text")
@@ -512,8 +526,14 @@ class HomeScreen(Screen[None]):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        action = {"play": self.action_play, "host": self.action_host, "join": self.action_join,
-                  "rules": self.action_rules, "options": self.action_options, "quit": self.app.exit}
+        action = {
+            "play": self.action_play,
+            "host": self.action_host,
+            "join": self.action_join,
+            "rules": self.action_rules,
+            "options": self.action_options,
+            "quit": self.app.exit,
+        }
         handler = action.get(event.button.id or "")
         if handler is not None:
             handler()
@@ -545,8 +565,10 @@ class HomeScreen(Screen[None]):
         if not self._ready_name():
             return
         s = self.settings
-        summary = (f"{games.title(s.game)} for {s.players} players; seats nobody takes get bots at the start. "
-                   f"Options: {option_summary(s.game, s.options.get(s.game, {}))}.")
+        summary = (
+            f"{games.title(s.game)} for {s.players} players; seats nobody takes get bots at the start. "
+            f"Options: {option_summary(s.game, s.options.get(s.game, {}))}."
+        )
 
         def chosen(answer: tuple[int, bool] | None) -> None:
             if answer is not None:
@@ -557,8 +579,16 @@ class HomeScreen(Screen[None]):
                 self.post_message(self.HostChosen(port, lan))
 
         address = self.quackbox.lan_address or lan_address() or ""
-        self.app.push_screen(HostScreen(s.host_port, s.host_bind != "127.0.0.1", summary,
-                                        title=f"A table of {games.title(s.game)}", address=address), chosen)
+        self.app.push_screen(
+            HostScreen(
+                s.host_port,
+                s.host_bind != "127.0.0.1",
+                summary,
+                title=f"A table of {games.title(s.game)}",
+                address=address,
+            ),
+            chosen,
+        )
 
     def action_join(self, why: str = "", spectate: bool = False) -> None:
         """The Join dialog with the address and code last typed (``why``: a try that failed,

@@ -21,24 +21,42 @@ from quackbox.tui.widgets import GameLog, KeyBar, StatusBar, refresh_keys
 # A 5x5 pixel font for room codes (consonants, as net.table makes them, and digits),
 # drawn two pixel rows per text row with half blocks.
 _FONT = {
-    "B": "11110 10001 11110 10001 11110", "C": "01111 10000 10000 10000 01111",
-    "D": "11110 10001 10001 10001 11110", "F": "11111 10000 11110 10000 10000",
-    "G": "01111 10000 10011 10001 01111", "H": "10001 10001 11111 10001 10001",
-    "J": "00111 00010 00010 10010 01100", "K": "10010 10100 11000 10100 10010",
-    "L": "10000 10000 10000 10000 11111", "M": "10001 11011 10101 10001 10001",
-    "N": "10001 11001 10101 10011 10001", "P": "11110 10001 11110 10000 10000",
-    "Q": "01110 10001 10101 10010 01101", "R": "11110 10001 11110 10100 10010",
-    "S": "01111 10000 01110 00001 11110", "T": "11111 00100 00100 00100 00100",
-    "V": "10001 10001 10001 01010 00100", "W": "10001 10001 10101 11011 10001",
-    "X": "10001 01010 00100 01010 10001", "Z": "11111 00010 00100 01000 11111",
-    "0": "01110 10011 10101 11001 01110", "1": "00100 01100 00100 00100 01110",
-    "2": "11110 00001 01110 10000 11111", "3": "11110 00001 00110 00001 11110",
-    "4": "10010 10010 11111 00010 00010", "5": "11111 10000 11110 00001 11110",
-    "6": "01110 10000 11110 10001 01110", "7": "11111 00001 00010 00100 00100",
-    "8": "01110 10001 01110 10001 01110", "9": "01110 10001 01111 00001 01110",
-    "A": "01110 10001 11111 10001 10001", "E": "11111 10000 11110 10000 11111",
-    "I": "01110 00100 00100 00100 01110", "O": "01110 10001 10001 10001 01110",
-    "U": "10001 10001 10001 10001 01110", "Y": "10001 01010 00100 00100 00100",
+    "B": "11110 10001 11110 10001 11110",
+    "C": "01111 10000 10000 10000 01111",
+    "D": "11110 10001 10001 10001 11110",
+    "F": "11111 10000 11110 10000 10000",
+    "G": "01111 10000 10011 10001 01111",
+    "H": "10001 10001 11111 10001 10001",
+    "J": "00111 00010 00010 10010 01100",
+    "K": "10010 10100 11000 10100 10010",
+    "L": "10000 10000 10000 10000 11111",
+    "M": "10001 11011 10101 10001 10001",
+    "N": "10001 11001 10101 10011 10001",
+    "P": "11110 10001 11110 10000 10000",
+    "Q": "01110 10001 10101 10010 01101",
+    "R": "11110 10001 11110 10100 10010",
+    "S": "01111 10000 01110 00001 11110",
+    "T": "11111 00100 00100 00100 00100",
+    "V": "10001 10001 10001 01010 00100",
+    "W": "10001 10001 10101 11011 10001",
+    "X": "10001 01010 00100 01010 10001",
+    "Z": "11111 00010 00100 01000 11111",
+    "0": "01110 10011 10101 11001 01110",
+    "1": "00100 01100 00100 00100 01110",
+    "2": "11110 00001 01110 10000 11111",
+    "3": "11110 00001 00110 00001 11110",
+    "4": "10010 10010 11111 00010 00010",
+    "5": "11111 10000 11110 00001 11110",
+    "6": "01110 10000 11110 10001 01110",
+    "7": "11111 00001 00010 00100 00100",
+    "8": "01110 10001 01110 10001 01110",
+    "9": "01110 10001 01111 00001 01110",
+    "A": "01110 10001 11111 10001 10001",
+    "E": "11111 10000 11110 10000 11111",
+    "I": "01110 00100 00100 00100 01110",
+    "O": "01110 10001 10001 10001 01110",
+    "U": "10001 10001 10001 10001 01110",
+    "Y": "10001 01010 00100 00100 00100",
 }
 
 
@@ -59,8 +77,12 @@ def big_text(text: str) -> str:
             cells = []
             for r in range(3):
                 top, bottom = pix[2 * r], pix[2 * r + 1]
-                cells.append("".join("█" if t == "1" and b == "1" else "▀" if t == "1" else "▄" if b == "1" else " "
-                                     for t, b in zip(top, bottom)))
+                cells.append(
+                    "".join(
+                        "█" if t == "1" and b == "1" else "▀" if t == "1" else "▄" if b == "1" else " "
+                        for t, b in zip(top, bottom)
+                    )
+                )
         for r in range(3):
             rows[r] += cells[r] + " "
     return "\n".join(row.rstrip() for row in rows)
@@ -97,8 +119,10 @@ def join_markdown(info: LobbyInfo, *, resumed: bool = False) -> str:
     if info.host_key:
         parts.append(f"SSH host key `{info.host_key}`")
     if resumed:
-        parts.append("This game was resumed: everyone takes their seat back the way they came in (the same "
-                     "command, link or SSH key); a bot plays an empty seat meanwhile.")
+        parts.append(
+            "This game was resumed: everyone takes their seat back the way they came in (the same "
+            "command, link or SSH key); a bot plays an empty seat meanwhile."
+        )
     return "\n\n".join(parts)
 
 
@@ -214,8 +238,9 @@ class LobbyScreen(Screen[None]):
         self._render_all()
 
     def receive_chat(self, line: ChatLine, names: tuple[str, ...]) -> None:
-        self.query_one("#lobby-log", GameLog).chat(line.name or "Someone", line.text,
-                                                    me=line.seat is not None and line.seat == self.info.seat)
+        self.query_one("#lobby-log", GameLog).chat(
+            line.name or "Someone", line.text, me=line.seat is not None and line.seat == self.info.seat
+        )
 
     def _me(self) -> SeatInfo | None:
         lobby = self.lobby
@@ -231,8 +256,10 @@ class LobbyScreen(Screen[None]):
         status = Text(no_wrap=True, overflow="ellipsis")
         status.append(info.title, style="bold")
         status.append(" · hosting" if info.mode == "host" else f" · at {info.address}")
-        right = Text(f"● {self.connection}" if self.connection == "online" else f"◌ {self.connection}",
-                     style="green" if self.connection == "online" else "bold yellow")
+        right = Text(
+            f"● {self.connection}" if self.connection == "online" else f"◌ {self.connection}",
+            style="green" if self.connection == "online" else "bold yellow",
+        )
         if self.paused and self.connection == "online":
             right = Text("⏸ paused: cannot save", style="bold yellow")
         self.query_one("#status", StatusBar).update(status, right)
@@ -345,8 +372,7 @@ class LobbyScreen(Screen[None]):
         if self.connection == "closed":
             self.quackbox.leave_table(then_quit)
             return
-        question = ("Close the table? Everyone at it goes home." if self.info.mode == "host"
-                    else "Leave the table?")
+        question = "Close the table? Everyone at it goes home." if self.info.mode == "host" else "Leave the table?"
 
         def answered(yes: bool | None) -> None:
             if yes:

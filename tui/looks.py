@@ -26,21 +26,102 @@ ASCII_TERMS = ("vt100", "vt102", "vt220", "linux", "dumb")
 
 _ASCII = {
     # marks of the table (see docs/TUI.md)
-    "✗": "x", "✓": "+", "›": ">", "▶": "*", "◷": "@", "⚠": "!", "·": "-", "…": "~", "⏎": "<",
+    "✗": "x",
+    "✓": "+",
+    "›": ">",
+    "▶": "*",
+    "◷": "@",
+    "⚠": "!",
+    "·": "-",
+    "…": "~",
+    "⏎": "<",
     # a filled Infamy pip and the Quack turn marker, an empty pip: told apart
-    "●": "*", "○": ".", "◌": "o", "←": "<", "→": ">", "↑": "^", "↓": "v", "⎆": ">", "⇄": "=", "⚑": "!",
+    "●": "*",
+    "○": ".",
+    "◌": "o",
+    "←": "<",
+    "→": ">",
+    "↑": "^",
+    "↓": "v",
+    "⎆": ">",
+    "⇄": "=",
+    "⚑": "!",
     # the bullets of the rules and help pages (Textual's Markdown)
-    "•": "*", "▪": "*", "‣": ">", "⭑": "*", "◦": "o",
+    "•": "*",
+    "▪": "*",
+    "‣": ">",
+    "⭑": "*",
+    "◦": "o",
     # boxes, rounded and heavy
-    "─": "-", "━": "-", "│": "|", "┃": "|", "╭": "+", "╮": "+", "╰": "+", "╯": "+",
-    "┌": "+", "┐": "+", "└": "+", "┘": "+", "┏": "+", "┓": "+", "┗": "+", "┛": "+",
-    "├": "+", "┤": "+", "┬": "+", "┴": "+", "┼": "+", "═": "=", "║": "|", "╔": "+", "╗": "+",
-    "╚": "+", "╝": "+", "╠": "+", "╣": "+", "╦": "+", "╩": "+", "╬": "+",
-    "╴": "-", "╶": "-", "╸": "-", "╺": "-", "╵": "|", "╷": "|", "╹": "|", "╻": "|",
+    "─": "-",
+    "━": "-",
+    "│": "|",
+    "┃": "|",
+    "╭": "+",
+    "╮": "+",
+    "╰": "+",
+    "╯": "+",
+    "┌": "+",
+    "┐": "+",
+    "└": "+",
+    "┘": "+",
+    "┏": "+",
+    "┓": "+",
+    "┗": "+",
+    "┛": "+",
+    "├": "+",
+    "┤": "+",
+    "┬": "+",
+    "┴": "+",
+    "┼": "+",
+    "═": "=",
+    "║": "|",
+    "╔": "+",
+    "╗": "+",
+    "╚": "+",
+    "╝": "+",
+    "╠": "+",
+    "╣": "+",
+    "╦": "+",
+    "╩": "+",
+    "╬": "+",
+    "╴": "-",
+    "╶": "-",
+    "╸": "-",
+    "╺": "-",
+    "╵": "|",
+    "╷": "|",
+    "╹": "|",
+    "╻": "|",
     # Textual's half blocks (inputs, buttons, scroll bars) and block letters
-    "▔": "-", "▁": "_", "▊": "|", "▋": "|", "▌": "|", "▍": "|", "▎": "|", "▏": "|", "▕": "|", "▐": "|",
-    "▀": "#", "▄": "#", "█": "#", "░": ".", "▒": ":", "▓": "#", "▂": "_", "▃": "_", "▅": "#", "▆": "#",
-    "▇": "#", "▼": "v", "▲": "^", "►": ">", "◄": "<", "✔": "+", "✕": "x", "×": "x",
+    "▔": "-",
+    "▁": "_",
+    "▊": "|",
+    "▋": "|",
+    "▌": "|",
+    "▍": "|",
+    "▎": "|",
+    "▏": "|",
+    "▕": "|",
+    "▐": "|",
+    "▀": "#",
+    "▄": "#",
+    "█": "#",
+    "░": ".",
+    "▒": ":",
+    "▓": "#",
+    "▂": "_",
+    "▃": "_",
+    "▅": "#",
+    "▆": "#",
+    "▇": "#",
+    "▼": "v",
+    "▲": "^",
+    "►": ">",
+    "◄": "<",
+    "✔": "+",
+    "✕": "x",
+    "×": "x",
 }
 ASCII_TABLE: Mapping[int, str] = str.maketrans(_ASCII)
 """Each glyph a plain terminal may lack, and the one-cell ASCII character drawn instead."""
@@ -68,8 +149,12 @@ class NoDim(LineFilter):
     """No faint text: on 16 colours a dim grey can all but vanish."""
 
     def apply(self, segments: list[Segment], background: Color) -> list[Segment]:
-        return [Segment(text, style + _NOT_DIM, control) if style is not None and style.dim else
-                Segment(text, style, control) for text, style, control in segments]
+        return [
+            Segment(text, style + _NOT_DIM, control)
+            if style is not None and style.dim
+            else Segment(text, style, control)
+            for text, style, control in segments
+        ]
 
 
 _PLAIN = Style(color="default", bgcolor="default", dim=False)
@@ -80,8 +165,10 @@ class Plain(LineFilter):
     underline and reverse (the aimed target) stay."""
 
     def apply(self, segments: list[Segment], background: Color) -> list[Segment]:
-        return [Segment(text, (style + _PLAIN) if style is not None else _PLAIN, control)
-                for text, style, control in segments]
+        return [
+            Segment(text, (style + _PLAIN) if style is not None else _PLAIN, control)
+            for text, style, control in segments
+        ]
 
 
 __all__ = ["ASCII_ENV", "ASCII_TABLE", "Ascii", "NoDim", "Plain", "wants_ascii"]

@@ -75,8 +75,9 @@ class ChoiceScreen(ModalScreen[int | None]):
 
     BINDINGS = [Binding("escape", "cancel", "cancel")]
 
-    def __init__(self, title: Text | str, choices: Sequence[Text | str], *, start: int = 0,
-                 notes: Collection[int] = ()) -> None:
+    def __init__(
+        self, title: Text | str, choices: Sequence[Text | str], *, start: int = 0, notes: Collection[int] = ()
+    ) -> None:
         super().__init__()
         self.title_text = title if isinstance(title, Text) else Text(title)
         self.choices = [c if isinstance(c, Text) else Text(c) for c in choices]
@@ -86,8 +87,10 @@ class ChoiceScreen(ModalScreen[int | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(self.title_text, id="title")
-            yield OptionList(*[Option(label, id=str(i), disabled=i in self.notes)
-                               for i, label in enumerate(self.choices)], id="choices")
+            yield OptionList(
+                *[Option(label, id=str(i), disabled=i in self.notes) for i, label in enumerate(self.choices)],
+                id="choices",
+            )
             yield Static("↑↓ choose · Enter pick · Esc cancel", id="hint")
 
     def on_mount(self) -> None:

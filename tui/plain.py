@@ -38,12 +38,26 @@ from quackbox.core import games
 from quackbox.core.rules import LineKind, Move
 from quackbox.net.client import Disconnected, NetError, Reconnected
 from quackbox.net.host import HostError
-from quackbox.net.protocol import BOT, HUMAN, OPEN, Bye, ChatLine, Error, ErrorCode, Lobby, Notice, Paused, Started, View, Welcome
+from quackbox.net.protocol import (
+    BOT,
+    HUMAN,
+    OPEN,
+    Bye,
+    ChatLine,
+    Error,
+    ErrorCode,
+    Lobby,
+    Notice,
+    Paused,
+    Started,
+    View,
+    Welcome,
+)
 from quackbox.net.text import clean_text
 from quackbox.tui import rules_text
 from quackbox.tui.first_games import BotGame, dealt, introduce, needs_card
 from quackbox.tui.names import name_of, seat_name
-from quackbox.tui.plain_words import GameWords, Offered, plain_markdown, words_for
+from quackbox.tui.plain_words import GameWords, plain_markdown, words_for
 from quackbox.tui.session import LOCAL, Session, open_joined, open_local
 
 __all__ = ["LineReader", "PlainSeat", "run_plain_join", "run_plain_play"]
@@ -277,8 +291,16 @@ class PlainSeat:
             if s.kind == OPEN:
                 seats.append(f"seat {s.seat + 1} open")
                 continue
-            marks = [m for m, on in (("you", s.seat == self.seat), ("ready", s.ready and s.kind == HUMAN),
-                                     ("a bot", s.kind == BOT), ("away", s.away)) if on]
+            marks = [
+                m
+                for m, on in (
+                    ("you", s.seat == self.seat),
+                    ("ready", s.ready and s.kind == HUMAN),
+                    ("a bot", s.kind == BOT),
+                    ("away", s.away),
+                )
+                if on
+            ]
             seats.append(f"{s.name} ({', '.join(marks)})" if marks else s.name)
         said = "At the table: " + "; ".join(seats) + "."
         if said != self.lobby_said:
@@ -318,8 +340,9 @@ class PlainSeat:
         outcome = view.outcome
         winners = _listed([name_of(self.names, s, view.seat, capital=True) for s in outcome.winners]) or "Nobody"
         self.out.say(f"Game over. {winners} won. {outcome.reason}")
-        places = ", ".join(f"{outcome.places[s]}. {name_of(self.names, s, view.seat, capital=True)}"
-                           for s in outcome.ranking)
+        places = ", ".join(
+            f"{outcome.places[s]}. {name_of(self.names, s, view.seat, capital=True)}" for s in outcome.ranking
+        )
         self.out.say(f"Places: {places}.")
         if self.leave_after_game:
             self.over.set()
@@ -346,9 +369,15 @@ class PlainSeat:
             for chance in chances:
                 self.out.say(chance.sentence)  # its answers are among the choices below
             deadline = message.deadline
-            question = self._question(view, self.words.asked(view, self.names), view.legal, message.seq, True,
-                                      deadline=deadline.seconds if deadline is not None else None,
-                                      countdown=deadline.kind if deadline is not None else "")
+            question = self._question(
+                view,
+                self.words.asked(view, self.names),
+                view.legal,
+                message.seq,
+                True,
+                deadline=deadline.seconds if deadline is not None else None,
+                countdown=deadline.kind if deadline is not None else "",
+            )
             if old is not None and old.waiting and old.moves == question.moves and not chances:
                 old.seq = message.seq  # the same choices: the numbers said still stand
                 return
@@ -371,15 +400,33 @@ class PlainSeat:
             else:
                 old.seq = message.seq
 
-    def _question(self, view: Any, heading: str, moves: Sequence[Move], seq: int, waiting: bool, *,
-                  key: object = None, deadline: float | None = None, countdown: str = "") -> Question:
+    def _question(
+        self,
+        view: Any,
+        heading: str,
+        moves: Sequence[Move],
+        seq: int,
+        waiting: bool,
+        *,
+        key: object = None,
+        deadline: float | None = None,
+        countdown: str = "",
+    ) -> Question:
         """A question of ``moves``, each said as the table's preview says it; moves said in the
         same words (the same play of either of two Lithiums) are one choice, the first of them."""
         said: dict[str, Move] = {}
         for move in moves:
             said.setdefault(self.words.describe(view, move, self.names), move)
-        return Question(heading, tuple(said.values()), seq, waiting, key=key, deadline=deadline,
-                        countdown=countdown, sentences=tuple(said))
+        return Question(
+            heading,
+            tuple(said.values()),
+            seq,
+            waiting,
+            key=key,
+            deadline=deadline,
+            countdown=countdown,
+            sentences=tuple(said),
+        )
 
     def _open(self, question: Question) -> None:
         self.question = question
@@ -467,19 +514,48 @@ class PlainSeat:
         word, rest = word.lower(), rest.strip()
         view = self.message.view if self.message is not None else None
         commands: dict[str, Callable[[str], None]] = {
-            "help": self._help, "?": self._help, "hand": self._hand, "h": self._hand, "table": self._table,
-            "t": self._table, "log": self._log, "l": self._log, "choices": self._choices, "c": self._choices,
-            "rules": self._rules, "r": self._rules, "card": self._rules, "say": self._say, "quit": self._quit,
-            "q": self._quit, "exit": self._quit, "ready": self._ready, "start": self._start,
-            "trade": self._trade, "offers": self._offers, "anytime": self._anytime, "a": self._anytime,
+            "help": self._help,
+            "?": self._help,
+            "hand": self._hand,
+            "h": self._hand,
+            "table": self._table,
+            "t": self._table,
+            "log": self._log,
+            "l": self._log,
+            "choices": self._choices,
+            "c": self._choices,
+            "rules": self._rules,
+            "r": self._rules,
+            "card": self._rules,
+            "say": self._say,
+            "quit": self._quit,
+            "q": self._quit,
+            "exit": self._quit,
+            "ready": self._ready,
+            "start": self._start,
+            "trade": self._trade,
+            "offers": self._offers,
+            "anytime": self._anytime,
+            "a": self._anytime,
             "pass": self._pass,
         }
         command = commands.get(word)
         if command is None:
             self.out.say(f"{text!r} is not a command or a number. Type help for the commands.")
             return
-        if view is None and word in ("hand", "h", "table", "t", "choices", "c", "trade", "offers", "anytime",
-                                     "a", "pass"):
+        if view is None and word in (
+            "hand",
+            "h",
+            "table",
+            "t",
+            "choices",
+            "c",
+            "trade",
+            "offers",
+            "anytime",
+            "a",
+            "pass",
+        ):
             self.out.say("The game has not begun.")
             return
         command(rest)
@@ -570,8 +646,9 @@ class PlainSeat:
         if not moves:
             self.out.say("No Anytime card of yours can be played now.")
             return
-        self._open(self._question(message.view, "Anytime cards you may play now:", moves, message.seq, False,
-                                  key="anytime"))
+        self._open(
+            self._question(message.view, "Anytime cards you may play now:", moves, message.seq, False, key="anytime")
+        )
 
     def _offers(self, _rest: str) -> None:
         message = self.message
@@ -581,8 +658,7 @@ class PlainSeat:
         if not answers:
             self.out.say("No trade offers are open for you to answer.")
             return
-        self._open(self._question(message.view, "Trade offers open now:", answers, message.seq, False,
-                                  key="offers"))
+        self._open(self._question(message.view, "Trade offers open now:", answers, message.seq, False, key="offers"))
 
     # --- a trade, asked for in words (SE10) -----------------------------------------------------------
 
@@ -671,8 +747,9 @@ def _seconds(seconds: float) -> str:
 # --- running a seat ----------------------------------------------------------------------------------
 
 
-async def play_plain(session: Session, *, out: Output, fd: int, leave_after_game: bool,
-                     reader: LineReader | None = None) -> int:
+async def play_plain(
+    session: Session, *, out: Output, fd: int, leave_after_game: bool, reader: LineReader | None = None
+) -> int:
     """Play ``session``'s seat line by line until the seat is done; the exit status
     (``reader``: the lines of ``fd``, if something read from them already)."""
     seat = PlainSeat(session, out, leave_after_game=leave_after_game)
@@ -699,8 +776,7 @@ async def play_plain(session: Session, *, out: Output, fd: int, leave_after_game
             if out.closed:
                 return
 
-    tasks = [asyncio.ensure_future(listen()), asyncio.ensure_future(answer()),
-             asyncio.ensure_future(seat.over.wait())]
+    tasks = [asyncio.ensure_future(listen()), asyncio.ensure_future(answer()), asyncio.ensure_future(seat.over.wait())]
     try:
         await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
     finally:
@@ -716,14 +792,24 @@ def how_to_play(game: str) -> str:
     """The how-to-play card as lines: how to win and what a turn is, then how a seat is
     played in words, and the key that deals the game."""
     words = re.sub(r"\[/?b\]", "", rules_text.HOW_TO_WIN[game])
-    return (f"How to play {games.title(game)}\n\n{words}\n\n"
-            "When the game waits for you, your choices come as a numbered list: type a number and\n"
-            "press Enter. hand lists your cards, table every seat's, help every command.\n\n"
-            "Press Enter to deal your first game.")
+    return (
+        f"How to play {games.title(game)}\n\n{words}\n\n"
+        "When the game waits for you, your choices come as a numbered list: type a number and\n"
+        "press Enter. hand lists your cards, table every seat's, help every command.\n\n"
+        "Press Enter to deal your first game."
+    )
 
 
-def run_plain_play(game: str, *, players: int, options: dict[str, Any] | None, name: str | None,
-                   seed: int | None, pace: float | None, level: str | None) -> int:
+def run_plain_play(
+    game: str,
+    *,
+    players: int,
+    options: dict[str, Any] | None,
+    name: str | None,
+    seed: int | None,
+    pace: float | None,
+    level: str | None,
+) -> int:
     """``quackbox play GAME --plain``: a game against bots, line by line. As on the table, a
     person's first games of each game seat them first, and the very first opens with how
     it is played (tui.first_games)."""
@@ -747,9 +833,16 @@ def run_plain_play(game: str, *, players: int, options: dict[str, Any] | None, n
             introduce(settings, game)
             store.save(settings)
         try:
-            session = await open_local(game, players=players, options=asked.options_now(settings), name=who,
-                                       seed=seed, bot_delay=delay, bot_kind=asked.level,
-                                       first_move_delay=FIRST_MOVE_DELAY if delay > 0 else 0.0)
+            session = await open_local(
+                game,
+                players=players,
+                options=asked.options_now(settings),
+                name=who,
+                seed=seed,
+                bot_delay=delay,
+                bot_kind=asked.level,
+                first_move_delay=FIRST_MOVE_DELAY if delay > 0 else 0.0,
+            )
         except (NetError, HostError, OSError) as exc:
             print(f"quackbox: {exc}", file=sys.stderr)
             return 1
@@ -760,8 +853,9 @@ def run_plain_play(game: str, *, players: int, options: dict[str, Any] | None, n
     return asyncio.run(main())
 
 
-def run_plain_join(address: str, *, port: int | None, code: str | None, name: str | None,
-                   spectate: bool = False) -> int:
+def run_plain_join(
+    address: str, *, port: int | None, code: str | None, name: str | None, spectate: bool = False
+) -> int:
     """``quackbox join ADDR --plain``: a seat at someone's table, line by line."""
     from quackbox.net.tokens import TokenStore
     from quackbox.tui.config import SettingsStore
@@ -772,8 +866,7 @@ def run_plain_join(address: str, *, port: int | None, code: str | None, name: st
 
     async def main() -> int:
         try:
-            session = await open_joined(address, port=port, code=code, name=who, spectate=spectate,
-                                        tokens=TokenStore())
+            session = await open_joined(address, port=port, code=code, name=who, spectate=spectate, tokens=TokenStore())
         except (NetError, OSError) as exc:
             print(f"quackbox: {exc}", file=sys.stderr)
             return 1

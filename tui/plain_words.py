@@ -77,8 +77,7 @@ class GameWords(Protocol):
     def offer_move(self, to: int, give: Sequence[int], want: Sequence[str]) -> Move:
         """The move that offers ``to`` the cards ``give`` (ids) for cards named ``want``."""
 
-    def offer_sentence(self, view: Any, to: int, give: Sequence[int], want: Sequence[str],
-                       names: Sequence[str]) -> str:
+    def offer_sentence(self, view: Any, to: int, give: Sequence[int], want: Sequence[str], names: Sequence[str]) -> str:
         """That offer, as a question to confirm it."""
 
 
@@ -131,14 +130,18 @@ class SideEffectsWords:
         me = view.seat
         if prompt is not None and prompt.seat == me:
             if prompt.kind == se.TREMORS:
-                return (f"Tremors! Discard {_plural(prompt.count, 'card')}, one at a time, within "
-                        f"{_seconds(prompt.seconds)}, or lose your whole hand.")
+                return (
+                    f"Tremors! Discard {_plural(prompt.count, 'card')}, one at a time, within "
+                    f"{_seconds(prompt.seconds)}, or lose your whole hand."
+                )
             if prompt.kind == se.DISCARD_DOWN:
                 return f"You hold too many cards: discard {_plural(prompt.count, 'card')}."
             if prompt.kind == se.ANXIETY:
                 shown = _listed([c.name for c in prompt.revealed]) or "no cards"
-                return (f"Anxiety: {possessive(names, prompt.target, me)} hand is shown to you: {shown}. "
-                        "You may take one card.")
+                return (
+                    f"Anxiety: {possessive(names, prompt.target, me)} hand is shown to you: {shown}. "
+                    "You may take one card."
+                )
         if view.impotent:
             return "Your turn, but Impotence blocks every play this turn: discard or end your turn."
         plays = "no plays left" if view.plays_left <= 0 else _plural(view.plays_left, "play") + " left"
@@ -150,8 +153,9 @@ class SideEffectsWords:
         for offer in view.offers:
             if offer.to != view.seat:
                 continue
-            moves = tuple(m for m in view.legal if isinstance(m, (se.AcceptTrade, se.DeclineTrade))
-                          and m.offer == offer.id)
+            moves = tuple(
+                m for m in view.legal if isinstance(m, (se.AcceptTrade, se.DeclineTrade)) and m.offer == offer.id
+            )
             if not moves:
                 continue
             sentence = self.text.offer_text(view, offer, names, opening=True) + ": accept or decline?"
@@ -202,8 +206,15 @@ class SideEffectsWords:
                 continue
             lines = [f"{card.name}: {self.text.card_sentence(card)}"]
             if card.kind == se_cards.DISORDER:
-                episode = punishment_text(card.punishment, target="they", their="their", inflictor="you",
-                                          inflictor_object="you", target_plural=True, inflictor_plural=True)
+                episode = punishment_text(
+                    card.punishment,
+                    target="they",
+                    their="their",
+                    inflictor="you",
+                    inflictor_object="you",
+                    target_plural=True,
+                    inflictor_plural=True,
+                )
                 lines.append(f"An Episode on an untreated {card.name}: {episode}.")
             return lines
         return None
@@ -243,8 +254,7 @@ class SideEffectsWords:
     def offer_move(self, to: int, give: Sequence[int], want: Sequence[str]) -> Move:
         return self.se.OfferTrade(to, tuple(give), tuple(want))
 
-    def offer_sentence(self, view: Any, to: int, give: Sequence[int], want: Sequence[str],
-                       names: Sequence[str]) -> str:
+    def offer_sentence(self, view: Any, to: int, give: Sequence[int], want: Sequence[str], names: Sequence[str]) -> str:
         cards = {c.id: c.name for c in view.hand}
         given = _listed([cards.get(c, f"card {c}") for c in give]) or "nothing"
         asked = _listed(list(want))
@@ -305,8 +315,7 @@ class QuackWords:
     def offer_move(self, to: int, give: Sequence[int], want: Sequence[str]) -> Move:
         raise ValueError("Quack in the Box has no trading")
 
-    def offer_sentence(self, view: Any, to: int, give: Sequence[int], want: Sequence[str],
-                       names: Sequence[str]) -> str:
+    def offer_sentence(self, view: Any, to: int, give: Sequence[int], want: Sequence[str], names: Sequence[str]) -> str:
         return ""
 
     def _case(self, view: Any, seat: int, names: Sequence[str]) -> str:
@@ -318,8 +327,10 @@ class QuackWords:
             return f"a face-down Patient, {_plural(case.received, 'Treatment')} received"
         patient = case.patient
         mortal = f", dies anyway after {patient.mortal} Treatments" if patient.mortal else ""
-        return (f"{patient.name}, {', '.join(patient.illnesses)}: Cure {case.cure_points} of {patient.cure}, "
-                f"Harm {case.harm_points} of {patient.kill}, {_plural(case.received, 'Treatment')} received{mortal}")
+        return (
+            f"{patient.name}, {', '.join(patient.illnesses)}: Cure {case.cure_points} of {patient.cure}, "
+            f"Harm {case.harm_points} of {patient.kill}, {_plural(case.received, 'Treatment')} received{mortal}"
+        )
 
     def hand(self, view: Any, names: Sequence[str]) -> list[str]:
         if not view.hand:
@@ -329,8 +340,10 @@ class QuackWords:
         lines = [f"Your hand, {_plural(len(view.hand), 'card')}:"]
         for i, card in enumerate(view.hand, 1):
             if isinstance(card, Treatment):
-                lines.append(f"{i}. {card.name}, a {card.treatment_type} Treatment for "
-                             f"{self.text.money(card.price)}: {self.text.points_text(card)}.")
+                lines.append(
+                    f"{i}. {card.name}, a {card.treatment_type} Treatment for "
+                    f"{self.text.money(card.price)}: {self.text.points_text(card)}."
+                )
             else:
                 lines.append(f"{i}. {card.name}, an Anytime card: {card.description}")
         return lines
@@ -341,11 +354,16 @@ class QuackWords:
         lines = []
         for doctor in view.players:
             who = name_of(names, doctor.seat, me, capital=True)
-            status = {q.PRACTISING: "practising", q.SWITZERLAND: "in Switzerland",
-                      q.MOBBED: "run out of town by the Mob"}.get(doctor.status, str(doctor.status))
-            line = (f"{who}: {self.text.money(doctor.money)}, Infamy {doctor.infamy} of {view.threshold}, "
-                    f"{_plural(doctor.hand_size, 'card')} in hand, {status}. "
-                    f"Patient: {self._case(view, doctor.seat, names)}.")
+            status = {
+                q.PRACTISING: "practising",
+                q.SWITZERLAND: "in Switzerland",
+                q.MOBBED: "run out of town by the Mob",
+            }.get(doctor.status, str(doctor.status))
+            line = (
+                f"{who}: {self.text.money(doctor.money)}, Infamy {doctor.infamy} of {view.threshold}, "
+                f"{_plural(doctor.hand_size, 'card')} in hand, {status}. "
+                f"Patient: {self._case(view, doctor.seat, names)}."
+            )
             waiting = [r.name for r in doctor.reminders]
             if doctor.case is not None:
                 waiting += [r.name for r in doctor.case.reminders]
@@ -355,13 +373,19 @@ class QuackWords:
                 line += " One more turn to take."
             lines.append(line)
         current = name_of(names, view.current, me, capital=True)
-        state = {q.FLEE: "deciding whether to stay", q.TREAT: f"treating, {view.owed} Treatments owed",
-                 q.SHORT_HAND: "out of Treatments", q.WINDOW: "between Treatments: a window for Anytime cards"}
+        state = {
+            q.FLEE: "deciding whether to stay",
+            q.TREAT: f"treating, {view.owed} Treatments owed",
+            q.SHORT_HAND: "out of Treatments",
+            q.WINDOW: "between Treatments: a window for Anytime cards",
+        }
         doing = state.get(view.phase, "")
         die = f", rolled {view.die}" if view.die else ""
-        lines.append(f"Round {view.round}: {current}'s turn{die}{', ' + doing if doing else ''}. "
-                     f"Doc deck {view.doc_deck_count}, Patient deck {view.patient_deck_count}."
-                     + (" The endgame has begun." if view.endgame else ""))
+        lines.append(
+            f"Round {view.round}: {current}'s turn{die}{', ' + doing if doing else ''}. "
+            f"Doc deck {view.doc_deck_count}, Patient deck {view.patient_deck_count}."
+            + (" The endgame has begun." if view.endgame else "")
+        )
         return lines
 
     def card(self, name: str) -> list[str] | None:
@@ -370,13 +394,18 @@ class QuackWords:
         for patient in deck.patients:
             if patient.name.lower() == wanted:
                 mortal = f", dies anyway after {patient.mortal} Treatments" if patient.mortal else ""
-                return [f"{patient.name}, a Patient ({', '.join(patient.illnesses)}): Cure {patient.cure}, "
-                        f"Kill {patient.kill}, Infamy {patient.infamy}{mortal}.", patient.description]
+                return [
+                    f"{patient.name}, a Patient ({', '.join(patient.illnesses)}): Cure {patient.cure}, "
+                    f"Kill {patient.kill}, Infamy {patient.infamy}{mortal}.",
+                    patient.description,
+                ]
         for treatment in deck.treatments:
             if treatment.name.lower() == wanted:
-                return [f"{treatment.name}, a {treatment.treatment_type} Treatment for "
-                        f"{self.text.money(treatment.price)}: {self.text.points_text(treatment)}.",
-                        treatment.description]
+                return [
+                    f"{treatment.name}, a {treatment.treatment_type} Treatment for "
+                    f"{self.text.money(treatment.price)}: {self.text.points_text(treatment)}.",
+                    treatment.description,
+                ]
         for card in deck.anytimes:
             if card.name.lower() == wanted:
                 return [f"{card.name}, an Anytime card: {card.description}"]

@@ -23,11 +23,11 @@ from quackbox.core import quack as q
 from quackbox.core.rules import Event, Move
 from quackbox.net.protocol import LogLine
 from quackbox.tui import quack_text as qt
-from quackbox.tui.modals import ConfirmScreen
 from quackbox.tui.board import Board
-from quackbox.tui.widgets import AutoPassToggled, ClickableText, PaintChanges, PromptBar, click, fitted, refresh_keys
-from quackbox.tui.names import seat_name
 from quackbox.tui.clock import WALL, Clock, Stoppable
+from quackbox.tui.modals import ConfirmScreen
+from quackbox.tui.names import seat_name
+from quackbox.tui.widgets import AutoPassToggled, ClickableText, PaintChanges, PromptBar, click, fitted, refresh_keys
 
 BAR_CELLS = 8
 AUTO_PASS_SECONDS = 3.0
@@ -39,8 +39,7 @@ ROOMY_HEIGHT = 32
 """From this many rows the hand may show each card's whole text..."""
 LOG_ROWS = 8
 """...if the log keeps this many rows."""
-CONSEQUENCES = (q.MoneyLost, q.InfamyChanged, q.PatientDied, q.PatientCured, q.TreatmentsOwedChanged,
-                q.DoctorMobbed)
+CONSEQUENCES = (q.MoneyLost, q.InfamyChanged, q.PatientDied, q.PatientCured, q.TreatmentsOwedChanged, q.DoctorMobbed)
 """Events that may follow an Anytime card as its result: its notice tells those about you too."""
 
 
@@ -209,7 +208,9 @@ class DoctorTable(PaintChanges, ClickableText):
         danger = harm >= patient.kill - 2
         out.append(f"H {harm}/{patient.kill}", style="bold red" if danger else "red")
         if patient.mortal:
-            out.append(f" M {case.received}/{patient.mortal}", style="bold red" if case.received >= patient.mortal - 1 else "")
+            out.append(
+                f" M {case.received}/{patient.mortal}", style="bold red" if case.received >= patient.mortal - 1 else ""
+            )
         return out
 
     def _bars(self, case: q.CaseView, *, short: bool) -> Text:
@@ -297,8 +298,10 @@ class QuackHand(PaintChanges, ClickableText):
         name = card.name if len(card.name) <= name_w else card.name[: name_w - 1] + "…"
         line.append(name.ljust(name_w), style=click(action, base or ("bold" if playable else "")))
         if isinstance(card, Treatment):
-            line.append(f" {qt.TYPE_SHORT.get(card.treatment_type, card.treatment_type):<9}",
-                        style=click(action, base or "cyan"))
+            line.append(
+                f" {qt.TYPE_SHORT.get(card.treatment_type, card.treatment_type):<9}",
+                style=click(action, base or "cyan"),
+            )
             line.append(f"{qt.money(card.price):>7} ", style=click(action, base or "green"))
             me = view.seat
             if me is not None and view.players[me].case is not None:  # (a hand is a seat's)
@@ -370,8 +373,7 @@ class QuackBoard(Board[q.QuackView]):
     def moves_for(self, card: int | None) -> list[Move]:
         if card is None or self.view is None:
             return []
-        return [m for m in self.view.legal
-                if isinstance(m, (q.PlayTreatment, q.PlayAnytime)) and m.card == card]
+        return [m for m in self.view.legal if isinstance(m, (q.PlayTreatment, q.PlayAnytime)) and m.card == card]
 
     STATUS_DETAILS = 6
     """How many ways the status line can be said, from the fullest: without the deck, without
@@ -471,7 +473,7 @@ class QuackBoard(Board[q.QuackView]):
             if type(event) is not q.AnytimePlayed or event.seat == me or me not in (event.target, event.other):
                 continue
             lines = [told[i]] if i in told else []
-            for j, after in enumerate(events[i + 1:], i + 1):
+            for j, after in enumerate(events[i + 1 :], i + 1):
                 if not isinstance(after, CONSEQUENCES):
                     break
                 if after.seat == me and j in told:
@@ -479,8 +481,12 @@ class QuackBoard(Board[q.QuackView]):
             card = q.RULES.cards[event.card] if 0 <= event.card < len(q.RULES.cards) else None
             harmful = isinstance(card, Anytime) and card.effect in q.HARMFUL
             # At the table a notice is held below the log until the person's next key.
-            self.app.notify(" ".join(lines), title=card.name if card is not None else "Anytime card",
-                            severity="warning" if harmful else "information", markup=False)
+            self.app.notify(
+                " ".join(lines),
+                title=card.name if card is not None else "Anytime card",
+                severity="warning" if harmful else "information",
+                markup=False,
+            )
 
     # --- passing response windows by themselves ----------------------------------------
 
@@ -492,8 +498,15 @@ class QuackBoard(Board[q.QuackView]):
         """
         self._disarm_auto_pass()
         view = self.view
-        if (not self.auto_pass or self.closed or view is None or view.phase != q.WINDOW or view.seat not in view.window_seats
-                or self.selected is not None or not self.legal_has(q.Pass())):
+        if (
+            not self.auto_pass
+            or self.closed
+            or view is None
+            or view.phase != q.WINDOW
+            or view.seat not in view.window_seats
+            or self.selected is not None
+            or not self.legal_has(q.Pass())
+        ):
             return
         self.auto_pass_at = self.clock() + AUTO_PASS_SECONDS
         self._auto_timer = self.clock.after(self, AUTO_PASS_SECONDS, partial(self._auto_pass_fire, view))
@@ -571,7 +584,8 @@ class QuackBoard(Board[q.QuackView]):
         hand.display = view.seat is not None
         hand.roomy = self._roomy(view, height, doctors.compact)
         hand.playable = frozenset(
-            m.card for m in view.legal if isinstance(m, (q.PlayTreatment, q.PlayAnytime, q.Discard)))
+            m.card for m in view.legal if isinstance(m, (q.PlayTreatment, q.PlayAnytime, q.Discard))
+        )
         hand.selected = self.selected
         hand.view = view
         bar = self.query_one("#prompt", PromptBar)
@@ -636,8 +650,10 @@ class QuackBoard(Board[q.QuackView]):
             if view.phase == q.TREAT:
                 text.append("Your turn: ", style="bold green")
                 n = view.owed
-                text.append(f"play {n} more Treatment{'s' if n != 1 else ''} on your Patient "
-                            f"({self._keys(q.PlayTreatment)}, then Enter).")
+                text.append(
+                    f"play {n} more Treatment{'s' if n != 1 else ''} on your Patient "
+                    f"({self._keys(q.PlayTreatment)}, then Enter)."
+                )
                 return text
             if view.phase == q.SHORT_HAND:
                 text.append("Out of Treatments: ", style="bold yellow")
@@ -684,8 +700,12 @@ class QuackBoard(Board[q.QuackView]):
         if aimed is not None:
             text.append(qt.describe_move(view, aimed, self.names), style="bold")
             # (an Anytime card's every move is a PlayAnytime)
-            if (isinstance(card, Anytime) and isinstance(aimed, q.PlayAnytime) and card.effect in q.HARMFUL
-                    and aimed.target == view.seat):
+            if (
+                isinstance(card, Anytime)
+                and isinstance(aimed, q.PlayAnytime)
+                and card.effect in q.HARMFUL
+                and aimed.target == view.seat
+            ):
                 text.append(" That hurts you!", style="bold red")
             text.append("  ")
             text.append("⏎ play", style=click("play", "underline"))

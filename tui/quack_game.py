@@ -16,8 +16,8 @@ from quackbox.tui.games import GameAction, GameUI, Table
 
 if TYPE_CHECKING:
     from quackbox.core.quack import QuackView
-    from quackbox.tui.clock import Clock
     from quackbox.net.protocol import View
+    from quackbox.tui.clock import Clock
     from quackbox.tui.quack_board import QuackBoard
 
     QuackTable = Table[QuackView, QuackBoard, "MoneyHistory"]

@@ -18,8 +18,9 @@ from quackbox.tui.names import seat_name
 LEVELS = " ▁▂▃▄▅▆▇█"
 
 
-def money_chart(history: Sequence[tuple[int, tuple[int, ...]]], names: Sequence[str], width: int,
-                me: int | None = None) -> Text:
+def money_chart(
+    history: Sequence[tuple[int, tuple[int, ...]]], names: Sequence[str], width: int, me: int | None = None
+) -> Text:
     """Each doctor's money round by round as a bar line, all on one scale."""
     out = Text(no_wrap=True, overflow="ellipsis")
     if not history:
@@ -30,8 +31,10 @@ def money_chart(history: Sequence[tuple[int, tuple[int, ...]]], names: Sequence[
     name_w = min(14, max((len(n) for n in names), default=6) + 1)
     cells = max(4, width - name_w - 12)
     points = history[-cells:]
-    out.append(" " * name_w + f"rounds {points[0][0]}-{points[-1][0]}, each ▇ column one round, "
-               f"top {qt.money(top)}", style="dim")
+    out.append(
+        " " * name_w + f"rounds {points[0][0]}-{points[-1][0]}, each ▇ column one round, top {qt.money(top)}",
+        style="dim",
+    )
     for seat in range(seats):
         out.append("\n")
         name = seat_name(names, seat)
@@ -58,8 +61,10 @@ def quack_figures(view: q.QuackView, seat: int) -> Text:
     doctor = view.players[seat]
     out.append(f"{qt.money(doctor.money):>9}  Infamy {doctor.infamy}")
     if doctor.status != q.PRACTISING:
-        out.append("  " + ("in Switzerland" if doctor.status == q.SWITZERLAND else "mobbed"),
-                   style="cyan" if doctor.status == q.SWITZERLAND else "red")
+        out.append(
+            "  " + ("in Switzerland" if doctor.status == q.SWITZERLAND else "mobbed"),
+            style="cyan" if doctor.status == q.SWITZERLAND else "red",
+        )
     return out
 
 

@@ -271,8 +271,7 @@ def _redirect(a: Aim, card: Anytime) -> str:
 
 @preview(qc.TRANSFER)
 def _transfer(a: Aim, card: Anytime) -> str:
-    return (f"{a.who(a.target)} and {a.who(a.other)} swap Patients "
-            f"({a.patient(a.target)} ⇄ {a.patient(a.other)}).")
+    return f"{a.who(a.target)} and {a.who(a.other)} swap Patients ({a.patient(a.target)} ⇄ {a.patient(a.other)})."
 
 
 @preview(qc.CURE_POINTS)

@@ -26,10 +26,10 @@ from quackbox.core import games
 from quackbox.core.rules import AnyRules, Event
 from quackbox.net import journal as jn
 from quackbox.tui.board import Board
+from quackbox.tui.clock import WALL, while_alive
 from quackbox.tui.games import ui_for
 from quackbox.tui.modals import ReadingScreen
 from quackbox.tui.widgets import GameLog, MovePicked, StatusBar
-from quackbox.tui.clock import WALL, while_alive
 
 if TYPE_CHECKING:
     from textual.notifications import SeverityLevel
@@ -321,8 +321,15 @@ class ReplayApp(App[int]):
 
     TITLE = "quackbox replay"
 
-    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information", timeout: float | None = None,
-               markup: bool = True) -> None:
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
         """Said in the replay's keys line, not as a toast over its log."""
         screen = self.screen
         if isinstance(screen, ReplayScreen):

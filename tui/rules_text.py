@@ -6,7 +6,6 @@ rulebooks are silent the text follows the rulings in the design brief.
 
 from __future__ import annotations
 
-
 _SIDE_EFFECTS_RULES = """\
 # Side Effects
 
@@ -189,8 +188,10 @@ The pips beside each doctor are their Infamy, up to the threshold.
 }
 """Where the full-screen table shows what the first part speaks of, and the three keys a first game needs."""
 
-HOW_TO_PLAY = {game: f"{HOW_TO_WIN[game]}\n\n{HOW_TO_PLAY_KEYS[game]}\n\n? lists every key, r the rules, q leaves."
-               for game in HOW_TO_WIN}
+HOW_TO_PLAY = {
+    game: f"{HOW_TO_WIN[game]}\n\n{HOW_TO_PLAY_KEYS[game]}\n\n? lists every key, r the rules, q leaves."
+    for game in HOW_TO_WIN
+}
 """The card a person's very first game of each game opens with on the table: how to win,
 what a turn is, and the three keys the game needs (tui.first_games)."""
 
@@ -205,8 +206,15 @@ def side_effects_rules() -> str:
     rows = []
     for card in kinds:
         if card.kind == se_cards.DISORDER:
-            words = punishment_text(card.punishment, target="they", their="their", inflictor="you",
-                                    inflictor_object="you", target_plural=True, inflictor_plural=True)
+            words = punishment_text(
+                card.punishment,
+                target="they",
+                their="their",
+                inflictor="you",
+                inflictor_object="you",
+                target_plural=True,
+                inflictor_plural=True,
+            )
             rows.append(f"- **{card.name}**: {words}")
     drugs = []
     treated = set()
@@ -231,4 +239,3 @@ def quack_rules() -> str:
         count = f" (×{copies})" if copies > 1 else ""
         cards.append(f"- **{card.name}**{count}: {card.description}")
     return QUACK_RULES.format(anytime="\n".join(cards))
-

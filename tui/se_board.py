@@ -29,12 +29,22 @@ from quackbox.cards.side_effects import SECard
 from quackbox.core import side_effects as se
 from quackbox.core.rules import Move
 from quackbox.tui import se_text
-from quackbox.tui.clock import while_alive
-from quackbox.tui.modals import ChoiceScreen, ConfirmScreen
 from quackbox.tui.board import Board
-from quackbox.tui.clock import WALL, Clock
-from quackbox.tui.widgets import (CardFace, ClickableText, MovePicked, PaintChanges, PromptBar, card_row, click, fitted,
-                         framed, refresh_keys, top_rule)
+from quackbox.tui.clock import WALL, Clock, while_alive
+from quackbox.tui.modals import ChoiceScreen, ConfirmScreen
+from quackbox.tui.widgets import (
+    CardFace,
+    ClickableText,
+    MovePicked,
+    PaintChanges,
+    PromptBar,
+    card_row,
+    click,
+    fitted,
+    framed,
+    refresh_keys,
+    top_rule,
+)
 
 NARROW_CARD = 18
 WIDE_CARD = 26
@@ -51,6 +61,8 @@ def card_lines_for(rows: int) -> int:
     """Lines inside a card in hand on a screen ``rows`` high: CARD_LINES, and on a tall
     screen 7 to MAX_CARD_LINES, so each card says what it does (not an empty lower half)."""
     return CARD_LINES if rows < TALL_FROM else min(MAX_CARD_LINES, 7 + (rows - TALL_FROM) // 6)
+
+
 """From this many columns the table spreads out: wider cards with their whole text."""
 LOG_LINES = 4
 """Lines of log that must stay visible below the table on a narrow screen."""
@@ -109,8 +121,11 @@ def _slot_names(slot: se.Slot, width: int) -> tuple[str, str]:
     disorder = slot.disorder.name
     if slot.drug is None:
         return disorder, ""
-    names = [(d, drug) for d in (*se_text.name_versions(disorder), se_text.abbr(disorder))
-             for drug in se_text.name_versions(slot.drug.name)]
+    names = [
+        (d, drug)
+        for d in (*se_text.name_versions(disorder), se_text.abbr(disorder))
+        for drug in se_text.name_versions(slot.drug.name)
+    ]
     return next(((d, drug) for d, drug in names if len(d) + 2 + len(drug) <= width), (disorder, ""))
 
 
@@ -258,8 +273,14 @@ class PsychePanel(PaintChanges, ClickableText):
             lines = [top_rule(self._title(width - 2), width, style, corners=False)]
             lines += [Text(" ") + line for line in body] + [Text()] * (self._kept[1] - len(body))
             return Text("\n").join(lines)
-        return framed(self.body(player, width - 3).split("\n"), width, self.size.height, title=self._title(width - 3),
-                      style=style, edge=edge)
+        return framed(
+            self.body(player, width - 3).split("\n"),
+            width,
+            self.size.height,
+            title=self._title(width - 3),
+            style=style,
+            edge=edge,
+        )
 
     def body_lines(self, width: int) -> int:
         """Lines inside the box (with room for what the seat is open to), or of a compact
@@ -280,16 +301,26 @@ class PsychePanel(PaintChanges, ClickableText):
             if i:
                 out.append("\n")
             spot = ("slot", slot.disorder.id)
-            out.append_text(_slot_line(slot, width, lit=spot in self.lit, cursor=self.cursor == spot,
-                                       spot_action=f"aim('slot', {slot.disorder.id})"))
+            out.append_text(
+                _slot_line(
+                    slot,
+                    width,
+                    lit=spot in self.lit,
+                    cursor=self.cursor == spot,
+                    spot_action=f"aim('slot', {slot.disorder.id})",
+                )
+            )
         if not player.psyche:
             out.append("(no Disorders)", style="dim")
         marks = se_text.status_marks(player, over=self.over)
         if player.vulnerable_to or seat_lit:
             out.append("\n")
             names = player.vulnerable_to
-            shown = " ".join(names) if wide and len(" ".join(names)) + 8 <= width else " ".join(
-                se_text.abbr(n) for n in names)
+            shown = (
+                " ".join(names)
+                if wide and len(" ".join(names)) + 8 <= width
+                else " ".join(se_text.abbr(n) for n in names)
+            )
             style = "bold yellow" if seat_lit else "dim"
             action = f"aim('seat', {player.seat})"
             out.append("open to ", style=click(action, style))
@@ -324,8 +355,9 @@ class PsychePanel(PaintChanges, ClickableText):
         seat_lit = ("seat", player.seat) in self.lit
         if player.vulnerable_to or seat_lit:
             names = " ".join(se_text.abbr(n) for n in player.vulnerable_to) or "-"
-            tail.append("open " + names, style=click(f"aim('seat', {player.seat})",
-                                                      "bold yellow" if seat_lit else "magenta"))
+            tail.append(
+                "open " + names, style=click(f"aim('seat', {player.seat})", "bold yellow" if seat_lit else "magenta")
+            )
         marks = se_text.status_marks(player, over=self.over)
         if marks:
             if tail.cell_len:
@@ -342,8 +374,15 @@ class PsychePanel(PaintChanges, ClickableText):
         chips: list[Text] = []
         for slot in player.psyche:
             spot = ("slot", slot.disorder.id)
-            chips.append(_slot_line(slot, 40, lit=spot in self.lit, cursor=self.cursor == spot,
-                                    spot_action=f"aim('slot', {slot.disorder.id})"))
+            chips.append(
+                _slot_line(
+                    slot,
+                    40,
+                    lit=spot in self.lit,
+                    cursor=self.cursor == spot,
+                    spot_action=f"aim('slot', {slot.disorder.id})",
+                )
+            )
         if not player.psyche:
             chips.append(Text("(no Disorders)", style="dim"))
         if player.vulnerable_to:
@@ -353,8 +392,9 @@ class PsychePanel(PaintChanges, ClickableText):
             # Whole names where there is room for them: on the line so far, else on a line of
             # their own if the short ones would not fit on it either; else three letters each.
             room = width - _row_end(chips, width) - 3
-            chips.append(whole if whole.cell_len <= room or (short.cell_len > room and whole.cell_len <= width)
-                         else short)
+            chips.append(
+                whole if whole.cell_len <= room or (short.cell_len > room and whole.cell_len <= width) else short
+            )
         marks = se_text.status_marks(player, over=self.over)
         if marks:
             chips.append(Text(" · ".join(marks), style="bold red"))
@@ -400,13 +440,15 @@ class HandRow(PaintChanges, ClickableText):
     def _cards(self, faces: tuple[CardFace, ...], width: int) -> Text:
         # As wide as a full hand's cards: one card more or less leaves the others in place.
         # The whole width is theirs: eight cards at 80 columns are eight wide inside.
-        return card_row(faces, width, lines=self.lines, max_width=WIDE_CARD if self.wide else NARROW_CARD,
-                        slots=se.HAND_LIMIT)
+        return card_row(
+            faces, width, lines=self.lines, max_width=WIDE_CARD if self.wide else NARROW_CARD, slots=se.HAND_LIMIT
+        )
 
     def draw(self) -> Text:
         width = max(10, self.size.width)
-        rule = top_rule(Text(self.title), width, self.get_component_rich_style("hand-row--edge", partial=True),
-                        corners=False)
+        rule = top_rule(
+            Text(self.title), width, self.get_component_rich_style("hand-row--edge", partial=True), corners=False
+        )
         return Text("\n").join([rule, *self._cards(self.faces, width).split("\n")])
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
@@ -562,8 +604,14 @@ class SEBoard(Board[se.SEView]):
         # Aim first at a target where the card bites (an Episode on an empty hand is legal but idle).
         options = self.options()  # none without a view
         view = self.view
-        self.target = next((i for i, m in enumerate(options)
-                            if view is not None and not se_text.episode_does_nothing(view, m, self.names)), 0)
+        self.target = next(
+            (
+                i
+                for i, m in enumerate(options)
+                if view is not None and not se_text.episode_does_nothing(view, m, self.names)
+            ),
+            0,
+        )
         self.refresh_table()
 
     def watch_pending(self) -> None:
@@ -632,7 +680,7 @@ class SEBoard(Board[se.SEView]):
         compact = panels[0].compact
         columns = grid.styles.grid_size_columns or 1
         width = (self.size.width - (columns - 1)) // columns  # the grid's cells, one column apart
-        need = [max(p.body_lines(width) for p in panels[i:i + columns]) for i in range(0, len(panels), columns)]
+        need = [max(p.body_lines(width) for p in panels[i : i + columns]) for i in range(0, len(panels), columns)]
         if (self.size.width, compact) != self._rivals_for or len(need) != len(self._rival_lines):
             self._rivals_for, self._rival_lines = (self.size.width, compact), (0,) * len(need)
         self._rival_lines = tuple(map(max, self._rival_lines, need))
@@ -707,26 +755,31 @@ class SEBoard(Board[se.SEView]):
                 lines = [("discarded", "gone"), ""]
             elif card.kind == se_cards.DRUG:
                 codes = [se_text.abbr(n) for n in card.side_effects]
-                lines.append(("⚠ " + ", ".join(card.side_effects), "⚠ " + " ".join(codes), "⚠" + "".join(codes))
-                             if card.side_effects else "no side effects")
+                lines.append(
+                    ("⚠ " + ", ".join(card.side_effects), "⚠ " + " ".join(codes), "⚠" + "".join(codes))
+                    if card.side_effects
+                    else "no side effects"
+                )
             elif card.kind == se_cards.DISORDER:
                 punishment = se_text.SHORT_PUNISHMENTS.get(card.punishment, card.punishment)
                 lines.append((f"Ep: {punishment}", punishment))
                 narrow = ("Episode:", punishment)
             else:
                 lines.append("")
-            faces.append(CardFace(
-                number=i + 1,
-                name=se_text.name_versions(card.name),
-                lines=tuple(lines),
-                text="" if card.id in gone else se_text.card_words(card),
-                narrow=narrow,
-                selected=card.id == self.selected,
-                playable=playable or self.legal_has(se.Discard(card.id)),
-                pending=card.id in gone,
-                accent="cyan" if playable else "",
-                action=f"card({i})",
-            ))
+            faces.append(
+                CardFace(
+                    number=i + 1,
+                    name=se_text.name_versions(card.name),
+                    lines=tuple(lines),
+                    text="" if card.id in gone else se_text.card_words(card),
+                    narrow=narrow,
+                    selected=card.id == self.selected,
+                    playable=playable or self.legal_has(se.Discard(card.id)),
+                    pending=card.id in gone,
+                    accent="cyan" if playable else "",
+                    action=f"card({i})",
+                )
+            )
         hand.faces = tuple(faces)
 
     # --- the prompt ------------------------------------------------------------------
@@ -753,7 +806,9 @@ class SEBoard(Board[se.SEView]):
                 held = {c.id for c in view.hand}
                 left = max(0, prompt.count - len(self.pending & held))
                 text.append("TREMORS! ", style="bold red")
-                text.append(f"Discard {left} more card{'s' if left != 1 else ''}: press {'its number' if left == 1 else 'their numbers'} now, or lose your whole hand.")
+                text.append(
+                    f"Discard {left} more card{'s' if left != 1 else ''}: press {'its number' if left == 1 else 'their numbers'} now, or lose your whole hand."
+                )
                 return text
             if prompt.kind == se.DISCARD_DOWN:
                 text.append("Too many cards: ", style="bold")
@@ -774,7 +829,9 @@ class SEBoard(Board[se.SEView]):
                 text.append(f"{who} is discarding down to six.")
             return self._offers_tail(view, text)
         if me is None or self.watch_only:
-            plays = "" if view.phase != se.PLAY else f", {view.plays_left} play{'s' if view.plays_left != 1 else ''} left"
+            plays = (
+                "" if view.phase != se.PLAY else f", {view.plays_left} play{'s' if view.plays_left != 1 else ''} left"
+            )
             text.append(("Watching: " if me is None else "") + f"{self.seat_name(view.current)}'s turn{plays}.")
             return text
         if view.current != me:
@@ -784,8 +841,11 @@ class SEBoard(Board[se.SEView]):
                 return self._with_selection(view, text)
             return self._offers_tail(view, text)
         if self.selected is None:
-            plays = "no plays left" if view.plays_left <= 0 else (
-                "1 play left" if view.plays_left == 1 else f"{view.plays_left} plays left")
+            plays = (
+                "no plays left"
+                if view.plays_left <= 0
+                else ("1 play left" if view.plays_left == 1 else f"{view.plays_left} plays left")
+            )
             text.append("Your turn", style="bold green")
             text.append(f", {plays}: pick a card (1-{max(1, len(view.hand))}), ")
             text.append("e end turn", style=click("end_turn", "underline"))
@@ -826,8 +886,10 @@ class SEBoard(Board[se.SEView]):
         to_me = [o for o in view.offers if o.to == view.seat]
         if to_me:
             text.append("  ")
-            text.append(f"{len(to_me)} trade offer{'s' if len(to_me) > 1 else ''} for you: o to answer",
-                        style=click("screen.offers", "bold magenta"))
+            text.append(
+                f"{len(to_me)} trade offer{'s' if len(to_me) > 1 else ''} for you: o to answer",
+                style=click("screen.offers", "bold magenta"),
+            )
         return text
 
     # --- anxiety ---------------------------------------------------------------------
@@ -916,12 +978,15 @@ class SEBoard(Board[se.SEView]):
             return
         warning = se_text.episode_does_nothing(view, move, self.names)
         if warning:
+
             def confirmed(yes: bool | None) -> None:
                 if yes:
                     self._send(move)
 
-            self.app.push_screen(ConfirmScreen(Text(warning + " Play it anyway? The card is spent."),
-                                               yes="Play it", no="Keep it"), confirmed)
+            self.app.push_screen(
+                ConfirmScreen(Text(warning + " Play it anyway? The card is spent."), yes="Play it", no="Keep it"),
+                confirmed,
+            )
             return
         self._send(move)
 

@@ -19,8 +19,8 @@ from quackbox.tui.se_text import cannot_accept, describe_move, offer_text
 from quackbox.tui.summary import final_outcome
 
 if TYPE_CHECKING:
-    from quackbox.tui.clock import Clock
     from quackbox.net.protocol import View
+    from quackbox.tui.clock import Clock
     from quackbox.tui.se_board import SEBoard
 
     SETable = Table[se.SEView, SEBoard, "SERecord"]
@@ -102,15 +102,19 @@ def figures_table(view: se.SEView, names: Sequence[str], record: SERecord) -> Te
     later Madness may undo, so not the standings' figure), Disorders received, Episodes
     played and suffered; seats named as the standings name them."""
     out = Text(no_wrap=True, overflow="ellipsis")
-    out.append(f"{f'Over {record.turns} turns':<24}{'Drugs':>8}{'Disorders':>11}  {'Episodes':>8}{'Episodes':>10}\n",
-               style="bold")
+    out.append(
+        f"{f'Over {record.turns} turns':<24}{'Drugs':>8}{'Disorders':>11}  {'Episodes':>8}{'Episodes':>10}\n",
+        style="bold",
+    )
     out.append(f"{'':<24}{'played':>8}{'received':>11}  {'played':>8}{'suffered':>10}", style="dim")
     for _place, seat in ranked(view):
         name = seat_name(names, seat)[:22] + (" (you)" if seat == view.seat else "")
         out.append("\n")
         out.append(f"{name[:23]:<24}")
-        out.append(f"{record.treated.get(seat, 0):>8}{record.received.get(seat, 0):>11}  "
-                   f"{record.played.get(seat, 0):>8}{record.suffered.get(seat, 0):>10}")
+        out.append(
+            f"{record.treated.get(seat, 0):>8}{record.received.get(seat, 0):>11}  "
+            f"{record.played.get(seat, 0):>8}{record.suffered.get(seat, 0):>10}"
+        )
     return out
 
 
@@ -121,8 +125,7 @@ class SideEffectsUI:
     title = "Side Effects"
     actions = (
         GameAction("trade", "Offer a trade", "Cards from your hand for cards from theirs", key="t", label="trade"),
-        GameAction("offers", "Answer trade offers", "Accept, decline or withdraw", key="o", label="offers",
-                   show=False),
+        GameAction("offers", "Answer trade offers", "Accept, decline or withdraw", key="o", label="offers", show=False),
         GameAction("end_turn", "End turn", "End your turn now"),
     )
 
@@ -184,8 +187,11 @@ class SideEffectsUI:
             mine = [m for m in answers if m.offer == offer.id]
             if offer.to == view.seat and mine and se.AcceptTrade(offer.id) not in mine:
                 # The rules list no Accept: say why where the Accept would be.
-                labels.append(Text(f"Cannot accept {offer_text(view, offer, names)}: "
-                                   f"{cannot_accept(view, offer)}.", style="italic"))
+                labels.append(
+                    Text(
+                        f"Cannot accept {offer_text(view, offer, names)}: {cannot_accept(view, offer)}.", style="italic"
+                    )
+                )
                 moves.append(None)
             for move in mine:
                 labels.append(Text(describe_move(view, move, names)))

@@ -75,8 +75,9 @@ def card_of_move(move: Move) -> int | None:
     """The card a move plays or discards from the mover's hand (None for EndTurn, trades...)."""
     if isinstance(move, se.Treat):
         return move.drug
-    if isinstance(move, (se.GiveDisorder, se.PlayTherapy, se.PlayEpisode, se.PlayMisdiagnosis,
-                         se.PlayHighTolerance, se.Discard)):
+    if isinstance(
+        move, (se.GiveDisorder, se.PlayTherapy, se.PlayEpisode, se.PlayMisdiagnosis, se.PlayHighTolerance, se.Discard)
+    ):
         return move.card
     return None
 
@@ -119,8 +120,13 @@ def card_blurb(card: SECard, *, short: bool = False) -> str:
     if short:
         if card.kind == se_cards.DRUG:
             return f"Rx {card.treats}" if len(card.treats) <= 8 else f"Rx {abbr(card.treats)}"
-        return {se_cards.DISORDER: "Disorder", se_cards.EPISODE: "punish", se_cards.THERAPY: "cure own",
-                se_cards.MISDIAGNOSIS: "swap", se_cards.HIGH_TOLERANCE: "strip Drug"}.get(card.kind, card.kind)
+        return {
+            se_cards.DISORDER: "Disorder",
+            se_cards.EPISODE: "punish",
+            se_cards.THERAPY: "cure own",
+            se_cards.MISDIAGNOSIS: "swap",
+            se_cards.HIGH_TOLERANCE: "strip Drug",
+        }.get(card.kind, card.kind)
     if card.kind == se_cards.DRUG:
         return f"treats {card.treats}"
     if card.kind == se_cards.DISORDER:
@@ -139,8 +145,11 @@ def card_blurb(card: SECard, *, short: bool = False) -> str:
 def card_lines(card: SECard) -> tuple[str, ...]:
     """What a card is for, in versions from long to short (the hand picks the one that fits)."""
     if card.kind == se_cards.DRUG:
-        return tuple(dict.fromkeys(f"Rx {name}" for name in (*name_versions(card.treats), card.treats.split()[0],
-                                                              abbr(card.treats))))
+        return tuple(
+            dict.fromkeys(
+                f"Rx {name}" for name in (*name_versions(card.treats), card.treats.split()[0], abbr(card.treats))
+            )
+        )
     return (card_blurb(card), card_blurb(card, short=True))
 
 
@@ -206,8 +215,15 @@ def describe_move(view: se.SEView, move: Move, names: Sequence[str]) -> str:
             return f"Play an Episode on {card(move.disorder)}."
         they = name_of(names, owner, me)
         # Told to the one who plays it (the target is always someone else).
-        text = punishment_text(disorder.punishment, target=they, their="their", inflictor="you",
-                               inflictor_object="you", target_plural=False, inflictor_plural=True)
+        text = punishment_text(
+            disorder.punishment,
+            target=they,
+            their="their",
+            inflictor="you",
+            inflictor_object="you",
+            target_plural=False,
+            inflictor_plural=True,
+        )
         return f"Episode on {possessive(names, owner, me)} {disorder.name}: {text}."
     if isinstance(move, se.PlayMisdiagnosis):
         owner = owner_of_disorder(view, move.theirs)
@@ -218,8 +234,10 @@ def describe_move(view: se.SEView, move: Move, names: Sequence[str]) -> str:
         if found is None:
             return f"High Tolerance: discard {card(move.drug)}."
         seat, slot = found
-        return (f"High Tolerance: discard {possessive(names, seat, me)} {card(move.drug)} "
-                f"(their {slot.disorder.name} is untreated again).")
+        return (
+            f"High Tolerance: discard {possessive(names, seat, me)} {card(move.drug)} "
+            f"(their {slot.disorder.name} is untreated again)."
+        )
     if isinstance(move, se.Discard):
         return f"Discard {card(move.card)}."
     if isinstance(move, se.EndTurn):
@@ -244,8 +262,7 @@ def newly_open(view: se.SEView, seat: int, drug: SECard) -> tuple[str, ...]:
     ``se.open_to``), asked with the public Psyche."""
     psyche = view.players[seat].psyche
     before = se.vulnerability(slot.drug.side_effects for slot in psyche if slot.drug is not None)
-    after = se.vulnerability([*(slot.drug.side_effects for slot in psyche if slot.drug is not None),
-                              drug.side_effects])
+    after = se.vulnerability([*(slot.drug.side_effects for slot in psyche if slot.drug is not None), drug.side_effects])
     holding = {slot.disorder.name for slot in psyche}
     duplicates = view.options.duplicate_disorders
     now = se.open_to(before, holding, duplicates=duplicates)
@@ -303,8 +320,7 @@ def episode_does_nothing(view: se.SEView, move: Move, names: Sequence[str]) -> s
     they = name_of(names, owner, view.seat)
     punishment = disorder.punishment if disorder is not None else ""
     drugs = sum(1 for s in player.psyche if s.drug is not None)
-    if se.episode_bites(punishment, drugs=drugs, hand=player.hand_size, no_play=player.no_play,
-                        no_draw=player.no_draw):
+    if se.episode_bites(punishment, drugs=drugs, hand=player.hand_size, no_play=player.no_play, no_draw=player.no_draw):
         return None
     if punishment == Punishment.DISCARD_DRUGS:
         return f"{they} has no Drugs on their Psyche, so Madness would strip nothing."

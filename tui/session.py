@@ -145,14 +145,25 @@ async def open_local(
     """A game against ``players - 1`` bots, dealt at once (the person holds seat 0); the bots
     wait ``first_move_delay`` after each deal, so the person sees the table before they move."""
     client, local = await start_local_game(
-        game, players, dict(options or {}), name, seed, bot_kind=bot_kind, bot_delay=bot_delay,
-        journal_dir=str(places.games_dir()), first_move_delay=first_move_delay,
+        game,
+        players,
+        dict(options or {}),
+        name,
+        seed,
+        bot_kind=bot_kind,
+        bot_delay=bot_delay,
+        journal_dir=str(places.games_dir()),
+        first_move_delay=first_move_delay,
     )
     return Session(client, LOCAL, local=local, address="this machine", room_code=local.host.code)
 
 
 async def open_hosted(
-    config: HostConfig, *, name: str, lan_address: str | None = None, ssh: SshConfig | None = None,
+    config: HostConfig,
+    *,
+    name: str,
+    lan_address: str | None = None,
+    ssh: SshConfig | None = None,
     web: WebConfig | None = None,
 ) -> Session:
     """``quackbox host`` with a person at the table: friends join over the network

@@ -81,8 +81,9 @@ class SummaryScreen(ModalScreen[str | None]):
         Binding("q", "choose('leave')", "leave"),
     ]
 
-    def __init__(self, ui: AnyGameUI, view: GameView, names: Sequence[str], record: Record,
-                 *, can_again: bool, can_lobby: bool) -> None:
+    def __init__(
+        self, ui: AnyGameUI, view: GameView, names: Sequence[str], record: Record, *, can_again: bool, can_lobby: bool
+    ) -> None:
         super().__init__()
         self.ui = ui
         self.view = view

@@ -21,16 +21,16 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Input
 
+from quackbox.core.rules import GameView, Move
 from quackbox.net.protocol import ChatLine, Error, ErrorCode, Lobby, View
 from quackbox.tui import rules_text
 from quackbox.tui.board import Board
 from quackbox.tui.clock import WALL, Clock
 from quackbox.tui.config import Settings
-from quackbox.core.rules import GameView, Move
 from quackbox.tui.games import Record, action_bindings, rules_screen, ui_for
 from quackbox.tui.modals import ConfirmScreen, ReadingScreen
-from quackbox.tui.summary import SummaryScreen
 from quackbox.tui.screens_app import ScreensApp, screens_app
+from quackbox.tui.summary import SummaryScreen
 from quackbox.tui.widgets import GameLog, KeyBar, MovePicked, StatusBar
 
 ONLINE = "online"
@@ -178,8 +178,9 @@ class TableScreen(Screen[None]):
             yield self.ui.board(clock=self.clock, id="board")
             with Vertical(id="side"):
                 yield GameLog(id="log")
-                yield Input(placeholder="Say something to the table (Enter sends, Esc closes)", id="chat-input",
-                            max_length=300)
+                yield Input(
+                    placeholder="Say something to the table (Enter sends, Esc closes)", id="chat-input", max_length=300
+                )
         yield KeyBar(id="keys")
 
     @property
@@ -203,8 +204,12 @@ class TableScreen(Screen[None]):
         self.board.bell = bool(self.settings.bell)
         title = self.ui.title
         players = ", ".join(self.names) if self.names else ""
-        self.log_widget.notice(f"A game of {title}" + (f": {players}." if players else ".")
-                               + " Press ? for the keys, r for the rules, c to chat.", style="italic dim")
+        self.log_widget.notice(
+            f"A game of {title}"
+            + (f": {players}." if players else ".")
+            + " Press ? for the keys, r for the rules, c to chat.",
+            style="italic dim",
+        )
         self.board.focus()
         self._update_status()
         self.query_one("#chat-input", Input).cursor_blink = self.quackbox.cursor_blink_enabled
@@ -332,8 +337,12 @@ class TableScreen(Screen[None]):
 
     def _update_status(self) -> None:
         status = self.query_one("#status", StatusBar)
-        state = {ONLINE: ("● online", "green"), RECONNECTING: ("◌ reconnecting…", "bold yellow"),
-                 CLOSED: ("✗ table closed", "bold red"), CONNECTING: ("◌ connecting…", "yellow")}
+        state = {
+            ONLINE: ("● online", "green"),
+            RECONNECTING: ("◌ reconnecting…", "bold yellow"),
+            CLOSED: ("✗ table closed", "bold red"),
+            CONNECTING: ("◌ connecting…", "yellow"),
+        }
         label, style = state.get(self.connection, (self.connection, ""))
         if self.paused and self.connection == ONLINE:
             label, style = "⏸ paused: cannot save", "bold yellow"
@@ -356,8 +365,9 @@ class TableScreen(Screen[None]):
             self.board.pending = frozenset()
             return
         if self.paused:
-            self.log_widget.notice("Play is paused: your move was not sent. Make it again once play goes on.",
-                                   style="italic yellow")
+            self.log_widget.notice(
+                "Play is paused: your move was not sent. Make it again once play goes on.", style="italic yellow"
+            )
             self.board.pending = frozenset()
             return
         self.quackbox.send_move(message.move, self.seq)
@@ -451,9 +461,17 @@ class TableScreen(Screen[None]):
             elif what == "leave":
                 self.quackbox.leave_table()
 
-        self.app.push_screen(SummaryScreen(self.ui, view, self.names, self.record,
-                                           can_again=self.quackbox.can_play_again(),
-                                           can_lobby=self.quackbox.can_return_to_lobby()), chosen)
+        self.app.push_screen(
+            SummaryScreen(
+                self.ui,
+                view,
+                self.names,
+                self.record,
+                can_again=self.quackbox.can_play_again(),
+                can_lobby=self.quackbox.can_return_to_lobby(),
+            ),
+            chosen,
+        )
 
     def action_leave(self, then_quit: bool = False) -> None:
         """q: leave the table, asking first where someone loses something by it; a host's

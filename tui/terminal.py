@@ -49,9 +49,21 @@ the cursor past them costs about as much as writing them)."""
 RESIZE_SETTLE = 0.1
 """Seconds a resize is given to settle before the screen is painted, once."""
 
-_ATTRIBUTES = (("bold", "1"), ("dim", "2"), ("italic", "3"), ("underline", "4"), ("blink", "5"), ("blink2", "6"),
-               ("reverse", "7"), ("conceal", "8"), ("strike", "9"), ("underline2", "21"), ("frame", "51"),
-               ("encircle", "52"), ("overline", "53"))
+_ATTRIBUTES = (
+    ("bold", "1"),
+    ("dim", "2"),
+    ("italic", "3"),
+    ("underline", "4"),
+    ("blink", "5"),
+    ("blink2", "6"),
+    ("reverse", "7"),
+    ("conceal", "8"),
+    ("strike", "9"),
+    ("underline2", "21"),
+    ("frame", "51"),
+    ("encircle", "52"),
+    ("overline", "53"),
+)
 """Each text attribute and its SGR code, as Rich writes them."""
 
 Pen = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], str]
@@ -191,7 +203,7 @@ def _run(y: int, start: int, end: int, new: Sequence[Cell], x0: int) -> Run:
         start -= 1
     while end - x0 < len(new) and new[end - x0][0] == "":
         end += 1
-    return Run(y, start, list(new[start - x0:end - x0]))
+    return Run(y, start, list(new[start - x0 : end - x0]))
 
 
 class Shown:
@@ -203,7 +215,7 @@ class Shown:
         self.rows: list[list[Cell | None]] = [[None] * width for _ in range(height)]
 
     def apply(self, run: Run) -> None:
-        self.rows[run.y][run.x:run.end] = run.cells
+        self.rows[run.y][run.x : run.end] = run.cells
 
 
 class Writer:
@@ -255,7 +267,7 @@ class Writer:
             region = update.region
             for y, line in enumerate(update.strips, region.y):
                 if 0 <= y < height:
-                    yield y, region.x, cells_of(line, pens)[:width - region.x]
+                    yield y, region.x, cells_of(line, pens)[: width - region.x]
         elif isinstance(update, ChopsUpdate):
             for y, x1, x2 in update.spans:
                 if not 0 <= y < height:
@@ -274,7 +286,7 @@ class Writer:
                 lo, hi = max(x1, first), min(x2, first + len(cells), width)
                 while lo > first and cells[lo - first][0] == "":
                     lo -= 1
-                yield y, lo, cells[lo - first:hi - first]
+                yield y, lo, cells[lo - first : hi - first]
 
 
 class Written(CompositorUpdate):
@@ -411,8 +423,12 @@ def repaint_pending(app: App[Any]) -> bool:
         if screen._compositor._dirty_regions:
             return True
         for widget in screen._compositor.visible_widgets:  # a hidden widget's repaint shows nothing
-            if (widget._repaint_required or widget._layout_required or widget._refresh_styles_required
-                    or widget._repaint_regions):
+            if (
+                widget._repaint_required
+                or widget._layout_required
+                or widget._refresh_styles_required
+                or widget._repaint_regions
+            ):
                 return True
     return False
 
@@ -433,28 +449,58 @@ def private_api_problems(app: App[Any]) -> list[str]:
         params = inspect.signature(cls.__init__).parameters
         need(all(n in params for n in names), f"{cls.__name__}({', '.join(names)})")
     display = getattr(App, "_display", None)
-    need(callable(display) and list(inspect.signature(display).parameters)[1:] == ["screen", "renderable"],
-         "App._display(screen, renderable)")
-    need(callable(getattr(app, "_begin_batch", None)) and callable(getattr(app, "_end_batch", None)),
-         "App._begin_batch and App._end_batch")
+    need(
+        callable(display) and list(inspect.signature(display).parameters)[1:] == ["screen", "renderable"],
+        "App._display(screen, renderable)",
+    )
+    need(
+        callable(getattr(app, "_begin_batch", None)) and callable(getattr(app, "_end_batch", None)),
+        "App._begin_batch and App._end_batch",
+    )
     need(isinstance(getattr(app, "_batch_count", None), int), "App._batch_count")
     need(isinstance(getattr(app, "_background_screens", None), list), "App._background_screens")
     screen = app.screen
     need(isinstance(getattr(screen, "_dirty_widgets", None), set), "Screen._dirty_widgets")
     compositor = getattr(screen, "_compositor", None)
-    need(compositor is not None and isinstance(getattr(compositor, "_dirty_regions", None), set)
-         and callable(getattr(compositor, "render_update", None)) and hasattr(compositor, "visible_widgets"),
-         "Screen._compositor (render_update, visible_widgets, _dirty_regions)")
+    need(
+        compositor is not None
+        and isinstance(getattr(compositor, "_dirty_regions", None), set)
+        and callable(getattr(compositor, "render_update", None))
+        and hasattr(compositor, "visible_widgets"),
+        "Screen._compositor (render_update, visible_widgets, _dirty_regions)",
+    )
     need(isinstance(getattr(screen, "_styles_cache", None), StylesCache), "Widget._styles_cache")
-    need(hasattr(screen, "_render_cache") and isinstance(getattr(screen, "_dirty_regions", None), set),
-         "Widget._render_cache and Widget._dirty_regions")
-    need(all(isinstance(getattr(screen, name, None), bool) for name in
-             ("_repaint_required", "_layout_required", "_refresh_styles_required"))
-         and isinstance(getattr(screen, "_repaint_regions", None), set),
-         "Widget._repaint_required, _layout_required, _refresh_styles_required, _repaint_regions")
+    need(
+        hasattr(screen, "_render_cache") and isinstance(getattr(screen, "_dirty_regions", None), set),
+        "Widget._render_cache and Widget._dirty_regions",
+    )
+    need(
+        all(
+            isinstance(getattr(screen, name, None), bool)
+            for name in ("_repaint_required", "_layout_required", "_refresh_styles_required")
+        )
+        and isinstance(getattr(screen, "_repaint_regions", None), set),
+        "Widget._repaint_required, _layout_required, _refresh_styles_required, _repaint_regions",
+    )
     need(isinstance(getattr(app.console, "_color_system", None), (ColorSystem, type(None))), "Console._color_system")
     return problems
 
 
-__all__ = ["BLANK", "JOIN", "RESIZE_SETTLE", "Cell", "Frame", "Run", "Shown", "TerminalApp", "Writer", "cells_of",
-           "changed_runs", "fresh_frame", "private_api_problems", "repaint_pending", "sgr", "written"]
+__all__ = [
+    "BLANK",
+    "JOIN",
+    "RESIZE_SETTLE",
+    "Cell",
+    "Frame",
+    "Run",
+    "Shown",
+    "TerminalApp",
+    "Writer",
+    "cells_of",
+    "changed_runs",
+    "fresh_frame",
+    "private_api_problems",
+    "repaint_pending",
+    "sgr",
+    "written",
+]

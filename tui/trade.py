@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Sequence, TypeVar
 
+from rich.segment import Segment
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from rich.segment import Segment
 from textual.strip import Strip
 from textual.widgets import Button, Checkbox, Footer, Label, Select, SelectionList, Static
 from textual.widgets.option_list import OptionDoesNotExist

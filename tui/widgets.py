@@ -451,7 +451,7 @@ class GameLog(Widget, can_focus=True):
                 line.stylize("reverse")
                 line.append(" " * max(0, width - line.cell_len), style="reverse")
                 lines.append(line)
-        return lines[-(rows - 1):] if rows > 1 else []
+        return lines[-(rows - 1) :] if rows > 1 else []
 
     # --- what is shown ---------------------------------------------------------------------
 
@@ -461,8 +461,9 @@ class GameLog(Widget, can_focus=True):
         if width != self._width and width > 0:
             self._width = width
             console = self.app.console
-            self._lines = [line for entry in self._entries if not self._is_held(entry)
-                           for line in entry.wrap(console, width)]
+            self._lines = [
+                line for entry in self._entries if not self._is_held(entry) for line in entry.wrap(console, width)
+            ]
         return self._lines
 
     def _rows(self) -> int:
@@ -479,7 +480,7 @@ class GameLog(Widget, can_focus=True):
     def page(self) -> list[Text]:
         """The lines shown, top to bottom (the held notices last)."""
         top, rows = self.first_shown(), self._rows()
-        shown = self._wrapped()[top:top + rows]
+        shown = self._wrapped()[top : top + rows]
         if self._held:
             shown += self._held_lines(max(1, self.content_size.width), self.content_size.height)
         return shown
@@ -568,8 +569,9 @@ def top_rule(title: Text | None, width: int, style: Style, *, edge: str = "round
     return line
 
 
-def framed(body: Sequence[Text] | Lines, width: int, height: int, *, title: Text | None, style: Style,
-           edge: str = "round") -> Text:
+def framed(
+    body: Sequence[Text] | Lines, width: int, height: int, *, title: Text | None, style: Style, edge: str = "round"
+) -> Text:
     """``body`` in a box ``width`` by ``height`` (at least as high as the body needs),
     one space of padding on the left, its title in the top edge."""
     _, _, bl, br, hz, side = EDGES[edge]
@@ -638,8 +640,9 @@ def fit_name(versions: Sequence[str], width: int, *, two_lines: bool) -> list[st
     return [last[: max(0, width - 1)] + "…"]
 
 
-def card_row(faces: Sequence[CardFace], width: int, *, lines: int = 2, min_width: int = 8,
-             max_width: int = 18, slots: int = 1) -> Text:
+def card_row(
+    faces: Sequence[CardFace], width: int, *, lines: int = 2, min_width: int = 8, max_width: int = 18, slots: int = 1
+) -> Text:
     """The cards side by side as boxes, ``lines`` text lines each, fitted to ``width``.
 
     Cards are as wide as ``slots`` cards would be (or as many as there are, if
@@ -649,7 +652,7 @@ def card_row(faces: Sequence[CardFace], width: int, *, lines: int = 2, min_width
     if not faces:
         return Text("(no cards)", style="dim")
     per_row = max(1, min(len(faces), width // min_width))
-    rows = [faces[i:i + per_row] for i in range(0, len(faces), per_row)]
+    rows = [faces[i : i + per_row] for i in range(0, len(faces), per_row)]
     out = Text()
     for r, row in enumerate(rows):
         w = max(min_width, min(max_width, width // max(per_row, slots)))
@@ -666,7 +669,7 @@ _MEASURE = Console(width=200, file=io.StringIO(), legacy_windows=False)
 def _face_lines(face: CardFace, inner: int, lines: int) -> tuple[list[str], int]:
     """The text lines of ``face`` at ``inner`` columns, and how many of them are its name."""
     name = fit_name(face.name, inner, two_lines=lines >= 3 and bool(face.lines))
-    below: list[str | tuple[str, ...]] = list(face.lines[len(name) - 1:])
+    below: list[str | tuple[str, ...]] = list(face.lines[len(name) - 1 :])
     words = [line.plain for line in Text(face.text).wrap(_MEASURE, inner)] if face.text else []
     if words and len(name) + len(words) <= lines:
         below = list(words)  # a card tall enough for its words in full

@@ -64,10 +64,20 @@ from quackbox.core.quack.moves import (
     WindowOpened,
 )
 from quackbox.core.quack.rules import CO_PAY, DIE_HIGH, DIE_LOW, DIE_SIDES, HAND_SIZE, RULES, Quack
-from quackbox.core.quack.state import GAME, Case, Doctor, Phase, QuackOptions, QuackState, Status, TwoPlayerEndgame, clone
 from quackbox.core.quack.sampling import Memory
+from quackbox.core.quack.state import (
+    GAME,
+    Case,
+    Doctor,
+    Phase,
+    QuackOptions,
+    QuackState,
+    Status,
+    TwoPlayerEndgame,
+    clone,
+)
 from quackbox.core.quack.text import money
-from quackbox.core.quack.view import DoctorView, CaseView, QuackView
+from quackbox.core.quack.view import CaseView, DoctorView, QuackView
 from quackbox.core.rules import NONE
 
 FLEE, TREAT, SHORT_HAND, WINDOW, OVER = Phase.FLEE, Phase.TREAT, Phase.SHORT_HAND, Phase.WINDOW, Phase.OVER

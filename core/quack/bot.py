@@ -27,12 +27,19 @@ from quackbox.cards import quack as qc
 from quackbox.cards.quack import Anytime, Patient, Treatment
 from quackbox.core import bots
 from quackbox.core.bots import Bot
-from quackbox.core.quack.cards import Fate, case_fate, fine_taken, infamy_after, mob_comes, signed_amount, treatment_points
+from quackbox.core.quack.cards import (
+    Fate,
+    case_fate,
+    fine_taken,
+    infamy_after,
+    mob_comes,
+    signed_amount,
+    treatment_points,
+)
 from quackbox.core.quack.moves import Discard, FleeToSwitzerland, Pass, PlayAnytime, PlayTreatment, StayHome
 from quackbox.core.quack.rules import RULES
-from quackbox.core.quack.state import FLEE, GAME, MOBBED, PRACTISING, SHORT_HAND, TREAT, WINDOW
-from quackbox.core.quack.state import QuackState
-from quackbox.core.quack.view import DoctorView, CaseView, QuackView
+from quackbox.core.quack.state import FLEE, GAME, MOBBED, PRACTISING, SHORT_HAND, TREAT, WINDOW, QuackState
+from quackbox.core.quack.view import CaseView, DoctorView, QuackView
 from quackbox.core.rules import NONE, Move
 
 # Dollar weights of the judgement (tuned with core.quack.balance_report).
@@ -415,7 +422,7 @@ def _best_line(view: QuackView, me: DoctorView, case: Known, cards: list[Treatme
     base_cure, base_harm, base_received = case.cure, case.harm, case.received
     # Pay already earned this round on this Patient is lost too if it dies.
     played_now = max(0, min(len(case.treatments), view.die - view.owed))
-    earned = sum(t.price for t in case.treatments[len(case.treatments) - played_now:]) if played_now else 0
+    earned = sum(t.price for t in case.treatments[len(case.treatments) - played_now :]) if played_now else 0
     threshold = view.threshold
     infamy_gain = p.infamy + (1 if view.options.turbo_infamy else 0)
     mobbed = mob_comes(infamy_after(me.infamy, infamy_gain), threshold)
@@ -500,8 +507,9 @@ def search_candidates(view: QuackView, bot: QuackBot, memory: object) -> list[Mo
     cards = {c.id: c for c in view.hand if isinstance(c, Anytime)}
     threats = _threats(view)
     anytime = [m for m in legal if isinstance(m, PlayAnytime)]
-    scored = sorted(((bot._score_anytime(view, cards[m.card], m, threats), i) for i, m in enumerate(anytime)),
-                    reverse=True)
+    scored = sorted(
+        ((bot._score_anytime(view, cards[m.card], m, threats), i) for i, m in enumerate(anytime)), reverse=True
+    )
     moves = [bot.choose(view)]
     moves += [m for m in legal if type(m) is not PlayAnytime]
     moves += [anytime[i] for score, i in scored[:ANYTIME_SEARCHED] if score > 0]
@@ -542,9 +550,16 @@ def _search_judge(state: QuackState, seat: int) -> float:
 def _search_bot(seed: int, budget: int | None = None) -> Bot[Any]:
     from quackbox.core.search import SearchBot
 
-    return SearchBot(seed, rules=RULES, heuristic=QuackBot, candidates=search_candidates,
-                     budget=budget or SEARCH_BUDGET, horizon=_search_horizon, judge=_search_judge,
-                     playout_moves=SEARCH_PLAYOUT_MOVES)
+    return SearchBot(
+        seed,
+        rules=RULES,
+        heuristic=QuackBot,
+        candidates=search_candidates,
+        budget=budget or SEARCH_BUDGET,
+        horizon=_search_horizon,
+        judge=_search_judge,
+        playout_moves=SEARCH_PLAYOUT_MOVES,
+    )
 
 
 bots.register(GAME, "heuristic", QuackBot)

@@ -179,9 +179,17 @@ UNIQUE_REMINDERS = frozenset((qc.FACE_DOWN, qc.NO_PAY, qc.DOUBLE_PAY))
 """QR15: reminders a doctor carries at most one of each (a second has no valid
 target). Wrong Chart does not stack either: see ``Doctor.redirect_card``."""
 
-HARMFUL = frozenset((
-    qc.FACE_DOWN, qc.REDIRECT, qc.HARM_POINTS, qc.INFAMY_UP, qc.FINE, qc.EXTRA_TREATMENT, qc.NO_PAY,
-))
+HARMFUL = frozenset(
+    (
+        qc.FACE_DOWN,
+        qc.REDIRECT,
+        qc.HARM_POINTS,
+        qc.INFAMY_UP,
+        qc.FINE,
+        qc.EXTRA_TREATMENT,
+        qc.NO_PAY,
+    )
+)
 """Effects that hurt the doctor they are aimed at (or that doctor's Patient):
 an unseen Patient, a Treatment sent astray, Harm, Infamy, a fine, one more
 Treatment to risk, a payday lost. Nobody sane aims these at themselves."""
@@ -190,4 +198,3 @@ HELPFUL = frozenset((qc.CURE_POINTS, qc.RESET_HARM, qc.INFAMY_DOWN, qc.FEWER_TRE
 """Effects that help the doctor they are aimed at. The rest (Paper Shredder,
 Patient Transfer, Lost Lab Results, Overexposed Film, Extra Strength) help
 or hurt as the moment has it."""
-

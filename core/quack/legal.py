@@ -43,12 +43,37 @@ from quackbox.core.quack.moves import (
     Timeout,
 )
 from quackbox.core.quack.state import FLEE, MOBBED, OVER, PRACTISING, SHORT_HAND, TREAT, WINDOW, Doctor, QuackState
-from quackbox.core.rules import NONE, GameOver, IllegalMove, MalformedMove, Move, MoveForms, NotYourTurn, seat_label, seat_text
+from quackbox.core.rules import (
+    NONE,
+    GameOver,
+    IllegalMove,
+    MalformedMove,
+    MoveForms,
+    NotYourTurn,
+    seat_label,
+    seat_text,
+)
 
 __all__ = [
-    "AnytimePlan", "FORMS", "MoveTable", "TreatmentPlan", "anytime_moves", "is_seat", "legal_moves",
-    "paired_targets", "patient_holder", "single_targets", "verify_anytime", "verify_discard", "verify_pass", "verify_seat",
-    "verify_stay_or_flee", "verify_timeout", "verify_treatment", "waiting_for", "window_seats",
+    "AnytimePlan",
+    "FORMS",
+    "MoveTable",
+    "TreatmentPlan",
+    "anytime_moves",
+    "is_seat",
+    "legal_moves",
+    "paired_targets",
+    "patient_holder",
+    "single_targets",
+    "verify_anytime",
+    "verify_discard",
+    "verify_pass",
+    "verify_seat",
+    "verify_stay_or_flee",
+    "verify_timeout",
+    "verify_treatment",
+    "waiting_for",
+    "window_seats",
 ]
 
 
@@ -144,7 +169,7 @@ def paired_targets(state: QuackState, seat: int, card: Anytime) -> list[tuple[in
         return [(seat, NONE, d) for d in state.hands[seat] if d != card.id]
     patients = _seats_with_a_patient(state)
     if aim == SWAP:
-        return [(t, o, NONE) for i, t in enumerate(patients) for o in patients[i + 1:]]
+        return [(t, o, NONE) for i, t in enumerate(patients) for o in patients[i + 1 :]]
     return [(t, o, NONE) for t in _redirect_targets(state) for o in patients if o != t]  # REDIRECT
 
 
@@ -358,8 +383,9 @@ def verify_anytime(state: QuackState, seat: int, move: PlayAnytime) -> AnytimePl
         if doctors[t].case is None or doctors[o].case is None:
             raise IllegalMove(f"{card.name} needs two doctors who both have a Patient.")
         if o < t:
-            raise IllegalMove(f"Name the lower seat first for {card.name}: "
-                              f"target {seat_label(o)}, other {seat_label(t)}.")
+            raise IllegalMove(
+                f"Name the lower seat first for {card.name}: target {seat_label(o)}, other {seat_label(t)}."
+            )
     elif aim == REDIRECT:
         if t not in _redirect_targets(state):
             if doctors[t].status != PRACTISING:

@@ -15,13 +15,46 @@ from quackbox.core.quack.cards import Fate
 from quackbox.core.rules import NONE, Event, Move, Seat, SeatOrNone, Wire
 
 __all__ = [
-    "AnytimePlayed", "CardsDiscarded", "CardsDrawn", "DeckReshuffled", "DieRolled", "Discard",
-    "DiscardReason", "DischargeReason", "DoctorFled", "DoctorMobbed", "EVENT_TYPES", "EndgameStarted",
-    "FleeToSwitzerland", "GameEnded", "InfamyChanged", "InfamyReason", "LossReason", "MOVE_TYPES",
-    "MoneyLost", "MoneyPaid", "Pass", "PatientAdmitted", "PatientCured", "PatientDied",
-    "PatientDischarged", "PatientRevealed", "PayReason", "QuackMove", "Pile", "PlayAnytime", "PlayTreatment",
-    "ReminderDiscarded", "ReminderOutcome", "StayHome", "Timeout", "TreatmentNote", "TreatmentPlayed",
-    "TreatmentsOwedChanged", "TurnStarted", "WindowOpened",
+    "AnytimePlayed",
+    "CardsDiscarded",
+    "CardsDrawn",
+    "DeckReshuffled",
+    "DieRolled",
+    "Discard",
+    "DiscardReason",
+    "DischargeReason",
+    "DoctorFled",
+    "DoctorMobbed",
+    "EVENT_TYPES",
+    "EndgameStarted",
+    "FleeToSwitzerland",
+    "GameEnded",
+    "InfamyChanged",
+    "InfamyReason",
+    "LossReason",
+    "MOVE_TYPES",
+    "MoneyLost",
+    "MoneyPaid",
+    "Pass",
+    "PatientAdmitted",
+    "PatientCured",
+    "PatientDied",
+    "PatientDischarged",
+    "PatientRevealed",
+    "PayReason",
+    "QuackMove",
+    "Pile",
+    "PlayAnytime",
+    "PlayTreatment",
+    "ReminderDiscarded",
+    "ReminderOutcome",
+    "StayHome",
+    "Timeout",
+    "TreatmentNote",
+    "TreatmentPlayed",
+    "TreatmentsOwedChanged",
+    "TurnStarted",
+    "WindowOpened",
 ]
 
 
@@ -36,8 +69,13 @@ WindowNumber = Annotated[int, Wire("window number")]
 """A response window, by the number its WindowOpened gave it."""
 PointsOrNone = Annotated[int, Wire("number, or -1 while the Patient is face down")]
 PointsTotalOrNone = Annotated[int, Wire("number, or -1 when the card changed no points or the Patient is face down")]
-PointsChange = Annotated[int, Wire("a change of points, negative when some were taken away; meaningful only when "
-                                   "`total_cure` is not -1, and then -1 is a change like any other")]
+PointsChange = Annotated[
+    int,
+    Wire(
+        "a change of points, negative when some were taken away; meaningful only when "
+        "`total_cure` is not -1, and then -1 is a change like any other"
+    ),
+]
 """An Anytime card's change to a Patient's points: signed, so NONE cannot mark its absence
 (the totals, never negative, do)."""
 

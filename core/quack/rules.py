@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence, SupportsIndex
 from quackbox.cards import quack as qc
 from quackbox.cards.quack import Anytime, Patient, Treatment
 from quackbox.core import options as core_options
-from quackbox.core.quack import balance, sampling, text
+from quackbox.core.quack import balance, legal, sampling, text
 from quackbox.core.quack import view as views
 from quackbox.core.quack.cards import (
     Fate,
@@ -47,15 +47,19 @@ from quackbox.core.quack.cards import (
     split_infamy,
     treatment_points,
 )
-from quackbox.core.quack import legal
 from quackbox.core.quack.legal import (
-    AnytimePlan, MoveTable, TreatmentPlan, is_seat, legal_moves, patient_holder, waiting_for, window_seats,
+    AnytimePlan,
+    MoveTable,
+    TreatmentPlan,
+    legal_moves,
+    patient_holder,
+    waiting_for,
+    window_seats,
 )
 from quackbox.core.quack.moves import (
     EVENT_TYPES,
     MOVE_TYPES,
     AnytimePlayed,
-    QuackMove,
     CardsDiscarded,
     CardsDrawn,
     DeckReshuffled,
@@ -83,6 +87,7 @@ from quackbox.core.quack.moves import (
     Pile,
     PlayAnytime,
     PlayTreatment,
+    QuackMove,
     ReminderDiscarded,
     ReminderOutcome,
     StayHome,
@@ -112,7 +117,7 @@ from quackbox.core.quack.state import (
     TwoPlayerEndgame,
     clone,
 )
-from quackbox.core.quack.view import DoctorView, CaseView, QuackView
+from quackbox.core.quack.view import CaseView, DoctorView, QuackView
 
 if TYPE_CHECKING:
     from quackbox.core.play import GameRecord
@@ -555,11 +560,22 @@ def play_treatment(state: QuackState, seat: int, plan: TreatmentPlan, events: li
     case.harm += points.harm
     state.plays.append((card.id, case.card))
     state.owed -= 1
-    events.append(TreatmentPlayed(
-        seat=seat, card=card.id, target=dest, patient=case.card, face_down=case.face_down,
-        cure=points.cure, harm=points.harm, total_cure=case.cure, total_harm=case.harm,
-        received=case.received, redirected=redirected, note=note,
-    ))
+    events.append(
+        TreatmentPlayed(
+            seat=seat,
+            card=card.id,
+            target=dest,
+            patient=case.card,
+            face_down=case.face_down,
+            cure=points.cure,
+            harm=points.harm,
+            total_cure=case.cure,
+            total_harm=case.harm,
+            received=case.received,
+            redirected=redirected,
+            note=note,
+        )
+    )
     fate = case_fate(patient, case.cure, case.harm, case.received)
     if fate == Fate.CURED:
         cured(state, dest, seat, events)
@@ -612,8 +628,11 @@ def payday(state: QuackState, events: list[Event]) -> None:
         if amount or acted != NONE:
             # A Claim Denied that took the pay is said in numbers too ($0 instead of $1,200).
             doctor.money += amount
-            events.append(MoneyPaid(seat=seat, amount=amount, reason=PayReason.TREATMENTS, cards=paid, billed=billed,
-                                    reminder=acted))
+            events.append(
+                MoneyPaid(
+                    seat=seat, amount=amount, reason=PayReason.TREATMENTS, cards=paid, billed=billed, reminder=acted
+                )
+            )
     case = doctor.case
     if case is not None and case.face_down:
         case.face_down = False
@@ -670,8 +689,20 @@ def play_anytime(state: QuackState, seat: int, move: PlayAnytime, card: Anytime,
         points_card(state, seat, move, card, events)
         state.doc_discard.append(c)
         return
-    events.append(AnytimePlayed(seat=seat, card=c, target=t, other=move.other, discard=move.discard, face_down=False,
-                                cure=NONE, harm=NONE, total_cure=NONE, total_harm=NONE))
+    events.append(
+        AnytimePlayed(
+            seat=seat,
+            card=c,
+            target=t,
+            other=move.other,
+            discard=move.discard,
+            face_down=False,
+            cure=NONE,
+            harm=NONE,
+            total_cure=NONE,
+            total_harm=NONE,
+        )
+    )
     if effect in (qc.FACE_DOWN, qc.NO_PAY, qc.DOUBLE_PAY):
         target.reminders.append(c)
         return
@@ -722,9 +753,20 @@ def points_card(state: QuackState, seat: int, move: PlayAnytime, card: Anytime, 
         case.harm += card.amount
     else:  # RESET_HARM
         case.harm = 0
-    events.append(AnytimePlayed(seat=seat, card=card.id, target=t, other=move.other, discard=move.discard,
-                                face_down=case.face_down,
-                                cure=case.cure - cure, harm=case.harm - harm, total_cure=case.cure, total_harm=case.harm))
+    events.append(
+        AnytimePlayed(
+            seat=seat,
+            card=card.id,
+            target=t,
+            other=move.other,
+            discard=move.discard,
+            face_down=case.face_down,
+            cure=case.cure - cure,
+            harm=case.harm - harm,
+            total_cure=case.cure,
+            total_harm=case.harm,
+        )
+    )
     fate = case_fate(state.patient(case.card), case.cure, case.harm, case.received)
     if card.effect == qc.HARM_POINTS and fate == Fate.HARM:
         die(state, t, Fate.HARM, seat, events, by_anytime=True)
@@ -736,8 +778,14 @@ def points_card(state: QuackState, seat: int, move: PlayAnytime, card: Anytime, 
 
 
 def die(
-    state: QuackState, seat: int, cause: Fate, by: int, events: list[Event], *,
-    redirected: bool = False, by_anytime: bool = False,
+    state: QuackState,
+    seat: int,
+    cause: Fate,
+    by: int,
+    events: list[Event],
+    *,
+    redirected: bool = False,
+    by_anytime: bool = False,
 ) -> None:
     """The Patient of ``seat`` dies: no pay this round for Treatments on it
     (QR6), and its Infamy (QR9): to its doctor; split, each rounding up, with

@@ -16,7 +16,7 @@ last reshuffled (so most of each discard pile is known card by card).
 from __future__ import annotations
 
 import random
-from typing import Iterable, Sequence
+from typing import Iterable
 
 from quackbox.cards import quack as qc
 from quackbox.cards.quack import Anytime, Card, Patient
@@ -96,8 +96,15 @@ def sample(view: QuackView, rng: random.Random, cards: tuple[Card, ...], memory:
         placed.update(doctor.reminders)
         p = d.case
         if p is not None:
-            case = Case(p.patient.id if p.patient is not None else NONE, p.face_down, p.cure_points or 0,
-                        p.harm_points or 0, p.received, [c.id for c in p.treatments], [c.id for c in p.reminders])
+            case = Case(
+                p.patient.id if p.patient is not None else NONE,
+                p.face_down,
+                p.cure_points or 0,
+                p.harm_points or 0,
+                p.received,
+                [c.id for c in p.treatments],
+                [c.id for c in p.reminders],
+            )
             placed.update(case.treatments)
             placed.update(case.reminders)
             if p.patient is not None:
@@ -142,7 +149,7 @@ def sample(view: QuackView, rng: random.Random, cards: tuple[Card, ...], memory:
     order = sorted((d for d in view.players if d.seat != me), key=lambda d: d.status != SWITZERLAND)
     for d in order:
         pool = anytime if d.status == SWITZERLAND and len(anytime) >= d.hand_size else doc
-        dealt = pool[len(pool) - d.hand_size:] if d.hand_size else []
+        dealt = pool[len(pool) - d.hand_size :] if d.hand_size else []
         for c in dealt:
             doc.remove(c)
             if c in anytime:
@@ -150,10 +157,10 @@ def sample(view: QuackView, rng: random.Random, cards: tuple[Card, ...], memory:
         state.hands[d.seat] = dealt
     more = view.doc_discard_count - len(doc_discard)
     if more > 0:
-        doc_discard, doc = doc_discard + doc[len(doc) - more:], doc[: len(doc) - more]
+        doc_discard, doc = doc_discard + doc[len(doc) - more :], doc[: len(doc) - more]
     more = view.patient_discard_count - len(patient_discard)
     if more > 0:
-        patient_discard, patients = patient_discard + patients[len(patients) - more:], patients[: len(patients) - more]
+        patient_discard, patients = patient_discard + patients[len(patients) - more :], patients[: len(patients) - more]
     state.doc_deck, state.doc_discard = doc, doc_discard
     state.patient_deck, state.patient_discard = patients, patient_discard
 

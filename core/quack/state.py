@@ -18,8 +18,24 @@ from quackbox.core import options
 from quackbox.core.rules import NONE, Event, Outcome, SeatOrRandom
 
 __all__ = [
-    "END", "FLEE", "GAME", "MOBBED", "OVER", "PRACTISING", "SHORT_HAND", "SWITZERLAND", "TREAT", "WINDOW",
-    "Case", "Doctor", "Phase", "QuackOptions", "QuackState", "Status", "TwoPlayerEndgame", "clone",
+    "END",
+    "FLEE",
+    "GAME",
+    "MOBBED",
+    "OVER",
+    "PRACTISING",
+    "SHORT_HAND",
+    "SWITZERLAND",
+    "TREAT",
+    "WINDOW",
+    "Case",
+    "Doctor",
+    "Phase",
+    "QuackOptions",
+    "QuackState",
+    "Status",
+    "TwoPlayerEndgame",
+    "clone",
 ]
 
 GAME = "quack"
@@ -54,7 +70,14 @@ class Status(StrEnum):
     """Run out of town (QB6): out of the game, unable to win."""
 
 
-FLEE, TREAT, SHORT_HAND, WINDOW, OVER, END = Phase.FLEE, Phase.TREAT, Phase.SHORT_HAND, Phase.WINDOW, Phase.OVER, Phase.END
+FLEE, TREAT, SHORT_HAND, WINDOW, OVER, END = (
+    Phase.FLEE,
+    Phase.TREAT,
+    Phase.SHORT_HAND,
+    Phase.WINDOW,
+    Phase.OVER,
+    Phase.END,
+)
 PRACTISING, SWITZERLAND, MOBBED = Status.PRACTISING, Status.SWITZERLAND, Status.MOBBED
 """The phases and statuses by their own names, as the rules read them (``state.phase == TREAT``)."""
 
@@ -246,7 +269,15 @@ def clone(state: QuackState) -> QuackState:
 def _clone_doctor(doctor: Doctor) -> Doctor:
     case = doctor.case
     if case is not None:
-        case = Case(case.card, case.face_down, case.cure, case.harm, case.received,
-                    list(case.treatments), list(case.reminders))
-    return Doctor(doctor.money, doctor.infamy, doctor.status, case, list(doctor.reminders),
-                  doctor.redirect_card, doctor.redirect_to)
+        case = Case(
+            case.card, case.face_down, case.cure, case.harm, case.received, list(case.treatments), list(case.reminders)
+        )
+    return Doctor(
+        doctor.money,
+        doctor.infamy,
+        doctor.status,
+        case,
+        list(doctor.reminders),
+        doctor.redirect_card,
+        doctor.redirect_to,
+    )

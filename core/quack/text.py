@@ -132,13 +132,14 @@ def _money_paid(e: MoneyPaid, t: Teller) -> str:
     if reminder.effect == qc.NO_PAY:
         if not e.billed:
             return f"{reminder.name}: {t.poss(e.seat)} pay this round is cancelled, though it came to $0 anyway."
-        return (f"{reminder.name}: {t.poss(e.seat)} pay this round is cancelled: "
-                f"{money(e.amount)} instead of {money(e.billed)}.")
+        return (
+            f"{reminder.name}: {t.poss(e.seat)} pay this round is cancelled: "
+            f"{money(e.amount)} instead of {money(e.billed)}."
+        )
     how = "doubled" if reminder.effect == qc.DOUBLE_PAY else "changed"
     if not e.billed:
         return f"{reminder.name}: {t.poss(e.seat)} pay this round would have been {how}, but it came to $0."
-    return (f"{reminder.name}: {t.poss(e.seat)} pay this round is {how}: "
-            f"{money(e.amount)} instead of {money(e.billed)}.")
+    return f"{reminder.name}: {t.poss(e.seat)} pay this round is {how}: {money(e.amount)} instead of {money(e.billed)}."
 
 
 @LOG.of(MoneyLost)

@@ -121,33 +121,35 @@ def views(state: QuackState, seats: Sequence[int | None], legal: Sequence[tuple[
     )
     window_seats, waiting = tuple(state.window_seats), waiting_for(state)
     paying = tuple(state.treatment(c) for c, patient in state.plays if patient not in state.dead)
-    return tuple([
-        QuackView(
-            game=GAME,
-            seat=seat,
-            round=state.round,
-            current=state.current,
-            phase=state.phase,
-            die=state.die,
-            owed=state.owed,
-            players=doctors,
-            hand=tuple(state.doc_card(c) for c in state.hands[seat]) if seat is not None else (),
-            doc_deck_count=len(state.doc_deck),
-            doc_discard_count=len(state.doc_discard),
-            patient_deck_count=len(state.patient_deck),
-            patient_discard_count=len(state.patient_discard),
-            window_seats=window_seats,
-            endgame=state.endgame,
-            threshold=state.options.infamy_threshold,
-            first=state.first,
-            paying=paying,
-            legal=seat_legal,
-            waiting_for=waiting,
-            outcome=state.outcome,
-            options=state.options,
-        )
-        for seat, seat_legal in zip(seats, legal, strict=True)
-    ])
+    return tuple(
+        [
+            QuackView(
+                game=GAME,
+                seat=seat,
+                round=state.round,
+                current=state.current,
+                phase=state.phase,
+                die=state.die,
+                owed=state.owed,
+                players=doctors,
+                hand=tuple(state.doc_card(c) for c in state.hands[seat]) if seat is not None else (),
+                doc_deck_count=len(state.doc_deck),
+                doc_discard_count=len(state.doc_discard),
+                patient_deck_count=len(state.patient_deck),
+                patient_discard_count=len(state.patient_discard),
+                window_seats=window_seats,
+                endgame=state.endgame,
+                threshold=state.options.infamy_threshold,
+                first=state.first,
+                paying=paying,
+                legal=seat_legal,
+                waiting_for=waiting,
+                outcome=state.outcome,
+                options=state.options,
+            )
+            for seat, seat_legal in zip(seats, legal, strict=True)
+        ]
+    )
 
 
 def _case_view(state: QuackState, case: Case) -> CaseView:

@@ -450,8 +450,14 @@ longest decisions took three times the usual."""
 def _search_bot(seed: int, budget: int | None = None) -> Bot[Any]:
     from quackbox.core.search import SearchBot
 
-    return SearchBot(seed, rules=RULES, heuristic=SideEffectsBot, candidates=search_candidates,
-                     budget=budget or SEARCH_BUDGET, playout_moves=SEARCH_PLAYOUT_MOVES)
+    return SearchBot(
+        seed,
+        rules=RULES,
+        heuristic=SideEffectsBot,
+        candidates=search_candidates,
+        budget=budget or SEARCH_BUDGET,
+        playout_moves=SEARCH_PLAYOUT_MOVES,
+    )
 
 
 DRUG_FOR.update({k.treats: k.name for k in reversed(RULES.deck.kinds) if k.kind == se_cards.DRUG})

@@ -34,13 +34,12 @@ from typing import Any, Collection, Iterable, Sequence
 
 from quackbox.cards import side_effects as se_cards
 from quackbox.cards.side_effects import SECard
-from quackbox.core.rules import NONE, GameOver, IllegalMove, MalformedMove, Move, MoveForms, NotYourTurn, seat_text
+from quackbox.core.rules import NONE, GameOver, IllegalMove, MalformedMove, MoveForms, NotYourTurn, seat_text
 from quackbox.core.side_effects.cards import therapy_works_on
 from quackbox.core.side_effects.moves import (
     MOVE_TYPES,
     PLAY_TYPES,
     AcceptTrade,
-    SEMove,
     DeclineTrade,
     Discard,
     EndTurn,
@@ -50,6 +49,7 @@ from quackbox.core.side_effects.moves import (
     PlayHighTolerance,
     PlayMisdiagnosis,
     PlayTherapy,
+    SEMove,
     TakeCard,
     TakeNothing,
     Timeout,
@@ -221,8 +221,9 @@ class MoveTable:
         }
 
 
-def legal_moves(state: SEState, seat: int, table: MoveTable,
-                vulnerable: Sequence[tuple[str, ...]] | None = None) -> tuple[SEMove, ...]:
+def legal_moves(
+    state: SEState, seat: int, table: MoveTable, vulnerable: Sequence[tuple[str, ...]] | None = None
+) -> tuple[SEMove, ...]:
     """Every move ``seat`` may make now, in the order of the module docstring, as ``table`` holds them.
     ``vulnerable`` is every seat's :func:`vulnerable_to`, if the caller has worked it out already."""
     if state.phase == OVER or not 0 <= seat < state.seats or not state.active(seat):
@@ -259,8 +260,9 @@ def legal_moves(state: SEState, seat: int, table: MoveTable,
     return tuple(moves)
 
 
-def plays_of(state: SEState, seat: int, card: int, others: list[int], open_to: dict[int, tuple[str, ...]],
-             table: MoveTable) -> list[SEMove]:
+def plays_of(
+    state: SEState, seat: int, card: int, others: list[int], open_to: dict[int, tuple[str, ...]], table: MoveTable
+) -> list[SEMove]:
     """The plays of ``card`` in ``seat``'s hand; ``others`` are its opponents,
     ``open_to`` gives each one's :func:`vulnerable_to` if ``card`` is a Disorder.
     (A Disorder is untreated while no Drug is on it: ``slot.drug == NONE``.)"""
@@ -287,12 +289,7 @@ def plays_of(state: SEState, seat: int, card: int, others: list[int], open_to: d
             if slot.drug == NONE and therapy_works_on(cards[slot.disorder])
         ]
     if kind == se_cards.EPISODE:
-        return [
-            table.episode[card, slot.disorder]
-            for t in others
-            for slot in psyche[t]
-            if slot.drug == NONE
-        ]
+        return [table.episode[card, slot.disorder] for t in others for slot in psyche[t] if slot.drug == NONE]
     if kind == se_cards.MISDIAGNOSIS:
         return [
             PlayMisdiagnosis(card, mine, theirs)

@@ -148,8 +148,23 @@ MOVE_TYPES = (
     WithdrawTrade,
     Timeout,
 )
-SEMove = (Treat | GiveDisorder | PlayTherapy | PlayEpisode | PlayMisdiagnosis | PlayHighTolerance | Discard | EndTurn
-          | TakeCard | TakeNothing | OfferTrade | AcceptTrade | DeclineTrade | WithdrawTrade | Timeout)
+SEMove = (
+    Treat
+    | GiveDisorder
+    | PlayTherapy
+    | PlayEpisode
+    | PlayMisdiagnosis
+    | PlayHighTolerance
+    | Discard
+    | EndTurn
+    | TakeCard
+    | TakeNothing
+    | OfferTrade
+    | AcceptTrade
+    | DeclineTrade
+    | WithdrawTrade
+    | Timeout
+)
 """Any Side Effects move."""
 PLAY_TYPES = (Treat, GiveDisorder, PlayTherapy, PlayEpisode, PlayMisdiagnosis, PlayHighTolerance)
 """The plays: each uses up one of the turn's plays (rulebook Turns)."""

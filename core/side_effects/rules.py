@@ -35,8 +35,7 @@ from quackbox.core.rules import (
     move_kind,
     move_table,
 )
-from quackbox.core.side_effects import legal, text
-from quackbox.core.side_effects import sampling
+from quackbox.core.side_effects import legal, sampling, text
 from quackbox.core.side_effects import view as se_view
 from quackbox.core.side_effects.cards import Punishment, punishment
 from quackbox.core.side_effects.legal import (
@@ -51,7 +50,6 @@ from quackbox.core.side_effects.moves import (
     EVENT_TYPES,
     MOVE_TYPES,
     AcceptTrade,
-    SEMove,
     CardDiscarded,
     CardsDrawn,
     CardsTaken,
@@ -82,6 +80,7 @@ from quackbox.core.side_effects.moves import (
     PlaysBlocked,
     PlaysPrevented,
     PlayTherapy,
+    SEMove,
     SkipAdded,
     TakeCard,
     TakeNothing,
@@ -92,8 +91,8 @@ from quackbox.core.side_effects.moves import (
     TradeClosed,
     TradeEnd,
     TradeOffered,
-    TremorsStarted,
     Treat,
+    TremorsStarted,
     TurnEnded,
     TurnSkipped,
     TurnStarted,
@@ -135,8 +134,7 @@ def episode_bites(punishment: str, *, drugs: int, hand: int, no_play: bool, no_d
     Public facts only, so a table can warn before the card is spent."""
     if punishment == Punishment.DISCARD_DRUGS:
         return drugs > 0
-    if punishment in (Punishment.DISCARD_HAND, Punishment.TREMORS, Punishment.RANDOM_STEAL,
-                      Punishment.REVEAL_AND_TAKE):
+    if punishment in (Punishment.DISCARD_HAND, Punishment.TREMORS, Punishment.RANDOM_STEAL, Punishment.REVEAL_AND_TAKE):
         return hand > 0
     if punishment == Punishment.NO_PLAY:
         return not no_play
@@ -372,8 +370,9 @@ def do_episode(state: SEState, seat: int, move: PlayEpisode, plan: EpisodePlan, 
     punish(state, seat, plan.target, move.card, move.disorder, events)
 
 
-def do_misdiagnosis(state: SEState, seat: int, move: PlayMisdiagnosis, plan: MisdiagnosisPlan,
-                    events: list[Event]) -> None:
+def do_misdiagnosis(
+    state: SEState, seat: int, move: PlayMisdiagnosis, plan: MisdiagnosisPlan, events: list[Event]
+) -> None:
     """SE12 Misdiagnosis: the two untreated Disorders change Psyches."""
     state.hands[seat].remove(move.card)
     state.discard.append(move.card)
@@ -382,8 +381,9 @@ def do_misdiagnosis(state: SEState, seat: int, move: PlayMisdiagnosis, plan: Mis
     events.append(MisdiagnosisPlayed(seat=seat, card=move.card, mine=move.mine, target=plan.target, theirs=move.theirs))
 
 
-def do_high_tolerance(state: SEState, seat: int, move: PlayHighTolerance, plan: HighTolerancePlan,
-                      events: list[Event]) -> None:
+def do_high_tolerance(
+    state: SEState, seat: int, move: PlayHighTolerance, plan: HighTolerancePlan, events: list[Event]
+) -> None:
     """SE12 High Tolerance: the Drug is discarded; its Disorder is untreated again."""
     state.hands[seat].remove(move.card)
     state.discard.append(move.card)
@@ -423,8 +423,9 @@ def close_tremors(state: SEState, events: list[Event]) -> None:
 def do_offer(state: SEState, seat: int, move: OfferTrade, plan: None, events: list[Event]) -> None:
     oid = state.next_offer
     state.next_offer += 1
-    state.offers[oid] = OpenOffer(seat=seat, to=move.to, give=move.give, want=move.want,
-                                  hands_then=hands_of(state, seat, move.to))
+    state.offers[oid] = OpenOffer(
+        seat=seat, to=move.to, give=move.give, want=move.want, hands_then=hands_of(state, seat, move.to)
+    )
     events.append(TradeOffered(offer=oid, seat=seat, to=move.to, give=move.give, want=move.want))
 
 
@@ -439,12 +440,16 @@ def do_accept(state: SEState, seat: int, move: AcceptTrade, offer: OpenOffer, ev
     for card in got:
         taker.remove(card)
         giver.append(card)
-    events.append(TradeAccepted(offer=move.offer, seat=offer.seat, to=offer.to, gave=offer.give, got=got,
-                                count=len(offer.give) + len(got)))
+    events.append(
+        TradeAccepted(
+            offer=move.offer, seat=offer.seat, to=offer.to, gave=offer.give, got=got, count=len(offer.give) + len(got)
+        )
+    )
 
 
-def do_close(state: SEState, seat: int, move: DeclineTrade | WithdrawTrade, offer: OpenOffer,
-             events: list[Event]) -> None:
+def do_close(
+    state: SEState, seat: int, move: DeclineTrade | WithdrawTrade, offer: OpenOffer, events: list[Event]
+) -> None:
     del state.offers[move.offer]
     how = TradeEnd.DECLINED if type(move) is DeclineTrade else TradeEnd.WITHDRAWN
     events.append(TradeClosed(offer=move.offer, seat=offer.seat, to=offer.to, how=how))
@@ -455,10 +460,12 @@ def punish(state: SEState, seat: int, target: int, card: int, disorder: int, eve
     what = punishment(state.cards[disorder])
     hand = state.hands[target]
     drugs = tuple([slot.drug for slot in state.psyche[target] if slot.drug != NONE])
-    effective = episode_bites(what, drugs=len(drugs), hand=len(hand), no_play=state.no_play[target],
-                              no_draw=state.no_draw[target])
-    events.append(EpisodePlayed(seat=seat, card=card, target=target, disorder=disorder, punishment=what,
-                                effective=effective))
+    effective = episode_bites(
+        what, drugs=len(drugs), hand=len(hand), no_play=state.no_play[target], no_draw=state.no_draw[target]
+    )
+    events.append(
+        EpisodePlayed(seat=seat, card=card, target=target, disorder=disorder, punishment=what, effective=effective)
+    )
     if what == Punishment.DISCARD_DRUGS:
         for slot in state.psyche[target]:
             slot.drug = NONE
@@ -495,8 +502,9 @@ def punish(state: SEState, seat: int, target: int, card: int, disorder: int, eve
             state.phase = TREMORS
             state.prompt_seat = target
             state.prompt_count = TREMORS_CARDS
-            events.append(TremorsStarted(seat=target, inflictor=seat, count=TREMORS_CARDS,
-                                         seconds=state.options.tremors_seconds))
+            events.append(
+                TremorsStarted(seat=target, inflictor=seat, count=TREMORS_CARDS, seconds=state.options.tremors_seconds)
+            )
         elif hand:
             events.append(HandDiscarded(seat=target, cards=tuple(hand), reason=HandDiscardReason.TREMORS))
             discard_hand(state, target)

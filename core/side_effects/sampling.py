@@ -129,8 +129,10 @@ class Memory:
         keep them from here on, for judging what other seats' moves say."""
         if view.seat != self.seat:
             return
-        self.psyches = [[[slot.disorder.id, slot.drug.id if slot.drug is not None else NONE] for slot in p.psyche]
-                        for p in view.players]
+        self.psyches = [
+            [[slot.disorder.id, slot.drug.id if slot.drug is not None else NONE] for slot in p.psyche]
+            for p in view.players
+        ]
         self.places = [p.place for p in view.players]
 
     def names(self) -> _Names | None:
@@ -294,8 +296,13 @@ class Memory:
         """A seat that ends its turn with plays left says what its hand most likely lacks."""
         seat = event.seat
         marks = self.marks.get(seat)
-        if (seat == self.seat or seat != self.turn_seat or self.turn_blocked or self.turn_plays >= PLAYS_PER_TURN
-                or not marks):
+        if (
+            seat == self.seat
+            or seat != self.turn_seat
+            or self.turn_blocked
+            or self.turn_plays >= PLAYS_PER_TURN
+            or not marks
+        ):
             return
         names = self.names()
         if names is None or self.psyches is None or len(self.psyches) != len(self.places):
@@ -466,8 +473,8 @@ def sample(view: SEView, rng: random.Random, cards: tuple[SECard, ...], memory: 
     rng.shuffle(unseen)
 
     def take(count: int) -> list[int]:
-        taken = unseen[len(unseen) - count:] if count > 0 else []
-        del unseen[len(unseen) - len(taken):]
+        taken = unseen[len(unseen) - count :] if count > 0 else []
+        del unseen[len(unseen) - len(taken) :]
         return taken
 
     names = seen.names() if seen is not None else None
@@ -478,8 +485,9 @@ def sample(view: SEView, rng: random.Random, cards: tuple[SECard, ...], memory: 
             if names is None or not marks or not any(marks):
                 state.hands[player.seat] = hand + take(player.hand_size - len(hand))
             else:
-                state.hands[player.seat] = hand + _deal_marked(unseen, _marks_left(marks, hand, player.hand_size,
-                                                                                   names), names, rng)
+                state.hands[player.seat] = hand + _deal_marked(
+                    unseen, _marks_left(marks, hand, player.hand_size, names), names, rng
+                )
     if view.discard_count > len(discard):
         discard = discard[:-1] + take(view.discard_count - len(discard)) + discard[-1:]
     state.discard = discard
@@ -498,8 +506,9 @@ def sample(view: SEView, rng: random.Random, cards: tuple[SECard, ...], memory: 
         state.prompt_seat = prompt.target
     for offer in view.offers:
         hands_then = (tuple(sorted(state.hands[offer.seat])), tuple(sorted(state.hands[offer.to])))
-        state.offers[offer.id] = OpenOffer(seat=offer.seat, to=offer.to, give=tuple(c.id for c in offer.give),
-                                           want=offer.want, hands_then=hands_then)
+        state.offers[offer.id] = OpenOffer(
+            seat=offer.seat, to=offer.to, give=tuple(c.id for c in offer.give), want=offer.want, hands_then=hands_then
+        )
     next_offer = max(state.offers, default=0) + 1
     state.next_offer = max(next_offer, seen.next_offer) if seen is not None else next_offer
     return state
@@ -509,7 +518,7 @@ def _marks_left(marks: list[int], known: list[int], size: int, names: _Names) ->
     """The marks of the cards of a hand of ``size`` that are not among ``known``:
     the hand's marks made to fit its size (the oldest go first; cards the
     memory never saw come unmarked), less those the known cards take."""
-    left = marks[len(marks) - size:] if len(marks) > size else marks + [0] * (size - len(marks))
+    left = marks[len(marks) - size :] if len(marks) > size else marks + [0] * (size - len(marks))
     for card in known:
         _take_mark(left, names.bit(card))
     return left[: max(0, size - len(known))]

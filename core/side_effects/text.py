@@ -35,8 +35,16 @@ PUNISHMENTS: dict[str, str] = {
 played it (the inflictor) to be named; the counts are the rules' own."""
 
 
-def punishment_text(punishment: str, *, target: str, their: str, inflictor: str, inflictor_object: str,
-                    target_plural: bool, inflictor_plural: bool) -> str:
+def punishment_text(
+    punishment: str,
+    *,
+    target: str,
+    their: str,
+    inflictor: str,
+    inflictor_object: str,
+    target_plural: bool,
+    inflictor_plural: bool,
+) -> str:
     """The punishment in words: ``target`` (a name, "You" or "they") and
     ``their`` its possessive, ``inflictor`` and ``inflictor_object`` the one
     who played the Episode; the ``*_plural`` flags pick the verbs that agree
@@ -130,9 +138,15 @@ def _therapy_used(e: se.TherapyUsed, t: Teller) -> str:
 
 @LOG.of(se.EpisodePlayed)
 def _episode_played(e: se.EpisodePlayed, t: Teller) -> str:
-    line = punishment_text(e.punishment, target=t.name(e.target), their=t.their(e.target),
-                           inflictor=t.name(e.seat), inflictor_object=t.obj(e.seat),
-                           target_plural=e.target == t.reader, inflictor_plural=e.seat == t.reader)
+    line = punishment_text(
+        e.punishment,
+        target=t.name(e.target),
+        their=t.their(e.target),
+        inflictor=t.name(e.seat),
+        inflictor_object=t.obj(e.seat),
+        target_plural=e.target == t.reader,
+        inflictor_plural=e.seat == t.reader,
+    )
     nothing = "" if e.effective else " It does nothing."
     return f"{t.name(e.seat)} played an Episode on {t.poss(e.target)} {t.card(e.disorder)}: {line}.{nothing}"
 

@@ -15,13 +15,12 @@ from quackbox.cards import side_effects as se_cards
 from quackbox.cards.side_effects import SECard
 from quackbox.core.rules import NONE, Event, Move, Outcome, Seat, SeatOrNone, verify_view_seats
 from quackbox.core.side_effects.legal import MoveTable, legal_moves, trade_partners, vulnerable_to, waiting_for
-from quackbox.core.side_effects.moves import CardsDrawn, OfferId, CardsTaken, HandShown, TradeAccepted, TradeOffered
+from quackbox.core.side_effects.moves import CardsDrawn, CardsTaken, HandShown, OfferId, TradeAccepted, TradeOffered
 from quackbox.core.side_effects.state import (
     ANXIETY,
     DISCARD_DOWN,
     GAME,
     HAND_LIMIT,
-    OVER,
     TREMORS,
     Phase,
     SEOptions,
@@ -132,7 +131,9 @@ class DeckViews:
         self.moves = moves
         drugs = [None, *(c for c in cards if c.kind == se_cards.DRUG)]
         self.slots = {
-            (d.id, g.id if g is not None else NONE): Slot(d, g) for d in cards if d.kind == se_cards.DISORDER
+            (d.id, g.id if g is not None else NONE): Slot(d, g)
+            for d in cards
+            if d.kind == se_cards.DISORDER
             for g in drugs
         }
         """By (Disorder id, Drug id or NONE)."""
@@ -160,31 +161,33 @@ def views(state: SEState, seats: Sequence[int | None], deck: DeckViews) -> tuple
     waiting, ended = waiting_for(state), state.outcome
     partners_of = {seat: trade_partners(state, seat) for seat in seats}
     vulnerable = [p.vulnerable_to for p in players]
-    return tuple([
-        SEView(
-            game=GAME,
-            seat=seat,
-            turn=state.turn,
-            current=state.current,
-            phase=state.phase,
-            plays_left=state.plays_left,
-            players=players,
-            hand=tuple([cards[c] for c in state.hands[seat]]) if seat is not None else (),
-            draw_count=len(state.draw),
-            discard_count=len(state.discard),
-            discard_top=discard_top,
-            prompt=prompt(state, seat),
-            offers=offers_seen(state, seat),
-            legal=legal_moves(state, seat, deck.moves, vulnerable) if seat is not None else (),
-            waiting_for=waiting,
-            outcome=ended,
-            options=state.options,
-            trade_partners=partners_of[seat],
-            trade_wants=deck.card_names if partners_of[seat] else (),
-            impotent=state.impotent,
-        )
-        for seat in seats
-    ])
+    return tuple(
+        [
+            SEView(
+                game=GAME,
+                seat=seat,
+                turn=state.turn,
+                current=state.current,
+                phase=state.phase,
+                plays_left=state.plays_left,
+                players=players,
+                hand=tuple([cards[c] for c in state.hands[seat]]) if seat is not None else (),
+                draw_count=len(state.draw),
+                discard_count=len(state.discard),
+                discard_top=discard_top,
+                prompt=prompt(state, seat),
+                offers=offers_seen(state, seat),
+                legal=legal_moves(state, seat, deck.moves, vulnerable) if seat is not None else (),
+                waiting_for=waiting,
+                outcome=ended,
+                options=state.options,
+                trade_partners=partners_of[seat],
+                trade_wants=deck.card_names if partners_of[seat] else (),
+                impotent=state.impotent,
+            )
+            for seat in seats
+        ]
+    )
 
 
 def player_view(state: SEState, seat: int, deck: DeckViews) -> PlayerView:
@@ -205,12 +208,20 @@ def player_view(state: SEState, seat: int, deck: DeckViews) -> PlayerView:
 def prompt(state: SEState, seat: int | None) -> Prompt | None:
     """The prompt the game waits on, as ``seat`` may see it."""
     if state.phase == TREMORS:
-        return Prompt(TREMORS, state.prompt_seat, state.current, state.prompt_seat, state.prompt_count,
-                      state.options.tremors_seconds, ())
+        return Prompt(
+            TREMORS,
+            state.prompt_seat,
+            state.current,
+            state.prompt_seat,
+            state.prompt_count,
+            state.options.tremors_seconds,
+            (),
+        )
     if state.phase == ANXIETY:
         shown = state.hands[state.prompt_seat] if seat == state.current else []
-        return Prompt(ANXIETY, state.current, state.current, state.prompt_seat, 0, 0.0,
-                      tuple([state.cards[c] for c in shown]))
+        return Prompt(
+            ANXIETY, state.current, state.current, state.prompt_seat, 0, 0.0, tuple([state.cards[c] for c in shown])
+        )
     if state.phase == DISCARD_DOWN:
         extra = len(state.hands[state.current]) - HAND_LIMIT
         return Prompt(DISCARD_DOWN, state.current, NONE, state.current, extra, 0.0, ())

@@ -176,7 +176,7 @@ def _play_all(args: tuple[str, list[str]]) -> dict[str, str]:
 
 
 def compute(game: str, keys: list[str], workers: int = 2) -> dict[str, str]:
-    chunks = [keys[i::workers * 4] for i in range(workers * 4)]
+    chunks = [keys[i :: workers * 4] for i in range(workers * 4)]
     out: dict[str, str] = {}
     with ProcessPoolExecutor(workers) as pool:
         for part in pool.map(_play_all, [(game, chunk) for chunk in chunks]):

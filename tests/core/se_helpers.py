@@ -71,7 +71,9 @@ def table(
         if s in psyches:
             loose += [c for slot in state.psyche[s] for c in (slot.disorder, slot.drug) if c != NONE]
     kept_hands = {s: list(state.hands[s]) for s in range(seats) if s not in hands}
-    kept_psyches = {s: [[slot.disorder, slot.drug] for slot in state.psyche[s]] for s in range(seats) if s not in psyches}
+    kept_psyches = {
+        s: [[slot.disorder, slot.drug] for slot in state.psyche[s]] for s in range(seats) if s not in psyches
+    }
     reserve = [c for h in kept_hands.values() for c in h]
     reserve += [c for p in kept_psyches.values() for slot in p for c in slot if c != NONE]
     taken: set[int] = set()
@@ -100,16 +102,17 @@ def table(
 
     # Seats left alone lose a card only when no loose copy was left: refill
     # them from the loose cards (a Disorder the seat does not hold yet).
-    for s, slots in kept_psyches.items():
+    for _s, slots in kept_psyches.items():
         for slot in slots:
             if slot[0] in taken:
                 held = {cards[d].name for d, _g in slots}
                 slot[0] = next(
-                    c for c in loose
+                    c
+                    for c in loose
                     if c not in taken and cards[c].kind == se_cards.DISORDER and cards[c].name not in held
                 )
                 taken.add(slot[0])
-    for s, hand in kept_hands.items():
+    for _s, hand in kept_hands.items():
         for i, c in enumerate(hand):
             if c in taken:
                 hand[i] = next(c for c in loose if c not in taken)

@@ -128,8 +128,11 @@ def test_a_spare_therapy_is_played_and_a_long_skip_not_stacked():
     from quackbox.core.side_effects.bot import SideEffectsBot
     from tests.core.se_helpers import table
 
-    state = table(2, hands={0: ["Therapy", "Therapy", "Therapy", "Therapy", "Therapy"], 1: []},
-                  psyches={0: ["Anxiety", "Impotence", "Madness", "Depression"], 1: ["Tremors"]})
+    state = table(
+        2,
+        hands={0: ["Therapy", "Therapy", "Therapy", "Therapy", "Therapy"], 1: []},
+        psyches={0: ["Anxiety", "Impotence", "Madness", "Depression"], 1: ["Tremors"]},
+    )
     move = SideEffectsBot(1).choose(se.RULES.view(state, 0))
     assert isinstance(move, se.PlayTherapy)
     state = table(2, hands={0: ["Episode"], 1: []}, psyches={0: ["Tremors", "Anorexia"], 1: ["Depression"]})

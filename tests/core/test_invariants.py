@@ -12,9 +12,8 @@ import pytest
 
 from quackbox.cards.side_effects import SECard
 from quackbox.core import bots as bot_registry
-from quackbox.core.bots import Bot
 from quackbox.core import side_effects as se
-from quackbox.core.bots import RandomBot
+from quackbox.core.bots import Bot, RandomBot
 from quackbox.core.play import play_game
 from quackbox.core.rules import NONE
 from quackbox.core.side_effects.bot import SideEffectsBot
@@ -63,8 +62,10 @@ class SideEffectsAdapter(Adapter):
         # draw pile, or drawn again, within one move was public in between.
         shown = set(state.draw) - note
         for event in events:
-            if isinstance(event, (se.CardDiscarded, se.EpisodePlayed, se.TherapyUsed, se.MisdiagnosisPlayed,
-                                  se.HighTolerancePlayed)):
+            if isinstance(
+                event,
+                (se.CardDiscarded, se.EpisodePlayed, se.TherapyUsed, se.MisdiagnosisPlayed, se.HighTolerancePlayed),
+            ):
                 shown.add(event.card)
             elif isinstance(event, (se.HandDiscarded, se.DrugsDiscarded)):
                 shown.update(event.cards)
@@ -79,9 +80,7 @@ class SideEffectsAdapter(Adapter):
             if isinstance(event, se.TurnEnded):
                 # The same seat may start again at once (the others all skip):
                 # count the hand as it was when the turn ended.
-                drawn_since = sum(
-                    e.count for e in events[i:] if isinstance(e, se.CardsDrawn) and e.seat == event.seat
-                )
+                drawn_since = sum(e.count for e in events[i:] if isinstance(e, se.CardsDrawn) and e.seat == event.seat)
                 held = len(state.hands[event.seat]) - drawn_since
                 assert held <= se.HAND_LIMIT, f"seat {event.seat} ended a turn holding {held} cards"
         if not state.options.duplicate_disorders:
@@ -131,7 +130,9 @@ class TradingBot(Bot):
         if mine >= se.MAX_OPEN_OFFERS or not others:
             return None
         give = tuple(c.id for c in view.hand if self.rng.random() < 0.3)
-        want = tuple(self.rng.choice(["Lithium", "Therapy", "Episode", "Anxiety"]) for _ in range(self.rng.randrange(2)))
+        want = tuple(
+            self.rng.choice(["Lithium", "Therapy", "Episode", "Anxiety"]) for _ in range(self.rng.randrange(2))
+        )
         if not give and not want:
             return None
         return se.OfferTrade(self.rng.choice(others), give, want)
@@ -193,7 +194,8 @@ def test_determinism(game: int, seed: int) -> None:
     assert adapter.fingerprint(again) == adapter.fingerprint(first)
     rules = adapter.rules
     assert adapter.fingerprint(rules.new_game(seats=4, seed=seed)) != adapter.fingerprint(
-        rules.new_game(seats=4, seed=seed + 1))
+        rules.new_game(seats=4, seed=seed + 1)
+    )
 
 
 def test_heuristic_bot_beats_random_bots() -> None:

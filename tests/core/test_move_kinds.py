@@ -18,9 +18,11 @@ from quackbox.core.side_effects import moves as se_moves
 from quackbox.core.side_effects import rules as se_rules
 
 
-@pytest.mark.parametrize("table,move_types", [(se_rules.MOVES, se_moves.MOVE_TYPES),
-                                              (quack_rules.MOVES, quack_moves.MOVE_TYPES)],
-                         ids=["side-effects", "quack"])
+@pytest.mark.parametrize(
+    "table,move_types",
+    [(se_rules.MOVES, se_moves.MOVE_TYPES), (quack_rules.MOVES, quack_moves.MOVE_TYPES)],
+    ids=["side-effects", "quack"],
+)
 def test_every_move_has_its_kind_under_its_own_class(table, move_types) -> None:
     assert set(table) == set(move_types)
     assert all(kind.move is cls for cls, kind in table.items())

@@ -24,8 +24,9 @@ def test_no_log_line_recases_a_name(game: str) -> None:
     opening_kinds = {HandShown, EpisodePlayed, PatientRevealed}
     seen_opening = set()
     for seed in range(6):
-        record = play_game(rules, [bots.make(game, "heuristic", seed + s) for s in range(3)], seed=seed,
-                           keep_events=True)
+        record = play_game(
+            rules, [bots.make(game, "heuristic", seed + s) for s in range(3)], seed=seed, keep_events=True
+        )
         for event in record.events:
             for reader in (None, 0, 1, 2):
                 shown = rules.redact(event, reader)

@@ -27,17 +27,29 @@ def _treating(hand, patient, owed_faces, **kw):
 
 def test_plays_the_cure_before_the_killer() -> None:
     """Phase 5: with only a cure and a killer in hand, cure first (the rest is then waived)."""
-    state = _treating(["Heparin", "Tourniquet", "Diagnostic Dilemma", "Teaching Hospital", "Glowing Online Review",
-                       "Lost Lab Results"],
-                      "Nosebleed That Won't Quit", [3])
+    state = _treating(
+        [
+            "Heparin",
+            "Tourniquet",
+            "Diagnostic Dilemma",
+            "Teaching Hospital",
+            "Glowing Online Review",
+            "Lost Lab Results",
+        ],
+        "Nosebleed That Won't Quit",
+        [3],
+    )
     move = QuackBot(1).choose(RULES.view(state, 0))
     assert move == q.PlayTreatment(card_in_hand(state, 0, "Tourniquet"))
 
 
 def test_bills_harmless_treatments_before_the_cure() -> None:
     """QB5: every Treatment pays if the Patient survives, so play the harmless paying ones, then cure."""
-    state = _treating(["Heparin", "Tourniquet", "Yoga", "Knee Tap", "Drink More Water", "Get Some Rest"],
-                      "Nosebleed That Won't Quit", [3])
+    state = _treating(
+        ["Heparin", "Tourniquet", "Yoga", "Knee Tap", "Drink More Water", "Get Some Rest"],
+        "Nosebleed That Won't Quit",
+        [3],
+    )
     played = []
     while state.current == 0:
         move = QuackBot(1).choose(RULES.view(state, 0))
@@ -49,8 +61,11 @@ def test_bills_harmless_treatments_before_the_cure() -> None:
 
 def test_keeps_a_fragile_patient_alive() -> None:
     """QB4/QB5: a Treatment that would kill forfeits the round's pay and brings Infamy: avoid it."""
-    state = _treating(["Knee Tap", "Drink More Water", "Get Some Rest", "Thorough H&P", "Pelvic Exam", "Ultrasound"],
-                      ("Weekend Warrior", 0, 5, 0), [2])
+    state = _treating(
+        ["Knee Tap", "Drink More Water", "Get Some Rest", "Thorough H&P", "Pelvic Exam", "Ultrasound"],
+        ("Weekend Warrior", 0, 5, 0),
+        [2],
+    )
     for _ in range(2):
         move = QuackBot(1).choose(RULES.view(state, 0))
         assert q.RULES.cards[move.card].name != "Knee Tap"
@@ -60,16 +75,23 @@ def test_keeps_a_fragile_patient_alive() -> None:
 
 def test_prefers_money_among_harmless_treatments() -> None:
     """Neutral Treatments still pay: the expensive harmless one goes first."""
-    state = _treating(["Drink More Water", "Full-Body MRI", "Get Some Rest", "Stool Softener", "Pelvic Exam", "IV Saline"],
-                      "Retired Hypochondriac", [2])
+    state = _treating(
+        ["Drink More Water", "Full-Body MRI", "Get Some Rest", "Stool Softener", "Pelvic Exam", "IV Saline"],
+        "Retired Hypochondriac",
+        [2],
+    )
     move = QuackBot(1).choose(RULES.view(state, 0))
     assert q.RULES.cards[move.card].name == "Full-Body MRI"
 
 
 def test_flees_when_one_more_death_brings_the_mob() -> None:
     """Phase 1: at Infamy 5 of 6 with money worth keeping and a dangerous Patient, go to Switzerland."""
-    state = table(hands={0: []}, patients={0: ("Overdue and Furious", 0, 3, 0)}, infamy={0: 5},  # Treatments only
-                  money={0: 3000, 1: 2500, 2: 2000})
+    state = table(
+        hands={0: []},
+        patients={0: ("Overdue and Furious", 0, 3, 0)},
+        infamy={0: 5},  # Treatments only
+        money={0: 3000, 1: 2500, 2: 2000},
+    )
     assert QuackBot(1).choose(RULES.view(state, 0)) == q.FleeToSwitzerland()
 
 
@@ -86,18 +108,29 @@ def test_never_offers_to_flee_in_deathmatch() -> None:
 
 def test_uses_an_anytime_card_to_bring_the_mob_on_the_leader() -> None:
     """QB8 with purpose, off-turn (react): push the richest rival over the Infamy threshold."""
-    state = table(hands={2: ["Malpractice Suit", "Placebo"]}, infamy={1: 5}, money={1: 4000, 2: 1000},
-                  patients={1: "Weekend Warrior"})
+    state = table(
+        hands={2: ["Malpractice Suit", "Placebo"]},
+        infamy={1: 5},
+        money={1: 4000, 2: 1000},
+        patients={1: "Weekend Warrior"},
+    )
     move = QuackBot(1).react(RULES.view(state, 2))
     assert move == q.PlayAnytime(card_in_hand(state, 2, "Malpractice Suit"), 1)
 
 
 def test_kills_a_rivals_fragile_patient_in_a_window() -> None:
     """Response window: Nurse Has the Night Off on a rival's dying Patient puts Infamy on them."""
-    state = table(hands={0: ["Yoga", "Drink More Water", "Get Some Rest", "Knee Tap", "Walk It Off", "Thorough H&P"],
-                         1: ["Nurse Has the Night Off"]},
-                  patients={0: ("Overdue and Furious", 0, 3, 0)}, infamy={0: 4}, money={0: 3000, 1: 500},
-                  faces=[3], window_seconds=5)
+    state = table(
+        hands={
+            0: ["Yoga", "Drink More Water", "Get Some Rest", "Knee Tap", "Walk It Off", "Thorough H&P"],
+            1: ["Nurse Has the Night Off"],
+        },
+        patients={0: ("Overdue and Furious", 0, 3, 0)},
+        infamy={0: 4},
+        money={0: 3000, 1: 500},
+        faces=[3],
+        window_seconds=5,
+    )
     RULES.apply(state, 0, q.StayHome())
     treat(state, 0, "Yoga")
     assert state.phase == q.WINDOW
@@ -106,9 +139,15 @@ def test_kills_a_rivals_fragile_patient_in_a_window() -> None:
 
 
 def test_passes_and_stays_quiet_when_nothing_is_worth_it() -> None:
-    state = table(hands={0: ["Yoga", "Drink More Water", "Get Some Rest", "Knee Tap", "Walk It Off", "Thorough H&P"],
-                         1: ["Placebo"]},
-                  patients={0: "Retired Hypochondriac"}, faces=[3], window_seconds=5)
+    state = table(
+        hands={
+            0: ["Yoga", "Drink More Water", "Get Some Rest", "Knee Tap", "Walk It Off", "Thorough H&P"],
+            1: ["Placebo"],
+        },
+        patients={0: "Retired Hypochondriac"},
+        faces=[3],
+        window_seconds=5,
+    )
     RULES.apply(state, 0, q.StayHome())
     assert QuackBot(1).react(RULES.view(state, 1)) is None
     treat(state, 0, "Yoga")

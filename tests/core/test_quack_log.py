@@ -29,16 +29,21 @@ def test_money_is_written_one_way(value: int) -> None:
     assert q.money(-300) == "-$300"
 
 
-@pytest.mark.parametrize(("card", "paid", "line"), [
-    ("Claim Denied", 0, "Claim Denied: your pay this round is cancelled: $0 instead of $325."),
-    ("Upcoding", 650, "Upcoding: your pay this round is doubled: $650 instead of $325."),
-])
+@pytest.mark.parametrize(
+    ("card", "paid", "line"),
+    [
+        ("Claim Denied", 0, "Claim Denied: your pay this round is cancelled: $0 instead of $325."),
+        ("Upcoding", 650, "Upcoding: your pay this round is doubled: $650 instead of $325."),
+    ],
+)
 def test_payday_reminders_say_what_the_pay_would_have_been(card: str, paid: int, line: str) -> None:
     """QR15: Claim Denied and Upcoding act on the sum; the payday line says both figures,
     and a Claim Denied that takes everything still has a payday line."""
-    state = table(hands={1: [card],
-                         0: ["Thorough H&P", "Drink More Water", "Get Some Rest", "Knee Tap", "Yoga", "Xray"]},
-                  patients={0: "Retired Hypochondriac"}, faces=[2])
+    state = table(
+        hands={1: [card], 0: ["Thorough H&P", "Drink More Water", "Get Some Rest", "Knee Tap", "Yoga", "Xray"]},
+        patients={0: "Retired Hypochondriac"},
+        faces=[2],
+    )
     played = anytime(state, 1, card, 0)
     assert said(played)[0].startswith(f"Ben played {card} on you: your next pay for Treatments is ")
     RULES.apply(state, 0, q.StayHome())
@@ -58,8 +63,11 @@ def test_upcoding_nothing_says_so_not_zero_instead_of_zero() -> None:
 
 
 def test_plain_payday_has_no_reminder() -> None:
-    state = table(hands={0: ["Thorough H&P", "Drink More Water", "Get Some Rest", "Knee Tap", "Yoga", "Xray"]},
-                  patients={0: "Retired Hypochondriac"}, faces=[2])
+    state = table(
+        hands={0: ["Thorough H&P", "Drink More Water", "Get Some Rest", "Knee Tap", "Yoga", "Xray"]},
+        patients={0: "Retired Hypochondriac"},
+        faces=[2],
+    )
     RULES.apply(state, 0, q.StayHome())
     treat(state, 0, "Thorough H&P")
     events = treat(state, 0, "Drink More Water")
@@ -83,11 +91,13 @@ def test_nurse_night_off_gives_the_harm_and_the_kill() -> None:
 def test_placebo_and_miraculous_recovery_give_their_points() -> None:
     state = table(hands={2: ["Placebo", "Miraculous Recovery"]}, patients={1: ("Mystery Rash", 1, 3, 0)})
     assert said(anytime(state, 2, "Placebo", 1), 1) == [
-        "Cy played Placebo on your Patient: +2 Cure (now 3 Cure, 3 Harm)."]
+        "Cy played Placebo on your Patient: +2 Cure (now 3 Cure, 3 Harm)."
+    ]
     events = anytime(state, 2, "Miraculous Recovery", 1)
     assert (events[0].harm, events[0].total_harm) == (-3, 0)
     assert said(events, 0) == [
-        "Cy played Miraculous Recovery on Ben's Patient: its 3 Harm is gone (now 3 Cure, 0 Harm)."]
+        "Cy played Miraculous Recovery on Ben's Patient: its 3 Harm is gone (now 3 Cure, 0 Harm)."
+    ]
 
 
 def test_points_on_a_face_down_patient_stay_hidden() -> None:
@@ -113,8 +123,18 @@ def test_every_anytime_card_says_what_it_does() -> None:
     """Each Anytime card in the deck gets its own explanation, not just "played X on Y"."""
     bare = {"Malpractice Suit", "Glowing Online Review", "Tax Audit", "Paper Shredder"}  # the next line says it
     for card in RULES.deck.anytimes:
-        played = q.AnytimePlayed(seat=1, card=ids(card.name)[0], target=0, other=2, discard=q.NONE, face_down=False,
-                                 cure=0, harm=0, total_cure=0, total_harm=0)
+        played = q.AnytimePlayed(
+            seat=1,
+            card=ids(card.name)[0],
+            target=0,
+            other=2,
+            discard=q.NONE,
+            face_down=False,
+            cure=0,
+            harm=0,
+            total_cure=0,
+            total_harm=0,
+        )
         line = RULES.describe(played, NAMES, 0)
         assert line.startswith(f"Ben played {card.name}"), line
         if card.name not in bare:

@@ -20,8 +20,8 @@ from quackbox.cards.quack import Anytime, Patient, Treatment
 from quackbox.core import quack as q
 from quackbox.core.bots import RandomBot
 from quackbox.core.quack import RULES, QuackState
-from quackbox.core.quack.cards import AIMS
 from quackbox.core.quack.bot import QuackBot
+from quackbox.core.quack.cards import AIMS
 from quackbox.core.rules import BadOptions, Deadline, GameOver, IllegalMove, MalformedMove, NotYourTurn
 from tests.core import invariants
 from tests.core.invariants import Adapter, play_checked
@@ -79,7 +79,12 @@ def _free(state: QuackState, name: str, claimed: set[int]) -> int:
     for card in ids(name):
         if card in claimed:
             continue
-        if card in state.doc_deck or card in state.doc_discard or card in state.patient_deck or card in state.patient_discard:
+        if (
+            card in state.doc_deck
+            or card in state.doc_discard
+            or card in state.patient_deck
+            or card in state.patient_discard
+        ):
             claimed.add(card)
             return card
     for card in ids(name):
@@ -297,15 +302,22 @@ def test_phase_1_offers_stay_or_flee_before_drawing() -> None:
 
 def test_phases_2_to_4_draw_admit_copay_and_roll() -> None:
     """Phases 2-4: draw up to six, admit a Patient and collect the $50 co-pay (QB5), roll the Treatments owed."""
-    state = table(hands={0: ["Stitches", "Xray", "Yoga", "Aspirin"]}, doc_top=["Knee Tap", "Get Some Rest", "Heparin"],
-                  next_patient="Weekend Warrior", faces=[3], pad=False)
+    state = table(
+        hands={0: ["Stitches", "Xray", "Yoga", "Aspirin"]},
+        doc_top=["Knee Tap", "Get Some Rest", "Heparin"],
+        next_patient="Weekend Warrior",
+        faces=[3],
+        pad=False,
+    )
     events = RULES.apply(state, 0, q.StayHome())
     drawn = of(events, q.CardsDrawn)
     assert [CARDS[c].name for c in drawn[0].cards] == ["Knee Tap", "Get Some Rest"]
     assert len(state.hands[0]) == q.HAND_SIZE
     assert patient_name(state, 0) == "Weekend Warrior"
     assert of(events, q.PatientAdmitted)[0].face_down is False
-    assert of(events, q.MoneyPaid) == [q.MoneyPaid(seat=0, amount=q.CO_PAY, reason="co-pay", cards=(), billed=q.CO_PAY, reminder=q.NONE)]
+    assert of(events, q.MoneyPaid) == [
+        q.MoneyPaid(seat=0, amount=q.CO_PAY, reason="co-pay", cards=(), billed=q.CO_PAY, reminder=q.NONE)
+    ]
     assert state.doctors[0].money == 50
     assert of(events, q.DieRolled) == [q.DieRolled(seat=0, rolls=(3,), value=3, owed=3)]
     assert state.phase == q.TREAT and state.owed == 3
@@ -373,8 +385,11 @@ def test_both_decks_come_off_in_random_order() -> None:
 
 def test_cure_sends_the_patient_home_waives_the_rest_and_pays() -> None:
     """Phase 5 and QB4/QB5: a cured Patient leaves, the rest of the requirement is waived, every Treatment pays."""
-    state = table(hands={0: ["Stitches", "Xray", "Yoga", "Knee Tap", "Drink More Water", "Heparin"]},
-                  next_patient="Weekend Warrior", faces=[4])
+    state = table(
+        hands={0: ["Stitches", "Xray", "Yoga", "Knee Tap", "Drink More Water", "Heparin"]},
+        next_patient="Weekend Warrior",
+        faces=[4],
+    )
     RULES.apply(state, 0, q.StayHome())
     treat(state, 0, "Stitches")  # Minor Trauma 2 of 3
     assert state.doctors[0].case.cure == 2 and state.current == 0
@@ -389,12 +404,17 @@ def test_cure_sends_the_patient_home_waives_the_rest_and_pays() -> None:
 
 def test_death_pays_nothing_this_round_and_adds_infamy() -> None:
     """QB5: a death pays nothing for the round's Treatments and adds the Patient's Infamy."""
-    state = table(hands={0: ["Stitches", "Heparin", "Yoga", "Knee Tap", "Drink More Water", "Xray"]},
-                  next_patient="Nosebleed That Won't Quit", faces=[4])
+    state = table(
+        hands={0: ["Stitches", "Heparin", "Yoga", "Knee Tap", "Drink More Water", "Xray"]},
+        next_patient="Nosebleed That Won't Quit",
+        faces=[4],
+    )
     RULES.apply(state, 0, q.StayHome())
     treat(state, 0, "Stitches")  # Bleeding +2 Cure, $150 at stake
     events = treat(state, 0, "Heparin")  # Bleeding 9 Harm >= Kill 6
-    assert of(events, q.PatientDied) == [q.PatientDied(seat=0, patient=ids("Nosebleed That Won't Quit")[0], cause="harm", by=0)]
+    assert of(events, q.PatientDied) == [
+        q.PatientDied(seat=0, patient=ids("Nosebleed That Won't Quit")[0], cause="harm", by=0)
+    ]
     assert not [e for e in of(events, q.MoneyPaid) if e.reason == "treatments"]
     assert state.doctors[0].money == 50
     assert state.doctors[0].infamy == 1
@@ -404,8 +424,11 @@ def test_death_pays_nothing_this_round_and_adds_infamy() -> None:
 def test_harm_kills_even_when_the_same_card_completes_the_cure() -> None:
     """QB4: death is checked first: Harm >= Kill kills though the same card reaches the Cure."""
     # Helmets Are for Quitters: Minor Trauma, Bleeding, Neuro; Cure 8, Kill 7. Aspirin: MT +1 Cure, Bleeding +2 Harm.
-    state = table(hands={0: ["Aspirin", "Yoga", "Knee Tap", "Drink More Water", "Xray", "Stitches"]},
-                  patients={0: ("Helmets Are for Quitters", 7, 5, 0)}, faces=[2])
+    state = table(
+        hands={0: ["Aspirin", "Yoga", "Knee Tap", "Drink More Water", "Xray", "Stitches"]},
+        patients={0: ("Helmets Are for Quitters", 7, 5, 0)},
+        faces=[2],
+    )
     RULES.apply(state, 0, q.StayHome())
     events = treat(state, 0, "Aspirin")
     assert of(events, q.PatientDied) and not of(events, q.PatientCured)
@@ -414,8 +437,11 @@ def test_harm_kills_even_when_the_same_card_completes_the_cure() -> None:
 def test_mortal_patient_dies_after_that_many_treatments() -> None:
     """Rulebook Mortal, QB4: a Patient dies on receiving its Mortal number of Treatment cards uncured."""
     # Buffet Heart Attack: Cardiac, Cure 8, Kill 5, Mortal 5. Drink More Water does nothing for Cardiac.
-    state = table(hands={0: ["Drink More Water", "Yoga", "Knee Tap", "Xray", "Stitches", "Aspirin"]},
-                  patients={0: ("Buffet Heart Attack", 0, 0, 4)}, faces=[3])
+    state = table(
+        hands={0: ["Drink More Water", "Yoga", "Knee Tap", "Xray", "Stitches", "Aspirin"]},
+        patients={0: ("Buffet Heart Attack", 0, 0, 4)},
+        faces=[3],
+    )
     RULES.apply(state, 0, q.StayHome())
     events = treat(state, 0, "Drink More Water")
     assert of(events, q.PatientDied)[0].cause == "mortal"
@@ -424,8 +450,11 @@ def test_mortal_patient_dies_after_that_many_treatments() -> None:
 
 def test_a_cure_on_the_mortal_card_still_cures() -> None:
     """QB4: Mortal counts Treatments *without being cured*; curing on that card wins."""
-    state = table(hands={0: ["Aspirin", "Yoga", "Knee Tap", "Xray", "Stitches", "Drink More Water"]},
-                  patients={0: ("Buffet Heart Attack", 7, 0, 4)}, faces=[3])
+    state = table(
+        hands={0: ["Aspirin", "Yoga", "Knee Tap", "Xray", "Stitches", "Drink More Water"]},
+        patients={0: ("Buffet Heart Attack", 7, 0, 4)},
+        faces=[3],
+    )
     RULES.apply(state, 0, q.StayHome())
     events = treat(state, 0, "Aspirin")  # Cardiac +2: 9 >= 8 on the 5th Treatment
     assert of(events, q.PatientCured) and not of(events, q.PatientDied)
@@ -442,7 +471,7 @@ def test_short_hand_rule_play_all_treatments_then_one_anytime() -> None:
     legal = RULES.legal_moves(state, 0)
     discards = [m for m in legal if isinstance(m, q.Discard)]
     assert {CARDS[m.card].name for m in discards} == set(hand[1:])
-    assert legal[-len(discards):] == tuple(discards)  # Discards come last
+    assert legal[-len(discards) :] == tuple(discards)  # Discards come last
     audit = card_in_hand(state, 0, "Tax Audit")
     events = RULES.apply(state, 0, q.Discard(audit))
     assert of(events, q.CardsDiscarded) == [q.CardsDiscarded(seat=0, cards=(audit,), reason="short_hand")]
@@ -475,8 +504,13 @@ def test_fleeing_is_final_and_freezes_money_and_infamy() -> None:
     """QB7: the Patient goes with no pay and no Infamy; Treatments are dropped (ruling);
     the draw keeps the first Anytime card and discards the rest."""
     hand = ["Stitches", "Heparin", "Malpractice Suit", "Yoga", "Xray", "Aspirin"]
-    state = table(hands={0: hand}, patients={0: ("Nosebleed That Won't Quit", 0, 5, 1)},
-                  doc_top=["Walk It Off", "Knee Tap", "Placebo", "Tax Audit"], money={0: 700}, infamy={0: 3})
+    state = table(
+        hands={0: hand},
+        patients={0: ("Nosebleed That Won't Quit", 0, 5, 1)},
+        doc_top=["Walk It Off", "Knee Tap", "Placebo", "Tax Audit"],
+        money={0: 700},
+        infamy={0: 3},
+    )
     events = RULES.apply(state, 0, q.FleeToSwitzerland())
     doctor = state.doctors[0]
     assert doctor.status == q.SWITZERLAND and doctor.case is None
@@ -495,8 +529,11 @@ def test_fleeing_is_final_and_freezes_money_and_infamy() -> None:
 
 def test_nothing_can_touch_money_or_infamy_in_switzerland() -> None:
     """QB7: Money and Infamy freeze, so Tax Audit, Malpractice Suit and the like find no target there."""
-    state = table(money={0: 700}, infamy={0: 2},
-                  hands={1: ["Tax Audit", "Malpractice Suit", "Glowing Online Review", "Claim Denied"]})
+    state = table(
+        money={0: 700},
+        infamy={0: 2},
+        hands={1: ["Tax Audit", "Malpractice Suit", "Glowing Online Review", "Claim Denied"]},
+    )
     RULES.apply(state, 0, q.FleeToSwitzerland())
     assert not [m for m in RULES.legal_moves(state, 1) if isinstance(m, q.PlayAnytime) and m.target == 0]
     for name in ("Tax Audit", "Malpractice Suit", "Glowing Online Review", "Claim Denied"):
@@ -534,8 +571,7 @@ def test_nobody_flees_in_deathmatch() -> None:
 
 def test_the_mob_comes_the_moment_infamy_reaches_the_threshold() -> None:
     """QB6: out of the game, hand and Patient discarded, no more moves, cannot win."""
-    state = table(patients={1: "Weekend Warrior"}, infamy={1: 5},
-                  hands={0: ["Malpractice Suit"]})
+    state = table(patients={1: "Weekend Warrior"}, infamy={1: 5}, hands={0: ["Malpractice Suit"]})
     events = anytime(state, 0, "Malpractice Suit", 1)
     assert of(events, q.DoctorMobbed) == [q.DoctorMobbed(seat=1, infamy=6)]
     assert state.doctors[1].status == q.MOBBED
@@ -547,8 +583,7 @@ def test_the_mob_comes_the_moment_infamy_reaches_the_threshold() -> None:
 
 def test_death_on_your_own_turn_can_bring_the_mob() -> None:
     """QB6: a death raising Infamy to the threshold mobs at once and ends the turn."""
-    state = table(hands={0: ["Throat Culture"]},
-                  patients={0: ("Peanut Gallery", 0, 3, 0)}, infamy={0: 4}, faces=[3])
+    state = table(hands={0: ["Throat Culture"]}, patients={0: ("Peanut Gallery", 0, 3, 0)}, infamy={0: 4}, faces=[3])
     RULES.apply(state, 0, q.StayHome())
     events = treat(state, 0, "Throat Culture")  # Allergy +1 Harm: 4 >= Kill 4
     assert of(events, q.DoctorMobbed)
@@ -557,8 +592,7 @@ def test_death_on_your_own_turn_can_bring_the_mob() -> None:
 
 def test_mobbed_doctors_skip_their_turns() -> None:
     """QB6: the mobbed are out of the rotation."""
-    state = table(patients={1: "Weekend Warrior"}, infamy={1: 5},
-                  hands={0: ["Malpractice Suit"]})
+    state = table(patients={1: "Weekend Warrior"}, infamy={1: 5}, hands={0: ["Malpractice Suit"]})
     anytime(state, 0, "Malpractice Suit", 1)
     play_out_turn(state)
     assert state.current == 2
@@ -578,9 +612,14 @@ def test_anytime_cards_are_playable_off_turn_by_anyone() -> None:
 
 def test_diagnostic_dilemma_hides_the_patient_from_everyone_until_treated() -> None:
     """Diagnostic Dilemma: the next Patient is face down, hidden from all (its doctor too), revealed after a round."""
-    state = table(hands={1: ["Diagnostic Dilemma"],
-                         0: ["Yoga", "Drink More Water", "Get Some Rest", "Knee Tap", "Walk It Off", "Thorough H&P"]},
-                  next_patient="Retired Hypochondriac", faces=[2])
+    state = table(
+        hands={
+            1: ["Diagnostic Dilemma"],
+            0: ["Yoga", "Drink More Water", "Get Some Rest", "Knee Tap", "Walk It Off", "Thorough H&P"],
+        },
+        next_patient="Retired Hypochondriac",
+        faces=[2],
+    )
     anytime(state, 1, "Diagnostic Dilemma", 0)
     assert [c.name for c in RULES.view(state, 2).players[0].reminders] == ["Diagnostic Dilemma"]
     events = RULES.apply(state, 0, q.StayHome())
@@ -603,9 +642,14 @@ def test_diagnostic_dilemma_hides_the_patient_from_everyone_until_treated() -> N
 
 def test_wrong_chart_sends_the_treatment_and_pays_its_player() -> None:
     """Wrong Chart, QB5: the redirected Treatment lands on another doctor's Patient and pays its player if it survives."""
-    state = table(hands={2: ["Wrong Chart"],
-                         0: ["Tourniquet", "Yoga", "Drink More Water", "Knee Tap", "Walk It Off", "Thorough H&P"]},
-                  patients={0: "Retired Hypochondriac", 1: ("Nosebleed That Won't Quit", 0, 0, 0)}, faces=[2])
+    state = table(
+        hands={
+            2: ["Wrong Chart"],
+            0: ["Tourniquet", "Yoga", "Drink More Water", "Knee Tap", "Walk It Off", "Thorough H&P"],
+        },
+        patients={0: "Retired Hypochondriac", 1: ("Nosebleed That Won't Quit", 0, 0, 0)},
+        faces=[2],
+    )
     anytime(state, 2, "Wrong Chart", 0, 1)
     RULES.apply(state, 0, q.StayHome())
     events = treat(state, 0, "Tourniquet")  # Bleeding +3: cures seat 1's nosebleed
@@ -620,9 +664,11 @@ def test_wrong_chart_sends_the_treatment_and_pays_its_player() -> None:
 
 def test_a_redirected_killing_treatment_splits_the_infamy_rounding_up() -> None:
     """QB5: a death by a redirected Treatment splits the Infamy between the two doctors, each rounding up."""
-    state = table(hands={2: ["Wrong Chart"],
-                         0: ["Xray", "Yoga", "Drink More Water", "Knee Tap", "Walk It Off", "Thorough H&P"]},
-                  patients={0: "Retired Hypochondriac", 1: ("Overdue and Furious", 0, 3, 0)}, faces=[2])
+    state = table(
+        hands={2: ["Wrong Chart"], 0: ["Xray", "Yoga", "Drink More Water", "Knee Tap", "Walk It Off", "Thorough H&P"]},
+        patients={0: "Retired Hypochondriac", 1: ("Overdue and Furious", 0, 3, 0)},
+        faces=[2],
+    )
     anytime(state, 2, "Wrong Chart", 0, 1)
     RULES.apply(state, 0, q.StayHome())
     events = treat(state, 0, "Xray")  # Pregnancy +2 Harm: 5 >= Kill 5; Infamy 3 -> 2 and 2
@@ -635,9 +681,14 @@ def test_a_redirected_killing_treatment_splits_the_infamy_rounding_up() -> None:
 
 def test_wrong_chart_fizzles_when_its_patient_has_gone() -> None:
     """Wrong Chart: if the chosen Patient has left, the card is discarded and the Treatment goes home."""
-    state = table(hands={2: ["Wrong Chart", "Placebo"],
-                         0: ["Yoga", "Drink More Water", "Get Some Rest", "Knee Tap", "Walk It Off", "Thorough H&P"]},
-                  patients={0: "Retired Hypochondriac", 1: ("Nosebleed That Won't Quit", 2, 0, 0)}, faces=[2])
+    state = table(
+        hands={
+            2: ["Wrong Chart", "Placebo"],
+            0: ["Yoga", "Drink More Water", "Get Some Rest", "Knee Tap", "Walk It Off", "Thorough H&P"],
+        },
+        patients={0: "Retired Hypochondriac", 1: ("Nosebleed That Won't Quit", 2, 0, 0)},
+        faces=[2],
+    )
     anytime(state, 2, "Wrong Chart", 0, 1)
     anytime(state, 2, "Placebo", 1)  # cures seat 1's Patient: it leaves
     RULES.apply(state, 0, q.StayHome())
@@ -648,8 +699,7 @@ def test_wrong_chart_fizzles_when_its_patient_has_gone() -> None:
 
 def test_paper_shredder_discards_a_card_of_your_choice_and_draws_one() -> None:
     """Paper Shredder: the Anytime card that lets a player discard (QB1)."""
-    state = table(hands={1: ["Paper Shredder", "Heparin"]},
-                  doc_top=["Yoga"])
+    state = table(hands={1: ["Paper Shredder", "Heparin"]}, doc_top=["Yoga"])
     heparin = card_in_hand(state, 1, "Heparin")
     events = anytime(state, 1, "Paper Shredder", 1, discard=heparin)
     played = of(events, q.AnytimePlayed)[0].card
@@ -662,16 +712,14 @@ def test_paper_shredder_discards_a_card_of_your_choice_and_draws_one() -> None:
 
 def test_placebo_adds_cure_and_can_cure_off_turn() -> None:
     """Placebo: +2 Cure points, which may send the Patient home at once."""
-    state = table(hands={2: ["Placebo"]},
-                  patients={1: ("Weekend Warrior", 1, 0, 0)})
+    state = table(hands={2: ["Placebo"]}, patients={1: ("Weekend Warrior", 1, 0, 0)})
     events = anytime(state, 2, "Placebo", 1)
     assert of(events, q.PatientCured) == [q.PatientCured(seat=1, patient=ids("Weekend Warrior")[0], by=2)]
 
 
 def test_nurse_night_off_kills_and_its_doctor_answers_for_it() -> None:
     """Nurse Has the Night Off: +2 Harm; a death by an Anytime card puts the Infamy on the Patient's doctor (ruling)."""
-    state = table(hands={2: ["Nurse Has the Night Off"]},
-                  patients={1: ("Overdue and Furious", 0, 3, 0)})
+    state = table(hands={2: ["Nurse Has the Night Off"]}, patients={1: ("Overdue and Furious", 0, 3, 0)})
     events = anytime(state, 2, "Nurse Has the Night Off", 1)
     assert of(events, q.PatientDied)[0].by == 2
     assert state.doctors[1].infamy == 3 and state.doctors[2].infamy == 0
@@ -679,9 +727,14 @@ def test_nurse_night_off_kills_and_its_doctor_answers_for_it() -> None:
 
 def test_nurse_night_off_during_the_round_loses_the_round_pay() -> None:
     """QB5 with an Anytime death: Treatments played this round on the dead Patient pay nothing."""
-    state = table(hands={0: ["Stitches", "Yoga", "Drink More Water", "Knee Tap", "Walk It Off", "Thorough H&P"],
-                         1: ["Nurse Has the Night Off"]},
-                  patients={0: ("Weekend Warrior", 0, 4, 0)}, faces=[3])
+    state = table(
+        hands={
+            0: ["Stitches", "Yoga", "Drink More Water", "Knee Tap", "Walk It Off", "Thorough H&P"],
+            1: ["Nurse Has the Night Off"],
+        },
+        patients={0: ("Weekend Warrior", 0, 4, 0)},
+        faces=[3],
+    )
     RULES.apply(state, 0, q.StayHome())
     treat(state, 0, "Stitches")  # MT +2 Cure, $150
     anytime(state, 1, "Nurse Has the Night Off", 0)  # Harm 6 >= Kill 6
@@ -710,13 +763,14 @@ def test_tax_audit_takes_up_to_its_amount() -> None:
     """Tax Audit: the target loses $300, or everything if they have less."""
     state = table(hands={2: ["Tax Audit"]}, money={1: 120})
     events = anytime(state, 2, "Tax Audit", 1)
-    assert state.doctors[1].money == 0 and of(events, q.MoneyLost) == [q.MoneyLost(seat=1, amount=120, reason="fine", total=0)]
+    assert state.doctors[1].money == 0 and of(events, q.MoneyLost) == [
+        q.MoneyLost(seat=1, amount=120, reason="fine", total=0)
+    ]
 
 
 def test_miraculous_recovery_wipes_the_harm() -> None:
     """Miraculous Recovery: the target Patient's Harm goes back to 0."""
-    state = table(hands={2: ["Miraculous Recovery"]},
-                  patients={1: ("Weekend Warrior", 1, 5, 2)})
+    state = table(hands={2: ["Miraculous Recovery"]}, patients={1: ("Weekend Warrior", 1, 5, 2)})
     anytime(state, 2, "Miraculous Recovery", 1)
     case = state.doctors[1].case
     assert (case.cure, case.harm, case.received) == (1, 0, 2)
@@ -724,8 +778,10 @@ def test_miraculous_recovery_wipes_the_harm() -> None:
 
 def test_patient_transfer_swaps_patients_with_their_progress() -> None:
     """Patient Transfer: two doctors swap Patients, with every point and Treatment they carry."""
-    state = table(hands={2: ["Patient Transfer"]},
-                  patients={0: ("Weekend Warrior", 2, 1, 1), 1: ("Retired Hypochondriac", 0, 4, 3)})
+    state = table(
+        hands={2: ["Patient Transfer"]},
+        patients={0: ("Weekend Warrior", 2, 1, 1), 1: ("Retired Hypochondriac", 0, 4, 3)},
+    )
     with pytest.raises(IllegalMove, match="lower seat first"):
         RULES.check(state, 2, q.PlayAnytime(ids("Patient Transfer")[0], 1, 0))
     anytime(state, 2, "Patient Transfer", 0, 1)
@@ -735,9 +791,14 @@ def test_patient_transfer_swaps_patients_with_their_progress() -> None:
 
 def test_teaching_hospital_now_or_at_the_next_roll() -> None:
     """Teaching Hospital: +1 Treatment this round if the doctor is treating now, else at their next roll."""
-    state = table(hands={1: ["Teaching Hospital", "Staff Shortage"],
-                         0: ["Yoga", "Drink More Water", "Get Some Rest", "Knee Tap", "Walk It Off", "Thorough H&P"]},
-                  patients={0: "Retired Hypochondriac"}, faces=[2, 4])
+    state = table(
+        hands={
+            1: ["Teaching Hospital", "Staff Shortage"],
+            0: ["Yoga", "Drink More Water", "Get Some Rest", "Knee Tap", "Walk It Off", "Thorough H&P"],
+        },
+        patients={0: "Retired Hypochondriac"},
+        faces=[2, 4],
+    )
     anytime(state, 1, "Teaching Hospital", 0)  # before the roll: a reminder for this turn's roll
     assert state.doctors[0].reminders
     events = RULES.apply(state, 0, q.StayHome())
@@ -748,9 +809,14 @@ def test_teaching_hospital_now_or_at_the_next_roll() -> None:
 
 def test_staff_shortage_cannot_go_below_zero_and_ends_the_phase() -> None:
     """Staff Shortage: owing 0 Treatments ends the treatment phase (payday follows)."""
-    state = table(hands={1: ["Staff Shortage"],
-                         0: ["Yoga", "Drink More Water", "Get Some Rest", "Knee Tap", "Walk It Off", "Thorough H&P"]},
-                  patients={0: "Retired Hypochondriac"}, faces=[2])
+    state = table(
+        hands={
+            1: ["Staff Shortage"],
+            0: ["Yoga", "Drink More Water", "Get Some Rest", "Knee Tap", "Walk It Off", "Thorough H&P"],
+        },
+        patients={0: "Retired Hypochondriac"},
+        faces=[2],
+    )
     RULES.apply(state, 0, q.StayHome())
     treat(state, 0, "Yoga")
     events = anytime(state, 1, "Staff Shortage", 0)
@@ -762,22 +828,31 @@ def test_staff_shortage_cannot_go_below_zero_and_ends_the_phase() -> None:
 @pytest.mark.parametrize(("card", "treatment"), [("Lost Lab Results", "Throat Culture"), ("Overexposed Film", "Xray")])
 def test_nullify_cards_make_the_next_treatment_of_their_type_do_nothing(card: str, treatment: str) -> None:
     """Lost Lab Results / Overexposed Film: the next Treatment of that type does nothing, yet counts and pays."""
-    state = table(hands={1: [card],
-                         0: [treatment, "Drink More Water", "Get Some Rest", "Knee Tap", "Yoga", "Thorough H&P"]},
-                  patients={0: ("Daycare Lice Outbreak", 0, 0, 0)}, faces=[2])
+    state = table(
+        hands={1: [card], 0: [treatment, "Drink More Water", "Get Some Rest", "Knee Tap", "Yoga", "Thorough H&P"]},
+        patients={0: ("Daycare Lice Outbreak", 0, 0, 0)},
+        faces=[2],
+    )
     anytime(state, 1, card, 0)
     RULES.apply(state, 0, q.StayHome())
     played = of(treat(state, 0, treatment), q.TreatmentPlayed)[0]
     assert (played.cure, played.harm, played.note, played.received) == (0, 0, "nullified", 1)
     events = treat(state, 0, "Get Some Rest")  # Infectious +1 Cure
-    assert [e for e in of(events, q.MoneyPaid) if e.reason == "treatments"][0].amount == CARDS[ids(treatment)[0]].price + 25
+    assert [e for e in of(events, q.MoneyPaid) if e.reason == "treatments"][0].amount == CARDS[
+        ids(treatment)[0]
+    ].price + 25
 
 
 def test_extra_strength_doubles_the_next_medicine() -> None:
     """Extra Strength: the next Medicine on the Patient counts double, Cure and Harm."""
-    state = table(hands={1: ["Extra Strength"],
-                         0: ["Aspirin", "Drink More Water", "Get Some Rest", "Knee Tap", "Yoga", "Thorough H&P"]},
-                  patients={0: ("Marathon Collapse", 0, 0, 0)}, faces=[2])
+    state = table(
+        hands={
+            1: ["Extra Strength"],
+            0: ["Aspirin", "Drink More Water", "Get Some Rest", "Knee Tap", "Yoga", "Thorough H&P"],
+        },
+        patients={0: ("Marathon Collapse", 0, 0, 0)},
+        faces=[2],
+    )
     anytime(state, 1, "Extra Strength", 0)
     RULES.apply(state, 0, q.StayHome())
     played = of(treat(state, 0, "Aspirin"), q.TreatmentPlayed)[0]
@@ -787,9 +862,11 @@ def test_extra_strength_doubles_the_next_medicine() -> None:
 @pytest.mark.parametrize(("card", "factor"), [("Claim Denied", 0), ("Upcoding", 2)])
 def test_payday_reminders(card: str, factor: int) -> None:
     """Claim Denied pays nothing, Upcoding pays double, at the target's next payday."""
-    state = table(hands={1: [card],
-                         0: ["Thorough H&P", "Drink More Water", "Get Some Rest", "Knee Tap", "Yoga", "Xray"]},
-                  patients={0: "Retired Hypochondriac"}, faces=[2])
+    state = table(
+        hands={1: [card], 0: ["Thorough H&P", "Drink More Water", "Get Some Rest", "Knee Tap", "Yoga", "Xray"]},
+        patients={0: "Retired Hypochondriac"},
+        faces=[2],
+    )
     anytime(state, 1, card, 0)
     RULES.apply(state, 0, q.StayHome())
     treat(state, 0, "Thorough H&P")
@@ -801,8 +878,7 @@ def test_payday_reminders(card: str, factor: int) -> None:
 
 def test_unique_reminders_do_not_stack() -> None:
     """One Claim Denied (or Diagnostic Dilemma, Upcoding) waits per doctor: a second has no valid target."""
-    state = table(hands={1: ["Claim Denied", "Diagnostic Dilemma"],
-                         2: ["Diagnostic Dilemma"]})
+    state = table(hands={1: ["Claim Denied", "Diagnostic Dilemma"], 2: ["Diagnostic Dilemma"]})
     anytime(state, 1, "Diagnostic Dilemma", 0)
     with pytest.raises(IllegalMove, match="already has"):
         anytime(state, 2, "Diagnostic Dilemma", 0)
@@ -813,10 +889,16 @@ def test_unique_reminders_do_not_stack() -> None:
 
 def test_each_treatment_opens_a_timed_window_for_other_doctors() -> None:
     """QB8: a fair chance between any two Treatments: a window with a Deadline; Pass and Timeout close it."""
-    state = table(hands={0: ["Yoga", "Drink More Water", "Get Some Rest", "Knee Tap", "Walk It Off", "Thorough H&P"],
-                         1: ["Malpractice Suit"],
-                         2: ["Walk It Off"]},
-                  patients={0: "Retired Hypochondriac"}, faces=[3], window_seconds=8)
+    state = table(
+        hands={
+            0: ["Yoga", "Drink More Water", "Get Some Rest", "Knee Tap", "Walk It Off", "Thorough H&P"],
+            1: ["Malpractice Suit"],
+            2: ["Walk It Off"],
+        },
+        patients={0: "Retired Hypochondriac"},
+        faces=[3],
+        window_seconds=8,
+    )
     RULES.apply(state, 0, q.StayHome())
     assert RULES.deadline(state) is None
     events = treat(state, 0, "Yoga")
@@ -838,9 +920,16 @@ def test_each_treatment_opens_a_timed_window_for_other_doctors() -> None:
 
 def test_playing_in_a_window_answers_it() -> None:
     """QB8: an Anytime card played in the window resolves at once and counts as the answer."""
-    state = table(hands={0: ["Yoga", "Drink More Water", "Get Some Rest", "Knee Tap", "Walk It Off", "Thorough H&P"],
-                         1: ["Malpractice Suit", "Tax Audit"], 2: []},  # seat 2: Treatments only
-                  patients={0: "Retired Hypochondriac"}, faces=[3], window_seconds=5)
+    state = table(
+        hands={
+            0: ["Yoga", "Drink More Water", "Get Some Rest", "Knee Tap", "Walk It Off", "Thorough H&P"],
+            1: ["Malpractice Suit", "Tax Audit"],
+            2: [],
+        },  # seat 2: Treatments only
+        patients={0: "Retired Hypochondriac"},
+        faces=[3],
+        window_seconds=5,
+    )
     RULES.apply(state, 0, q.StayHome())
     treat(state, 0, "Yoga")
     assert state.window_seats == [1]
@@ -850,9 +939,13 @@ def test_playing_in_a_window_answers_it() -> None:
 
 def test_no_window_when_nobody_can_answer() -> None:
     """Windows open only for doctors holding an Anytime card with a valid target."""
-    state = table(seats=2, hands={0: ["Yoga", "Drink More Water", "Get Some Rest", "Knee Tap", "Walk It Off", "Xray"],
-                                  1: ["Walk It Off"]},
-                  patients={0: "Retired Hypochondriac"}, faces=[3], window_seconds=5)
+    state = table(
+        seats=2,
+        hands={0: ["Yoga", "Drink More Water", "Get Some Rest", "Knee Tap", "Walk It Off", "Xray"], 1: ["Walk It Off"]},
+        patients={0: "Retired Hypochondriac"},
+        faces=[3],
+        window_seconds=5,
+    )
     RULES.apply(state, 0, q.StayHome())
     treat(state, 0, "Yoga")
     assert state.phase == q.TREAT
@@ -877,8 +970,7 @@ def test_endgame_at_four_seats_when_two_remain() -> None:
 
 def test_the_doctor_whose_turn_triggers_the_endgame_still_gets_one_more_turn() -> None:
     """QB9: the remaining doctors each take one *more* turn after the trigger."""
-    state = table(seats=3, patients={1: "Weekend Warrior"}, infamy={1: 5},
-                  hands={0: ["Malpractice Suit"]})
+    state = table(seats=3, patients={1: "Weekend Warrior"}, infamy={1: 5}, hands={0: ["Malpractice Suit"]})
     events = anytime(state, 0, "Malpractice Suit", 1)  # mobbed during seat 0's turn: 2 remain
     assert of(events, q.EndgameStarted)[0].seats == (0, 2)
     play_out_turn(state)  # seat 0's current turn does not count
@@ -925,8 +1017,13 @@ def test_round_limit_starts_the_endgame() -> None:
 
 def test_most_money_wins_the_mobbed_cannot() -> None:
     """QB9: most money among doctors not mobbed wins; the mobbed rank last."""
-    state = table(seats=3, money={0: 900, 1: 5000, 2: 400}, infamy={1: 5}, patients={1: "Weekend Warrior"},
-                  hands={0: ["Malpractice Suit"]})
+    state = table(
+        seats=3,
+        money={0: 900, 1: 5000, 2: 400},
+        infamy={1: 5},
+        patients={1: "Weekend Warrior"},
+        hands={0: ["Malpractice Suit"]},
+    )
     anytime(state, 0, "Malpractice Suit", 1)
     RULES.apply(state, 0, q.FleeToSwitzerland())  # one doctor practises: the endgame
     while not state.over:
@@ -935,9 +1032,7 @@ def test_most_money_wins_the_mobbed_cannot() -> None:
     assert out.winners == (0,) and out.places == (1, 3, 2)
 
 
-@pytest.mark.parametrize(
-    ("infamy", "winners", "places"), [((2, 1), (1,), (2, 1)), ((1, 1), (0, 1), (1, 1))]
-)
+@pytest.mark.parametrize(("infamy", "winners", "places"), [((2, 1), (1,), (2, 1)), ((1, 1), (0, 1), (1, 1))])
 def test_money_ties_go_to_lower_infamy_then_share(infamy, winners, places) -> None:
     """QB9: ties on money go to lower Infamy, then the win is shared."""
     state = table(seats=2, money={0: 800, 1: 800}, infamy={0: infamy[0], 1: infamy[1]}, two_player_endgame="immediate")
@@ -948,8 +1043,13 @@ def test_money_ties_go_to_lower_infamy_then_share(infamy, winners, places) -> No
 
 def test_nobody_wins_when_the_mob_gets_everyone() -> None:
     """QB9: only doctors not mobbed can win."""
-    state = table(seats=2, infamy={0: 5, 1: 5}, patients={0: ("Overdue and Furious", 0, 3, 0), 1: "Weekend Warrior"},
-                  hands={0: ["Malpractice Suit", "Nurse Has the Night Off"]}, two_player_endgame="immediate")
+    state = table(
+        seats=2,
+        infamy={0: 5, 1: 5},
+        patients={0: ("Overdue and Furious", 0, 3, 0), 1: "Weekend Warrior"},
+        hands={0: ["Malpractice Suit", "Nurse Has the Night Off"]},
+        two_player_endgame="immediate",
+    )
     anytime(state, 0, "Malpractice Suit", 1)
     assert not state.over
     anytime(state, 0, "Nurse Has the Night Off", 0)  # its own Patient dies: Infamy 8
@@ -961,8 +1061,12 @@ def test_nobody_wins_when_the_mob_gets_everyone() -> None:
 
 def test_turbo_infamy_gives_every_practising_doctor_one() -> None:
     """Turbo-Infamy: when a Patient dies, everyone (still practising) gains 1 Infamy."""
-    state = table(seats=4, turbo_infamy=True, patients={1: ("Overdue and Furious", 0, 3, 0)},
-                  hands={2: ["Nurse Has the Night Off"]})
+    state = table(
+        seats=4,
+        turbo_infamy=True,
+        patients={1: ("Overdue and Furious", 0, 3, 0)},
+        hands={2: ["Nurse Has the Night Off"]},
+    )
     RULES.apply(state, 0, q.FleeToSwitzerland())
     anytime(state, 2, "Nurse Has the Night Off", 1)
     assert [d.infamy for d in state.doctors] == [0, 4, 1, 1]
@@ -970,10 +1074,12 @@ def test_turbo_infamy_gives_every_practising_doctor_one() -> None:
 
 def test_group_practice_treats_any_patient_and_the_killer_takes_the_infamy() -> None:
     """Group Practice: Treatments on any Patient, paid if it survives; the killing card's player takes all the Infamy."""
-    state = table(group_practice=True,
-                  hands={0: ["Xray", "Stitches", "Get Some Rest", "Knee Tap", "Walk It Off", "Thorough H&P"]},
-                  patients={0: "Retired Hypochondriac", 1: ("Overdue and Furious", 0, 3, 0),
-                            2: ("Weekend Warrior", 0, 0, 0)}, faces=[3])
+    state = table(
+        group_practice=True,
+        hands={0: ["Xray", "Stitches", "Get Some Rest", "Knee Tap", "Walk It Off", "Thorough H&P"]},
+        patients={0: "Retired Hypochondriac", 1: ("Overdue and Furious", 0, 3, 0), 2: ("Weekend Warrior", 0, 0, 0)},
+        faces=[3],
+    )
     RULES.apply(state, 0, q.StayHome())
     xray = card_in_hand(state, 0, "Xray")
     assert q.PlayTreatment(xray, 1) in RULES.legal_moves(state, 0)
@@ -987,8 +1093,11 @@ def test_group_practice_treats_any_patient_and_the_killer_takes_the_infamy() -> 
 
 def test_without_group_practice_only_your_own_patient() -> None:
     """Rulebook: Treatments go on your own Patient unless Group Practice is on."""
-    state = table(hands={0: ["Xray", "Stitches", "Get Some Rest", "Knee Tap", "Walk It Off", "Thorough H&P"]},
-                  patients={0: "Retired Hypochondriac", 1: "Weekend Warrior"}, faces=[3])
+    state = table(
+        hands={0: ["Xray", "Stitches", "Get Some Rest", "Knee Tap", "Walk It Off", "Thorough H&P"]},
+        patients={0: "Retired Hypochondriac", 1: "Weekend Warrior"},
+        faces=[3],
+    )
     RULES.apply(state, 0, q.StayHome())
     with pytest.raises(IllegalMove, match="Group Practice"):
         treat(state, 0, "Xray", 1)
@@ -1022,8 +1131,7 @@ def _bad_moves(state: QuackState) -> list[tuple[int, Any, type]]:
 
 def test_refused_moves_raise_typed_errors_and_change_nothing() -> None:
     """Errors: MalformedMove / NotYourTurn / IllegalMove with a plain sentence; the state is untouched."""
-    state = table(hands={0: ["Placebo"]},
-                  patients={1: "Weekend Warrior"})
+    state = table(hands={0: ["Placebo"]}, patients={1: "Weekend Warrior"})
     before = snapshot(state)
     copy_before = copy.deepcopy(state)
     for seat, move, error in _bad_moves(state):
@@ -1083,18 +1191,28 @@ def test_no_move_after_the_game_ends() -> None:
 
 def test_options_parse_plain_values_and_command_line_text() -> None:
     """QB3 options, from the wire or the command line."""
-    opts = RULES.parse_options({"infamy-threshold": "10", "turbo_infamy": "yes", "two-player-endgame": "play-on",
-                                "window_seconds": 2})
-    assert opts == q.QuackOptions(infamy_threshold=10, turbo_infamy=True, two_player_endgame="play_on",
-                                  window_seconds=2.0)
+    opts = RULES.parse_options(
+        {"infamy-threshold": "10", "turbo_infamy": "yes", "two-player-endgame": "play-on", "window_seconds": 2}
+    )
+    assert opts == q.QuackOptions(
+        infamy_threshold=10, turbo_infamy=True, two_player_endgame="play_on", window_seconds=2.0
+    )
     assert RULES.default_options() == q.QuackOptions()
     assert RULES.parse_options(opts) == opts
 
 
 @pytest.mark.parametrize(
     "bad",
-    [{"colour": 1}, {"infamy_threshold": 0}, {"infamy_threshold": 2.5}, {"deathmatch": "maybe"},
-     {"round_limit": True}, {"two_player_endgame": "sudden"}, {"window_seconds": -1}, {"round_limit": "many"}],
+    [
+        {"colour": 1},
+        {"infamy_threshold": 0},
+        {"infamy_threshold": 2.5},
+        {"deathmatch": "maybe"},
+        {"round_limit": True},
+        {"two_player_endgame": "sudden"},
+        {"window_seconds": -1},
+        {"round_limit": "many"},
+    ],
 )
 def test_bad_options_are_refused_with_a_sentence(bad: dict) -> None:
     with pytest.raises(BadOptions) as info:
@@ -1205,8 +1323,11 @@ class QuackAdapter(Adapter):
             elif type(e) is q.WindowOpened and state.phase == q.WINDOW and state.window == e.window:
                 # QB8: a response window waits for exactly the other doctors
                 # who could play an Anytime card now, as legal_moves lists them.
-                can_answer = [s for s in range(state.seats) if s != state.current
-                              and any(type(m) is q.PlayAnytime for m in RULES.legal_moves(state, s))]
+                can_answer = [
+                    s
+                    for s in range(state.seats)
+                    if s != state.current and any(type(m) is q.PlayAnytime for m in RULES.legal_moves(state, s))
+                ]
                 assert sorted(e.seats) == can_answer, f"window {e.seats}, but {can_answer} hold a playable card"
         for seat, doctor in enumerate(state.doctors):
             frozen = self.frozen.get(seat)
@@ -1532,7 +1653,7 @@ def test_check_agrees_with_legal_moves_in_random_games() -> None:
         state = RULES.new_game(seats=seats, options=options, seed=seed)
         bots = _quack_table(seed, seats)
         phases_seen: set[str] = set()
-        for step in range(400):
+        for _step in range(400):
             if state.over:
                 break
             if state.phase not in phases_seen or rng.random() < 0.015:

@@ -80,8 +80,10 @@ def se_game(seed: int) -> tuple[se.SEState, list]:
     rng = random.Random(seed)
     seats = 2 + seed % 7
     options = invariants.random_options(se.RULES, rng, SE_OPTION_CHOICES)
-    table = [TradingBot(seed * 10 + s) if s % 2 else bot_registry.make(se.GAME, "heuristic", seed * 10 + s)
-             for s in range(seats)]
+    table = [
+        TradingBot(seed * 10 + s) if s % 2 else bot_registry.make(se.GAME, "heuristic", seed * 10 + s)
+        for s in range(seats)
+    ]
     return se.RULES.new_game(seats=seats, options=options, seed=seed), table
 
 
@@ -285,9 +287,13 @@ def test_a_seat_that_passed_its_plays_is_seldom_dealt_the_drug_it_needed() -> No
     from tests.core.se_helpers import table
 
     rules = se.RULES
-    state = table(3, hands={0: ["Episode", "Therapy"], 1: ["Episode", "Tremors", "Lithium", "Fluoxetine"]},
-                  psyches={0: ["Anxiety"], 1: ["Madness", "Impotence"], 2: ["Depression"]},
-                  draw=["Lorazepam", "Clozapine"], current=1)
+    state = table(
+        3,
+        hands={0: ["Episode", "Therapy"], 1: ["Episode", "Tremors", "Lithium", "Fluoxetine"]},
+        psyches={0: ["Anxiety"], 1: ["Madness", "Impotence"], 2: ["Depression"]},
+        draw=["Lorazepam", "Clozapine"],
+        current=1,
+    )
     memory = rules.memory(0)
     memory.observe([rules.redact(e, 0) for e in state.start_events])
     memory.see(rules.view(state, 0))
@@ -299,7 +305,9 @@ def test_a_seat_that_passed_its_plays_is_seldom_dealt_the_drug_it_needed() -> No
 
     def dealt(memory: Any) -> int:
         rng = random.Random(5)
-        return sum(any(cards[c].name == "Chlorpromazine" for c in rules.sample(view, rng, memory).hands[1][:4])
-                   for _ in range(300))
+        return sum(
+            any(cards[c].name == "Chlorpromazine" for c in rules.sample(view, rng, memory).hands[1][:4])
+            for _ in range(300)
+        )
 
     assert dealt(memory) * 3 < dealt(None)

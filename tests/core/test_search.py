@@ -83,8 +83,14 @@ def test_a_decision_stops_dealing_once_its_playout_moves_are_spent(playout_moves
 
     rules = games.get("side-effects")
     budget = 60
-    bot = search.SearchBot(3, rules=rules, heuristic=SideEffectsBot, candidates=search_candidates, budget=budget,
-                           playout_moves=playout_moves)
+    bot = search.SearchBot(
+        3,
+        rules=rules,
+        heuristic=SideEffectsBot,
+        candidates=search_candidates,
+        budget=budget,
+        playout_moves=playout_moves,
+    )
     per_round: list[tuple[int, int]] = []  # (deals so far, playout moves so far) after each deal
     made = [0]
     real_sample, real_playout = type(rules).sample, search.SearchBot._playout
@@ -142,8 +148,9 @@ def test_the_easy_bot_is_not_random() -> None:
     rules = games.get("side-effects")
     wins = 0
     for seed in range(60):
-        table = [bots.make("side-effects", bots.EASY, seed)] + [bots.make("side-effects", "random", seed + s)
-                                                                 for s in (1, 2, 3)]
+        table = [bots.make("side-effects", bots.EASY, seed)] + [
+            bots.make("side-effects", "random", seed + s) for s in (1, 2, 3)
+        ]
         wins += 0 in play_game(rules, table, seed=seed).outcome.winners
     assert wins > 25
 
@@ -154,8 +161,11 @@ def test_normal_does_not_hand_a_rival_the_card_that_wins_it() -> None:
     from quackbox.core.side_effects.bot import SideEffectsBot
     from tests.core.se_helpers import table
 
-    state = table(2, hands={0: ["Episode"], 1: ["Lithium", "Tremors"]},
-                  psyches={0: ["Gambling Addiction"], 1: ["Depression", "Anorexia"]})
+    state = table(
+        2,
+        hands={0: ["Episode"], 1: ["Lithium", "Tremors"]},
+        psyches={0: ["Gambling Addiction"], 1: ["Depression", "Anorexia"]},
+    )
     se.RULES.apply(state, 0, se.OfferTrade(1, (state.hands[0][0],), ("Lithium",)))
     assert se.DeclineTrade(1) == SideEffectsBot(1).react(se.RULES.view(state, 1))
 
@@ -205,8 +215,9 @@ def test_after_pruning_only_the_heuristic_choice_and_the_leaders_are_played_on()
     view = rules.view(state, rules.waiting_for(state)[0])
     moves = search_candidates(view, SideEffectsBot(1), None)
     assert len(moves) > 3
-    bot = search.SearchBot(3, rules=rules, heuristic=SideEffectsBot, candidates=search_candidates, budget=60,
-                           prune_after=4, keep=1)
+    bot = search.SearchBot(
+        3, rules=rules, heuristic=SideEffectsBot, candidates=search_candidates, budget=60, prune_after=4, keep=1
+    )
     playing, results = bot._trials(view, list(moves))
     assert playing[0] == 0 and len(playing) == 2
     assert [len(results[i]) for i in playing] == [4 + (60 - 4 * len(moves)) // 2] * 2
@@ -253,10 +264,15 @@ def test_the_search_offers_trades_the_normal_bot_accepts() -> None:
     from quackbox.core.side_effects.bot import SideEffectsBot, fair_offers
     from tests.core.se_helpers import table
 
-    state = table(3, hands={0: ["Chlorpromazine", "Episode", "Sildenafil", "Lithium"], 1: ["Lorazepam", "Tremors"],
-                            2: ["Tremors"]},
-                  psyches={0: ["Anxiety", "Gambling Addiction", "Depression"], 1: ["Madness", "Suicidal Thoughts"],
-                           2: ["Impotence", "Depression"]})
+    state = table(
+        3,
+        hands={0: ["Chlorpromazine", "Episode", "Sildenafil", "Lithium"], 1: ["Lorazepam", "Tremors"], 2: ["Tremors"]},
+        psyches={
+            0: ["Anxiety", "Gambling Addiction", "Depression"],
+            1: ["Madness", "Suicidal Thoughts"],
+            2: ["Impotence", "Depression"],
+        },
+    )
     view = se.RULES.view(state, 0)
     offers = [o for o in fair_offers(view, SideEffectsBot(1), None) if o.to == 1 and o.want == ("Lorazepam",)]
     assert len(offers) == 1

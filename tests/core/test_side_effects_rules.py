@@ -107,7 +107,9 @@ def test_psyche_and_hand_sizes(seats):
         psyche = psyche_names(state, s)
         assert len(psyche) == size
         assert len(set(psyche)) == size, f"duplicate Disorder dealt to seat {s}: {psyche}"
-        assert all(state.cards[slot.disorder].kind == se_cards.DISORDER and slot.drug == NONE for slot in state.psyche[s])
+        assert all(
+            state.cards[slot.disorder].kind == se_cards.DISORDER and slot.drug == NONE for slot in state.psyche[s]
+        )
         # Hands of 4; the first player has already drawn their 2.
         assert len(state.hands[s]) == (6 if s == state.current else 4)
     assert_conserved(state)
@@ -854,7 +856,9 @@ def test_until_one_loser_plays_on_without_the_winners():
     )
     episode = card_id(state, 0, "Episode")
     events = play(state, 0, Treat(card_id(state, 0, "Chlorpromazine"), disorder_id(state, 0, "Madness")))
-    assert se.PlayerWon(seat=0, place=1) in events and se.HandDiscarded(seat=0, cards=(episode,), reason="won") in events
+    assert (
+        se.PlayerWon(seat=0, place=1) in events and se.HandDiscarded(seat=0, cards=(episode,), reason="won") in events
+    )
     assert not state.over and state.hands[0] == [] and state.places[0] == 1
     assert state.current == 1 and RULES.legal_moves(state, 0) == ()
     with pytest.raises(NotYourTurn, match="won"):

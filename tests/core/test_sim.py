@@ -22,7 +22,12 @@ def test_same_seed_same_figures() -> None:
 
 def test_lineup_repeats_to_fill_the_table() -> None:
     assert sim.lineup_for("side-effects", 5, ["heuristic", "random"]) == (
-        "heuristic", "random", "heuristic", "random", "heuristic")
+        "heuristic",
+        "random",
+        "heuristic",
+        "random",
+        "heuristic",
+    )
 
 
 def test_unknown_bot_is_a_plain_error() -> None:
@@ -32,9 +37,26 @@ def test_unknown_bot_is_a_plain_error() -> None:
 
 def test_sim_command_prints_json() -> None:
     out = subprocess.run(
-        [sys.executable, "-m", "quackbox", "sim", "--game", "side-effects", "--players", "4", "--games", "30",
-         "--seed", "1", "--bots", "heuristic,random,random,random", "--json"],
-        capture_output=True, text=True, check=True,
+        [
+            sys.executable,
+            "-m",
+            "quackbox",
+            "sim",
+            "--game",
+            "side-effects",
+            "--players",
+            "4",
+            "--games",
+            "30",
+            "--seed",
+            "1",
+            "--bots",
+            "heuristic,random,random,random",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
     )
     data = json.loads(out.stdout)
     for key in ("games", "errors", "turns_median", "wins_by_seat", "wins_by_bot", "decisions_per_second"):
@@ -46,7 +68,8 @@ def test_sim_command_prints_json() -> None:
 def test_sim_command_refuses_bad_options_plainly() -> None:
     out = subprocess.run(
         [sys.executable, "-m", "quackbox", "sim", "--game", "side-effects", "--games", "1", "-o", "nonsense=1"],
-        capture_output=True, text=True,
+        capture_output=True,
+        text=True,
     )
     assert out.returncode == 2
     assert "no option 'nonsense'" in out.stderr and "Traceback" not in out.stderr
@@ -91,19 +114,39 @@ def test_the_figures_do_not_depend_on_the_order_games_are_played_in() -> None:
         done = {task.index: play(task) for task in reversed(list(tasks))}
         return iter([done[i] for i in sorted(done)])
 
-    plain = sim.run("side-effects", players=4, games_count=12, seed=9, rotate=True,
-                    bots=["easy", "normal"]).as_json()
-    shuffled = sim.run("side-effects", players=4, games_count=12, seed=9, rotate=True, bots=["easy", "normal"],
-                       mapper=backwards).as_json()
+    plain = sim.run("side-effects", players=4, games_count=12, seed=9, rotate=True, bots=["easy", "normal"]).as_json()
+    shuffled = sim.run(
+        "side-effects", players=4, games_count=12, seed=9, rotate=True, bots=["easy", "normal"], mapper=backwards
+    ).as_json()
     assert plain == shuffled and sum(plain["wins_by_seat"]) == pytest.approx(12)
 
 
 def test_sim_in_two_processes_says_what_one_says() -> None:
     def figures(jobs: str) -> dict:
         out = subprocess.run(
-            [sys.executable, "-m", "quackbox", "sim", "--game", "quack", "--players", "4", "--games", "6",
-             "--seed", "3", "--bots", "normal,easy", "--rotate", "--json", "--jobs", jobs],
-            capture_output=True, text=True, check=True,
+            [
+                sys.executable,
+                "-m",
+                "quackbox",
+                "sim",
+                "--game",
+                "quack",
+                "--players",
+                "4",
+                "--games",
+                "6",
+                "--seed",
+                "3",
+                "--bots",
+                "normal,easy",
+                "--rotate",
+                "--json",
+                "--jobs",
+                jobs,
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
         )
         data = json.loads(out.stdout)
         timed = [key for key in data if "per_second" in key or "per_decision" in key]

@@ -1,8 +1,8 @@
 """A stand-in for a door's child that says what it was started with, for the zygote's tests.
 
-    python child_report.py report     one JSON line: its session, terminal, signals, environment,
-                                      descriptors, streams...; then it echoes lines until its input ends
-    python child_report.py exit N     exit with status N
+python child_report.py report     one JSON line: its session, terminal, signals, environment,
+                                  descriptors, streams...; then it echoes lines until its input ends
+python child_report.py exit N     exit with status N
 """
 
 from __future__ import annotations
@@ -47,8 +47,19 @@ def report() -> dict[str, object]:
         "ttys": [os.ttyname(fd) if os.isatty(fd) else None for fd in (0, 1, 2)],
         "fds": sorted(fds),
         "fd_names": {str(fd): name for fd, name in fds.items()},
-        "signals": {s.name: _handler(s) for s in (signal.SIGHUP, signal.SIGINT, signal.SIGTERM, signal.SIGPIPE,
-                                                  signal.SIGCHLD, signal.SIGUSR1, signal.SIGWINCH, signal.SIGXFSZ)},
+        "signals": {
+            s.name: _handler(s)
+            for s in (
+                signal.SIGHUP,
+                signal.SIGINT,
+                signal.SIGTERM,
+                signal.SIGPIPE,
+                signal.SIGCHLD,
+                signal.SIGUSR1,
+                signal.SIGWINCH,
+                signal.SIGXFSZ,
+            )
+        },
         "blocked": sorted(int(s) for s in signal.pthread_sigmask(signal.SIG_BLOCK, ())),
         "env": dict(os.environ),
         "argv": sys.argv,
@@ -56,8 +67,12 @@ def report() -> dict[str, object]:
         "cwd": os.getcwd(),
         "threads": threading.active_count(),
         "gc": gc.isenabled(),
-        "stdout": {"tty": sys.stdout.isatty(), "line_buffering": sys.stdout.line_buffering,
-                   "encoding": sys.stdout.encoding, "is_dunder": sys.stdout is sys.__stdout__},
+        "stdout": {
+            "tty": sys.stdout.isatty(),
+            "line_buffering": sys.stdout.line_buffering,
+            "encoding": sys.stdout.encoding,
+            "is_dunder": sys.stdout is sys.__stdout__,
+        },
         "stdin_tty": sys.stdin.isatty() and sys.__stdin__ is sys.stdin,
         "main": __name__,
     }

@@ -35,9 +35,16 @@ def main() -> None:
             if count == 1:
                 print("thinking hard", file=sys.stderr, flush=True)
             legal = message["legal"]
-            seen.update(number=message["number"], seat=message["seat"], waiting=message["waiting"],
-                        legal=legal, cards=len(message.get("cards", ())), log=message["log"],
-                        events=len(message["events"]), outcome=message["view"]["outcome"] is not None)
+            seen.update(
+                number=message["number"],
+                seat=message["seat"],
+                waiting=message["waiting"],
+                legal=legal,
+                cards=len(message.get("cards", ())),
+                log=message["log"],
+                events=len(message["events"]),
+                outcome=message["view"]["outcome"] is not None,
+            )
             answer: object = 0 if message["waiting"] else -1
             if count >= after:
                 if manner == "crash":

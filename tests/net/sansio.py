@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any, Callable
 
-from quackbox.net.protocol import Hello, PROTOCOL_VERSION, View, Welcome, Wire
+from quackbox.net.protocol import PROTOCOL_VERSION, Hello, View, Welcome, Wire
 from quackbox.net.table import Close, Send, Table
 
 

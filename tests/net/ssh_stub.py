@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import os
 import shutil
-import tty
 import signal
 import sys
 import time
+import tty
 
 
 def main() -> None:

@@ -11,8 +11,8 @@ import pytest
 
 from quackbox.core.bots import Bot
 from quackbox.net.bot_driver import THINK_DEADLINE, BotDriver
-from quackbox.net.seats import Seats
 from quackbox.net.config import TableConfig
+from quackbox.net.seats import Seats
 from tests.net import fakegame
 from tests.net.fakegame import Draw, Drop, Play, Poke
 from tests.net.workers import WorkerBot
@@ -341,8 +341,19 @@ async def test_a_seeded_table_of_hard_bots_replays_exactly(tmp_path):
     played = []
     for run in range(2):
         folder = tmp_path / f"run-{run}"
-        config = HostConfig(game="quack", seats=3, bots=3, headless=True, autostart=True, bot_kind="hard",
-                            bot_delay=0.0, seed=11, bind="127.0.0.1", port=0, journal_dir=str(folder))
+        config = HostConfig(
+            game="quack",
+            seats=3,
+            bots=3,
+            headless=True,
+            autostart=True,
+            bot_kind="hard",
+            bot_delay=0.0,
+            seed=11,
+            bind="127.0.0.1",
+            port=0,
+            journal_dir=str(folder),
+        )
         async with asyncio.timeout(120):
             async with Host(config) as host:
                 while host.table.seq < moves:

@@ -24,8 +24,8 @@ from quackbox.net.door_policy import (
     TOO_FAST,
     WATCHERS_FULL,
     Admission,
-    DoorLimits,
     Doorkeeper,
+    DoorLimits,
     Present,
     WindowSize,
     admission,
@@ -33,8 +33,8 @@ from quackbox.net.door_policy import (
     stale_folders,
 )
 from quackbox.net.errors import DoorError
-from quackbox.net.player_folders import Key, PlayerFolders
 from quackbox.net.lobby import LOBBY, OVER, PLAYING
+from quackbox.net.player_folders import Key, PlayerFolders
 from quackbox.net.pty_child import PtyChild
 from quackbox.tui.driver import InputBound
 
@@ -137,8 +137,16 @@ def test_the_addresses_remembered_are_bounded():
 
 
 def ask(key="k", *, watch=False, seated=False, present=(), phase=LOBBY, open_seats=2, **limits):
-    return admission(key=key, watch=watch, seated=seated, present=present, phase=phase, open_seats=open_seats,
-                     limits=DoorLimits(**limits), watch_how="ssh -t HOST spectate")
+    return admission(
+        key=key,
+        watch=watch,
+        seated=seated,
+        present=present,
+        phase=phase,
+        open_seats=open_seats,
+        limits=DoorLimits(**limits),
+        watch_how="ssh -t HOST spectate",
+    )
 
 
 def test_a_key_that_holds_a_seat_always_gets_back():
@@ -234,8 +242,12 @@ async def test_a_child_whose_terminal_hangs_up_ends_even_deaf_to_sighup() -> Non
     """SIGHUP ignored, so only the driver can notice: once the PTY's host side closes, the child
     ends as the hangup would have ended it, long before the grace runs out (Textual's own driver
     would read the hung-up terminal's end of input for ever, half a core)."""
-    env = {"PATH": os.environ.get("PATH", os.defpath), "TERM": "xterm-256color", "LANG": "C.UTF-8",
-           door_launch.DRIVER_ENV: JOIN.driver}
+    env = {
+        "PATH": os.environ.get("PATH", os.defpath),
+        "TERM": "xterm-256color",
+        "LANG": "C.UTF-8",
+        door_launch.DRIVER_ENV: JOIN.driver,
+    }
     child = PtyChild.spawn([sys.executable, "-c", _DEAF_APP], env, cols=80, rows=24)
     shown = bytearray()
     child.start(shown.extend)
@@ -282,21 +294,27 @@ def test_opening_the_door_removes_old_folders_and_keeps_the_rest(tmp_path: Path)
 
 
 def launch(tmp_path: Path, **fields) -> Launch:
-    return Launch(url="ws://127.0.0.1:1", name="ann", spectate=False, folder=tmp_path / "key", workdir=tmp_path,
-                  **fields)
+    return Launch(
+        url="ws://127.0.0.1:1", name="ann", spectate=False, folder=tmp_path / "key", workdir=tmp_path, **fields
+    )
 
 
 def test_the_child_runs_in_safe_path_mode_in_the_doors_folder(tmp_path: Path):
     argv = child_command(launch(tmp_path), JOIN)
     assert argv[:5] == [sys.executable, "-P", "-m", "quackbox.door_child", str(tmp_path)]
-    env = child_environment(launch(tmp_path, code="KQXZ", term="xterm-256color",
-                                   client_env={"COLORTERM": "truecolor", "NO_COLOR": "$(reboot)"}), program=JOIN)
+    env = child_environment(
+        launch(
+            tmp_path, code="KQXZ", term="xterm-256color", client_env={"COLORTERM": "truecolor", "NO_COLOR": "$(reboot)"}
+        ),
+        program=JOIN,
+    )
     assert env["PYTHONSAFEPATH"] == "1" and "PYTHONPATH" not in env
     assert env[door_launch.DRIVER_ENV] == "quackbox.tui.driver:DoorDriver" and env[door_launch.ROOM_CODE_ENV] == "KQXZ"
     assert env["HOME"] == str(tmp_path / "key") and env["QUACKBOX_STATE_DIR"] == str(tmp_path / "key" / "state")
     assert env["COLORTERM"] == "truecolor" and "NO_COLOR" not in env
-    assert not any(k.startswith("QUACKBOX_") and k.endswith("_DIR") and tmp_path.as_posix() not in v
-                   for k, v in env.items())
+    assert not any(
+        k.startswith("QUACKBOX_") and k.endswith("_DIR") and tmp_path.as_posix() not in v for k, v in env.items()
+    )
 
 
 async def test_a_child_is_handed_no_descriptor_of_the_hosts(tmp_path: Path) -> None:
@@ -304,7 +322,9 @@ async def test_a_child_is_handed_no_descriptor_of_the_hosts(tmp_path: Path) -> N
     read, write = os.pipe()
     os.set_inheritable(write, True)
     try:
-        child = PtyChild.spawn([sys.executable, REPORT, "report"], child_environment(launch(tmp_path)), cols=80, rows=24)
+        child = PtyChild.spawn(
+            [sys.executable, REPORT, "report"], child_environment(launch(tmp_path)), cols=80, rows=24
+        )
         shown = bytearray()
         child.start(shown.extend)
         deadline = time.monotonic() + 60
@@ -321,8 +341,14 @@ async def test_a_child_is_handed_no_descriptor_of_the_hosts(tmp_path: Path) -> N
 def test_what_differs_between_sessions_is_named_the_rest_is_every_childs(tmp_path: Path) -> None:
     """A zygote is started with every child's part of the environment: each variable a session
     sets must be named in SESSION_ENV, or a child would be forked with the zygote's value."""
-    full = launch(tmp_path, code="KQXZ", term="xterm-256color", via="ssh -p 2222 host", host_key="SHA256:x",
-                  client_env={"COLORTERM": "truecolor", "NO_COLOR": "1", "UNICODE_VERSION": "12.1.0"})
+    full = launch(
+        tmp_path,
+        code="KQXZ",
+        term="xterm-256color",
+        via="ssh -p 2222 host",
+        host_key="SHA256:x",
+        client_env={"COLORTERM": "truecolor", "NO_COLOR": "1", "UNICODE_VERSION": "12.1.0"},
+    )
     env = child_environment(full, ["/opt/qb"], JOIN)
     every = door_launch.interpreter_environment(["/opt/qb"], JOIN)
     assert {k: v for k, v in env.items() if k not in door_launch.SESSION_ENV} == every
@@ -367,7 +393,17 @@ def test_a_quackbox_run_from_a_folder_others_can_write_to_opens_no_door(monkeypa
 
 
 def test_the_sentences_are_sentences():
-    for text in (COMING_IN, WATCHERS_FULL, TOO_FAST, CROWDED, door_policy.CANNOT_START, door_policy.INPUT_CLOSED,
-                 door_policy.REPLACED, door_policy.no_session_sentence(10), door_policy.idle_sentence(1800), door_policy.per_key_sentence(2)):
+    for text in (
+        COMING_IN,
+        WATCHERS_FULL,
+        TOO_FAST,
+        CROWDED,
+        door_policy.CANNOT_START,
+        door_policy.INPUT_CLOSED,
+        door_policy.REPLACED,
+        door_policy.no_session_sentence(10),
+        door_policy.idle_sentence(1800),
+        door_policy.per_key_sentence(2),
+    ):
         assert text[0].isupper() and text.endswith("."), text
     assert door_policy.idle_sentence(1800) == "Closed after 30 minutes without a key press."

@@ -7,8 +7,17 @@ from quackbox.net.table import Table
 
 
 def test_bots_wait_after_the_deal_then_keep_their_pace():
-    config = TableConfig(game="side-effects", seats=3, bots=3, headless=True, bot_delay=0.0,
-                         first_move_delay=2.5, autostart=True, seed=5, away_grace=None)
+    config = TableConfig(
+        game="side-effects",
+        seats=3,
+        bots=3,
+        headless=True,
+        bot_delay=0.0,
+        first_move_delay=2.5,
+        autostart=True,
+        seed=5,
+        away_grace=None,
+    )
     table = Table(config)
     table.tick(100.0)  # every seat is a bot: the game is dealt at once
     assert table.state is not None and table.seq == 0

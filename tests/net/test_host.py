@@ -18,9 +18,9 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from quackbox.core import bots as core_bots
-from quackbox.core.bots import decide
 from quackbox.core import games
-from quackbox.net.network_bot import run_network_bot
+from quackbox.core.bots import decide
+from quackbox.net import journal as jn
 from quackbox.net.client import (
     BadToken,
     Client,
@@ -32,11 +32,11 @@ from quackbox.net.client import (
     VersionMismatch,
     WrongCode,
 )
-from quackbox.net.host import Host, HostConfig, HostError, _Outbox
-from quackbox.net import journal as jn
-from quackbox.net.local import start_local_game
-from quackbox.net.protocol import PROTOCOL_VERSION, Bye, ChatLine, Error, Lobby, MoveMessage, View, Welcome, Wire
 from quackbox.net.config import TableConfig
+from quackbox.net.host import Host, HostConfig, HostError, _Outbox
+from quackbox.net.local import start_local_game
+from quackbox.net.network_bot import run_network_bot
+from quackbox.net.protocol import PROTOCOL_VERSION, Bye, ChatLine, Error, Lobby, MoveMessage, View, Welcome, Wire
 from quackbox.net.table import Table
 from tests.net.sansio import Driver
 
@@ -196,7 +196,9 @@ async def test_version_mismatch_and_no_host():
 
 def test_version_mismatch_error_class():
     # The client maps the host's code to the typed error the TUI shows.
-    assert issubclass(VersionMismatch, Exception) and VersionMismatch("version_mismatch", "x").code == "version_mismatch"
+    assert (
+        issubclass(VersionMismatch, Exception) and VersionMismatch("version_mismatch", "x").code == "version_mismatch"
+    )
 
 
 async def test_port_taken_is_a_sentence_not_a_traceback():
@@ -279,7 +281,9 @@ async def test_hostile_clients_get_errors_and_the_table_plays_on():
 
             # Unknown message types and malformed moves: errors, still connected.
             await ws.send(msgpack.packb({"type": "launch", "missiles": True}))
-            await ws.send(msgpack.packb({"type": "move", "seq": 0, "move": {"@": "Treat", "drug": True, "disorder": 1}}))
+            await ws.send(
+                msgpack.packb({"type": "move", "seq": 0, "move": {"@": "Treat", "drug": True, "disorder": 1}})
+            )
             await ws.send(msgpack.packb({"type": "move", "seq": 0, "move": {"@": "EndTurn"}}))
             codes = set()
             async with asyncio.timeout(5):
@@ -323,7 +327,9 @@ async def test_hostile_clients_get_errors_and_the_table_plays_on():
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
             sock.connect(("127.0.0.1", host.port))
             idle = await connect(host.url, sock=sock, max_queue=1)
-            await idle.send(msgpack.packb({"type": "hello", "version": PROTOCOL_VERSION, "name": "Sloth", "spectate": True}))
+            await idle.send(
+                msgpack.packb({"type": "hello", "version": PROTOCOL_VERSION, "name": "Sloth", "spectate": True})
+            )
 
             assert host.table.phase == "playing", "the attacks should land while the game goes on"
             outcomes = await game
@@ -515,7 +521,9 @@ async def test_a_client_that_never_reads_is_dropped_and_the_game_plays_on():
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
             sock.connect(("127.0.0.1", host.port))
             idle = await connect(host.url, sock=sock, max_queue=1, compression=None)
-            await idle.send(msgpack.packb({"type": "hello", "version": PROTOCOL_VERSION, "name": "Sloth", "spectate": True}))
+            await idle.send(
+                msgpack.packb({"type": "hello", "version": PROTOCOL_VERSION, "name": "Sloth", "spectate": True})
+            )
             idle.transport.pause_reading()  # and never read again
             while host._outboxes:
                 await asyncio.sleep(0.01)
@@ -593,7 +601,16 @@ def tremors_seed(seats: int, brain_seed: int, options: dict) -> int:
 
     for seed in range(400):
         table = Table(
-            TableConfig(game="side-effects", seats=seats, bots=seats - 1, headless=True, bot_delay=0, seed=seed, options=options, autostart=True)
+            TableConfig(
+                game="side-effects",
+                seats=seats,
+                bots=seats - 1,
+                headless=True,
+                bot_delay=0,
+                seed=seed,
+                options=options,
+                autostart=True,
+            )
         )
         d = Driver(table)
         d.join(1, "Me")

@@ -12,23 +12,36 @@ import asyncio
 import gc
 import os
 import types
-from collections import deque
 import unicodedata
+from collections import deque
 
 import pytest
 from websockets.asyncio.client import connect
 
 from quackbox.core import bots as core_bots
 from quackbox.core import games
-from quackbox.net.client import Client
-from quackbox.net.network_bot import run_network_bot
-from quackbox.net.host import Host
-from quackbox.net import limits
 from quackbox.core.side_effects import MAX_OPEN_OFFERS
+from quackbox.net import limits
+from quackbox.net.client import Client
+from quackbox.net.config import TableConfig
+from quackbox.net.host import Host
 from quackbox.net.limits import FREE_MOVES_PER_TURN, MESSAGE_BURST
 from quackbox.net.lobby import MAX_PENDING_PEERS
-from quackbox.net.protocol import PROTOCOL_VERSION, ChatLine, Error, Hello, Lobby, MoveMessage, Ready, Say, Start, View, Welcome, Wire
-from quackbox.net.config import TableConfig
+from quackbox.net.network_bot import run_network_bot
+from quackbox.net.protocol import (
+    PROTOCOL_VERSION,
+    ChatLine,
+    Error,
+    Hello,
+    Lobby,
+    MoveMessage,
+    Ready,
+    Say,
+    Start,
+    View,
+    Welcome,
+    Wire,
+)
 from quackbox.net.table import Send, Table
 from tests.net.fakegame import Draw
 from tests.net.test_host import config
@@ -174,8 +187,16 @@ def _spam_game(seed: int, *, measure: bool) -> tuple[Table, int, set[str], list[
     spam accepted, the error codes of the spam refused, and (with
     ``measure``) samples of (seq, :func:`_footprint`, RSS)."""
     table = Table(
-        TableConfig(game="side-effects", seats=8, bots=7, headless=True, bot_delay=0.0, seed=seed, autostart=True,
-                    options={"until_one_loser": True})
+        TableConfig(
+            game="side-effects",
+            seats=8,
+            bots=7,
+            headless=True,
+            bot_delay=0.0,
+            seed=seed,
+            autostart=True,
+            options={"until_one_loser": True},
+        )
     )
     wire = Wire(table.rules)
     moves = moves_of("side-effects")
@@ -208,7 +229,9 @@ def _spam_game(seed: int, *, measure: bool) -> tuple[Table, int, set[str], list[
             if not view.trade_partners or not view.hand:
                 break
             before = table.seq
-            codes = send(MoveMessage(seq=table.seq, move=moves["OfferTrade"](view.trade_partners[0], (view.hand[0].id,), ())))
+            codes = send(
+                MoveMessage(seq=table.seq, move=moves["OfferTrade"](view.trade_partners[0], (view.hand[0].id,), ()))
+            )
             if table.seq == before:
                 refused.update(codes)
                 break
@@ -257,8 +280,9 @@ def test_offers_past_the_rules_cap_are_the_rules_refusal_and_cost_no_budget():
     one naming a card not in hand) is refused by the rules, with their
     sentence, and spends nothing of the turn's budget; accepted offers
     spend it, and once it is spent the host refuses with ``rate_limited``."""
-    table = Table(TableConfig(game="side-effects", seats=3, bots=2, headless=True, bot_delay=1000.0, seed=4,
-                              autostart=True))
+    table = Table(
+        TableConfig(game="side-effects", seats=3, bots=2, headless=True, bot_delay=1000.0, seed=4, autostart=True)
+    )
     wire = Wire(table.rules)
     moves = moves_of("side-effects")
     latest: list[View] = []
@@ -368,10 +392,16 @@ def test_combining_marks_are_capped_and_spectators_are_named_in_the_lobby():
 
 
 async def test_the_client_sends_again_only_what_waiting_can_help():
-    client = Client("ws://127.0.0.1:1", name="x", code=None, token=None, spectate=False, reconnect=False,
-                    reconnect_for=0.0)
+    client = Client(
+        "ws://127.0.0.1:1", name="x", code=None, token=None, spectate=False, reconnect=False, reconnect_for=0.0
+    )
     client._last_move = MoveMessage(seq=0, move=Draw())
-    for_the_turn = Error(code="rate_limited", message="That is as many offers as a player may make in one turn.", refused="move", retry_after=0.0)
+    for_the_turn = Error(
+        code="rate_limited",
+        message="That is as many offers as a player may make in one turn.",
+        refused="move",
+        retry_after=0.0,
+    )
     too_fast = Error(code="rate_limited", message="Too many messages.", refused="move", retry_after=0.01)
     chat = Error(code="rate_limited", message="You are chatting too fast.", refused="chat", retry_after=0.5)
     assert not client._resend_later(for_the_turn) and not client._resend_later(chat)

@@ -21,8 +21,9 @@ def sibling_imports(folder: Path, package: str) -> dict[str, set[str]]:
             elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith(package + "."):
                 found.add(node.module.split(".")[len(package.split("."))])
             elif isinstance(node, ast.Import):
-                found |= {a.name.split(".")[len(package.split("."))] for a in node.names
-                          if a.name.startswith(package + ".")}
+                found |= {
+                    a.name.split(".")[len(package.split("."))] for a in node.names if a.name.startswith(package + ".")
+                }
         graph[path.stem] = (found & names) - {path.stem}
     return graph
 

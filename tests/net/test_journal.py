@@ -23,8 +23,15 @@ def _play(game: str, seats: int, seed: int, path: Path, *, stop_after: int | Non
     rules = games.get(game)
     options = rules.parse_options({})
     state = rules.new_game(seats=seats, options=options, seed=seed)
-    header = jn.Header(game=game, seed=seed, seats=seats, names=tuple(f"P{s}" for s in range(seats)),
-                       options={}, created=1_700_000_000.0, token_hashes=tuple(jn.token_hash(f"t{s}") for s in range(seats)))
+    header = jn.Header(
+        game=game,
+        seed=seed,
+        seats=seats,
+        names=tuple(f"P{s}" for s in range(seats)),
+        options={},
+        created=1_700_000_000.0,
+        token_hashes=tuple(jn.token_hash(f"t{s}") for s in range(seats)),
+    )
     writer = JournalWriter.create(path, header, sync=False)
     table = [bots.make(game, "heuristic", seed * 10 + s) for s in range(seats)]
     moves = []
@@ -162,7 +169,6 @@ def test_games_begun_in_the_same_second_get_their_own_files(tmp_path: Path) -> N
     """Hosts on one machine begin games at the same moment: each new journal
     takes a free name atomically, so none is refused or overwritten."""
 
-
     header = jn.Header(game="quack", seed=1, seats=2, names=("a", "b"))
     when = 1_800_000_000.0
     made: list[Path] = []
@@ -224,8 +230,9 @@ def test_a_format_1_journal_still_reads_and_a_format_2_one_keeps_the_host_s_note
     record = jn.read(old)
     assert record.header.format == 1 and record.moves == played and record.removed == [] and record.muted == {}
     noted = tmp_path / "noted.qbj"
-    writer = JournalWriter.create(noted, jn.Header(game="side-effects", seed=7, seats=3, names=("P0", "P1", "P2")),
-                                  sync=False)
+    writer = JournalWriter.create(
+        noted, jn.Header(game="side-effects", seed=7, seats=3, names=("P0", "P1", "P2")), sync=False
+    )
     writer.append(*played[0])
     writer.add_note(jn.note_record("removed", 2, token_hash="ab" * 32))
     writer.add_note(jn.note_record("muted", 1, muted=True))

@@ -131,14 +131,17 @@ def test_a_journal_that_cannot_be_made_is_made_by_the_next_commit(tmp_path, code
     assert jn.read(writer.path).moves == moves(1)
 
 
-@pytest.mark.parametrize(("exc", "words"), [
-    (OSError(errno.ENOSPC, "No space left on device"), "its disk is full"),
-    (OSError(errno.EDQUOT, "Disk quota exceeded"), "quota"),
-    (OSError(errno.EFBIG, "File too large"), "largest size"),
-    (OSError(errno.EACCES, "Permission denied"), "may not write"),
-    (OSError(errno.EROFS, "Read-only file system"), "read-only"),
-    (OSError(errno.EIO, "Input/output error"), "input/output error"),
-])
+@pytest.mark.parametrize(
+    ("exc", "words"),
+    [
+        (OSError(errno.ENOSPC, "No space left on device"), "its disk is full"),
+        (OSError(errno.EDQUOT, "Disk quota exceeded"), "quota"),
+        (OSError(errno.EFBIG, "File too large"), "largest size"),
+        (OSError(errno.EACCES, "Permission denied"), "may not write"),
+        (OSError(errno.EROFS, "Read-only file system"), "read-only"),
+        (OSError(errno.EIO, "Input/output error"), "input/output error"),
+    ],
+)
 def test_each_fault_is_named_in_one_sentence(exc, words):
     sentence = trouble_sentence(exc)
     assert sentence.startswith("The host cannot save the game: ") and words in sentence
@@ -235,8 +238,17 @@ async def until(predicate, what: str, timeout: float = 20.0) -> None:
 async def test_a_table_whose_disk_fails_pauses_tells_everyone_refuses_moves_and_goes_on(tmp_path, caplog):
     disk = Faulty()
     caplog.set_level(logging.ERROR, logger="quackbox.journal")
-    config = HostConfig(game="side-effects", seats=2, headless=True, autostart=True, bot_delay=0.0, seed=5,
-                        bind="127.0.0.1", port=0, journal_dir=str(tmp_path))
+    config = HostConfig(
+        game="side-effects",
+        seats=2,
+        headless=True,
+        autostart=True,
+        bot_delay=0.0,
+        seed=5,
+        bind="127.0.0.1",
+        port=0,
+        journal_dir=str(tmp_path),
+    )
     brains = [core_bots.make("side-effects", "heuristic", s) for s in range(2)]
     async with asyncio.timeout(60):
         async with Host(config, disk=disk) as host:
@@ -298,10 +310,37 @@ async def test_a_real_host_at_its_file_size_limit_pauses_and_a_kill_loses_nothin
         resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
 
     proc = subprocess.Popen(
-        [sys.executable, "-m", "quackbox", "host", "--headless", "--bind", "127.0.0.1", "--game", "quack",
-         "--seats", "4", "--bots", "4", "--autostart", "--bot-delay", "0.002", "--port", "0", "--seed", "4",
-         "--journal-dir", str(folder), "-o", "round-limit=100"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, preexec_fn=limited,
+        [
+            sys.executable,
+            "-m",
+            "quackbox",
+            "host",
+            "--headless",
+            "--bind",
+            "127.0.0.1",
+            "--game",
+            "quack",
+            "--seats",
+            "4",
+            "--bots",
+            "4",
+            "--autostart",
+            "--bot-delay",
+            "0.002",
+            "--port",
+            "0",
+            "--seed",
+            "4",
+            "--journal-dir",
+            str(folder),
+            "-o",
+            "round-limit=100",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+        preexec_fn=limited,
     )
     try:
         port = _port_of(proc)
@@ -331,4 +370,3 @@ def _port_of(proc: subprocess.Popen) -> int:
             threading.Thread(target=proc.stdout.read, daemon=True).start()
             return int(found.group(1))
     raise AssertionError(f"the host did not start: exit {proc.wait()}")
-

@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import errno
-import logging
 import os
 import random
 import signal
@@ -31,8 +29,8 @@ from quackbox.core import games
 from quackbox.core.bots import decide
 from quackbox.net import journal as jn
 from quackbox.net.client import Client
-from quackbox.net.journal_writer import Disk
 from quackbox.net.host import Host, HostConfig
+from quackbox.net.journal_writer import Disk
 from quackbox.net.protocol import View
 from quackbox.net.table import JournalStart
 from tests.net.test_resume import _start_host
@@ -81,8 +79,15 @@ async def play_checking(host: Host, check: Check) -> int:
 
 def host_config(tmp_path: Path) -> HostConfig:
     return HostConfig(
-        game="side-effects", seats=2, headless=True, autostart=True, bot_delay=0.0, seed=3,
-        bind="127.0.0.1", port=0, journal_dir=str(tmp_path),
+        game="side-effects",
+        seats=2,
+        headless=True,
+        autostart=True,
+        bot_delay=0.0,
+        seed=3,
+        bind="127.0.0.1",
+        port=0,
+        journal_dir=str(tmp_path),
     )
 
 
@@ -286,15 +291,33 @@ def check_against_the_journal(seen: list[View], record: jn.Journal) -> int:
 
 async def test_a_host_killed_at_any_moment_loses_no_move_anyone_saw(tmp_path):
     rng = random.Random(28)
-    env = dict(os.environ, **{f"QUACKBOX_{kind}_DIR": str(tmp_path / kind.lower()) for kind in ("DATA", "CONFIG", "STATE")})
+    env = dict(
+        os.environ, **{f"QUACKBOX_{kind}_DIR": str(tmp_path / kind.lower()) for kind in ("DATA", "CONFIG", "STATE")}
+    )
     mid_game = 0
     async with asyncio.timeout(150):
         for trial in range(KILLS):
             folder = tmp_path / f"games-{trial}"
-            host, port = _start_host([
-                "--game", "quack", "--seats", "4", "--bots", "4", "--autostart", "--bot-delay", "0.005",
-                "--port", "0", "--seed", str(trial), "--journal-dir", str(folder),
-            ], env)
+            host, port = _start_host(
+                [
+                    "--game",
+                    "quack",
+                    "--seats",
+                    "4",
+                    "--bots",
+                    "4",
+                    "--autostart",
+                    "--bot-delay",
+                    "0.005",
+                    "--port",
+                    "0",
+                    "--seed",
+                    str(trial),
+                    "--journal-dir",
+                    str(folder),
+                ],
+                env,
+            )
             seen: list[View] = []
             first = asyncio.Event()
             watcher = asyncio.create_task(watch(f"ws://127.0.0.1:{port}", seen, first))

@@ -27,10 +27,10 @@ from quackbox.core import bots as core_bots
 from quackbox.core import games
 from quackbox.core.bots import decide
 from quackbox.core.rules import Event
-from quackbox.net.network_bot import run_network_bot
-from quackbox.net.host import Host, HostConfig
-from quackbox.net.protocol import MoveMessage, Ready, Start, View, Wire
 from quackbox.net.config import TableConfig
+from quackbox.net.host import Host, HostConfig
+from quackbox.net.network_bot import run_network_bot
+from quackbox.net.protocol import MoveMessage, Ready, Start, View, Wire
 from quackbox.net.table import Send, Table
 from tests.net.sansio import Driver
 
@@ -93,7 +93,10 @@ PRIVATE_FIELDS = {
     "TradeAccepted": ("gave", "got"),
 }
 # Event fields that name a face-down Patient: hidden from every seat.
-FACE_DOWN_FIELDS = {"PatientAdmitted": ("patient",), "TreatmentPlayed": ("patient", "cure", "harm", "total_cure", "total_harm")}
+FACE_DOWN_FIELDS = {
+    "PatientAdmitted": ("patient",),
+    "TreatmentPlayed": ("patient", "cure", "harm", "total_cure", "total_harm"),
+}
 
 
 class Found:
@@ -343,7 +346,15 @@ async def test_no_leak_over_loopback(game):
     for seed in range(SOCKET_GAMES):
         seats = 3 + seed % 2
         config = HostConfig(
-            game=game, seats=seats, bots=1, headless=True, autostart=True, bot_delay=0, seed=seed, bind="127.0.0.1", port=0
+            game=game,
+            seats=seats,
+            bots=1,
+            headless=True,
+            autostart=True,
+            bot_delay=0,
+            seed=seed,
+            bind="127.0.0.1",
+            port=0,
         )
         async with CheckedHost(config) as host:
             players = [

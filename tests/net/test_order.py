@@ -28,7 +28,6 @@ from quackbox.net.protocol import (
     Remove,
     Say,
     Start,
-    View,
     Welcome,
 )
 from quackbox.net.table import Table
@@ -40,8 +39,15 @@ HOST_TOKEN = "the-host-s-own-token"
 
 def hosted(seats: int = 3, **config) -> Driver:
     """A table with the host's person at seat 0 (connection 1), and guests joining after."""
-    config = {"game": "shed", "seats": seats, "bot_kind": "random", "bot_delay": 0.0, "seed": 1,
-              "host_name": "Hana", **config}
+    config = {
+        "game": "shed",
+        "seats": seats,
+        "bot_kind": "random",
+        "bot_delay": 0.0,
+        "seed": 1,
+        "host_name": "Hana",
+        **config,
+    }
     d = Driver(Table(TableConfig(**config), rules=fakegame.RULES, host_token=HOST_TOKEN))
     d.connect(1)
     assert isinstance(d.send(1, Hello(version=PROTOCOL_VERSION, name="Hana", token=HOST_TOKEN))[0], Welcome)
@@ -143,8 +149,16 @@ def test_a_muted_person_s_chat_reaches_nobody_they_are_told_and_it_can_be_let_go
 
 async def test_a_resumed_table_keeps_its_removals_and_mutes(tmp_path):
     """Journalled: resumed, the removed token is still refused, the muted seat still muted."""
-    config = HostConfig(game="side-effects", seats=3, host_name="Hana", bind="127.0.0.1", port=0, seed=4,
-                        bot_delay=0.05, journal_dir=str(tmp_path))
+    config = HostConfig(
+        game="side-effects",
+        seats=3,
+        host_name="Hana",
+        bind="127.0.0.1",
+        port=0,
+        seed=4,
+        bot_delay=0.05,
+        journal_dir=str(tmp_path),
+    )
     async with asyncio.timeout(60):
         async with Host(config) as host:
             hana = await Client.connect(host.url, name="Hana", token=host.host_token)

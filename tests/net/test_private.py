@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from quackbox.net import journal as jn
-from quackbox.net.journal_writer import JournalWriter
-from quackbox.net import places
-from quackbox.net.tokens import TokenStore
 from quackbox import netcmd, savecmd
+from quackbox.net import journal as jn
+from quackbox.net import places
+from quackbox.net.journal_writer import JournalWriter
+from quackbox.net.tokens import TokenStore
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "getuid"), reason="POSIX permissions")
 

@@ -54,8 +54,16 @@ def records(path: Path) -> list[dict]:
 def host_config(game: str = "side-effects", **fields) -> HostConfig:
     fields.setdefault("seats", 3)
     fields.setdefault("bots", 2)
-    return HostConfig(game=game, headless=True, bot_delay=0.0, bind="127.0.0.1", port=0, seed=5,
-                      options=FAST_OPTIONS.get(game, {}), **fields)
+    return HostConfig(
+        game=game,
+        headless=True,
+        bot_delay=0.0,
+        bind="127.0.0.1",
+        port=0,
+        seed=5,
+        options=FAST_OPTIONS.get(game, {}),
+        **fields,
+    )
 
 
 # --- the lines -----------------------------------------------------------------------------------
@@ -113,8 +121,7 @@ async def test_a_program_plays_a_seat_over_a_real_host_to_the_end(game: str, tmp
     caplog.set_level(logging.INFO, logger="quackbox.net")
     record = tmp_path / "record"
     async with Host(host_config(game)) as host:
-        outcome = await asyncio.wait_for(
-            run_program_seat(host.url, argv("first", record), answer_seconds=QUICK), 120)
+        outcome = await asyncio.wait_for(run_program_seat(host.url, argv("first", record), answer_seconds=QUICK), 120)
     assert outcome is not None
     seen = records(record)
     assert seen[0]["cards"] > 0 and all(s["cards"] == 0 for s in seen[1:])
@@ -128,12 +135,12 @@ async def test_a_program_plays_a_seat_over_a_real_host_to_the_end(game: str, tmp
 
 @pytest.mark.parametrize("manner", sorted(FAULTS))
 async def test_a_program_that_fails_is_told_why_and_the_normal_bot_finishes_its_game(
-        manner: str, tmp_path: Path, caplog) -> None:
+    manner: str, tmp_path: Path, caplog
+) -> None:
     caplog.set_level(logging.INFO, logger="quackbox.net")
     record = tmp_path / "record"
     async with Host(host_config()) as host:
-        outcome = await asyncio.wait_for(
-            run_program_seat(host.url, argv(manner, record), answer_seconds=QUICK), 120)
+        outcome = await asyncio.wait_for(run_program_seat(host.url, argv(manner, record), answer_seconds=QUICK), 120)
     assert outcome is not None
     lost = [r.getMessage() for r in caplog.records if "lost its seat" in r.getMessage()]
     assert len(lost) == 1 and FAULTS[manner] in lost[0], lost
@@ -165,8 +172,14 @@ async def test_join_bot_cmd_plays_a_seat_to_the_end(tmp_path: Path) -> None:
     record = tmp_path / "record"
     async with Host(host_config()) as host:
         child = await asyncio.create_subprocess_exec(
-            str(COMMAND), "join", host.url, "--bot-cmd", shlex.join(argv("first", record)),
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+            str(COMMAND),
+            "join",
+            host.url,
+            "--bot-cmd",
+            shlex.join(argv("first", record)),
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
         out, err = await asyncio.wait_for(child.communicate(), 120)
         outcome = await asyncio.wait_for(host.game_over(), 10)
     assert child.returncode == 0, err.decode()
@@ -182,8 +195,24 @@ def test_sim_runs_each_program_once_per_place_for_every_game_and_prints_its_figu
     record = tmp_path / "record"
     command = "cmd:" + shlex.join(argv("first", record))
     out = subprocess.run(
-        [str(COMMAND), "sim", "--game", "side-effects", "--players", "3", "--games", "6", "--rotate",
-         "--bots", f"{command},normal", "--json"], capture_output=True, text=True, timeout=300)
+        [
+            str(COMMAND),
+            "sim",
+            "--game",
+            "side-effects",
+            "--players",
+            "3",
+            "--games",
+            "6",
+            "--rotate",
+            "--bots",
+            f"{command},normal",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     assert data["bots"] == [command, "normal", command] and data["errors"] == 0
@@ -204,8 +233,9 @@ def test_sim_gives_a_failed_program_s_seat_to_the_normal_bot_and_finishes(manner
     rules = games.get("side-effects")
     program = LineupProgram(rules, argv(manner, tmp_path / "record"), place=0, answer_seconds=QUICK)
     try:
-        result = sim.run("side-effects", players=2, games_count=2, seed=3, bots=["mine", "normal"],
-                         outside={"mine": program.bot})
+        result = sim.run(
+            "side-effects", players=2, games_count=2, seed=3, bots=["mine", "normal"], outside={"mine": program.bot}
+        )
     finally:
         program.close()
     assert result.errors == [] and result.stalls == []
@@ -224,8 +254,15 @@ def test_the_example_bot_of_the_docs_is_short_and_plays_both_games(tmp_path: Pat
     for game in sorted(games.GAMES):
         program = LineupProgram(games.get(game), [sys.executable, str(bot)], place=0)
         try:
-            result = sim.run(game, players=2, games_count=1, seed=1, bots=["mine", "normal"],
-                             outside={"mine": program.bot}, options=FAST_OPTIONS.get(game))
+            result = sim.run(
+                game,
+                players=2,
+                games_count=1,
+                seed=1,
+                bots=["mine", "normal"],
+                outside={"mine": program.bot},
+                options=FAST_OPTIONS.get(game),
+            )
         finally:
             program.close()
         assert result.errors == [] and program.failure is None
@@ -234,11 +271,15 @@ def test_the_example_bot_of_the_docs_is_short_and_plays_both_games(tmp_path: Pat
 
 def test_commands_that_cannot_seat_their_programs_say_why_before_anything_starts() -> None:
     for argv, said in [
-        (["sim", "--game", "quack", "--bots", "cmd:/nonexistent/bot,normal", "--games", "1"],
-         "quackbox: Cannot start /nonexistent/bot: No such file or directory."),
+        (
+            ["sim", "--game", "quack", "--bots", "cmd:/nonexistent/bot,normal", "--games", "1"],
+            "quackbox: Cannot start /nonexistent/bot: No such file or directory.",
+        ),
         (["sim", "--game", "quack", "--bots", "cmd:python3 'unclosed,normal"], "Cannot read the command"),
-        (["host", "--headless", "--seats", "2", "--bots", "2", "--bot-cmd", "./mybot", "--port", "0"],
-         "each --bot-cmd program takes an open seat, and this table has 0 for 1"),
+        (
+            ["host", "--headless", "--seats", "2", "--bots", "2", "--bot-cmd", "./mybot", "--port", "0"],
+            "each --bot-cmd program takes an open seat, and this table has 0 for 1",
+        ),
         (["join", "127.0.0.1:9", "--bot-cmd", "/nonexistent/bot"], "Cannot start /nonexistent/bot"),
     ]:
         out = subprocess.run([str(COMMAND), *argv], capture_output=True, text=True, timeout=60)

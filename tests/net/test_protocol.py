@@ -4,9 +4,9 @@ the fuzz contract (any input is a message or a ProtocolError, nothing else)."""
 from __future__ import annotations
 
 import dataclasses
+import enum
 import functools
 import hashlib
-import enum
 import re
 import types
 import typing
@@ -18,10 +18,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from quackbox.cards.quack import Anytime, Patient, Treatment
+from quackbox.cards.side_effects import SECard
 from quackbox.core import games
 from quackbox.core.bots import make as make_bot
 from quackbox.core.play import next_move
 from quackbox.core.rules import Move, Outcome
+from quackbox.core.side_effects.view import Prompt
 from quackbox.net.codec import MAX_DEPTH, Codec, DecodeError
 from quackbox.net.protocol import (
     CLIENT_MESSAGES,
@@ -36,14 +39,14 @@ from quackbox.net.protocol import (
     Hello,
     LineKind,
     Lobby,
+    LogLine,
+    MoveMessage,
     Mute,
     Notice,
     Paused,
-    Remove,
-    LogLine,
-    MoveMessage,
     ProtocolError,
     Ready,
+    Remove,
     Say,
     SeatInfo,
     Start,
@@ -53,9 +56,6 @@ from quackbox.net.protocol import (
     Wire,
     message_types,
 )
-from quackbox.cards.quack import Anytime, Patient, Treatment
-from quackbox.cards.side_effects import SECard
-from quackbox.core.side_effects.view import Prompt
 from tests.net import fakegame
 
 GAME_NAMES = sorted(games.GAMES)
@@ -166,7 +166,13 @@ def test_real_views_and_events_round_trip(game, options):
         events = rules.apply(state, seat, move)
         for watcher in (*range(seats), None):
             seen = tuple(e for e in (rules.redact(e, watcher) for e in events) if e is not None)
-            message = View(seq=7, view=rules.view(state, watcher), events=seen, log=(LogLine(text="a line", kind=LineKind.MINE, event=0),), deadline=DeadlineInfo(seat=0, kind="x", seconds=1.5))
+            message = View(
+                seq=7,
+                view=rules.view(state, watcher),
+                events=seen,
+                log=(LogLine(text="a line", kind=LineKind.MINE, event=0),),
+                deadline=DeadlineInfo(seat=0, kind="x", seconds=1.5),
+            )
             frame = wire.encode(message)
             assert len(frame) < MAX_FRAME
             assert wire.decode_from_host(frame) == message
@@ -233,7 +239,13 @@ def test_frames_are_the_documented_encoding_byte_for_byte(game):
         events = rules.apply(state, seat, move)
         for watcher in (*range(4), None):
             seen = tuple(e for e in (rules.redact(e, watcher) for e in events) if e is not None)
-            message = View(seq=9, view=rules.view(state, watcher), events=seen, log=(LogLine(text="a line", kind=LineKind.TURN),), deadline=DeadlineInfo(seat=1, kind="x", seconds=0.5))
+            message = View(
+                seq=9,
+                view=rules.view(state, watcher),
+                events=seen,
+                log=(LogLine(text="a line", kind=LineKind.TURN),),
+                deadline=DeadlineInfo(seat=1, kind="x", seconds=0.5),
+            )
             assert wire.encode(message) == msgpack.packb(documented(message))
             deepest = max(deepest, nesting(documented(message)))
     assert deepest <= MAX_DEPTH - 4
@@ -256,8 +268,13 @@ def test_the_frames_of_a_change_packed_alike_read_back_as_packed_one_by_one(game
         seat, move = next_move(rules, state, bots)
         events = rules.apply(state, seat, move)
         messages = [
-            View(seq=9, view=view, events=tuple(e for e in (rules.redact(e, watcher) for e in events) if e is not None),
-                 log=(LogLine(text=f"a line for {watcher}", kind=LineKind.TURN),), deadline=DeadlineInfo(seat=1, kind="x", seconds=0.5))
+            View(
+                seq=9,
+                view=view,
+                events=tuple(e for e in (rules.redact(e, watcher) for e in events) if e is not None),
+                log=(LogLine(text=f"a line for {watcher}", kind=LineKind.TURN),),
+                deadline=DeadlineInfo(seat=1, kind="x", seconds=0.5),
+            )
             for watcher, view in zip(watchers, rules.views(state, watchers))
         ]
         for message, frame in zip(messages, wire.encode_alike(messages), strict=True):
@@ -273,7 +290,9 @@ def test_what_the_views_of_a_change_share_is_packed_once(monkeypatch):
     rules = games.get("side-effects")
     wire = Wire(rules)
     state = rules.new_game(seats=4, seed=1)
-    messages = [View(seq=1, view=view, events=(), log=(), deadline=None) for view in rules.views(state, (*range(4), None))]
+    messages = [
+        View(seq=1, view=view, events=(), log=(), deadline=None) for view in rules.views(state, (*range(4), None))
+    ]
     packed: list[str] = []
     tagged_map = wire.values._tagged_map
 
@@ -340,13 +359,17 @@ def test_every_message_round_trips():
 def test_fields_with_defaults_may_be_left_out():
     wire = Wire(fakegame.RULES)
     frame = msgpack.packb({"type": "hello", "version": PROTOCOL_VERSION, "name": "Ana"})
-    assert wire.decode_from_client(frame) == Hello(version=PROTOCOL_VERSION, name="Ana", token=None, code=None, spectate=False)
+    assert wire.decode_from_client(frame) == Hello(
+        version=PROTOCOL_VERSION, name="Ana", token=None, code=None, spectate=False
+    )
 
 
 def test_a_client_before_its_welcome_decodes_only_the_handshake():
     wire = Wire(fakegame.RULES)
     early = Wire(None)
-    assert early.decode_from_host(wire.encode(Error(code="wrong_code", message="No."))) == Error(code="wrong_code", message="No.")
+    assert early.decode_from_host(wire.encode(Error(code="wrong_code", message="No."))) == Error(
+        code="wrong_code", message="No."
+    )
     with pytest.raises(ProtocolError) as refused:
         early.decode_from_host(wire.encode(Started(names=("a",))))
     assert refused.value.code == "bad_message"
@@ -405,7 +428,7 @@ def int_places(classes: dict[str, type]):
         hints = typing.get_type_hints(cls)
         for f in dataclasses.fields(cls):
             ann = hints[f.name]
-            if ann == int or ann == int | None:
+            if ann is int or ann == int | None:
                 yield cls, f.name, 1, True
             elif ann == tuple[int, ...]:
                 yield cls, f.name, (0, 1), (0, True)
@@ -443,9 +466,16 @@ def test_true_is_refused_for_every_int_field(game):
 def test_true_is_refused_for_every_int_field_of_every_message():
     wire = Wire(fakegame.RULES)
     classes = dict(wire.values.classes)
-    messages = {cls: wire.decode_from_client for cls in CLIENT_MESSAGES} | {cls: wire.decode_from_host for cls in HOST_MESSAGES}
+    messages = {cls: wire.decode_from_client for cls in CLIENT_MESSAGES} | {
+        cls: wire.decode_from_host for cls in HOST_MESSAGES
+    }
     places = list(int_places({c.__name__: c for c in messages}))
-    assert {f"{cls.__name__}.{name}" for cls, name, _, _ in places} >= {"Hello.version", "MoveMessage.seq", "View.seq", "Welcome.seat"}
+    assert {f"{cls.__name__}.{name}" for cls, name, _, _ in places} >= {
+        "Hello.version",
+        "MoveMessage.seq",
+        "View.seq",
+        "Welcome.seat",
+    }
     for cls, name, _, bad in places:
         good = {"type": cls.TYPE} | {k: v for k, v in sample_map(cls, classes).items() if k != "@"}
         good |= {"version": PROTOCOL_VERSION} if "version" in good else {}
@@ -474,7 +504,12 @@ def test_maps_with_keys_other_than_text_are_bad_messages_not_bad_frames():
 def test_floats_must_be_finite():
     base = {"type": "view", "seq": 1, "events": [], "log": [], "view": None}
     wire = Wire(fakegame.RULES)
-    assert wire.decode_from_host(msgpack.packb({**base, "deadline": {"@": "DeadlineInfo", "seat": 0, "kind": "x", "seconds": 2}})).deadline.seconds == 2.0
+    assert (
+        wire.decode_from_host(
+            msgpack.packb({**base, "deadline": {"@": "DeadlineInfo", "seat": 0, "kind": "x", "seconds": 2}})
+        ).deadline.seconds
+        == 2.0
+    )
     for seconds in (float("nan"), float("inf"), float("-inf")):
         deadline = {"@": "DeadlineInfo", "seat": 0, "kind": "x", "seconds": seconds}
         refuse({**base, "deadline": deadline}, from_host=True)
@@ -517,7 +552,10 @@ def test_enums_travel_by_value_and_only_their_values_are_accepted():
     assert codec.decode({"@": "Paint", "colour": "blue", "size": 2}) == Paint(Colour.BLUE, Size.LARGE)
     assert type(codec.decode({"@": "Paint", "colour": "red", "size": 1}).colour) is Colour
     assert msgpack.unpackb(codec.pack(Paint(Colour.RED, Size.SMALL, Colour.BLUE))) == {
-        "@": "Paint", "colour": "red", "size": 1, "spare": "blue"
+        "@": "Paint",
+        "colour": "red",
+        "size": 1,
+        "spare": "blue",
     }
     for colour, size in (("green", 1), ("red", 3), ("red", True), ("red", "1"), (0, 1), ("RED", 1)):
         with pytest.raises(DecodeError):
@@ -697,7 +735,11 @@ def test_a_card_that_is_not_the_games_refuses_to_encode(game):
         dataclasses.replace(card, id=True) if card.id == 1 else dataclasses.replace(card, id=float(card.id)),
     ):
         with pytest.raises(TypeError, match="by its id"):
-            wire.encode(View(seq=1, view=dataclasses.replace(view, hand=(fake, *view.hand[1:])), events=(), log=(), deadline=None))
+            wire.encode(
+                View(
+                    seq=1, view=dataclasses.replace(view, hand=(fake, *view.hand[1:])), events=(), log=(), deadline=None
+                )
+            )
 
 
 @pytest.mark.parametrize("game", GAME_NAMES)
@@ -711,7 +753,9 @@ def test_cards_by_id_make_a_view_frame_under_half_its_size_as_tagged_maps(game):
     for _ in range(30):
         seat, move = next_move(rules, state, bots)
         rules.apply(state, seat, move)
-    message = View(seq=30, view=rules.view(state, 0), events=(), log=(), deadline=DeadlineInfo(seat=0, kind="turn", seconds=12.5))
+    message = View(
+        seq=30, view=rules.view(state, 0), events=(), log=(), deadline=DeadlineInfo(seat=0, kind="turn", seconds=12.5)
+    )
     frame = wire.encode(message)
     assert frame == msgpack.packb(documented(message))
     assert 2 * len(frame) < len(msgpack.packb(documented(message, by_reference=False)))
@@ -814,7 +858,6 @@ def test_a_table_by_reference_must_be_one_and_a_union_must_tell_its_arms_apart()
         Codec([Mixed, Spell], refs={Rune: RUNES, Sigil: SIGILS})
 
 
-
 @dataclasses.dataclass(frozen=True, slots=True)
 class Even:
     number: int
@@ -846,8 +889,19 @@ class Crate:
 
 
 CRATE = {
-    "@": "Crate", "count": 1, "label": "a", "shut": True, "weight": 1.5, "void": None, "colour": "red", "size": 1,
-    "pair": (1, "a"), "runes": (0, 2), "mark": 5, "inside": {"@": "Even", "number": 2}, "anything": (3, "x", None),
+    "@": "Crate",
+    "count": 1,
+    "label": "a",
+    "shut": True,
+    "weight": 1.5,
+    "void": None,
+    "colour": "red",
+    "size": 1,
+    "pair": (1, "a"),
+    "runes": (0, 2),
+    "mark": 5,
+    "inside": {"@": "Even", "number": 2},
+    "anything": (3, "x", None),
 }
 
 REFUSALS = [
@@ -880,8 +934,11 @@ REFUSALS = [
     ({"anything": (1, "x" * 1001)}, "Crate", "Crate.anything: text longer than 1000 characters"),
     ({"anything": float("inf")}, "Crate", "Crate.anything: expected a finite number, got inf"),
     ({"anything": b"x"}, "Crate", "Crate.anything: expected a game value, got binary data"),
-    ({"anything": functools.reduce(lambda inner, _: (inner,), range(MAX_DEPTH + 1), 0)}, "Crate",
-     "Crate.anything: values nested deeper than 16"),
+    (
+        {"anything": functools.reduce(lambda inner, _: (inner,), range(MAX_DEPTH + 1), 0)},
+        "Crate",
+        "Crate.anything: values nested deeper than 16",
+    ),
 ]
 
 
@@ -891,7 +948,18 @@ def test_each_refusal_names_its_place_and_says_what_was_wrong(change, cls, sente
     logs show them, and the readers made once per annotation must keep them."""
     codec = Codec([Crate, Paint, Even], refs={Rune: RUNES, Sigil: SIGILS})
     assert codec.decode(CRATE) == Crate(
-        1, "a", True, 1.5, None, Colour.RED, Size.SMALL, (1, "a"), (RUNES[0], RUNES[2]), SIGILS[0], Even(2), (3, "x", None)
+        1,
+        "a",
+        True,
+        1.5,
+        None,
+        Colour.RED,
+        Size.SMALL,
+        (1, "a"),
+        (RUNES[0], RUNES[2]),
+        SIGILS[0],
+        Even(2),
+        (3, "x", None),
     )
     with pytest.raises(DecodeError) as refused:
         codec.decode(CRATE | change)
@@ -910,7 +978,10 @@ def test_a_codec_works_out_each_annotation_once_not_per_value(monkeypatch):
     for _ in range(30):
         seat, move = next_move(rules, state, bots)
         rules.apply(state, seat, move)
-        frames += [wire.encode(View(seq=1, view=rules.view(state, watcher), events=(), log=(), deadline=None)) for watcher in (0, 1, None)]
+        frames += [
+            wire.encode(View(seq=1, view=rules.view(state, watcher), events=(), log=(), deadline=None))
+            for watcher in (0, 1, None)
+        ]
     hand = next(f for f in wire.values.wire_fields(type(rules.view(state, 0))) if f.name == "hand")
     revealed = next(f for f in wire.values.wire_fields(Prompt) if f.name == "revealed")
     assert hand.read is revealed.read is wire.values.reader(tuple[SECard, ...])
@@ -925,6 +996,7 @@ def test_a_codec_works_out_each_annotation_once_not_per_value(monkeypatch):
     frame = msgpack.unpackb(frames[0], use_list=False)
     with pytest.raises(ProtocolError, match=r"SEView\.hand: expected the id of a SECard, got -1\.$"):
         wire.decode_from_host(msgpack.packb(frame | {"view": frame["view"] | {"hand": (-1,)}}))
+
 
 # --- the fuzz contract ----------------------------------------------------------------------
 
@@ -946,7 +1018,11 @@ plain = st.recursive(
     lambda inner: st.one_of(
         st.lists(inner, max_size=5),
         st.dictionaries(keys, inner, max_size=6),
-        st.builds(lambda t, d: {"@": t, **d}, st.sampled_from(NAMES), st.dictionaries(st.sampled_from(FIELD_NAMES), inner, max_size=5)),
+        st.builds(
+            lambda t, d: {"@": t, **d},
+            st.sampled_from(NAMES),
+            st.dictionaries(st.sampled_from(FIELD_NAMES), inner, max_size=5),
+        ),
     ),
     max_leaves=15,
 )
@@ -987,8 +1063,24 @@ def test_fuzz_message_shaped_garbage(frame):
 VALID_FRAMES = [
     SHED.encode(MoveMessage(seq=3, move=fakegame.Play(7))),
     SHED.encode(Hello(version=PROTOCOL_VERSION, name="Ana", token="tok", code="KQXZ")),
-    SE.encode(View(seq=2, view=games.get("side-effects").view(games.get("side-effects").new_game(seats=3, seed=1), 0), events=(), log=(), deadline=None)),
-    QUACK.encode(View(seq=2, view=games.get("quack").view(games.get("quack").new_game(seats=3, seed=1), 0), events=(), log=(), deadline=None)),
+    SE.encode(
+        View(
+            seq=2,
+            view=games.get("side-effects").view(games.get("side-effects").new_game(seats=3, seed=1), 0),
+            events=(),
+            log=(),
+            deadline=None,
+        )
+    ),
+    QUACK.encode(
+        View(
+            seq=2,
+            view=games.get("quack").view(games.get("quack").new_game(seats=3, seed=1), 0),
+            events=(),
+            log=(),
+            deadline=None,
+        )
+    ),
 ]
 
 

@@ -48,8 +48,9 @@ def test_the_kinds_remembered_are_bounded():
 
 
 def _accept_error(loop: asyncio.AbstractEventLoop) -> None:
-    loop.call_exception_handler({"message": "socket.accept() out of system resource",
-                                 "exception": OSError(errno.EMFILE, "Too many open files")})
+    loop.call_exception_handler(
+        {"message": "socket.accept() out of system resource", "exception": OSError(errno.EMFILE, "Too many open files")}
+    )
 
 
 async def test_an_error_the_loop_repeats_is_logged_once_then_with_its_count(caplog: pytest.LogCaptureFixture) -> None:
@@ -76,7 +77,9 @@ def test_errors_of_one_kind_are_told_apart_from_others():
     enobufs = {"message": "socket.accept() out of system resource", "exception": OSError(errno.ENOBUFS, "y")}
     assert describe_error(emfile)[0] != describe_error(enobufs)[0]
     assert describe_error({"message": "Task exception was never retrieved"}) == (
-        ("Task exception was never retrieved",), "Task exception was never retrieved")
+        ("Task exception was never retrieved",),
+        "Task exception was never retrieved",
+    )
 
 
 async def test_a_quiet_log_counts_what_it_holds_back(caplog: pytest.LogCaptureFixture) -> None:
@@ -88,25 +91,30 @@ async def test_a_quiet_log_counts_what_it_holds_back(caplog: pytest.LogCaptureFi
     deadline = time.monotonic() + 10
     while len(caplog.records) < 2 and time.monotonic() < deadline:
         await asyncio.sleep(0.05)
-    assert re.search(r"door: closed a connection from 127\.0\.0\.\d \(499 more times since it was last logged\)",
-                     caplog.records[1].getMessage())
+    assert re.search(
+        r"door: closed a connection from 127\.0\.0\.\d \(499 more times since it was last logged\)",
+        caplog.records[1].getMessage(),
+    )
 
 
 # --- the descriptor limit ---------------------------------------------------------------------
 
 
 def _soft_limit(pid: int) -> int:
-    line = next(line for line in Path(f"/proc/{pid}/limits").read_text().splitlines()
-                if line.startswith("Max open files"))
+    line = next(
+        line for line in Path(f"/proc/{pid}/limits").read_text().splitlines() if line.startswith("Max open files")
+    )
     return int(line.split()[3])
 
 
 def test_raising_the_limit_takes_it_to_the_hard_one() -> None:
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    code = ("import resource, sys\n"
-            "from quackbox.net.resources import raise_descriptor_limit\n"
-            f"resource.setrlimit(resource.RLIMIT_NOFILE, (64, {hard}))\n"
-            "print(*raise_descriptor_limit(), resource.getrlimit(resource.RLIMIT_NOFILE)[0])\n")
+    code = (
+        "import resource, sys\n"
+        "from quackbox.net.resources import raise_descriptor_limit\n"
+        f"resource.setrlimit(resource.RLIMIT_NOFILE, (64, {hard}))\n"
+        "print(*raise_descriptor_limit(), resource.getrlimit(resource.RLIMIT_NOFILE)[0])\n"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     expected = hard if hard != resource.RLIM_INFINITY else 65536
     assert out.stdout.split() == ["64", str(expected), str(expected)]
@@ -117,15 +125,23 @@ def test_quackbox_host_starts_with_its_descriptor_limit_raised(tmp_path: Path) -
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if hard != resource.RLIM_INFINITY and hard <= 256:
         pytest.skip("the hard limit is too low to see it raised")
-    env = {**os.environ, "QUACKBOX_DATA_DIR": str(tmp_path / "data"), "QUACKBOX_STATE_DIR": str(tmp_path / "state"),
-           "QUACKBOX_CONFIG_DIR": str(tmp_path / "config")}
+    env = {
+        **os.environ,
+        "QUACKBOX_DATA_DIR": str(tmp_path / "data"),
+        "QUACKBOX_STATE_DIR": str(tmp_path / "state"),
+        "QUACKBOX_CONFIG_DIR": str(tmp_path / "config"),
+    }
 
     def lowered() -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (256, hard))
 
     proc = subprocess.Popen(
-        [sys.executable, "-m", "quackbox", "host", "--headless", "--bind", "127.0.0.1", "--port", "0",
-         "--no-journal"], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        [sys.executable, "-m", "quackbox", "host", "--headless", "--bind", "127.0.0.1", "--port", "0", "--no-journal"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
         preexec_fn=lowered,
     )
     try:

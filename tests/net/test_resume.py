@@ -22,12 +22,12 @@ from typing import Any
 
 import pytest
 
+from quackbox.core import bots as core_bots
 from quackbox.core import games
+from quackbox.core.bots import decide
 from quackbox.net import journal as jn
 from quackbox.net.client import Client
 from quackbox.net.protocol import Lobby, View
-from quackbox.core import bots as core_bots
-from quackbox.core.bots import decide
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -48,8 +48,13 @@ class Player:
             await client.ready()
             async for message in client:
                 if isinstance(message, Lobby):
-                    if message.starter == client.seat and all(s.kind != "open" for s in message.seats) \
-                            and all(s.ready for s in message.seats) and not message.started and not message.over:
+                    if (
+                        message.starter == client.seat
+                        and all(s.kind != "open" for s in message.seats)
+                        and all(s.ready for s in message.seats)
+                        and not message.started
+                        and not message.over
+                    ):
                         await client.start()
                 elif isinstance(message, View):
                     self.views.append(message)
@@ -72,7 +77,10 @@ class Player:
 def _start_host(args: list[str], env: dict[str, str]) -> tuple[subprocess.Popen, int]:
     proc = subprocess.Popen(
         [sys.executable, "-m", "quackbox", "host", "--headless", "--bind", "127.0.0.1", *args],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
     )
     assert proc.stdout is not None
     for line in proc.stdout:
@@ -93,8 +101,9 @@ def _check_views(players: list[Player], record: jn.Journal) -> None:
         for message in player.views:
             wanted.setdefault(message.seq, []).append((seat, message.view))
     assert max(wanted) <= len(record.moves)
-    state = rules.new_game(seats=record.header.seats, options=rules.parse_options(record.header.options),
-                           seed=record.header.seed)
+    state = rules.new_game(
+        seats=record.header.seats, options=rules.parse_options(record.header.options), seed=record.header.seed
+    )
     checked = 0
     for k in range(len(record.moves) + 1):
         for seat, view in wanted.get(k, ()):
@@ -110,8 +119,24 @@ async def _crash_and_resume(tmp_path: Path, seed: int, *, kill_when) -> tuple[li
     env = dict(os.environ, QUACKBOX_STATE_DIR=str(tmp_path / "state"))
     journal_dir = tmp_path / f"games-{seed}"
     host, port = _start_host(
-        ["--game", "side-effects", "--seats", "3", "--port", "0", "--seed", str(seed), "--bot-delay", "0",
-         "--journal-dir", str(journal_dir), "-o", "tremors-seconds=30"], env)
+        [
+            "--game",
+            "side-effects",
+            "--seats",
+            "3",
+            "--port",
+            "0",
+            "--seed",
+            str(seed),
+            "--bot-delay",
+            "0",
+            "--journal-dir",
+            str(journal_dir),
+            "-o",
+            "tremors-seconds=30",
+        ],
+        env,
+    )
     url = f"ws://127.0.0.1:{port}"
     players = [Player(url, f"P{i}", seed * 10 + i, think=0.05) for i in range(3)]
     tasks = [asyncio.create_task(p.play()) for p in players]
@@ -133,8 +158,9 @@ async def _crash_and_resume(tmp_path: Path, seed: int, *, kill_when) -> tuple[li
             assert not before.finished
             heard = max(p.views[-1].seq for p in players if p.views)
             assert len(before.moves) >= heard, "a move a client saw is missing from the journal"
-            resumed, _ = _start_host(["--resume", str(path), "--port", str(port), "--bot-delay", "0",
-                                      "--journal-dir", str(journal_dir)], env)
+            resumed, _ = _start_host(
+                ["--resume", str(path), "--port", str(port), "--bot-delay", "0", "--journal-dir", str(journal_dir)], env
+            )
         await asyncio.wait_for(asyncio.gather(*tasks), timeout=180)
     finally:
         for proc in (host, resumed):

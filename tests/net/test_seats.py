@@ -72,7 +72,11 @@ def test_readiness_and_a_full_table():
 
 def test_a_journal_header_brings_the_seats_back():
     header = Header(
-        game="shed", seed=1, seats=3, names=("Hana", "Ana", "Bot 3"), bots=(False, False, True),
+        game="shed",
+        seed=1,
+        seats=3,
+        names=("Hana", "Ana", "Bot 3"),
+        bots=(False, False, True),
         token_hashes=("", token_hash("ana-token"), ""),
     )
     seats = Seats(3, host_name="Host", host_token="fresh", bots=0)

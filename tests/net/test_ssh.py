@@ -22,17 +22,17 @@ import time
 from pathlib import Path
 from typing import Any, AsyncIterator, Callable
 
-import asyncssh
 import pyte
 import pytest
 
 from quackbox.door_child import join_program
+from quackbox.net.door_launch import Launch
+from quackbox.net.door_policy import DoorLimits
 from quackbox.net.host import Host, HostConfig
 from quackbox.net.protocol import HUMAN
 from quackbox.net.ssh import SshConfig, SshError, SshServer
-from quackbox.net.door_launch import Launch
-from quackbox.net.door_policy import DoorLimits
 from quackbox.net.ssh_keys import load_host_key
+from quackbox.net.sshlib import asyncssh
 
 STUB = str(Path(__file__).with_name("ssh_stub.py"))
 ROOT = Path(__file__).resolve().parents[2]
@@ -98,9 +98,24 @@ class Screen(asyncssh.SSHClientSession):  # type: ignore[type-arg]
 
 
 @contextlib.asynccontextmanager
-async def table(tmp_path: Path, *, ssh: dict[str, Any] | None = None, **host: Any) -> AsyncIterator[tuple[Host, SshServer]]:
-    config = HostConfig(**{"game": "side-effects", "seats": 2, "bots": 1, "headless": True, "bind": "127.0.0.1",
-                           "port": 0, "once": False, "bot_delay": 0.0, "away_grace": None, "seed": 3, **host})
+async def table(
+    tmp_path: Path, *, ssh: dict[str, Any] | None = None, **host: Any
+) -> AsyncIterator[tuple[Host, SshServer]]:
+    config = HostConfig(
+        **{
+            "game": "side-effects",
+            "seats": 2,
+            "bots": 1,
+            "headless": True,
+            "bind": "127.0.0.1",
+            "port": 0,
+            "once": False,
+            "bot_delay": 0.0,
+            "away_grace": None,
+            "seed": 3,
+            **host,
+        }
+    )
     ssh_config = door_config(tmp_path, **(ssh or {}))
     async with Host(config) as running, SshServer(ssh_config, running) as door:
         if ssh_config.warm:  # the children are forked warm from the first session on
@@ -116,9 +131,18 @@ def door_config(tmp_path: Path, **options: Any) -> SshConfig:
     names = {f.name for f in dataclasses.fields(DoorLimits)}
     limits = DoorLimits(**{"hangup_grace": 1.0, **{k: v for k, v in options.items() if k in names}})
     rest = {k: v for k, v in options.items() if k not in names}
-    return SshConfig(**{"port": 0, "bind": "127.0.0.1", "host_key": str(tmp_path / "host_key"),
-                        "players_dir": str(tmp_path / "players"), "limits": limits, "warm": False,
-                        "program": join_program(), **rest})
+    return SshConfig(
+        **{
+            "port": 0,
+            "bind": "127.0.0.1",
+            "host_key": str(tmp_path / "host_key"),
+            "players_dir": str(tmp_path / "players"),
+            "limits": limits,
+            "warm": False,
+            "program": join_program(),
+            **rest,
+        }
+    )
 
 
 def forked_warm(door: SshServer) -> bool:
@@ -136,16 +160,24 @@ WARM = pytest.mark.parametrize("warm", [False, True], ids=["fresh", "warm"])
 
 async def login(door: SshServer, key: asyncssh.SSHKey | None, user: str = "alice", **kw: Any) -> Any:
     return await asyncssh.connect(
-        "127.0.0.1", door.port, username=user, client_keys=[key] if key else None, known_hosts=None,
-        agent_path=None, config=None, **kw,
+        "127.0.0.1",
+        door.port,
+        username=user,
+        client_keys=[key] if key else None,
+        known_hosts=None,
+        agent_path=None,
+        config=None,
+        **kw,
     )
 
 
-async def session(conn: Any, *, pty: bool = True, command: str | None = None, cols: int = 80,
-                  rows: int = 24) -> Screen:
+async def session(conn: Any, *, pty: bool = True, command: str | None = None, cols: int = 80, rows: int = 24) -> Screen:
     _, screen = await conn.create_session(
-        lambda: Screen(cols, rows), command, term_type="xterm-256color" if pty else None,
-        term_size=(cols, rows) if pty else None, encoding=None,
+        lambda: Screen(cols, rows),
+        command,
+        term_type="xterm-256color" if pty else None,
+        term_size=(cols, rows) if pty else None,
+        encoding=None,
     )
     return screen
 
@@ -417,7 +449,8 @@ async def test_the_child_has_its_own_terminal_term_locale_and_folder(tmp_path: P
         assert launch.workdir == tmp_path / "players" and stat.S_IMODE(launch.workdir.stat().st_mode) == 0o700
         assert launch.folder.parent == launch.workdir and not launch.folder.exists()
         assert keys[0].get_fingerprint("sha256").split(":")[1][:20].replace("/", "_").replace("+", "-") in str(
-            launch.folder)
+            launch.folder
+        )
 
 
 @WARM
@@ -445,9 +478,7 @@ async def test_closing_a_session_leaves_no_child_even_when_the_host_ignores_sigh
 
 @WARM
 async def test_a_child_deaf_to_the_hangup_is_killed_after_the_grace(tmp_path: Path, keys: list, warm: bool) -> None:
-    async with table(tmp_path, ssh={"command": stub("ignore-hup"), "hangup_grace": 0.5, "warm": warm}) as (
-        host, door
-    ):
+    async with table(tmp_path, ssh={"command": stub("ignore-hup"), "hangup_grace": 0.5, "warm": warm}) as (host, door):
         conn = await login(door, keys[0])
         await (await session(conn)).wait_for("ready", raw=True)
         [child] = [s.child for s in door.sessions]
@@ -479,10 +510,30 @@ async def test_openssh_shows_the_goodbye_before_the_connection_goes(tmp_path: Pa
     async with table(tmp_path, ssh={"command": stub()}) as (host, door):
         master, slave = os.openpty()  # the player's terminal
         ssh = subprocess.Popen(
-            ["ssh", "-F", "/dev/null", "-p", str(door.port), "-i", str(key_file), "-o", "BatchMode=yes",
-             "-o", "IdentitiesOnly=yes", "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
-             "-o", "LogLevel=ERROR", "alice@127.0.0.1"],
-            stdin=slave, stdout=slave, stderr=slave, start_new_session=True,
+            [
+                "ssh",
+                "-F",
+                "/dev/null",
+                "-p",
+                str(door.port),
+                "-i",
+                str(key_file),
+                "-o",
+                "BatchMode=yes",
+                "-o",
+                "IdentitiesOnly=yes",
+                "-o",
+                "StrictHostKeyChecking=no",
+                "-o",
+                "UserKnownHostsFile=/dev/null",
+                "-o",
+                "LogLevel=ERROR",
+                "alice@127.0.0.1",
+            ],
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            start_new_session=True,
         )
         os.close(slave)
         said = bytearray()
@@ -539,12 +590,14 @@ async def test_a_silent_connection_is_dropped_by_the_keepalives(tmp_path: Path, 
         await asyncio.gather(pipe(client_r, server_w), pipe(server_r, client_w), return_exceptions=True)
 
     async with table(tmp_path, ssh={"command": stub(), "keepalive_interval": 0.3, "keepalive_count": 2}) as (
-        host, door,
+        host,
+        door,
     ):
         middle = await asyncio.start_server(relay, "127.0.0.1", 0)
         port = middle.sockets[0].getsockname()[1]
-        conn = await asyncssh.connect("127.0.0.1", port, username="alice", client_keys=[keys[0]],
-                                      known_hosts=None, agent_path=None, config=None)
+        conn = await asyncssh.connect(
+            "127.0.0.1", port, username="alice", client_keys=[keys[0]], known_hosts=None, agent_path=None, config=None
+        )
         await (await session(conn)).wait_for("ready", raw=True)
         [child] = [s.child for s in door.sessions]
         await asyncio.sleep(1.0)
@@ -592,12 +645,14 @@ async def test_a_player_who_stops_reading_stops_the_child_not_the_host(tmp_path:
 
 @pytest.mark.parametrize("user", ["ann", "--spectate", "-x", "--code=AAAA"])
 def test_the_user_name_reaches_join_as_a_name_never_an_option(tmp_path: Path, user: str) -> None:
+    from quackbox.__main__ import build_parser
     from quackbox.door_child import join_program
     from quackbox.net.door_launch import child_command
-    from quackbox.__main__ import build_parser
 
-    argv = child_command(Launch(url="ws://127.0.0.1:1", name=user, spectate=False, folder=tmp_path / "k",
-                                workdir=tmp_path), join_program())
+    argv = child_command(
+        Launch(url="ws://127.0.0.1:1", name=user, spectate=False, folder=tmp_path / "k", workdir=tmp_path),
+        join_program(),
+    )
     assert argv[:6] == [sys.executable, "-P", "-m", "quackbox.door_child", str(tmp_path), "join"]
     args = build_parser().parse_args(argv[5:])
     assert args.name == user and not args.spectate and args.code is None
@@ -617,20 +672,50 @@ def test_the_host_key_is_made_once_readable_by_its_owner_only(tmp_path: Path) ->
 
 async def test_a_taken_port_is_a_sentence(tmp_path: Path, keys: list) -> None:
     async with table(tmp_path) as (host, door):
-        taken = SshServer(SshConfig(port=door.port, bind="127.0.0.1", host_key=str(tmp_path / "k2"),
-                                    players_dir=str(tmp_path / "p2")), host)
+        taken = SshServer(
+            SshConfig(
+                port=door.port, bind="127.0.0.1", host_key=str(tmp_path / "k2"), players_dir=str(tmp_path / "p2")
+            ),
+            host,
+        )
         with pytest.raises(SshError, match="already in use"):
             await taken.start()
 
 
 def _start_host(tmp_path: Path, *extra: str) -> tuple[subprocess.Popen[str], int]:
     """A headless host with an SSH door, once its children are forked warm (it says so in its log)."""
-    env = {**os.environ, "QUACKBOX_DATA_DIR": str(tmp_path / "data"), "QUACKBOX_STATE_DIR": str(tmp_path / "state"),
-           "QUACKBOX_CONFIG_DIR": str(tmp_path / "config")}
+    env = {
+        **os.environ,
+        "QUACKBOX_DATA_DIR": str(tmp_path / "data"),
+        "QUACKBOX_STATE_DIR": str(tmp_path / "state"),
+        "QUACKBOX_CONFIG_DIR": str(tmp_path / "config"),
+    }
     proc = subprocess.Popen(
-        [sys.executable, "-m", "quackbox", "host", "--headless", "--seats", "2", "--bots", "1", "--port", "0",
-         "--bind", "127.0.0.1", "--ssh", "0", "--no-journal", "--again", *extra],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        [
+            sys.executable,
+            "-m",
+            "quackbox",
+            "host",
+            "--headless",
+            "--seats",
+            "2",
+            "--bots",
+            "1",
+            "--port",
+            "0",
+            "--bind",
+            "127.0.0.1",
+            "--ssh",
+            "0",
+            "--no-journal",
+            "--again",
+            *extra,
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
     )
     assert proc.stdout is not None
     port, warm = None, False
@@ -655,8 +740,9 @@ async def test_killing_the_host_ends_every_child(tmp_path: Path, keys: list, noh
         if nohup:
             signal.signal(signal.SIGHUP, before)
     try:
-        conn = await asyncssh.connect("127.0.0.1", port, username="alice", client_keys=[keys[0]],
-                                      known_hosts=None, agent_path=None)
+        conn = await asyncssh.connect(
+            "127.0.0.1", port, username="alice", client_keys=[keys[0]], known_hosts=None, agent_path=None
+        )
         screen = await session(conn)
         await screen.wait_for("alice (you)")
         [zygote] = _children_of(proc.pid)

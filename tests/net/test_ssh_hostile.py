@@ -21,7 +21,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-import asyncssh
 import pytest
 import websockets
 
@@ -29,6 +28,7 @@ from quackbox.net.client import Client
 from quackbox.net.door_policy import CROWDED, INPUT_CLOSED, REPLACED, TOO_FAST, no_session_sentence
 from quackbox.net.protocol import HUMAN, PROTOCOL_VERSION, Hello, Wire
 from quackbox.net.ssh import ssh_key
+from quackbox.net.sshlib import asyncssh
 from quackbox.net.tokens import TokenStore
 from tests.net.test_ssh import CHILD_START, WARM, forked_warm, keys, login, session, stub, table, until  # noqa: F401 (keys: a fixture)
 
@@ -52,8 +52,16 @@ class Watcher(asyncssh.SSHClient):
 
 async def watched_login(door: Any, key: asyncssh.SSHKey, address: str = "127.0.0.1") -> tuple[Any, Watcher]:
     conn, client = await asyncssh.create_connection(
-        Watcher, "127.0.0.1", door.port, username="x", client_keys=[key], known_hosts=None, agent_path=None,
-        config=None, local_addr=(address, 0))
+        Watcher,
+        "127.0.0.1",
+        door.port,
+        username="x",
+        client_keys=[key],
+        known_hosts=None,
+        agent_path=None,
+        config=None,
+        local_addr=(address, 0),
+    )
     return conn, client
 
 
@@ -65,16 +73,24 @@ def reason(exc: Exception | None) -> str:
 
 
 @WARM
-async def test_a_module_planted_in_the_hosts_folder_never_runs(tmp_path: Path, keys: list, monkeypatch,
-                                                               warm: bool) -> None:
+async def test_a_module_planted_in_the_hosts_folder_never_runs(
+    tmp_path: Path, keys: list, monkeypatch, warm: bool
+) -> None:
     """The host was started in a folder anyone may write to, holding a planted quackbox package and
     modules named like its dependencies: the session's child imports none of them, nor does the
     zygote it is forked from (started in that folder too), and the key that took a seat has a
     folder of its own only the host's user may enter."""
     shared = tmp_path / "shared"
     (shared / "quackbox").mkdir(parents=True)
-    planted = {"quackbox/__init__.py", "quackbox/__main__.py", "textual.py", "msgpack.py", "websockets.py",
-               "sitecustomize.py", "usercustomize.py"}
+    planted = {
+        "quackbox/__init__.py",
+        "quackbox/__main__.py",
+        "textual.py",
+        "msgpack.py",
+        "websockets.py",
+        "sitecustomize.py",
+        "usercustomize.py",
+    }
     for name in planted:
         marker = tmp_path / f"ran-{name.replace('/', '-')}"
         (shared / name).write_text(f"open({str(marker)!r}, 'w').write('planted code ran')\n")
@@ -158,14 +174,15 @@ async def test_held_connections_and_raw_sockets_do_not_keep_a_newcomer_out(tmp_p
     limits = {"command": stub(), "stranger_connections": 6, "connection_deadline": 60.0}
     async with table(tmp_path, seats=3, bots=0, ssh=limits) as (host, door):
         held = [await watched_login(door, keys[i % 2], f"127.0.0.{2 + i}") for i in range(3)]
-        raw = [await asyncio.open_connection("127.0.0.1", door.port, local_addr=(f"127.0.1.{i + 1}", 0))
-               for i in range(3)]
+        raw = [
+            await asyncio.open_connection("127.0.0.1", door.port, local_addr=(f"127.0.1.{i + 1}", 0)) for i in range(3)
+        ]
         newcomer = await session(await login(door, keys[2], "newcomer"))
         await newcomer.wait_for("ready", raw=True, timeout=10)
         # The oldest waiting connection made way for the newcomer's, and was told why.
         lost = await asyncio.wait_for(held[0][1].lost, 10)
         assert CROWDED in reason(lost)
-        for reader, writer in raw:
+        for _reader, writer in raw:
             writer.close()
         for conn, _ in held:
             conn.close()
@@ -180,9 +197,7 @@ async def test_a_connection_without_a_session_is_closed_with_a_sentence(tmp_path
         writer.close()
 
 
-async def test_one_address_opening_connections_too_fast_is_refused_with_a_sentence(
-    tmp_path: Path, keys: list
-) -> None:
+async def test_one_address_opening_connections_too_fast_is_refused_with_a_sentence(tmp_path: Path, keys: list) -> None:
     limits = {"command": stub(), "connection_burst": 3, "connections_per_second": 0.1}
     async with table(tmp_path, ssh=limits) as (host, door):
         for _ in range(3):
@@ -234,8 +249,14 @@ async def test_a_neighbour_on_the_same_address_never_keeps_a_seat_holder_out(tmp
     """On a shared box everyone is 127.0.0.1. A neighbour there leaves sockets open that never speak
     and logs in with a key that holds no seat faster than strangers may (refused, with the
     sentence); alice, who holds a seat, comes back from the same address every time."""
-    limits = {"command": stub(), "connection_burst": 2, "connections_per_second": 0.01,
-              "stranger_connections": 4, "stranger_connections_per_address": 4, "connection_deadline": 60.0}
+    limits = {
+        "command": stub(),
+        "connection_burst": 2,
+        "connections_per_second": 0.01,
+        "stranger_connections": 4,
+        "stranger_connections_per_address": 4,
+        "connection_deadline": 60.0,
+    }
     async with table(tmp_path, seats=2, bots=1, ssh=limits) as (host, door):
         alice = ssh_key(keys[0].get_fingerprint("sha256"))
         await hold_seat(host, door, alice, "alice")
@@ -346,10 +367,30 @@ async def test_openssh_with_its_input_closed_ends_quietly(tmp_path: Path, keys: 
     key_file.chmod(0o600)
     async with table(tmp_path, ssh={"command": stub("flood")}) as (host, door):
         ssh = await asyncio.create_subprocess_exec(
-            "ssh", "-tt", "-F", "/dev/null", "-p", str(door.port), "-i", str(key_file), "-o", "BatchMode=yes",
-            "-o", "IdentitiesOnly=yes", "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
-            "-o", "LogLevel=ERROR", "eve@127.0.0.1", "spectate",
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            "ssh",
+            "-tt",
+            "-F",
+            "/dev/null",
+            "-p",
+            str(door.port),
+            "-i",
+            str(key_file),
+            "-o",
+            "BatchMode=yes",
+            "-o",
+            "IdentitiesOnly=yes",
+            "-o",
+            "StrictHostKeyChecking=no",
+            "-o",
+            "UserKnownHostsFile=/dev/null",
+            "-o",
+            "LogLevel=ERROR",
+            "eve@127.0.0.1",
+            "spectate",
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         try:
             assert await asyncio.wait_for(ssh.wait(), 20) == 0
         finally:

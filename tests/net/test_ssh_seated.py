@@ -21,22 +21,44 @@ import termios
 from pathlib import Path
 from typing import Any
 
-import asyncssh
 import pyte
 import pytest
 
 from quackbox.core.side_effects.moves import EndTurn
 from quackbox.net.host import HostConfig
 from quackbox.net.local import open_table
+from quackbox.net.ssh import SshConfig
+from quackbox.net.sshlib import asyncssh
 from tests.net.test_ssh import (  # noqa: F401 (keys: a fixture)
-    ROOT, _descendants_of, door_config, gone, keys, login, session, stub, until,
+    ROOT,
+    _descendants_of,
+    door_config,
+    gone,
+    keys,
+    login,
+    session,
+    stub,
+    until,
 )
 
 
 def seated(tmp_path: Path, **host: Any) -> tuple[HostConfig, SshConfig]:
-    config = HostConfig(**{"game": "side-effects", "seats": 2, "bots": 0, "headless": False, "host_name": "Hana",
-                           "bind": "127.0.0.1", "port": 0, "once": False, "bot_delay": 0.0, "away_grace": None,
-                           "seed": 3, **host})
+    config = HostConfig(
+        **{
+            "game": "side-effects",
+            "seats": 2,
+            "bots": 0,
+            "headless": False,
+            "host_name": "Hana",
+            "bind": "127.0.0.1",
+            "port": 0,
+            "once": False,
+            "bot_delay": 0.0,
+            "away_grace": None,
+            "seed": 3,
+            **host,
+        }
+    )
     ssh = door_config(tmp_path)
     return config, ssh
 
@@ -125,13 +147,35 @@ async def test_closing_the_hosts_app_closes_the_ssh_sessions_and_leaves_no_child
 ) -> None:
     """The real ``quackbox host --ssh`` with a seat, on a terminal: its lobby shows the ssh command,
     bob comes in with it, and leaving the host's lobby (or a kill) tells bob the table closed and ends his child."""
-    env = {**os.environ, "QUACKBOX_DATA_DIR": str(tmp_path / "data"), "QUACKBOX_STATE_DIR": str(tmp_path / "state"),
-           "QUACKBOX_CONFIG_DIR": str(tmp_path / "config"), "TERM": "xterm-256color"}
+    env = {
+        **os.environ,
+        "QUACKBOX_DATA_DIR": str(tmp_path / "data"),
+        "QUACKBOX_STATE_DIR": str(tmp_path / "state"),
+        "QUACKBOX_CONFIG_DIR": str(tmp_path / "config"),
+        "TERM": "xterm-256color",
+    }
     master, slave = os.openpty()
     os.set_blocking(master, False)
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-    argv = [sys.executable, "-m", "quackbox", "host", "--game", "side-effects", "--seats", "2", "--name", "Hana",
-            "--bind", "127.0.0.1", "--port", "0", "--ssh", "0", "--no-journal"]
+    argv = [
+        sys.executable,
+        "-m",
+        "quackbox",
+        "host",
+        "--game",
+        "side-effects",
+        "--seats",
+        "2",
+        "--name",
+        "Hana",
+        "--bind",
+        "127.0.0.1",
+        "--port",
+        "0",
+        "--ssh",
+        "0",
+        "--no-journal",
+    ]
     proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdin=slave, stdout=slave, stderr=slave, start_new_session=True)
     os.close(slave)
     host_screen = pyte.Screen(80, 24)
@@ -147,12 +191,15 @@ async def test_closing_the_hosts_app_closes_the_ssh_sessions_and_leaves_no_child
     loop.add_reader(master, read)
     bob: Any = None
     try:
-        shown = await until(lambda: re.search(r"nothing installed: ssh -p (\d+) 127\.0\.0\.1",
-                                              "\n".join(host_screen.display)), what="the host's lobby")
+        shown = await until(
+            lambda: re.search(r"nothing installed: ssh -p (\d+) 127\.0\.0\.1", "\n".join(host_screen.display)),
+            what="the host's lobby",
+        )
         port = int(shown.group(1))
         assert "SSH host key SHA256:" in "\n".join(host_screen.display)
-        bob = await asyncssh.connect("127.0.0.1", port, username="bob", client_keys=[keys[2]], known_hosts=None,
-                                     agent_path=None, config=None)
+        bob = await asyncssh.connect(
+            "127.0.0.1", port, username="bob", client_keys=[keys[2]], known_hosts=None, agent_path=None, config=None
+        )
         screen = await session(bob)
         await screen.wait_for("bob (you)")
         assert "Hana" in seat_line(screen.text, 1)

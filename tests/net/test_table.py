@@ -10,15 +10,18 @@ import msgpack
 import pytest
 
 from quackbox.core.rules import BadOptions, LineKind
+from quackbox.net.config import TableConfig
+from quackbox.net.limits import CHAT_BURST, FLOOD_BURST, MESSAGE_BURST, SLOW_FREE, SLOW_MAX
+from quackbox.net.lobby import CLOSE_POLICY, HELLO_TIMEOUT
 from quackbox.net.protocol import (
-    LogLine,
+    PROTOCOL_VERSION,
     Bye,
     ChatLine,
     Error,
     Hello,
     Lobby,
+    LogLine,
     MoveMessage,
-    PROTOCOL_VERSION,
     Ready,
     Say,
     Start,
@@ -26,9 +29,6 @@ from quackbox.net.protocol import (
     View,
     Welcome,
 )
-from quackbox.net.limits import CHAT_BURST, FLOOD_BURST, MESSAGE_BURST, SLOW_FREE, SLOW_MAX
-from quackbox.net.lobby import CLOSE_POLICY, HELLO_TIMEOUT
-from quackbox.net.config import TableConfig
 from quackbox.net.seats import LOBBY_SEAT_GRACE
 from quackbox.net.table import JournalEnd, JournalMove, JournalStart, Send, Table
 from tests.net import fakegame
@@ -440,7 +440,9 @@ def test_journal_records_every_accepted_move_before_anyone_hears_of_it():
 def test_the_end_of_a_game_is_journaled_before_the_final_views():
     d = started()
     d.table.state.hands[0][:] = d.table.state.hands[0][:1]
-    actions = d.table.receive(1, d.wire.encode(MoveMessage(seq=d.table.seq, move=Play(d.table.state.hands[0][0]))), d.now)
+    actions = d.table.receive(
+        1, d.wire.encode(MoveMessage(seq=d.table.seq, move=Play(d.table.state.hands[0][0]))), d.now
+    )
     kinds = [type(a) for a in actions]
     assert kinds[:2] == [JournalMove, JournalEnd] and Send in kinds[2:]
     assert actions[1].outcome.winners == (0,)

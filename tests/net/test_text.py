@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from quackbox.net.text import clean_name, clean_text, ignorable, name_keys, skeleton
 
+
 @pytest.mark.parametrize(
     "raw, clean",
     [
@@ -53,8 +54,23 @@ def test_clean_text_limit():
 
 @pytest.mark.parametrize(
     "invisible",
-    ["\u17b4", "\u17b5", "\ufe0f", "\U000e0100", "\u180b", "\u180f", "\u115f", "\u3164", "\u034f", "\u2065",
-     "\U000e0041", "\U000e0fff", "\u00ad", "\u2800", "\U0001d173"],
+    [
+        "\u17b4",
+        "\u17b5",
+        "\ufe0f",
+        "\U000e0100",
+        "\u180b",
+        "\u180f",
+        "\u115f",
+        "\u3164",
+        "\u034f",
+        "\u2065",
+        "\U000e0041",
+        "\U000e0fff",
+        "\u00ad",
+        "\u2800",
+        "\U0001d173",
+    ],
 )
 def test_what_draws_as_nothing_is_dropped(invisible):
     """Default-ignorable code points (variation selectors, Khmer inherent vowels, fillers, tags...)
@@ -66,24 +82,55 @@ def test_what_draws_as_nothing_is_dropped(invisible):
 
 def test_every_default_ignorable_code_point_is_dropped():
     """Unicode's Default_Ignorable_Code_Point ranges (all 4,174 code points): none survives cleaning."""
-    ranges = [(0xAD, 0xAD), (0x34F, 0x34F), (0x61C, 0x61C), (0x115F, 0x1160), (0x17B4, 0x17B5), (0x180B, 0x180F),
-              (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164), (0xFE00, 0xFE0F),
-              (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A),
-              (0xE0000, 0xE0FFF)]
+    ranges = [
+        (0xAD, 0xAD),
+        (0x34F, 0x34F),
+        (0x61C, 0x61C),
+        (0x115F, 0x1160),
+        (0x17B4, 0x17B5),
+        (0x180B, 0x180F),
+        (0x200B, 0x200F),
+        (0x202A, 0x202E),
+        (0x2060, 0x206F),
+        (0x3164, 0x3164),
+        (0xFE00, 0xFE0F),
+        (0xFEFF, 0xFEFF),
+        (0xFFA0, 0xFFA0),
+        (0xFFF0, 0xFFF8),
+        (0x1BCA0, 0x1BCA3),
+        (0x1D173, 0x1D17A),
+        (0xE0000, 0xE0FFF),
+    ]
     survivors = [hex(c) for low, high in ranges for c in range(low, high + 1) if clean_name(f"a{chr(c)}b") != "ab"]
     assert survivors == []
 
 
 def test_visible_marks_and_letters_stay():
     assert clean_name("Zoë Ñandú") == "Zoë Ñandú"
-    assert clean_text("e\u0301") == "e\u0301" and clean_text("\u0928\u093f") == "\u0928\u093f"  # a Devanagari vowel sign
+    assert (
+        clean_text("e\u0301") == "e\u0301" and clean_text("\u0928\u093f") == "\u0928\u093f"
+    )  # a Devanagari vowel sign
     assert clean_text("I ❤ tea ☕") == "I ❤ tea ☕"
 
 
 @pytest.mark.parametrize(
     "twin",
-    ["alice", "ALICE", "Alice", "Аlice", "AIice", "A1ice", "Alıce", "Al\u0456ce", "Ａｌｉｃｅ", "A l i c e",
-     "Alíce", "alic\u17b4e", "Alic\ufe0fe", "Alice\u200b"],
+    [
+        "alice",
+        "ALICE",
+        "Alice",
+        "Аlice",
+        "AIice",
+        "A1ice",
+        "Alıce",
+        "Al\u0456ce",
+        "Ａｌｉｃｅ",
+        "A l i c e",
+        "Alíce",
+        "alic\u17b4e",
+        "Alic\ufe0fe",
+        "Alice\u200b",
+    ],
 )
 def test_names_that_look_alike_share_a_key(twin):
     assert name_keys(twin) & name_keys("Alice")

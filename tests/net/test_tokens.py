@@ -19,8 +19,9 @@ async def _first_view(client: Client) -> View:
 
 async def test_a_remembered_token_reclaims_the_seat_and_hand(tmp_path: Path) -> None:
     store = TokenStore(tmp_path / "tokens.json")
-    config = HostConfig(game="side-effects", seats=2, headless=True, port=0, bot_delay=0.0, seed=3,
-                        away_grace=None, autostart=True)
+    config = HostConfig(
+        game="side-effects", seats=2, headless=True, port=0, bot_delay=0.0, seed=3, away_grace=None, autostart=True
+    )
     async with Host(config) as host:
         first = await Client.connect(host.url, name="Ana", tokens=store, reconnect=False)
         assert store.recall(host.url, "Ana") == first.token and store.recall(host.url, "Ben") is None

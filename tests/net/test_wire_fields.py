@@ -13,11 +13,45 @@ from quackbox.net.protocol import Wire
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "PROTOCOL.md"
 
-SEAT_NAMES = {"seat", "seats", "target", "to", "by", "first", "inflictor", "loser", "current", "winners",
-              "waiting_for", "trade_partners", "window_seats", "other", "redirect_seat", "first_seat"}
+SEAT_NAMES = {
+    "seat",
+    "seats",
+    "target",
+    "to",
+    "by",
+    "first",
+    "inflictor",
+    "loser",
+    "current",
+    "winners",
+    "waiting_for",
+    "trade_partners",
+    "window_seats",
+    "other",
+    "redirect_seat",
+    "first_seat",
+}
 """Fields that name seats: none of them may read as a bare number."""
-CARD_NAMES = {"card", "cards", "drug", "disorder", "mine", "theirs", "give", "gave", "got", "patient", "discard",
-              "reminder", "hand", "revealed", "discard_top", "reminders", "paying", "treatments"}
+CARD_NAMES = {
+    "card",
+    "cards",
+    "drug",
+    "disorder",
+    "mine",
+    "theirs",
+    "give",
+    "gave",
+    "got",
+    "patient",
+    "discard",
+    "reminder",
+    "hand",
+    "revealed",
+    "discard_top",
+    "reminders",
+    "paying",
+    "treatments",
+}
 """Fields that hold cards."""
 
 

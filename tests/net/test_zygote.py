@@ -26,8 +26,8 @@ import pytest
 
 from quackbox.net import zygote as zygote_module
 from quackbox.net.door_launch import SESSION_ENV, Launch, child_environment, interpreter_environment
-from quackbox.net.pty_child import PtyChild
 from quackbox.net.fork_server import entry
+from quackbox.net.pty_child import PtyChild
 from quackbox.net.zygote import Zygote
 
 REPORT = str(Path(__file__).with_name("child_report.py"))
@@ -38,14 +38,26 @@ START = 60.0
 pytestmark = pytest.mark.skipif(not Zygote.available(), reason="no pidfd here: the door starts every child fresh")
 
 
-def env_of(tmp_path: Path, *, code: str = "KQXZ", name: str = "key", import_path: tuple[str, ...] = ()) -> dict[str, str]:
-    launch = Launch(url="ws://127.0.0.1:1", name="ann", spectate=False, folder=tmp_path / name, workdir=tmp_path,
-                    term="xterm-256color", code=code, client_env={"COLORTERM": "truecolor"})
+def env_of(
+    tmp_path: Path, *, code: str = "KQXZ", name: str = "key", import_path: tuple[str, ...] = ()
+) -> dict[str, str]:
+    launch = Launch(
+        url="ws://127.0.0.1:1",
+        name="ann",
+        spectate=False,
+        folder=tmp_path / name,
+        workdir=tmp_path,
+        term="xterm-256color",
+        code=code,
+        client_env={"COLORTERM": "truecolor"},
+    )
     return child_environment(launch, import_path)
 
 
 @contextlib.asynccontextmanager
-async def warm(tmp_path: Path, modules: tuple[str, ...] = LIGHT, import_path: tuple[str, ...] = ()) -> AsyncIterator[Zygote]:
+async def warm(
+    tmp_path: Path, modules: tuple[str, ...] = LIGHT, import_path: tuple[str, ...] = ()
+) -> AsyncIterator[Zygote]:
     env = interpreter_environment(import_path) | {"HOME": str(tmp_path)}
     zygote = Zygote(env, tmp_path, session_env=SESSION_ENV, warm=modules)
     zygote.start()
@@ -122,11 +134,20 @@ def memory_holds(pid: int, needle: bytes) -> bool:
 def test_the_zygote_runs_what_python_would_run_and_nothing_else() -> None:
     py = sys.executable
     assert entry([py, "-P", "-m", "quackbox.door_child", "/w", "join"]) == (
-        "module", "quackbox.door_child", ["/w", "join"])
+        "module",
+        "quackbox.door_child",
+        ["/w", "join"],
+    )
     assert entry([py, "script.py", "-x"]) == ("path", "script.py", ["-x"])
     assert entry([py, "-P", "script.py"]) == ("path", "script.py", [])
-    for other in ([py, "-c", "print(1)"], [py, "-X", "dev", "-m", "m"], ["/bin/sh", "-c", "x"], [py], [py, "-m"],
-                  ["/usr/bin/python3", "script.py"]):
+    for other in (
+        [py, "-c", "print(1)"],
+        [py, "-X", "dev", "-m", "m"],
+        ["/bin/sh", "-c", "x"],
+        [py],
+        [py, "-m"],
+        ["/usr/bin/python3", "script.py"],
+    ):
         assert entry(other) is None, other
 
 
@@ -147,14 +168,34 @@ async def test_a_warm_child_is_started_as_a_fresh_one_is(tmp_path: Path) -> None
         assert got["session_leader"] and got["group_leader"] and got["ctty"]
         assert got["ttys"][0] and got["ttys"] == [got["ttys"][0]] * 3
         assert got["env"] == env
-        assert got["signals"] == {"SIGHUP": "default", "SIGINT": "default_int_handler", "SIGTERM": "default",
-                                  "SIGPIPE": "ignored", "SIGCHLD": "default", "SIGUSR1": "default",
-                                  "SIGWINCH": "default", "SIGXFSZ": "ignored"}
+        assert got["signals"] == {
+            "SIGHUP": "default",
+            "SIGINT": "default_int_handler",
+            "SIGTERM": "default",
+            "SIGPIPE": "ignored",
+            "SIGCHLD": "default",
+            "SIGUSR1": "default",
+            "SIGWINCH": "default",
+            "SIGXFSZ": "ignored",
+        }
         assert got["blocked"] == [] and got["fds"] == [0, 1, 2] and got["threads"] == 1 and got["gc"]
         assert got["argv"] == [REPORT, "report"] and got["main"] == "__main__"
         assert got["stdout"] == {"tty": True, "line_buffering": True, "encoding": "utf-8", "is_dunder": True}
-        same = ("session_leader", "group_leader", "ctty", "env", "signals", "blocked", "fds", "threads", "gc", "argv",
-                "main", "stdout", "stdin_tty")
+        same = (
+            "session_leader",
+            "group_leader",
+            "ctty",
+            "env",
+            "signals",
+            "blocked",
+            "fds",
+            "threads",
+            "gc",
+            "argv",
+            "main",
+            "stdout",
+            "stdin_tty",
+        )
         assert {k: got[k] for k in same} == {k: fresh[k] for k in same}
         for child in (warm_child, fresh_child):
             await child.end(1.0)
@@ -188,8 +229,13 @@ async def test_the_zygote_imports_nothing_from_the_folder_the_host_was_started_i
     shared = tmp_path / "shared"
     (shared / "quackbox" / "net").mkdir(parents=True)
     marker = tmp_path / "planted-code-ran"
-    for name in ("json.py", "quackbox/__init__.py", "quackbox/net/__init__.py", "quackbox/net/zygote.py",
-                 "sitecustomize.py"):
+    for name in (
+        "json.py",
+        "quackbox/__init__.py",
+        "quackbox/net/__init__.py",
+        "quackbox/net/zygote.py",
+        "sitecustomize.py",
+    ):
         (shared / name).write_text(f"open({str(marker)!r}, 'a').write({name!r})\n")
     monkeypatch.chdir(shared)
     async with warm(tmp_path) as zygote:
@@ -256,7 +302,9 @@ async def test_a_killed_zygote_leaves_its_children_playing_and_is_started_again(
         assert first is not None
         os.kill(first, signal.SIGKILL)
         await until(lambda: zygote.pid != first, 10, "the zygote's end to be heard")
-        assert await zygote.spawn([sys.executable, REPORT], env_of(tmp_path), cols=80, rows=24) is None  # start it fresh
+        assert (
+            await zygote.spawn([sys.executable, REPORT], env_of(tmp_path), cols=80, rows=24) is None
+        )  # start it fresh
         assert re.search(rf"warm start process {first} was killed by signal 9; sessions start fresh", caplog.text)
         child.write(b"still here\r")
         await screen.wait_for("got still here")
@@ -305,14 +353,20 @@ libc.pthread_create(ctypes.byref(thread), None, ctypes.cast(libc.sleep, ctypes.c
 """
 
 
-@pytest.mark.parametrize(("trouble", "said"), [
-    ("raise RuntimeError('broken on purpose')", "broken on purpose"),
-    ("import threading, time; threading.Thread(target=time.sleep, args=(60,), daemon=True).start()",
-     "threads were started while warming (Thread-1 (sleep))"),
-    (_NATIVE_THREAD, "threads were started while warming (not started by Python)"),
-    ("held = open(__file__)", "descriptors were left open while warming: "),
-    ("import asyncio; loop = asyncio.new_event_loop()", "descriptors were left open while warming: "),
-], ids=["raises", "starts-a-thread", "starts-a-thread-python-never-sees", "leaves-a-file-open", "makes-an-event-loop"])
+@pytest.mark.parametrize(
+    ("trouble", "said"),
+    [
+        ("raise RuntimeError('broken on purpose')", "broken on purpose"),
+        (
+            "import threading, time; threading.Thread(target=time.sleep, args=(60,), daemon=True).start()",
+            "threads were started while warming (Thread-1 (sleep))",
+        ),
+        (_NATIVE_THREAD, "threads were started while warming (not started by Python)"),
+        ("held = open(__file__)", "descriptors were left open while warming: "),
+        ("import asyncio; loop = asyncio.new_event_loop()", "descriptors were left open while warming: "),
+    ],
+    ids=["raises", "starts-a-thread", "starts-a-thread-python-never-sees", "leaves-a-file-open", "makes-an-event-loop"],
+)
 async def test_a_zygote_that_cannot_warm_is_given_up_after_a_few_tries(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, trouble: str, said: str
 ) -> None:
@@ -331,8 +385,12 @@ async def test_a_zygote_that_cannot_warm_is_given_up_after_a_few_tries(
         assert not zygote.ready and zygote.pid is None
         assert said in caplog.text
         assert caplog.text.count("cannot warm") == zygote_module.START_ATTEMPTS
-        assert await zygote.spawn([sys.executable, REPORT], env_of(tmp_path, import_path=(str(modules),)), cols=80,
-                            rows=24) is None
+        assert (
+            await zygote.spawn(
+                [sys.executable, REPORT], env_of(tmp_path, import_path=(str(modules),)), cols=80, rows=24
+            )
+            is None
+        )
     finally:
         await zygote.stop()
 

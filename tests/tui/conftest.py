@@ -6,9 +6,9 @@ from typing import Any, Callable
 
 import pytest
 
-from tests.tui.fakes import FakeSession, opener_for
 from quackbox.tui.app import QuackboxApp, make_app
 from quackbox.tui.config import ENV_DIR
+from tests.tui.fakes import FakeSession, opener_for
 
 SIZE = (80, 24)
 
@@ -24,7 +24,12 @@ def app_for(tmp_path) -> Callable[..., QuackboxApp]:
     """``app_for(session)``: an app that opens ``session`` at once, with no cursor blinking."""
 
     def build(session: FakeSession | None = None, *, home: bool = False, **kwargs: Any) -> QuackboxApp:
-        return make_app(config_dir=tmp_path / "config", opener=opener_for(session) if session else None,
-                        home=home, cursor_blink=False, **kwargs)
+        return make_app(
+            config_dir=tmp_path / "config",
+            opener=opener_for(session) if session else None,
+            home=home,
+            cursor_blink=False,
+            **kwargs,
+        )
 
     return build

@@ -20,19 +20,19 @@ from typing import Any, Awaitable, Callable, Sequence
 from rich.console import Console
 
 from quackbox.core.rules import Move, RulesError
-from quackbox.tui.clock import Clock
 from quackbox.net.protocol import (
     ChatLine,
     DeadlineInfo,
     Error,
-    LogLine,
     ErrorCode,
     Lobby,
+    LogLine,
     ProtocolError,
     SeatInfo,
     Started,
     View,
 )
+from quackbox.tui.clock import Clock
 
 _END = object()
 
@@ -40,9 +40,19 @@ _END = object()
 class FakeSession:
     """What the app needs of a Session, fed by the test."""
 
-    def __init__(self, game: str, *, seat: int | None = 0, mode: str = "local", title: str = "",
-                 starter: bool = True, room_code: str | None = None, address: str = "this machine",
-                 ssh_door: str | None = None, web_link: str | None = None) -> None:
+    def __init__(
+        self,
+        game: str,
+        *,
+        seat: int | None = 0,
+        mode: str = "local",
+        title: str = "",
+        starter: bool = True,
+        room_code: str | None = None,
+        address: str = "this machine",
+        ssh_door: str | None = None,
+        web_link: str | None = None,
+    ) -> None:
         self.game = game
         self.seat = seat
         self.mode = mode
@@ -101,9 +111,16 @@ class FakeSession:
         self.end()
 
 
-def lobby_of(names: Sequence[str], *, started: bool = True, over: bool = False, starter: int = 0,
-             kinds: Sequence[str] | None = None, ready: Sequence[bool] | None = None,
-             away: Sequence[int] = ()) -> Lobby:
+def lobby_of(
+    names: Sequence[str],
+    *,
+    started: bool = True,
+    over: bool = False,
+    starter: int = 0,
+    kinds: Sequence[str] | None = None,
+    ready: Sequence[bool] | None = None,
+    away: Sequence[int] = (),
+) -> Lobby:
     kinds = list(kinds or ["human"] + ["bot"] * (len(names) - 1))
     ready = list(ready or [k == "bot" for k in kinds])
     return Lobby(
@@ -111,8 +128,7 @@ def lobby_of(names: Sequence[str], *, started: bool = True, over: bool = False, 
         over=over,
         starter=starter,
         seats=tuple(
-            SeatInfo(seat=i, name=n, kind=kinds[i], connected=kinds[i] != "open", ready=ready[i],
-                     away=i in away)
+            SeatInfo(seat=i, name=n, kind=kinds[i], connected=kinds[i] != "open", ready=ready[i], away=i in away)
             for i, n in enumerate(names)
         ),
         spectators=0,
@@ -122,8 +138,17 @@ def lobby_of(names: Sequence[str], *, started: bool = True, over: bool = False, 
 class RulesTable(FakeSession):
     """A FakeSession backed by the real rules and a State the test stacked."""
 
-    def __init__(self, rules: Any, state: Any, *, seat: int = 0, names: Sequence[str] | None = None,
-                 deadlines: bool = False, grace: float = 0.0, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        rules: Any,
+        state: Any,
+        *,
+        seat: int = 0,
+        names: Sequence[str] | None = None,
+        deadlines: bool = False,
+        grace: float = 0.0,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(rules.name, seat=seat, **kwargs)
         self.rules = rules
         self.state = state
@@ -144,10 +169,17 @@ class RulesTable(FakeSession):
     def view_message(self, events: Sequence[Any] = ()) -> View:
         rules, seat = self.rules, self.seat
         seen = [e for e in (rules.redact(ev, seat) for ev in events) if e is not None]
-        log = tuple(LogLine(text=text, kind=rules.line_kind(e, seat), event=i)
-                    for i, e in enumerate(seen) if (text := rules.describe(e, self.names, seat)))
+        log = tuple(
+            LogLine(text=text, kind=rules.line_kind(e, seat), event=i)
+            for i, e in enumerate(seen)
+            if (text := rules.describe(e, self.names, seat))
+        )
         deadline = rules.deadline(self.state)
-        info = DeadlineInfo(seat=deadline.seat, kind=deadline.kind, seconds=deadline.seconds) if deadline is not None else None
+        info = (
+            DeadlineInfo(seat=deadline.seat, kind=deadline.kind, seconds=deadline.seconds)
+            if deadline is not None
+            else None
+        )
         return View(seq=self.seq, view=rules.view(self.state, seat), events=tuple(seen), log=log, deadline=info)
 
     def resend(self) -> None:
@@ -214,8 +246,16 @@ def opener_for(session: FakeSession) -> Callable[[], Awaitable[FakeSession]]:
 def screen_text(app: Any) -> str:
     """The screen as plain text, one line per row (what a person would read)."""
     width, height = app.size
-    console = Console(width=width, height=height, file=io.StringIO(), force_terminal=True, color_system=None,
-                      record=True, legacy_windows=False, safe_box=False)
+    console = Console(
+        width=width,
+        height=height,
+        file=io.StringIO(),
+        force_terminal=True,
+        color_system=None,
+        record=True,
+        legacy_windows=False,
+        safe_box=False,
+    )
     update = app.screen._compositor.render_update(full=True, screen_stack=app._background_screens, simplify=True)
     console.print(update)
     lines = console.export_text().split("\n")[:height]
@@ -304,9 +344,16 @@ def error_code(name: str) -> str:
     return ErrorCode(name).value
 
 
-def quack_table(seats: int = 3, *, hands: dict[int, Sequence[str]] | None = None,
-                patients: dict[int, str] | None = None, first: int = 0, window_seconds: float = 0.0,
-                seed: int = 0, **options: Any) -> Any:
+def quack_table(
+    seats: int = 3,
+    *,
+    hands: dict[int, Sequence[str]] | None = None,
+    patients: dict[int, str] | None = None,
+    first: int = 0,
+    window_seconds: float = 0.0,
+    seed: int = 0,
+    **options: Any,
+) -> Any:
     """A dealt Quack game, ``first`` to decide whether to flee, with hands and Patients rearranged
     by card name (the cards are taken from the decks, so every card stays in one place)."""
     from quackbox.core import quack as q
@@ -380,8 +427,9 @@ def clipped_widgets(app: Any) -> list[str]:
 async def opened(pilot: Any) -> Any:
     """Wait until the table screen holds its first view; the game's board."""
     app = pilot.app
-    await wait_for(pilot, lambda: app.table_screen is not None and app.table_screen.view is not None,
-                   what="the table to open")
+    await wait_for(
+        pilot, lambda: app.table_screen is not None and app.table_screen.view is not None, what="the table to open"
+    )
     await pilot.pause()
     return app.table_screen.board
 

@@ -32,8 +32,8 @@ from pathlib import Path
 from typing import Any, Callable, NamedTuple
 
 import pyte
-from wcwidth import wcwidth
 from textual.drivers.headless_driver import HeadlessDriver
+from wcwidth import wcwidth
 
 from quackbox.core import bots as core_bots
 from quackbox.core import games
@@ -43,7 +43,6 @@ from quackbox.tui.app import QuackboxApp, make_app
 from quackbox.tui.table import TableScreen
 from quackbox.tui.terminal import fresh_frame, repaint_pending
 from tests.tui.fakes import ManualClock, RulesTable, lobby_of, opener_for, settled, wait_for
-
 
 # --- the emulator ----------------------------------------------------------------------------
 
@@ -65,10 +64,29 @@ class Cell(NamedTuple):
     overline: bool = False
 
 
-_ON = {1: "bold", 2: "dim", 3: "italics", 4: "underscore", 5: "blink", 6: "blink", 7: "reverse", 8: "conceal",
-       9: "strikethrough", 21: "underscore", 53: "overline"}
-_OFF = {22: ("bold", "dim"), 23: ("italics",), 24: ("underscore",), 25: ("blink",), 27: ("reverse",),
-        28: ("conceal",), 29: ("strikethrough",), 55: ("overline",)}
+_ON = {
+    1: "bold",
+    2: "dim",
+    3: "italics",
+    4: "underscore",
+    5: "blink",
+    6: "blink",
+    7: "reverse",
+    8: "conceal",
+    9: "strikethrough",
+    21: "underscore",
+    53: "overline",
+}
+_OFF = {
+    22: ("bold", "dim"),
+    23: ("italics",),
+    24: ("underscore",),
+    25: ("blink",),
+    27: ("reverse",),
+    28: ("conceal",),
+    29: ("strikethrough",),
+    55: ("overline",),
+}
 
 
 def with_sgr(pen: Cell, codes: list[int]) -> Cell:
@@ -148,7 +166,7 @@ def painted(text: str, width: int, height: int) -> list[list[Cell]]:
     pen, x, y = Cell(), 0, 0
     at = 0
     for match in [*_SEQUENCE.finditer(text), None]:
-        chunk = text[at:match.start() if match else len(text)]
+        chunk = text[at : match.start() if match else len(text)]
         rest = tuple(pen)[1:]
         for ch in chunk:
             w = 1 if " " <= ch <= "~" else wcwidth(ch)
@@ -228,8 +246,14 @@ class Tally:
         self.bytes += other.bytes
 
     def figures(self) -> dict[str, int]:
-        return {"frames": self.frames, "frames_unsettled": self.unsettled, "cells_compared": self.cells,
-                "differing_cells": self.differing_cells, "differing_frames": len(self.differences), "bytes": self.bytes}
+        return {
+            "frames": self.frames,
+            "frames_unsettled": self.unsettled,
+            "cells_compared": self.cells,
+            "differing_cells": self.differing_cells,
+            "differing_frames": len(self.differences),
+            "bytes": self.bytes,
+        }
 
 
 KEPT = 5
@@ -317,18 +341,19 @@ async def _check_game(spec: Game, config_dir: Path) -> Tally:
     rules = games.get(spec.game)
     state = rules.new_game(seats=4, options=None, seed=spec.seed)
     seat = 0 if spec.seated else None
-    table = RulesTable(rules, state, seat=seat, names=[("Ann" if spec.seated and s == 0 else f"Bot {s + 1}")
-                                                        for s in range(4)])
+    table = RulesTable(
+        rules, state, seat=seat, names=[("Ann" if spec.seated and s == 0 else f"Bot {s + 1}") for s in range(4)]
+    )
     clock = ManualClock()  # the app's clock, moved by the check: countdowns tick when it says
-    app = make_app(config_dir=config_dir, opener=opener_for(table),
-                   home=False, cursor_blink=False, clock=clock)
+    app = make_app(config_dir=config_dir, opener=opener_for(table), home=False, cursor_blink=False, clock=clock)
     check = ScreenCheck(app, spec.size)
     players = [core_bots.make(spec.game, kind, spec.seed + s) for s, kind in enumerate(BOTS[spec.game])]
     size = spec.size
     async with app.run_test(size=size, headless=False) as pilot:
         table.begin()
-        await wait_for(pilot, lambda: app.table_screen is not None and app.table_screen.view is not None,
-                       what="the table")
+        await wait_for(
+            pilot, lambda: app.table_screen is not None and app.table_screen.view is not None, what="the table"
+        )
         screen: TableScreen = app.table_screen
 
         async def settle() -> None:
@@ -364,8 +389,11 @@ async def _check_game(spec: Game, config_dir: Path) -> Tally:
             if app.screen is not screen:
                 return
             # The keys and the rules are pages of Markdown, slow to open: now and then.
-            choices = [("l", "escape"), ("l", "escape"), *((("question_mark", "escape"), ("r", "q"))
-                                                           if rng.random() < 0.25 else ())]
+            choices = [
+                ("l", "escape"),
+                ("l", "escape"),
+                *((("question_mark", "escape"), ("r", "q")) if rng.random() < 0.25 else ()),
+            ]
             if spec.seated and screen.view.outcome is None:
                 choices.append(("q", "n"))  # watching, or over, q leaves the table at once
             if spec.game == "side-effects" and spec.seated:
@@ -385,8 +413,15 @@ async def _check_game(spec: Game, config_dir: Path) -> Tally:
         async def tick() -> None:
             clock.advance(rng.choice([0.3, 1.0, 2.0]))
 
-        actions: list[tuple[Action, int]] = [(move, 60), (keys, 10), (resize, 2), (dialog, 4), (chat, 4),
-                                             (presence, 2), (tick, 8)]
+        actions: list[tuple[Action, int]] = [
+            (move, 60),
+            (keys, 10),
+            (resize, 2),
+            (dialog, 4),
+            (chat, 4),
+            (presence, 2),
+            (tick, 8),
+        ]
         while check.tally.frames < spec.frames and rules.outcome(state) is None:
             action = rng.choices([a for a, _ in actions], weights=[w for _, w in actions])[0]
             await action()

@@ -7,16 +7,15 @@ import json
 from quackbox.core.side_effects import RULES as SE
 from quackbox.net.client import ConnectionLost, Disconnected, Reconnected
 from quackbox.net.protocol import Bye, ChatLine, Error, Notice
-from tests.core.se_helpers import table
-from tests.tui.conftest import SIZE
-from tests.tui.fakes import FakeSession, RulesTable, at_table, flat, lobby_of, notices, opened, screen_text, wait_for
 from quackbox.net.tokens import TokenStore
 from quackbox.tui.app import make_app
 from quackbox.tui.config import ENV_DIR, Settings, SettingsStore, config_dir
-from quackbox.tui.how_to_play import HowToPlayScreen
 from quackbox.tui.home import HomeScreen
+from quackbox.tui.how_to_play import HowToPlayScreen
 from quackbox.tui.modals import ConfirmScreen
-
+from tests.core.se_helpers import table
+from tests.tui.conftest import SIZE
+from tests.tui.fakes import FakeSession, RulesTable, at_table, flat, lobby_of, notices, opened, screen_text, wait_for
 
 # --- settings ------------------------------------------------------------------------------
 
@@ -26,8 +25,7 @@ def test_settings_round_trip_and_env_dir(tmp_path, monkeypatch):
     monkeypatch.setenv(ENV_DIR, str(tmp_path / "elsewhere"))
     assert config_dir() == tmp_path / "elsewhere"
     store = SettingsStore()
-    settings = Settings(name="Ann", game="quack", players=5, bot_delay=0.3,
-                        options={"quack": {"deathmatch": True}})
+    settings = Settings(name="Ann", game="quack", players=5, bot_delay=0.3, options={"quack": {"deathmatch": True}})
     assert store.save(settings)
     assert store.load() == settings
 
@@ -110,8 +108,11 @@ async def test_a_table_that_cannot_open_says_why(tmp_path):
     app = make_app(config_dir=tmp_path / "config", home=True, opener=opener, cursor_blink=False)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen), what="back home")
-        await wait_for(pilot, lambda: any("No quackbox host answered" in words for _title, words in app.toasts),
-                       what="the notification")
+        await wait_for(
+            pilot,
+            lambda: any("No quackbox host answered" in words for _title, words in app.toasts),
+            what="the notification",
+        )
 
 
 # --- connection trouble and host messages ---------------------------------------------------------
@@ -133,8 +134,12 @@ async def test_lost_connection_is_shown_and_recovered(app_for):
         await wait_for(pilot, lambda: "● online" in screen_text(app).split("\n")[0], what="online again")
         session.push(ConnectionLost("Lost the host and could not reconnect."))
         await wait_for(pilot, lambda: "table closed" in screen_text(app).split("\n")[0], what="closed")
-        assert any("could not reconnect" in line for line in app.table_screen.log_lines + notices(app)
-                   + [e.plain for e in app.table_screen.log_widget._entries])
+        assert any(
+            "could not reconnect" in line
+            for line in app.table_screen.log_lines
+            + notices(app)
+            + [e.plain for e in app.table_screen.log_widget._entries]
+        )
         assert app.table_screen is not None  # the last table stays on screen to look at
 
 
@@ -221,8 +226,9 @@ async def test_help_and_rules_are_one_key_away(app_for):
             await pilot.press("pagedown")
         assert "end your turn" in screen_text(app)
         await pilot.press("escape", "r")
-        await wait_for(pilot, lambda: "Side Effects" in screen_text(app) and "Psyche" in screen_text(app),
-                       what="the rules")
+        await wait_for(
+            pilot, lambda: "Side Effects" in screen_text(app) and "Psyche" in screen_text(app), what="the rules"
+        )
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is app.table_screen)
 
@@ -235,7 +241,7 @@ async def test_lobby_typing_is_chat_and_the_keys_are_not_letters(app_for):
     app = app_for(session)
     async with app.run_test(size=SIZE) as pilot:
         session.push(lobby_of(["Hana", "Ann", ""], started=False, kinds=["human", "human", "open"]))
-        await wait_for(pilot, lambda: app.lobby_screen is not None, what="the lobby")
+        await wait_for(pilot, lambda app=app: app.lobby_screen is not None, what="the lobby")
         await pilot.pause()
         assert "Waiting for the host" in screen_text(app)
         await pilot.press(*"hi from ben, ready so start? q", "enter")
@@ -264,7 +270,7 @@ async def test_the_room_code_is_shown_to_a_seat_never_to_someone_watching(app_fo
         app = app_for(session)
         async with app.run_test(size=SIZE) as pilot:
             session.push(lobby_of(["Hana", "Ann", ""], started=False, kinds=["human", "human", "open"]))
-            await wait_for(pilot, lambda: app.lobby_screen is not None, what="the lobby")
+            await wait_for(pilot, lambda app=app: app.lobby_screen is not None, what="the lobby")
             await pilot.pause()
             assert ("room code" in screen_text(app)) is shown, screen_text(app)
             assert bool(app.lobby_screen.query("#code")) is shown
@@ -280,8 +286,9 @@ async def test_play_again_after_a_local_game(app_for):
     session = RulesTable(QUACK, state)
     app = app_for(session)
     async with at_table(app, session, SIZE) as (pilot, _board):
-        await wait_for(pilot, lambda: type(app.screen).__name__ == "SummaryScreen", timeout=5,
-                       what="the summary to open by itself")
+        await wait_for(
+            pilot, lambda: type(app.screen).__name__ == "SummaryScreen", timeout=5, what="the summary to open by itself"
+        )
         await pilot.pause()
         assert "Play again" in screen_text(app)
         await pilot.press("a")
@@ -302,8 +309,10 @@ async def test_a_closed_table_says_so_and_what_to_do(app_for):
         await pilot.pause()
         text = flat(screen_text(app))
         assert "Your turn" not in text and "table closed" in text
-        assert ("The table has closed. The host closed the table. Press q to leave; if the host opens the table "
-                "again, join it as before to take your seat back.") in text
+        assert (
+            "The table has closed. The host closed the table. Press q to leave; if the host opens the table "
+            "again, join it as before to take your seat back."
+        ) in text
         await pilot.press("1", "enter", "e")
         await pilot.pause()
         assert session.moves == [] and board.selected is None
@@ -323,8 +332,10 @@ async def test_a_seat_taken_over_by_a_newer_window_says_so_not_that_the_table_cl
         await wait_for(pilot, lambda: board.closed, what="the seat to move")
         await pilot.pause()
         text = flat(screen_text(app))
-        assert ("This seat was taken over by a newer connection. The game goes on in the newer window; "
-                "press q to leave this one.") in text
+        assert (
+            "This seat was taken over by a newer connection. The game goes on in the newer window; "
+            "press q to leave this one."
+        ) in text
         assert "The table has closed" not in text and "opens the table again" not in text
         await pilot.press("1", "enter")
         await pilot.pause()
@@ -348,7 +359,8 @@ async def test_a_dialog_keeps_the_table_in_view_behind_it(app_for):
 
 
 async def test_a_session_opened_before_the_app_shows_its_lobby_first_and_keys_are_drawn_only_as_they_change(
-        tmp_path, monkeypatch):
+    tmp_path, monkeypatch
+):
     """``quackbox join`` (a door's child too) opens its session before the app takes the screen:
     no screen saying it is joining comes first. The lobby's keys are one line of text, drawn
     again only when they change: Textual's footer is a widget per key, each mounted, styled
@@ -368,10 +380,13 @@ async def test_a_session_opened_before_the_app_shows_its_lobby_first_and_keys_ar
 
     monkeypatch.setattr(KeyBar, "draw", counted)
     connecting: list[str] = []
-    monkeypatch.setattr(app_module.ConnectingScreen, "on_mount", lambda self: connecting.append(self.what), raising=False)
+    monkeypatch.setattr(
+        app_module.ConnectingScreen, "on_mount", lambda self: connecting.append(self.what), raising=False
+    )
     session = FakeSession("quack", mode="join", seat=1, address="10.0.0.5")
-    app = app_module.QuackboxApp(store=SettingsStore(tmp_path / "config"), session=session, home=False,
-                                 cursor_blink=False)
+    app = app_module.QuackboxApp(
+        store=SettingsStore(tmp_path / "config"), session=session, home=False, cursor_blink=False
+    )
 
     def keys() -> set[str]:
         return {what for _key, _shown, what, _enabled in app.screen.query_one(KeyBar).keys}
@@ -386,8 +401,9 @@ async def test_a_session_opened_before_the_app_shows_its_lobby_first_and_keys_ar
         assert not app.screen.query(FooterKey)  # one line, not a widget per key
         made = len(drawn)
         for ready in (True, False, True):
-            session.push(lobby_of(["Hana", "Ann", "Zed"], started=False, ready=[False, ready, False],
-                                  kinds=["human"] * 3))
+            session.push(
+                lobby_of(["Hana", "Ann", "Zed"], started=False, ready=[False, ready, False], kinds=["human"] * 3)
+            )
             await pilot.pause()
         await wait_for(pilot, lambda: "Zed" in screen_text(app), what="the newcomer")
         await pilot.pause()
@@ -462,8 +478,9 @@ async def test_a_guest_is_asked_the_guest_s_question(app_for):
     app = app_for(session)
     async with at_table(app, session, SIZE) as (pilot, _board):
         await pilot.press("ctrl+q")
-        await wait_for(pilot, lambda: "Leave the table? Your seat is kept" in flat(screen_text(app)),
-                       what="the question")
+        await wait_for(
+            pilot, lambda: "Leave the table? Your seat is kept" in flat(screen_text(app)), what="the question"
+        )
 
 
 async def test_ctrl_c_on_the_home_screen_quits(tmp_path):
@@ -483,16 +500,25 @@ async def _begun(session):
 async def test_a_resumed_hosted_table_says_how_friends_come_back(app_for):
     """A hosted game that opens straight into play (resumed) had no lobby: a page says the
     address, the same room code and every door, and one key closes it."""
-    session = se_session(mode="host", room_code="KQXZ-BDFG-HJKL", address="10.0.0.5",
-                         ssh_door="ssh -p 2222 10.0.0.5", web_link="http://10.0.0.5:7118/#KQXZ-BDFG-HJKL")
+    session = se_session(
+        mode="host",
+        room_code="KQXZ-BDFG-HJKL",
+        address="10.0.0.5",
+        ssh_door="ssh -p 2222 10.0.0.5",
+        web_link="http://10.0.0.5:7118/#KQXZ-BDFG-HJKL",
+    )
     app = app_for(session)
     async with app.run_test(size=SIZE) as pilot:
         session.push(lobby_of(session.names))
         session.push(session.view_message())
         await wait_for(pilot, lambda: "How friends join" in screen_text(app), what="the page")
         text = flat(screen_text(app))
-        for words in ("quackbox join 10.0.0.5 --code KQXZ-BDFG-HJKL", "ssh -p 2222 10.0.0.5",
-                      "http://10.0.0.5:7118/#KQXZ-BDFG-HJKL", "resumed"):
+        for words in (
+            "quackbox join 10.0.0.5 --code KQXZ-BDFG-HJKL",
+            "ssh -p 2222 10.0.0.5",
+            "http://10.0.0.5:7118/#KQXZ-BDFG-HJKL",
+            "resumed",
+        ):
             assert words in text
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is app.table_screen, what="the table")

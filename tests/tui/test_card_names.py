@@ -12,14 +12,30 @@ from quackbox.tui import se_text
 from tests.core.se_helpers import table
 from tests.tui.fakes import RulesTable, at_table, screen_text
 
-HAND = ["Sildenafil", "Lorazepam", "Suicidal Thoughts", "Chlorpromazine", "Gambling Addiction", "Pramipexole",
-        "Fluoxetine", "Episode"]
+HAND = [
+    "Sildenafil",
+    "Lorazepam",
+    "Suicidal Thoughts",
+    "Chlorpromazine",
+    "Gambling Addiction",
+    "Pramipexole",
+    "Fluoxetine",
+    "Episode",
+]
 
 
 def stacked(cards: int):
-    return table(4, psyches={0: ["Madness"], 1: [("Gambling Addiction", "Lithium"), "Depression"],
-                             2: ["Impotence", ("Suicidal Thoughts", "Clozapine")], 3: ["Anorexia"]},
-                 hands={0: HAND[:cards]}, current=0)
+    return table(
+        4,
+        psyches={
+            0: ["Madness"],
+            1: [("Gambling Addiction", "Lithium"), "Depression"],
+            2: ["Impotence", ("Suicidal Thoughts", "Clozapine")],
+            3: ["Anorexia"],
+        },
+        hands={0: HAND[:cards]},
+        current=0,
+    )
 
 
 async def hand_and_boxes(app_for, size: tuple[int, int], cards: int) -> str:
@@ -33,7 +49,7 @@ async def hand_and_boxes(app_for, size: tuple[int, int], cards: int) -> str:
 def card_rows(text: str) -> list[str]:
     lines = text.splitlines()
     top = next(i for i, line in enumerate(lines) if "Your hand" in line)
-    return lines[top + 2:top + 4]  # the two lines under the cards' top edges
+    return lines[top + 2 : top + 4]  # the two lines under the cards' top edges
 
 
 @pytest.mark.parametrize("size, cards", [((80, 24), 8), ((80, 24), 6), ((100, 30), 8), ((120, 40), 6)])

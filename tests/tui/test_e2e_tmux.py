@@ -39,8 +39,13 @@ class Tmux:
         self.env = env
 
     def run(self, *args: str, check: bool = True) -> str:
-        out = subprocess.run(["tmux", "-L", self.socket, "-f", "/dev/null", *args], capture_output=True,
-                             text=True, check=check, timeout=20)
+        out = subprocess.run(
+            ["tmux", "-L", self.socket, "-f", "/dev/null", *args],
+            capture_output=True,
+            text=True,
+            check=check,
+            timeout=20,
+        )
         return out.stdout
 
     def start(self, name: str, argv: list[str]) -> None:
@@ -100,8 +105,24 @@ def whose_turn(tmux: Tmux, names: list[str]) -> str:
 def test_two_people_at_a_headless_table(tmux):
     """Join, ready, start, chat (shown as typed, never as markup), and pass the turn back and forth."""
     port = free_port()
-    tmux.start("host", QUACKBOX + ["host", "--headless", "--bind", "127.0.0.1", "--port", str(port),
-                                   "--seats", "2", "--seed", "3", "--bot-delay", "0"])
+    tmux.start(
+        "host",
+        QUACKBOX
+        + [
+            "host",
+            "--headless",
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--seats",
+            "2",
+            "--seed",
+            "3",
+            "--bot-delay",
+            "0",
+        ],
+    )
     tmux.wait("host", f"port {port}")
     tmux.start("ann", QUACKBOX + ["join", f"127.0.0.1:{port}", "--name", "Ann"])
     tmux.wait("ann", "Seats")

@@ -35,8 +35,9 @@ def first_drawn(game: str, seed: int) -> int:
     return state.current if game == "side-effects" else state.first
 
 
-def app_with(tmp_path, game: str = "side-effects", options: dict[str, Any] | None = None,
-             **settings: Any) -> QuackboxApp:
+def app_with(
+    tmp_path, game: str = "side-effects", options: dict[str, Any] | None = None, **settings: Any
+) -> QuackboxApp:
     store = SettingsStore(tmp_path / "config")
     saved = store.load()
     for key, value in settings.items():
@@ -48,8 +49,7 @@ def app_with(tmp_path, game: str = "side-effects", options: dict[str, Any] | Non
 
 
 async def at_the_table(pilot, app: QuackboxApp) -> Any:
-    await wait_for(pilot, lambda: app.table_screen is not None and app.table_screen.view is not None,
-                   what="the table")
+    await wait_for(pilot, lambda: app.table_screen is not None and app.table_screen.view is not None, what="the table")
     await pilot.pause()
     return app.table_screen.view
 
@@ -67,8 +67,10 @@ async def test_the_first_game_opens_with_how_to_play_and_the_person_sits_first(t
         await pilot.pause()
         text = flat(screen_text(app))
         assert f"How to play {games.title(game)}" in text and "To win" in text and "Your turn" in text
-        keys = {"side-effects": ("1-9 pick a card", "Enter play it", "e end your turn"),
-                "quack": ("s stay and practise", "1-9 Enter pick a card", "space let a chance")}[game]
+        keys = {
+            "side-effects": ("1-9 pick a card", "Enter play it", "e end your turn"),
+            "quack": ("s stay and practise", "1-9 Enter pick a card", "space let a chance"),
+        }[game]
         for key in keys:
             assert key in text, text
         # While it is open nothing is dealt: no table, no host, no bots, no saved game.
@@ -117,9 +119,16 @@ async def test_play_again_after_the_third_game_deals_as_the_rules_do(tmp_path):
         assert app.settings.played["side-effects"] == FIRST_GAMES
         first = app.session
         app.play_again()
-        await wait_for(pilot, lambda: app.session is not None and app.session is not first
-                       and app.table_screen is not None and app.table_screen.view is not None,
-                       what="the next table")
+        await wait_for(
+            pilot,
+            lambda: (
+                app.session is not None
+                and app.session is not first
+                and app.table_screen is not None
+                and app.table_screen.view is not None
+            ),
+            what="the next table",
+        )
         # The next deal of a seeded table: the seed moved on by the one game dealt before.
         assert app.table_screen.view.current == first_drawn("side-effects", SEED + 1) != 0
         assert app.settings.played["side-effects"] == FIRST_GAMES + 1

@@ -9,14 +9,14 @@ from quackbox.core import quack as q
 from quackbox.core import side_effects as se
 from quackbox.core.quack import RULES as QUACK
 from quackbox.core.side_effects import RULES as SE
-from tests.tui.conftest import SIZE
-from tests.tui.fakes import FakeSession, RulesTable, advance, at_table, clipped_widgets, lobby_of, screen_text, wait_for
-from quackbox.tui.home import HostScreen, JoinScreen, OpenToNetworkScreen, OptionsScreen
-from quackbox.tui.modals import ChoiceScreen, ConfirmScreen, ReadingScreen
 from quackbox.tui import rules_text
 from quackbox.tui.games import rules_screen
+from quackbox.tui.home import HostScreen, JoinScreen, OpenToNetworkScreen, OptionsScreen
+from quackbox.tui.modals import ChoiceScreen, ConfirmScreen, ReadingScreen
 from quackbox.tui.quack_summary import MoneyScreen
 from quackbox.tui.trade import TradeScreen
+from tests.tui.conftest import SIZE
+from tests.tui.fakes import FakeSession, RulesTable, advance, at_table, clipped_widgets, lobby_of, screen_text, wait_for
 
 
 def assert_fits(app, *, names=()) -> str:
@@ -70,9 +70,13 @@ async def test_home_and_its_dialogs_fit(app_for):
         await pilot.pause()
         text = assert_fits(app)
         assert "Play vs bots" in text and "Join" in text and "Host" in text and "Quit" in text
-        for screen in (OptionsScreen("side-effects", {}), OptionsScreen("quack", {}), JoinScreen("", ""),
-                       HostScreen(7117, True, "Side Effects for 4 players."),
-                       OpenToNetworkScreen("A table of Side Effects", "192.168.100.200", 7117)):
+        for screen in (
+            OptionsScreen("side-effects", {}),
+            OptionsScreen("quack", {}),
+            JoinScreen("", ""),
+            HostScreen(7117, True, "Side Effects for 4 players."),
+            OpenToNetworkScreen("A table of Side Effects", "192.168.100.200", 7117),
+        ):
             app.push_screen(screen)
             await pilot.pause()
             assert_fits(app)
@@ -82,8 +86,13 @@ async def test_home_and_its_dialogs_fit(app_for):
 
 @pytest.mark.parametrize("mode,seats", [("host", 4), ("join", 8)])
 async def test_lobby_fits(app_for, mode, seats):
-    session = FakeSession("quack", mode=mode, room_code="KQXZ" if mode == "host" else None, address="10.0.0.5",
-                          seat=0 if mode == "host" else 2)
+    session = FakeSession(
+        "quack",
+        mode=mode,
+        room_code="KQXZ" if mode == "host" else None,
+        address="10.0.0.5",
+        seat=0 if mode == "host" else 2,
+    )
     app = app_for(session)
     names = [f"Player {i + 1}" for i in range(seats)]
     async with app.run_test(size=SIZE) as pilot:
@@ -97,12 +106,14 @@ async def test_reading_and_choice_screens_fit(app_for):
     session = se_midgame(4, seed=9)
     app = app_for(session)
     async with at_table(app, session, SIZE) as (pilot, _board):
-        screens = [ReadingScreen("Keys", rules_text.TABLE_KEYS),
-                   rules_screen("side-effects"),
-                   rules_screen("quack"),
-                   ConfirmScreen("Flee to Switzerland? " * 4),
-                   ChoiceScreen("Pick one", [f"Choice {i}" for i in range(30)]),
-                   TradeScreen(app.table_screen.view, session.names)]
+        screens = [
+            ReadingScreen("Keys", rules_text.TABLE_KEYS),
+            rules_screen("side-effects"),
+            rules_screen("quack"),
+            ConfirmScreen("Flee to Switzerland? " * 4),
+            ChoiceScreen("Pick one", [f"Choice {i}" for i in range(30)]),
+            TradeScreen(app.table_screen.view, session.names),
+        ]
         for screen in screens:
             app.push_screen(screen)
             await pilot.pause()

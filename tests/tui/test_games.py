@@ -9,14 +9,20 @@ import pytest
 
 from quackbox.core import games
 from quackbox.core.side_effects import RULES as SE
+from quackbox.tui.games import action_bindings, ui_for
 from tests.tui.conftest import SIZE
 from tests.tui.fakes import RulesTable, at_table, notices
-from quackbox.tui.games import action_bindings, ui_for
 
 TUI = Path(__file__).resolve().parents[2] / "tui"
 GENERIC = ("table.py", "summary.py", "replay.py", "app.py")
-GAME_MODULES = ("quackbox.core.side_effects", "quackbox.core.quack", "quackbox.tui.se_board", "quackbox.tui.quack_board", "quackbox.tui.se_text",
-                "quackbox.tui.trade")
+GAME_MODULES = (
+    "quackbox.core.side_effects",
+    "quackbox.core.quack",
+    "quackbox.tui.se_board",
+    "quackbox.tui.quack_board",
+    "quackbox.tui.se_text",
+    "quackbox.tui.trade",
+)
 
 
 @pytest.mark.parametrize("game", sorted(games.GAMES))

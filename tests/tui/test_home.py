@@ -146,8 +146,7 @@ async def test_a_failed_join_opens_its_dialog_again_with_what_was_typed(tmp_path
         await wait_for(pilot, lambda: isinstance(app.screen, JoinScreen), what="the join dialog")
         await pilot.press(*"127.0.0.1:1", "tab", *"kqxz-bdfg-hjkl", "tab", "space")  # and "just watch"
         await pilot.press("shift+tab", "enter")  # Enter in the code's field joins
-        await wait_for(pilot, lambda: isinstance(app.screen, JoinScreen) and app.screen.why,
-                       what="the dialog again")
+        await wait_for(pilot, lambda: isinstance(app.screen, JoinScreen) and app.screen.why, what="the dialog again")
         await pilot.pause()
         dialog = app.screen
         assert dialog.query_one("#address").value == "127.0.0.1:1"

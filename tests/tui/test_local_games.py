@@ -8,17 +8,18 @@ from __future__ import annotations
 
 from quackbox.core import quack as q
 from quackbox.core import side_effects as se
-from tests.tui.conftest import SIZE
-from tests.tui.fakes import wait_for
 from quackbox.tui.app import make_app
 from quackbox.tui.session import open_local
 from quackbox.tui.trade import TradeScreen
+from tests.tui.conftest import SIZE
+from tests.tui.fakes import wait_for
 
 
 def local_app(tmp_path, game: str, seed: int, players: int = 3):
     async def opener():
-        return await open_local(game, players=players, options={}, name="Ann", seed=seed, bot_delay=0,
-                                first_move_delay=0)
+        return await open_local(
+            game, players=players, options={}, name="Ann", seed=seed, bot_delay=0, first_move_delay=0
+        )
 
     return make_app(config_dir=tmp_path / "config", opener=opener, home=False, cursor_blink=False)
 
@@ -52,13 +53,20 @@ async def test_side_effects_real_turns_and_a_trade(tmp_path):
             await pilot.press("t")
             await wait_for(pilot, lambda: isinstance(app.screen, TradeScreen), what="the trade form")
             await pilot.press("tab", "space", "ctrl+s")
-            await wait_for(pilot, lambda: any(l.startswith("You offered") for l in app.table_screen.log_lines),
-                           what="the offer in the log")
+            await wait_for(
+                pilot,
+                lambda: any(line.startswith("You offered") for line in app.table_screen.log_lines),
+                what="the offer in the log",
+            )
 
         if my_turn_se(app):
             await pilot.press("e")
-        await wait_for(pilot, lambda: my_turn_se(app) and board.view.turn > first_turn, timeout=20,
-                       what="our next turn after the bots")
+        await wait_for(
+            pilot,
+            lambda: my_turn_se(app) and board.view.turn > first_turn,
+            timeout=20,
+            what="our next turn after the bots",
+        )
         lines = app.table_screen.log_lines
         assert any(line.startswith("You offered") for line in lines)
         assert any("Bot 2" in line and ("accepted" in line or "declined" in line) for line in lines)
@@ -87,16 +95,23 @@ async def test_quack_real_turn_against_bots(tmp_path):
             elif view.current == view.seat and view.phase == q.FLEE:
                 await pilot.press("s")
             elif view.current == view.seat and view.phase == q.TREAT:
-                index = next(i for i, c in enumerate(view.hand)
-                             if any(isinstance(m, q.PlayTreatment) and m.card == c.id for m in view.legal))
+                index = next(
+                    i
+                    for i, c in enumerate(view.hand)
+                    if any(isinstance(m, q.PlayTreatment) and m.card == c.id for m in view.legal)
+                )
                 await pilot.press(str(index + 1), "enter")
-                await wait_for(pilot, lambda: app.table_screen.seq > seq, what="the treatment")
+                await wait_for(pilot, lambda seq=seq: app.table_screen.seq > seq, what="the treatment")
                 played += 1
                 continue
             elif view.current == view.seat and view.phase == q.SHORT_HAND:
                 index = next(i for i, c in enumerate(view.hand) if q.Discard(c.id) in view.legal)
                 await pilot.press(str(index + 1), "d")
-            await wait_for(pilot, lambda: app.table_screen.seq > seq or quack_view(app).outcome is not None,
-                           timeout=15, what="the game to move on")
+            await wait_for(
+                pilot,
+                lambda seq=seq: app.table_screen.seq > seq or quack_view(app).outcome is not None,
+                timeout=15,
+                what="the game to move on",
+            )
         assert played >= 1
         assert any(line.startswith("You played") for line in app.table_screen.log_lines)

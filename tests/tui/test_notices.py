@@ -23,24 +23,31 @@ def log_rows_are_the_logs_own(app) -> list[str]:
     returned as shown."""
     log = app.table_screen.log_widget
     area = log.content_region
-    rows = screen_text(app).split("\n")[area.y:area.y + area.height]
-    shown = [row[area.x:area.x + area.width].rstrip() for row in rows]
+    rows = screen_text(app).split("\n")[area.y : area.y + area.height]
+    shown = [row[area.x : area.x + area.width].rstrip() for row in rows]
     page = [line.plain.rstrip() for line in log.page()]
     assert shown == page + [""] * (len(shown) - len(page)), (shown, page)
     return shown
 
 
 def busy_table() -> RulesTable:
-    state = table(3, psyches={0: ["Anxiety", "Madness"], 1: ["Madness"], 2: ["Tremors"]},
-                  hands={0: ["Lithium", "Episode", "Therapy"], 1: ["Lorazepam"], 2: ["Clozapine"]}, current=0)
+    state = table(
+        3,
+        psyches={0: ["Anxiety", "Madness"], 1: ["Madness"], 2: ["Tremors"]},
+        hands={0: ["Lithium", "Episode", "Therapy"], 1: ["Lorazepam"], 2: ["Clozapine"]},
+        current=0,
+    )
     return RulesTable(RULES, state, names=("ann", "bob", "cy"))
 
 
 async def fill_the_log(pilot, session: RulesTable, lines: int = 8) -> None:
     for i in range(lines):
         session.say(1, f"line {i}")
-    await wait_for(pilot, lambda: any(f"line {lines - 1}" in e.plain
-                                      for e in pilot.app.table_screen.log_widget._entries), what="the chat")
+    await wait_for(
+        pilot,
+        lambda: any(f"line {lines - 1}" in e.plain for e in pilot.app.table_screen.log_widget._entries),
+        what="the chat",
+    )
     await pilot.pause()
 
 
@@ -65,8 +72,9 @@ async def test_no_notice_sits_on_the_log_at_80x24(app_for):
 
         await press_card(pilot, board, "Lithium")  # no play for it: Enter says why
         await pilot.press("enter")
-        await wait_for(pilot, lambda: any("no untreated Gambling Addiction" in n for n in notices(app)),
-                       what="the reason")
+        await wait_for(
+            pilot, lambda: any("no untreated Gambling Addiction" in n for n in notices(app)), what="the reason"
+        )
         await pilot.pause()
         shown = " ".join(log_rows_are_the_logs_own(app))
         assert "no untreated Gambling Addiction" in shown
@@ -113,7 +121,8 @@ async def test_a_trade_offer_stays_until_answered(app_for):
         assert not log_rows_are_the_logs_own(app)[-1].endswith("Press o to answer.")
         said = [e.plain for e in log._entries]
         assert said.index("Trade offer: cy offers you Clozapine for your Lithium. Press o to answer.") < said.index(
-            "bob: line 11")
+            "bob: line 11"
+        )
 
 
 async def test_a_refusal_stays_until_the_next_key(app_for):

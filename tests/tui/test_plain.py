@@ -31,8 +31,9 @@ ROOT = Path(__file__).resolve().parents[2]
 def through_a_pipe(argv: list[str], *, first: bytes = b"", timeout: float = 240) -> tuple[int, str, str]:
     """Run the installed ``quackbox ARGV`` with "1" fed to it without end, as ``yes 1 |`` feeds
     (after ``first``): its exit status, and what it wrote to its standard output and error."""
-    child = subprocess.Popen([str(COMMAND), *argv], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE)
+    child = subprocess.Popen(
+        [str(COMMAND), *argv], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
 
     def feed() -> None:
         try:
@@ -138,8 +139,9 @@ class Watched(PlainSeat):
 
 
 async def seated(game: str, **kwargs) -> tuple[Watched, io.StringIO, asyncio.Task]:
-    session = await open_local(game, players=3, options={}, name="Ann", seed=3, bot_delay=0.0,
-                               first_move_delay=0.0, **kwargs)
+    session = await open_local(
+        game, players=3, options={}, name="Ann", seed=3, bot_delay=0.0, first_move_delay=0.0, **kwargs
+    )
     buffer = io.StringIO()
     seat = Watched(session, Output(buffer), leave_after_game=True)
 
@@ -192,8 +194,16 @@ async def test_quack_says_its_doctors_and_lists_anytime_cards_on_asking() -> Non
 
 async def test_a_trade_offered_to_you_is_asked_in_words() -> None:
     """Rule SE10: a rival's offer is accepted or declined; the plain seat asks which."""
-    session = await open_local("side-effects", players=3, options={}, name="Ann", seed=4, bot_delay=0.0,
-                               bot_kind="trader", first_move_delay=0.0)
+    session = await open_local(
+        "side-effects",
+        players=3,
+        options={},
+        name="Ann",
+        seed=4,
+        bot_delay=0.0,
+        bot_kind="trader",
+        first_move_delay=0.0,
+    )
     read, write = os.pipe()
     os.write(write, b"1\n" * 4000)
     os.close(write)
@@ -209,11 +219,15 @@ async def test_a_trade_offered_to_you_is_asked_in_words() -> None:
 
 
 async def test_join_plain_takes_a_seat_starts_and_plays_to_the_end() -> None:
-    config = HostConfig(game="side-effects", seats=2, bots=1, headless=True, bot_delay=0.0, bind="127.0.0.1",
-                        port=0, seed=2)
+    config = HostConfig(
+        game="side-effects", seats=2, bots=1, headless=True, bot_delay=0.0, bind="127.0.0.1", port=0, seed=2
+    )
     async with Host(config) as host:
-        joined = asyncio.ensure_future(asyncio.to_thread(
-            through_a_pipe, ["join", host.url, "--plain", "--name", "Ann"], first=b"ready\nstart\n", timeout=120))
+        joined = asyncio.ensure_future(
+            asyncio.to_thread(
+                through_a_pipe, ["join", host.url, "--plain", "--name", "Ann"], first=b"ready\nstart\n", timeout=120
+            )
+        )
         await asyncio.wait_for(host.game_over(), 120)
     # The host has said goodbye: the seat is done.
     status, out, err = await asyncio.wait_for(joined, 120)

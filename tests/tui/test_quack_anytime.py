@@ -13,12 +13,21 @@ import re
 from quackbox.cards.quack import Treatment
 from quackbox.core import quack as q
 from quackbox.core.quack import RULES
-from tests.tui.conftest import SIZE
-from tests.tui.fakes import ManualClock, RulesTable, at_table, flat, notices, press_card, quack_table, screen_text, wait_for
-from tests.tui.test_quack_table import hand_id
 from quackbox.tui import quack_text as qt
 from quackbox.tui.widgets import TICKS_PER_SECOND, PromptBar
-
+from tests.tui.conftest import SIZE
+from tests.tui.fakes import (
+    ManualClock,
+    RulesTable,
+    at_table,
+    flat,
+    notices,
+    press_card,
+    quack_table,
+    screen_text,
+    wait_for,
+)
+from tests.tui.test_quack_table import hand_id
 
 TREATMENTS = ["Walk It Off", "Yoga", "Drink More Water", "Get Some Rest", "Aspirin", "Stitches"]
 
@@ -42,7 +51,7 @@ async def test_claim_denied_on_you_is_notified_and_payday_gives_both_figures(app
             seq = app.table_screen.seq
             await press_card(pilot, board, card.name)
             await pilot.press("enter")
-            await wait_for(pilot, lambda: app.table_screen.seq > seq, what=f"{card.name} played")
+            await wait_for(pilot, lambda seq=seq: app.table_screen.seq > seq, what=f"{card.name} played")
         log = flat(" ".join(app.table_screen.log_lines))
         found = re.search(r"Claim Denied: your pay this round is cancelled: \$0 instead of \$([\d,]+)\.", log)
         assert found and int(found.group(1).replace(",", "")) > 0, log
@@ -59,15 +68,18 @@ async def test_nurse_night_off_on_your_patient_tells_the_harm_and_the_death(app_
         session.act(1, q.PlayAnytime(hand_id(state, 1, "Nurse Has the Night Off"), 0))
         await wait_for(pilot, lambda: notices(app), what="the notification")
         (notice,) = notices(app)
-        assert notice == ("Nurse Has the Night Off: Bot 2 played Nurse Has the Night Off on your Patient: "
-                          "+2 Harm (now 0 Cure, 6 Harm). Weekend Warrior died in your office of the Harm (Kill 6). "
-                          "You gained 1 Infamy (now 1).")
+        assert notice == (
+            "Nurse Has the Night Off: Bot 2 played Nurse Has the Night Off on your Patient: "
+            "+2 Harm (now 0 Cure, 6 Harm). Weekend Warrior died in your office of the Harm (Kill 6). "
+            "You gained 1 Infamy (now 1)."
+        )
 
 
 async def test_your_own_anytime_cards_and_cards_on_others_are_not_notified(app_for):
     """Only cards someone else aims at you make a notification."""
-    state = quack_table(hands={0: ["Placebo", *TREATMENTS[:5]], 1: ["Tax Audit"]},
-                        patients={0: "Weekend Warrior", 2: "The Paper Cut"})
+    state = quack_table(
+        hands={0: ["Placebo", *TREATMENTS[:5]], 1: ["Tax Audit"]}, patients={0: "Weekend Warrior", 2: "The Paper Cut"}
+    )
     state.doctors[2].money = 500
     session = RulesTable(RULES, state)
     app = app_for(session)
@@ -84,8 +96,11 @@ async def test_your_own_anytime_cards_and_cards_on_others_are_not_notified(app_f
 async def test_a_harmful_card_is_aimed_at_a_rival_first_and_enter_plays_it(app_for):
     """Item 10: Nurse Has the Night Off lists our own Patient first, yet the aim starts on a rival;
     Enter plays at once, and the prompt names the real keys."""
-    state = quack_table(hands={0: ["Yoga", "Aspirin", "Nurse Has the Night Off"]},
-                        patients={0: "Weekend Warrior", 1: "Mystery Rash", 2: "The Paper Cut"}, first=1)
+    state = quack_table(
+        hands={0: ["Yoga", "Aspirin", "Nurse Has the Night Off"]},
+        patients={0: "Weekend Warrior", 1: "Mystery Rash", 2: "The Paper Cut"},
+        first=1,
+    )
     session = RulesTable(RULES, state)
     app = app_for(session)
     async with at_table(app, session, SIZE) as (pilot, board):
@@ -114,8 +129,12 @@ async def test_a_helpful_card_is_aimed_at_yourself_first(app_for):
 
 async def test_a_new_view_keeps_the_aim(app_for):
     """While aiming, a view that lists the plays differently does not move the aim to someone else."""
-    state = quack_table(4, hands={0: ["Nurse Has the Night Off", "Yoga"], 1: ["Placebo"]},
-                        patients={1: "The Paper Cut", 2: "Mystery Rash", 3: "Weekend Warrior"}, first=3)
+    state = quack_table(
+        4,
+        hands={0: ["Nurse Has the Night Off", "Yoga"], 1: ["Placebo"]},
+        patients={1: "The Paper Cut", 2: "Mystery Rash", 3: "Weekend Warrior"},
+        first=3,
+    )
     session = RulesTable(RULES, state)
     app = app_for(session)
     async with at_table(app, session, SIZE) as (pilot, board):
@@ -186,15 +205,17 @@ async def bot2_treats(session, pilot, board) -> None:
 
 async def test_window_prompt_and_countdown_redraw_at_most_four_times_a_second(app_for):
     """Item 10: the window says which key plays our one Anytime card; its countdown redraws <= 4 times a second."""
-    state = quack_table(hands={0: ["Yoga", "Aspirin", "Placebo"]}, patients={1: "Mystery Rash"}, first=1,
-                        window_seconds=20)
+    state = quack_table(
+        hands={0: ["Yoga", "Aspirin", "Placebo"]}, patients={1: "Mystery Rash"}, first=1, window_seconds=20
+    )
     session = RulesTable(RULES, state)
     clock = ManualClock()
     app = app_for(session, clock=clock)
     async with at_table(app, session, SIZE) as (pilot, board):
         await bot2_treats(session, pilot, board)
-        text = await wait_for(pilot, lambda: "◷ window" in screen_text(app) and flat(screen_text(app)),
-                              what="the countdown")
+        text = await wait_for(
+            pilot, lambda: "◷ window" in screen_text(app) and flat(screen_text(app)), what="the countdown"
+        )
         assert "Your chance: an Anytime card (press 3, aim, Enter)" in text
         bar = app.table_screen.query_one("#prompt", PromptBar)
         renders = 0
@@ -218,15 +239,22 @@ async def test_window_prompt_and_countdown_redraw_at_most_four_times_a_second(ap
 async def test_an_open_window_is_on_the_status_line_and_one_key_passes_it(app_for):
     """Issue 25, item 7: a response window is shown on the status line while it is open,
     never as a line of the log; space passes it, and it closes once everyone in it answered."""
-    state = quack_table(hands={0: ["Yoga", "Aspirin", "Placebo"], 2: ["Nurse Has the Night Off"]},
-                        patients={1: "Mystery Rash"}, first=1, window_seconds=20)
+    state = quack_table(
+        hands={0: ["Yoga", "Aspirin", "Placebo"], 2: ["Nurse Has the Night Off"]},
+        patients={1: "Mystery Rash"},
+        first=1,
+        window_seconds=20,
+    )
     session = RulesTable(RULES, state)
     app = app_for(session)
     async with at_table(app, session, SIZE) as (pilot, board):
         await bot2_treats(session, pilot, board)
         assert set(board.view.window_seats) == {0, 2}
-        status = await wait_for(pilot, lambda: "Anytime:" in screen_text(app).splitlines()[0]
-                                and screen_text(app).splitlines()[0], what="the status line")
+        status = await wait_for(
+            pilot,
+            lambda: "Anytime:" in screen_text(app).splitlines()[0] and screen_text(app).splitlines()[0],
+            what="the status line",
+        )
         assert "Anytime: Bot 3, you" in status, status  # in turn order, from the next seat
         assert not [line for line in app.table_screen.log_lines if "Anytime card now" in line]
         session.act(2, q.Pass())  # the bot answered (at once, at a real table)

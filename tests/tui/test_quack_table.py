@@ -5,9 +5,9 @@ from __future__ import annotations
 from quackbox.cards.quack import Treatment
 from quackbox.core import quack as q
 from quackbox.core.quack import RULES
+from quackbox.tui.modals import ChoiceScreen, ConfirmScreen
 from tests.tui.conftest import SIZE
 from tests.tui.fakes import ManualClock, RulesTable, at_table, flat, press_card, quack_table, screen_text, wait_for
-from quackbox.tui.modals import ChoiceScreen, ConfirmScreen
 
 
 def hand_id(state, seat: int, name: str) -> int:
@@ -62,8 +62,9 @@ async def test_fleeing_when_confirmed(app_for):
 
 async def test_anytime_card_on_another_doctors_turn(app_for):
     """QB8, issue 14 item 10: while Bot 2 treats, an Anytime card is pick, aim, Enter: no second dialog."""
-    state = quack_table(hands={0: ["Placebo", "Yoga", "Aspirin"]}, patients={1: "Mystery Rash", 2: "The Paper Cut"},
-                        first=1)
+    state = quack_table(
+        hands={0: ["Placebo", "Yoga", "Aspirin"]}, patients={1: "Mystery Rash", 2: "The Paper Cut"}, first=1
+    )
     session = RulesTable(RULES, state)
     app = app_for(session)
     async with at_table(app, session, SIZE) as (pilot, board):

@@ -19,13 +19,13 @@ from quackbox.core import quack as q
 from quackbox.core import side_effects as se
 from quackbox.core.quack import RULES as QUACK
 from quackbox.core.side_effects import RULES
+from quackbox.tui.se_board import PsychePanel
+from quackbox.tui.terminal import TerminalApp
+from quackbox.tui.widgets import TICKS_PER_SECOND, GameLog, KeyBar, PromptBar
 from tests.core.se_helpers import card_id, disorder_id, table
 from tests.tui.conftest import SIZE
 from tests.tui.fakes import ManualClock, RulesTable, at_table, quack_table, screen_text, settled, wait_for
 from tests.tui.test_se_table import tremors_table
-from quackbox.tui.se_board import PsychePanel
-from quackbox.tui.terminal import TerminalApp
-from quackbox.tui.widgets import TICKS_PER_SECOND, GameLog, KeyBar, PromptBar
 
 
 class Painted:
@@ -76,8 +76,12 @@ def four_seats(hand: tuple[str, ...] = HAND, last: tuple[Any, ...] = ("Anorexia"
     """Four seats, ours first; ``last`` is the Psyche of the last seat."""
     state = table(
         4,
-        psyches={0: ["Madness", "Anxiety"], 1: ["Depression", ("Tremors", "Pramipexole")],
-                 2: ["Impotence", "Suicidal Thoughts"], 3: list(last)},
+        psyches={
+            0: ["Madness", "Anxiety"],
+            1: ["Depression", ("Tremors", "Pramipexole")],
+            2: ["Impotence", "Suicidal Thoughts"],
+            3: list(last),
+        },
         hands={0: list(hand), 1: ["Fluoxetine"], 2: ["Sildenafil", "Clozapine"], 3: ["Lithium"]},
         current=0,
     )
@@ -106,20 +110,29 @@ async def test_a_rival_hand_size_repaints_that_rival_panel_only(app_for):
         await pilot.pause(0.2)
         assert panels[2].player.hand_size == 3
         assert painted.touched(panels[2])
-        quiet = [panels[1], panels[3], board.query_one("#mine"), board.query_one("#hand"), board.query_one("#prompt"),
-                 app.table_screen.log_widget]
+        quiet = [
+            panels[1],
+            panels[3],
+            board.query_one("#mine"),
+            board.query_one("#hand"),
+            board.query_one("#prompt"),
+            app.table_screen.log_widget,
+        ]
         assert [w for w in quiet if painted.touched(w)] == []
         # The status line says the deck is one card shorter: those few cells, not the whole line.
         status = app.table_screen.query_one("#status")
         assert 0 < sum(x2 - x1 for _, x1, x2 in painted.inside(status.region)) < status.region.width // 2
 
 
-@pytest.mark.parametrize("first, cards, reached, unsent", [
-    ("right", {0, 1}, "Episode", ()),
-    # At the right of the hand: written from the third card, not from the hand's left edge
-    # (Textual's own update), so the first cards' words are not sent.
-    ("3", {2, 3}, "Lithium", ("Chlorpro", "Episode")),
-])
+@pytest.mark.parametrize(
+    "first, cards, reached, unsent",
+    [
+        ("right", {0, 1}, "Episode", ()),
+        # At the right of the hand: written from the third card, not from the hand's left edge
+        # (Textual's own update), so the first cards' words are not sent.
+        ("3", {2, 3}, "Lithium", ("Chlorpro", "Episode")),
+    ],
+)
 async def test_moving_the_highlight_repaints_two_cards(app_for, first, cards, reached, unsent):
     """The right arrow moves the highlight: the hand row repaints the card left and the card reached."""
     state, session = four_seats()
@@ -141,8 +154,9 @@ async def test_a_stand_in_playing_our_last_card_repaints_that_card(app_for):
     """A seated move: the host plays the seat's last card (a stand-in bot would). The
     other cards keep their width and place, so the hand repaints the card that went
     and the count in its title, nothing of the five cards left."""
-    state, session = four_seats(("Episode", "Gambling Addiction", "Lithium", "Sildenafil", "Fluoxetine",
-                                 "Chlorpromazine"))
+    state, session = four_seats(
+        ("Episode", "Gambling Addiction", "Lithium", "Sildenafil", "Fluoxetine", "Chlorpromazine")
+    )
     app = app_for(session)
     async with at_table(app, session, SIZE) as (pilot, board):
         hand = board.query_one("#hand")
@@ -154,8 +168,12 @@ async def test_a_stand_in_playing_our_last_card_repaints_that_card(app_for):
         await wait_for(pilot, lambda: app.table_screen.seq > seq, what="the new view")
         await pilot.pause(0.2)
         assert len(board.view.hand) == 5 and card_columns(hand) == kept
-        cards = {x - hand.content_region.x for y, x1, x2 in painted.inside(hand.content_region)
-                 if y > hand.content_region.y for x in range(x1, x2)}
+        cards = {
+            x - hand.content_region.x
+            for y, x1, x2 in painted.inside(hand.content_region)
+            if y > hand.content_region.y
+            for x in range(x1, x2)
+        }
         assert cards and not cards & {x for card in kept for x in card}
         rule = [(x1, x2) for y, x1, x2 in painted.inside(hand.region) if y == hand.region.y]
         assert rule and sum(x2 - x1 for x1, x2 in rule) <= 3  # "6 cards" became "5 cards"
@@ -310,7 +328,7 @@ async def test_a_new_line_at_the_bottom_of_the_log_rewrites_only_the_text_that_m
         text = log.content_region
         spans = painted.inside(app.screen.region)
         assert spans
-        for y, x1, x2 in spans:
+        for y, _x1, x2 in spans:
             row = y - text.y
             assert x2 - text.x <= max(len(before[row]), len(after[row]))
 

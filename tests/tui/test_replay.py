@@ -89,8 +89,9 @@ def test_replay_start_of_turns_is_consistent(tmp_path: Path) -> None:
 
 def test_replay_command_prints_the_log_and_refuses_damage(tmp_path: Path) -> None:
     path = _journal(tmp_path, "side-effects")
-    out = subprocess.run([sys.executable, "-m", "quackbox", "replay", str(path), "--text"],
-                         capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "quackbox", "replay", str(path), "--text"], capture_output=True, text=True, check=True
+    )
     assert "Turn 1:" in out.stdout and "game is over" in out.stdout.lower()
     bad = tmp_path / "bad.qbj"
     bad.write_bytes(b"hello")
@@ -98,8 +99,19 @@ def test_replay_command_prints_the_log_and_refuses_damage(tmp_path: Path) -> Non
     assert out.returncode == 1 and "bad.qbj" in out.stderr and "Traceback" not in out.stderr
 
 
-LIVE_WORDS = ("Your turn", "Your chance", "press", "Press", "space", "Enter", "o to answer", "s stay",
-              "f flee", "pick a card", "TREMORS!")
+LIVE_WORDS = (
+    "Your turn",
+    "Your chance",
+    "press",
+    "Press",
+    "space",
+    "Enter",
+    "o to answer",
+    "s stay",
+    "f flee",
+    "pick a card",
+    "TREMORS!",
+)
 """Words of the prompts that ask the person at a live table to act."""
 
 

@@ -16,12 +16,16 @@ FRAMES = 70
 """Frames compared per game here (a game may end sooner)."""
 
 
-@pytest.mark.parametrize("spec", [
-    Game("side-effects", 1, (80, 24), seated=True, frames=FRAMES),
-    Game("side-effects", 3, (100, 30), seated=False, frames=FRAMES),
-    Game("quack", 1, (120, 40), seated=True, frames=FRAMES),
-    Game("quack", 2, (80, 24), seated=False, frames=FRAMES),
-], ids=lambda spec: f"{spec.game}-{'seated' if spec.seated else 'watching'}-{spec.size[0]}x{spec.size[1]}")
+@pytest.mark.parametrize(
+    "spec",
+    [
+        Game("side-effects", 1, (80, 24), seated=True, frames=FRAMES),
+        Game("side-effects", 3, (100, 30), seated=False, frames=FRAMES),
+        Game("quack", 1, (120, 40), seated=True, frames=FRAMES),
+        Game("quack", 2, (80, 24), seated=False, frames=FRAMES),
+    ],
+    ids=lambda spec: f"{spec.game}-{'seated' if spec.seated else 'watching'}-{spec.size[0]}x{spec.size[1]}",
+)
 async def test_the_terminal_shows_what_a_full_repaint_would(spec):
     tally = await check_game(spec)
     assert tally.frames >= FRAMES

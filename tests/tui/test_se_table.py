@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from quackbox.core import side_effects as se
 from quackbox.core.side_effects import RULES
-from tests.core.se_helpers import card_id, disorder_id, hand_names, options, table
-from tests.tui.conftest import SIZE
-from tests.tui.fakes import RulesTable, at_table, flat, notices, opened, press_card, screen_text, wait_for
 from quackbox.tui.modals import ChoiceScreen, ConfirmScreen
 from quackbox.tui.se_board import SEBoard
 from quackbox.tui.trade import TradeScreen
+from tests.core.se_helpers import card_id, disorder_id, hand_names, options, table
+from tests.tui.conftest import SIZE
+from tests.tui.fakes import RulesTable, at_table, flat, notices, opened, press_card, screen_text, wait_for
 
 
 def board_of(app) -> SEBoard:
@@ -21,18 +21,27 @@ def board_of(app) -> SEBoard:
 
 
 async def seq_after(pilot, session: RulesTable, seq: int) -> None:
-    await wait_for(pilot, lambda: pilot.app.table_screen.seq > seq and pilot.app.table_screen.seq == session.seq,
-                   what=f"a view after {seq}")
+    await wait_for(
+        pilot,
+        lambda: pilot.app.table_screen.seq > seq and pilot.app.table_screen.seq == session.seq,
+        what=f"a view after {seq}",
+    )
     await pilot.pause()
 
 
 def stacked(**kwargs):
     state = table(
         3,
-        psyches={0: ["Madness", "Anxiety", "Anorexia"], 1: ["Depression", ("Tremors", "Pramipexole")],
-                 2: ["Impotence", "Suicidal Thoughts"]},
-        hands={0: ["Chlorpromazine", "Episode", "Gambling Addiction", "Lithium"], 1: ["Fluoxetine"],
-               2: ["Sildenafil", "Clozapine"]},
+        psyches={
+            0: ["Madness", "Anxiety", "Anorexia"],
+            1: ["Depression", ("Tremors", "Pramipexole")],
+            2: ["Impotence", "Suicidal Thoughts"],
+        },
+        hands={
+            0: ["Chlorpromazine", "Episode", "Gambling Addiction", "Lithium"],
+            1: ["Fluoxetine"],
+            2: ["Sildenafil", "Clozapine"],
+        },
         current=0,
         **kwargs,
     )
@@ -61,8 +70,11 @@ async def test_pick_a_card_light_its_targets_and_play(app_for):
         # The Episode lights every untreated Disorder of the rivals; the arrows move the aim.
         await press_card(pilot, board, "Episode")
         targets = {m.disorder for m in board.options()}
-        assert targets == {disorder_id(state, 1, "Depression"), disorder_id(state, 2, "Impotence"),
-                           disorder_id(state, 2, "Suicidal Thoughts")}
+        assert targets == {
+            disorder_id(state, 1, "Depression"),
+            disorder_id(state, 2, "Impotence"),
+            disorder_id(state, 2, "Suicidal Thoughts"),
+        }
         first = board.aimed()
         await pilot.press("down")
         second = board.aimed()
@@ -143,9 +155,13 @@ async def test_a_refused_move_shows_the_hosts_reason(app_for):
 
 def tremors_table(seconds: float):
     """Seat 1 to play an Episode on our Tremors, with a countdown of ``seconds``."""
-    state = table(2, psyches={0: ["Tremors", "Anxiety"], 1: ["Depression"]},
-                  hands={0: ["Lithium", "Fluoxetine", "Episode", "Therapy", "Madness"], 1: ["Episode"]},
-                  current=1, options=options(tremors_seconds=seconds))
+    state = table(
+        2,
+        psyches={0: ["Tremors", "Anxiety"], 1: ["Depression"]},
+        hands={0: ["Lithium", "Fluoxetine", "Episode", "Therapy", "Madness"], 1: ["Episode"]},
+        current=1,
+        options=options(tremors_seconds=seconds),
+    )
     return state, RulesTable(RULES, state, deadlines=True)
 
 
@@ -226,14 +242,18 @@ async def test_tremors_answered_too_late(app_for):
         await pilot.press("1")  # one card in time is not enough
         await wait_for(pilot, lambda: board.view.phase == se.PLAY and not board.view.hand, what="the timeout")
         # The log keeps every sentence; the screen shows only its last few lines.
-        await wait_for(pilot, lambda: any("discarded your whole hand (Tremors)" in line
-                                          for line in app.screen.log_lines), what="the log line")
+        await wait_for(
+            pilot,
+            lambda: any("discarded your whole hand (Tremors)" in line for line in app.screen.log_lines),
+            what="the log line",
+        )
 
 
 async def test_anxiety_shows_the_hand_and_takes_a_card(app_for):
     """An Episode on Anxiety opens the shown hand as a choice; the card picked is taken."""
-    state = table(2, psyches={0: ["Madness"], 1: ["Anxiety"]}, hands={0: ["Episode"], 1: ["Lithium", "Therapy"]},
-                  current=0)
+    state = table(
+        2, psyches={0: ["Madness"], 1: ["Anxiety"]}, hands={0: ["Episode"], 1: ["Lithium", "Therapy"]}, current=0
+    )
     session = RulesTable(RULES, state)
     app = app_for(session)
     async with at_table(app, session, SIZE) as (pilot, board):
@@ -256,9 +276,12 @@ async def test_anxiety_shows_the_hand_and_takes_a_card(app_for):
 
 async def test_discard_down_to_six(app_for):
     """Ending a turn with too many cards asks for discards: pick, then d."""
-    state = table(2, psyches={0: ["Madness"], 1: ["Anxiety"]},
-                  hands={0: ["Lithium", "Lithium", "Fluoxetine", "Episode", "Episode", "Therapy", "Tremors", "Depression"]},
-                  current=0)
+    state = table(
+        2,
+        psyches={0: ["Madness"], 1: ["Anxiety"]},
+        hands={0: ["Lithium", "Lithium", "Fluoxetine", "Episode", "Episode", "Therapy", "Tremors", "Depression"]},
+        current=0,
+    )
     session = RulesTable(RULES, state)
     app = app_for(session)
     async with at_table(app, session, SIZE) as (pilot, board):

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 
-from quackbox.core import quack as q
 from quackbox.core.quack import RULES as QUACK
 from quackbox.core.side_effects import RULES as SE
 from tests.tui.conftest import SIZE
@@ -86,8 +85,14 @@ async def test_lobby_of_a_hosted_table(app_for):
     session = FakeSession("side-effects", mode="host", room_code="KQXZ", address="10.0.0.5")
     app = app_for(session)
     async with app.run_test(size=SIZE) as pilot:
-        session.push(lobby_of(["Ann", "Ben [red]", "Cy", ""], started=False,
-                              kinds=["human", "human", "human", "open"], ready=[False, True, False, False]))
+        session.push(
+            lobby_of(
+                ["Ann", "Ben [red]", "Cy", ""],
+                started=False,
+                kinds=["human", "human", "human", "open"],
+                ready=[False, True, False, False],
+            )
+        )
         await wait_for(pilot, lambda: app.lobby_screen is not None)
         # On a busy machine the footer comes a frame later than the rest.
         await wait_for(pilot, lambda: "palette" in screen_text(app), what="the footer")
@@ -113,15 +118,25 @@ async def test_a_long_room_code_never_breaks_a_join_command(app_for, size):
     each command whole on its line, wherever it would not fit beside it (at 80 columns it
     was squeezed out of sight; at 120 the commands broke across lines)."""
     code = "KQXZ-TBDF-MNPW"
-    session = FakeSession("side-effects", mode="host", room_code=code, address="10.0.0.5:7777",
-                          ssh_door="ssh -p 2222 10.0.0.5", web_link=f"http://10.0.0.5:7118/#{code}")
+    session = FakeSession(
+        "side-effects",
+        mode="host",
+        room_code=code,
+        address="10.0.0.5:7777",
+        ssh_door="ssh -p 2222 10.0.0.5",
+        web_link=f"http://10.0.0.5:7118/#{code}",
+    )
     app = app_for(session)
     async with app.run_test(size=size) as pilot:
-        session.push(lobby_of(["Ann", "", "", ""], started=False, kinds=["human", "open", "open", "open"],
-                              ready=[False] * 4))
+        session.push(
+            lobby_of(["Ann", "", "", ""], started=False, kinds=["human", "open", "open", "open"], ready=[False] * 4)
+        )
         await wait_for(pilot, lambda: app.lobby_screen is not None)
         await wait_for(pilot, lambda: "7118" in screen_text(app), what="the lobby's words")
         lines = screen_text(app).splitlines()
-        for command in (f"quackbox join 10.0.0.5:7777 --code {code}", "ssh -p 2222 10.0.0.5",
-                        f"http://10.0.0.5:7118/#{code}"):
+        for command in (
+            f"quackbox join 10.0.0.5:7777 --code {code}",
+            "ssh -p 2222 10.0.0.5",
+            f"http://10.0.0.5:7118/#{code}",
+        ):
             assert any(command in line for line in lines), (command, lines)

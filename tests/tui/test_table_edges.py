@@ -4,7 +4,6 @@ wait for the player to look, presence in the log, and a summary that ranks every
 
 from __future__ import annotations
 
-import asyncio
 import re
 
 from quackbox.core import bots as core_bots
@@ -13,22 +12,24 @@ from quackbox.core.play import next_move
 from quackbox.core.side_effects import RULES
 from quackbox.net.client import Disconnected, Reconnected
 from quackbox.net.protocol import LineKind, LogLine, View
-from tests.core.se_helpers import table
-from tests.tui.conftest import SIZE
-from tests.tui.fakes import RulesTable, at_table, flat, notices, opened, press_card, screen_text, settled, wait_for
 from quackbox.tui.app import make_app
 from quackbox.tui.se_board import PsychePanel
 from quackbox.tui.session import FIRST_MOVE_DELAY, open_local
+from tests.core.se_helpers import table
+from tests.tui.conftest import SIZE
+from tests.tui.fakes import RulesTable, at_table, flat, notices, opened, press_card, screen_text, settled, wait_for
 
 
 def tall_table(**kwargs):
     """Three rivals with four Disorders, a Drug each (so an "open to" line) and marks."""
     state = table(
         4,
-        psyches={0: ["Madness", "Anxiety", "Anorexia"],
-                 1: ["Depression", ("Tremors", "Pramipexole"), "Impotence", "Anxiety"],
-                 2: [("Impotence", "Sildenafil"), "Suicidal Thoughts", "Madness", "Tremors"],
-                 3: [("Anxiety", "Lorazepam"), "Depression", "Gambling Addiction", "Anorexia"]},
+        psyches={
+            0: ["Madness", "Anxiety", "Anorexia"],
+            1: ["Depression", ("Tremors", "Pramipexole"), "Impotence", "Anxiety"],
+            2: [("Impotence", "Sildenafil"), "Suicidal Thoughts", "Madness", "Tremors"],
+            3: [("Anxiety", "Lorazepam"), "Depression", "Gambling Addiction", "Anorexia"],
+        },
         hands={0: ["Lithium", "Episode", "Gambling Addiction", "Chlorpromazine"]},
         current=0,
         **kwargs,
@@ -94,9 +95,11 @@ async def test_the_log_keeps_four_lines_and_the_newest(app_for):
 async def test_bots_wait_for_the_player_to_look_at_a_new_table(tmp_path):
     """Item 6: in a game against bots whose first player is a bot, nothing moves for a while
     after the deal, even at the fastest pace (held here for longer than the test looks)."""
+
     async def opener():
-        return await open_local("side-effects", players=4, options={}, name="Ann", seed=5, bot_delay=0,
-                                first_move_delay=60)
+        return await open_local(
+            "side-effects", players=4, options={}, name="Ann", seed=5, bot_delay=0, first_move_delay=60
+        )
 
     assert FIRST_MOVE_DELAY >= 2
     app = make_app(config_dir=tmp_path / "config", opener=opener, home=False, cursor_blink=False)
@@ -123,15 +126,35 @@ async def test_presence_lines_and_the_recent_log_after_a_reconnection(app_for):
     async with at_table(app, session, SIZE) as (pilot, _board):
         screen = app.table_screen
         view = RULES.view(state, 0)
-        session.push(View(seq=session.seq, view=view, events=(), log=(notice("Bob is away: the connection was lost."),), deadline=None))
+        session.push(
+            View(
+                seq=session.seq,
+                view=view,
+                events=(),
+                log=(notice("Bob is away: the connection was lost."),),
+                deadline=None,
+            )
+        )
         await wait_for(pilot, lambda: "Bob is away" in screen_text(app), what="the presence line")
-        session.push(View(seq=session.seq, view=view, events=(), log=(notice("A bot played Therapy for Bob, who is away."),), deadline=None))
+        session.push(
+            View(
+                seq=session.seq,
+                view=view,
+                events=(),
+                log=(notice("A bot played Therapy for Bob, who is away."),),
+                deadline=None,
+            )
+        )
         await wait_for(pilot, lambda: "who is away" in screen_text(app), what="the stand-in line")
         before = list(screen.log_lines)
         session.push(Disconnected("The connection to the host was lost."))
         session.push(Reconnected())
-        missed = (LogLine(text="You ended the turn.", kind=LineKind.EVENT), LogLine(text="Turn 9: Cy to play.", kind=LineKind.MINE),
-                  LogLine(text="Cy played.", kind=LineKind.TURN), notice("Bob is back."))
+        missed = (
+            LogLine(text="You ended the turn.", kind=LineKind.EVENT),
+            LogLine(text="Turn 9: Cy to play.", kind=LineKind.MINE),
+            LogLine(text="Cy played.", kind=LineKind.TURN),
+            notice("Bob is back."),
+        )
         session.push(View(seq=session.seq, view=view, events=(), log=missed, deadline=None))
         await wait_for(pilot, lambda: "Bob is back." in screen.log_lines, what="the lines missed")
         assert screen.log_lines == [*before, "You ended the turn.", "Turn 9: Cy to play.", "Cy played.", "Bob is back."]
@@ -158,9 +181,11 @@ async def test_the_summary_ranks_every_player_with_the_games_figures(app_for):
         await wait_for(pilot, lambda: type(app.screen).__name__ == "SummaryScreen", what="the summary")
         await pilot.pause()
         text = screen_text(app)
-        places = [m.group(1) for line in text.split("\n")
-                  if ("Disorders treated" in line or "Psyche emptied" in line)
-                  and (m := re.search(r"(\d+)\. \S", line))]
+        places = [
+            m.group(1)
+            for line in text.split("\n")
+            if ("Disorders treated" in line or "Psyche emptied" in line) and (m := re.search(r"(\d+)\. \S", line))
+        ]
         assert places[0] == "1" and len(places) == 4
         assert len(set(places)) > 2  # not "1. 2. 2. 2."
         record = app.table_screen.record
@@ -219,7 +244,7 @@ async def test_the_log_shows_its_newest_lines_at_the_bottom_and_l_opens_there(ap
         rows = [line.plain for line in log.page()]
         assert len(rows) == log.content_size.height >= 4
         assert all(rows) and rows[-1] == "Bot 2: line 40"
-        shown = screen_text(app).splitlines()[log.content_region.y:log.content_region.bottom]
+        shown = screen_text(app).splitlines()[log.content_region.y : log.content_region.bottom]
         assert all(row.strip() for row in shown) and shown[-1].strip() == "Bot 2: line 40"
         await pilot.press("l")
         await wait_for(pilot, lambda: log.content_size.height > len(rows), what="the log over the screen")
@@ -278,8 +303,11 @@ async def test_a_player_back_in_a_new_terminal_reads_the_chat_and_the_recent_log
         session.push(lobby_of(session.names))  # started, no Started message: a game in progress
         session.push(ChatLine(seat=1, name="Bot 2", text="brb"))
         session.push(ChatLine(seat=2, name="Bot 3", text="take your time"))
-        recap = (notice("You were away: the connection was lost."), LogLine(text="Bot 2 ended the turn.", kind=LineKind.EVENT),
-                 notice("You are back."))
+        recap = (
+            notice("You were away: the connection was lost."),
+            LogLine(text="Bot 2 ended the turn.", kind=LineKind.EVENT),
+            notice("You are back."),
+        )
         session.push(View(seq=session.seq, view=RULES.view(state, 0), events=(), log=recap, deadline=None))
         await wait_for(pilot, lambda: app.table_screen is not None and app.table_screen.view is not None)
         await pilot.pause()
@@ -302,8 +330,12 @@ async def test_a_spectator_leaves_with_q_at_once(app_for):
 async def test_the_trade_offer_notification_goes_once_the_offer_is_answered(app_for):
     """Issue 25, item 9: the notification of an offer to you stayed after it was answered.
     (It is held below the log now, until answered: issue 41, item 4.)"""
-    state = table(3, psyches={0: ["Anxiety"], 1: ["Madness"], 2: ["Tremors"]},
-                  hands={0: ["Lithium", "Episode"], 2: ["Clozapine"]}, current=0)
+    state = table(
+        3,
+        psyches={0: ["Anxiety"], 1: ["Madness"], 2: ["Tremors"]},
+        hands={0: ["Lithium", "Episode"], 2: ["Clozapine"]},
+        current=0,
+    )
     session = RulesTable(RULES, state)
     app = app_for(session)
     async with at_table(app, session, SIZE) as (pilot, board):
@@ -355,8 +387,9 @@ async def test_the_log_read_over_the_screen_shows_esc_in_its_keys(app_for):
         keys = screen_text(app).split("\n")[-1]
         assert "back to the table" not in keys
         await pilot.press("l")
-        await wait_for(pilot, lambda: "esc back to the table" in screen_text(app).split("\n")[-1],
-                       what="Esc among the keys")
+        await wait_for(
+            pilot, lambda: "esc back to the table" in screen_text(app).split("\n")[-1], what="Esc among the keys"
+        )
         assert "↑↓ read back" in screen_text(app).split("\n")[-1]
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.table_screen.maximized is None, what="back at the table")

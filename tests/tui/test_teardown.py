@@ -7,15 +7,19 @@ from textual.app import App, ComposeResult
 from textual.widgets import Static
 
 from quackbox.core.side_effects import RULES
+from quackbox.tui.clock import WALL, alive, while_alive
 from tests.core.se_helpers import table
 from tests.tui.conftest import SIZE
 from tests.tui.fakes import RulesTable, at_table, screen_text, settled, wait_for
-from quackbox.tui.clock import WALL, alive, while_alive
 
 
 def a_table() -> RulesTable:
-    state = table(3, psyches={0: ["Madness", "Anxiety"], 1: ["Depression"], 2: ["Impotence"]},
-                  hands={0: ["Lithium", "Episode"]}, current=0)
+    state = table(
+        3,
+        psyches={0: ["Madness", "Anxiety"], 1: ["Depression"], 2: ["Impotence"]},
+        hands={0: ["Lithium", "Episode"]},
+        current=0,
+    )
     return RulesTable(RULES, state)
 
 

@@ -58,8 +58,9 @@ def test_only_the_colour_codes_that_change_are_written():
     text, pen = written(row)
     assert text == "\x1b[0;31;40ma\x1b[1mb\x1b[0;31;40mc\x1b[32md"
     # A click action is never sent: the same pen.
-    assert cells("e", green) == cells_of([Strip([Segment("e", Style.parse(green) + Style(meta={"@click": "x"}))])],
-                                          PENS)
+    assert cells("e", green) == cells_of(
+        [Strip([Segment("e", Style.parse(green) + Style(meta={"@click": "x"}))])], PENS
+    )
     # Starting from the pen the terminal already has, nothing is repeated.
     assert written(cells("e", green), pen)[0] == "e"
 
@@ -71,8 +72,9 @@ def test_a_frame_writes_only_what_changed_and_the_terminal_ends_as_drawn():
     terminal = Terminal(12, 2)
 
     def frame(lines: list[str]) -> str:
-        update = LayoutUpdate([[Strip([Segment(line, Style.parse("white on blue"))])] for line in lines],
-                              Region(0, 0, 12, 2))
+        update = LayoutUpdate(
+            [[Strip([Segment(line, Style.parse("white on blue"))])] for line in lines], Region(0, 0, 12, 2)
+        )
         text = writer.frame(update, 12, 2, ColorSystem.STANDARD).text
         terminal.feed(text)
         return text

@@ -19,15 +19,21 @@ NAMES = ("ann", "bob", "cy")
 
 
 def offers_table(hand: list[str]) -> RulesTable:
-    state = table(3, psyches={0: ["Anxiety"], 1: ["Madness"], 2: ["Tremors"]},
-                  hands={0: hand, 1: ["Lorazepam", "Episode"], 2: ["Lithium"]}, current=0)
+    state = table(
+        3,
+        psyches={0: ["Anxiety"], 1: ["Madness"], 2: ["Tremors"]},
+        hands={0: hand, 1: ["Lorazepam", "Episode"], 2: ["Lithium"]},
+        current=0,
+    )
     return RulesTable(RULES, state, names=NAMES)
 
 
 def prompts(screen: ChoiceScreen) -> list[tuple[str, bool]]:
     options = screen.query_one("OptionList")
-    return [(options.get_option_at_index(i).prompt.plain, options.get_option_at_index(i).disabled)
-            for i in range(options.option_count)]
+    return [
+        (options.get_option_at_index(i).prompt.plain, options.get_option_at_index(i).disabled)
+        for i in range(options.option_count)
+    ]
 
 
 async def test_an_offer_you_cannot_accept_says_why_and_offers_decline(app_for):
@@ -100,11 +106,16 @@ def test_the_treat_preview_warns_only_of_what_is_new():
     treat = se.Treat(drug=card_id(state, 0, "Lorazepam"), disorder=disorder_id(state, 0, "Anxiety"))
     assert treat in view.legal
     # Pramipexole already opens the seat to Depression and Madness: only Suicidal Thoughts is new.
-    assert describe_move(view, treat, NAMES) == ("Treat your Anxiety with Lorazepam; "
-                                                 "you become open to Suicidal Thoughts.")
+    assert describe_move(view, treat, NAMES) == (
+        "Treat your Anxiety with Lorazepam; you become open to Suicidal Thoughts."
+    )
 
-    state = table(3, psyches={0: ["Anxiety", "Suicidal Thoughts", ("Tremors", "Pramipexole")]},
-                  hands={0: ["Lorazepam"]}, current=0)
+    state = table(
+        3,
+        psyches={0: ["Anxiety", "Suicidal Thoughts", ("Tremors", "Pramipexole")]},
+        hands={0: ["Lorazepam"]},
+        current=0,
+    )
     view = RULES.view(state, 0)
     treat = se.Treat(drug=card_id(state, 0, "Lorazepam"), disorder=disorder_id(state, 0, "Anxiety"))
     assert describe_move(view, treat, NAMES) == "Treat your Anxiety with Lorazepam."

@@ -97,8 +97,13 @@ class Browser:
             raise BrowserError("No Chromium found: install Debian's 'chromium' or set QUACKBOX_CHROMIUM.")
         profile = tempfile.mkdtemp(prefix="quackbox-chromium-")
         process = await asyncio.create_subprocess_exec(
-            path, *FLAGS, f"--user-data-dir={profile}", "about:blank",
-            stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
+            path,
+            *FLAGS,
+            f"--user-data-dir={profile}",
+            "about:blank",
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.PIPE,
             start_new_session=True,
         )
         browser = None

@@ -21,17 +21,18 @@ import pytest
 import pytest_asyncio
 from rich.cells import cell_len, get_character_cell_size
 
+from quackbox.net import web
 from quackbox.net.host import Host, HostConfig
 from quackbox.net.protocol import HUMAN
 from quackbox.net.text import clean_text
+from quackbox.net.web import WebServer
 from tests.web.cdp import Browser, Page, find_chromium
 from tests.web.test_web import CODE, gone, until, web_config
-from quackbox.net import web
-from quackbox.net.web import WebServer
 
 if find_chromium() is None and not os.environ.get("QUACKBOX_REQUIRE_BROWSER"):
-    pytest.skip("no Chromium on this machine (CI installs one and sets QUACKBOX_REQUIRE_BROWSER)",
-                allow_module_level=True)
+    pytest.skip(
+        "no Chromium on this machine (CI installs one and sets QUACKBOX_REQUIRE_BROWSER)", allow_module_level=True
+    )
 
 pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.xdist_group("browser")]
 
@@ -52,9 +53,22 @@ async def browser() -> AsyncIterator[Browser]:
 
 
 async def open_table(tmp_path: Any, door: dict[str, Any] | None = None, **host: Any) -> tuple[Host, WebServer]:
-    config = HostConfig(**{"game": "side-effects", "seats": 2, "bots": 1, "headless": True, "bind": "127.0.0.1",
-                           "port": 0, "once": False, "bot_delay": 0.0, "away_grace": None, "seed": 3, "code": CODE,
-                           **host})
+    config = HostConfig(
+        **{
+            "game": "side-effects",
+            "seats": 2,
+            "bots": 1,
+            "headless": True,
+            "bind": "127.0.0.1",
+            "port": 0,
+            "once": False,
+            "bot_delay": 0.0,
+            "away_grace": None,
+            "seed": 3,
+            "code": CODE,
+            **host,
+        }
+    )
     running = Host(config)
     await running.start()
     server = WebServer(web_config(tmp_path, **(door or {})), running)
@@ -108,13 +122,15 @@ async def test_a_link_opens_the_table_keys_play_resize_follows_and_a_reload_give
         # The table is drawn in its colours (through the CSSOM: the policy allows no inline style).
         colours = await page.evaluate(
             "new Set(Array.from(document.querySelectorAll('.xterm-rows span'))"
-            ".map(s => getComputedStyle(s).color)).size")
+            ".map(s => getComputedStyle(s).color)).size"
+        )
         assert colours >= 4
 
         await page.press("s", ctrl=True)  # Ctrl+S starts: the open seat gets a bot
         rules = host.table.rules
-        await until(lambda: host.table.phase == "playing" and 0 in rules.waiting_for(host.table.state),
-                    what="ann's turn")
+        await until(
+            lambda: host.table.phase == "playing" and 0 in rules.waiting_for(host.table.state), what="ann's turn"
+        )
         await shows(page, "your turn")
         hand = rules.view(host.table.state, 0).hand
         await page.press("e")  # end the turn
@@ -124,11 +140,13 @@ async def test_a_link_opens_the_table_keys_play_resize_follows_and_a_reload_give
         small = await page.evaluate("[term.cols, term.rows]")
         assert tuple(small) == session.window.size
         await page.resize(1300, 850)
-        bigger = await page.wait_for("term.cols > %d && [term.cols, term.rows]" % small[0])
+        bigger = await page.wait_for(f"term.cols > {small[0]} && [term.cols, term.rows]")
         await until(lambda: session.window.size == tuple(bigger), timeout=10, what="the child's new size")
         first_line = await page.wait_for(
-            "(document.querySelector('.xterm-rows > div').textContent.trimEnd().length > %d) && "
-            "document.querySelector('.xterm-rows > div').textContent" % small[0], timeout=20)
+            f"(document.querySelector('.xterm-rows > div').textContent.trimEnd().length > {small[0]}) && "
+            "document.querySelector('.xterm-rows > div').textContent",
+            timeout=20,
+        )
         assert first_line.rstrip().endswith("online")
 
         [pid] = server.children
@@ -144,8 +162,10 @@ async def test_a_link_opens_the_table_keys_play_resize_follows_and_a_reload_give
         assert await page.evaluate("window.cspViolations") == []
         assert page.console == []
         # The browser read the page's Permissions-Policy: no device, but the clipboard.
-        assert await page.evaluate("['camera', 'microphone', 'geolocation', 'clipboard-write']"
-                                   ".map(f => document.featurePolicy.allowsFeature(f))") == [False, False, False, True]
+        assert await page.evaluate(
+            "['camera', 'microphone', 'geolocation', 'clipboard-write']"
+            ".map(f => document.featurePolicy.allowsFeature(f))"
+        ) == [False, False, False, True]
     finally:
         await close_table(host, server)
 
@@ -226,11 +246,15 @@ async def test_wide_characters_take_the_cells_the_child_gave_them(
             """Each row's characters but spaces, with the column each starts at."""
             screen = pyte.Screen(cols, rows)
             pyte.ByteStream(screen).feed(bytes(page.received))
-            return [[(x, screen.buffer[y][x].data) for x in range(cols) if screen.buffer[y][x].data.strip()]
-                    for y in range(rows)]
+            return [
+                [(x, screen.buffer[y][x].data) for x in range(cols) if screen.buffer[y][x].data.strip()]
+                for y in range(rows)
+            ]
 
         async def browser_drew() -> list[list[tuple[int, str]]]:
-            return [[(x, char) for x, char in row] for row in await page.evaluate("""
+            return [
+                [(x, char) for x, char in row]
+                for row in await page.evaluate("""
               Array.from({length: term.rows}, (_, y) => {
                 const line = term.buffer.active.getLine(y), cells = [];
                 for (let x = 0; x < term.cols; x++) {
@@ -238,7 +262,8 @@ async def test_wide_characters_take_the_cells_the_child_gave_them(
                   if (char.trim()) cells.push([x, char]);
                 }
                 return cells;
-              })""")]
+              })""")
+            ]
 
         def shown(row: list[tuple[int, str]]) -> str:
             line = [" "] * cols
@@ -252,10 +277,12 @@ async def test_wide_characters_take_the_cells_the_child_gave_them(
             if drawn == meant:
                 break
             if time.monotonic() > deadline:
-                apart = [f"{y}: {shown(a)!r}\n{y}: {shown(b)!r}" for y, (a, b) in enumerate(zip(drawn, meant))
-                         if a != b]
-                raise AssertionError(f"the browser's rows differ from the child's (counting by {counts}):\n"
-                                     + "\n".join(apart))
+                apart = [
+                    f"{y}: {shown(a)!r}\n{y}: {shown(b)!r}" for y, (a, b) in enumerate(zip(drawn, meant)) if a != b
+                ]
+                raise AssertionError(
+                    f"the browser's rows differ from the child's (counting by {counts}):\n" + "\n".join(apart)
+                )
             await asyncio.sleep(0.1)
 
         def column(needle: str) -> int:
@@ -263,7 +290,7 @@ async def test_wide_characters_take_the_cells_the_child_gave_them(
             for row in drawn:
                 chars = [char for _, char in row]
                 for i in range(len(chars)):
-                    if "".join(chars[i:i + len(needle)]) == needle:
+                    if "".join(chars[i : i + len(needle)]) == needle:
                         return row[i][0]
             raise AssertionError(f"{needle!r} is not shown")
 
@@ -301,10 +328,16 @@ async def test_the_page_counts_every_character_the_child_gives_cells_as_the_chil
         page_width = {}
         for first, last, width in ranges:
             page_width.update(dict.fromkeys(range(first, last + 1), width))
-        kept = [chr(cp) for cp in range(0x20, 0x110000) if not 0xD800 <= cp <= 0xDFFF
-                and clean_text(chr(cp) + "x") == chr(cp) + "x"]
-        apart = [f"U+{ord(ch):04X} {width} {page_width[ord(ch)]}" for ch in kept
-                 if (width := get_character_cell_size(ch, web.UNICODE_WIDTHS)) and width != page_width[ord(ch)]]
+        kept = [
+            chr(cp)
+            for cp in range(0x20, 0x110000)
+            if not 0xD800 <= cp <= 0xDFFF and clean_text(chr(cp) + "x") == chr(cp) + "x"
+        ]
+        apart = [
+            f"U+{ord(ch):04X} {width} {page_width[ord(ch)]}"
+            for ch in kept
+            if (width := get_character_cell_size(ch, web.UNICODE_WIDTHS)) and width != page_width[ord(ch)]
+        ]
         assert len(kept) > 100_000 and apart == []
         assert page_width[0x1F986] == 2 and page_width[0x4F60] == 2  # the duck and the Chinese: wide
     finally:

@@ -22,8 +22,13 @@ def page() -> Page:
 
 
 def _get(page: Page, path: str, method: str = "GET", **headers: str):
-    return answer(page, path, {"host": "10.0.0.5:7118", **{k.replace("_", "-"): v for k, v in headers.items()}}, HOSTS,
-                  method=method)
+    return answer(
+        page,
+        path,
+        {"host": "10.0.0.5:7118", **{k.replace("_", "-"): v for k, v in headers.items()}},
+        HOSTS,
+        method=method,
+    )
 
 
 class _Links(HTMLParser):
@@ -49,8 +54,15 @@ def test_every_link_of_the_page_is_relative(page: Page) -> None:
     html = page.assets["/"].body.decode()
     parser = _Links()
     parser.feed(html)
-    assert sorted(parser.links) == ["door.css", "door.js", "favicon.svg", "vendor/addon-fit.js",
-                                    "vendor/addon-unicode11.js", "vendor/xterm.css", "vendor/xterm.js"]
+    assert sorted(parser.links) == [
+        "door.css",
+        "door.js",
+        "favicon.svg",
+        "vendor/addon-fit.js",
+        "vendor/addon-unicode11.js",
+        "vendor/xterm.css",
+        "vendor/xterm.js",
+    ]
     assert all("/" + link in page.assets for link in parser.links)
     assert parser.inline == []
 
@@ -104,8 +116,9 @@ def test_other_methods_are_not_allowed(page: Page, method: str) -> None:
         got = _get(page, path, method)
         assert got.status == 405 and dict(got.headers)["Allow"] == "GET, HEAD" and got.body.endswith(b".\n")
     # The terminal opens only for a GET; a name never announced is refused before the method is looked at.
-    socket = answer(page, SOCKET_PATH, {"host": "10.0.0.5:7118", "origin": "http://10.0.0.5:7118"}, HOSTS,
-                    method=method)
+    socket = answer(
+        page, SOCKET_PATH, {"host": "10.0.0.5:7118", "origin": "http://10.0.0.5:7118"}, HOSTS, method=method
+    )
     assert socket.status == 405 and not socket.upgrade
     assert answer(page, "/", {"host": "evil.example"}, HOSTS, method=method).status == 421
 
@@ -137,8 +150,21 @@ def test_the_vendored_files_are_the_published_ones() -> None:
         assert "Permission is hereby granted, free of charge" in vendor.joinpath(licence).read_text(), licence
 
 
-@pytest.mark.parametrize("host", ["evil.example:7118", "evil.example", "", "127.0.0.2:7118", "10.0.0.5.evil.example",
-                                  "10.0.0.5:x", "10.0.0.5:7118:7118", "::1:7118", "[::2]:7118", "10.0.0.5@evil:7118"])
+@pytest.mark.parametrize(
+    "host",
+    [
+        "evil.example:7118",
+        "evil.example",
+        "",
+        "127.0.0.2:7118",
+        "10.0.0.5.evil.example",
+        "10.0.0.5:x",
+        "10.0.0.5:7118:7118",
+        "::1:7118",
+        "[::2]:7118",
+        "10.0.0.5@evil:7118",
+    ],
+)
 def test_a_host_header_the_table_never_announced_is_refused(page: Page, host: str) -> None:
     """DNS rebinding: another site's name pointed at this machine is not the table."""
     got = answer(page, "/", {"host": host}, HOSTS)
@@ -146,15 +172,17 @@ def test_a_host_header_the_table_never_announced_is_refused(page: Page, host: st
     assert b"address it gave" in got.body
 
 
-@pytest.mark.parametrize("host", ["127.0.0.1:7118", "LOCALHOST:7118", "[::1]:7118", "10.0.0.5:7118", "[::1]",
-                                  "10.0.0.5", "10.0.0.5:8080"])
+@pytest.mark.parametrize(
+    "host", ["127.0.0.1:7118", "LOCALHOST:7118", "[::1]:7118", "10.0.0.5:7118", "[::1]", "10.0.0.5", "10.0.0.5:8080"]
+)
 def test_the_announced_names_are_answered_at_any_port(page: Page, host: str) -> None:
     """A router forwarding port 80 or 8080 to the table, or a proxy in front of it, keeps the name."""
     assert answer(page, "/", {"host": host}, HOSTS).status == 200
 
 
-@pytest.mark.parametrize("origin", ["http://evil.example", "null", "", "http://10.0.0.5:7118.evil.example",
-                                    "http://127.0.0.1:7118"])
+@pytest.mark.parametrize(
+    "origin", ["http://evil.example", "null", "", "http://10.0.0.5:7118.evil.example", "http://127.0.0.1:7118"]
+)
 def test_the_socket_refuses_another_origin(page: Page, origin: str) -> None:
     headers = {"host": "10.0.0.5:7118", "origin": origin} if origin else {"host": "10.0.0.5:7118"}
     got = answer(page, SOCKET_PATH, headers, HOSTS)

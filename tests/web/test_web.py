@@ -66,9 +66,22 @@ def new_id() -> str:
 async def table(
     tmp_path: Path, *, door: dict[str, Any] | None = None, **host: Any
 ) -> AsyncIterator[tuple[Host, WebServer]]:
-    config = HostConfig(**{"game": "side-effects", "seats": 2, "bots": 1, "headless": True, "bind": "127.0.0.1",
-                           "port": 0, "once": False, "bot_delay": 0.0, "away_grace": None, "seed": 3, "code": CODE,
-                           **host})
+    config = HostConfig(
+        **{
+            "game": "side-effects",
+            "seats": 2,
+            "bots": 1,
+            "headless": True,
+            "bind": "127.0.0.1",
+            "port": 0,
+            "once": False,
+            "bot_delay": 0.0,
+            "away_grace": None,
+            "seed": 3,
+            "code": CODE,
+            **host,
+        }
+    )
     config_of_door = web_config(tmp_path, **(door or {}))
     async with Host(config) as running, WebServer(config_of_door, running) as server:
         if config_of_door.warm:  # the children are forked warm from the first session on
@@ -83,8 +96,17 @@ def web_config(tmp_path: Path, **options: Any) -> WebConfig:
     names = {f.name for f in dataclasses.fields(DoorLimits)}
     limits = DoorLimits(**{"hangup_grace": 1.0, **{k: v for k, v in options.items() if k in names}})
     rest = {k: v for k, v in options.items() if k not in names}
-    return WebConfig(**{"port": 0, "bind": "127.0.0.1", "players_dir": str(tmp_path / "players"), "limits": limits,
-                        "warm": False, "program": join_program(), **rest})
+    return WebConfig(
+        **{
+            "port": 0,
+            "bind": "127.0.0.1",
+            "players_dir": str(tmp_path / "players"),
+            "limits": limits,
+            "warm": False,
+            "program": join_program(),
+            **rest,
+        }
+    )
 
 
 class Tab:
@@ -99,12 +121,38 @@ class Tab:
         self._reader = asyncio.get_running_loop().create_task(self._read())
 
     @classmethod
-    async def open(cls, server: WebServer, *, code: str = CODE, page_id: str | None = None, name: str = "ann",
-                   watch: bool = False, cols: int = 80, rows: int = 24, local: str = "127.0.0.1") -> Tab:
-        ws = await connect(f"ws://127.0.0.1:{server.port}/term", origin=f"http://127.0.0.1:{server.port}",
-                           max_size=None, compression=None, local_addr=(local, 0))
-        await ws.send(json.dumps({"hello": 1, "code": code, "id": page_id or new_id(), "name": name,
-                                  "watch": watch, "cols": cols, "rows": rows}))
+    async def open(
+        cls,
+        server: WebServer,
+        *,
+        code: str = CODE,
+        page_id: str | None = None,
+        name: str = "ann",
+        watch: bool = False,
+        cols: int = 80,
+        rows: int = 24,
+        local: str = "127.0.0.1",
+    ) -> Tab:
+        ws = await connect(
+            f"ws://127.0.0.1:{server.port}/term",
+            origin=f"http://127.0.0.1:{server.port}",
+            max_size=None,
+            compression=None,
+            local_addr=(local, 0),
+        )
+        await ws.send(
+            json.dumps(
+                {
+                    "hello": 1,
+                    "code": code,
+                    "id": page_id or new_id(),
+                    "name": name,
+                    "watch": watch,
+                    "cols": cols,
+                    "rows": rows,
+                }
+            )
+        )
         return cls(ws, cols, rows)
 
     async def _read(self) -> None:
@@ -150,8 +198,9 @@ class Tab:
         await self.ws.send(json.dumps({"resize": [cols, rows]}))
 
 
-async def http_get(port: int, path: str, host: str | None = None, method: str = "GET",
-                   **headers: str) -> tuple[int, dict[str, str], bytes]:
+async def http_get(
+    port: int, path: str, host: str | None = None, method: str = "GET", **headers: str
+) -> tuple[int, dict[str, str], bytes]:
     """One request over a plain socket, as a browser sends it: the status, headers (lower case) and body."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     lines = [f"{method} {path} HTTP/1.1", f"Host: {host or f'127.0.0.1:{port}'}"]
@@ -213,8 +262,9 @@ async def test_a_host_name_the_table_never_announced_is_refused(tmp_path: Path) 
     name, for the page and for the socket; both are refused before anything else."""
     async with table(tmp_path, door={"command": stub()}) as (host, server):
         for path in ("/", "/term"):
-            status, _, body = await http_get(server.port, path, host=f"evil.example:{server.port}",
-                                             origin=f"http://evil.example:{server.port}")
+            status, _, body = await http_get(
+                server.port, path, host=f"evil.example:{server.port}", origin=f"http://evil.example:{server.port}"
+            )
             assert status == 421 and b"address it gave" in body
         for name in (f"localhost:{server.port}", f"[::1]:{server.port}"):
             assert (await http_get(server.port, "/", host=name))[0] == 200
@@ -261,9 +311,16 @@ async def test_wrong_codes_from_one_address_are_answered_ever_later(tmp_path: Pa
         assert (await tab.ended(0.9))[0] == web.WRONG_CODE
 
 
-@pytest.mark.parametrize("hello", [b"binary first", "not json", json.dumps({"hello": 2}),
-                                   json.dumps({"hello": 1, "code": CODE, "id": "short", "name": "x"}),
-                                   json.dumps({"hello": 1, "code": CODE, "id": "ab" * 32, "watch": "yes"})])
+@pytest.mark.parametrize(
+    "hello",
+    [
+        b"binary first",
+        "not json",
+        json.dumps({"hello": 2}),
+        json.dumps({"hello": 1, "code": CODE, "id": "short", "name": "x"}),
+        json.dumps({"hello": 1, "code": CODE, "id": "ab" * 32, "watch": "yes"}),
+    ],
+)
 async def test_a_first_message_that_is_no_hello_is_refused(tmp_path: Path, hello: Any) -> None:
     async with table(tmp_path, door={"command": stub()}) as (host, server):
         async with connect(f"ws://127.0.0.1:{server.port}/term", origin=f"http://127.0.0.1:{server.port}") as ws:
@@ -287,8 +344,9 @@ async def test_the_right_code_shows_the_lobby_and_keys_play_a_move(tmp_path: Pat
         assert f"at http://127.0.0.1:{server.port}" in tab.text and "Seats" in tab.text
         await tab.press("\x13")  # Ctrl+S starts: the open seat gets a bot
         rules = host.table.rules
-        await until(lambda: host.table.phase == "playing" and 0 in rules.waiting_for(host.table.state),
-                    what="ann's turn")
+        await until(
+            lambda: host.table.phase == "playing" and 0 in rules.waiting_for(host.table.state), what="ann's turn"
+        )
         await tab.wait_for("your turn")
         await tab.press("e")  # end the turn
         await until(lambda: any(seat == 0 for seat, _ in host.table.recent_moves), what="ann's move")
@@ -370,7 +428,8 @@ async def test_the_child_is_reaped_when_the_socket_closes_and_the_door_says_good
 async def test_a_child_that_leaves_closes_the_socket_as_asked(tmp_path: Path) -> None:
     """The player quits the table (the child exits 0): the page is told it left, and does not retry."""
     async with table(tmp_path, door={"command": lambda launch: [sys.executable, "-c", "print('bye')"]}) as (
-        host, server,
+        host,
+        server,
     ):
         tab = await Tab.open(server)
         assert await tab.ended() == (1000, web.LEFT_SENTENCE)
@@ -422,7 +481,8 @@ async def test_a_page_that_reads_nothing_is_cut_off_when_the_table_closes(tmp_pa
 
 async def test_keys_reach_the_child_no_faster_than_a_person_types_and_none_is_lost(tmp_path: Path) -> None:
     async with table(tmp_path, door={"command": stub("count"), "input_burst": 1000, "input_per_second": 2000}) as (
-        host, server,
+        host,
+        server,
     ):
         tab = await Tab.open(server)
         await tab.wait_for("ready", raw=True, timeout=10)
@@ -499,8 +559,14 @@ async def test_a_neighbour_on_the_same_address_never_keeps_a_seated_browser_out(
     """On a shared box everyone is 127.0.0.1. A neighbour there leaves sockets open that never say
     hello and opens pages whose id holds no seat faster than strangers may (refused, with the
     sentence); ann's browser, which holds a seat, comes back from the same address every time."""
-    limits = {"command": stub(), "connection_burst": 2, "connections_per_second": 0.01,
-              "stranger_connections": 4, "stranger_connections_per_address": 4, "connection_deadline": 60.0}
+    limits = {
+        "command": stub(),
+        "connection_burst": 2,
+        "connections_per_second": 0.01,
+        "stranger_connections": 4,
+        "stranger_connections_per_address": 4,
+        "connection_deadline": 60.0,
+    }
     async with table(tmp_path, seats=2, bots=1, door=limits) as (host, server):
         ann = new_id()
         await hold_seat(host, server, browser_key(ann), "ann")
@@ -635,8 +701,11 @@ async def test_sessions_that_closed_leave_nothing_in_the_door(tmp_path: Path) ->
         pids = list(server.children)
         for tab in tabs:
             await tab.ws.close()
-        await until(lambda: not server.sessions and not server._sockets and all(gone(p) for p in pids),
-                    timeout=10, what="every session ended and its child gone")
+        await until(
+            lambda: not server.sessions and not server._sockets and all(gone(p) for p in pids),
+            timeout=10,
+            what="every session ended and its child gone",
+        )
         assert door._names == {} and len(door.keeper) == 0
         gc.collect()
         assert [ref() for ref in made if ref() is not None] == []
@@ -666,13 +735,37 @@ async def test_a_seated_hosts_lobby_shows_the_link_and_leaving_closes_the_browse
     """The real ``quackbox host --web`` with a seat, on an 80x24 terminal: its lobby shows the
     link, a browser comes in with it to seat 2, and q at the host's lobby tells the browser the
     table closed and ends its child. (A four-letter code: a long one's big letters fill 80 columns.)"""
-    env = {**os.environ, "QUACKBOX_DATA_DIR": str(tmp_path / "data"), "QUACKBOX_STATE_DIR": str(tmp_path / "state"),
-           "QUACKBOX_CONFIG_DIR": str(tmp_path / "config"), "TERM": "xterm-256color"}
+    env = {
+        **os.environ,
+        "QUACKBOX_DATA_DIR": str(tmp_path / "data"),
+        "QUACKBOX_STATE_DIR": str(tmp_path / "state"),
+        "QUACKBOX_CONFIG_DIR": str(tmp_path / "config"),
+        "TERM": "xterm-256color",
+    }
     master, slave = os.openpty()
     os.set_blocking(master, False)
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-    argv = [sys.executable, "-m", "quackbox", "host", "--game", "side-effects", "--seats", "2", "--name", "Hana",
-            "--bind", "127.0.0.1", "--port", "0", "--web", "0", "--code", "KQXZ", "--no-journal"]
+    argv = [
+        sys.executable,
+        "-m",
+        "quackbox",
+        "host",
+        "--game",
+        "side-effects",
+        "--seats",
+        "2",
+        "--name",
+        "Hana",
+        "--bind",
+        "127.0.0.1",
+        "--port",
+        "0",
+        "--web",
+        "0",
+        "--code",
+        "KQXZ",
+        "--no-journal",
+    ]
     proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdin=slave, stdout=slave, stderr=slave, start_new_session=True)
     os.close(slave)
     host_screen = pyte.Screen(80, 24)
@@ -687,8 +780,10 @@ async def test_a_seated_hosts_lobby_shows_the_link_and_leaving_closes_the_browse
 
     loop.add_reader(master, read)
     try:
-        shown = await until(lambda: re.search(r"or in a browser: http://127\.0\.0\.1:(\d+)/#([A-Z-]+)",
-                                              "\n".join(host_screen.display)), what="the host's lobby")
+        shown = await until(
+            lambda: re.search(r"or in a browser: http://127\.0\.0\.1:(\d+)/#([A-Z-]+)", "\n".join(host_screen.display)),
+            what="the host's lobby",
+        )
         port, code = int(shown.group(1)), shown.group(2)
         ws = await connect(f"ws://127.0.0.1:{port}/term", origin=f"http://127.0.0.1:{port}")
         await ws.send(json.dumps({"hello": 1, "code": code, "id": new_id(), "name": "bob", "cols": 80, "rows": 24}))
