@@ -517,19 +517,16 @@ def search_candidates(view: QuackView, bot: QuackBot, memory: object) -> list[Mo
 
 
 SEARCH_BUDGET = 40
-"""The search bot's simulated games per decision. A decision takes 0.05 s on
-the mean here and 0.24 s at most (the first 40 of a game, bench/bots.py):
-well under a second, but more does not play better. At 100 (0.23 s on the
-mean, 0.64 s at most) the bot won 35 of 82 games against three normal bots,
-42.7%, where 40 won 43.2% of 336; so the table is not kept waiting for it."""
+"""The search bot's simulated games per decision: well under a second a
+decision (``python -m bench.bots`` times them), since a larger budget did not
+play better against normal bots, and the table is not kept waiting for it."""
 SEARCH_ROUNDS = 2
 """Playouts stop when this many more rounds have begun, and the table is judged."""
 MONEY_SCALE = 400.0
 """A money lead of this many dollars makes a judged playout about three to one."""
 SEARCH_PLAYOUT_MOVES = 70
 """Playout moves a search decision may make per game of its budget
-(core.search): a playout to its horizon is some 57 moves on the mean and 80
-at the 90th percentile."""
+(core.search): a little more than a playout to its horizon usually makes."""
 
 
 def _search_horizon(view: QuackView, state: QuackState) -> bool:

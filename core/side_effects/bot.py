@@ -433,18 +433,13 @@ def _distinct(view: SEView, moves: list[Move]) -> list[Move]:
 
 
 SEARCH_BUDGET = 400
-"""The search bot's simulated games per decision: about the second a decision
-may take. The first 40 decisions of a game take 0.80 s on the mean here and
-0.97 s at most (bench/bots.py); over 8 whole games (``quackbox sim``), 0.83 s
-on the mean and 1.43 s at most. Against three normal bots, on the same 297
-seeded games, 400 won 104 (35.0%) and 140 (0.26 s a decision) won 96
-(32.3%): 2.7 points more, within the noise (95% interval ±5.8), but the way
-40 to 140 went (24% to 34%)."""
+"""The search bot's simulated games per decision: as many as keep a decision
+near a second (``python -m bench.bots`` times them). Fewer played weaker:
+the bot's win rate against normal bots rose with the budget up to here."""
 SEARCH_PLAYOUT_MOVES = 32
 """Playout moves a search decision may make per game of its budget
-(core.search). A playout is some 34 moves on the mean but 75 at the 90th
-percentile, and the long ones come early in a game: without a limit the
-longest decisions took three times the usual."""
+(core.search). Playouts early in a game run far longer than the usual one:
+without a limit the longest decisions took several times the usual."""
 
 
 def _search_bot(seed: int, budget: int | None = None) -> Bot[Any]:
