@@ -49,7 +49,7 @@ from quackbox.tui.games import rules_screen
 from quackbox.tui.how_to_play import HowToPlayScreen
 from quackbox.tui.looks import Ascii, NoDim, Plain, wants_ascii
 from quackbox.tui.modals import ChoiceScreen, ConfirmScreen, ReadingScreen
-from quackbox.tui.session import HOSTING, LOCAL, Received, Session, open_hosted, open_joined, open_local
+from quackbox.tui.session import HOSTING, JOINED, LOCAL, Received, Session, open_hosted, open_joined, open_local
 from quackbox.tui.table import CLOSED, ONLINE, RECONNECTING, TableInfo, TableScreen
 from quackbox.tui.terminal import TerminalApp
 from quackbox.tui.widgets import AutoPassToggled, KeyBar
@@ -67,6 +67,9 @@ if TYPE_CHECKING:
 
 Opener = Callable[[], Awaitable[Session]]
 """Opens a session (connects, or starts a local host); raises NetError & co. with a sentence."""
+
+KEPT_SEAT = "You left the table; your seat is kept for you: join again the way you came in to take it back."
+"""What a guest's terminal says when they leave a game that goes on: the seat is not lost."""
 
 OPEN_ERRORS = (NetError, HostError, BadOptions, ValueError, OSError)
 
@@ -453,6 +456,8 @@ class QuackboxApp(TerminalApp[int]):
     def leave_table(self, then_quit: bool = False) -> None:
         """Close the session and go back home (``then_quit``, or with no home: quit)."""
         session = self.session
+        if session is not None:
+            self._note_kept_seat(session)
         self.session = None
         self.table_screen = None
         self.lobby_screen = None
@@ -469,6 +474,23 @@ class QuackboxApp(TerminalApp[int]):
         except Exception:  # the table is gone either way
             pass
         self._note_saved(session)
+
+    def _note_kept_seat(self, session: Session) -> None:
+        """A guest leaves a game that goes on without them: the table keeps their seat, and
+        the terminal says so once the app has gone (an SSH session's player sees it as
+        the session ends)."""
+        table = self.table_screen
+        view = table.view if table is not None else None
+        if (
+            session.mode != JOINED
+            or table is None
+            or table.info.seat is None
+            or self.connection == CLOSED
+            or view is None
+            or view.outcome is not None
+        ):
+            return
+        self.exit_lines.append(KEPT_SEAT)
 
     def _note_saved(self, session: Session) -> None:
         """A hosted table has closed: where its game was saved, and how to resume it, for
