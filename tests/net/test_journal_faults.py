@@ -102,7 +102,7 @@ def test_a_failed_write_or_sync_loses_nothing_and_the_next_commit_puts_all_on_di
         writer.append(seat, move)
     durable = writer.durable
     disk.fail(where, code, times=2)
-    codec = writer._codec
+    codec = writer.codec
     for seat, move in played[3:5]:
         writer.add_move(jn.move_record(codec, seat, move))
         with pytest.raises(OSError) as caught:
@@ -155,7 +155,7 @@ async def test_the_saver_says_once_why_it_cannot_save_tries_again_and_says_when_
     saver = Saver(tmp_path, on_trouble=told.append, disk=disk, retry=0.01)
     saver.start()
     played = moves(3)
-    codec = JournalWriter.new(tmp_path, HEADER, 0.0)._codec
+    codec = JournalWriter.new(tmp_path, HEADER, 0.0).codec
     async with asyncio.timeout(10):
         await saver.save(Start(HEADER, 1_800_000_000.0))
         await saver.save(Record(jn.move_record(codec, *played[0])))
