@@ -604,7 +604,7 @@ async def test_a_silent_connection_is_dropped_by_the_keepalives(tmp_path: Path, 
         assert door.sessions and child.running  # answered keepalives keep it open
         frozen.set()
         await asyncio.wait_for(child.wait(), 10)
-        await until(lambda: not door.sessions and not door._connections, timeout=5, what="the connection dropped")
+        await until(lambda: not door.sessions and door.connections == 0, timeout=5, what="the connection dropped")
         conn.abort()
         middle.close()
 

@@ -469,7 +469,7 @@ async def test_a_page_that_reads_nothing_is_cut_off_when_the_table_closes(tmp_pa
         await until(lambda: len(tab.raw) > 100_000, timeout=20, what="the flood")
         tab.ws.transport.pause_reading()
         [served] = server.sessions
-        await until(lambda: served.terminal._output_paused, timeout=20, what="the host to hold the child back")
+        await until(lambda: served.terminal.output_paused, timeout=20, what="the host to hold the child back")
         [pid] = server.children
         await asyncio.wait_for(server.stop(), 4 * web.GOODBYE_WAIT + 5)
         assert gone(pid) and server.door.keeper.strangers() == []
@@ -702,11 +702,11 @@ async def test_sessions_that_closed_leave_nothing_in_the_door(tmp_path: Path) ->
         for tab in tabs:
             await tab.ws.close()
         await until(
-            lambda: not server.sessions and not server._sockets and all(gone(p) for p in pids),
+            lambda: not server.sessions and server.connections == 0 and all(gone(p) for p in pids),
             timeout=10,
             what="every session ended and its child gone",
         )
-        assert door._names == {} and len(door.keeper) == 0
+        assert door.names_remembered == 0 and len(door.keeper) == 0
         gc.collect()
         assert [ref() for ref in made if ref() is not None] == []
 
