@@ -96,8 +96,8 @@ class DoorLimits:
     max_cols: int = MAX_COLS
     max_rows: int = MAX_ROWS
     clock: Callable[[], float] | None = None
-    """What a session's typing budget and window changes (and a browser's message budget) are
-    timed by, in seconds; None: the event loop's clock. A clock held still lets no budget
+    """What a session's typing budget, window changes and idle time (and a browser's message
+    budget) are timed by, in seconds; None: the event loop's clock. A clock held still lets no budget
     refill, so what passes is decided by the budgets alone (a test's)."""
 
 

@@ -348,18 +348,17 @@ class DoorSession:
         idle = self.door.limits.idle_timeout
         if idle is None:
             return
-        loop = asyncio.get_running_loop()
-        self._last_key = loop.time()
+        self._last_key = self._clock()
         if self._idle is None:
-            self._idle = loop.call_at(self._last_key + idle, self._check_idle)
+            self._idle = asyncio.get_running_loop().call_later(idle, self._check_idle)
 
     def _check_idle(self) -> None:
         self._idle = None
         idle = self.door.limits.idle_timeout
         if idle is None or self._done:
             return
-        loop = asyncio.get_running_loop()
-        if loop.time() - self._last_key < idle:
-            self._idle = loop.call_at(self._last_key + idle, self._check_idle)
+        quiet = self._clock() - self._last_key
+        if quiet < idle:
+            self._idle = asyncio.get_running_loop().call_later(idle - quiet, self._check_idle)
             return
         self.close(idle_sentence(idle), status=1)

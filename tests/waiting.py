@@ -19,7 +19,7 @@ POLL = 0.02
 """Seconds between two looks of :func:`until`."""
 
 
-async def until(check: Callable[[], Any], timeout: float = 30.0, what: str = "") -> Any:
+async def until(check: Callable[[], Any], timeout: float = 60.0, what: str = "") -> Any:
     """Wait until ``check()`` (a function, or a coroutine function) is truthy; its value.
 
     Raises AssertionError naming ``what`` when ``timeout`` seconds pass first."""
@@ -47,7 +47,7 @@ class Changes:
         so it can stand as a callback)."""
         self._event.set()
 
-    async def until(self, check: Callable[[], Any], timeout: float = 30.0, what: str = "") -> Any:
+    async def until(self, check: Callable[[], Any], timeout: float = 60.0, what: str = "") -> Any:
         """Wait until ``check()`` is truthy, looking again at each change; its value.
 
         Raises AssertionError naming ``what`` when ``timeout`` seconds pass first."""
@@ -68,6 +68,16 @@ class Changes:
             self.changed()
 
         return feed
+
+
+class Clock:
+    """A clock a test moves by hand (``clock.now += 1``): what is timed by it waits for the test."""
+
+    def __init__(self, now: float = 0.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
 
 
 class _Told(logging.Handler):
@@ -92,4 +102,4 @@ def logging_changes(logger: str = "") -> Iterator[Changes]:
         target.removeHandler(handler)
 
 
-__all__ = ["POLL", "Changes", "logging_changes", "until"]
+__all__ = ["POLL", "Changes", "Clock", "logging_changes", "until"]
