@@ -61,6 +61,9 @@ class Screen(asyncssh.SSHClientSession):  # type: ignore[type-arg]
         self.chan: Any = None
         self.changes = Changes()
         """Told of each write of the session's."""
+        self.writable = asyncio.Event()
+        """Set while the channel's send buffer is below its high-water mark."""
+        self.writable.set()
 
     def connection_made(self, chan: Any) -> None:
         self.chan = chan
@@ -69,6 +72,12 @@ class Screen(asyncssh.SSHClientSession):  # type: ignore[type-arg]
         self.raw += data
         self.stream.feed(data)
         self.changes.changed()
+
+    def pause_writing(self) -> None:
+        self.writable.clear()
+
+    def resume_writing(self) -> None:
+        self.writable.set()
 
     def exit_status_received(self, status: int) -> None:
         self.status = status
