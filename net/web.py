@@ -280,8 +280,8 @@ class WebServer(DoorServer):
         self._server: Server | None = None
         self._page: Page | None = None
         self._sockets: set[_Socket] = set()
-        self._wrong = SlowDown()
-        """Wrong room codes, per address."""
+        self.wrong_tries = SlowDown()
+        """Wrong room codes, per address: how long an answer to one is held back."""
         self._waiting = Gate(total=config.http_connections, per_address=config.http_connections_per_address)
         """The connections not yet a terminal socket (their deadline is websockets' open_timeout)."""
         self.quiet = QuietLog(log)
@@ -444,7 +444,7 @@ class WebServer(DoorServer):
 
     def wrong_code(self, address: str) -> float:
         """Seconds to hold back the answer to a wrong room code from ``address``."""
-        return self._wrong.failed(address, asyncio.get_running_loop().time())
+        return self.wrong_tries.failed(address, asyncio.get_running_loop().time())
 
     # --- what the door says ------------------------------------------------------------
 
