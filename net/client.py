@@ -202,6 +202,13 @@ def table_url(host: str, port: int | None = None) -> str:
     return f"ws://{name}:{given or port or DEFAULT_PORT}"
 
 
+def worth_resending(error: Error) -> bool:
+    """Whether ``error`` refused a move for its rate alone, so the same move sent again after
+    ``error.retry_after`` seconds will be taken. A refusal for what the seat did this turn
+    (``retry_after`` 0), or of anything but a move, is not."""
+    return error.code == ErrorCode.RATE_LIMITED and error.refused == MoveMessage.TYPE and error.retry_after > 0
+
+
 class Client:
     """A connection to a host's table. Make one with :meth:`connect`.
 
@@ -413,10 +420,8 @@ class Client:
         will be sent again after the wait the host gave (the error is then
         not passed on: the person never has to make the move twice)."""
         move = self._last_move
-        if error.code != ErrorCode.RATE_LIMITED or error.refused != MoveMessage.TYPE or move is None:
+        if move is None or not worth_resending(error):
             return False
-        if error.retry_after <= 0:
-            return False  # refused for what the seat did this turn: sending it again will not help
         if self._resends >= RESENDS:
             return False
         self._resends += 1
@@ -487,6 +492,13 @@ class Client:
     @property
     def connected(self) -> bool:
         return self._ws is not None and not self._closing
+
+    def drop(self) -> None:
+        """Lose the connection at once, with no goodbye, as a failing network loses it: the
+        host keeps the seat for its token, and a client made to reconnect does so."""
+        ws = self._ws
+        if ws is not None:
+            ws.transport.abort()
 
     # --- sending ---------------------------------------------------------------------
 

@@ -240,6 +240,16 @@ class Door:
             return known[1]
         return clean_name(wanted)[:MAX_NAME].strip() or "Player"
 
+    def remembers(self, key_id: str) -> bool:
+        """Whether the door keeps a name for the key ``key_id`` (while it has a session here or
+        holds a seat)."""
+        return key_id in self._names
+
+    @property
+    def names_remembered(self) -> int:
+        """How many keys' names the door keeps."""
+        return len(self._names)
+
     def known_name(self, key: Key, wanted: str) -> str:
         """The same as :meth:`name_for`."""
         return self.name_for(key, wanted)

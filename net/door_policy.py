@@ -13,7 +13,7 @@ from __future__ import annotations
 import enum
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Hashable, Iterable, Mapping
+from typing import Callable, Hashable, Iterable, Mapping
 
 from quackbox.net.gate import Gate
 from quackbox.net.limits import TokenBucket
@@ -95,6 +95,10 @@ class DoorLimits:
     resize_interval: float = RESIZE_INTERVAL
     max_cols: int = MAX_COLS
     max_rows: int = MAX_ROWS
+    clock: Callable[[], float] | None = None
+    """What a session's typing budget, window changes and idle time (and a browser's message
+    budget) are timed by, in seconds; None: the event loop's clock. A clock held still lets no budget
+    refill, so what passes is decided by the budgets alone (a test's)."""
 
 
 # --- sentences ------------------------------------------------------------------------------
@@ -166,9 +170,16 @@ class Doorkeeper:
         self._seated_waiting: dict[Hashable, float] = {}
         """Seat holders' connections without a session, and since when."""
         self._rates: OrderedDict[str, TokenBucket] = OrderedDict()
+        """The connection rate of each address seen lately, the most recent last."""
 
     def __len__(self) -> int:
+        """How many connections are held (from :meth:`arrived` until they leave)."""
         return len(self._connections)
+
+    @property
+    def addresses_remembered(self) -> int:
+        """How many addresses' connection rates are remembered (at most :data:`ADDRESSES_REMEMBERED`)."""
+        return len(self._rates)
 
     def strangers(self) -> list[Hashable]:
         """The connections without a session or a seat, the longest waiting first."""

@@ -122,7 +122,8 @@ class DoorSession:
             *request.size, interval=limits.resize_interval, max_cols=limits.max_cols, max_rows=limits.max_rows
         )
         self.child: PtyChild | None = None
-        self._typing = TokenBucket(limits.input_burst, limits.input_per_second, loop_now())
+        self._clock = limits.clock or loop_now
+        self._typing = TokenBucket(limits.input_burst, limits.input_per_second, self._clock())
         self._held = bytearray()
         """Input the child may not have yet (the transport is paused meanwhile)."""
         self._release: asyncio.TimerHandle | None = None
@@ -130,6 +131,8 @@ class DoorSession:
         """Why the transport's input is paused: "typing" (too fast), "child" (not read yet),
         "starting" (no child yet)."""
         self._resize: asyncio.TimerHandle | None = None
+        self._resize_at = 0.0
+        """When the window change waiting in :attr:`_resize` is due, by the door's clock."""
         self._idle: asyncio.TimerHandle | None = None
         self._last_key = 0.0
         self._done = False
@@ -212,26 +215,31 @@ class DoorSession:
         self._release = None
         if self.child is None or self._done:
             return
-        now = loop_now()
-        count = self._typing.take_up_to(len(self._held), now)
+        count = self._typing.take_up_to(len(self._held), self._clock())
         if count:
             self.child.write(bytes(self._held[:count]))
             del self._held[:count]
         if self._held:
             self._pause("typing")
             wait = self._typing.wait_for(len(self._held))
-            self._release = asyncio.get_running_loop().call_at(now + wait, self._pass_on)
+            self._release = asyncio.get_running_loop().call_later(wait, self._pass_on)
         else:
             self._unpause("typing")
 
     def resized(self, cols: int, rows: int) -> None:
-        at = self.window.ask(cols, rows, loop_now())
+        now = self._clock()
+        at = self.window.ask(cols, rows, now)
         if at is not None and not self._done:
-            self._resize = asyncio.get_running_loop().call_at(at, self._give_size)
+            self._resize_at = at
+            self._resize = asyncio.get_running_loop().call_later(at - now, self._give_size)
 
     def _give_size(self) -> None:
         self._resize = None
-        size = self.window.due(loop_now())
+        now = self._clock()
+        if now < self._resize_at:  # not yet by the door's clock (one that is not the loop's)
+            self._resize = asyncio.get_running_loop().call_later(self._resize_at - now, self._give_size)
+            return
+        size = self.window.due(now)
         if size is not None and self.child is not None:
             self.child.resize(*size)
 
@@ -340,18 +348,17 @@ class DoorSession:
         idle = self.door.limits.idle_timeout
         if idle is None:
             return
-        loop = asyncio.get_running_loop()
-        self._last_key = loop.time()
+        self._last_key = self._clock()
         if self._idle is None:
-            self._idle = loop.call_at(self._last_key + idle, self._check_idle)
+            self._idle = asyncio.get_running_loop().call_later(idle, self._check_idle)
 
     def _check_idle(self) -> None:
         self._idle = None
         idle = self.door.limits.idle_timeout
         if idle is None or self._done:
             return
-        loop = asyncio.get_running_loop()
-        if loop.time() - self._last_key < idle:
-            self._idle = loop.call_at(self._last_key + idle, self._check_idle)
+        quiet = self._clock() - self._last_key
+        if quiet < idle:
+            self._idle = asyncio.get_running_loop().call_later(idle - quiet, self._check_idle)
             return
         self.close(idle_sentence(idle), status=1)

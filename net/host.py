@@ -192,7 +192,7 @@ class Host:
         """The web origins whose pages may open the table's socket: the host's own browser
         door's (it adds them as it opens). Any other page is refused."""
         self._server: Any = None
-        self._outboxes: dict[int, _Outbox] = {}
+        self._outboxes: dict[int, Outbox] = {}
         self._ids = itertools.count(1)
         self._timer: asyncio.TimerHandle | None = None
         self._over: asyncio.Future[Outcome] | None = None
@@ -203,6 +203,8 @@ class Host:
         self._line_done = asyncio.Event()
         """Set while nothing is left in the line."""
         self._line_done.set()
+        self._changed = asyncio.Event()
+        """Set, and replaced, each time the table has acted (see :meth:`until`)."""
         self.port = config.port
         self.programs: ProgramSeats | None = None
         """The seats programs play (``config.programs``), once started."""
@@ -356,6 +358,27 @@ class Host:
         log.info("refused a connection from a web page at %s", origin[:200])
         return connection.respond(HTTPStatus.FORBIDDEN, "This table does not take connections from web pages.\n")
 
+    @property
+    def connections(self) -> int:
+        """How many connections are open (through their handshake and not yet gone)."""
+        return len(self._outboxes)
+
+    async def until(self, check: Callable[[], object]) -> None:
+        """Wait until ``check()`` holds: looked at now, and again each time the table has acted
+        (a frame, a timer, a connection come or gone, a record on disk). For what waits on a
+        table's state (a test, a watcher) without polling it."""
+        while not check():
+            await self._changed.wait()
+
+    async def delivered(self) -> None:
+        """Wait until everything the table said has gone to its connections' outboxes (what
+        waits for a journal record goes once the record is on disk)."""
+        await self._line_done.wait()
+
+    def _tell_changed(self) -> None:
+        self._changed.set()
+        self._changed = asyncio.Event()
+
     async def game_over(self) -> Outcome:
         """Wait for the current game to end; its outcome."""
         if self._over is None:
@@ -367,7 +390,7 @@ class Host:
     async def _serve(self, ws: ServerConnection) -> None:
         self.waiting.through(ws)  # through its handshake: the lobby counts it now, until its hello
         conn = next(self._ids)
-        box = _Outbox(ws, self.config.send_backlog)
+        box = Outbox(ws, self.config.send_backlog)
         self._outboxes[conn] = box
         remote = ws.remote_address[0] if ws.remote_address else "unknown"
         self._do(self.table.connect(conn, str(remote), self._now()))
@@ -413,6 +436,7 @@ class Host:
             self._carry_out()
         if not self._stopped:
             self._reschedule()
+        self._tell_changed()
 
     def _carry_out(self) -> None:
         """Carry out the line of actions, in order, up to a journal record not yet on disk.
@@ -476,6 +500,7 @@ class Host:
         self._carry_out()
         if not self._stopped:
             self._reschedule()
+        self._tell_changed()
 
     def _trouble(self, sentence: str | None) -> None:
         """The saver cannot put the journal on disk (``sentence`` says why), or can again (None)."""
@@ -521,7 +546,7 @@ class Host:
         self._do(actions)
 
 
-class _Outbox:
+class Outbox:
     """Frames waiting to go out on one connection, and the task that sends them.
 
     :meth:`send` never waits. A frame for a connection with nothing queued,

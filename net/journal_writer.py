@@ -188,11 +188,16 @@ class JournalWriter:
     # --- adding records ----------------------------------------------------------------
 
     @property
+    def is_open(self) -> bool:
+        """Whether the journal's file is open (from its first commit until :meth:`close`)."""
+        return self._fd is not None
+
+    @property
     def rules(self) -> AnyRules:
         return games.get(self.header.game)
 
     @functools.cached_property
-    def _codec(self) -> Codec:
+    def codec(self) -> Codec:
         """The game's wire codec (a journal holds moves as the wire carries them), made
         when first needed: making one takes a while, and the host brings records made
         with its own."""
@@ -214,7 +219,7 @@ class JournalWriter:
 
     def append(self, seat: int, move: Move, *, at: float | None = None) -> None:
         """Record one accepted move (or timeout) for ``seat``, on disk when this returns."""
-        self.add_move(move_record(self._codec, seat, move, at=at))
+        self.add_move(move_record(self.codec, seat, move, at=at))
         self.commit()
 
     def finish(self, outcome: Outcome) -> None:

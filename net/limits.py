@@ -182,6 +182,15 @@ class SlowDown:
         self.window = window
         self._failures: dict[str, deque[float]] = {}
 
+    @property
+    def addresses(self) -> int:
+        """How many addresses' wrong tries are remembered (at most :data:`SLOW_ADDRESSES`)."""
+        return len(self._failures)
+
+    def tries(self, address: str) -> int:
+        """How many of ``address``'s wrong tries are remembered (they bound its next wait)."""
+        return len(self._failures.get(address, ()))
+
     def failed(self, address: str, now: float) -> float:
         """``address`` gave a wrong try at ``now``: the seconds to wait before answering it."""
         failures = self._failures.get(address)
@@ -212,6 +221,10 @@ class Repeats:
     def __init__(self, interval: float = REPEAT_INTERVAL) -> None:
         self.interval = interval
         self._kinds: dict[Hashable, _Repeat] = {}
+
+    def __len__(self) -> int:
+        """How many kinds are remembered (at most :data:`REPEAT_KINDS`)."""
+        return len(self._kinds)
 
     def seen(self, kind: Hashable, now: float) -> int | None:
         """One more line of ``kind`` at ``now``: how many to write of now (this one and those held

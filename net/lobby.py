@@ -111,14 +111,19 @@ class Lobby:
         """The latest chat lines, each with its number."""
         self._chat_count = 0
         self._seat_chat = [TokenBucket(CHAT_BURST, CHAT_PER_SECOND, 0.0) for _ in seats]
-        self._wrong = SlowDown()
-        """Wrong room codes and seat tokens, per address."""
+        self.wrong_tries = SlowDown()
+        """Wrong room codes and seat tokens, per address: how long an answer to one is held back."""
         self._deferred: dict[int, tuple[float, list[Action]]] = {}
         """Answers to wrong tries held back until their time, by connection."""
         self.muted: set[int] = set()
         """The seats whose chat the host muted."""
         self.removed: set[str] = set()
         """The hashes of the seat tokens of people the host removed: they never sit here again."""
+
+    @property
+    def held_back(self) -> int:
+        """How many answers to wrong tries are held back, not yet due."""
+        return len(self._deferred)
 
     # --- what the lobby shows --------------------------------------------------------
 
@@ -242,7 +247,7 @@ class Lobby:
         """A wrong room code or seat token: refused and closed, after the
         delay its address has earned."""
         answer = self.refuse(peer, code, message, "hello")
-        delay = self._wrong.failed(peer.remote, now)
+        delay = self.wrong_tries.failed(peer.remote, now)
         if delay <= 0:
             return answer
         self._deferred[peer.conn] = (now + delay, answer)

@@ -174,6 +174,11 @@ class PtyChild:
         self._paused = True
         self._update_reader()
 
+    @property
+    def output_paused(self) -> bool:
+        """Whether the child's output is not being read (see :meth:`pause_output`)."""
+        return self._paused
+
     def resume_output(self) -> None:
         self._paused = False
         self._update_reader()

@@ -119,6 +119,11 @@ class SshServer(DoorServer):
             warm=config.warm,
         )
 
+    @property
+    def connections(self) -> int:
+        """How many SSH connections are open, with a session or not."""
+        return len(self._connections)
+
     async def start(self) -> None:
         try:
             key = load_host_key(self.config.host_key)

@@ -63,6 +63,7 @@ from quackbox.net import places
 from quackbox.net.door import Door, DoorServer, DoorSession, SessionRequest
 from quackbox.net.door_launch import ChildProgram, Launch
 from quackbox.net.door_policy import DoorLimits
+from quackbox.net.door_session import loop_now
 from quackbox.net.errors import DoorError
 from quackbox.net.gate import Gate
 from quackbox.net.limits import SlowDown, TokenBucket
@@ -279,8 +280,8 @@ class WebServer(DoorServer):
         self._server: Server | None = None
         self._page: Page | None = None
         self._sockets: set[_Socket] = set()
-        self._wrong = SlowDown()
-        """Wrong room codes, per address."""
+        self.wrong_tries = SlowDown()
+        """Wrong room codes, per address: how long an answer to one is held back."""
         self._waiting = Gate(total=config.http_connections, per_address=config.http_connections_per_address)
         """The connections not yet a terminal socket (their deadline is websockets' open_timeout)."""
         self.quiet = QuietLog(log)
@@ -297,6 +298,11 @@ class WebServer(DoorServer):
             command=config.command,
             warm=config.warm,
         )
+
+    @property
+    def connections(self) -> int:
+        """How many terminal sockets are open, with a session or not."""
+        return len(self._sockets)
 
     def link(self, address: str | None = None) -> str:
         """What a friend opens: ``http://ADDRESS:PORT/#CODE`` (the first name announced by default)."""
@@ -438,7 +444,7 @@ class WebServer(DoorServer):
 
     def wrong_code(self, address: str) -> float:
         """Seconds to hold back the answer to a wrong room code from ``address``."""
-        return self._wrong.failed(address, asyncio.get_running_loop().time())
+        return self.wrong_tries.failed(address, asyncio.get_running_loop().time())
 
     # --- what the door says ------------------------------------------------------------
 
@@ -485,6 +491,16 @@ class _Socket:
         self._writer: asyncio.Task[None] | None = None
         self._closing: asyncio.Task[None] | None = None
         self._cutting: asyncio.TimerHandle | None = None
+
+    @property
+    def backlog(self) -> int:
+        """Bytes of the child's output held for the page, not yet handed to the socket."""
+        return len(self._out)
+
+    @property
+    def output_paused(self) -> bool:
+        """Whether the child's output is held back because the page is not reading."""
+        return self._output_paused
 
     # --- the socket's life ------------------------------------------------------------
 
@@ -538,12 +554,12 @@ class _Socket:
 
     async def _read(self, session: DoorSession) -> None:
         """The page's keys and sizes, on to the session; never faster than :data:`MESSAGES_PER_SECOND`."""
-        loop = asyncio.get_running_loop()
-        rate = TokenBucket(MESSAGE_BURST, MESSAGES_PER_SECOND, loop.time())
+        clock = self.server.door.limits.clock or loop_now
+        rate = TokenBucket(MESSAGE_BURST, MESSAGES_PER_SECOND, clock())
         try:
             while True:
                 await self._may_read.wait()
-                if not rate.take(loop.time()):
+                if not rate.take(clock()):
                     await asyncio.sleep(rate.wait())
                     continue
                 message = await self.ws.recv()

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-import time
+import threading
 
 
 def main() -> None:
@@ -54,7 +54,7 @@ def main() -> None:
                 elif manner == "stall":
                     out.write(json.dumps(seen) + "\n")
                     out.flush()
-                    time.sleep(3600)
+                    threading.Event().wait()  # never answers
                 elif manner == "range":
                     answer = len(legal)
             seen["answer"] = answer

@@ -27,7 +27,7 @@ class Driver:
     # sending ---------------------------------------------------------------
 
     def connect(self, conn: int, remote: str = "127.0.0.1") -> None:
-        self._take(self.table.connect(conn, remote, self.now))
+        self.take(self.table.connect(conn, remote, self.now))
 
     def send(self, conn: int, message: Any) -> list[Any]:
         """Send ``message`` from ``conn``; the messages ``conn`` received because of it."""
@@ -35,11 +35,11 @@ class Driver:
 
     def send_raw(self, conn: int, data: Any) -> list[Any]:
         before = len(self.inbox[conn])
-        self._take(self.table.receive(conn, data, self.now))
+        self.take(self.table.receive(conn, data, self.now))
         return self.inbox[conn][before:]
 
     def disconnect(self, conn: int) -> None:
-        self._take(self.table.disconnect(conn, self.now))
+        self.take(self.table.disconnect(conn, self.now))
 
     def join(self, conn: int, name: str = "", **fields: Any) -> Any:
         """Connect and say hello; the first reply (a Welcome or an Error), or
@@ -58,7 +58,7 @@ class Driver:
             if wake is None or wake > end:
                 break
             self.now = max(self.now, wake)
-            self._take(self.table.tick(self.now))
+            self.take(self.table.tick(self.now))
         else:
             raise RuntimeError("the table kept asking for ticks")
         self.now = end
@@ -76,7 +76,9 @@ class Driver:
     def welcome(self, conn: int) -> Welcome:
         return self.of(conn, Welcome)[-1]
 
-    def _take(self, actions: list) -> None:
+    def take(self, actions: list) -> None:
+        """Carry out ``actions`` as the host would: frames into each connection's inbox,
+        records kept, closes noted."""
         for action in actions:
             if isinstance(action, Send):
                 message = self.wire.decode_from_host(action.data)

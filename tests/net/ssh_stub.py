@@ -16,7 +16,6 @@ import os
 import shutil
 import signal
 import sys
-import time
 import tty
 
 
@@ -53,7 +52,7 @@ def main() -> None:
         return
     if mode == "ignore-hup":
         while True:  # deaf and dumb: neither the hangup nor its dead terminal stop it
-            time.sleep(3600)
+            signal.pause()
     for line in sys.stdin:
         os.write(1, f"got {line.strip()}\r\n".encode())
 

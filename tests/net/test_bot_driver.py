@@ -356,8 +356,7 @@ async def test_a_seeded_table_of_hard_bots_replays_exactly(tmp_path):
         )
         async with asyncio.timeout(120):
             async with Host(config) as host:
-                while host.table.seq < moves:
-                    await asyncio.sleep(0.02)
+                await host.until(lambda: host.table.seq >= moves)
         (path,) = folder.glob("*.qbj")
         played.append(jn.read(path).moves[:moves])
     assert len(played[0]) == moves and played[0] == played[1]

@@ -3,7 +3,6 @@ sizes, player folders, and the child's launcher and environment (net.door_policy
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import signal
@@ -37,6 +36,7 @@ from quackbox.net.lobby import LOBBY, OVER, PLAYING
 from quackbox.net.player_folders import Key, PlayerFolders
 from quackbox.net.pty_child import PtyChild
 from quackbox.tui.driver import InputBound
+from tests.waiting import Changes
 
 LIMITS = DoorLimits()
 REPORT = str(Path(__file__).with_name("child_report.py"))
@@ -130,7 +130,7 @@ def test_the_addresses_remembered_are_bounded():
     for i in range(door_policy.ADDRESSES_REMEMBERED + 50):
         keeper.arrived(i, f"10.{i // 65536}.{i // 256 % 256}.{i % 256}", 0.0)
         keeper.identified(i, seated=False, now=0.0)
-    assert len(keeper._rates) == door_policy.ADDRESSES_REMEMBERED and len(keeper) == 1
+    assert keeper.addresses_remembered == door_policy.ADDRESSES_REMEMBERED and len(keeper) == 1
 
 
 # --- sessions -----------------------------------------------------------------------------------
@@ -249,15 +249,12 @@ async def test_a_child_whose_terminal_hangs_up_ends_even_deaf_to_sighup() -> Non
         door_launch.DRIVER_ENV: JOIN.driver,
     }
     child = PtyChild.spawn([sys.executable, "-c", _DEAF_APP], env, cols=80, rows=24)
-    shown = bytearray()
-    child.start(shown.extend)
-    deadline = time.monotonic() + 60
-    while b"deaf to the hangup" not in shown:
-        assert time.monotonic() < deadline, shown.decode(errors="replace")
-        await asyncio.sleep(0.05)
-    started = time.monotonic()
-    assert await child.end(grace=20.0) == -signal.SIGHUP  # not killed at the end of the grace
-    assert time.monotonic() - started < 10
+    shown, output = bytearray(), Changes()
+    child.start(output.feeding(shown.extend))
+    await output.until(lambda: b"deaf to the hangup" in shown, timeout=60, what="the app on its terminal")
+    # Ended by the hangup the driver saw: a child still running at the end of the grace would
+    # be killed, and say SIGKILL.
+    assert await child.end(grace=20.0) == -signal.SIGHUP
 
 
 # --- player folders -----------------------------------------------------------------------------
@@ -325,12 +322,9 @@ async def test_a_child_is_handed_no_descriptor_of_the_hosts(tmp_path: Path) -> N
         child = PtyChild.spawn(
             [sys.executable, REPORT, "report"], child_environment(launch(tmp_path)), cols=80, rows=24
         )
-        shown = bytearray()
-        child.start(shown.extend)
-        deadline = time.monotonic() + 60
-        while b"}\r\n" not in shown:
-            assert time.monotonic() < deadline, shown.decode(errors="replace")
-            await asyncio.sleep(0.02)
+        shown, output = bytearray(), Changes()
+        child.start(output.feeding(shown.extend))
+        await output.until(lambda: b"}\r\n" in shown, timeout=60, what="the child's report")
         assert json.loads(shown.decode().split("\r\n")[0])["fds"] == [0, 1, 2]
         await child.end(1.0)
     finally:

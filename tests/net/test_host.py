@@ -33,7 +33,7 @@ from quackbox.net.client import (
     WrongCode,
 )
 from quackbox.net.config import TableConfig
-from quackbox.net.host import Host, HostConfig, HostError, _Outbox
+from quackbox.net.host import Host, HostConfig, HostError, Outbox
 from quackbox.net.local import start_local_game
 from quackbox.net.network_bot import run_network_bot
 from quackbox.net.protocol import PROTOCOL_VERSION, Bye, ChatLine, Error, Lobby, MoveMessage, View, Welcome, Wire
@@ -384,9 +384,11 @@ async def test_slow_reader_is_dropped_without_holding_up_the_writer():
         def __init__(self):
             self.sent = 0
             self.aborted = False
+            self.writing = asyncio.Event()
 
         async def send(self, data):
             self.sent += 1
+            self.writing.set()
             await asyncio.Event().wait()  # never returns: the peer does not read
 
         async def close(self, *args):
@@ -408,15 +410,15 @@ async def test_slow_reader_is_dropped_without_holding_up_the_writer():
             return 64 * 1024  # full: the peer does not read
 
     ws.transport = Transport()
-    box = _Outbox(ws, limit=10_000)
+    box = Outbox(ws, limit=10_000)
     for _ in range(5):
         box.send(b"x" * 1000)
-    await asyncio.sleep(0.01)
+    await asyncio.wait_for(ws.writing.wait(), 5)  # the writer is stuck on the first frame
     assert not ws.aborted and ws.sent == 1
     for _ in range(10):
         box.send(b"x" * 1000)
     assert ws.aborted and box.closing
-    await asyncio.sleep(0)
+    await asyncio.wait([box.task], timeout=5)
     assert box.task.done()
 
 
@@ -433,7 +435,7 @@ async def test_a_frame_for_an_idle_connection_is_with_its_socket_in_the_same_tur
     queued_some: list[bool] = []
 
     async def handler(ws):
-        box = _Outbox(ws, limit=count * size * 2)
+        box = Outbox(ws, limit=count * size * 2)
         writes: list[int] = []
         real_write = ws.transport.write
 
@@ -501,7 +503,7 @@ async def test_what_the_table_says_reaches_the_outboxes_at_once_and_a_record_hol
         host._do([JournalStart(header), JournalMove(0, EndTurn()), Send(99, b"three"), Send(99, b"chat", free=True)])
         assert box.sent == [b"one", b"two", b"chat"]  # the free frame passed; three waits for the disk
         async with asyncio.timeout(5):
-            await host._line_done.wait()
+            await host.delivered()
         assert sent_at_sync[0] == [b"one", b"two", b"chat"]  # three was not sent when the records were synced
         assert box.sent[3:] == [b"three"]
         assert len(jn.read(host.journal_path).moves) == 1
@@ -525,8 +527,7 @@ async def test_a_client_that_never_reads_is_dropped_and_the_game_plays_on():
                 msgpack.packb({"type": "hello", "version": PROTOCOL_VERSION, "name": "Sloth", "spectate": True})
             )
             idle.transport.pause_reading()  # and never read again
-            while host._outboxes:
-                await asyncio.sleep(0.01)
+            await host.until(lambda: host.connections == 0)
             assert host.table.phase == "playing", "the game should still be going when the reader is dropped"
             assert await host.game_over() is not None
             idle.transport.abort()
@@ -564,7 +565,7 @@ async def test_dropped_seat_reconnects_to_the_same_seat_and_hand():
             # Play a few moves, then lose the connection without a goodbye.
             view = await play_with(me, brain, until=lambda m: m.seq >= 6)
             hand = [c.id for c in host.table.rules.view(host.table.state, seat).hand]
-            me._ws.transport.abort()
+            me.drop()
             notices = await after_reconnecting(me)
             assert me.seat == seat and me.token == token
             fresh = notices[-1]
@@ -657,7 +658,7 @@ async def test_seat_dropped_during_a_tremors_prompt_comes_back_to_it():
             at_prompt = await choose_only(me)
             assert isinstance(at_prompt, View), "the game never put seat 0 under a Tremors prompt"
             hand = [c.id for c in at_prompt.view.hand]
-            me._ws.transport.abort()
+            me.drop()
             message = (await after_reconnecting(me))[-1]
             assert prompted(message), "after reconnecting, the prompt should still be waiting"
             assert [c.id for c in message.view.hand] == hand
@@ -676,10 +677,9 @@ async def test_stopping_mid_game_lets_go_of_the_journal(tmp_path):
     cfg = config(seats=2, bots=2, autostart=True, journal_dir=str(tmp_path), bot_delay=0.05)
     async with asyncio.timeout(30):
         async with Host(cfg) as host:
-            while host.journal_path is None or host.table.seq < 2:
-                await asyncio.sleep(0.01)
+            await host.until(lambda: host.journal_path is not None and host.table.seq >= 2)
             writer = host.saver.writer
-    assert host.saver.writer is None and writer._fd is None
+    assert host.saver.writer is None and not writer.is_open
     assert not jn.read(writer.path).finished
 
 
@@ -691,8 +691,7 @@ async def test_a_game_closed_before_its_first_move_keeps_no_journal(tmp_path):
         async with Host(cfg) as host:
             client = await Client.connect(host.url, name="Ann")
             await client.start()
-            while host.journal_path is None:
-                await asyncio.sleep(0.01)
+            await host.until(lambda: host.journal_path is not None)
             path = host.journal_path
             assert path.exists()
             await client.close()

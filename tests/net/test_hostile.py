@@ -22,7 +22,7 @@ from quackbox.core import bots as core_bots
 from quackbox.core import games
 from quackbox.core.side_effects import MAX_OPEN_OFFERS
 from quackbox.net import limits
-from quackbox.net.client import Client
+from quackbox.net.client import Client, worth_resending
 from quackbox.net.config import TableConfig
 from quackbox.net.host import Host
 from quackbox.net.limits import FREE_MOVES_PER_TURN, MESSAGE_BURST
@@ -46,6 +46,7 @@ from quackbox.net.table import Send, Table
 from tests.net.fakegame import Draw
 from tests.net.test_host import config
 from tests.net.test_table import make as shed
+from tests.waiting import until
 
 
 def moves_of(game: str) -> dict[str, type]:
@@ -78,7 +79,7 @@ async def test_fifty_silent_sockets_while_people_join_watch_and_come_back():
         async with Host(config(seats=3)) as host:
             first = await Client.connect(host.url, name="Ann", reconnect=False)
             token = first.token
-            first._ws.transport.abort()  # gone without a goodbye: the seat waits for its token
+            first.drop()  # gone without a goodbye: the seat waits for its token
             await first.close()
             silent = [await connect(host.url, proxy=None) for _ in range(50)]
             try:
@@ -99,7 +100,7 @@ async def test_fifty_silent_sockets_while_people_join_watch_and_come_back():
 async def test_a_hundred_wrong_codes_from_one_address_and_the_right_one_gets_in_at_once():
     async with asyncio.timeout(60):
         async with Host(config(seats=2, code="KQXZ-BDFG-HJKL")) as host:
-            host.table.lobby._wrong.most = 3.0  # answers held back 3 s at most, for a quick test
+            host.table.lobby.wrong_tries.most = 3.0  # answers held back 3 s at most, for a quick test
             wire = Wire(None)
             guessers = []
             for n in range(100):
@@ -109,7 +110,7 @@ async def test_a_hundred_wrong_codes_from_one_address_and_the_right_one_gets_in_
             ann = await Client.connect(host.url, name="Ann", code="kqxz bdfg hjkl", reconnect=False)
             assert ann.seat == 0
             # The guessers are still waiting for their answers: the right code was not slowed.
-            assert host.table.lobby._deferred
+            assert host.table.lobby.held_back > 0
             assert not any(p.welcomed for p in host.table.lobby.peers.values() if p.name == "guess")
             # Each is told it was wrong, or (past the budget of connections
             # waiting on a hello) closed to make room; none got in.
@@ -391,11 +392,7 @@ def test_combining_marks_are_capped_and_spectators_are_named_in_the_lobby():
     assert d.of(1, Lobby)[-1].seats[1].name == "ann 3"
 
 
-async def test_the_client_sends_again_only_what_waiting_can_help():
-    client = Client(
-        "ws://127.0.0.1:1", name="x", code=None, token=None, spectate=False, reconnect=False, reconnect_for=0.0
-    )
-    client._last_move = MoveMessage(seq=0, move=Draw())
+def test_the_client_sends_again_only_what_waiting_can_help():
     for_the_turn = Error(
         code="rate_limited",
         message="That is as many offers as a player may make in one turn.",
@@ -404,9 +401,8 @@ async def test_the_client_sends_again_only_what_waiting_can_help():
     )
     too_fast = Error(code="rate_limited", message="Too many messages.", refused="move", retry_after=0.01)
     chat = Error(code="rate_limited", message="You are chatting too fast.", refused="chat", retry_after=0.5)
-    assert not client._resend_later(for_the_turn) and not client._resend_later(chat)
-    assert client._resend_later(too_fast)
-    client._resend.cancel()
+    assert not worth_resending(for_the_turn) and not worth_resending(chat)
+    assert worth_resending(too_fast)
 
 
 def test_after_a_reconnection_only_what_was_missed_is_sent_again_by_number_not_by_words():
@@ -487,8 +483,9 @@ async def test_half_open_connections_never_crowd_the_table_s_port_past_its_budge
                 reader, writer = await asyncio.open_connection("127.0.0.1", host.port)
                 writer.write(b"GET / HTTP/1.1\r\nHost: x\r\n")  # and never the end of the head
                 held.append((reader, writer))
-            while len(host.waiting) > host_module.WAITING_PER_ADDRESS:
-                await asyncio.sleep(0.01)
+            await until(
+                lambda: len(host.waiting) <= host_module.WAITING_PER_ADDRESS, what="the port's budget to be kept"
+            )
             closed = 0
             for reader, _writer in held:
                 try:

@@ -32,6 +32,7 @@ from quackbox.net.host import Host, HostConfig
 from quackbox.net.journal_writer import Disk, JournalWriter
 from quackbox.net.protocol import Error, ErrorCode, Paused, View
 from quackbox.net.saver import Record, Saver, Start, trouble_sentence
+from tests.waiting import Changes, until
 
 ERRNOS = [errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EACCES, errno.EPERM, errno.EROFS, errno.EIO]
 HEADER = jn.Header(game="side-effects", seed=1, seats=2, names=("A", "B"))
@@ -102,7 +103,7 @@ def test_a_failed_write_or_sync_loses_nothing_and_the_next_commit_puts_all_on_di
         writer.append(seat, move)
     durable = writer.durable
     disk.fail(where, code, times=2)
-    codec = writer._codec
+    codec = writer.codec
     for seat, move in played[3:5]:
         writer.add_move(jn.move_record(codec, seat, move))
         with pytest.raises(OSError) as caught:
@@ -151,18 +152,18 @@ def test_each_fault_is_named_in_one_sentence(exc, words):
 async def test_the_saver_says_once_why_it_cannot_save_tries_again_and_says_when_it_can(tmp_path, caplog):
     disk = Faulty()
     told: list[str | None] = []
+    trouble = Changes()
     caplog.set_level(logging.WARNING, logger="quackbox.journal")
-    saver = Saver(tmp_path, on_trouble=told.append, disk=disk, retry=0.01)
+    saver = Saver(tmp_path, on_trouble=lambda said: (told.append(said), trouble.changed()), disk=disk, retry=0.01)
     saver.start()
     played = moves(3)
-    codec = JournalWriter.new(tmp_path, HEADER, 0.0)._codec
+    codec = JournalWriter.new(tmp_path, HEADER, 0.0).codec
     async with asyncio.timeout(10):
         await saver.save(Start(HEADER, 1_800_000_000.0))
         await saver.save(Record(jn.move_record(codec, *played[0])))
         disk.fail("sync", errno.ENOSPC, times=5)
         waiting = saver.save(Record(jn.move_record(codec, *played[1])))
-        while not told:
-            await asyncio.sleep(0.001)
+        await trouble.until(lambda: told, what="the trouble told")
         assert not waiting.done()  # not on disk: whoever waits for it waits on
         assert len(jn.read(saver.path).moves) == 1
         await waiting
@@ -189,12 +190,14 @@ class Hanging(Disk):
 async def test_a_disk_that_does_not_answer_is_trouble_until_it_does(tmp_path):
     disk = Hanging()
     told: list[str | None] = []
-    saver = Saver(tmp_path, on_trouble=told.append, disk=disk, deadline=0.05, retry=0.01)
+    trouble = Changes()
+    saver = Saver(
+        tmp_path, on_trouble=lambda said: (told.append(said), trouble.changed()), disk=disk, deadline=0.05, retry=0.01
+    )
     saver.start()
     async with asyncio.timeout(10):
         started = saver.save(Start(HEADER, 1_800_000_000.0))
-        while not told:
-            await asyncio.sleep(0.005)
+        await trouble.until(lambda: told, what="the trouble told")
         assert "not answering" in told[0] and not started.done()
         disk.answer.set()
         await started
@@ -229,12 +232,6 @@ class Seat:
         return self.views[-1].seq if self.views else -1
 
 
-async def until(predicate, what: str, timeout: float = 20.0) -> None:
-    async with asyncio.timeout(timeout):
-        while not predicate():
-            await asyncio.sleep(0.005)
-
-
 async def test_a_table_whose_disk_fails_pauses_tells_everyone_refuses_moves_and_goes_on(tmp_path, caplog):
     disk = Faulty()
     caplog.set_level(logging.ERROR, logger="quackbox.journal")
@@ -258,7 +255,7 @@ async def test_a_table_whose_disk_fails_pauses_tells_everyone_refuses_moves_and_
 
             async def step() -> Seat:
                 """The seat the game waits for makes its move from its latest view."""
-                await until(lambda: all(s.views for s in seats) and len({s.seq for s in seats}) == 1, "views")
+                await until(lambda: all(s.views for s in seats) and len({s.seq for s in seats}) == 1, what="views")
                 for seat in seats:
                     view = seat.views[-1]
                     if view.view.seat in view.view.waiting_for and view.view.legal:
@@ -268,10 +265,10 @@ async def test_a_table_whose_disk_fails_pauses_tells_everyone_refuses_moves_and_
 
             for n in range(3):
                 await step()
-                await until(lambda n=n: all(s.seq == n + 1 for s in everyone), "the move told")
+                await until(lambda n=n: all(s.seq == n + 1 for s in everyone), what="the move told")
             disk.fail("write", errno.ENOSPC)
             mover = await step()
-            await until(lambda: all(s.paused for s in everyone), "everyone told of the pause")
+            await until(lambda: all(s.paused for s in everyone), what="everyone told of the pause")
             sentence = trouble_sentence(OSError(errno.ENOSPC, ""))
             assert all(s.paused == [sentence] for s in everyone)
             assert all(s.seq == 3 for s in everyone)  # the move is held: nobody hears of it
@@ -279,15 +276,15 @@ async def test_a_table_whose_disk_fails_pauses_tells_everyone_refuses_moves_and_
             # A move sent meanwhile is refused, saying why.
             other = next(s for s in seats if s is not mover)
             await other.client.move(EndTurn(), other.seq)
-            await until(lambda: other.errors, "the refusal")
+            await until(lambda: other.errors, what="the refusal")
             assert other.errors[-1].code == ErrorCode.PAUSED and other.errors[-1].message == sentence
             assert host.table.seq == 4
             disk.heal()
-            await until(lambda: all(s.paused[-1:] == [""] and s.seq == 4 for s in everyone), "play goes on")
+            await until(lambda: all(s.paused[-1:] == [""] and s.seq == 4 for s in everyone), what="play goes on")
             assert len(jn.read(host.journal_path).moves) == 4
             for n in range(4, 7):
                 await step()
-                await until(lambda n=n: all(s.seq == n + 1 for s in everyone), "the move told")
+                await until(lambda n=n: all(s.seq == n + 1 for s in everyone), what="the move told")
             path = host.journal_path
             for seat in everyone:
                 await seat.client.close()
@@ -345,7 +342,7 @@ async def test_a_real_host_at_its_file_size_limit_pauses_and_a_kill_loses_nothin
     try:
         port = _port_of(proc)
         watcher = Seat(await Client.connect(f"ws://127.0.0.1:{port}", name="W", spectate=True, reconnect=False))
-        await until(lambda: watcher.paused, "the pause", timeout=60)
+        await until(lambda: watcher.paused, what="the pause", timeout=60)
         assert "largest size" in watcher.paused[0]
         assert proc.poll() is None  # the host lives on, paused
         seen = watcher.seq

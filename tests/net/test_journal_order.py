@@ -34,6 +34,7 @@ from quackbox.net.journal_writer import Disk
 from quackbox.net.protocol import View
 from quackbox.net.table import JournalStart
 from tests.net.test_resume import _start_host
+from tests.waiting import Changes
 
 SLOW_SYNC = 0.02
 """Seconds each slowed sync takes: long beside a loop turn, so a view sent
@@ -222,8 +223,8 @@ async def test_a_host_stopped_while_records_wait_for_the_disk_closes_its_journal
     config = dataclasses.replace(host_config(tmp_path), bots=2, bot_delay=0.005)
     async with asyncio.timeout(60):
         async with Host(config, disk=disk) as host:
-            while not disk.waiting.is_set():
-                await asyncio.sleep(0.001)  # accepted, and waiting for the disk
+            # Accepted, and waiting for the disk:
+            assert await asyncio.to_thread(disk.waiting.wait, 30)
             assert host.saver.busy and host.table.holding
             stopping = asyncio.create_task(host.stop())
             await asyncio.sleep(0.05)
@@ -258,18 +259,18 @@ async def play_to_the_end(client: Client, seed: int) -> Any:
 
 KILLS = 5
 """Hosts killed, each at a random moment of its own game."""
-KILL_WITHIN = 1.5
-"""Seconds after the first view within which the kill falls; a game lasts longer."""
+KILL_AFTER = 60
+"""The most views a spectator sees before the kill (at random from 1); a game has more."""
 
 
-async def watch(url: str, seen: list[View], first: asyncio.Event) -> None:
-    """Keep every view a spectator receives, until the host is gone."""
+async def watch(url: str, seen: list[View], views: Changes) -> None:
+    """Keep every view a spectator receives, until the host is gone (``views`` told of each)."""
     client = await Client.connect(url, name="Watcher", spectate=True, reconnect=False)
     try:
         async for message in client:
             if isinstance(message, View):
                 seen.append(message)
-                first.set()
+                views.changed()
     except Exception:
         pass  # the host died under it: what matters is what it saw
     finally:
@@ -319,11 +320,16 @@ async def test_a_host_killed_at_any_moment_loses_no_move_anyone_saw(tmp_path):
                 env,
             )
             seen: list[View] = []
-            first = asyncio.Event()
-            watcher = asyncio.create_task(watch(f"ws://127.0.0.1:{port}", seen, first))
+            views = Changes()
+            watcher = asyncio.create_task(watch(f"ws://127.0.0.1:{port}", seen, views))
+            watcher.add_done_callback(views.changed)
             try:
-                await asyncio.wait_for(first.wait(), 30)
-                await asyncio.sleep(rng.uniform(0.0, KILL_WITHIN))
+                after = rng.randint(1, KILL_AFTER)  # views seen: the kill falls among the host's moves
+                await views.until(
+                    lambda seen=seen, after=after, watcher=watcher: len(seen) >= after or watcher.done(),
+                    30,
+                    "the views before the kill",
+                )
                 host.send_signal(signal.SIGKILL)
                 host.wait()
             finally:

@@ -84,10 +84,10 @@ def test_wrong_tries_are_remembered_for_a_bounded_number_of_addresses(extra):
     slow = SlowDown(free=0)
     for n in range(SLOW_ADDRESSES + extra):
         slow.failed(f"a{n}", 0.0)
-    assert len(slow._failures) <= SLOW_ADDRESSES
+    assert slow.addresses <= SLOW_ADDRESSES
     for _ in range(1000):
         slow.failed("one", 1.0)
-    assert len(slow._failures["one"]) <= slow.free + slow.most / slow.step + 1  # bounded per address too
+    assert slow.tries("one") <= slow.free + slow.most / slow.step + 1  # bounded per address too
 
 
 def test_a_bucket_gives_what_it_has_and_says_how_long_the_rest_takes():

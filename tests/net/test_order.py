@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+from typing import Any
 
 from quackbox.net import journal as jn
 from quackbox.net.actions import JournalNote
@@ -33,6 +34,7 @@ from quackbox.net.protocol import (
 from quackbox.net.table import Table
 from tests.net import fakegame
 from tests.net.sansio import Driver
+from tests.waiting import until
 
 HOST_TOKEN = "the-host-s-own-token"
 
@@ -166,18 +168,27 @@ async def test_a_resumed_table_keeps_its_removals_and_mutes(tmp_path):
             cy = await Client.connect(host.url, name="Cy")
             for guest in (bob, cy):
                 await guest.ready()
-            while not all(s.ready for s in host.table.lobby.message("lobby").seats[1:]):
-                await asyncio.sleep(0.01)
+            await host.until(lambda: all(s.ready for s in host.table.lobby.message("lobby").seats[1:]))
             await hana.start()
             await hana.remove("Bob")
             await hana.mute("Cy")
+
             # Moves until the game is kept (a bot plays Bob's seat now).
+            def to_move() -> list[tuple[Client, Any]]:
+                """Those whose view is the table's latest and whose turn it is, with that view."""
+                return [
+                    (c, v)
+                    for c in (hana, cy)
+                    if (v := c.view) is not None
+                    and v.seq == host.table.seq
+                    and v.view.seat in v.view.waiting_for
+                    and v.view.legal
+                ]
+
             while host.table.seq < 3:
-                for client in (hana, cy):
-                    v = client.view
-                    if v is not None and v.seq == host.table.seq and v.view.seat in v.view.waiting_for and v.view.legal:
-                        await client.move(v.view.legal[-1], v.seq)
-                await asyncio.sleep(0.02)
+                await until(lambda: host.table.seq >= 3 or to_move(), what="a seat to move")
+                for client, v in to_move():
+                    await client.move(v.view.legal[-1], v.seq)
             path = host.journal_path
             for client in (hana, bob, cy):
                 await client.close()

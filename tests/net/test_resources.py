@@ -11,7 +11,6 @@ import re
 import resource
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -19,6 +18,7 @@ import pytest
 from quackbox.net import limits
 from quackbox.net.limits import Repeats
 from quackbox.net.resources import QuietLog, describe_error, quiet_loop_errors
+from tests.waiting import logging_changes
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -41,7 +41,7 @@ def test_the_kinds_remembered_are_bounded():
     repeats = Repeats(60.0)
     for i in range(limits.REPEAT_KINDS + 10):
         assert repeats.seen(("kind", i), 0.0) == 1
-    assert len(repeats._kinds) == limits.REPEAT_KINDS
+    assert len(repeats) == limits.REPEAT_KINDS
 
 
 # --- the event loop's errors ------------------------------------------------------------------
@@ -59,13 +59,12 @@ async def test_an_error_the_loop_repeats_is_logged_once_then_with_its_count(capl
     caplog.set_level(logging.ERROR)
     quiet_loop_errors(loop, interval=0.2)
     try:
-        for _ in range(1000):
-            _accept_error(loop)
-        first = [r for r in caplog.records if "out of system resource" in r.getMessage()]
-        assert len(first) == 1 and first[0].exc_info is not None  # the first as ever, with its traceback
-        deadline = time.monotonic() + 10
-        while "999 more times" not in caplog.text and time.monotonic() < deadline:
-            await asyncio.sleep(0.05)
+        with logging_changes() as logged:
+            for _ in range(1000):
+                _accept_error(loop)
+            first = [r for r in caplog.records if "out of system resource" in r.getMessage()]
+            assert len(first) == 1 and first[0].exc_info is not None  # the first as ever, with its traceback
+            await logged.until(lambda: "999 more times" in caplog.text, timeout=10, what="the count of the rest")
         assert "socket.accept() out of system resource: [Errno 24] Too many open files (999 more times" in caplog.text
         assert len([r for r in caplog.records if "out of system resource" in r.getMessage()]) == 2
     finally:
@@ -85,12 +84,11 @@ def test_errors_of_one_kind_are_told_apart_from_others():
 async def test_a_quiet_log_counts_what_it_holds_back(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO, "quackbox.test")
     quiet = QuietLog(logging.getLogger("quackbox.test"), interval=0.2)
-    for i in range(500):
-        quiet.log(logging.INFO, f"door: closed a connection from 127.0.0.{i % 3}", kind="closed")
-    assert len(caplog.records) == 1
-    deadline = time.monotonic() + 10
-    while len(caplog.records) < 2 and time.monotonic() < deadline:
-        await asyncio.sleep(0.05)
+    with logging_changes("quackbox.test") as logged:
+        for i in range(500):
+            quiet.log(logging.INFO, f"door: closed a connection from 127.0.0.{i % 3}", kind="closed")
+        assert len(caplog.records) == 1
+        await logged.until(lambda: len(caplog.records) >= 2, timeout=10, what="the count of the rest")
     assert re.search(
         r"door: closed a connection from 127\.0\.0\.\d \(499 more times since it was last logged\)",
         caplog.records[1].getMessage(),

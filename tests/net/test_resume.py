@@ -11,6 +11,7 @@ journal's.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
 import signal
@@ -28,6 +29,7 @@ from quackbox.core.bots import decide
 from quackbox.net import journal as jn
 from quackbox.net.client import Client
 from quackbox.net.protocol import Lobby, View
+from tests.waiting import Changes
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -35,8 +37,10 @@ pytestmark = pytest.mark.timeout(240)
 class Player:
     """A bot client that keeps every view it receives."""
 
-    def __init__(self, url: str, name: str, seed: int, think: float) -> None:
+    def __init__(self, url: str, name: str, seed: int, think: float, heard: Changes | None = None) -> None:
         self.url, self.name, self.seed, self.think = url, name, seed, think
+        self.heard = heard
+        """Told of each view received, and of the end of play."""
         self.views: list[View] = []
         self.client: Client | None = None
         self.outcome: Any = None
@@ -58,6 +62,8 @@ class Player:
                         await client.start()
                 elif isinstance(message, View):
                     self.views.append(message)
+                    if self.heard is not None:
+                        self.heard.changed()
                     if message.view.outcome is not None:
                         self.outcome = message.view.outcome
                         return
@@ -138,20 +144,20 @@ async def _crash_and_resume(tmp_path: Path, seed: int, *, kill_when) -> tuple[li
         env,
     )
     url = f"ws://127.0.0.1:{port}"
-    players = [Player(url, f"P{i}", seed * 10 + i, think=0.05) for i in range(3)]
+    heard = Changes()
+    players = [Player(url, f"P{i}", seed * 10 + i, think=0.05, heard=heard) for i in range(3)]
     tasks = [asyncio.create_task(p.play()) for p in players]
+    for task in tasks:
+        task.add_done_callback(heard.changed)
     killed = False
     resumed = None
     try:
-        for _ in range(3000):
-            await asyncio.sleep(0.01)
-            if any(t.done() for t in tasks):
-                break
-            if kill_when(players):
-                host.send_signal(signal.SIGKILL)
-                host.wait()
-                killed = True
-                break
+        with contextlib.suppress(AssertionError):  # no moment to kill at in 30 s: play on unkilled
+            await heard.until(lambda: any(t.done() for t in tasks) or kill_when(players), 30, "the moment to kill")
+        if not any(t.done() for t in tasks) and kill_when(players):
+            host.send_signal(signal.SIGKILL)
+            host.wait()
+            killed = True
         if killed:
             (path,) = journal_dir.glob("*.qbj")
             before = jn.read(path)

@@ -18,7 +18,6 @@ import signal
 import stat
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any, AsyncIterator, Callable
 
@@ -33,6 +32,7 @@ from quackbox.net.protocol import HUMAN
 from quackbox.net.ssh import SshConfig, SshError, SshServer
 from quackbox.net.ssh_keys import load_host_key
 from quackbox.net.sshlib import asyncssh
+from tests.waiting import Changes, Clock, until
 
 STUB = str(Path(__file__).with_name("ssh_stub.py"))
 ROOT = Path(__file__).resolve().parents[2]
@@ -59,6 +59,11 @@ class Screen(asyncssh.SSHClientSession):  # type: ignore[type-arg]
         self.status: int | None = None
         self.closed = asyncio.Event()
         self.chan: Any = None
+        self.changes = Changes()
+        """Told of each write of the session's."""
+        self.writable = asyncio.Event()
+        """Set while the channel's send buffer is below its high-water mark."""
+        self.writable.set()
 
     def connection_made(self, chan: Any) -> None:
         self.chan = chan
@@ -66,6 +71,13 @@ class Screen(asyncssh.SSHClientSession):  # type: ignore[type-arg]
     def data_received(self, data: bytes, datatype: Any) -> None:
         self.raw += data
         self.stream.feed(data)
+        self.changes.changed()
+
+    def pause_writing(self) -> None:
+        self.writable.clear()
+
+    def resume_writing(self) -> None:
+        self.writable.set()
 
     def exit_status_received(self, status: int) -> None:
         self.status = status
@@ -82,12 +94,11 @@ class Screen(asyncssh.SSHClientSession):  # type: ignore[type-arg]
         return self.raw.decode("utf-8", "replace")
 
     async def wait_for(self, needle: str, timeout: float = CHILD_START, *, raw: bool = False) -> None:
-        deadline = time.monotonic() + timeout
-        while needle not in (self.said if raw else self.text):
-            if time.monotonic() > deadline:
-                shown = self.said[-2000:] if raw else self.text
-                raise AssertionError(f"{needle!r} never appeared; the screen:\n{shown}")
-            await asyncio.sleep(0.05)
+        try:
+            await self.changes.until(lambda: needle in (self.said if raw else self.text), timeout)
+        except AssertionError:
+            shown = self.said[-2000:] if raw else self.text
+            raise AssertionError(f"{needle!r} never appeared; the screen:\n{shown}") from None
 
     def press(self, keys: str) -> None:
         self.chan.write(keys.encode())
@@ -180,15 +191,6 @@ async def session(conn: Any, *, pty: bool = True, command: str | None = None, co
         encoding=None,
     )
     return screen
-
-
-async def until(check: Callable[[], Any], timeout: float = CHILD_START, what: str = "") -> Any:
-    deadline = time.monotonic() + timeout
-    while not (value := check()):
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what or check}")
-        await asyncio.sleep(0.05)
-    return value
 
 
 def reaped(pid: int) -> bool:
@@ -561,15 +563,22 @@ async def test_openssh_shows_the_goodbye_before_the_connection_goes(tmp_path: Pa
 
 
 async def test_an_idle_session_is_closed_with_a_sentence(tmp_path: Path, keys: list) -> None:
-    async with table(tmp_path, ssh={"command": stub(), "idle_timeout": 0.6}) as (host, door):
+    """Idle time is told by the door's clock, moved here by hand: keys pressed within the idle
+    timeout keep the session open however long it lasts; the timeout without one closes it."""
+    clock = Clock()
+    async with table(tmp_path, ssh={"command": stub(), "idle_timeout": 0.5, "clock": clock}) as (host, door):
         screen = await session(await login(door, keys[0]))
-        await screen.wait_for("ready", raw=True)
-        for _ in range(4):  # keys keep it open
-            await asyncio.sleep(0.3)
+        await screen.wait_for("ctty=", raw=True)  # the ready line's last field: what is said then is all
+        before = screen.said.count("x")
+        for pressed in range(1, 5):  # keys keep it open
+            clock.now += 0.25
             screen.press("x")
-        assert not screen.closed.is_set()
+            await screen.changes.until(lambda n=pressed: screen.said.count("x") == before + n, what="the key's echo")
+        [served] = door.sessions
+        assert not screen.closed.is_set() and served.child.running  # 1 s on, the last key 0 s ago
+        clock.now += 0.5
         await asyncio.wait_for(screen.closed.wait(), 5)
-        assert "Closed after 0.6 seconds without a key press." in screen.said and screen.status == 1
+        assert "Closed after 0.5 seconds without a key press." in screen.said and screen.status == 1
 
 
 async def test_a_silent_connection_is_dropped_by_the_keepalives(tmp_path: Path, keys: list) -> None:
@@ -604,7 +613,7 @@ async def test_a_silent_connection_is_dropped_by_the_keepalives(tmp_path: Path, 
         assert door.sessions and child.running  # answered keepalives keep it open
         frozen.set()
         await asyncio.wait_for(child.wait(), 10)
-        await until(lambda: not door.sessions and not door._connections, timeout=5, what="the connection dropped")
+        await until(lambda: not door.sessions and door.connections == 0, timeout=5, what="the connection dropped")
         conn.abort()
         middle.close()
 
@@ -625,16 +634,11 @@ async def test_a_player_who_stops_reading_stops_the_child_not_the_host(tmp_path:
         await until(lambda: len(screen.raw) > 100_000, timeout=20, what="the flood")
         screen.chan.pause_reading()
         [served] = door.sessions
-        # The buffer fills until the SSH window and the host's high-water mark
-        # stop it, then stays put; a slow machine just takes longer to get there.
-        sizes = [served.terminal.chan.get_write_buffer_size()]
-        for _ in range(20):
-            await asyncio.sleep(0.5)
-            sizes.append(served.terminal.chan.get_write_buffer_size())
-            if sizes[-1] == sizes[-2]:
-                break
-        assert sizes[-1] == sizes[-2], f"the host's buffer kept growing: {sizes}"
-        assert sizes[-1] < 1024 * 1024, sizes
+        # The buffer fills until the SSH window and the host's high-water mark stop it: past
+        # that mark the door stops reading the child, and what the host holds stays bounded.
+        await until(lambda: served.child.output_paused, timeout=20, what="the host to hold the child back")
+        held = served.terminal.chan.get_write_buffer_size()
+        assert held < 1024 * 1024, held
         screen.chan.resume_reading()
         grown = len(screen.raw)
         await until(lambda: len(screen.raw) > grown + 100_000, timeout=20, what="the flood to resume")

@@ -17,7 +17,6 @@ import re
 import shutil
 import subprocess
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +30,7 @@ from quackbox.net.ssh import ssh_key
 from quackbox.net.sshlib import asyncssh
 from quackbox.net.tokens import TokenStore
 from tests.net.test_ssh import CHILD_START, WARM, forked_warm, keys, login, session, stub, table, until  # noqa: F401 (keys: a fixture)
+from tests.waiting import Clock
 
 PAGE = os.sysconf("SC_PAGE_SIZE")
 
@@ -111,34 +111,37 @@ async def test_a_module_planted_in_the_hosts_folder_never_runs(
 
 async def test_a_session_fed_a_mebibyte_of_keys_stays_within_its_memory_bound(tmp_path: Path, keys: list) -> None:
     """1 MiB of typed keys (no bracketed paste) let through the door at once reaches the real child,
-    which turns no more of it into events than a person could type: it grows by less than 20 MB,
-    and the table plays on (a newcomer shows on its screen)."""
+    which turns no more of it into events than a person could type: it grows by less than 20 MB
+    (its size looked at with each chunk sent and each change of its screen until a newcomer
+    shows), and the table plays on."""
     fast = {"input_burst": 64 * 1024, "input_per_second": 4 * 1024 * 1024}
     async with table(tmp_path, seats=3, bots=0, ssh=fast) as (host, door):
         screen = await session(await login(door, keys[0], "flood"))
         await screen.wait_for("flood (you)")
         [pid] = door.children
-        await asyncio.sleep(0.5)
         before = peak = rss(pid)
+
+        def looked() -> int:
+            nonlocal peak
+            peak = max(peak, rss(pid))
+            return peak
+
         sent = 0
         chunk = b"x" * 4096
         while sent < 1024 * 1024:
-            if screen.chan.get_write_buffer_size() > 128 * 1024:
-                await asyncio.sleep(0.01)
-                peak = max(peak, rss(pid))
-                continue
+            await asyncio.wait_for(screen.writable.wait(), 60)  # the channel's flow control
             screen.chan.write(chunk)
             sent += len(chunk)
-        await until(lambda: screen.chan.get_write_buffer_size() == 0, timeout=60, what="the keys to be sent")
-        for _ in range(20):  # the child reads and parses what is left
-            await asyncio.sleep(0.1)
-            peak = max(peak, rss(pid))
-        assert peak - before < 20 * 1024 * 1024, f"the child grew by {(peak - before) / 2**20:.1f} MiB"
+            looked()
+        await until(
+            lambda: looked() and screen.chan.get_write_buffer_size() == 0, timeout=60, what="the keys to be sent"
+        )
         newcomer = await Client.connect(host.url, name="zed", reconnect=False)
         try:
-            await screen.wait_for("zed", timeout=20)
+            await screen.changes.until(lambda: looked() and "zed" in screen.text, timeout=20, what="the newcomer")
         finally:
             await newcomer.close()
+        assert peak - before < 20 * 1024 * 1024, f"the child grew by {(peak - before) / 2**20:.1f} MiB"
         assert not screen.closed.is_set()
 
 
@@ -146,22 +149,23 @@ async def test_typing_reaches_the_child_no_faster_than_a_person_types_and_none_i
     tmp_path: Path, keys: list
 ) -> None:
     """The door passes keys on at its rate (after a burst); what is typed faster waits in the
-    player's own client, and every byte arrives in the end."""
-    slow = {"command": stub("count"), "input_burst": 1000, "input_per_second": 2000}
+    player's own client, and every byte arrives in the end. The door's clock is moved by hand:
+    with it held still, what reaches the child is what the budget holds, and no more."""
+    clock = Clock()
+    slow = {"command": stub("count"), "input_burst": 1000, "input_per_second": 2000, "clock": clock}
     async with table(tmp_path, ssh=slow) as (host, door):
         screen = await session(await login(door, keys[0]))
         await screen.wait_for("ready", raw=True)
-        started = time.monotonic()
         screen.chan.write(b"k" * 7000)
 
         def counted() -> int:
             found = re.findall(r"count (\d+)", screen.said)
             return int(found[-1]) if found else 0
 
-        await asyncio.sleep(0.5)
-        early, elapsed = counted(), time.monotonic() - started
-        assert 0 < early <= 1000 + 2000 * elapsed + 500, (early, elapsed)
-        await until(lambda: counted() == 7000, timeout=20, what="every key")
+        for granted in range(1000, 7001, 1000):  # the burst, then 1000 keys each half a second
+            await screen.changes.until(lambda n=granted: counted() >= n, timeout=20, what=f"{granted} keys")
+            assert counted() == granted
+            clock.now += 0.5
 
 
 # --- 3. connections without a session ------------------------------------------------------------
@@ -271,7 +275,7 @@ async def test_a_neighbour_on_the_same_address_never_keeps_a_seat_holder_out(tmp
                 answers.append(reason(exc))
         assert answers[:2] == ["in", "in"] and TOO_FAST in answers[2]
         # Logins that opened no session leave nothing in the door's memory (a storm of keys costs none).
-        assert ssh_key(keys[1].get_fingerprint("sha256")).id not in door.door._names
+        assert not door.door.remembers(ssh_key(keys[1].get_fingerprint("sha256")).id)
         for _ in range(3):
             conn = await login(door, keys[0], "alice")
             screen = await session(conn)
@@ -407,14 +411,20 @@ async def test_openssh_with_its_input_closed_ends_quietly(tmp_path: Path, keys: 
 
 async def test_window_changes_are_clamped_and_coalesced(tmp_path: Path, keys: list) -> None:
     """A 1000x1000 terminal gets a 300x100 child; a burst of 400 window changes reaches it as a few
-    (at most four a second), the last one last."""
-    async with table(tmp_path, ssh={"command": stub()}) as (host, door):
+    (at most four a second), the last one last. The door's clock is held still through the burst:
+    one size goes at once (the latest asked for by then), the rest wait for the clock's next
+    quarter second, and then the last one alone goes."""
+    clock = Clock()
+    async with table(tmp_path, ssh={"command": stub(), "clock": clock}) as (host, door):
         screen = await session(await login(door, keys[0]), cols=1000, rows=1000)
         await screen.wait_for("ready 300x100", raw=True)
-        started = time.monotonic()
         for i in range(400):
             screen.chan.change_terminal_size(81 + i % 100, 25 + i % 30)
-        await screen.wait_for(f"size {81 + 399 % 100}x{25 + 399 % 30}", raw=True, timeout=10)
-        elapsed = time.monotonic() - started
-        sizes = re.findall(r"size (\d+)x(\d+)", screen.said)
-        assert len(sizes) <= 2 + elapsed / 0.25, (len(sizes), elapsed)
+        screen.press("q")  # after the window changes: its echo says the door has had them all
+        await screen.wait_for("q", raw=True, timeout=10)
+        await screen.wait_for("size ", raw=True, timeout=10)
+        clock.now += 0.25
+        last = f"{81 + 399 % 100}x{25 + 399 % 30}"
+        await screen.wait_for(f"size {last}", raw=True, timeout=10)
+        sizes = re.findall(r"size (\d+x\d+)", screen.said)
+        assert len(sizes) <= 2 and sizes[-1] == last, sizes

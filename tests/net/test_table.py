@@ -431,7 +431,7 @@ def test_journal_records_every_accepted_move_before_anyone_hears_of_it():
     actions = d.table.receive(1, d.wire.encode(MoveMessage(seq=d.table.seq, move=Draw())), d.now)
     assert actions[0] == JournalMove(0, Draw())
     assert sum(isinstance(a, Send) for a in actions) >= 2
-    d._take(actions)
+    d.take(actions)
     d.send(1, MoveMessage(seq=d.table.seq, move=Draw()))  # refused: not seat 0's turn now
     assert [r for r in d.records if isinstance(r, JournalMove)] == [JournalMove(0, Draw())]
     assert list(d.table.recent_moves) == [(0, Draw())]
@@ -493,12 +493,12 @@ def test_bot_moves_are_paced():
     d = make(seats=2, bots=1, bot_delay=2.0)
     d.join(1)
     d.send(1, Start())
-    d.table.state.current = 1  # the bot's turn
-    d.table._track(d.now, None, ())
+    d.send(1, MoveMessage(seq=d.table.seq, move=Draw()))  # and now it is the bot's turn
+    assert [seat for seat, _ in d.table.recent_moves] == [0]
     d.advance(1.9)
-    assert list(d.table.recent_moves) == []
+    assert [seat for seat, _ in d.table.recent_moves] == [0]
     d.advance(0.2)
-    assert len(list(d.table.recent_moves)) == 1 and list(d.table.recent_moves)[0][0] == 1
+    assert [seat for seat, _ in d.table.recent_moves] == [0, 1]
 
 
 def test_all_bot_table_plays_to_the_end():

@@ -18,7 +18,6 @@ import os
 import re
 import signal
 import sys
-import time
 from pathlib import Path
 from typing import Any, AsyncIterator
 
@@ -29,6 +28,7 @@ from quackbox.net.door_launch import SESSION_ENV, Launch, child_environment, int
 from quackbox.net.fork_server import entry
 from quackbox.net.pty_child import PtyChild
 from quackbox.net.zygote import Zygote
+from tests.waiting import Changes, until
 
 REPORT = str(Path(__file__).with_name("child_report.py"))
 LIGHT = ("json",)
@@ -74,14 +74,14 @@ class Screen:
     def __init__(self, child: PtyChild) -> None:
         self.child = child
         self.out = bytearray()
-        child.start(self.out.extend)
+        self.changes = Changes()
+        child.start(self.changes.feeding(self.out.extend))
 
     async def wait_for(self, needle: str, timeout: float = START) -> str:
-        deadline = time.monotonic() + timeout
-        while needle not in self.text:
-            if time.monotonic() > deadline:
-                raise AssertionError(f"{needle!r} never came; the child wrote:\n{self.text}")
-            await asyncio.sleep(0.02)
+        try:
+            await self.changes.until(lambda: needle in self.text, timeout)
+        except AssertionError:
+            raise AssertionError(f"{needle!r} never came; the child wrote:\n{self.text}") from None
         return self.text
 
     @property
@@ -97,14 +97,6 @@ async def spawn(zygote: Zygote, env: dict[str, str], *args: str) -> PtyChild:
     child = await zygote.spawn([sys.executable, REPORT, *(args or ("report",))], env, cols=91, rows=27)
     assert child is not None, "the zygote did not fork"
     return child
-
-
-async def until(check: Any, timeout: float = START, what: str = "") -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what or check}")
-        await asyncio.sleep(0.02)
 
 
 def reaped(pid: int) -> bool:
@@ -329,13 +321,11 @@ async def test_a_zygote_that_does_not_answer_is_replaced_and_the_session_starts_
         os.kill(stuck, signal.SIGSTOP)
         loop = asyncio.get_running_loop()
         asking = loop.create_task(zygote.spawn([sys.executable, REPORT], env_of(tmp_path), cols=80, rows=24))
-        ticked = asyncio.Event()
+        ran_with_it_asking: asyncio.Future[bool] = loop.create_future()
         # Runs right after the asking task's first step: a spawn that waited on the zygote there
         # would have finished (given up) before this ever ran.
-        loop.call_soon(lambda: ticked.set() if not asking.done() else None)
-        await asyncio.sleep(0)
-        await asyncio.sleep(0)
-        assert ticked.is_set(), "the loop waited for the zygote"
+        loop.call_soon(lambda: ran_with_it_asking.set_result(not asking.done()))
+        assert await ran_with_it_asking, "the loop waited for the zygote"
         assert await asking is None
         assert "failed (no answer within 0.3 s); this session starts fresh" in caplog.text
         await until(lambda: reaped(stuck), 10, "the stuck zygote to be killed and reaped")

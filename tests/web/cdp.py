@@ -28,6 +28,8 @@ from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 
+from tests.waiting import until
+
 __all__ = ["Browser", "BrowserError", "Page", "Request", "find_chromium"]
 
 # Chromium reaches for Google's services at start unless told not to; on a
@@ -114,7 +116,7 @@ class Browser:
             yield browser
         finally:
             if browser is not None:
-                await browser._close()
+                await browser.close()
             _kill(process)
             with contextlib.suppress(ProcessLookupError, ChildProcessError):
                 await asyncio.wait_for(process.wait(), 10)
@@ -163,14 +165,15 @@ class Browser:
                     else:
                         future.set_result(message.get("result", {}))
                 elif (page := self._pages.get(message.get("sessionId", ""))) is not None:
-                    page._event(message["method"], message.get("params", {}))
+                    page.event(message["method"], message.get("params", {}))
         except Exception:  # noqa: BLE001 - the connection is gone: every waiter hears so below
             pass
         for future in self._waiting.values():
             if not future.done():
                 future.set_exception(BrowserError("The browser went away."))
 
-    async def _close(self) -> None:
+    async def close(self) -> None:
+        """Close the browser's window and the connection to it."""
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.send("Browser.close"), 5)
         await self._ws.close()
@@ -229,15 +232,7 @@ class Page:
 
     async def wait_for(self, expression: str, timeout: float = 15.0) -> Any:
         """Wait until ``expression`` is truthy in the page; its value."""
-        loop = asyncio.get_running_loop()
-        end = loop.time() + timeout
-        while True:
-            value = await self.evaluate(expression)
-            if value:
-                return value
-            if loop.time() > end:
-                raise TimeoutError(f"waited {timeout:g} s for: {expression}")
-            await asyncio.sleep(0.05)
+        return await until(lambda: self.evaluate(expression), timeout, expression)
 
     async def text(self) -> str:
         """What the terminal shows: the rows of xterm.js's DOM renderer, one line each."""
@@ -273,7 +268,8 @@ class Page:
             {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False},
         )
 
-    def _event(self, method: str, params: dict[str, Any]) -> None:
+    def event(self, method: str, params: dict[str, Any]) -> None:
+        """An event of the page's session: what the page loaded, sent, received and logged."""
         if method == "Page.loadEventFired":
             self._loaded.set()
         elif method == "Network.requestWillBeSent":

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import time
 from pathlib import Path
 from typing import Any, AsyncIterator
 
@@ -94,14 +93,18 @@ async def open_page(browser: Browser, server: WebServer, name: str, width: int =
 
 async def shows(page: Page, text: str, timeout: float = SCREEN) -> str:
     """Wait until the terminal shows ``text``; all it shows."""
-    deadline = time.monotonic() + timeout
-    while True:
+    screen = ""
+
+    async def has() -> bool:
+        nonlocal screen
         screen = await page.text()
-        if text in screen:
-            return screen
-        if time.monotonic() > deadline:
-            raise AssertionError(f"{text!r} never appeared; the page shows:\n{screen}")
-        await asyncio.sleep(0.1)
+        return text in screen
+
+    try:
+        await until(has, timeout)
+    except AssertionError:
+        raise AssertionError(f"{text!r} never appeared; the page shows:\n{screen}") from None
+    return screen
 
 
 def only_from(server: WebServer, page: Page) -> list[str]:
@@ -271,19 +274,21 @@ async def test_wide_characters_take_the_cells_the_child_gave_them(
                 line[x] = char
             return "".join(line).rstrip()
 
-        deadline = time.monotonic() + 20
-        while True:
+        drawn: list[list[tuple[int, str]]] = []
+        meant: list[list[tuple[int, str]]] = []
+
+        async def alike() -> bool:
+            nonlocal drawn, meant
             drawn, meant = await browser_drew(), child_drew()
-            if drawn == meant:
-                break
-            if time.monotonic() > deadline:
-                apart = [
-                    f"{y}: {shown(a)!r}\n{y}: {shown(b)!r}" for y, (a, b) in enumerate(zip(drawn, meant)) if a != b
-                ]
-                raise AssertionError(
-                    f"the browser's rows differ from the child's (counting by {counts}):\n" + "\n".join(apart)
-                )
-            await asyncio.sleep(0.1)
+            return drawn == meant
+
+        try:
+            await until(alike, 20)
+        except AssertionError:
+            apart = [f"{y}: {shown(a)!r}\n{y}: {shown(b)!r}" for y, (a, b) in enumerate(zip(drawn, meant)) if a != b]
+            raise AssertionError(
+                f"the browser's rows differ from the child's (counting by {counts}):\n" + "\n".join(apart)
+            ) from None
 
         def column(needle: str) -> int:
             """The column ``needle`` (no spaces in it) starts at in the browser."""

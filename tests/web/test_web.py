@@ -26,7 +26,6 @@ import struct
 import subprocess
 import sys
 import termios
-import time
 import weakref
 from html.parser import HTMLParser
 from pathlib import Path
@@ -48,6 +47,7 @@ from quackbox.net.web import WebConfig, WebError, WebServer, browser_key
 from quackbox.net.web_http import CSP
 from tests.net.test_ssh import CHILD_START, _descendants_of, gone, until
 from tests.net.test_ssh_hostile import hold_seat
+from tests.waiting import Changes, Clock
 
 ROOT = Path(__file__).resolve().parents[2]
 STUB = str(ROOT / "tests" / "net" / "ssh_stub.py")
@@ -118,6 +118,8 @@ class Tab:
         self.stream = pyte.ByteStream(self.screen)
         self.raw = bytearray()
         self.closed = asyncio.Event()
+        self.changes = Changes()
+        """Told of each message the door sends, and of the socket's close."""
         self._reader = asyncio.get_running_loop().create_task(self._read())
 
     @classmethod
@@ -161,9 +163,11 @@ class Tab:
                 if isinstance(message, bytes):
                     self.raw += message
                     self.stream.feed(message)
+                    self.changes.changed()
         except ConnectionClosed:
             pass
         self.closed.set()
+        self.changes.changed()
 
     @property
     def text(self) -> str:
@@ -179,12 +183,11 @@ class Tab:
         return self.ws.close_code, self.ws.close_reason
 
     async def wait_for(self, needle: str, timeout: float = CHILD_START, *, raw: bool = False) -> None:
-        deadline = time.monotonic() + timeout
-        while needle not in (self.said if raw else self.text):
-            if time.monotonic() > deadline:
-                shown = self.said[-2000:] if raw else self.text
-                raise AssertionError(f"{needle!r} never appeared; the screen:\n{shown}")
-            await asyncio.sleep(0.05)
+        try:
+            await self.changes.until(lambda: needle in (self.said if raw else self.text), timeout)
+        except AssertionError:
+            shown = self.said[-2000:] if raw else self.text
+            raise AssertionError(f"{needle!r} never appeared; the screen:\n{shown}") from None
 
     async def ended(self, timeout: float = 10) -> tuple[int | None, str | None]:
         await asyncio.wait_for(self.closed.wait(), timeout)
@@ -298,17 +301,19 @@ async def test_a_wrong_code_is_closed_with_a_sentence_and_starts_nothing(tmp_pat
 
 
 async def test_wrong_codes_from_one_address_are_answered_ever_later(tmp_path: Path) -> None:
-    """As the table answers wrong codes: a few at once, then each a second later than the last."""
+    """As the table answers wrong codes: a few at once, then each a second later than the last.
+    Told by order: the first few are each answered before the next is sent; the one after them
+    is still unanswered when a wrong code from another address, sent after it, has its answer."""
     async with table(tmp_path, door={"command": stub(), "connection_burst": 100}) as (host, server):
-        waits = []
-        for _ in range(SLOW_FREE + 1):
-            started = time.monotonic()
+        for _ in range(SLOW_FREE):
             tab = await Tab.open(server, code="WRONG", local="127.0.0.9")
             assert (await tab.ended(15))[0] == web.WRONG_CODE
-            waits.append(time.monotonic() - started)
-        assert waits[-1] >= 0.9, waits  # held back by a second
-        tab = await Tab.open(server, code="WRONG", local="127.0.0.10")  # another address: not held
-        assert (await tab.ended(0.9))[0] == web.WRONG_CODE
+        held = await Tab.open(server, code="WRONG", local="127.0.0.9")
+        await until(lambda: server.wrong_tries.tries("127.0.0.9") > SLOW_FREE, timeout=10, what="its code judged")
+        other = await Tab.open(server, code="WRONG", local="127.0.0.10")  # another address: not held
+        assert (await other.ended(15))[0] == web.WRONG_CODE
+        assert not held.closed.is_set()  # held back (a second)
+        assert (await held.ended(15))[0] == web.WRONG_CODE
 
 
 @pytest.mark.parametrize(
@@ -445,18 +450,10 @@ async def test_a_browser_that_stops_reading_stops_the_child_not_the_host(tmp_pat
         tab.ws.transport.pause_reading()
         [served] = server.sessions
         sock = served.terminal
-
-        def held() -> int:
-            return len(sock._out) + sock.ws.transport.get_write_buffer_size()
-
-        sizes = [held()]
-        for _ in range(20):
-            await asyncio.sleep(0.5)
-            sizes.append(held())
-            if sizes[-1] == sizes[-2]:
-                break
-        assert sizes[-1] == sizes[-2], f"the host's buffer kept growing: {sizes}"
-        assert sizes[-1] < 512 * 1024, sizes
+        # Past its mark the door stops reading the child: what the host holds stays bounded.
+        await until(lambda: sock.output_paused, timeout=20, what="the host to hold the child back")
+        held = sock.backlog + sock.ws.transport.get_write_buffer_size()
+        assert held < 512 * 1024, held
         tab.ws.transport.resume_reading()
         grown = len(tab.raw)
         await until(lambda: len(tab.raw) > grown + 100_000, timeout=20, what="the flood to resume")
@@ -469,7 +466,7 @@ async def test_a_page_that_reads_nothing_is_cut_off_when_the_table_closes(tmp_pa
         await until(lambda: len(tab.raw) > 100_000, timeout=20, what="the flood")
         tab.ws.transport.pause_reading()
         [served] = server.sessions
-        await until(lambda: served.terminal._output_paused, timeout=20, what="the host to hold the child back")
+        await until(lambda: served.terminal.output_paused, timeout=20, what="the host to hold the child back")
         [pid] = server.children
         await asyncio.wait_for(server.stop(), 4 * web.GOODBYE_WAIT + 5)
         assert gone(pid) and server.door.keeper.strangers() == []
@@ -480,13 +477,13 @@ async def test_a_page_that_reads_nothing_is_cut_off_when_the_table_closes(tmp_pa
 
 
 async def test_keys_reach_the_child_no_faster_than_a_person_types_and_none_is_lost(tmp_path: Path) -> None:
-    async with table(tmp_path, door={"command": stub("count"), "input_burst": 1000, "input_per_second": 2000}) as (
-        host,
-        server,
-    ):
+    """The door's clock is moved by hand: held still, it lets through what the typing budget
+    holds and no more; each half second of it, a thousand keys more, until all have arrived."""
+    clock = Clock()
+    door = {"command": stub("count"), "input_burst": 1000, "input_per_second": 2000, "clock": clock}
+    async with table(tmp_path, door=door) as (host, server):
         tab = await Tab.open(server)
         await tab.wait_for("ready", raw=True, timeout=10)
-        started = time.monotonic()
         for _ in range(7):
             await tab.press("k" * 1000)
 
@@ -494,19 +491,20 @@ async def test_keys_reach_the_child_no_faster_than_a_person_types_and_none_is_lo
             found = re.findall(r"count (\d+)", tab.said)
             return int(found[-1]) if found else 0
 
-        await asyncio.sleep(0.5)
-        early, elapsed = counted(), time.monotonic() - started
-        assert 0 < early <= 1000 + 2000 * elapsed + 500, (early, elapsed)
-        await until(lambda: counted() == 7000, timeout=20, what="every key")
+        for granted in range(1000, 7001, 1000):  # the burst, then 1000 keys each half a second
+            await tab.changes.until(lambda n=granted: counted() >= n, timeout=20, what=f"{granted} keys")
+            assert counted() == granted
+            clock.now += 0.5
 
 
 async def test_a_flood_of_messages_is_read_at_a_persons_pace(tmp_path: Path) -> None:
     """Thousands of one-key messages: the door reads a burst, then so many a second, and leaves the
-    rest in the network; a person's typing never comes near it."""
-    async with table(tmp_path, door={"command": stub("count")}) as (host, server):
+    rest in the network; a person's typing never comes near it. The door's clock is moved by
+    hand: held still, it lets through the burst and no more; a second of it, so many more."""
+    clock = Clock()
+    async with table(tmp_path, door={"command": stub("count"), "clock": clock}) as (host, server):
         tab = await Tab.open(server)
         await tab.wait_for("ready", raw=True, timeout=10)
-        started = time.monotonic()
         for _ in range(3000):
             await tab.ws.send(b"k")
 
@@ -514,23 +512,32 @@ async def test_a_flood_of_messages_is_read_at_a_persons_pace(tmp_path: Path) -> 
             found = re.findall(r"count (\d+)", tab.said)
             return int(found[-1]) if found else 0
 
-        await asyncio.sleep(1.0)
-        early, elapsed = counted(), time.monotonic() - started
-        most = web.MESSAGE_BURST + web.MESSAGES_PER_SECOND * elapsed + 20
-        assert web.MESSAGE_BURST <= early <= most, (early, elapsed)
+        burst = web.MESSAGE_BURST
+        await tab.changes.until(lambda: counted() >= burst, timeout=20, what="the burst")
+        assert counted() == burst
+        clock.now += 1.0
+        more = burst + int(web.MESSAGES_PER_SECOND)
+        await tab.changes.until(lambda: counted() >= more, timeout=20, what="a second's messages")
+        assert counted() == more
 
 
 async def test_sizes_are_clamped_and_a_flood_of_them_reaches_the_child_as_a_few(tmp_path: Path) -> None:
-    async with table(tmp_path, door={"command": stub()}) as (host, server):
+    """The door's clock is held still through the flood: one size goes at once (the latest asked
+    for by then), the rest wait for the clock's next quarter second, and then the last alone goes."""
+    clock = Clock()
+    async with table(tmp_path, door={"command": stub(), "clock": clock}) as (host, server):
         tab = await Tab.open(server, cols=1000, rows=1000)
         await tab.wait_for("ready 300x100", raw=True, timeout=10)
-        started = time.monotonic()
         for i in range(150):
             await tab.ws.send(json.dumps({"resize": [81 + i % 100, 25 + i % 30]}))
-        await tab.wait_for(f"size {81 + 149 % 100}x{25 + 149 % 30}", raw=True, timeout=10)
-        elapsed = time.monotonic() - started
-        sizes = re.findall(r"size (\d+)x(\d+)", tab.said)
-        assert len(sizes) <= 2 + elapsed / 0.25, (len(sizes), elapsed)
+        await tab.press("q")  # after the sizes: its echo says the door has had them all
+        await tab.wait_for("q", raw=True, timeout=10)
+        await tab.wait_for("size ", raw=True, timeout=10)
+        clock.now += 0.25
+        last = f"{81 + 149 % 100}x{25 + 149 % 30}"
+        await tab.wait_for(f"size {last}", raw=True, timeout=10)
+        sizes = re.findall(r"size (\d+x\d+)", tab.said)
+        assert len(sizes) <= 2 and sizes[-1] == last, sizes
 
 
 async def test_a_socket_that_never_says_hello_is_closed_at_its_deadline(tmp_path: Path) -> None:
@@ -702,11 +709,11 @@ async def test_sessions_that_closed_leave_nothing_in_the_door(tmp_path: Path) ->
         for tab in tabs:
             await tab.ws.close()
         await until(
-            lambda: not server.sessions and not server._sockets and all(gone(p) for p in pids),
+            lambda: not server.sessions and server.connections == 0 and all(gone(p) for p in pids),
             timeout=10,
             what="every session ended and its child gone",
         )
-        assert door._names == {} and len(door.keeper) == 0
+        assert door.names_remembered == 0 and len(door.keeper) == 0
         gc.collect()
         assert [ref() for ref in made if ref() is not None] == []
 
