@@ -158,7 +158,7 @@ async def test_presence_lines_and_the_recent_log_after_a_reconnection(app_for):
         session.push(View(seq=session.seq, view=view, events=(), log=missed, deadline=None))
         await wait_for(pilot, lambda: "Bob is back." in screen.log_lines, what="the lines missed")
         assert screen.log_lines == [*before, "You ended the turn.", "Turn 9: Cy to play.", "Cy played.", "Bob is back."]
-        styles = {entry.plain: entry.style for entry in screen.log_widget._entries}
+        styles = {entry.plain: entry.style for entry in screen.log_widget.entries}
         assert styles["You ended the turn."] == "" and styles["Turn 9: Cy to play."] == "bold"
         assert styles["Cy played."] == "dim" and styles["Bob is back."] == ""
         session.push(View(seq=session.seq, view=view, events=(), log=(notice("Bob is back."),), deadline=None))
