@@ -33,6 +33,7 @@ from quackbox.net.protocol import (
     View,
 )
 from quackbox.tui.clock import Clock
+from quackbox.tui.terminal import full_update, placements
 
 _END = object()
 
@@ -256,8 +257,7 @@ def screen_text(app: Any) -> str:
         legacy_windows=False,
         safe_box=False,
     )
-    update = app.screen._compositor.render_update(full=True, screen_stack=app._background_screens, simplify=True)
-    console.print(update)
+    console.print(full_update(app))
     lines = console.export_text().split("\n")[:height]
     return "\n".join(line.rstrip() for line in lines)
 
@@ -408,10 +408,9 @@ def clipped_widgets(app: Any) -> list[str]:
     area = screen.region
     scrollers = (RichLog, OptionList, SelectionList, ScrollableContainer)
     problems = []
-    for widget, geometry in screen._compositor.full_map.items():
+    for widget, (region, clip) in placements(screen).items():
         if widget is screen or not widget.display:
             continue
-        region = geometry.region
         if region.width == 0 or region.height == 0:
             continue
         if any(isinstance(a, scrollers) for a in widget.ancestors if a is not screen):
@@ -419,8 +418,8 @@ def clipped_widgets(app: Any) -> list[str]:
         name = f"{type(widget).__name__}#{widget.id}" if widget.id else type(widget).__name__
         if not area.contains_region(region):
             problems.append(f"{name} at {region} is outside the screen {area}")
-        elif not geometry.clip.contains_region(region):
-            problems.append(f"{name} at {region} is cut off by its container ({geometry.clip})")
+        elif not clip.contains_region(region):
+            problems.append(f"{name} at {region} is cut off by its container ({clip})")
     return problems
 
 
