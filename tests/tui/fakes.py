@@ -33,7 +33,7 @@ from quackbox.net.protocol import (
     View,
 )
 from quackbox.tui.clock import Clock
-from quackbox.tui.terminal import full_update, placements
+from quackbox.tui.terminal import full_update, placements, repaint_pending
 
 _END = object()
 
@@ -331,6 +331,9 @@ async def wait_for(pilot: Any, predicate: Callable[[], Any], *, timeout: float =
             return value
         if loop.time() > end:
             raise AssertionError(f"timed out waiting for {what or predicate}\n{screen_text(pilot.app)}")
+        # ``predicate`` is any condition of the app, which tells nobody when it changes: it is
+        # asked again a fiftieth of a second on (a pause with no delay returns at once when
+        # the app is idle, so polling with it would spin).
         await pilot.pause(0.02)
 
 
@@ -338,6 +341,15 @@ async def settled(pilot: Any, app: Any) -> None:
     """Let a resize under way settle and its one frame be painted."""
     await wait_for(pilot, lambda: not app.resizing, what="the resize to settle")
     await pilot.pause()
+
+
+async def drawn(pilot: Any) -> None:
+    """Let all that is under way reach the screen: the messages sent so far handled, a
+    resize settled, and every repaint asked for painted (so the frames written from
+    here on are those of what the test does next)."""
+    app = pilot.app
+    await pilot.pause()
+    await wait_for(pilot, lambda: not app.resizing and not repaint_pending(app), what="the screen to be painted")
 
 
 def error_code(name: str) -> str:
