@@ -131,15 +131,18 @@ class SearchBot(Bot[GameView]):
     def _search(self, view: GameView, moves: list[Move]) -> Move:
         self.thoughts += 1
         self.rng = random.Random(f"{self.seed}/{self.thoughts}")
-        playing, results = self._trials(view, moves)
+        playing, results = self.trials(view, moves)
         best = clear_winner([results[i] for i in playing])
         return moves[playing[best]]
 
-    def _trials(self, view: GameView, moves: list[Move]) -> tuple[list[int], list[list[float]]]:
+    def trials(self, view: GameView, moves: list[Move]) -> tuple[list[int], list[list[float]]]:
         """Paired trials: each round deals one State and plays every candidate
         on a copy of it, with playout bots and dice seeded alike, so the moves
         are compared on the same luck (far less noise than a trial each).
-        The candidates still played at the end, and every candidate's results."""
+        The candidates still played at the end (indices into ``moves``, the
+        first being the heuristic's own choice), and every candidate's results
+        (one value from 0 to 1 per deal it was played on): what :meth:`choose`
+        picks from."""
         seat = _seat(view)
         memory = self._memory(seat)
         rules = self.rules

@@ -20,7 +20,7 @@ from typing import Any
 
 from quackbox.core import games
 from quackbox.core import options as core_options
-from quackbox.core.rules import BadOptions, Outcome
+from quackbox.core.rules import BadOptions, Outcome, seat_label
 from quackbox.door_child import join_program
 from quackbox.net import journal, places
 from quackbox.net.client import NetError, table_url
@@ -266,10 +266,12 @@ def add_join_args(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _describe_outcome(outcome: Outcome | None, names: tuple[str, ...]) -> str:
+def describe_outcome(outcome: Outcome | None, names: tuple[str, ...]) -> str:
+    """What ``quackbox host`` prints when its table closes: who won and why, each winner
+    named as :func:`seat_name` names them (as ``quackbox join`` does)."""
     if outcome is None:
         return "The table closed before the game ended."
-    winners = ", ".join(_seat_label(s, list(names)) for s in outcome.winners)
+    winners = ", ".join(seat_name(s, list(names)) for s in outcome.winners)
     return f"Game over. Won by {winners or 'nobody'}. {outcome.reason}"
 
 
@@ -397,7 +399,7 @@ def host_main(args: argparse.Namespace) -> int:
             print("\n".join(farewell(saved, resume_flags(args))), flush=True)
         return 128 + stopped_by
     names = (host_ref[0].table.outcome_names or host_ref[0].table.names) if host_ref else ()
-    print(_describe_outcome(outcome, names))
+    print(describe_outcome(outcome, names))
     if saved is not None:
         print("\n".join(farewell(saved, resume_flags(args))))
     return EXIT_OK
@@ -525,7 +527,7 @@ def join_bot_main(args: argparse.Namespace) -> int:
     if outcome is None:
         print("The host closed the table before the game ended.")
         return EXIT_OK
-    won = ", ".join(_seat_label(w, names) for w in outcome.winners) or "nobody"
+    won = ", ".join(seat_name(w, names) for w in outcome.winners) or "nobody"
     print(f"Game over: {won} won. {outcome.reason}")
     return EXIT_OK
 
@@ -556,12 +558,13 @@ def join_program_main(args: argparse.Namespace) -> int:
     if outcome is None:
         print("The host closed the table before the game ended.")
         return EXIT_OK
-    won = ", ".join(_seat_label(w, names) for w in outcome.winners) or "nobody"
+    won = ", ".join(seat_name(w, names) for w in outcome.winners) or "nobody"
     print(f"Game over: {won} won. {outcome.reason}")
     return EXIT_OK
 
 
-def _seat_label(seat: int, names: list[str]) -> str:
-    """``Ann (seat 3)``: seats count from 1 for people."""
+def seat_name(seat: int, names: list[str]) -> str:
+    """A seat as the command line names it at the end of a game: ``Ann (seat 3)``, or
+    ``seat 3`` when its name is not known (seats count from 1 for people)."""
     name = names[seat] if seat < len(names) else ""
-    return f"{name} (seat {seat + 1})" if name else f"seat {seat + 1}"
+    return f"{name} ({seat_label(seat)})" if name else seat_label(seat)

@@ -45,16 +45,19 @@ async def test_terminals_drawn_in_a_process_of_their_own_say_when_a_line_was_dra
         ann, bob = drawer.terminal(80, 24), drawer.terminal(40, 10)
         bob.feed(b"\x1b[10;1Hbob (you)\x1b[1;1Hsomething else")
         waiting = asyncio.create_task(ann.wait_for("ann (you)", 10))
+        before = time.monotonic()
+        # Seen at once, though drawn before the wait began (meanwhile ann's wait was sent).
+        assert before <= await bob.wait_for("bob (you)", 10) <= time.monotonic()
         ann.feed(b"\x1b[2J\x1b[10;5Hseats: ann (y")
-        await asyncio.sleep(0.2)
+        # The drawing process answers in the order it was asked: by the answer to a wait sent
+        # after the half line, an answer for ann's would have come, had the half line counted.
+        await bob.wait_for("something else", 10)
         assert not waiting.done()
         before = time.monotonic()
         ann.feed(b"ou)\x1b[1;1Hcode KQXZ")
         seen = await waiting
         assert before <= seen <= time.monotonic()
         assert not ann.drawing
-        before = time.monotonic()
-        assert before <= await bob.wait_for("bob (you)", 10) <= time.monotonic()
 
 
 async def test_a_line_never_drawn_is_a_timeout_that_shows_the_screen() -> None:

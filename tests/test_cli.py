@@ -36,18 +36,18 @@ def test_host_refuses_once_and_again_together(capsys: pytest.CaptureFixture[str]
 
 
 def test_join_bot_names_the_winning_seat_counting_from_one() -> None:
-    assert netcmd._seat_label(2, ["Ann", "Bo", "Cy"]) == "Cy (seat 3)"
-    assert netcmd._seat_label(2, []) == "seat 3"
+    assert netcmd.seat_name(2, ["Ann", "Bo", "Cy"]) == "Cy (seat 3)"
+    assert netcmd.seat_name(2, []) == "seat 3"
 
 
 def test_the_host_names_the_winners_as_join_does() -> None:
     from quackbox.core.rules import Outcome
 
     outcome = Outcome(winners=(2,), places=(2, 2, 1), reason="A player treated every Disorder.")
-    assert netcmd._describe_outcome(outcome, ("Ann", "Bo", "Cy")) == (
+    assert netcmd.describe_outcome(outcome, ("Ann", "Bo", "Cy")) == (
         "Game over. Won by Cy (seat 3). A player treated every Disorder."
     )
-    assert "Won by seat 3." in netcmd._describe_outcome(outcome, ())
+    assert "Won by seat 3." in netcmd.describe_outcome(outcome, ())
 
 
 # --- errors before the screen, and a headless host that stops on a signal ---------------

@@ -16,7 +16,9 @@ after a resize or a suspend) is written whole.
 This is the only module of quackbox that uses Textual's private API: the
 compositor's updates (``textual._compositor``), ``App._display``, the
 batch that holds painting during a resize, and the caches a fresh render
-goes around (:func:`fresh_frame`). :func:`private_api_problems` lists what
+goes around (:func:`fresh_frame`); and, for the tests, the screen as
+a full repaint draws it (:func:`full_update`) and where each widget was
+laid out (:func:`placements`). :func:`private_api_problems` lists what
 a Textual upgrade broke; a test fails on it with that list.
 """
 
@@ -36,9 +38,11 @@ from textual._compositor import ChopsUpdate, CompositorUpdate, LayoutUpdate
 from textual._styles_cache import StylesCache
 from textual.app import App
 from textual.binding import Binding
+from textual.geometry import Region
 from textual.screen import Screen
 from textual.strip import Strip
 from textual.timer import Timer
+from textual.widget import Widget
 
 ReturnType = TypeVar("ReturnType")
 
@@ -412,6 +416,22 @@ def fresh_frame(app: App[Any]) -> LayoutUpdate:
     return update
 
 
+def full_update(app: App[Any]) -> LayoutUpdate:
+    """The whole screen as a full repaint would draw it now from what Textual holds
+    rendered (its caches as they are, unlike :func:`fresh_frame`), the screens under
+    a dialog included: what a person reads, for tests that read the screen."""
+    update = app.screen._compositor.render_update(full=True, screen_stack=app._background_screens, simplify=True)
+    assert isinstance(update, LayoutUpdate)
+    return update
+
+
+def placements(screen: Screen[Any]) -> dict[Widget, tuple[Region, Region]]:
+    """Where each widget of ``screen`` was last laid out, in screen coordinates: its
+    region and the clip its containers give it (a widget cut off by its container
+    has a region its clip does not contain)."""
+    return {widget: (geometry.region, geometry.clip) for widget, geometry in screen._compositor.full_map.items()}
+
+
 def repaint_pending(app: App[Any]) -> bool:
     """Whether a repaint has been asked for and not yet painted (a widget's refresh on
     its way to the screen, a layout to do): the frame last written is not the whole
@@ -466,8 +486,9 @@ def private_api_problems(app: App[Any]) -> list[str]:
         compositor is not None
         and isinstance(getattr(compositor, "_dirty_regions", None), set)
         and callable(getattr(compositor, "render_update", None))
-        and hasattr(compositor, "visible_widgets"),
-        "Screen._compositor (render_update, visible_widgets, _dirty_regions)",
+        and hasattr(compositor, "visible_widgets")
+        and isinstance(getattr(compositor, "full_map", None), dict),
+        "Screen._compositor (render_update, visible_widgets, full_map, _dirty_regions)",
     )
     need(isinstance(getattr(screen, "_styles_cache", None), StylesCache), "Widget._styles_cache")
     need(
@@ -499,6 +520,8 @@ __all__ = [
     "cells_of",
     "changed_runs",
     "fresh_frame",
+    "full_update",
+    "placements",
     "private_api_problems",
     "repaint_pending",
     "sgr",

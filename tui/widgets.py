@@ -428,6 +428,12 @@ class GameLog(Widget, can_focus=True):
         self._let_go([held for held in self._held if held[0] == name])
 
     @property
+    def entries(self) -> tuple[Text, ...]:
+        """Every entry kept, oldest first (the last :attr:`MAX_LINES`, the held notices
+        among them), as written: read-only, what the log has been told."""
+        return tuple(self._entries)
+
+    @property
     def held(self) -> tuple[str, ...]:
         """The notices held now, oldest first, as plain text."""
         return tuple(entry.plain for _name, entry in self._held)

@@ -93,24 +93,23 @@ def test_a_decision_stops_dealing_once_its_playout_moves_are_spent(playout_moves
     )
     per_round: list[tuple[int, int]] = []  # (deals so far, playout moves so far) after each deal
     made = [0]
-    real_sample, real_playout = type(rules).sample, search.SearchBot._playout
+    real_sample, real_next_move = type(rules).sample, search.next_move
 
     def sample(self, view, rng, memory=None):
         per_round.append((len(per_round) + 1, made[0]))
         return real_sample(self, view, rng, memory)
 
-    def playout(self, *args):
-        value, moves = real_playout(self, *args)
-        made[0] += moves
-        return value, moves
+    def next_move(*args):  # each move of a playout is asked of its bots here
+        made[0] += 1
+        return real_next_move(*args)
 
     monkeypatch.setattr(type(rules), "sample", sample)
-    monkeypatch.setattr(search.SearchBot, "_playout", playout)
+    monkeypatch.setattr(search, "next_move", next_move)
     state = rules.new_game(seats=4, seed=2)
     view = rules.view(state, rules.waiting_for(state)[0])
     moves = search_candidates(view, bot.base, None)
     assert len(moves) > 1
-    bot._search(view, list(moves))
+    bot.choose(view)  # the candidates are those above: more than one, so it searches
     rounds = budget // len(moves)
     if playout_moves is None:
         assert len(per_round) == rounds
@@ -218,7 +217,7 @@ def test_after_pruning_only_the_heuristic_choice_and_the_leaders_are_played_on()
     bot = search.SearchBot(
         3, rules=rules, heuristic=SideEffectsBot, candidates=search_candidates, budget=60, prune_after=4, keep=1
     )
-    playing, results = bot._trials(view, list(moves))
+    playing, results = bot.trials(view, list(moves))
     assert playing[0] == 0 and len(playing) == 2
     assert [len(results[i]) for i in playing] == [4 + (60 - 4 * len(moves)) // 2] * 2
     assert all(len(r) == 4 for i, r in enumerate(results) if i not in playing)

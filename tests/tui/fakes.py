@@ -33,6 +33,7 @@ from quackbox.net.protocol import (
     View,
 )
 from quackbox.tui.clock import Clock
+from quackbox.tui.terminal import full_update, placements, repaint_pending
 
 _END = object()
 
@@ -256,8 +257,7 @@ def screen_text(app: Any) -> str:
         legacy_windows=False,
         safe_box=False,
     )
-    update = app.screen._compositor.render_update(full=True, screen_stack=app._background_screens, simplify=True)
-    console.print(update)
+    console.print(full_update(app))
     lines = console.export_text().split("\n")[:height]
     return "\n".join(line.rstrip() for line in lines)
 
@@ -331,6 +331,9 @@ async def wait_for(pilot: Any, predicate: Callable[[], Any], *, timeout: float =
             return value
         if loop.time() > end:
             raise AssertionError(f"timed out waiting for {what or predicate}\n{screen_text(pilot.app)}")
+        # ``predicate`` is any condition of the app, which tells nobody when it changes: it is
+        # asked again a fiftieth of a second on (a pause with no delay returns at once when
+        # the app is idle, so polling with it would spin).
         await pilot.pause(0.02)
 
 
@@ -338,6 +341,15 @@ async def settled(pilot: Any, app: Any) -> None:
     """Let a resize under way settle and its one frame be painted."""
     await wait_for(pilot, lambda: not app.resizing, what="the resize to settle")
     await pilot.pause()
+
+
+async def drawn(pilot: Any) -> None:
+    """Let all that is under way reach the screen: the messages sent so far handled, a
+    resize settled, and every repaint asked for painted (so the frames written from
+    here on are those of what the test does next)."""
+    app = pilot.app
+    await pilot.pause()
+    await wait_for(pilot, lambda: not app.resizing and not repaint_pending(app), what="the screen to be painted")
 
 
 def error_code(name: str) -> str:
@@ -408,10 +420,9 @@ def clipped_widgets(app: Any) -> list[str]:
     area = screen.region
     scrollers = (RichLog, OptionList, SelectionList, ScrollableContainer)
     problems = []
-    for widget, geometry in screen._compositor.full_map.items():
+    for widget, (region, clip) in placements(screen).items():
         if widget is screen or not widget.display:
             continue
-        region = geometry.region
         if region.width == 0 or region.height == 0:
             continue
         if any(isinstance(a, scrollers) for a in widget.ancestors if a is not screen):
@@ -419,8 +430,8 @@ def clipped_widgets(app: Any) -> list[str]:
         name = f"{type(widget).__name__}#{widget.id}" if widget.id else type(widget).__name__
         if not area.contains_region(region):
             problems.append(f"{name} at {region} is outside the screen {area}")
-        elif not geometry.clip.contains_region(region):
-            problems.append(f"{name} at {region} is cut off by its container ({geometry.clip})")
+        elif not clip.contains_region(region):
+            problems.append(f"{name} at {region} is cut off by its container ({clip})")
     return problems
 
 

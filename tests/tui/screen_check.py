@@ -431,7 +431,8 @@ async def _check_game(spec: Game, config_dir: Path) -> Tally:
                     break
                 await pilot.press("escape")  # a dialog the game opened (an Anxiety choice, a trade offer)
                 await settle()
-        # At the end, idle: what the terminal shows must be the whole state.
-        await pilot.pause(0.3)
+        # At the end, idle (no resize settling, every message handled and the screen's pending
+        # update painted): what the terminal shows must be the whole state.
+        await settled(pilot, app)
         check.compare(settled=True)
     return check.tally

@@ -138,7 +138,7 @@ async def test_lost_connection_is_shown_and_recovered(app_for):
             "could not reconnect" in line
             for line in app.table_screen.log_lines
             + notices(app)
-            + [e.plain for e in app.table_screen.log_widget._entries]
+            + [e.plain for e in app.table_screen.log_widget.entries]
         )
         assert app.table_screen is not None  # the last table stays on screen to look at
 
@@ -150,7 +150,7 @@ async def test_host_goodbye_and_errors_are_sentences(app_for):
         session.push(Error(code="rate_limited", message="You are chatting too fast.", refused="chat"))
         session.push(Bye(reason="shutdown", message="The host closed the table."))
         await wait_for(pilot, lambda: "table closed" in screen_text(app).split("\n")[0], what="closed")
-        said = [e.plain for e in app.table_screen.log_widget._entries]
+        said = [e.plain for e in app.table_screen.log_widget.entries]
         assert "The host refused: You are chatting too fast." in said and "The host closed the table." in said
         assert not app.toasts  # at the table, nothing is a toast over the log
 

@@ -10,7 +10,7 @@ import pytest
 from quackbox.core.side_effects import RULES
 from quackbox.tui import se_text
 from tests.core.se_helpers import table
-from tests.tui.fakes import RulesTable, at_table, screen_text
+from tests.tui.fakes import RulesTable, at_table, drawn, screen_text
 
 HAND = [
     "Sildenafil",
@@ -42,7 +42,7 @@ async def hand_and_boxes(app_for, size: tuple[int, int], cards: int) -> str:
     session = RulesTable(RULES, stacked(cards))
     app = app_for(session)
     async with at_table(app, session, size) as (pilot, _board):
-        await pilot.pause(0.2)
+        await drawn(pilot)
         return screen_text(app)
 
 

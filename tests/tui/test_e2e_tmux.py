@@ -16,6 +16,7 @@ import sys
 import time
 import uuid
 from pathlib import Path
+from typing import Callable, TypeVar
 
 import pytest
 
@@ -23,6 +24,8 @@ pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is no
 
 ROOT = Path(__file__).resolve().parents[2]
 QUACKBOX = [sys.executable, "-m", "quackbox"]
+
+T = TypeVar("T")
 
 
 def free_port() -> int:
@@ -64,14 +67,29 @@ class Tmux:
         return self.run("capture-pane", "-p", "-t", name)
 
     def wait(self, name: str, needle: str, timeout: float = 20.0) -> str:
+        """``name``'s screen once ``needle`` is on it (runs of spaces and line ends as one space)."""
+
+        def shown() -> str | None:
+            screen = self.screen(name)
+            return screen if needle in " ".join(screen.split()) else None
+
+        return self.until(
+            shown,
+            timeout,
+            lambda: f"{needle!r} never appeared in {name}:\n{self.screen(name)}",
+        )
+
+    def until(self, found: Callable[[], T | None], timeout: float, failure: Callable[[], str]) -> T:
+        """What ``found()`` returns once it is not None, asked again as the screens change;
+        AssertionError with ``failure()`` after ``timeout`` seconds. (The screens are read
+        with ``capture-pane``: tmux tells nothing when a pane changes, so they are read
+        again every tenth of a second.)"""
         end = time.monotonic() + timeout
-        while True:
-            shown = self.screen(name)
-            if needle in " ".join(shown.split()):
-                return shown
+        while (value := found()) is None:
             if time.monotonic() > end:
-                raise AssertionError(f"{needle!r} never appeared in {name}:\n{shown}")
+                raise AssertionError(failure())
             time.sleep(0.1)
+        return value
 
     def close(self) -> None:
         self.run("kill-server", check=False)
@@ -93,13 +111,11 @@ def tmux(tmp_path):
 
 
 def whose_turn(tmux: Tmux, names: list[str]) -> str:
-    end = time.monotonic() + 15
-    while time.monotonic() < end:
-        for name in names:
-            if "your turn" in tmux.screen(name).splitlines()[0]:
-                return name
-        time.sleep(0.1)
-    raise AssertionError("nobody's screen says it is their turn:\n" + "\n".join(tmux.screen(n) for n in names))
+    return tmux.until(
+        lambda: next((name for name in names if "your turn" in tmux.screen(name).splitlines()[0]), None),
+        15,
+        lambda: "nobody's screen says it is their turn:\n" + "\n".join(tmux.screen(n) for n in names),
+    )
 
 
 def test_two_people_at_a_headless_table(tmux):

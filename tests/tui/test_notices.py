@@ -45,7 +45,7 @@ async def fill_the_log(pilot, session: RulesTable, lines: int = 8) -> None:
         session.say(1, f"line {i}")
     await wait_for(
         pilot,
-        lambda: any(f"line {lines - 1}" in e.plain for e in pilot.app.table_screen.log_widget._entries),
+        lambda: any(f"line {lines - 1}" in e.plain for e in pilot.app.table_screen.log_widget.entries),
         what="the chat",
     )
     await pilot.pause()
@@ -119,7 +119,7 @@ async def test_a_trade_offer_stays_until_answered(app_for):
         await wait_for(pilot, lambda: not log.held, what="the notice to go")
         await pilot.pause()
         assert not log_rows_are_the_logs_own(app)[-1].endswith("Press o to answer.")
-        said = [e.plain for e in log._entries]
+        said = [e.plain for e in log.entries]
         assert said.index("Trade offer: cy offers you Clozapine for your Lithium. Press o to answer.") < said.index(
             "bob: line 11"
         )

@@ -126,24 +126,26 @@ def test_output_writes_no_escape_or_control_byte_whoever_wrote_the_words() -> No
     assert buffer.getvalue() == "ours[2J and this1m\nAnn says: red\n"
 
 
-class Watched(PlainSeat):
-    """A plain seat that says when it has asked a question."""
+class Said(io.StringIO):
+    """What a plain seat says, which tells when a question was asked (every question
+    ends with its line "Choose 1...")."""
 
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self) -> None:
+        super().__init__()
         self.asked = asyncio.Event()
 
-    def _say_question(self) -> None:
-        super()._say_question()
-        self.asked.set()
+    def write(self, text: str) -> int:
+        if text.startswith("Choose 1"):
+            self.asked.set()
+        return super().write(text)
 
 
-async def seated(game: str, **kwargs) -> tuple[Watched, io.StringIO, asyncio.Task]:
+async def seated(game: str, **kwargs) -> tuple[PlainSeat, Said, asyncio.Task]:
     session = await open_local(
         game, players=3, options={}, name="Ann", seed=3, bot_delay=0.0, first_move_delay=0.0, **kwargs
     )
-    buffer = io.StringIO()
-    seat = Watched(session, Output(buffer), leave_after_game=True)
+    buffer = Said()
+    seat = PlainSeat(session, Output(buffer), leave_after_game=True)
 
     async def listen() -> None:
         async for item in session.messages():
@@ -156,7 +158,7 @@ async def test_the_commands_say_what_the_table_shows_at_a_glance() -> None:
     seat, buffer, listening = await seated("side-effects")
     try:
         seat.typed("2")  # before anything is asked: held for the first question
-        await asyncio.wait_for(seat.asked.wait(), 30)
+        await asyncio.wait_for(buffer.asked.wait(), 30)
         said = buffer.getvalue()
         assert "Nothing is asked now: 2 will answer the next question." in said
         assert re.search(r"^Choose 1 to \d+\.\nYou chose 2: ", said, re.M)
@@ -180,7 +182,7 @@ async def test_the_commands_say_what_the_table_shows_at_a_glance() -> None:
 async def test_quack_says_its_doctors_and_lists_anytime_cards_on_asking() -> None:
     seat, buffer, listening = await seated("quack")
     try:
-        await asyncio.wait_for(seat.asked.wait(), 30)
+        await asyncio.wait_for(buffer.asked.wait(), 30)
         start = len(buffer.getvalue())
         seat.typed("table")
         seat.typed("rules Placebo")

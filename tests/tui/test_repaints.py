@@ -24,7 +24,7 @@ from quackbox.tui.terminal import TerminalApp
 from quackbox.tui.widgets import TICKS_PER_SECOND, GameLog, KeyBar, PromptBar
 from tests.core.se_helpers import card_id, disorder_id, table
 from tests.tui.conftest import SIZE
-from tests.tui.fakes import ManualClock, RulesTable, at_table, quack_table, screen_text, settled, wait_for
+from tests.tui.fakes import ManualClock, RulesTable, at_table, drawn, quack_table, screen_text, settled, wait_for
 from tests.tui.test_se_table import tremors_table
 
 
@@ -100,14 +100,14 @@ async def test_a_rival_hand_size_repaints_that_rival_panel_only(app_for):
     state, session = four_seats()
     app = app_for(session)
     async with at_table(app, session, SIZE) as (pilot, board):
-        await pilot.pause(0.2)
+        await drawn(pilot)
         painted = Painted(app)
         panels = {p.player.seat: p for p in board.query("PsychePanel.rival")}
         state.hands[2].append(state.draw.pop())  # a card reaches seat 2's hand, nothing else of the board changes
         seq = session.seq
         session.resend()
         await wait_for(pilot, lambda: app.table_screen.seq > seq, what="the new view")
-        await pilot.pause(0.2)
+        await drawn(pilot)
         assert panels[2].player.hand_size == 3
         assert painted.touched(panels[2])
         quiet = [
@@ -140,10 +140,10 @@ async def test_moving_the_highlight_repaints_two_cards(app_for, first, cards, re
     async with at_table(app, session, SIZE) as (pilot, board):
         hand = board.query_one("#hand")
         await pilot.press(first)  # a card is picked
-        await pilot.pause(0.2)
+        await drawn(pilot)
         painted = Painted(app)
         await pilot.press("right")
-        await pilot.pause(0.2)
+        await drawn(pilot)
         assert board.selected == card_id(state, 0, reached)
         columns = painted.columns(hand)
         assert {i for i, card in enumerate(card_columns(hand)) if columns & set(card)} == cards
@@ -160,13 +160,13 @@ async def test_a_stand_in_playing_our_last_card_repaints_that_card(app_for):
     app = app_for(session)
     async with at_table(app, session, SIZE) as (pilot, board):
         hand = board.query_one("#hand")
-        await pilot.pause(0.2)
+        await drawn(pilot)
         kept = card_columns(hand)[:5]
         painted = Painted(app)
         seq = session.seq
         session.act(0, se.Treat(drug=card_id(state, 0, "Chlorpromazine"), disorder=disorder_id(state, 0, "Madness")))
         await wait_for(pilot, lambda: app.table_screen.seq > seq, what="the new view")
-        await pilot.pause(0.2)
+        await drawn(pilot)
         assert len(board.view.hand) == 5 and card_columns(hand) == kept
         cards = {
             x - hand.content_region.x
@@ -188,12 +188,12 @@ async def test_a_seat_no_longer_lit_repaints_the_edges_of_its_box(app_for):
     app = app_for(session)
     async with at_table(app, session, SIZE) as (pilot, board):
         await pilot.press("3")  # Gambling Addiction: seats 1 and 3 are open to it, seat 1 is aimed at
-        await pilot.pause(0.2)
+        await drawn(pilot)
         box = next(p for p in board.query(PsychePanel) if p.player is not None and p.player.seat == 3)
         assert box.draw().plain.startswith("╔")
         painted = Painted(app)
         await pilot.press("right")
-        await pilot.pause(0.2)
+        await drawn(pilot)
         assert box.draw().plain.startswith("╭")
         region = box.region
         cells = {(x, y) for y, x1, x2 in painted.inside(region) for x in range(x1, x2)}
@@ -209,12 +209,12 @@ async def test_the_keys_repaint_only_the_keys_that_changed(app_for):
     state, session = four_seats()
     app = app_for(session)
     async with at_table(app, session, SIZE) as (pilot, _board):
-        await pilot.pause(0.2)
+        await drawn(pilot)
         keys = app.table_screen.query_one(KeyBar)
         first = keys.draw().plain.index(" e ")  # ←→ card, then end turn: the keys before aiming
         painted = Painted(app)
         await pilot.press("1")
-        await pilot.pause(0.3)
+        await drawn(pilot)
         assert "aim" in keys.draw().plain
         columns = painted.columns(keys)
         assert columns and min(columns) >= first
@@ -261,14 +261,14 @@ async def test_a_rival_admitting_a_patient_repaints_that_doctors_rows(app_for):
     session = RulesTable(QUACK, state)
     app = app_for(session)
     async with at_table(app, session, SIZE) as (pilot, board):
-        await pilot.pause(0.2)
+        await drawn(pilot)
         table, hand = board.query_one("#doctors"), board.query_one("#hand")
         places = table.region, hand.region
         painted = Painted(app)
         seq = session.seq
         session.act(1, q.StayHome())
         await wait_for(pilot, lambda: app.table_screen.seq > seq, what="the new view")
-        await pilot.pause(0.2)
+        await drawn(pilot)
         assert board.view.players[1].case is not None
         assert (table.region, hand.region) == places
         assert {y for y, _, _ in painted.inside(table.region)} <= doctor_rows(table, {1})
@@ -285,14 +285,14 @@ async def test_a_stand_in_playing_our_card_keeps_the_hand_height(app_for):
     async with at_table(app, session, SIZE) as (pilot, board):
         session.act(0, q.StayHome())
         await wait_for(pilot, lambda: board.view.phase == q.TREAT, what="our Treatments")
-        await pilot.pause(0.2)
+        await drawn(pilot)
         table, hand, prompt = board.query_one("#doctors"), board.query_one("#hand"), board.query_one("#prompt")
         places = hand.region, prompt.region
         painted = Painted(app)
         seq = session.seq
         session.act(0, q.PlayTreatment(next(c for c in state.hands[0] if QUACK.cards[c].name == "Aspirin")))
         await wait_for(pilot, lambda: app.table_screen.seq > seq, what="the new view")
-        await pilot.pause(0.2)
+        await drawn(pilot)
         assert len(board.view.hand) == 5 and (hand.region, prompt.region) == places
         assert not {y for y, _, _ in painted.inside(table.region)} & doctor_rows(table, {1, 2, 3})
         played = QUACK_HAND.index("Aspirin")
@@ -318,11 +318,11 @@ async def test_a_new_line_at_the_bottom_of_the_log_rewrites_only_the_text_that_m
         log = app.query_one(GameLog)
         for n in range(1, 9):
             log.event(f"line {n}" + "!" * (n % 3))
-        await pilot.pause(0.1)
+        await drawn(pilot)
         painted = Painted(app)
         before = [line.plain for line in log.page()]
         log.event("line 9")
-        await pilot.pause(0.1)
+        await drawn(pilot)
         after = [line.plain for line in log.page()]
         assert after == before[1:] + ["line 9"]
         text = log.content_region
@@ -338,7 +338,7 @@ async def test_a_resize_is_painted_once(app_for):
     state, session = four_seats()
     app = app_for(session)
     async with at_table(app, session, SIZE) as (pilot, _board):
-        await pilot.pause(0.2)
+        await drawn(pilot)
         painted = Painted(app)
         await pilot.resize_terminal(SIZE[0] + 2, SIZE[1])
         await settled(pilot, app)

@@ -4,6 +4,7 @@ wait for the player to look, presence in the log, and a summary that ranks every
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 from quackbox.core import bots as core_bots
@@ -17,7 +18,17 @@ from quackbox.tui.se_board import PsychePanel
 from quackbox.tui.session import FIRST_MOVE_DELAY, open_local
 from tests.core.se_helpers import table
 from tests.tui.conftest import SIZE
-from tests.tui.fakes import RulesTable, at_table, flat, notices, opened, press_card, screen_text, settled, wait_for
+from tests.tui.fakes import (
+    RulesTable,
+    at_table,
+    flat,
+    notices,
+    opened,
+    press_card,
+    screen_text,
+    settled,
+    wait_for,
+)
 
 
 def tall_table(**kwargs):
@@ -94,7 +105,8 @@ async def test_the_log_keeps_four_lines_and_the_newest(app_for):
 
 async def test_bots_wait_for_the_player_to_look_at_a_new_table(tmp_path):
     """Item 6: in a game against bots whose first player is a bot, nothing moves for a while
-    after the deal, even at the fastest pace (held here for longer than the test looks)."""
+    after the deal, even at the fastest pace: the host in this process has nothing to do
+    for the minute asked (its own timing is tests/net/test_first_move_delay.py)."""
 
     async def opener():
         return await open_local(
@@ -105,7 +117,9 @@ async def test_bots_wait_for_the_player_to_look_at_a_new_table(tmp_path):
     app = make_app(config_dir=tmp_path / "config", opener=opener, home=False, cursor_blink=False)
     async with app.run_test(size=SIZE) as pilot:
         board = await opened(pilot)
-        await pilot.pause(1.0)
+        host = app.session.host
+        wakeup = host.table.next_wakeup()
+        assert wakeup is not None and wakeup - asyncio.get_running_loop().time() > 50  # the host's clock
         assert board.view.current != 0 and board.view.turn == 1  # seed 5: a bot goes first, and waits
         assert app.table_screen.seq == 0
         assert "Bot 3's turn" in screen_text(app)
@@ -158,7 +172,7 @@ async def test_presence_lines_and_the_recent_log_after_a_reconnection(app_for):
         session.push(View(seq=session.seq, view=view, events=(), log=missed, deadline=None))
         await wait_for(pilot, lambda: "Bob is back." in screen.log_lines, what="the lines missed")
         assert screen.log_lines == [*before, "You ended the turn.", "Turn 9: Cy to play.", "Cy played.", "Bob is back."]
-        styles = {entry.plain: entry.style for entry in screen.log_widget._entries}
+        styles = {entry.plain: entry.style for entry in screen.log_widget.entries}
         assert styles["You ended the turn."] == "" and styles["Turn 9: Cy to play."] == "bold"
         assert styles["Cy played."] == "dim" and styles["Bob is back."] == ""
         session.push(View(seq=session.seq, view=view, events=(), log=(notice("Bob is back."),), deadline=None))
@@ -254,10 +268,10 @@ async def test_the_log_shows_its_newest_lines_at_the_bottom_and_l_opens_there(ap
         assert "Bot 2: line 40" in screen_text(app)
         await pilot.press("up")  # read back a line, then a new one comes: the page stays put
         session.say(1, "line 41")
-        await pilot.pause(0.1)
+        await wait_for(pilot, lambda: log.entries[-1].plain == "Bot 2: line 41", what="the new line")
+        await pilot.pause()
         assert [line.plain for line in log.page()][-1] == "Bot 2: line 39"
         await pilot.press("end")
-        await pilot.pause(0.1)
         assert [line.plain for line in log.page()][-1] == "Bot 2: line 41"
         await pilot.press("escape")
         await wait_for(pilot, lambda: log.content_size.height == len(rows), what="back at the table")
@@ -268,6 +282,7 @@ async def test_ascii_draws_every_screen_in_ascii_and_tells_the_marks_apart(app_f
     table a filled Infamy pip, an empty one and the turn marker are not all "o"."""
     from quackbox.core.quack import RULES as QUACK
     from quackbox.tui.looks import ASCII_ENV
+    from quackbox.tui.modals import ReadingScreen
     from tests.tui.fakes import quack_table
 
     monkeypatch.setenv(ASCII_ENV, "1")
@@ -281,10 +296,13 @@ async def test_ascii_draws_every_screen_in_ascii_and_tells_the_marks_apart(app_f
         rows = [row for row in text.splitlines() if "no Patient" in row]
         assert rows[0].startswith(" * Ann (you)") and "$0 ......" in rows[0]  # whose turn; no Infamy
         assert rows[1].startswith("   Bot 2") and "$0 **...." in rows[1]  # two pips of six, filled
-        for key, close in (("question_mark", "escape"), ("r", "escape")):
+        # Each page with words of its own: what was read is the page, not a blank one.
+        for key, close, words in (("question_mark", "escape", "* 1-9 pick the card"), ("r", "escape", "Goal.")):
             await pilot.press(key)
-            await pilot.pause(0.5)
+            await wait_for(pilot, lambda: isinstance(app.screen, ReadingScreen), what="the page")
+            await pilot.pause()  # its Markdown read and laid out (a widget's mount is a message it handles)
             page = screen_text(app)
+            assert words in page, page
             assert page.isascii(), (key, sorted({ch for ch in page if not ch.isascii()}))  # bullets too
             await pilot.press(close)
             await pilot.pause()
