@@ -227,6 +227,7 @@ async def test_a_host_stopped_while_records_wait_for_the_disk_closes_its_journal
             assert await asyncio.to_thread(disk.waiting.wait, 30)
             assert host.saver.busy and host.table.holding
             stopping = asyncio.create_task(host.stop())
+            # A stop that did not wait for the disk would be done by now: nothing else can tell.
             await asyncio.sleep(0.05)
             assert not stopping.done()
             disk.free.set()

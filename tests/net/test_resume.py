@@ -67,7 +67,7 @@ class Player:
                     if message.view.outcome is not None:
                         self.outcome = message.view.outcome
                         return
-                    await asyncio.sleep(self.think)
+                    await asyncio.sleep(self.think)  # a person's time to think, so the kill lands mid-game
                     if client.view is not None and client.view.seq != message.seq:
                         continue
                     move = decide(bot, message.view)

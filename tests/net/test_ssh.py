@@ -609,6 +609,7 @@ async def test_a_silent_connection_is_dropped_by_the_keepalives(tmp_path: Path, 
         )
         await (await session(conn)).wait_for("ready", raw=True)
         [child] = [s.child for s in door.sessions]
+        # Three keepalive intervals: asyncssh sends and answers them on real time.
         await asyncio.sleep(1.0)
         assert door.sessions and child.running  # answered keepalives keep it open
         frozen.set()

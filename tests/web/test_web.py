@@ -659,7 +659,7 @@ async def test_a_request_dribbled_a_byte_at_a_time_is_closed_at_its_deadline(tmp
                 while True:
                     writer.write(b"x")
                     await writer.drain()
-                    await asyncio.sleep(0.05)
+                    await asyncio.sleep(0.05)  # the dribble is the attack: a byte every 50 ms
 
         dribbling = asyncio.get_running_loop().create_task(dribble())
         try:
