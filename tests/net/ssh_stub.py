@@ -42,8 +42,10 @@ def main() -> None:
     cols, rows = shutil.get_terminal_size()
     term = os.environ.get("TERM", "")
     lang = os.environ.get("LANG", "")
-    os.write(1, f"ready {cols}x{rows} TERM={term} LANG={lang} hup={hup} ctty={ctty}\r\n".encode())
+    # The handler before the ready line: a test resizes as soon as it reads that line, and a
+    # SIGWINCH that came first would be lost (its default is to be ignored).
     signal.signal(signal.SIGWINCH, size_line)
+    os.write(1, f"ready {cols}x{rows} TERM={term} LANG={lang} hup={hup} ctty={ctty}\r\n".encode())
     if mode == "count":
         total = 0
         while chunk := os.read(0, 65536):
