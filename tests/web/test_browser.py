@@ -107,6 +107,18 @@ async def shows(page: Page, text: str, timeout: float = SCREEN) -> str:
     return screen
 
 
+def table_now(host: Host) -> str:
+    """Where a table stands, for a test that waited on it in vain: its phase and move, what
+    holds it, and its seats."""
+    table = host.table
+    lobby = table.lobby.message(table.phase)
+    seats = ", ".join(f"{s.name or '-'} {s.kind}{' ready' if s.ready else ''}" for s in lobby.seats)
+    return (
+        f"phase {table.phase}, move {table.seq}, paused {table.paused!r}, holding {table.holding}, "
+        f"saver busy {host.saver.busy}, next wake-up {table.next_wakeup()}, seats: {seats}"
+    )
+
+
 def only_from(server: WebServer, page: Page) -> list[str]:
     """The requests of ``page`` that went anywhere but the host (none, it should be)."""
     own = (f"http://127.0.0.1:{server.port}/", f"ws://127.0.0.1:{server.port}/")
@@ -179,7 +191,10 @@ async def test_two_tabs_play_a_whole_game_against_a_bot(browser: Browser, tmp_pa
     host, server = await open_table(tmp_path, seats=3, bots=1, autostart=True, turn_timer=0.1)
     try:
         pages = [await open_page(browser, server, name) for name in ("ann", "bob")]
-        outcome = await until(lambda: host.table.outcome, timeout=180, what="the game to end")
+        try:
+            outcome = await until(lambda: host.table.outcome, timeout=180, what="the game to end")
+        except AssertionError as failed:
+            raise AssertionError(f"{failed}; the table: {table_now(host)}") from None
         names = host.table.outcome_names
         winner = names[outcome.winners[0]]
         for page, me in zip(pages, ("ann", "bob")):
