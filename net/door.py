@@ -250,10 +250,6 @@ class Door:
         """How many keys' names the door keeps."""
         return len(self._names)
 
-    def known_name(self, key: Key, wanted: str) -> str:
-        """The same as :meth:`name_for`."""
-        return self.name_for(key, wanted)
-
     def holds_seat(self, key: Key) -> bool:
         """Whether ``key`` holds a seat at the table now, as far as its token was read (no IO)."""
         return self._holds_seat(key)

@@ -280,7 +280,7 @@ class _Connection(asyncssh.SSHServer):
             # about before logging in is the key that logged in; the door hears of it once.
             self.fingerprint = fingerprint
             door, identity = self.server.door, ssh_key(fingerprint)
-            refusal = await door.identify(self, identity, door.known_name(identity, username))
+            refusal = await door.identify(self, identity, door.name_for(identity, username))
             if refusal is not None:
                 # Closes the connection with the sentence as its reason (OpenSSH prints it).
                 raise asyncssh.DisconnectError(asyncssh.DISC_TOO_MANY_CONNECTIONS, refusal)

@@ -519,7 +519,7 @@ class _Socket:
             return
         door = self.server.door
         key = browser_key(hello.id)
-        refusal = await door.identify(self, key, door.known_name(key, hello.name))
+        refusal = await door.identify(self, key, door.name_for(key, hello.name))
         if refusal is not None:
             await self._close(REFUSED, refusal)
             return
