@@ -44,6 +44,16 @@ def stub(mode: str = "hold") -> Callable[[Launch], list[str]]:
     return lambda launch: [sys.executable, STUB, mode]
 
 
+def openssh(port: int, key_file: Path, user: str, *command: str, terminal: bool = False) -> list[str]:
+    """OpenSSH's ``ssh`` to a door on 127.0.0.1 as ``user`` with ``key_file`` (and ``-tt``, a
+    terminal forced, if ``terminal``), reading no configuration or known hosts of this machine's,
+    asking nothing, saying only errors; then ``command``."""
+    options = ["BatchMode=yes", "IdentitiesOnly=yes", "StrictHostKeyChecking=no", "UserKnownHostsFile=/dev/null"]
+    argv = ["ssh", *(["-tt"] if terminal else []), "-F", "/dev/null", "-p", str(port), "-i", str(key_file)]
+    argv += [word for option in [*options, "LogLevel=ERROR"] for word in ("-o", option)]
+    return [*argv, f"{user}@127.0.0.1", *command]
+
+
 @pytest.fixture(scope="module")
 def keys() -> list[asyncssh.SSHKey]:
     return [asyncssh.generate_private_key("ssh-ed25519") for _ in range(4)]
@@ -512,26 +522,7 @@ async def test_openssh_shows_the_goodbye_before_the_connection_goes(tmp_path: Pa
     async with table(tmp_path, ssh={"command": stub()}) as (host, door):
         master, slave = os.openpty()  # the player's terminal
         ssh = subprocess.Popen(
-            [
-                "ssh",
-                "-F",
-                "/dev/null",
-                "-p",
-                str(door.port),
-                "-i",
-                str(key_file),
-                "-o",
-                "BatchMode=yes",
-                "-o",
-                "IdentitiesOnly=yes",
-                "-o",
-                "StrictHostKeyChecking=no",
-                "-o",
-                "UserKnownHostsFile=/dev/null",
-                "-o",
-                "LogLevel=ERROR",
-                "alice@127.0.0.1",
-            ],
+            openssh(door.port, key_file, "alice"),
             stdin=slave,
             stdout=slave,
             stderr=slave,

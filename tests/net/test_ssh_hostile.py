@@ -29,7 +29,7 @@ from quackbox.net.protocol import HUMAN, PROTOCOL_VERSION, Hello, Wire
 from quackbox.net.ssh import ssh_key
 from quackbox.net.sshlib import asyncssh
 from quackbox.net.tokens import TokenStore
-from tests.net.test_ssh import CHILD_START, WARM, forked_warm, keys, login, session, stub, table, until  # noqa: F401 (keys: a fixture)
+from tests.net.test_ssh import CHILD_START, WARM, forked_warm, keys, login, openssh, session, stub, table, until  # noqa: F401 (keys: a fixture)
 from tests.waiting import Clock
 
 PAGE = os.sysconf("SC_PAGE_SIZE")
@@ -371,26 +371,7 @@ async def test_openssh_with_its_input_closed_ends_quietly(tmp_path: Path, keys: 
     key_file.chmod(0o600)
     async with table(tmp_path, ssh={"command": stub("flood")}) as (host, door):
         ssh = await asyncio.create_subprocess_exec(
-            "ssh",
-            "-tt",
-            "-F",
-            "/dev/null",
-            "-p",
-            str(door.port),
-            "-i",
-            str(key_file),
-            "-o",
-            "BatchMode=yes",
-            "-o",
-            "IdentitiesOnly=yes",
-            "-o",
-            "StrictHostKeyChecking=no",
-            "-o",
-            "UserKnownHostsFile=/dev/null",
-            "-o",
-            "LogLevel=ERROR",
-            "eve@127.0.0.1",
-            "spectate",
+            *openssh(door.port, key_file, "eve", "spectate", terminal=True),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,

@@ -10,18 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import fcntl
-import os
 import re
 import signal
-import struct
-import subprocess
-import sys
-import termios
 from pathlib import Path
 from typing import Any
 
-import pyte
 import pytest
 
 from quackbox.core.side_effects.moves import EndTurn
@@ -40,6 +33,7 @@ from tests.net.test_ssh import (  # noqa: F401 (keys: a fixture)
     stub,
     until,
 )
+from tests.terminal_host import seated_host
 
 
 def seated(tmp_path: Path, **host: Any) -> tuple[HostConfig, SshConfig]:
@@ -147,80 +141,34 @@ async def test_closing_the_hosts_app_closes_the_ssh_sessions_and_leaves_no_child
 ) -> None:
     """The real ``quackbox host --ssh`` with a seat, on a terminal: its lobby shows the ssh command,
     bob comes in with it, and leaving the host's lobby (or a kill) tells bob the table closed and ends his child."""
-    env = {
-        **os.environ,
-        "QUACKBOX_DATA_DIR": str(tmp_path / "data"),
-        "QUACKBOX_STATE_DIR": str(tmp_path / "state"),
-        "QUACKBOX_CONFIG_DIR": str(tmp_path / "config"),
-        "TERM": "xterm-256color",
-    }
-    master, slave = os.openpty()
-    os.set_blocking(master, False)
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-    argv = [
-        sys.executable,
-        "-m",
-        "quackbox",
-        "host",
-        "--game",
-        "side-effects",
-        "--seats",
-        "2",
-        "--name",
-        "Hana",
-        "--bind",
-        "127.0.0.1",
-        "--port",
-        "0",
-        "--ssh",
-        "0",
-        "--no-journal",
-    ]
-    proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdin=slave, stdout=slave, stderr=slave, start_new_session=True)
-    os.close(slave)
-    host_screen = pyte.Screen(80, 24)
-    stream = pyte.ByteStream(host_screen)
-    loop = asyncio.get_running_loop()
-
-    def read() -> None:
+    async with seated_host(tmp_path, "--ssh", "0") as host:
+        bob: Any = None
         try:
-            stream.feed(os.read(master, 65536))
-        except OSError:  # EIO: the host closed its terminal
-            loop.remove_reader(master)
-
-    loop.add_reader(master, read)
-    bob: Any = None
-    try:
-        shown = await until(
-            lambda: re.search(r"nothing installed: ssh -p (\d+) 127\.0\.0\.1", "\n".join(host_screen.display)),
-            what="the host's lobby",
-        )
-        port = int(shown.group(1))
-        assert "SSH host key SHA256:" in "\n".join(host_screen.display)
-        bob = await asyncssh.connect(
-            "127.0.0.1", port, username="bob", client_keys=[keys[2]], known_hosts=None, agent_path=None, config=None
-        )
-        screen = await session(bob)
-        await screen.wait_for("bob (you)")
-        assert "Hana" in seat_line(screen.text, 1)
-        # Bob's child and, once it is warm, the zygote (bob's child may be forked from it).
-        children = await until(lambda: _descendants_of(proc.pid), timeout=10, what="bob's child")
-        if close == "q":
-            os.write(master, b"\x1b")  # Esc leaves the host's lobby, once asked
-            await until(lambda: "Close the table?" in "\n".join(host_screen.display), what="the question")
-            os.write(master, b"y")
-        else:
-            proc.send_signal(signal.SIGTERM)
-        await asyncio.wait_for(screen.closed.wait(), 20)
-        assert "The table has closed." in screen.said
-        assert await asyncio.to_thread(proc.wait, 20) == (0 if close == "q" else 128 + signal.SIGTERM)
-        for child in children:
-            await until(lambda child=child: gone(child), timeout=10, what=f"process {child} to end")
-    finally:
-        loop.remove_reader(master)
-        os.close(master)
-        if bob is not None:
-            bob.close()
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+            shown = await until(
+                lambda: re.search(r"nothing installed: ssh -p (\d+) 127\.0\.0\.1", host.text),
+                what="the host's lobby",
+            )
+            port = int(shown.group(1))
+            assert "SSH host key SHA256:" in host.text
+            bob = await asyncssh.connect(
+                "127.0.0.1", port, username="bob", client_keys=[keys[2]], known_hosts=None, agent_path=None, config=None
+            )
+            screen = await session(bob)
+            await screen.wait_for("bob (you)")
+            assert "Hana" in seat_line(screen.text, 1)
+            # Bob's child and, once it is warm, the zygote (bob's child may be forked from it).
+            children = await until(lambda: _descendants_of(host.proc.pid), timeout=10, what="bob's child")
+            if close == "q":
+                host.type(b"\x1b")  # Esc leaves the host's lobby, once asked
+                await until(lambda: "Close the table?" in host.text, what="the question")
+                host.type(b"y")
+            else:
+                host.proc.send_signal(signal.SIGTERM)
+            await asyncio.wait_for(screen.closed.wait(), 20)
+            assert "The table has closed." in screen.said
+            assert await asyncio.to_thread(host.proc.wait, 20) == (0 if close == "q" else 128 + signal.SIGTERM)
+            for child in children:
+                await until(lambda child=child: gone(child), timeout=10, what=f"process {child} to end")
+        finally:
+            if bob is not None:
+                bob.close()

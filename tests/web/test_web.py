@@ -13,19 +13,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import fcntl
 import gc
 import gzip
 import hashlib
 import json
-import os
 import re
 import secrets
 import socket
-import struct
-import subprocess
 import sys
-import termios
 import weakref
 from html.parser import HTMLParser
 from pathlib import Path
@@ -47,6 +42,7 @@ from quackbox.net.web import WebConfig, WebError, WebServer, browser_key
 from quackbox.net.web_http import CSP
 from tests.net.test_ssh import CHILD_START, _descendants_of, gone, until
 from tests.net.test_ssh_hostile import hold_seat
+from tests.terminal_host import seated_host
 from tests.waiting import Changes, Clock
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -742,53 +738,9 @@ async def test_a_seated_hosts_lobby_shows_the_link_and_leaving_closes_the_browse
     """The real ``quackbox host --web`` with a seat, on an 80x24 terminal: its lobby shows the
     link, a browser comes in with it to seat 2, and q at the host's lobby tells the browser the
     table closed and ends its child. (A four-letter code: a long one's big letters fill 80 columns.)"""
-    env = {
-        **os.environ,
-        "QUACKBOX_DATA_DIR": str(tmp_path / "data"),
-        "QUACKBOX_STATE_DIR": str(tmp_path / "state"),
-        "QUACKBOX_CONFIG_DIR": str(tmp_path / "config"),
-        "TERM": "xterm-256color",
-    }
-    master, slave = os.openpty()
-    os.set_blocking(master, False)
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-    argv = [
-        sys.executable,
-        "-m",
-        "quackbox",
-        "host",
-        "--game",
-        "side-effects",
-        "--seats",
-        "2",
-        "--name",
-        "Hana",
-        "--bind",
-        "127.0.0.1",
-        "--port",
-        "0",
-        "--web",
-        "0",
-        "--code",
-        "KQXZ",
-        "--no-journal",
-    ]
-    proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdin=slave, stdout=slave, stderr=slave, start_new_session=True)
-    os.close(slave)
-    host_screen = pyte.Screen(80, 24)
-    stream = pyte.ByteStream(host_screen)
-    loop = asyncio.get_running_loop()
-
-    def read() -> None:
-        try:
-            stream.feed(os.read(master, 65536))
-        except OSError:  # EIO: the host closed its terminal
-            loop.remove_reader(master)
-
-    loop.add_reader(master, read)
-    try:
+    async with seated_host(tmp_path, "--web", "0", "--code", "KQXZ") as host:
         shown = await until(
-            lambda: re.search(r"or in a browser: http://127\.0\.0\.1:(\d+)/#([A-Z-]+)", "\n".join(host_screen.display)),
+            lambda: re.search(r"or in a browser: http://127\.0\.0\.1:(\d+)/#([A-Z-]+)", host.text),
             what="the host's lobby",
         )
         port, code = int(shown.group(1)), shown.group(2)
@@ -798,17 +750,11 @@ async def test_a_seated_hosts_lobby_shows_the_link_and_leaving_closes_the_browse
         await tab.wait_for("bob (you)")
         assert "Hana" in next(line for line in tab.text.splitlines() if re.match(r"^\s+1\s\s", line))
         # Bob's child and, once it is warm, the zygote (bob's child may be forked from it).
-        children = await until(lambda: _descendants_of(proc.pid), timeout=10, what="bob's child")
-        os.write(master, b"\x1b")  # Esc leaves the host's lobby, once the question is answered
-        await until(lambda: "Close the table?" in "\n".join(host_screen.display), timeout=10, what="the question")
-        os.write(master, b"y")
+        children = await until(lambda: _descendants_of(host.proc.pid), timeout=10, what="bob's child")
+        host.type(b"\x1b")  # Esc leaves the host's lobby, once the question is answered
+        await until(lambda: "Close the table?" in host.text, timeout=10, what="the question")
+        host.type(b"y")
         assert await tab.ended(20) == (1000, "The table has closed.")
-        assert await asyncio.to_thread(proc.wait, 20) == 0
+        assert await asyncio.to_thread(host.proc.wait, 20) == 0
         for child in children:
             await until(lambda child=child: gone(child), timeout=10, what=f"process {child} to end")
-    finally:
-        loop.remove_reader(master)
-        os.close(master)
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
