@@ -432,10 +432,10 @@ def _distinct(view: SEView, moves: list[Move]) -> list[Move]:
     return bots.distinct(moves, names)
 
 
-SEARCH_BUDGET = 400
+SEARCH_BUDGET = 340
 """The search bot's simulated games per decision: as many as keep a decision
-near a second (``python -m bench.bots`` times them). Fewer played weaker:
-the bot's win rate against normal bots rose with the budget up to here."""
+under half a second on the whole (``python -m bench.bots`` times them). The
+bot's win rate against normal bots rose with the budget up to about this."""
 SEARCH_PLAYOUT_MOVES = 32
 """Playout moves a search decision may make per game of its budget
 (core.search). Playouts early in a game run far longer than the usual one:
