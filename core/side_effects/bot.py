@@ -434,8 +434,8 @@ def _distinct(view: SEView, moves: list[Move]) -> list[Move]:
 
 SEARCH_BUDGET = 340
 """The search bot's simulated games per decision: as many as keep a decision
-under half a second on the whole (``python -m bench.bots`` times them). The
-bot's win rate against normal bots rose with the budget up to about this."""
+under half a second on the whole (``python -m bench.bots`` times them, and
+gives the win rate against normal bots they buy)."""
 SEARCH_PLAYOUT_MOVES = 32
 """Playout moves a search decision may make per game of its budget
 (core.search). Playouts early in a game run far longer than the usual one:
