@@ -36,31 +36,41 @@ class HostOnATerminal:
         os.write(self.master, keys)
 
 
-@contextlib.asynccontextmanager
-async def seated_host(tmp_path: Path, *args: str) -> AsyncIterator[HostOnATerminal]:
-    """``quackbox host`` for Side Effects, two seats, Hana at the first, no journal, with
-    ``args`` (a door's flags); its folders under ``tmp_path``. Killed at the end if still there."""
-    env = {
+def quackbox_env(tmp_path: Path) -> dict[str, str]:
+    """The environment a test runs ``quackbox`` in: its folders under ``tmp_path``, a colour terminal."""
+    return {
         **os.environ,
         "QUACKBOX_DATA_DIR": str(tmp_path / "data"),
         "QUACKBOX_STATE_DIR": str(tmp_path / "state"),
         "QUACKBOX_CONFIG_DIR": str(tmp_path / "config"),
         "TERM": "xterm-256color",
     }
+
+
+def on_a_terminal(command: list[str], env: dict[str, str] | None = None) -> tuple[subprocess.Popen[bytes], int]:
+    """``command`` started on a new 80x24 pseudo-terminal, in a session of its own, from the
+    project's folder: the process, and the terminal's side a person types on and reads."""
     master, slave = os.openpty()
-    os.set_blocking(master, False)
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    try:
+        proc = subprocess.Popen(
+            command, cwd=ROOT, env=env, stdin=slave, stdout=slave, stderr=slave, start_new_session=True
+        )
+    except BaseException:
+        os.close(master)
+        raise
+    finally:
+        os.close(slave)
+    return proc, master
+
+
+@contextlib.asynccontextmanager
+async def seated_host(tmp_path: Path, *args: str) -> AsyncIterator[HostOnATerminal]:
+    """``quackbox host`` for Side Effects, two seats, Hana at the first, no journal, with
+    ``args`` (a door's flags); its folders under ``tmp_path``. Killed at the end if still there."""
     argv = "host --game side-effects --seats 2 --name Hana --bind 127.0.0.1 --port 0 --no-journal".split()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "quackbox", *argv, *args],
-        cwd=ROOT,
-        env=env,
-        stdin=slave,
-        stdout=slave,
-        stderr=slave,
-        start_new_session=True,
-    )
-    os.close(slave)
+    proc, master = on_a_terminal([sys.executable, "-m", "quackbox", *argv, *args], quackbox_env(tmp_path))
+    os.set_blocking(master, False)
     screen = pyte.Screen(80, 24)
     stream = pyte.ByteStream(screen)
     loop = asyncio.get_running_loop()
@@ -82,4 +92,4 @@ async def seated_host(tmp_path: Path, *args: str) -> AsyncIterator[HostOnATermin
             proc.wait()
 
 
-__all__ = ["HostOnATerminal", "seated_host"]
+__all__ = ["HostOnATerminal", "on_a_terminal", "quackbox_env", "seated_host"]

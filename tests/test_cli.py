@@ -14,6 +14,7 @@ import pytest
 
 from quackbox import netcmd
 from quackbox.net import journal
+from tests.terminal_host import on_a_terminal, quackbox_env
 
 
 def host_args(*argv: str) -> argparse.Namespace:
@@ -59,17 +60,7 @@ ALTERNATE_SCREEN = b"\x1b[?1049h"
 
 def _on_a_terminal(argv: list[str], env: dict[str, str], timeout: float = 60) -> tuple[int, bytes]:
     """Run ``quackbox ARGV`` on a pseudo-terminal, as a person would: its exit status and all it wrote."""
-    master, slave = os.openpty()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "quackbox", *argv],
-        cwd=ROOT,
-        env=env,
-        stdin=slave,
-        stdout=slave,
-        stderr=slave,
-        start_new_session=True,
-    )
-    os.close(slave)
+    proc, master = on_a_terminal([sys.executable, "-m", "quackbox", *argv], env)
     out = bytearray()
     deadline = time.monotonic() + timeout
     try:
@@ -89,18 +80,8 @@ def _on_a_terminal(argv: list[str], env: dict[str, str], timeout: float = 60) ->
             proc.wait()
 
 
-def _env(tmp_path: Path) -> dict[str, str]:
-    return {
-        **os.environ,
-        "QUACKBOX_DATA_DIR": str(tmp_path / "data"),
-        "QUACKBOX_STATE_DIR": str(tmp_path / "state"),
-        "QUACKBOX_CONFIG_DIR": str(tmp_path / "config"),
-        "TERM": "xterm-256color",
-    }
-
-
 def test_too_many_players_is_a_line_not_a_flash_of_the_table(tmp_path: Path) -> None:
-    status, out = _on_a_terminal(["play", "side-effects", "--players", "99"], _env(tmp_path))
+    status, out = _on_a_terminal(["play", "side-effects", "--players", "99"], quackbox_env(tmp_path))
     assert status == 2
     assert b"Side Effects is for 2 to 8 players, not 99." in out
     assert ALTERNATE_SCREEN not in out
@@ -112,7 +93,7 @@ def test_a_failed_join_is_a_line_not_a_flash_of_the_table(tmp_path: Path) -> Non
     with socket.socket() as probe:  # a port nobody listens on
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    status, out = _on_a_terminal(["join", f"127.0.0.1:{port}"], _env(tmp_path))
+    status, out = _on_a_terminal(["join", f"127.0.0.1:{port}"], quackbox_env(tmp_path))
     assert status == 1
     assert b"No quackbox host answered" in out
     assert ALTERNATE_SCREEN not in out
@@ -158,7 +139,7 @@ def test_a_headless_host_in_the_background_stops_on_a_signal_with_its_journal_wh
     proc = subprocess.Popen(
         argv,
         cwd=ROOT,
-        env=_env(tmp_path),
+        env=quackbox_env(tmp_path),
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
@@ -213,7 +194,7 @@ def test_a_seated_host_whose_ssh_port_is_taken_says_so_in_a_line_before_the_scre
                 "--ssh",
                 str(port),
             ],
-            _env(tmp_path),
+            quackbox_env(tmp_path),
         )
     assert status == 1
     assert f"quackbox host: Cannot serve SSH on 127.0.0.1 port {port}: the port is already in use".encode() in out
@@ -227,7 +208,7 @@ def test_a_seated_host_with_an_unreadable_host_key_says_so_in_a_line_before_the_
     key.chmod(0o600)
     status, out = _on_a_terminal(
         ["host", "--game", "side-effects", "--bind", "127.0.0.1", "--port", "0", "--no-journal", "--ssh", "0"],
-        _env(tmp_path),
+        quackbox_env(tmp_path),
     )
     assert status == 1
     assert f"quackbox host: The SSH host key {key} cannot be read".encode() in out
@@ -264,7 +245,7 @@ def test_a_seated_host_whose_web_port_is_taken_says_so_in_a_line_before_the_scre
                 "--web",
                 str(port),
             ],
-            _env(tmp_path),
+            quackbox_env(tmp_path),
         )
     assert status == 1
     assert (
@@ -300,7 +281,7 @@ def test_a_headless_host_prints_the_link_and_serves_the_page_there(tmp_path: Pat
             "--again",
         ],
         cwd=ROOT,
-        env=_env(tmp_path),
+        env=quackbox_env(tmp_path),
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,

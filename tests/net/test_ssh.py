@@ -32,6 +32,7 @@ from quackbox.net.protocol import HUMAN
 from quackbox.net.ssh import SshConfig, SshError, SshServer
 from quackbox.net.ssh_keys import load_host_key
 from quackbox.net.sshlib import asyncssh
+from tests.terminal_host import on_a_terminal
 from tests.waiting import Changes, Clock, until
 
 STUB = str(Path(__file__).with_name("ssh_stub.py"))
@@ -520,15 +521,7 @@ async def test_openssh_shows_the_goodbye_before_the_connection_goes(tmp_path: Pa
     key_file.write_bytes(keys[0].export_private_key())
     key_file.chmod(0o600)
     async with table(tmp_path, ssh={"command": stub()}) as (host, door):
-        master, slave = os.openpty()  # the player's terminal
-        ssh = subprocess.Popen(
-            openssh(door.port, key_file, "alice"),
-            stdin=slave,
-            stdout=slave,
-            stderr=slave,
-            start_new_session=True,
-        )
-        os.close(slave)
+        ssh, master = on_a_terminal(openssh(door.port, key_file, "alice"))  # the player's terminal
         said = bytearray()
         loop = asyncio.get_running_loop()
 
