@@ -2,7 +2,8 @@
 
 For each decision the bot deals full States consistent with its view and its
 memory (the rules' ``sample``, built from the View alone: it never peeks),
-plays each candidate move on them, plays the game out with heuristic bots,
+plays each candidate move on them, plays the game out with heuristic bots
+(its own seat by its own heuristic, the others by the one it expects of them),
 and keeps the heuristic's own choice unless another move clearly won more
 often (:func:`clear_winner`). Every candidate is tried on the
 same deals with the same luck (paired trials), so the comparison is fair
@@ -72,6 +73,7 @@ class SearchBot(Bot[GameView]):
         playout_moves: int | None = None,
         prune_after: int | None = None,
         keep: int = 2,
+        rivals: Callable[[int], Bot[Any]] | None = None,
     ) -> None:
         self.seed = seed
         self.thoughts = 0
@@ -91,6 +93,8 @@ class SearchBot(Bot[GameView]):
         """Deals after which only the heuristic's choice and the ``keep`` moves that
         did best so far are played on (None: every candidate to the end)."""
         self.keep = keep
+        self.rivals = rivals or heuristic
+        """Makes the bots the other seats are played by in playouts: how the search expects them to play."""
         self.memory: Memory | None = None
 
     def __getstate__(self) -> dict[str, Any]:
@@ -156,7 +160,7 @@ class SearchBot(Bot[GameView]):
             for i in playing:
                 state = rules.clone(dealt)
                 rules.apply(state, seat, moves[i])
-                players = [self.heuristic(luck + s) for s in range(seats)]
+                players = [(self.heuristic if s == seat else self.rivals)(luck + s) for s in range(seats)]
                 value, made = self._playout(view, state, players, seat)
                 results[i].append(value)
                 spent += made

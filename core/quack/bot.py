@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any, NamedTuple
+from dataclasses import dataclass
+from typing import Any, ClassVar, NamedTuple
 
 from quackbox.cards import quack as qc
 from quackbox.cards.quack import Anytime, Patient, Treatment
@@ -53,12 +54,32 @@ HARM_RISK = 350.0
 """Cost of leaving the Patient with Harm close to its Kill (scaled by how close)."""
 PROGRESS_VALUE = 120.0
 """Worth of Cure points towards the Patient's Cure (scaled by the fraction)."""
-EXPECTED_TURN = 700.0
-"""Roughly what a practising doctor earns in a turn: the pace rivals catch up at."""
-ANYTIME_BAR = 140.0
-"""An Anytime play must be worth this much to spend the card (on anyone's turn)."""
-REACT_BAR = 260.0
-"""Unasked (react), only clearly good plays: the window is the usual moment."""
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """Where a heuristic doctor draws its lines: what an Anytime card must be
+    worth before it is spent, and when to flee. The normal bot's are the first
+    ones written; the sharp bot's were found by playing against it."""
+
+    anytime_bar: float = 140.0
+    """An Anytime play must be worth this many dollars to spend the card (on anyone's turn)."""
+    react_bar: float = 260.0
+    """Unasked (react), only clearly good plays: the window is the usual moment."""
+    expected_turn: float = 700.0
+    """Roughly what a practising doctor earns in a turn: the pace rivals catch up at."""
+    flee_risk: float = 0.3
+    """How near death (0 to 1) a Patient must be for the doctor one death from the Mob to flee."""
+    flee_lead: float = -2.5
+    """Fleeing from the Mob is worth it only with a lead over the richest rival above
+    this many expected turns (a doctor far behind must gamble on staying)."""
+
+
+NORMAL_JUDGEMENT = Judgement()
+SHARP_JUDGEMENT = Judgement(anytime_bar=40.0, expected_turn=420.0, flee_risk=0.48, flee_lead=-1.5)
+"""Spends its Anytime cards far more freely, and flees the Mob only for a Patient
+close to death and with money worth keeping: against three normal bots it wins
+well above its fair share (``python -m bench.bots --matchup sharp:normal``)."""
 
 
 class QuackBot(Bot[QuackView]):
@@ -66,6 +87,7 @@ class QuackBot(Bot[QuackView]):
 
     name = "heuristic"
     reacts = True
+    judgement: ClassVar[Judgement] = NORMAL_JUDGEMENT
 
     def __init__(self, seed: int = 0) -> None:
         # The judgement is deterministic today; the RNG is the bot's own, for
@@ -80,12 +102,12 @@ class QuackBot(Bot[QuackView]):
         phase = view.phase
         best, score = self._best_anytime(view)
         if phase == WINDOW:
-            return best if best is not None and score >= ANYTIME_BAR else _first(legal, Pass)
+            return best if best is not None and score >= self.judgement.anytime_bar else _first(legal, Pass)
         if phase == SHORT_HAND:
             if best is not None and score > 0:
                 return best
             return self._worst_discard(view)
-        if best is not None and score >= ANYTIME_BAR:
+        if best is not None and score >= self.judgement.anytime_bar:
             return best
         if phase == FLEE and view.current == me:
             if self._should_flee(view) and _has(legal, FleeToSwitzerland):
@@ -99,7 +121,7 @@ class QuackBot(Bot[QuackView]):
 
     def react(self, view: QuackView) -> Move | None:
         best, score = self._best_anytime(view)
-        if best is not None and score >= REACT_BAR:
+        if best is not None and score >= self.judgement.react_bar:
             return best
         return None
 
@@ -123,15 +145,17 @@ class QuackBot(Bot[QuackView]):
             at_stake += 1
         one_death_mobs = mob_comes(infamy_after(me.infamy, at_stake), threshold)
         # Not worth staying when the next death brings the Mob and there is money to keep.
-        if one_death_mobs and risk >= 0.3 and lead > -2.5 * EXPECTED_TURN:
+        judgement = self.judgement
+        turn = judgement.expected_turn
+        if one_death_mobs and risk >= judgement.flee_risk and lead > judgement.flee_lead * turn:
             return True
-        if mob_comes(infamy_after(me.infamy, 1), threshold) and lead > -EXPECTED_TURN:
+        if mob_comes(infamy_after(me.infamy, 1), threshold) and lead > -turn:
             return True
         # Lock in a lead the others cannot close before the game ends.
         if not practising:
             return False
         turns_left = _turns_left(view, len(practising))
-        return lead > EXPECTED_TURN * min(turns_left, 6) * 1.2 and turns_left <= 3
+        return lead > turn * min(turns_left, 6) * 1.2 and turns_left <= 3
 
     # treatments -------------------------------------------------------------
 
@@ -495,6 +519,14 @@ class EasyQuackBot(QuackBot):
         return None
 
 
+class SharpQuackBot(QuackBot):
+    """The heuristic doctor with the sharper judgement (:data:`SHARP_JUDGEMENT`):
+    the hard bot's first guess at every decision, and how it plays in its own playouts."""
+
+    name = "sharp"
+    judgement = SHARP_JUDGEMENT
+
+
 ANYTIME_SEARCHED = 2
 """The search bot weighs the heuristic's best Anytime plays, this many at most (each worth something)."""
 
@@ -550,7 +582,8 @@ def _search_bot(seed: int, budget: int | None = None) -> Bot[Any]:
     return SearchBot(
         seed,
         rules=RULES,
-        heuristic=QuackBot,
+        heuristic=SharpQuackBot,
+        rivals=QuackBot,
         candidates=search_candidates,
         budget=budget or SEARCH_BUDGET,
         horizon=_search_horizon,
@@ -560,6 +593,7 @@ def _search_bot(seed: int, budget: int | None = None) -> Bot[Any]:
 
 
 bots.register(GAME, "heuristic", QuackBot)
+bots.register(GAME, "sharp", SharpQuackBot)
 bots.register(GAME, bots.EASY, EasyQuackBot)
 bots.register(GAME, bots.NORMAL, QuackBot)
 bots.register(GAME, bots.HARD, _search_bot)

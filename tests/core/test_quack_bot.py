@@ -9,7 +9,7 @@ from quackbox.core import quack as q
 from quackbox.core.bots import RandomBot
 from quackbox.core.play import play_game
 from quackbox.core.quack import RULES
-from quackbox.core.quack.bot import QuackBot
+from quackbox.core.quack.bot import NORMAL_JUDGEMENT, SHARP_JUDGEMENT, QuackBot, SharpQuackBot
 from tests.core.test_quack_rules import NervousRandomBot, card_in_hand, table, treat
 
 
@@ -158,6 +158,60 @@ def test_cures_its_own_patient_with_placebo() -> None:
     state = table(hands={1: ["Placebo"]}, patients={1: ("Weekend Warrior", 2, 0, 0), 0: "Retired Hypochondriac"})
     move = QuackBot(1).react(RULES.view(state, 1))
     assert move == q.PlayAnytime(card_in_hand(state, 1, "Placebo"), 1)
+
+
+def test_the_sharp_doctor_spends_an_anytime_card_the_normal_one_keeps() -> None:
+    """A $300 Tax Audit on rivals who have $80 each is worth about $100 to seat 1:
+    under the normal bar, over the sharp one."""
+    state = table(
+        hands={
+            0: ["Yoga", "Drink More Water", "Get Some Rest", "Knee Tap", "Walk It Off", "Thorough H&P"],
+            1: ["Tax Audit"],
+        },
+        patients={0: "Retired Hypochondriac"},
+        money={0: 80, 1: 50, 2: 80},
+        faces=[3],
+        window_seconds=5,
+    )
+    RULES.apply(state, 0, q.StayHome())
+    treat(state, 0, "Yoga")
+    assert state.phase == q.WINDOW
+    view = RULES.view(state, 1)
+    assert NORMAL_JUDGEMENT.anytime_bar > SHARP_JUDGEMENT.anytime_bar
+    assert QuackBot(1).choose(view) == q.Pass()
+    move = SharpQuackBot(1).choose(view)
+    assert isinstance(move, q.PlayAnytime) and move.card == card_in_hand(state, 1, "Tax Audit")
+
+
+def test_the_sharp_doctor_stays_with_a_patient_not_yet_near_death() -> None:
+    """One death from the Mob (Infamy 3, the Patient's 3 would make 6) with a Patient
+    at 2 Harm of 5: the normal doctor flees, the sharp one keeps practising."""
+    state = table(
+        hands={0: []},
+        patients={0: ("Overdue and Furious", 0, 2, 0)},
+        infamy={0: 3},
+        money={0: 3000, 1: 2500, 2: 2000},
+    )
+    view = RULES.view(state, 0)
+    assert QuackBot(1).choose(view) == q.FleeToSwitzerland()
+    assert SharpQuackBot(1).choose(view) == q.StayHome()
+
+
+def test_the_sharp_doctor_is_registered_and_beats_normal_ones() -> None:
+    """Kind ``sharp`` for sim and bench; over 200 seeded games against three normal
+    doctors, seats rotated, it wins well above a fair quarter."""
+    assert isinstance(bot_registry.make("quack", "sharp", 1), SharpQuackBot)
+
+    def rotated(seed: int) -> list[QuackBot]:
+        seats = [QuackBot(seed * 4 + i) for i in range(4)]
+        seats[seed % 4] = SharpQuackBot(seed * 4 + seed % 4)
+        return seats
+
+    won = 0.0
+    for seed in range(200):
+        winners = play_game(RULES, rotated(seed), seed=seed).outcome.winners
+        won += 1 / len(winners) if seed % 4 in winners else 0.0
+    assert won / 200 > 0.3
 
 
 def _wins(table_of, games: int, seat: int = 0) -> float:

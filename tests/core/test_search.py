@@ -280,3 +280,42 @@ def test_the_search_offers_trades_the_normal_bot_accepts() -> None:
     se.RULES.apply(state, 0, offers[0])
     answer = SideEffectsBot(2).react(se.RULES.view(state, 1))
     assert isinstance(answer, se.AcceptTrade)
+
+
+def test_playouts_play_the_searching_seat_by_its_heuristic_and_the_others_by_rivals() -> None:
+    """Quack's hard bot plays itself sharp in its playouts and expects normal doctors of the rest."""
+    from quackbox.core import search
+    from quackbox.core.quack import bot as qb
+
+    made: list[str] = []
+
+    def own(seed: int) -> Bot:
+        made.append("own")
+        return qb.SharpQuackBot(seed)
+
+    def rival(seed: int) -> Bot:
+        made.append("rival")
+        return qb.QuackBot(seed)
+
+    rules = games.get("quack")
+    state = rules.new_game(seats=4, seed=3)
+    seat = rules.waiting_for(state)[0]
+    view = rules.view(state, seat)
+    bot = search.SearchBot(
+        1,
+        rules=rules,
+        heuristic=own,
+        rivals=rival,
+        candidates=qb.search_candidates,
+        budget=6,
+        horizon=qb._search_horizon,
+        judge=qb._search_judge,
+    )
+    del made[:]
+    moves = [m for m in view.legal][:2]
+    bot.trials(view, moves)
+    tables = [made[i : i + 4] for i in range(0, len(made), 4)]
+    assert len(tables) == 6
+    assert all(t.index("own") == seat and t.count("own") == 1 for t in tables)
+    hard = bots.make("quack", bots.HARD, 1)
+    assert isinstance(hard.base, qb.SharpQuackBot) and hard.rivals is qb.QuackBot
