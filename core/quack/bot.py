@@ -552,11 +552,11 @@ SEARCH_BUDGET = 40
 """The search bot's simulated games per decision: well under a second a
 decision (``python -m bench.bots`` times them), since a larger budget did not
 play better against normal bots, and the table is not kept waiting for it."""
-SEARCH_ROUNDS = 2
+SEARCH_ROUNDS = 3
 """Playouts stop when this many more rounds have begun, and the table is judged."""
 MONEY_SCALE = 400.0
 """A money lead of this many dollars makes a judged playout about three to one."""
-SEARCH_PLAYOUT_MOVES = 70
+SEARCH_PLAYOUT_MOVES = 105
 """Playout moves a search decision may make per game of its budget
 (core.search): a little more than a playout to its horizon usually makes."""
 
