@@ -14,7 +14,7 @@ reached instead.
 core/ reads no clock, so the budget is a number of simulated games per
 decision, set by each game so that a decision takes at most about a second
 on one core (``quackbox sim --budget`` and ``python -m bench.bots`` measure
-it; Quack in the Box stops well short, since more plays no better there).
+it; Quack in the Box's is far smaller).
 Early in a game playouts are long, so a game may also give the moves a
 playout takes at most on the whole (``playout_moves``): a decision
 stops its rounds once its playouts have made ``budget * playout_moves``

@@ -549,16 +549,16 @@ def search_candidates(view: QuackView, bot: QuackBot, memory: object) -> list[Mo
 
 
 SEARCH_BUDGET = 40
-"""The search bot's simulated games per decision: well under a second a
-decision (``python -m bench.bots`` times them), since a larger budget did not
-play better against normal bots, and the table is not kept waiting for it."""
+"""The search bot's simulated games per decision: well under half a second a
+decision (``python -m bench.bots`` times them and gives the win rate they buy)."""
 SEARCH_ROUNDS = 3
 """Playouts stop when this many more rounds have begun, and the table is judged."""
 MONEY_SCALE = 400.0
 """A money lead of this many dollars makes a judged playout about three to one."""
-SEARCH_PLAYOUT_MOVES = 105
+SEARCH_PLAYOUT_MOVES = 35 * SEARCH_ROUNDS
 """Playout moves a search decision may make per game of its budget
-(core.search): a little more than a playout to its horizon usually makes."""
+(core.search): so many for each round of the horizon, so that a longer horizon
+does not cut a decision's deals short."""
 
 
 def _search_horizon(view: QuackView, state: QuackState) -> bool:

@@ -312,7 +312,7 @@ def test_playouts_play_the_searching_seat_by_its_heuristic_and_the_others_by_riv
         judge=qb._search_judge,
     )
     del made[:]
-    moves = [m for m in view.legal][:2]
+    moves = list(view.legal[:2])
     bot.trials(view, moves)
     tables = [made[i : i + 4] for i in range(0, len(made), 4)]
     assert len(tables) == 6
