@@ -120,19 +120,19 @@ def decide(bot: Player, view: GameView) -> Move | None:
 def first_reaction(rules: AnyRules, state: Any, bots: Mapping[int, Player]) -> tuple[int, Move] | None:
     """The first reaction of a bot the game is not waiting for, in seat order.
 
-    Only seats with a legal move are asked (a reaction needs one), and only
-    bots that react at all. None: nobody reacts now. Their views are made
-    together (``rules.views``), since in Quack in the Box most seats may play
-    an Anytime card after most moves, and a search bot's playouts ask them
-    every move.
+    Only bots that react at all are asked, and only at seats with a legal
+    move (:func:`decide`: a reaction needs one). None: nobody reacts now.
     """
-    waiting = rules.waiting_for(state)
-    asked = [
-        seat for seat, bot in bots.items() if seat not in waiting and bot.reacts and rules.legal_moves(state, seat)
-    ]
-    if not asked:
-        return None
-    for seat, view in zip(asked, rules.views(state, asked)):
+    asked = _reacting(rules.waiting_for(state), bots)
+    return _reaction(asked, rules.views(state, asked), bots) if asked else None
+
+
+def _reacting(waiting: Sequence[int], bots: Mapping[int, Player]) -> list[int]:
+    return [seat for seat, bot in bots.items() if seat not in waiting and bot.reacts]
+
+
+def _reaction(asked: Sequence[int], views: Sequence[GameView], bots: Mapping[int, Player]) -> tuple[int, Move] | None:
+    for seat, view in zip(asked, views):
         move = decide(bots[seat], view)
         if move is not None:
             return seat, move
@@ -145,15 +145,23 @@ def next_move(rules: AnyRules, state: Any, bots: Sequence[Bot[Any]]) -> tuple[in
     A reaction goes first (:func:`first_reaction`), so an answer to an offer
     or an Anytime card gets its moment; else the first seat the game waits
     for chooses. GameStalled if the game waits for no seat that can move.
+
+    The views of the seats that may react and of the one waited for are
+    made together (``rules.views`` shares their public part): in Quack in
+    the Box most seats may play an Anytime card after most moves, and a
+    search bot's playouts ask them every move.
     """
     waiting = rules.waiting_for(state)
     if not waiting:
         raise GameStalled("the game is not over but waits for no seat")
-    reaction = first_reaction(rules, state, dict(enumerate(bots)))
+    table = dict(enumerate(bots))
+    asked = _reacting(waiting, table)
+    seat = waiting[0]
+    *reacting, chooser = rules.views(state, [*asked, seat])
+    reaction = _reaction(asked, reacting, table)
     if reaction is not None:
         return reaction
-    seat = waiting[0]
-    move = decide(bots[seat], rules.view(state, seat))
+    move = decide(bots[seat], chooser)
     if move is None:
         raise GameStalled(f"the game waits for seat {seat + 1}, which has no legal move")
     return seat, move

@@ -186,11 +186,11 @@ class QuackBot(Bot[QuackView]):
         if not discards:
             return view.legal[0]
         cards = {c.id: c for c in view.hand if isinstance(c, Anytime)}
-        threats = _threats(view)
+        sight = _sight(view)
         worth: dict[int, float] = {m.card: -1000.0 for m in discards}
         for move in view.legal:
             if isinstance(move, PlayAnytime) and move.card in worth:
-                score = self._score_anytime(view, cards[move.card], move, threats)
+                score = self._score_anytime(view, cards[move.card], move, sight)
                 worth[move.card] = max(worth[move.card], score)
         return min(discards, key=lambda m: (worth[m.card], m.card))
 
@@ -202,23 +202,23 @@ class QuackBot(Bot[QuackView]):
         if not any(type(c) is Anytime for c in view.hand):
             return best, best_score
         cards = {c.id: c for c in view.hand if isinstance(c, Anytime)}
-        threats = _threats(view)
+        sight = _sight(view)
         for move in view.legal:
             if not isinstance(move, PlayAnytime):
                 continue
-            score = self._score_anytime(view, cards[move.card], move, threats)
+            score = self._score_anytime(view, cards[move.card], move, sight)
             if score > best_score:
                 best, best_score = move, score
         return best, best_score
 
-    def _score_anytime(self, view: QuackView, card: Anytime, move: PlayAnytime, threats: list[float]) -> float:
+    def _score_anytime(self, view: QuackView, card: Anytime, move: PlayAnytime, sight: Sight) -> float:
         me = _seat(view)
         doctors = view.players
         t = doctors[move.target]
-        threat = threats[move.target]
+        threat = sight.threats[move.target]
         effect = card.effect
         mine = move.target == me
-        known = _known(t.case)
+        known = sight.cases[move.target]
         if effect in (qc.CURE_POINTS, qc.HARM_POINTS, qc.RESET_HARM):
             return _score_points(view, card, t, known, mine, threat) if known is not None else -1.0
         if effect == qc.INFAMY_UP:
@@ -252,32 +252,30 @@ class QuackBot(Bot[QuackView]):
                 return 60.0 + 200.0 * _danger(known)
             return -20.0
         if effect == qc.TRANSFER:
-            other = doctors[move.other]
             if me not in (move.target, move.other):
                 return -10.0
-            mine_case = _known(doctors[me].case)
-            theirs = _known(other.case if move.target == me else t.case)
+            mine_case = sight.cases[me]
+            theirs = sight.cases[move.other if move.target == me else move.target]
             if mine_case is None or theirs is None:
                 return -10.0
             return 400.0 * (_case_value(theirs) - _case_value(mine_case))
         if effect == qc.SHRED:
-            return self._score_shred(view, move)
+            return self._score_shred(view, move, sight)
         if effect in (qc.NULLIFY_TYPE, qc.BOOST_TYPE):
             if not mine or known is None or view.current != me:
                 return -10.0
             return _type_card_value(view, known, card)
         if effect == qc.REDIRECT:
-            other = doctors[move.other]
-            oc = _known(other.case)
+            oc = sight.cases[move.other]
             if mine or move.other == me or oc is None:
                 return -10.0
             # Send a rival's Treatment at another rival's fragile Patient.
             close = oc.harm / max(1, oc.patient.kill)
-            return 150.0 * close * threats[move.other]
+            return 150.0 * close * sight.threats[move.other]
         return 0.0
 
-    def _score_shred(self, view: QuackView, move: PlayAnytime) -> float:
-        case = _known(view.players[_seat(view)].case)
+    def _score_shred(self, view: QuackView, move: PlayAnytime, sight: Sight) -> float:
+        case = sight.cases[_seat(view)]
         gone = next((c for c in view.hand if c.id == move.discard), None)
         if case is None or not isinstance(gone, Treatment):
             return -10.0
@@ -342,6 +340,19 @@ def _known(case: CaseView | None) -> Known | None:
     if case is None or case.patient is None or case.cure_points is None or case.harm_points is None:
         return None
     return Known(case.patient, case.cure_points, case.harm_points, case.received, case.treatments, case.reminders)
+
+
+class Sight(NamedTuple):
+    """What a view shows of every seat, worked out once for all the Anytime
+    plays a bot weighs: how much hurting each seat helps (:func:`_threats`)
+    and each seat's Patient if the view shows it (:func:`_known`)."""
+
+    threats: list[float]
+    cases: list[Known | None]
+
+
+def _sight(view: QuackView) -> Sight:
+    return Sight(_threats(view), [_known(d.case) for d in view.players])
 
 
 def _score_points(view: QuackView, card: Anytime, t: DoctorView, case: Known, mine: bool, threat: float) -> float:
@@ -537,10 +548,10 @@ def search_candidates(view: QuackView, bot: QuackBot, memory: object) -> list[Mo
     discarding, the heuristic's own choice and its best Anytime plays."""
     legal = view.legal
     cards = {c.id: c for c in view.hand if isinstance(c, Anytime)}
-    threats = _threats(view)
+    sight = _sight(view)
     anytime = [m for m in legal if isinstance(m, PlayAnytime)]
     scored = sorted(
-        ((bot._score_anytime(view, cards[m.card], m, threats), i) for i, m in enumerate(anytime)), reverse=True
+        ((bot._score_anytime(view, cards[m.card], m, sight), i) for i, m in enumerate(anytime)), reverse=True
     )
     moves = [bot.choose(view)]
     moves += [m for m in legal if type(m) is not PlayAnytime]
