@@ -561,9 +561,7 @@ def search_candidates(view: QuackView, bot: QuackBot, memory: object) -> list[Mo
 
 SEARCH_BUDGET = 40
 """The search bot's simulated games per decision: well under half a second a
-decision (``python -m bench.bots`` times them and gives the win rate they buy).
-Spending it elsewise did not pay: 64 for each Treatment decision and 16 for
-each other decision won no more of the same 600 seeded games (issue 42's notes)."""
+decision (``python -m bench.bots`` times them and gives the win rate they buy)."""
 SEARCH_ROUNDS = 3
 """Playouts stop when this many more rounds have begun, and the table is judged."""
 MONEY_SCALE = 400.0
